@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
+import { QaSourceSchema } from '../domain/qa';
+import { DataTableSchema } from '../table/model';
+import { PageQuerySchema } from './common';
+
+export const ChartSummarySchema = z.object({
+  id: z.number().int(),
+  split: z.string(),
+  imgname: z.string(),
+  title: z.string().nullable(),
+  chart_type: ChartTypeSchema,
+  type_source: TypeSourceSchema,
+  has_image: z.boolean(),
+  rows: z.number().int(),
+  series: z.number().int(),
+  qa_count: z.number().int(),
+});
+export type ChartSummary = z.infer<typeof ChartSummarySchema>;
+
+export const FactualQaSchema = z.object({
+  id: z.number().int(),
+  chart_id: z.number().int(),
+  query: z.string(),
+  label: z.string(),
+  source: QaSourceSchema,
+});
+export type FactualQa = z.infer<typeof FactualQaSchema>;
+
+export const ChartDetailSchema = ChartSummarySchema.extend({
+  data_table: DataTableSchema,
+  source_file: z.string(),
+  imported_at: z.string(),
+  updated_at: z.string(),
+});
+export type ChartDetail = z.infer<typeof ChartDetailSchema>;
+
+// GET /api/charts
+export const ChartListQuerySchema = PageQuerySchema.extend({
+  q: z.string().trim().max(200).optional(),
+  split: z.string().max(100).optional(),
+  chart_type: ChartTypeSchema.optional(),
+});
+export type ChartListQuery = z.infer<typeof ChartListQuerySchema>;
+export const ChartListResponseSchema = z.object({
+  charts: z.array(ChartSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type ChartListResponse = z.infer<typeof ChartListResponseSchema>;
+
+// GET /api/charts/facets
+export const ChartFacetsResponseSchema = z.object({
+  splits: z.array(z.object({ split: z.string(), count: z.number().int() })),
+  chart_types: z.array(z.object({ chart_type: ChartTypeSchema, count: z.number().int() })),
+});
+export type ChartFacetsResponse = z.infer<typeof ChartFacetsResponseSchema>;
+
+// GET /api/charts/:id
+export const ChartDetailResponseSchema = z.object({
+  chart: ChartDetailSchema,
+  qas: z.array(FactualQaSchema),
+});
+export type ChartDetailResponse = z.infer<typeof ChartDetailResponseSchema>;
+
+// PATCH /api/charts/:id
+export const UpdateChartRequestSchema = z.object({ chart_type: ChartTypeSchema });
+export type UpdateChartRequest = z.infer<typeof UpdateChartRequestSchema>;
+export const UpdateChartResponseSchema = z.object({ chart: ChartSummarySchema });
+
+// GET /api/charts/:id/image  → image/png (the chart's PNG, or one rendered from its table)

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** The chart-type vocabulary: ChartQA's four kinds split finer, plus kinds from other sources. */
+export const CHART_TYPES = [
+  'vertical_bar',
+  'horizontal_bar',
+  'grouped_bar',
+  'stacked_bar',
+  'line',
+  'pie',
+  'area',
+  'scatter',
+  'other',
+] as const;
+export const ChartTypeSchema = z.enum(CHART_TYPES);
+export type ChartType = z.infer<typeof ChartTypeSchema>;
+
+export const CHART_TYPE_LABELS: Record<ChartType, string> = {
+  vertical_bar: 'Vertical bar',
+  horizontal_bar: 'Horizontal bar',
+  grouped_bar: 'Grouped bar',
+  stacked_bar: 'Stacked bar',
+  line: 'Line',
+  pie: 'Pie',
+  area: 'Area',
+  scatter: 'Scatter',
+  other: 'Other',
+};
+
+/** How a chart's type was decided; a curator's choice is never overwritten by a re-import. */
+export const TYPE_SOURCES = ['annotation', 'inferred', 'curator'] as const;
+export const TypeSourceSchema = z.enum(TYPE_SOURCES);
+export type TypeSource = z.infer<typeof TypeSourceSchema>;

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The client is built into dist/client and served by the Express server on HQA_PORT;
+// `vite dev` proxies the API and socket.io to a server started separately.
+export default defineConfig({
+  root: 'client',
+  plugins: [react()],
+  build: { outDir: '../dist/client', emptyOutDir: true },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:5174',
+      '/socket.io': { target: 'ws://localhost:5174', ws: true },
+    },
+  },
+});
