@@ -1,0 +1,100 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** How long a writer waits for another connection's lock before failing (CLI beside server). */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/** Opens (creating if needed) the SQLite file with WAL, foreign keys and a busy timeout. */
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
+interface MigrationFile {
+  version: number;
+  name: string;
+  path: string;
+}
+
+const MIGRATION_NAME = /^(\d{3})_([a-z0-9_]+)\.sql$/;
+
+export function listMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith('.sql'))
+    .map((file) => {
+      const match = MIGRATION_NAME.exec(file);
+      if (!match) throw new Error(`migration ${file}: name must look like 001_verb_noun.sql`);
+      return { version: Number(match[1]), name: match[2] ?? file, path: join(dir, file) };
+    })
+    .sort((a, b) => a.version - b.version);
+  files.forEach((file, index) => {
+    if (file.version !== index + 1) {
+      throw new Error(`migrations: expected version ${String(index + 1).padStart(3, '0')} but found ${file.path} (a gap or a duplicate)`);
+    }
+  });
+  return files;
+}
+
+/**
+ * Applies the migrations not yet recorded, each in its own transaction, in order. Refuses to
+ * run when the database records a migration this code does not have (a newer database).
+ * Returns the versions applied now.
+ */
+export function migrate(db: Db, dir = MIGRATIONS_DIR): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+  )`);
+  const files = listMigrations(dir);
+  const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as {
+    version: number;
+    name: string;
+  }[];
+  const known = new Map(files.map((f) => [f.version, f]));
+  for (const row of applied) {
+    if (!known.has(row.version)) {
+      throw new Error(`database has migration ${row.version} (${row.name}) that this version of the workbench does not know; upgrade the workbench`);
+    }
+  }
+  const done = new Set(applied.map((row) => row.version));
+  const record = db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)');
+  const ran: number[] = [];
+  for (const file of files) {
+    if (done.has(file.version)) continue;
+    const sql = readFileSync(file.path, 'utf8');
+    db.transaction(() => {
+      try {
+        db.exec(sql);
+      } catch (error) {
+        throw new Error(`migration ${file.path} failed: ${(error as Error).message}`, { cause: error });
+      }
+      record.run(file.version, file.name);
+    })();
+    ran.push(file.version);
+  }
+  return ran;
+}
+
+/** Opens and migrates: what the server and the CLI both do first. */
+export function openAndMigrate(path: string): Db {
+  const db = openDatabase(path);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import express from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { HealthResponse } from '../shared/api/health';
+import type { AppContext } from './app-context';
+import { authRoutes } from './auth/auth-routes';
+import { chartRoutes } from './charts/chart-routes';
+import { countCharts } from './charts/chart-queries';
+import { apiNotFound, errorHandler } from './http/error-handler';
+import { userRoutes } from './users/user-routes';
+
+/** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
+export const JSON_BODY_LIMIT = '256kb';
+export const VERSION = '0.1.0';
+
+export function createApp(ctx: AppContext): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },
+      },
+    }),
+  );
+  app.use(pinoHttp({ logger: ctx.logger, autoLogging: { ignore: (req) => req.url === '/api/health' } }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  app.get('/api/health', (_req, res) => {
+    const body: HealthResponse = {
+      status: 'ok',
+      version: VERSION,
+      engine: ctx.config.openaiApiKey ? 'openai' : 'offline',
+      charts: countCharts(ctx.db),
+    };
+    res.json(body);
+  });
+  app.use('/api/auth', authRoutes(ctx));
+  app.use('/api/users', userRoutes(ctx));
+  app.use('/api/charts', chartRoutes(ctx));
+  app.use('/api', apiNotFound());
+
+  const indexHtml = join(ctx.config.clientDir, 'index.html');
+  app.use(express.static(ctx.config.clientDir, { index: false }));
+  // Client-side routes (/charts/12, /admin …) all load the single-page app.
+  app.get('/{*splat}', (_req, res) => {
+    if (existsSync(indexHtml)) res.sendFile(indexHtml);
+    else res.status(503).type('text').send('The client is not built: run `npm run build` (npm start does it for you).');
+  });
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import { countCharts } from '../charts/chart-queries';
+import { generateDemoSplit } from '../demo/demo-split';
+import { importSplit } from '../import/import-split';
+import { countUsers } from '../users/user-queries';
+import { createUser } from '../users/user-service';
+
+export const DEMO_SPLIT = 'demo';
+export const DEMO_CHARTS = 60;
+
+/**
+ * With no users, creates `admin` with a random password and returns it so the caller can
+ * print it once. Never a fixed default password.
+ */
+export async function ensureAdmin(db: Db): Promise<string | null> {
+  if (countUsers(db) > 0) return null;
+  const { generatedPassword } = await createUser(db, 'admin', 'admin');
+  return generatedPassword ?? null;
+}
+
+/** On an empty database, generates the bundled demo split and imports it. */
+export function importDemoIfEmpty(db: Db, logger: Logger): boolean {
+  if (countCharts(db) > 0) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'hqa-demo-'));
+  try {
+    generateDemoSplit({ dir, split: DEMO_SPLIT, charts: DEMO_CHARTS, seed: 1 });
+    const report = importSplit(db, dir, { split: DEMO_SPLIT });
+    logger.info({ charts: report.charts_imported, qas: report.qas_imported, errors: report.errors.length }, 'imported the demo split');
+    if (report.errors.length > 0) logger.warn({ errors: report.errors }, 'demo split had errors');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return true;
+}

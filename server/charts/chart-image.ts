@@ -1,0 +1,35 @@
+import type { Db } from '../../db/database';
+import { getChartForRender, getChartImage } from './chart-queries';
+import { renderChartPng } from './render-chart';
+
+/**
+ * Rendering costs tens of milliseconds, and lists show many thumbnails: keep the last few
+ * renders, keyed by what they were drawn from, so a changed type or table draws anew.
+ */
+const RENDER_CACHE_SIZE = 256;
+const renderCache = new Map<string, Buffer>();
+
+export interface ChartImage {
+  png: Buffer;
+  etag: string;
+  rendered: boolean;
+}
+
+/** The chart's own PNG, or one rendered from its data table by its type. Null: no such chart. */
+export async function chartImage(db: Db, id: number): Promise<ChartImage | null> {
+  const original = getChartImage(db, id);
+  if (original) return { png: original.png, etag: original.sha256, rendered: false };
+  const chart = getChartForRender(db, id);
+  if (!chart) return null;
+  const key = `${id}:${chart.chart_type}:${chart.updated_at}`;
+  let png = renderCache.get(key);
+  if (!png) {
+    png = await renderChartPng(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {});
+    renderCache.set(key, png);
+    if (renderCache.size > RENDER_CACHE_SIZE) {
+      const oldest = renderCache.keys().next().value;
+      if (oldest !== undefined) renderCache.delete(oldest);
+    }
+  }
+  return { png, etag: `r-${Buffer.from(key).toString('base64url')}`, rendered: true };
+}

@@ -1,0 +1,221 @@
+import type { Db } from '../../db/database';
+import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
+import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
+import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
+import { DataTableSchema, type DataTable } from '../../shared/table/model';
+
+/** All SQL of the charts domain (charts, their images and factual questions). */
+
+interface ChartRow {
+  id: number;
+  split: string;
+  imgname: string;
+  title: string | null;
+  chart_type: string;
+  type_source: string;
+  row_count: number;
+  series_count: number;
+  has_image: number;
+  qa_count: number;
+}
+
+interface ChartDetailRow extends ChartRow {
+  data_table: string;
+  source_file: string;
+  imported_at: string;
+  updated_at: string;
+}
+
+const SUMMARY_COLUMNS = `c.id, c.split, c.imgname, c.title, c.chart_type, c.type_source, c.row_count, c.series_count,
+  EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id) AS has_image,
+  (SELECT COUNT(*) FROM factual_qas q WHERE q.chart_id = c.id) AS qa_count`;
+
+function toSummary(row: ChartRow): ChartSummary {
+  return {
+    id: row.id,
+    split: row.split,
+    imgname: row.imgname,
+    title: row.title,
+    chart_type: ChartTypeSchema.parse(row.chart_type),
+    type_source: TypeSourceSchema.parse(row.type_source),
+    has_image: row.has_image === 1,
+    rows: row.row_count,
+    series: row.series_count,
+    qa_count: row.qa_count,
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+export function listCharts(db: Db, query: ChartListQuery): { charts: ChartSummary[]; total: number } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (query.q) {
+    where.push(`(c.imgname LIKE @q ESCAPE '\\' OR c.title LIKE @q ESCAPE '\\' OR c.data_table LIKE @q ESCAPE '\\')`);
+    params.q = `%${escapeLike(query.q)}%`;
+  }
+  if (query.split) {
+    where.push('c.split = @split');
+    params.split = query.split;
+  }
+  if (query.chart_type) {
+    where.push('c.chart_type = @chart_type');
+    params.chart_type = query.chart_type;
+  }
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM charts c ${whereSql}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT ${SUMMARY_COLUMNS} FROM charts c ${whereSql} ORDER BY c.split, c.imgname LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ChartRow[];
+  return { charts: rows.map(toSummary), total };
+}
+
+export function chartFacets(db: Db): { splits: { split: string; count: number }[]; chart_types: { chart_type: ChartType; count: number }[] } {
+  const splits = db.prepare('SELECT split, COUNT(*) AS count FROM charts GROUP BY split ORDER BY split').all() as {
+    split: string;
+    count: number;
+  }[];
+  const types = db.prepare('SELECT chart_type, COUNT(*) AS count FROM charts GROUP BY chart_type ORDER BY chart_type').all() as {
+    chart_type: string;
+    count: number;
+  }[];
+  return { splits, chart_types: types.map((t) => ({ chart_type: ChartTypeSchema.parse(t.chart_type), count: t.count })) };
+}
+
+export function getChartSummary(db: Db, id: number): ChartSummary | null {
+  const row = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM charts c WHERE c.id = ?`).get(id) as ChartRow | undefined;
+  return row ? toSummary(row) : null;
+}
+
+export function getChartDetail(db: Db, id: number): ChartDetail | null {
+  const row = db
+    .prepare(`SELECT ${SUMMARY_COLUMNS}, c.data_table, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
+    .get(id) as ChartDetailRow | undefined;
+  if (!row) return null;
+  return {
+    ...toSummary(row),
+    data_table: parseStoredTable(row.data_table, id),
+    source_file: row.source_file,
+    imported_at: row.imported_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function parseStoredTable(json: string, chartId: number): DataTable {
+  const parsed = DataTableSchema.safeParse(JSON.parse(json));
+  if (!parsed.success) throw new Error(`chart ${chartId}: stored data_table is invalid: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+export function getChartForRender(
+  db: Db,
+  id: number,
+): { table: DataTable; chart_type: ChartType; title: string | null; updated_at: string } | null {
+  const row = db.prepare('SELECT data_table, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
+    | { data_table: string; chart_type: string; title: string | null; updated_at: string }
+    | undefined;
+  if (!row) return null;
+  return {
+    table: parseStoredTable(row.data_table, id),
+    chart_type: ChartTypeSchema.parse(row.chart_type),
+    title: row.title,
+    updated_at: row.updated_at,
+  };
+}
+
+export function getChartImage(db: Db, id: number): { png: Buffer; sha256: string } | null {
+  return (db.prepare('SELECT png, sha256 FROM chart_images WHERE chart_id = ?').get(id) as { png: Buffer; sha256: string } | undefined) ?? null;
+}
+
+export function listQasForChart(db: Db, chartId: number): FactualQa[] {
+  const rows = db
+    .prepare('SELECT id, chart_id, query, label, source FROM factual_qas WHERE chart_id = ? ORDER BY source DESC, id')
+    .all(chartId) as { id: number; chart_id: number; query: string; label: string; source: string }[];
+  return rows.map((row) => ({ ...row, source: QaSourceSchema.parse(row.source) }));
+}
+
+export function setChartType(db: Db, id: number, chartType: ChartType, source: TypeSource): boolean {
+  const result = db
+    .prepare(`UPDATE charts SET chart_type = ?, type_source = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`)
+    .run(chartType, source, id);
+  return result.changes > 0;
+}
+
+export function countCharts(db: Db): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM charts').get() as { n: number }).n;
+}
+
+/** Write side used by the importer: one chart with its image and questions. */
+export interface ChartUpsert {
+  split: string;
+  imgname: string;
+  title: string | null;
+  chart_type: ChartType;
+  type_source: TypeSource;
+  table: DataTable;
+  annotation: string | null;
+  source_file: string;
+  content_hash: string;
+  image: { png: Buffer; sha256: string } | null;
+}
+
+export interface QaInsert {
+  query: string;
+  label: string;
+  source: QaSource;
+}
+
+export function createChartWriter(db: Db) {
+  const findChart = db.prepare('SELECT id, content_hash, type_source FROM charts WHERE split = ? AND imgname = ?');
+  const insertChart = db.prepare(`INSERT INTO charts
+    (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, annotation, source_file, content_hash)
+    VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, @annotation, @source_file, @content_hash)`);
+  // A curator's type is a human decision: a re-import updates the data but keeps that type.
+  const updateChart = db.prepare(`UPDATE charts SET title = @title,
+      chart_type = CASE WHEN type_source = 'curator' THEN chart_type ELSE @chart_type END,
+      type_source = CASE WHEN type_source = 'curator' THEN type_source ELSE @type_source END,
+      data_table = @data_table, row_count = @row_count, series_count = @series_count, annotation = @annotation,
+      source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE id = @id`);
+  const upsertImage = db.prepare(`INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
+    ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
+  const insertQa = db.prepare('INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
+
+  /** Returns what happened to the chart and how many questions were new. One transaction. */
+  const write = db.transaction((chart: ChartUpsert, qas: QaInsert[]): { outcome: 'created' | 'updated' | 'unchanged'; qasAdded: number; chartId: number } => {
+    const existing = findChart.get(chart.split, chart.imgname) as { id: number; content_hash: string } | undefined;
+    const values = {
+      split: chart.split,
+      imgname: chart.imgname,
+      title: chart.title,
+      chart_type: chart.chart_type,
+      type_source: chart.type_source,
+      data_table: JSON.stringify(chart.table),
+      row_count: chart.table.rows.length,
+      series_count: chart.table.series.length,
+      annotation: chart.annotation,
+      source_file: chart.source_file,
+      content_hash: chart.content_hash,
+    };
+    let chartId: number;
+    let outcome: 'created' | 'updated' | 'unchanged';
+    if (!existing) {
+      chartId = Number(insertChart.run(values).lastInsertRowid);
+      outcome = 'created';
+    } else if (existing.content_hash !== chart.content_hash) {
+      chartId = existing.id;
+      updateChart.run({ ...values, id: chartId });
+      outcome = 'updated';
+    } else {
+      chartId = existing.id;
+      outcome = 'unchanged';
+    }
+    if (chart.image && outcome !== 'unchanged') upsertImage.run(chartId, chart.image.png, chart.image.sha256);
+    let qasAdded = 0;
+    for (const qa of qas) qasAdded += insertQa.run(chartId, qa.query, qa.label, qa.source).changes;
+    return { outcome, qasAdded, chartId };
+  });
+  return { write };
+}

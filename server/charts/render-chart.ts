@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import { buildChartSpec, CHART_FONT, DEFAULT_CHART_WIDTH, type ChartSpecOptions } from '../../shared/chart-spec/vega-lite-spec';
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { DataTable } from '../../shared/table/model';
+
+const require = createRequire(import.meta.url);
+
+/** Roboto ships with the app, so charts render the same on a machine with no system fonts. */
+export const CHART_FONT_FILES = {
+  regular: require.resolve('@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf'),
+} as const;
+
+/** Draws `table` as an SVG document (white background, text in Roboto). */
+export async function renderChartSvg(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): Promise<string> {
+  const { spec } = compile(buildChartSpec(table, chartType, options));
+  // A fresh view per call: views hold dataflow state, so nothing is shared between requests.
+  const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Draws `table` as a PNG `options.width` pixels wide (800 by default, like ChartQA's images). */
+export async function renderChartPng(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): Promise<Buffer> {
+  const svg = await renderChartSvg(table, chartType, options);
+  // renderAsync rasterises on libuv's thread pool, keeping the event loop free.
+  const image = await renderAsync(svg, rasterOptions(options.width ?? DEFAULT_CHART_WIDTH));
+  return image.asPng();
+}
+
+function rasterOptions(width: number): ResvgRenderOptions {
+  return {
+    fitTo: { mode: 'width', value: width },
+    background: 'white',
+    font: { loadSystemFonts: false, fontFiles: [CHART_FONT_FILES.regular, CHART_FONT_FILES.bold], defaultFontFamily: CHART_FONT },
+  };
+}
+
+// --- Text measurement -------------------------------------------------------------------
+// Without node-canvas, vega guesses every character is 0.8 em wide, which truncates labels
+// and spreads legends far wider than Roboto draws them. vega supports replacing its width
+// function (vl-convert does the same); ours reads advance widths from the very TTFs resvg
+// draws with, so the layout fits the pixels. Set once at load; the function is pure.
+
+/** Advance widths in em for the Basic Multilingual Plane; 0 where the font has no glyph. */
+type Advances = Float32Array;
+
+/** The average advance of Roboto's lowercase letters, for characters the font lacks. */
+const FALLBACK_ADVANCE_EM = 0.55;
+const DEFAULT_FONT_SIZE = 11;
+const BOLD_WEIGHT = 600;
+
+const ADVANCES = {
+  regular: readAdvances(CHART_FONT_FILES.regular),
+  bold: readAdvances(CHART_FONT_FILES.bold),
+};
+
+/** The slice of a vega text scene item that decides its width. */
+interface TextItem {
+  fontSize?: number | string;
+  fontWeight?: number | string;
+  limit?: number;
+  ellipsis?: string;
+}
+
+interface VegaTextMetrics {
+  width: (item: TextItem, text: unknown) => number;
+}
+
+// vega-typings do not declare textMetrics though vega exports it at runtime.
+const { textMetrics } = vega as unknown as { textMetrics: VegaTextMetrics };
+textMetrics.width = measureTextItem;
+
+function measureTextItem(item: TextItem, text: unknown): number {
+  const size = item.fontSize === undefined ? DEFAULT_FONT_SIZE : Number(item.fontSize) || 0;
+  const line = text === null || text === undefined ? '' : String(text).trim();
+  if (size <= 0 || line === '') return 0;
+  const weight = item.fontWeight === 'bold' ? 700 : Number(item.fontWeight) || 400;
+  const advances = weight >= BOLD_WEIGHT ? ADVANCES.bold : ADVANCES.regular;
+  const width = (s: string): number => textWidthEm(s, advances) * size;
+  const limit = Number(item.limit) || 0;
+  if (limit <= 0 || width(line) <= limit) return width(line);
+  // vega asks for the width of the text as drawn, which is truncated to `limit`.
+  const ellipsis = item.ellipsis ?? '…';
+  let kept = line.length;
+  while (kept > 0 && width(line.slice(0, kept)) + width(ellipsis) > limit) kept -= 1;
+  return width(line.slice(0, kept)) + width(ellipsis);
+}
+
+function textWidthEm(text: string, advances: Advances): number {
+  let em = 0;
+  for (let i = 0; i < text.length; i += 1) em += advances[text.charCodeAt(i)] || FALLBACK_ADVANCE_EM;
+  return em;
+}
+
+/** Reads each BMP character's advance width from a TrueType font's cmap (format 4) and hmtx tables. */
+function readAdvances(path: string): Advances {
+  const font = readFileSync(path);
+  const tables = new Map<string, number>();
+  for (let i = 0, count = font.readUInt16BE(4); i < count; i += 1) {
+    const record = 12 + 16 * i;
+    tables.set(font.toString('latin1', record, record + 4), font.readUInt32BE(record + 8));
+  }
+  const table = (tag: string): number => {
+    const offset = tables.get(tag);
+    if (offset === undefined) throw new Error(`${path}: the font has no ${tag} table`);
+    return offset;
+  };
+  const unitsPerEm = font.readUInt16BE(table('head') + 18);
+  const metricCount = font.readUInt16BE(table('hhea') + 34);
+  const hmtx = table('hmtx');
+  const glyphAdvance = (glyph: number): number => font.readUInt16BE(hmtx + 4 * Math.min(glyph, metricCount - 1)) / unitsPerEm;
+
+  const cmap = table('cmap');
+  let subtable = -1;
+  for (let i = 0, count = font.readUInt16BE(cmap + 2); i < count; i += 1) {
+    const record = cmap + 4 + 8 * i;
+    const platform = font.readUInt16BE(record);
+    const encoding = font.readUInt16BE(record + 2);
+    const offset = cmap + font.readUInt32BE(record + 4);
+    const unicodeBmp = (platform === 3 && encoding === 1) || platform === 0;
+    if (unicodeBmp && font.readUInt16BE(offset) === 4) subtable = offset;
+  }
+  if (subtable < 0) throw new Error(`${path}: the font has no Unicode BMP character map`);
+
+  const advances = new Float32Array(0x10000);
+  const segments = font.readUInt16BE(subtable + 6) / 2;
+  const ends = subtable + 14;
+  const starts = ends + 2 * segments + 2;
+  const deltas = starts + 2 * segments;
+  const rangeOffsets = deltas + 2 * segments;
+  for (let s = 0; s < segments; s += 1) {
+    const start = font.readUInt16BE(starts + 2 * s);
+    const end = font.readUInt16BE(ends + 2 * s);
+    const delta = font.readUInt16BE(deltas + 2 * s);
+    const rangeOffset = font.readUInt16BE(rangeOffsets + 2 * s);
+    for (let code = start; code <= end && code < 0xffff; code += 1) {
+      let glyph: number;
+      if (rangeOffset === 0) {
+        glyph = (code + delta) & 0xffff;
+      } else {
+        const raw = font.readUInt16BE(rangeOffsets + 2 * s + rangeOffset + 2 * (code - start));
+        glyph = raw === 0 ? 0 : (raw + delta) & 0xffff;
+      }
+      if (glyph !== 0) advances[code] = glyphAdvance(glyph);
+    }
+  }
+  return advances;
+}

@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import { migrate, openDatabase } from '../../db/database';
+import { loadConfig } from '../config';
+import { generateDemoSplit } from '../demo/demo-split';
+import { ImportSetupError } from '../import/import-split';
+import { runImport } from './import-command';
+import { runUserAdd } from './user-command';
+
+/**
+ * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
+ * API uses. Errors print one line naming what was wrong and exit non-zero.
+ */
+const program = new Command('hqa').description('Chart-HQA Workbench command line').showHelpAfterError();
+
+program
+  .command('import')
+  .description('import a split in ChartQA layout (tables/, png/, annotations/, <split>_human.json, <split>_augmented.json)')
+  .argument('<split-dir>', 'the split folder')
+  .option('--split <name>', 'split name (default: the question files’ prefix, else the folder name)')
+  .option('--json', 'print only the JSON report on stdout')
+  .action((dir: string, options: { split?: string; json?: boolean }) => {
+    process.exitCode = runImport(dir, options);
+  });
+
+const user = program.command('user').description('manage users');
+user
+  .command('add')
+  .description('add a user; the password is read from stdin, or generated and printed once')
+  .argument('<name>', 'username')
+  .requiredOption('--role <role>', 'admin, curator or reviewer')
+  .action(async (name: string, options: { role: string }) => {
+    process.exitCode = await runUserAdd(name, options);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations')
+  .action(() => {
+    const db = openDatabase(loadConfig().dbPath);
+    try {
+      const ran = migrate(db);
+      process.stdout.write(ran.length ? `applied migrations ${ran.join(', ')}\n` : 'database is up to date\n');
+    } finally {
+      db.close();
+    }
+  });
+
+program
+  .command('demo')
+  .description('write the generated demo split (ChartQA layout) to a folder')
+  .argument('<dir>', 'output folder')
+  .option('--charts <n>', 'number of charts', '60')
+  .option('--seed <n>', 'random seed', '1')
+  .action((dir: string, options: { charts: string; seed: string }) => {
+    const result = generateDemoSplit({ dir, split: 'demo', charts: Number(options.charts), seed: Number(options.seed) });
+    process.stdout.write(`wrote ${result.charts} charts and ${result.qas} questions to ${dir}\n`);
+  });
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  const message = error instanceof ImportSetupError || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`hqa: ${message}\n`);
+  process.exitCode = 1;
+}

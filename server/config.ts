@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+
+/** Every setting the server reads from the environment, with its default. README lists them. */
+export interface Config {
+  dbPath: string;
+  port: number;
+  host: string;
+  openaiApiKey: string | undefined;
+  openaiBaseUrl: string | undefined;
+  logLevel: string;
+  /** Import the bundled demo split when the database has no charts. */
+  demoOnEmpty: boolean;
+  cookieSecure: boolean;
+  loginRateLimit: number;
+  loginRateWindowMs: number;
+  /** Where the built client lives; the server serves it when the folder exists. */
+  clientDir: string;
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name}=${raw}: expected a non-negative integer`);
+  return value;
+}
+
+function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error(`${name}=${raw}: expected true or false`);
+}
+
+export const DEFAULT_DB_PATH = 'data/hqa.sqlite';
+export const DEFAULT_PORT = 5174;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    dbPath: resolve(env.HQA_DB || DEFAULT_DB_PATH),
+    port: intFrom(env, 'HQA_PORT', DEFAULT_PORT),
+    host: env.HQA_HOST || '127.0.0.1',
+    openaiApiKey: env.OPENAI_API_KEY || undefined,
+    openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+    logLevel: env.HQA_LOG_LEVEL || 'info',
+    demoOnEmpty: boolFrom(env, 'HQA_DEMO', true),
+    cookieSecure: boolFrom(env, 'HQA_COOKIE_SECURE', false),
+    loginRateLimit: intFrom(env, 'HQA_LOGIN_RATE_LIMIT', 10),
+    loginRateWindowMs: intFrom(env, 'HQA_LOGIN_RATE_WINDOW_S', 15 * 60) * 1000,
+    clientDir: resolve(env.HQA_CLIENT_DIR || 'dist/client'),
+  };
+}

@@ -1,0 +1,31 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { ErrorBody } from '../../shared/errors';
+import { HttpError } from './http-error';
+
+/** Express' body parser reports its own failures with a `type` and a status. */
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+export function apiNotFound(): RequestHandler {
+  return (req, _res, next) => next(new HttpError('not_found', `no API route ${req.method} ${req.path}`));
+}
+
+/** Turns any error into the one error body; internals are logged, never sent. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let httpError: HttpError;
+    const parserError = error as BodyParserError;
+    if (error instanceof HttpError) httpError = error;
+    else if (parserError.type === 'entity.too.large') httpError = new HttpError('payload_too_large', 'request body is too large');
+    else if (parserError.type === 'entity.parse.failed') httpError = new HttpError('bad_request', 'request body is not valid JSON', 'body');
+    else {
+      logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error in request');
+      httpError = new HttpError('internal', 'internal error');
+    }
+    const body: ErrorBody = { error: { code: httpError.code, message: httpError.message, ...(httpError.field ? { field: httpError.field } : {}) } };
+    res.status(httpError.status).json(body);
+  };
+}

@@ -1,0 +1,28 @@
+import type { ErrorCode } from '../../shared/errors';
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+};
+
+/** An error meant for the client: its code, message and field reach the response body. */
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new HttpError('not_found', `${what} not found`);

@@ -1,0 +1,149 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import type { Db } from '../../db/database';
+import type { ImportError, ImportReport } from '../../shared/api/import';
+import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/infer-chart-type';
+import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
+import { createChartWriter, type QaInsert } from '../charts/chart-queries';
+import { readAnnotation, readChartPng, sha256 } from './chart-files';
+import { formatBytes, InputFileError, MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
+import { findQuestionFiles, readQuestionFile, stemOfImgname, type QuestionEntry } from './question-files';
+
+export interface ImportOptions {
+  /** The split name; default: the prefix of the question files, else the folder's name. */
+  split?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export class ImportSetupError extends Error {}
+
+function toImportError(error: unknown, fallbackFile: string): ImportError {
+  if (error instanceof InputFileError) {
+    return error.line === undefined ? { file: error.file, message: error.message.replace(`${error.file}: `, '') } : {
+      file: error.file,
+      line: error.line,
+      message: error.message.replace(`${error.file}:${error.line}: `, ''),
+    };
+  }
+  return { file: fallbackFile, message: error instanceof Error ? error.message : String(error) };
+}
+
+function decideSplit(dir: string, requested: string | undefined): string {
+  if (requested) return requested;
+  const prefixes = [...new Set(findQuestionFiles(dir).map((f) => f.split))];
+  if (prefixes.length === 1 && prefixes[0]) return prefixes[0];
+  return basename(resolve(dir));
+}
+
+/**
+ * Imports a split in ChartQA layout (`tables/*.csv`, optional `png/`, `annotations/`, and
+ * `<split>_human.json` / `<split>_augmented.json`). Each chart with its image and questions
+ * is written in one transaction; a bad file is reported and skipped, the rest still import.
+ * Re-importing unchanged files writes nothing.
+ */
+export function importSplit(db: Db, dir: string, options: ImportOptions = {}): ImportReport {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
+  const tablesDir = join(dir, 'tables');
+  if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
+  const split = decideSplit(dir, options.split);
+  const errors: ImportError[] = [];
+  const report: ImportReport = { split, charts_imported: 0, charts_updated: 0, charts_skipped: 0, qas_imported: 0, errors };
+
+  const questionsByStem = new Map<string, QuestionEntry[]>();
+  const questionFiles = findQuestionFiles(dir).filter((f) => f.split === split);
+  for (const file of questionFiles) {
+    try {
+      const { entries, errors: entryErrors } = readQuestionFile(file);
+      errors.push(...entryErrors.map((e) => toImportError(e, file.name)));
+      for (const entry of entries) {
+        const stem = stemOfImgname(entry.imgname);
+        if ('reason' in stem) {
+          errors.push({ file: file.name, message: `entry ${entry.index}: ${stem.reason}` });
+          continue;
+        }
+        const list = questionsByStem.get(stem.stem) ?? [];
+        list.push(entry);
+        questionsByStem.set(stem.stem, list);
+      }
+    } catch (error) {
+      errors.push(toImportError(error, file.name));
+    }
+  }
+
+  const tableFiles = readdirSync(tablesDir)
+    .filter((name) => name.toLowerCase().endsWith('.csv'))
+    .sort();
+  const stems = new Set(tableFiles.map((name) => name.slice(0, -4)));
+  const writer = createChartWriter(db);
+
+  for (const [stem, entries] of questionsByStem) {
+    if (stems.has(stem)) continue;
+    for (const entry of entries) {
+      const file = `${split}_${entry.source}.json`;
+      errors.push({ file, message: `entry ${entry.index}: question for unknown chart "${entry.imgname}" (no tables/${stem}.csv)` });
+    }
+  }
+
+  tableFiles.forEach((name, index) => {
+    const stem = name.slice(0, -4);
+    const tableName = `tables/${name}`;
+    const qas: QaInsert[] = (questionsByStem.get(stem) ?? []).map(({ query, label, source }) => ({ query, label, source }));
+    try {
+      const path = join(tablesDir, name);
+      const size = statSync(path).size;
+      if (size > MAX_TABLE_BYTES) {
+        throw new InputFileError(tableName, `the file is ${formatBytes(size)}; tables may be at most ${formatBytes(MAX_TABLE_BYTES)}`);
+      }
+      const csvText = readFileSync(path, 'utf8');
+      const table = parseTableCsv(csvText, tableName);
+
+      let annotation: ReturnType<typeof readAnnotation> = null;
+      try {
+        annotation = readAnnotation(dir, stem);
+      } catch (error) {
+        errors.push(toImportError(error, `annotations/${stem}.json`));
+      }
+      let image: ReturnType<typeof readChartPng> = null;
+      try {
+        image = readChartPng(dir, stem);
+      } catch (error) {
+        errors.push(toImportError(error, `png/${stem}.png`));
+      }
+
+      let chartType: ChartType | null = null;
+      let typeSource: TypeSource = 'inferred';
+      if (annotation?.annotation.type) {
+        chartType = chartTypeFromAnnotation(annotation.annotation.type, table.series.length);
+        if (chartType) typeSource = 'annotation';
+        else errors.push({ file: `annotations/${stem}.json`, message: `unknown chart type "${annotation.annotation.type}"; inferred from the table instead` });
+      }
+      chartType ??= inferChartType(table);
+
+      const result = writer.write(
+        {
+          split,
+          imgname: `${stem}.png`,
+          title: annotation?.annotation.general_figure_info?.title?.text?.trim() || null,
+          chart_type: chartType,
+          type_source: typeSource,
+          table,
+          annotation: annotation?.text ?? null,
+          source_file: tableName,
+          content_hash: sha256([csvText, annotation?.text ?? '', image?.sha256 ?? ''].join('\0')),
+          image,
+        },
+        qas,
+      );
+      if (result.outcome === 'created') report.charts_imported++;
+      else if (result.outcome === 'updated') report.charts_updated++;
+      else report.charts_skipped++;
+      report.qas_imported += result.qasAdded;
+    } catch (error) {
+      const failure = toImportError(error, tableName);
+      if (qas.length > 0) failure.message += ` (its ${qas.length} question(s) were not imported)`;
+      errors.push(failure);
+    }
+    options.onProgress?.(index + 1, tableFiles.length);
+  });
+  return report;
+}

@@ -1,0 +1,49 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import type { Db } from '../../db/database';
+import type { User } from '../../shared/api/auth';
+import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '../../shared/events';
+import { sessionToken } from '../auth/auth-middleware';
+import { userForToken } from '../auth/sessions';
+
+interface SocketData {
+  user: User;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/**
+ * socket.io on the HTTP server, authenticated by the same session cookie as the API: a
+ * connection without a valid session is refused before any event flows.
+ */
+export function attachRealtime(httpServer: HttpServer, db: Db): {
+  io: RealtimeServer;
+  publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+} {
+  const io: RealtimeServer = new Server(httpServer, { serveClient: false });
+
+  io.use((socket, next) => {
+    const user = userForToken(db, sessionToken(socket.handshake.headers.cookie));
+    if (!user) return next(new Error('unauthenticated'));
+    socket.data.user = user;
+    next();
+  });
+
+  const broadcastPresence = async () => {
+    const sockets = await io.fetchSockets();
+    const seen = new Map<number, { id: number; username: string; role: User['role'] }>();
+    for (const s of sockets) seen.set(s.data.user.id, { id: s.data.user.id, username: s.data.user.username, role: s.data.user.role });
+    io.emit('presence.changed', { users: [...seen.values()].sort((a, b) => a.username.localeCompare(b.username)) });
+  };
+
+  io.on('connection', (socket) => {
+    void broadcastPresence();
+    socket.on('disconnect', () => void broadcastPresence());
+  });
+
+  const publish = <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => {
+    // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
+    (io.emit as (event: string, payload: unknown) => boolean)(event, payload);
+  };
+  return { io, publish };
+}

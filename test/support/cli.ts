@@ -1,0 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const TSX = resolve('node_modules/.bin/tsx');
+const CLI = resolve('server/cli/main.ts');
+
+/** Runs the real CLI (`npm run --silent hqa -- …` runs the same file) against a database file. */
+export function runCli(args: string[], options: { dbPath: string; input?: string }): { status: number; stdout: string; stderr: string } {
+  const result = spawnSync(TSX, [CLI, ...args], {
+    env: { ...process.env, HQA_DB: options.dbPath, HQA_LOG_LEVEL: 'silent' },
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}

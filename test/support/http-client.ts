@@ -1,0 +1,39 @@
+/**
+ * A tiny cookie-keeping HTTP client for integration tests: one instance is one browser
+ * session against the real server.
+ */
+export class TestClient {
+  cookie = '';
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+    const headers: Record<string, string> = {};
+    if (this.cookie) headers.cookie = this.cookie;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0] ?? '';
+    const type = response.headers.get('content-type') ?? '';
+    const parsed: unknown = type.includes('json') ? await response.json() : await response.arrayBuffer();
+    return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  get(path: string) {
+    return this.request('GET', path);
+  }
+  post(path: string, body?: unknown) {
+    return this.request('POST', path, body ?? {});
+  }
+  patch(path: string, body: unknown) {
+    return this.request('PATCH', path, body);
+  }
+
+  async login(username: string, password: string): Promise<void> {
+    const res = await this.post('/api/auth/login', { username, password });
+    if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
