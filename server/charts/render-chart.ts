@@ -67,7 +67,6 @@ interface TextItem {
   fontSize?: number | string;
   fontWeight?: number | string;
   limit?: number;
-  ellipsis?: string;
 }
 
 interface VegaTextMetrics {
@@ -84,14 +83,12 @@ function measureTextItem(item: TextItem, text: unknown): number {
   if (size <= 0 || line === '') return 0;
   const weight = item.fontWeight === 'bold' ? 700 : Number(item.fontWeight) || 400;
   const advances = weight >= BOLD_WEIGHT ? ADVANCES.bold : ADVANCES.regular;
-  const width = (s: string): number => textWidthEm(s, advances) * size;
+  const width = textWidthEm(line, advances) * size;
+  // vega calls this both for a label's bounds (where text over `limit` is drawn truncated to
+  // at most `limit`) and from its truncation search (which only asks "is this under limit?").
+  // Capping at `limit` answers both: bounds stay tight and the search sees the same verdicts.
   const limit = Number(item.limit) || 0;
-  if (limit <= 0 || width(line) <= limit) return width(line);
-  // vega asks for the width of the text as drawn, which is truncated to `limit`.
-  const ellipsis = item.ellipsis ?? '…';
-  let kept = line.length;
-  while (kept > 0 && width(line.slice(0, kept)) + width(ellipsis) > limit) kept -= 1;
-  return width(line.slice(0, kept)) + width(ellipsis);
+  return limit > 0 && width > limit ? limit : width;
 }
 
 function textWidthEm(text: string, advances: Advances): number {

@@ -38,7 +38,7 @@ type Encoding = NonNullable<Layer['encoding']>;
 type Orient = 'vertical' | 'horizontal';
 type BarMode = 'single' | 'grouped' | 'stacked';
 
-/** Tableau-10 hues, each with the text colour that stays readable on it. */
+/** Tableau-10 hues then ten darker or brighter ones, each with the text colour that stays readable on it. */
 const PALETTE: readonly { fill: string; ink: string }[] = [
   { fill: '#2f6fd6', ink: '#ffffff' },
   { fill: '#f28e2b', ink: '#1a1a1a' },
@@ -50,6 +50,16 @@ const PALETTE: readonly { fill: string; ink: string }[] = [
   { fill: '#ff9da7', ink: '#1a1a1a' },
   { fill: '#9c755f', ink: '#ffffff' },
   { fill: '#bab0ac', ink: '#1a1a1a' },
+  { fill: '#17324f', ink: '#ffffff' },
+  { fill: '#b35806', ink: '#ffffff' },
+  { fill: '#8c2d2f', ink: '#ffffff' },
+  { fill: '#2a7f62', ink: '#ffffff' },
+  { fill: '#b3d66b', ink: '#1a1a1a' },
+  { fill: '#6a3d9a', ink: '#ffffff' },
+  { fill: '#17becf', ink: '#1a1a1a' },
+  { fill: '#7f7f7f', ink: '#ffffff' },
+  { fill: '#e377c2', ink: '#1a1a1a' },
+  { fill: '#bcbd22', ink: '#1a1a1a' },
 ];
 const TEXT_COLOR = '#333333';
 const TITLE_FONT_SIZE = 16;
@@ -75,6 +85,8 @@ const MIN_LABELLED_SLICE_SHARE = 0.03;
 /** Categories longer than this make stacked and grouped bars horizontal, as Pew draws them. */
 const LONG_LABEL_CHARS = 16;
 const MAX_SCATTER_LABELS = 20;
+const PX_PER_TICK = 55;
+const YEAR_PATTERN = /^(1[89]|20)\d\d$/;
 
 /** Values print with at most this many decimals (OWID tables carry 13). */
 const MAX_SHOWN_DECIMALS = 2;
@@ -95,8 +107,9 @@ export function chartData(table: DataTable): ChartDatum[] {
 
 /** Builds a Vega-Lite spec drawing `table` as a chart of type `chartType`. */
 export function buildChartSpec(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): TopLevelSpec {
-  const ctx = chartContext(table, options);
-  const multi = table.series.length > 1;
+  const overTime = chartType === 'line' || chartType === 'area';
+  const ctx = chartContext(overTime && hasTimeAcrossSeries(table) ? transposeTable(table) : table, options);
+  const multi = ctx.table.series.length > 1;
   switch (chartType) {
     case 'horizontal_bar':
       return barSpec(ctx, 'horizontal', multi ? 'grouped' : 'single');
@@ -161,7 +174,7 @@ function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLevelSpec
       field: 'value',
       type: 'quantitative',
       stack: mode === 'stacked' ? 'zero' : null,
-      axis: valueAxis(table),
+      axis: valueAxis(table, orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth),
     },
   };
   if (mode === 'grouped') encoding[orient === 'vertical' ? 'xOffset' : 'yOffset'] = { field: 'series', type: 'nominal', scale: { domain: table.series } };
@@ -215,9 +228,9 @@ function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): TopLeve
   const { table } = ctx;
   const encoding: Encoding = {
     x: categoryAxis(ctx, ctx.plotWidth, true),
-    y: { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table), scale: { zero: kind !== 'line' } },
-    color: seriesColor(ctx),
-    order: { field: 'row', type: 'quantitative' },
+    y: { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight), scale: { zero: kind !== 'line' } },
+    // A line's points join in row order; for an area, `order` would split the path instead.
+    ...(kind === 'area' ? {} : { order: { field: 'row', type: 'quantitative' } }),
   };
   const mark: Layer['mark'] =
     kind === 'line'
@@ -225,13 +238,30 @@ function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): TopLeve
       : kind === 'area'
         ? { type: 'area', opacity: table.series.length > 1 ? 0.35 : 0.6, line: { strokeWidth: 2 }, point: { size: 24 } }
         : { type: 'point', filled: true, size: 70, opacity: 1 };
-  const layer: Layer[] = [{ mark }];
+  const layer: Layer[] = [{ mark, encoding: { color: seriesColor(ctx) } }];
   const showValues = table.series.length === 1 && ctx.data.length > 0 && ctx.data.length <= MAX_VALUE_LABELS;
   const textWidth = longestLength(ctx.data.map((d) => d.text)) * VALUE_FONT_SIZE * CHAR_WIDTH_EM;
   if (showValues && ctx.plotWidth / Math.max(1, ctx.labels.length) >= textWidth + 2) {
-    layer.push({ mark: { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, baseline: 'bottom', dy: -7 }, encoding: { text: { field: 'text', type: 'nominal' } } });
+    // Values at a dip sit under their point, elsewhere above, so the line does not cross them.
+    const below = `indexof(${JSON.stringify(dips(ctx.data))}, datum.row) >= 0`;
+    const label = { type: 'text', fontSize: VALUE_FONT_SIZE, baseline: { expr: `${below} ? 'top' : 'bottom'` }, dy: { expr: `${below} ? 7 : -7` } } as const;
+    const text = { text: { field: 'text', type: 'nominal' } } as const;
+    // A white outline drawn first keeps the value legible where the line runs through it.
+    layer.push({ mark: { ...label, stroke: 'white', strokeWidth: 3, strokeJoin: 'round' }, encoding: text });
+    layer.push({ mark: { ...label, color: TEXT_COLOR }, encoding: text });
   }
   return topLevel(ctx, { encoding, layer });
+}
+
+/** Rows of the inner points lower than both neighbours in a single series. */
+function dips(data: ChartDatum[]): number[] {
+  return data
+    .filter((d, i) => {
+      const before = data[i - 1];
+      const after = data[i + 1];
+      return before !== undefined && after !== undefined && d.value < before.value && d.value < after.value;
+    })
+    .map((d) => d.row);
 }
 
 function pieSpec(ctx: ChartContext): TopLevelSpec {
@@ -252,7 +282,7 @@ function pieSpec(ctx: ChartContext): TopLevelSpec {
         field: 'label',
         type: 'nominal',
         scale: { domain: labels, range: PALETTE.map((p) => p.fill) },
-        legend: { title: table.label_header || null, orient: 'right', labelLimit: CATEGORY_LABEL_LIMIT_PX },
+        legend: { title: (labels.length > 0 && table.label_header.trim()) || null, orient: 'right', labelLimit: CATEGORY_LABEL_LIMIT_PX },
       },
     },
   };
@@ -277,8 +307,8 @@ function scatterSpec(ctx: ChartContext): TopLevelSpec {
     layer.push({ mark: { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, align: 'left', dx: 7, limit: 160 }, encoding: { text: { field: 'label', type: 'nominal' } } });
   }
   const encoding: Encoding = {
-    x: { field: 'x', type: 'quantitative', scale: { zero: false, nice: true }, axis: { title: xName } },
-    y: { field: 'y', type: 'quantitative', scale: { zero: false, nice: true }, axis: { title: yName } },
+    x: { field: 'x', type: 'quantitative', scale: { zero: false, nice: true }, axis: { title: xName, tickCount: tickCountFor(ctx.plotWidth) } },
+    y: { field: 'y', type: 'quantitative', scale: { zero: false, nice: true }, axis: { title: yName, tickCount: tickCountFor(ctx.plotHeight) } },
   };
   return topLevel(ctx, { encoding, layer }, points);
 }
@@ -361,29 +391,57 @@ const CHART_CONFIG: Config = {
 
 /**
  * The most legend columns that fit `widthPx`. Vega sizes each column to its widest entry
- * (entry i sits in column i mod columns), so try from one row downwards.
+ * (entry i sits in column i mod columns).
  */
 function legendColumns(series: string[], widthPx: number): number {
   const entryPx = series.map((name) => Math.min(name.length * LEGEND_FONT_SIZE * CHAR_WIDTH_EM, CATEGORY_LABEL_LIMIT_PX) + LEGEND_SYMBOL_PX);
-  for (let columns = series.length; columns > 1; columns -= 1) {
+  for (let rows = 1; rows < series.length; rows += 1) {
+    // As few rows as fit, with entries spread evenly over them.
+    const columns = Math.ceil(series.length / rows);
     const widths = Array.from({ length: columns }, (_, column) => Math.max(...entryPx.filter((_, i) => i % columns === column)));
     if (widths.reduce((sum, w) => sum + w, 0) <= widthPx) return columns;
   }
   return 1;
 }
 
-function valueAxis(table: DataTable) {
+function valueAxis(table: DataTable, axisPx: number) {
   const title = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
-  return isPercentTable(table) ? { title, labelExpr: "datum.label + '%'" } : { title };
+  const tickCount = tickCountFor(axisPx);
+  return isPercentTable(table) ? { title, tickCount, labelExpr: "datum.label + '%'" } : { title, tickCount };
 }
 
-/** The cell's own text while it still says `value`; else the number, keeping a `%` unit. */
+/** Vega's default of a tick per 40 px crowds the axis; ChartQA's charts space them wider. */
+function tickCountFor(axisPx: number): number {
+  return Math.max(2, Math.round(axisPx / PX_PER_TICK));
+}
+
+/** OECD and OWID tables put years across the columns; a line over time needs them as rows. */
+function hasTimeAcrossSeries(table: DataTable): boolean {
+  const isYear = (text: string): boolean => YEAR_PATTERN.test(text.trim());
+  return table.series.length > 1 && table.series.every(isYear) && !table.rows.every((row) => isYear(row.label));
+}
+
+/** Swaps rows and series: each series becomes a row and each row a series. */
+export function transposeTable(table: DataTable): DataTable {
+  return {
+    label_header: '',
+    series: table.rows.map((row) => row.label),
+    rows: table.series.map((label, s) => ({
+      label,
+      values: table.rows.map((row) => row.values[s] ?? null),
+      raw: table.rows.map((row) => row.raw[s] ?? ''),
+    })),
+  };
+}
+
+/** The cell's own text while it still says `value` briefly; else the rounded number, keeping `%` and currency. */
 function displayValue(raw: string | undefined, value: number): string {
   const cleaned = (raw ?? '').trim().replace(/\*+$/, '').trim();
   const decimals = /\.(\d+)/.exec(cleaned)?.[1]?.length ?? 0;
   if (parseCellValue(cleaned) === value && decimals <= MAX_SHOWN_DECIMALS) return cleaned;
   const format = Math.abs(value) < 1 ? SMALL_NUMBER_FORMAT : NUMBER_FORMAT;
-  return format.format(value) + (cleaned.endsWith('%') ? '%' : '');
+  const currency = /^[$€£¥]/.exec(cleaned)?.[0] ?? '';
+  return `${value < 0 ? '-' : ''}${currency}${format.format(Math.abs(value))}${cleaned.endsWith('%') ? '%' : ''}`;
 }
 
 /** Whether every cell with a value is written as a percentage (`32.7%`). */
@@ -401,7 +459,7 @@ function longestLength(texts: string[]): number {
 }
 
 /** Splits text into lines of at most `maxChars` characters at spaces (a long word stays whole). */
-export function wrapText(text: string, maxChars: number): string[] {
+function wrapText(text: string, maxChars: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {

@@ -1,0 +1,292 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { Resvg } from '@resvg/resvg-js';
+import { logger, Warn } from 'vega';
+import { compile } from 'vega-lite';
+import { describe, expect, it } from 'vitest';
+import { buildChartSpec, chartData, transposeTable } from '../../shared/chart-spec/vega-lite-spec';
+import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
+import { countNumericCells, tableFromCells, type DataTable } from '../../shared/table/model';
+import { readTableCsv } from '../import/csv-table';
+import { renderChartPng, renderChartSvg } from './render-chart';
+
+const SAMPLE_TABLES = resolve(process.cwd(), '../shared/data/chartqa-sample/tables');
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function table(header: string[], body: string[][]): DataTable {
+  return tableFromCells(header, body);
+}
+
+const SINGLE = table(
+  ['Characteristic', 'Share of respondents'],
+  [
+    ['Recipes', '42%'],
+    ['Crafts', '23%'],
+    ['Comedy', '-'],
+    ['Fitness', '18%'],
+    ['Travel', '17%'],
+  ],
+);
+
+const MULTI = table(
+  ['Year', 'Online sales', 'Store sales', 'Catalogue'],
+  [
+    ['Q1 2018', '12', '30', '4'],
+    ['Q2 2018', '15', '28', 'nan'],
+    ['Q3 2018', '19', '25', '3'],
+    ['Q4 2018', '24', '31', '2'],
+  ],
+);
+
+/** The text of every `<text>` element, entities decoded, one entry per line. */
+function svgTexts(svg: string): string[] {
+  const texts: string[] = [];
+  for (const match of svg.matchAll(/<text[^>]*>([\s\S]*?)<\/text>/g)) {
+    for (const line of (match[1] ?? '').split(/<\/tspan>/)) {
+      const text = decodeEntities(line.replace(/<[^>]+>/g, '')).trim();
+      if (text) texts.push(text);
+    }
+  }
+  return texts;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;|&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** The labels a reader needs to find in a chart of `chartType` drawn from `t`. */
+function expectedTexts(t: DataTable, chartType: ChartType): string[] {
+  const multi = t.series.length > 1;
+  if (chartType === 'pie') return [t.label_header, ...t.rows.filter((r) => (r.values[0] ?? 0) > 0).map((r) => r.label)];
+  if (chartType === 'scatter' && multi) {
+    const plotted = t.rows.filter((r) => r.values[0] !== null && r.values[1] !== null);
+    return [t.series[0] ?? '', t.series[1] ?? '', ...plotted.map((r) => r.label)];
+  }
+  return [t.label_header, multi ? 'Value' : (t.series[0] ?? ''), ...t.rows.map((r) => r.label), ...(multi ? t.series : [])];
+}
+
+/** Decodes an 8-bit RGBA, non-interlaced PNG (what resvg writes) to its pixels. */
+function decodePng(png: Buffer): { width: number; height: number; rgba: Buffer } {
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  expect([png[24], png[25], png[28]]).toEqual([8, 6, 0]);
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * 4;
+  const rgba = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y += 1) {
+    const filter = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; x += 1) {
+      const byte = raw[y * (stride + 1) + 1 + x] ?? 0;
+      const left = x >= 4 ? (rgba[y * stride + x - 4] ?? 0) : 0;
+      const up = y > 0 ? (rgba[(y - 1) * stride + x] ?? 0) : 0;
+      const upLeft = x >= 4 && y > 0 ? (rgba[(y - 1) * stride + x - 4] ?? 0) : 0;
+      let predicted = 0;
+      if (filter === 1) predicted = left;
+      else if (filter === 2) predicted = up;
+      else if (filter === 3) predicted = (left + up) >> 1;
+      else if (filter === 4) predicted = paeth(left, up, upLeft);
+      rgba[y * stride + x] = (byte + predicted) & 0xff;
+    }
+  }
+  return { width, height, rgba };
+}
+
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/** Pixels darker than mid-grey in rows [top, bottom): text is the only dark ink in a title band. */
+function darkPixels(image: { width: number; rgba: Buffer }, top: number, bottom: number): number {
+  let count = 0;
+  for (let y = top; y < bottom; y += 1) {
+    for (let x = 0; x < image.width; x += 1) {
+      const i = (y * image.width + x) * 4;
+      const luminance = 0.299 * (image.rgba[i] ?? 0) + 0.587 * (image.rgba[i + 1] ?? 0) + 0.114 * (image.rgba[i + 2] ?? 0);
+      if (luminance < 128) count += 1;
+    }
+  }
+  return count;
+}
+
+/** The rows a 16 px title sits in under the chart's 12 px padding, above any axis label. */
+const TITLE_BAND = [0, 34] as const;
+
+describe('renderChartSvg / renderChartPng', () => {
+  for (const chartType of CHART_TYPES) {
+    for (const [shape, data] of [
+      ['single-series', SINGLE],
+      ['multi-series', MULTI],
+    ] as const) {
+      it(`draws a ${shape} ${chartType} chart with its title, axis titles and every label`, async () => {
+        const title = `Sales ${chartType} ${shape}`;
+        const svg = await renderChartSvg(data, chartType, { title });
+        const texts = svgTexts(svg);
+        expect(texts).toContain(title);
+        for (const expected of expectedTexts(data, chartType)) expect(texts).toContain(expected);
+        expect(svg).toContain('font-family="Roboto"');
+
+        const png = await renderChartPng(data, chartType, { title });
+        expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+        expect(png.readUInt32BE(16)).toBe(800);
+      });
+    }
+  }
+
+  it('draws real ChartQA tables with nan and - cells, leaving the missing cells out', async () => {
+    const cases: [string, ChartType][] = [
+      ['3398.csv', 'line'],
+      ['3398.csv', 'grouped_bar'],
+      ['multi_col_20086.csv', 'stacked_bar'],
+      ['multi_col_20086.csv', 'grouped_bar'],
+    ];
+    for (const [file, chartType] of cases) {
+      const data = readTableCsv(join(SAMPLE_TABLES, file));
+      expect(chartData(data)).toHaveLength(countNumericCells(data));
+      const svg = await renderChartSvg(data, chartType, { title: `ChartQA ${file}` });
+      const texts = svgTexts(svg);
+      for (const expected of expectedTexts(data, chartType)) expect(texts).toContain(expected);
+      expect(texts.join(' ')).not.toMatch(/\bNaN\b|\bnan\b|null/);
+      const png = await renderChartPng(data, chartType);
+      expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+      expect(png.readUInt32BE(16)).toBe(800);
+    }
+  });
+
+  it('escapes table text in the SVG', async () => {
+    const data = table(['Group <i>', 'Score & rank'], [['<script>alert(1)</script>', '3'], ['"Quoted" & Co', '4']]);
+    const svg = await renderChartSvg(data, 'vertical_bar', { title: 'A <b>bold</b> title' });
+    expect(svg).not.toMatch(/<script|<b>|<i>/);
+    expect(svgTexts(svg)).toEqual(expect.arrayContaining(['<script>alert(1)</script>', '"Quoted" & Co', 'A <b>bold</b> title', 'Group <i>']));
+  });
+
+  it('measures labels with Roboto metrics, so a 34-character label is not cut short', async () => {
+    // vega's own guess (0.8 em a character) would put this label at ~300 px, over the 180 px limit.
+    const label = 'Country number 10 with a long name';
+    const data = table(['Country', 'Density'], [[label, '12'], ['Chile', '30']]);
+    expect(svgTexts(await renderChartSvg(data, 'horizontal_bar'))).toContain(label);
+  });
+
+  it('labels bars with the cell text as the chart showed it', async () => {
+    const texts = svgTexts(await renderChartSvg(SINGLE, 'vertical_bar'));
+    expect(texts).toEqual(expect.arrayContaining(['42%', '23%', '18%', '17%']));
+  });
+
+  it('draws text with the bundled Roboto: the title band is dark only when the font loads', async () => {
+    const options = { title: 'Roboto renders this title' };
+    const withTitle = decodePng(await renderChartPng(MULTI, 'vertical_bar', options));
+    expect(withTitle.width).toBe(800);
+    expect(darkPixels(withTitle, ...TITLE_BAND)).toBeGreaterThan(300);
+    // With no font loaded the same SVG draws no text at all, which is what a font that
+    // silently failed to load looks like: the dark pixels above are the title's glyphs.
+    const svg = await renderChartSvg(MULTI, 'vertical_bar', options);
+    const fontless = new Resvg(svg, { fitTo: { mode: 'width', value: 800 }, font: { loadSystemFonts: false } }).render();
+    expect(darkPixels({ width: fontless.width, rgba: fontless.pixels }, ...TITLE_BAND)).toBe(0);
+  });
+
+  it('gives the SVG a white background and the PNG opaque white corners', async () => {
+    const svg = await renderChartSvg(SINGLE, 'pie');
+    expect(svg).toMatch(/^<svg[^>]*>(<[^>]*>)*?<rect[^>]*fill="white"/);
+    const image = decodePng(await renderChartPng(SINGLE, 'pie'));
+    expect([...image.rgba.subarray(0, 4)]).toEqual([255, 255, 255, 255]);
+  });
+
+  it('fits the PNG to the requested width', async () => {
+    const png = await renderChartPng(MULTI, 'line', { width: 400, height: 300 });
+    expect(png.readUInt32BE(16)).toBe(400);
+    expect(png.readUInt32BE(20)).toBe(300);
+  });
+
+  it('gives the same SVG for concurrent and sequential renders', async () => {
+    const jobs: [DataTable, ChartType][] = [
+      [MULTI, 'stacked_bar'],
+      [SINGLE, 'pie'],
+      [MULTI, 'line'],
+      [SINGLE, 'horizontal_bar'],
+    ];
+    const sequential: string[] = [];
+    for (const [data, chartType] of jobs) sequential.push(await renderChartSvg(data, chartType, { title: chartType }));
+    const concurrent = await Promise.all(jobs.map(([data, chartType]) => renderChartSvg(data, chartType, { title: chartType })));
+    expect(concurrent).toEqual(sequential);
+  });
+
+  it('renders the 30 sample ChartQA charts to PNG in well under a few seconds', async () => {
+    const files = readdirSync(SAMPLE_TABLES).filter((f) => f.endsWith('.csv'));
+    expect(files).toHaveLength(30);
+    const tables = files.map((f) => readTableCsv(join(SAMPLE_TABLES, f)));
+    const started = performance.now();
+    for (const [i, data] of tables.entries()) {
+      const chartType: ChartType = data.series.length > 1 ? (i % 2 ? 'line' : 'stacked_bar') : i % 3 ? 'vertical_bar' : 'pie';
+      const png = await renderChartPng(data, chartType, { title: files[i] });
+      expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    }
+    const elapsed = performance.now() - started;
+    console.info(`rendered ${tables.length} charts in ${elapsed.toFixed(0)} ms (${(elapsed / tables.length).toFixed(1)} ms each)`);
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
+
+describe('buildChartSpec', () => {
+  it('is deterministic and compiles without warnings for every chart type', () => {
+    for (const chartType of CHART_TYPES) {
+      for (const data of [SINGLE, MULTI]) {
+        const spec = buildChartSpec(data, chartType, { title: 'T' });
+        expect(JSON.stringify(buildChartSpec(data, chartType, { title: 'T' }))).toBe(JSON.stringify(spec));
+        const warnings: unknown[] = [];
+        compile(spec, { logger: logger(Warn, 'warn', (_method, _level, args) => warnings.push(args)) });
+        expect(warnings, `${chartType} ${data.series.length}`).toEqual([]);
+      }
+    }
+  });
+
+  it('keeps the rows in table order on the category axis, missing rows included', () => {
+    const spec = JSON.stringify(buildChartSpec(SINGLE, 'vertical_bar'));
+    expect(spec).toContain(JSON.stringify(['Recipes', 'Crafts', 'Comedy', 'Fitness', 'Travel']));
+  });
+
+  it('feeds the chart long-format data without the missing cells', () => {
+    const data = chartData(MULTI);
+    expect(data).toHaveLength(11);
+    expect(data[0]).toEqual({ label: 'Q1 2018', series: 'Online sales', value: 12, text: '12', row: 0, seriesIndex: 0 });
+    expect(data.some((d) => d.label === 'Q2 2018' && d.series === 'Catalogue')).toBe(false);
+  });
+
+  it('rounds long decimals in value labels but keeps units', () => {
+    const t = table(['Entity', 'Share'], [['A', '83.9560003538846%'], ['B', '$1,200'], ['C', '0.290001']]);
+    expect(chartData(t).map((d) => d.text)).toEqual(['83.96%', '$1,200', '0.29']);
+  });
+
+  it('draws a multi-series pie from its first series', () => {
+    const spec = JSON.stringify(buildChartSpec(MULTI, 'pie'));
+    expect(spec).not.toContain('Store sales');
+    expect(spec).toContain('"theta"');
+  });
+
+  it('plots the first two series against each other in a multi-series scatter', () => {
+    const spec = buildChartSpec(MULTI, 'scatter');
+    expect(JSON.stringify(spec)).toContain('{"label":"Q1 2018","x":12,"y":30,"row":0}');
+  });
+
+  it('draws years across the columns (OECD, OWID) as a line per row over time', () => {
+    const t = table(['Country', '2000', '2010', '2020'], [['Chile', '1', '2', '3'], ['Peru', '4', 'nan', '6']]);
+    const transposed = transposeTable(t);
+    expect(transposed.series).toEqual(['Chile', 'Peru']);
+    expect(transposed.rows.map((r) => r.label)).toEqual(['2000', '2010', '2020']);
+    expect(JSON.stringify(buildChartSpec(t, 'line'))).toContain('"domain":["Chile","Peru"]');
+  });
+});
