@@ -49,6 +49,12 @@ describe('first start', () => {
     expect(health.engine).toBe('offline');
     expect(health.charts).toBeGreaterThanOrEqual(60);
   });
+  it('sends security headers', async () => {
+    const res = await admin().get('/api/health');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
 });
 
 describe('authentication and roles', () => {
