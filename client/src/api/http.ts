@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import { ErrorBodySchema, type ErrorCode } from '../../../shared/errors';
+
+/** An API failure carrying the server's stable error code (and the offending field, if any). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+    /** From a 429's `Retry-After` header, when the server sent one. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The code to assume when an error response carries no parsable error body. */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 400) return 'bad_request';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 429) return 'rate_limited';
+  return 'internal';
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : undefined;
+}
+
+async function errorFromResponse(response: Response): Promise<ApiError> {
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  const body: unknown = await response.json().catch(() => undefined);
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, field } = parsed.data.error;
+    return new ApiError(response.status, code, message, field, retryAfter);
+  }
+  const message = response.statusText || `Request failed with status ${response.status}`;
+  return new ApiError(response.status, codeForStatus(response.status), message, undefined, retryAfter);
+}
+
+export type QueryParams = Record<string, string | number | undefined>;
+
+function withQuery(path: string, params: QueryParams | undefined): string {
+  if (!params) return path;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+async function request<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'internal', 'Could not reach the server. Check your connection and try again.');
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+
+  const json: unknown = await response.json().catch(() => undefined);
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    // A contract mismatch between client and server: log the detail, show a plain message.
+    console.error(`Unexpected response from ${method} ${path}`, parsed.error.issues);
+    throw new ApiError(response.status, 'internal', 'The server sent a response this page does not understand.');
+  }
+  return parsed.data;
+}
+
+export function apiGet<T>(path: string, schema: z.ZodType<T>, params?: QueryParams): Promise<T> {
+  return request('GET', withQuery(path, params), schema);
+}
+
+export function apiPost<T>(path: string, schema: z.ZodType<T>, body: unknown = {}): Promise<T> {
+  return request('POST', path, schema, body);
+}
+
+export function apiPatch<T>(path: string, schema: z.ZodType<T>, body: unknown): Promise<T> {
+  return request('PATCH', path, schema, body);
+}
+
+/** A user-facing sentence for any error a query or mutation may throw. */
+export function errorMessage(error: unknown): string {
+  if (isApiError(error)) {
+    if (error.status === 403) return `Not allowed: ${error.message}`;
+    return error.field ? `${error.field}: ${error.message}` : error.message;
+  }
+  return error instanceof Error ? error.message : 'Something went wrong.';
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  LoginResponseSchema,
+  LogoutResponseSchema,
+  MeResponseSchema,
+  type LoginRequest,
+  type User,
+} from '../../../shared/api/auth';
+import { apiGet, apiPost, isApiError } from '../api/http';
+import { queryKeys } from '../api/query-keys';
+
+/** The signed-in user, or null when there is no session (a 401 is an answer here, not an error). */
+async function fetchMe(): Promise<User | null> {
+  try {
+    const { user } = await apiGet('/api/auth/me', MeResponseSchema);
+    return user;
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** Nothing cached under one session may leak into the next (the session query itself stays observed). */
+function forgetSessionData(queryClient: QueryClient): void {
+  const sessionKey = queryKeys.me();
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
+}
+
+export function useSession() {
+  return useQuery({ queryKey: queryKeys.me(), queryFn: fetchMe, staleTime: 5 * 60_000 });
+}
+
+/** The signed-in user; only for components rendered inside the authenticated frame. */
+export function useCurrentUser(): User {
+  const { data } = useSession();
+  if (!data) throw new Error('useCurrentUser() used outside the signed-in app frame');
+  return data;
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LoginRequest) => apiPost('/api/auth/login', LoginResponseSchema, body),
+    onSuccess: ({ user }) => {
+      forgetSessionData(queryClient);
+      queryClient.setQueryData(queryKeys.me(), user);
+    },
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost('/api/auth/logout', LogoutResponseSchema),
+    onSettled: () => {
+      forgetSessionData(queryClient);
+      queryClient.setQueryData(queryKeys.me(), null);
+    },
+  });
+}

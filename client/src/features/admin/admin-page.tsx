@@ -1,0 +1,71 @@
+import { roleAtLeast } from '../../../../shared/domain/roles';
+import { errorMessage } from '../../api/http';
+import { formatTime } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
+import { AddUserForm } from './add-user-form';
+import { UserRoleSelect } from './user-role-select';
+import { useUsers } from './users-api';
+
+function UsersTable() {
+  const me = useCurrentUser();
+  const users = useUsers();
+  if (users.isPending) return <p className="muted">Loading users…</p>;
+  if (users.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the users: {errorMessage(users.error)}
+      </p>
+    );
+  }
+  return (
+    <table className="data-grid users-table" data-testid="users-table">
+      <thead>
+        <tr>
+          <th scope="col">Username</th>
+          <th scope="col">Role</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {users.data.users.map((user) => (
+          <tr key={user.id} data-username={user.username}>
+            <td>
+              {user.username}
+              {user.id === me.id && <span className="muted small"> (you)</span>}
+            </td>
+            <td>
+              <UserRoleSelect user={user} isSelf={user.id === me.id} />
+            </td>
+            <td>
+              <time dateTime={user.created_at}>{formatTime(user.created_at)}</time>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function AdminPage() {
+  const me = useCurrentUser();
+  if (!roleAtLeast(me.role, 'admin')) {
+    return (
+      <section className="page">
+        <title>Admin · Chart-HQA</title>
+        <h1>Admin</h1>
+        <p>Only admins manage users and settings.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="page">
+      <title>Admin · Chart-HQA</title>
+      <h1>Admin</h1>
+      <section aria-labelledby="users-heading">
+        <h2 id="users-heading">Users</h2>
+        <UsersTable />
+      </section>
+      <AddUserForm />
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import type { ChartSummary } from '../../../../shared/api/charts';
+import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { TypeBadge } from './type-badge';
+import type { ChartLinkState } from './link-state';
+
+type ChartListTableProps = {
+  charts: ChartSummary[];
+  onOpen: (chart: ChartSummary) => void;
+  /** Handed to the chart page so its back link returns to this page of the list. */
+  linkState: ChartLinkState;
+};
+
+/** The charts of one page; rows open on click or with the keyboard (j/k, arrows, Enter). */
+export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProps) {
+  const { selected, setSelected } = useListNavigation(charts.length, (index) => {
+    const chart = charts[index];
+    if (chart) onOpen(chart);
+  });
+  const selectedRow = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    selectedRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  return (
+    <table className="data-grid chart-list" data-testid="chart-list">
+      <thead>
+        <tr>
+          <th scope="col">imgname</th>
+          <th scope="col">Title</th>
+          <th scope="col">Split</th>
+          <th scope="col">Type</th>
+          <th scope="col" className="num" title="rows × series">
+            Rows×series
+          </th>
+          <th scope="col" className="num">
+            Questions
+          </th>
+          <th scope="col">Image</th>
+        </tr>
+      </thead>
+      <tbody>
+        {charts.map((chart, index) => (
+          <tr
+            key={chart.id}
+            ref={index === selected ? selectedRow : undefined}
+            className={index === selected ? 'selected' : undefined}
+            aria-selected={index === selected}
+            onClick={() => {
+              setSelected(index);
+              onOpen(chart);
+            }}
+          >
+            <td className="mono">
+              <Link to={`/charts/${chart.id}`} onClick={(event) => event.stopPropagation()} state={linkState}>
+                {chart.imgname}
+              </Link>
+            </td>
+            <td className="title-cell">{chart.title ?? <span className="muted">untitled</span>}</td>
+            <td>{chart.split}</td>
+            <td>
+              <TypeBadge type={chart.chart_type} source={chart.type_source} />
+            </td>
+            <td className="num">
+              {chart.rows}×{chart.series}
+            </td>
+            <td className="num">{chart.qa_count}</td>
+            <td>{chart.has_image ? 'yes' : <span className="muted">no</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

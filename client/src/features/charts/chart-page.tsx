@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { roleAtLeast } from '../../../../shared/domain/roles';
+import type { ChartDetail } from '../../../../shared/api/charts';
+import { errorMessage, isApiError } from '../../api/http';
+import { formatTime } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
+import { ShortcutHint } from '../../keyboard/shortcut-hint';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { ChartTypeControl } from './chart-type-control';
+import { chartImageUrl, useChart } from './charts-api';
+import { DataTableView } from './data-table-view';
+import { FactualQaTable } from './factual-qa-table';
+import { listPathFrom } from './link-state';
+
+const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
+
+function parseId(param: string | undefined): number | null {
+  const id = Number(param);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+function ChartImage({ chart }: { chart: ChartDetail }) {
+  const src = chartImageUrl(chart);
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const name = chart.title ?? chart.imgname;
+  return (
+    <figure className="chart-figure">
+      {failedSrc === src ? (
+        <p className="error" role="alert">
+          The image could not be loaded.
+        </p>
+      ) : (
+        <img src={src} alt={`Chart: ${name}`} onError={() => setFailedSrc(src)} data-testid="chart-image" />
+      )}
+      <figcaption className="muted small">
+        {chart.has_image ? 'The imported PNG.' : 'No PNG was imported: drawn from the data table.'}
+      </figcaption>
+    </figure>
+  );
+}
+
+export function ChartPage() {
+  const id = parseId(useParams().id);
+  const user = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const listPath = listPathFrom(location.state);
+  const chart = useChart(id);
+
+  useHotkeys({ Escape: () => void navigate(listPath) });
+
+  const back = (
+    <Link to={listPath} className="back-link">
+      ‹ Charts
+    </Link>
+  );
+  if (id === null || (isApiError(chart.error) && chart.error.status === 404)) {
+    return (
+      <section className="page">
+        {back}
+        <h1>Chart not found</h1>
+        <p>There is no chart with this id.</p>
+      </section>
+    );
+  }
+  if (chart.isPending) {
+    return (
+      <section className="page">
+        {back}
+        <p className="muted">Loading chart…</p>
+      </section>
+    );
+  }
+  if (chart.isError) {
+    return (
+      <section className="page">
+        {back}
+        <p className="error" role="alert">
+          Could not load the chart: {errorMessage(chart.error)}
+        </p>
+      </section>
+    );
+  }
+
+  const { chart: detail, qas } = chart.data;
+  const heading = detail.title ?? detail.imgname;
+  return (
+    <section className="page chart-page">
+      <title>{`${heading} · Chart-HQA`}</title>
+      <header className="page-header">
+        <div>
+          {back}
+          <h1>{heading}</h1>
+        </div>
+        <ShortcutHint shortcuts={SHORTCUTS} />
+      </header>
+
+      <div className="chart-overview">
+        <ChartImage chart={detail} />
+        <dl className="meta">
+          <dt>imgname</dt>
+          <dd className="mono">{detail.imgname}</dd>
+          <dt>Split</dt>
+          <dd>{detail.split}</dd>
+          <dt>Type</dt>
+          <dd>
+            <ChartTypeControl chart={detail} canEdit={roleAtLeast(user.role, 'curator')} />
+          </dd>
+          <dt>Table</dt>
+          <dd>
+            {detail.rows} rows × {detail.series} series
+          </dd>
+          <dt>Questions</dt>
+          <dd>{detail.qa_count}</dd>
+          <dt>Source file</dt>
+          <dd className="mono small">{detail.source_file}</dd>
+          <dt>Imported</dt>
+          <dd>
+            <time dateTime={detail.imported_at}>{formatTime(detail.imported_at)}</time>
+          </dd>
+          <dt>Updated</dt>
+          <dd>
+            <time dateTime={detail.updated_at}>{formatTime(detail.updated_at)}</time>
+          </dd>
+        </dl>
+      </div>
+
+      <section aria-labelledby="data-table-heading">
+        <h2 id="data-table-heading">Data table</h2>
+        <DataTableView table={detail.data_table} />
+        <p className="muted small">
+          Cells show the source text; <span className="cell-missing legend">shaded</span> cells are missing values
+          (<code>nan</code>, <code>-</code>).
+        </p>
+      </section>
+
+      <section aria-labelledby="qas-heading">
+        <h2 id="qas-heading">Factual questions ({qas.length})</h2>
+        <FactualQaTable qas={qas} />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
+import type { ChartSummary } from '../../../../shared/api/charts';
+import { errorMessage } from '../../api/http';
+import { Field } from '../../ui/field';
+import { TypeBadge } from './type-badge';
+import { useUpdateChart } from './charts-api';
+
+type ChartTypeControlProps = {
+  chart: Pick<ChartSummary, 'id' | 'chart_type' | 'type_source'>;
+  canEdit: boolean;
+};
+
+/** Shows a chart's type and how it was decided; curators and admins may change it. */
+export function ChartTypeControl({ chart, canEdit }: ChartTypeControlProps) {
+  const update = useUpdateChart(chart.id);
+
+  return (
+    <div className="type-control" data-testid="chart-type">
+      <TypeBadge type={chart.chart_type} source={chart.type_source} />
+      {canEdit && (
+        <Field label="Change type" inline>
+          {(control) => (
+            <select
+              {...control}
+              name="chart_type"
+              value={chart.chart_type}
+              disabled={update.isPending}
+              onChange={(event) => {
+                const type = ChartTypeSchema.safeParse(event.target.value);
+                if (type.success) update.mutate({ chart_type: type.data });
+              }}
+            >
+              {CHART_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {CHART_TYPE_LABELS[type]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      )}
+      {update.isPending && <span className="muted small">Saving…</span>}
+      {update.isError && (
+        <p className="error" role="alert" data-testid="chart-type-error">
+          Could not change the type: {errorMessage(update.error)}
+        </p>
+      )}
+    </div>
+  );
+}

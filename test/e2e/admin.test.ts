@@ -1,0 +1,76 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { openBrowser, type BrowserSession } from './browser';
+import { AdminPage } from './pages/admin-page';
+import { AppFrame } from './pages/app-frame';
+import { LoginPage } from './pages/login-page';
+
+const ADMIN = { username: 'ada', password: 'admin-pass-123' };
+
+let server: TestServer;
+const sessions: BrowserSession[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.createUser(ADMIN.username, 'admin', ADMIN.password);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+async function signIn(username: string, password: string) {
+  const session = await openBrowser();
+  sessions.push(session);
+  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, password));
+  return session.page;
+}
+
+describe('admin in the browser', () => {
+  it('an admin adds a user with a generated password, who can then log in', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const frame = new AppFrame(page);
+    await frame.navigate('Admin');
+    const admin = new AdminPage(page, server.url);
+    await admin.usersTable.waitFor();
+
+    const password = await admin.addUser('newton', 'reviewer');
+    expect(password).toBeTruthy();
+    await admin.userRow('newton').waitFor();
+    expect(await admin.roleSelect('newton').inputValue()).toBe('reviewer');
+
+    const newcomer = await signIn('newton', password ?? '');
+    expect(await new AppFrame(newcomer).currentUser.textContent()).toContain('newton');
+    expect(await new AppFrame(newcomer).navLabels()).not.toContain('Admin');
+  });
+
+  it('an admin adds a user with a chosen password and changes their role', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const admin = await new AdminPage(page, server.url).goto();
+
+    expect(await admin.addUser('carla', 'reviewer', 'carla-pass-123')).toBeUndefined();
+    expect(await admin.generatedPassword.count()).toBe(0);
+
+    await admin.roleSelect('carla').selectOption('curator');
+    await admin.userRow('carla').getByText('Saved').waitFor();
+    await page.reload();
+    await admin.usersTable.waitFor();
+    expect(await admin.roleSelect('carla').inputValue()).toBe('curator');
+  });
+
+  it('shows the server’s reason when a username is taken', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    await new AdminPage(page, server.url).goto();
+    const form = page.locator('form.add-user');
+    await form.getByLabel('Username').fill(ADMIN.username);
+    await form.getByRole('button', { name: 'Add user' }).click();
+    const alert = form.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('already exists');
+    expect(await form.getByLabel('Username').getAttribute('aria-invalid')).toBe('true');
+  });
+});
