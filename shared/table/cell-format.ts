@@ -39,9 +39,10 @@ export function columnStyle(raws: readonly string[]): ColumnStyle {
 /** Formats `value` the way the column writes its numbers; never uses exponent notation below 1e21. */
 export function formatCellRaw(value: number, style: ColumnStyle): string {
   const digits = Math.min(Math.max(style.decimals, MIN_EDIT_DECIMALS), MAX_EDIT_DECIMALS);
-  let text = trimFraction(value.toFixed(digits));
+  // Past 1e15 doubles hold no fraction digits and toFixed prints binary noise; String() prints the shortest form.
+  let text = Math.abs(value) >= 1e15 ? String(Math.round(value)) : trimFraction(value.toFixed(digits));
   if (text === '-0') text = '0';
-  if (style.thousands) text = groupThousands(text);
+  if (style.thousands && !/e/i.test(text)) text = groupThousands(text);
   const negative = text.startsWith('-');
   const body = negative ? text.slice(1) : text;
   return `${negative ? '-' : ''}${style.currency}${body}${style.percent ? '%' : ''}`;

@@ -1,4 +1,5 @@
 import type { CellChange, Edit, EditError, EditErrorCode, EditOp, Label } from './edit';
+import { insertionIndex } from './axis-order';
 import { columnStyle, formatCellRaw } from './cell-format';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
@@ -140,7 +141,7 @@ function addRow(work: DataTable, op: Extract<EditOp, { op: 'add_row' }>, index: 
   const raw = values.map((value, s) =>
     value === null ? MISSING_RAW : formatCellRaw(value, columnStyle(work.rows.map((row) => row.raw[s] ?? ''))),
   );
-  work.rows.push({ label, values, raw });
+  work.rows.splice(insertionIndex(work.rows.map((row) => row.label), label), 0, { label, values, raw });
 }
 
 function setCell(work: DataTable, r: number, s: number, value: number, index: number): void {

@@ -65,7 +65,8 @@ export const RemoveSeriesOpSchema = z.strictObject({
 });
 
 /**
- * Appends a row. `values` maps series names to numbers (series not named stay missing);
+ * Adds a row: at its place when the rows are an ordered axis (years, seasons, quarters),
+ * else at the end. `values` maps series names to numbers (series not named stay missing);
  * a bare number is accepted for a single-series table.
  */
 export const AddRowOpSchema = z.strictObject({

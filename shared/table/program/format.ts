@@ -16,8 +16,12 @@ export function formatAnswer(value: Scalar): string {
   return formatNumber(value);
 }
 
+/** From here on doubles hold no fraction digits, and toFixed would print binary noise (…683968). */
+const WHOLE_NUMBERS_ONLY = 1e15;
+
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) >= WHOLE_NUMBERS_ONLY) return String(Math.round(value));
   const text = trimFraction(value.toFixed(ANSWER_DECIMALS));
   return text === '-0' ? '0' : text;
 }

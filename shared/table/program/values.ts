@@ -49,6 +49,18 @@ export function approxEqual(a: number, b: number): boolean {
   return a === b || Math.abs(a - b) <= EQUALITY_TOLERANCE * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+export type Comparison = '>' | '<' | '>=' | '<=' | '==' | '!=';
+
+/** Number comparisons, tolerant like `==` so `>` and `>=` never disagree with it. */
+export const COMPARATORS: Record<Comparison, (a: number, b: number) => boolean> = {
+  '>': (a, b) => a > b && !approxEqual(a, b),
+  '<': (a, b) => a < b && !approxEqual(a, b),
+  '>=': (a, b) => a > b || approxEqual(a, b),
+  '<=': (a, b) => a < b || approxEqual(a, b),
+  '==': approxEqual,
+  '!=': (a, b) => !approxEqual(a, b),
+};
+
 /** Equality across types where it makes sense: a label compared with a year written as a number. */
 export function valuesEqual(left: Value, right: Value, position: number): boolean {
   if (typeof left === 'number' && typeof right === 'number') return approxEqual(left, right);

@@ -1,0 +1,260 @@
+import { z } from 'zod';
+import type { ChartType } from '../domain/chart-types';
+import { axisDirection, orderKey } from './axis-order';
+import { labelText } from './edit-apply';
+import type { Edit, EditError, EditOp, Label } from './edit';
+import { findLabelIndex, unknownLabelMessage } from './labels';
+import type { DataTable } from './model';
+
+/**
+ * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
+ * to reviewers and filters for curators, never a veto. Each code's rule is stated next to it.
+ */
+export const LINT_CODES = [
+  /** Pie: a series whose slices summed to 100 (± PERCENT_SUM_TOLERANCE) no longer does. Error. */
+  'pie_sum',
+  /** Stacked bar: the original was 100%-stacked (every row summed to ~100) and an edited row no longer does. Error. */
+  'stacked_row_sum',
+  /** A share (a `%` column, or any pie column) was edited to a value outside 0–100. Error. */
+  'share_out_of_range',
+  /** A count column (non-negative whole numbers under a count-like header) was edited below zero. Error. */
+  'count_negative',
+  /** A count column was edited to a fractional value. Warning: "suppose it grew by half" can do this legitimately. */
+  'count_not_integer',
+  /** An op names a row or series that does not exist at that point of the edit. Error. */
+  'unknown_label',
+  /** The edit leaves every label and value as it was: the hypothesis assumes nothing. Warning. */
+  'no_change',
+  /** The edit removes the table's last row. Error. */
+  'removes_last_row',
+  /** The edit removes the table's last series. Error. */
+  'removes_last_series',
+  /**
+   * Line/area chart whose rows were an ordered x sequence (years, seasons, quarters) and no
+   * longer are: an added row whose label is not on the axis, or repeats a position. (add_row
+   * inserts at the label's place and swap never moves labels, so order breaks only so.) Warning.
+   */
+  'x_order_broken',
+  /** The edit could not be applied for another reason (a series left out of a multi-series table, a duplicate row, …). Error. */
+  'edit_error',
+] as const;
+export const LintCodeSchema = z.enum(LINT_CODES);
+export type LintCode = z.infer<typeof LintCodeSchema>;
+
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export const SeveritySchema = z.enum(SEVERITIES);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+export const FindingSchema = z.object({ code: LintCodeSchema, severity: SeveritySchema, message: z.string() });
+export type Finding = z.infer<typeof FindingSchema>;
+
+/** How far from 100 pie slices or a 100%-stacked row may sum: ChartQA values are rounded for display. */
+export const PERCENT_SUM_TOLERANCE = 1.5;
+
+/** Header words that mark a column of counts (people, things, events), not amounts or scores. */
+const COUNT_HEADER =
+  /\b(number|numbers|count|counts|people|persons|students|cases|arrests|goals|stores|shops|companies|firms|employees|users|visitors|passengers|deaths|births|units|vehicles|households|respondents|votes|seats|wins|players|patients|members|subscribers|downloads|tourists|arrivals)\b/i;
+
+/** How many offending cells one finding names before summarising. */
+const MAX_CELLS_NAMED = 5;
+
+/**
+ * Lints an edit. `edited` is null when the edit failed to apply; then only the label walk
+ * and `applyErrors` speak, since there is no edited table to check.
+ */
+export function lintEdit(
+  chartType: ChartType,
+  original: DataTable,
+  edited: DataTable | null,
+  edit: Edit,
+  applyErrors: readonly EditError[] = [],
+): Finding[] {
+  const findings = walkLabels(original, edit);
+  for (const error of applyErrors) {
+    // The label walk already reports unknown names and emptied tables, with more context.
+    if (['unknown_row', 'unknown_series', 'last_row', 'last_series'].includes(error.code)) continue;
+    findings.push({ code: 'edit_error', severity: 'error', message: error.message });
+  }
+  if (!edited) return findings;
+  if (sameTable(original, edited)) {
+    findings.push({ code: 'no_change', severity: 'warning', message: 'the edit changes nothing: the edited table equals the original' });
+  }
+  if (chartType === 'pie') findings.push(...pieSums(original, edited));
+  if (chartType === 'stacked_bar') findings.push(...stackedRowSums(original, edited));
+  if (chartType === 'line' || chartType === 'area') findings.push(...xOrder(original, edited));
+  findings.push(...valueRanges(chartType, original, edited));
+  return findings;
+}
+
+/** Replays the edit on labels alone, so every bad name is reported, not only the first. */
+function walkLabels(original: DataTable, edit: Edit): Finding[] {
+  const rows = original.rows.map((row) => row.label);
+  const series = [...original.series];
+  const findings: Finding[] = [];
+  const check = (index: number, op: EditOp, kind: 'row' | 'series', label: Label | undefined): number => {
+    if (label === undefined) return -1;
+    const labels = kind === 'row' ? rows : series;
+    const found = findLabelIndex(labels, labelText(label));
+    if (found === -1) {
+      findings.push({ code: 'unknown_label', severity: 'error', message: `op ${index + 1} (${op.op}): ${unknownLabelMessage(kind, labelText(label), labels)}` });
+    }
+    return found;
+  };
+  edit.forEach((op, index) => {
+    switch (op.op) {
+      case 'set':
+      case 'scale':
+      case 'add':
+        check(index, op, 'row', op.row);
+        check(index, op, 'series', op.series);
+        return;
+      case 'swap':
+        check(index, op, 'row', op.rows[0]);
+        check(index, op, 'row', op.rows[1]);
+        check(index, op, 'series', op.series);
+        return;
+      case 'remove_row': {
+        const found = check(index, op, 'row', op.row);
+        if (found === -1) return;
+        if (rows.length === 1) {
+          findings.push({ code: 'removes_last_row', severity: 'error', message: `op ${index + 1} removes ${JSON.stringify(rows[0])}, the table's last row` });
+          return;
+        }
+        rows.splice(found, 1);
+        return;
+      }
+      case 'remove_series': {
+        const found = check(index, op, 'series', op.series);
+        if (found === -1) return;
+        if (series.length === 1) {
+          findings.push({ code: 'removes_last_series', severity: 'error', message: `op ${index + 1} removes ${JSON.stringify(series[0])}, the table's last series` });
+          return;
+        }
+        series.splice(found, 1);
+        return;
+      }
+      case 'add_row':
+        if (typeof op.values === 'object') for (const name of Object.keys(op.values)) check(index, op, 'series', name);
+        if (findLabelIndex(rows, labelText(op.row)) === -1) rows.push(labelText(op.row));
+        return;
+    }
+  });
+  return findings;
+}
+
+function pieSums(original: DataTable, edited: DataTable): Finding[] {
+  const findings: Finding[] = [];
+  original.series.forEach((name, s) => {
+    const before = sum(original.rows.map((row) => row.values[s] ?? null));
+    const e = edited.series.indexOf(name);
+    if (!nearHundred(before) || e === -1) return;
+    const after = sum(edited.rows.map((row) => row.values[e] ?? null));
+    if (nearHundred(after)) return;
+    findings.push({
+      code: 'pie_sum',
+      severity: 'error',
+      message: `the slices of ${JSON.stringify(name)} now sum to ${round2(after)} instead of 100; adjust the other slices so the pie stays a whole`,
+    });
+  });
+  return findings;
+}
+
+function stackedRowSums(original: DataTable, edited: DataTable): Finding[] {
+  const filled = original.rows.filter((row) => row.values.some((v) => v !== null));
+  const fullStack = original.series.length > 1 && filled.length > 0 && filled.every((row) => nearHundred(sum(row.values)));
+  if (!fullStack) return [];
+  const broken = edited.rows.filter((row) => row.values.some((v) => v !== null) && !nearHundred(sum(row.values)));
+  if (broken.length === 0) return [];
+  const named = broken.slice(0, MAX_CELLS_NAMED).map((row) => `${JSON.stringify(row.label)} sums to ${round2(sum(row.values))}`);
+  return [
+    {
+      code: 'stacked_row_sum',
+      severity: 'error',
+      message: `every bar of this 100% stacked chart summed to 100, but now ${named.join(', ')}${more(broken.length)}; adjust the other segments`,
+    },
+  ];
+}
+
+/** The shares and counts rules look only at cells the edit changed or added, not at quirks the source already had. */
+function valueRanges(chartType: ChartType, original: DataTable, edited: DataTable): Finding[] {
+  const findings: Finding[] = [];
+  edited.series.forEach((name, e) => {
+    const s = original.series.indexOf(name);
+    const column = s === -1 ? [] : original.rows.map((row) => ({ raw: row.raw[s] ?? '', value: row.values[s] ?? null }));
+    const isShare = chartType === 'pie' || column.some((cell) => /%\s*\*?$/.test(cell.raw.trim()));
+    const numbers = column.map((cell) => cell.value).filter((v): v is number => v !== null);
+    const isCount = !isShare && numbers.length > 0 && numbers.every((v) => Number.isInteger(v) && v >= 0) && COUNT_HEADER.test(name);
+    if (!isShare && !isCount) return;
+    const touched = edited.rows
+      .map((row) => ({ label: row.label, value: row.values[e] ?? null, before: originalValue(original, row.label, s) }))
+      .filter((cell): cell is { label: string; value: number; before: number | null } => cell.value !== null && cell.value !== cell.before);
+    const describeCells = (cells: typeof touched) =>
+      cells.slice(0, MAX_CELLS_NAMED).map((cell) => `${JSON.stringify(cell.label)} = ${round2(cell.value)}`).join(', ') + more(cells.length);
+    if (isShare) {
+      const outside = touched.filter((cell) => cell.value < 0 || cell.value > 100);
+      if (outside.length > 0) {
+        findings.push({ code: 'share_out_of_range', severity: 'error', message: `${JSON.stringify(name)} is a share, but the edit makes ${describeCells(outside)}; shares lie within 0–100` });
+      }
+      return;
+    }
+    const negative = touched.filter((cell) => cell.value < 0);
+    if (negative.length > 0) {
+      findings.push({ code: 'count_negative', severity: 'error', message: `${JSON.stringify(name)} counts things, but the edit makes ${describeCells(negative)}; counts cannot be negative` });
+    }
+    const fractional = touched.filter((cell) => !Number.isInteger(cell.value));
+    if (fractional.length > 0) {
+      findings.push({ code: 'count_not_integer', severity: 'warning', message: `${JSON.stringify(name)} counts things, but the edit makes ${describeCells(fractional)}; round to whole numbers` });
+    }
+  });
+  return findings;
+}
+
+function xOrder(original: DataTable, edited: DataTable): Finding[] {
+  const direction = axisDirection(original.rows.map((row) => row.label));
+  if (direction === null || edited.rows.length < 2) return [];
+  if (axisDirection(edited.rows.map((row) => row.label)) === direction) return [];
+  const after = edited.rows.map((row) => orderKey(row.label));
+  const offenders = edited.rows.filter((row, i) => {
+    const key = after[i] ?? null;
+    const previous = i > 0 ? (after[i - 1] ?? null) : null;
+    return key === null || (previous !== null && (direction === 'ascending' ? key <= previous : key >= previous));
+  });
+  const named = offenders.slice(0, MAX_CELLS_NAMED).map((row) => JSON.stringify(row.label)).join(', ');
+  return [
+    {
+      code: 'x_order_broken',
+      severity: 'warning',
+      message: `the x axis ran in ${direction} order, but ${named}${more(offenders.length)} now break it; the line would double back`,
+    },
+  ];
+}
+
+function sameTable(a: DataTable, b: DataTable): boolean {
+  if (a.series.length !== b.series.length || a.series.some((name, s) => name !== b.series[s])) return false;
+  if (a.rows.length !== b.rows.length) return false;
+  return a.rows.every((row, r) => {
+    const other = b.rows[r];
+    return other !== undefined && other.label === row.label && row.values.every((v, s) => v === other.values[s]);
+  });
+}
+
+function originalValue(original: DataTable, label: string, s: number): number | null {
+  if (s === -1) return null;
+  return original.rows.find((row) => row.label === label)?.values[s] ?? null;
+}
+
+function sum(values: readonly (number | null)[]): number {
+  return values.reduce<number>((total, v) => total + (v ?? 0), 0);
+}
+
+function nearHundred(total: number): boolean {
+  return Math.abs(total - 100) <= PERCENT_SUM_TOLERANCE;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+function more(count: number): string {
+  return count > MAX_CELLS_NAMED ? ` and ${count - MAX_CELLS_NAMED} more` : '';
+}
