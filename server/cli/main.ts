@@ -5,6 +5,7 @@ import { generateDemoSplit } from '../demo/demo-split';
 import { ImportSetupError } from '../import/import-split';
 import { runImport } from './import-command';
 import { runUserAdd } from './user-command';
+import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -30,6 +31,18 @@ user
   .requiredOption('--role <role>', 'admin, curator or reviewer')
   .action(async (name: string, options: { role: string }) => {
     process.exitCode = await runUserAdd(name, options);
+  });
+
+program
+  .command('verify')
+  .description('apply an edit to a ChartQA table CSV, run a program on it, and lint the edit')
+  .requiredOption('--table <file.csv>', 'a ChartQA table, read exactly as the importer reads it')
+  .option('--chart-type <type>', 'chart type for the lint (default: inferred from the table)')
+  .option('--edit <json>', 'the counterfactual edit, a JSON array of ops')
+  .requiredOption('--program <expr>', 'the program answering the question (docs/program-language.md)')
+  .option('--json', 'print only JSON: { answer, answer_type, lint } or { error }')
+  .action((options: VerifyCommandOptions) => {
+    process.exitCode = runVerify(options);
   });
 
 program
