@@ -12,6 +12,7 @@ import { chartImageUrl, useChart } from './charts-api';
 import { DataTableView } from './data-table-view';
 import { FactualQaTable } from './factual-qa-table';
 import { listPathFrom } from './link-state';
+import { TryItPanel } from './try-it/try-it-panel';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -134,6 +135,8 @@ export function ChartPage() {
           (<code>nan</code>, <code>-</code>).
         </p>
       </section>
+
+      <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />
 
       <section aria-labelledby="qas-heading">
         <h2 id="qas-heading">Factual questions ({qas.length})</h2>
