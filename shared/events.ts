@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ChartSummarySchema } from './api/charts';
 import { ImportReportSchema } from './api/import';
+import { ItemSummarySchema } from './api/items';
+import { ProposalSchema } from './api/pool';
+import { RunSchema } from './api/runs';
 import { RoleSchema } from './domain/roles';
 
 /**
@@ -10,6 +13,12 @@ import { RoleSchema } from './domain/roles';
 export const ServerEventSchemas = {
   'chart.updated': z.object({ chart: ChartSummarySchema }),
   'charts.imported': z.object({ report: ImportReportSchema }),
+  'run.created': z.object({ run: RunSchema }),
+  /** Counters, tokens, cost or status changed; throttled while a run is busy. */
+  'run.progressed': z.object({ run: RunSchema }),
+  'proposal.created': z.object({ proposal: ProposalSchema }),
+  'proposal.updated': z.object({ proposal: ProposalSchema }),
+  'item.created': z.object({ item: ItemSummarySchema }),
   'presence.changed': z.object({
     users: z.array(z.object({ id: z.number().int(), username: z.string(), role: RoleSchema })),
   }),

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { ItemOriginSchema, ItemStatusSchema } from '../domain/generation';
+import { BiasFlagSchema } from '../generation/bias-guards';
+import { HqaItemDraftSchema } from '../generation/item-draft';
+import { AnswerTypeSchema } from '../table/answers';
+import { VerifierResultSchema } from '../table/verify';
+import { PageQuerySchema } from './common';
+
+export const ItemSummarySchema = z.object({
+  id: z.number().int(),
+  qa_id: z.number().int(),
+  chart_id: z.number().int(),
+  imgname: z.string(),
+  chart_type: ChartTypeSchema,
+  proposal_id: z.number().int().nullable(),
+  run_id: z.number().int().nullable(),
+  origin: ItemOriginSchema,
+  model: z.string().nullable(),
+  question: z.string(),
+  answer: z.string(),
+  answer_type: AnswerTypeSchema,
+  affects_answer: z.boolean(),
+  verifier_match: z.boolean().nullable(),
+  bias_flags: z.array(BiasFlagSchema),
+  status: ItemStatusSchema,
+  created_at: z.string(),
+});
+export type ItemSummary = z.infer<typeof ItemSummarySchema>;
+
+export const ItemDetailSchema = ItemSummarySchema.extend({
+  assumption: z.string(),
+  rationale: z.string(),
+  edit: z.unknown().nullable(),
+  program: z.string(),
+  verifier: VerifierResultSchema,
+  final_answer: z.string().nullable(),
+  factual_query: z.string(),
+  factual_label: z.string(),
+  proposal_text: z.string().nullable(),
+});
+export type ItemDetail = z.infer<typeof ItemDetailSchema>;
+
+// GET /api/items
+export const ItemListQuerySchema = PageQuerySchema.extend({
+  run_id: z.coerce.number().int().positive().optional(),
+  chart_id: z.coerce.number().int().positive().optional(),
+  proposal_id: z.coerce.number().int().positive().optional(),
+  status: ItemStatusSchema.optional(),
+  origin: ItemOriginSchema.optional(),
+  chart_type: ChartTypeSchema.optional(),
+});
+export type ItemListQuery = z.infer<typeof ItemListQuerySchema>;
+export const ItemListResponseSchema = z.object({ items: z.array(ItemSummarySchema), total: z.number().int() });
+
+// GET /api/items/:id
+export const ItemDetailResponseSchema = z.object({ item: ItemDetailSchema });
+
+// POST /api/items   (reviewer or curator: a hand-written item for a factual QA)
+export const CreateItemRequestSchema = HqaItemDraftSchema.extend({
+  qa_id: z.number().int().positive(),
+  proposal_id: z.number().int().positive().optional(),
+  /** People may leave the edit out when the assumption cannot be written as one. */
+  edit: HqaItemDraftSchema.shape.edit.nullable().optional(),
+});
+export type CreateItemRequest = z.infer<typeof CreateItemRequestSchema>;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { ProposalOriginSchema, ProposalStatusSchema } from '../domain/generation';
+import { PageQuerySchema } from './common';
+
+export const ProposalSchema = z.object({
+  id: z.number().int(),
+  chart_type: ChartTypeSchema,
+  text: z.string(),
+  origin: ProposalOriginSchema,
+  status: ProposalStatusSchema,
+  duplicate_of: z.number().int().nullable(),
+  similarity: z.number().nullable(),
+  run_id: z.number().int().nullable(),
+  round: z.number().int(),
+  parent_ids: z.array(z.number().int()),
+  child_ids: z.array(z.number().int()),
+  item_count: z.number().int(),
+  accepted_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Proposal = z.infer<typeof ProposalSchema>;
+
+export const ProposalTextSchema = z.string().trim().min(10, 'must be at least 10 characters').max(400, 'must be at most 400 characters');
+
+// GET /api/pool
+export const ProposalListQuerySchema = PageQuerySchema.extend({
+  chart_type: ChartTypeSchema.optional(),
+  origin: ProposalOriginSchema.optional(),
+  status: ProposalStatusSchema.optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type ProposalListQuery = z.infer<typeof ProposalListQuerySchema>;
+export const ProposalListResponseSchema = z.object({
+  proposals: z.array(ProposalSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  counts: z.array(z.object({ chart_type: ChartTypeSchema, status: ProposalStatusSchema, count: z.number().int() })),
+});
+export type ProposalListResponse = z.infer<typeof ProposalListResponseSchema>;
+
+// GET /api/pool/:id
+export const ProposalResponseSchema = z.object({ proposal: ProposalSchema });
+
+// POST /api/pool   (curator: a hand-written seed)
+export const CreateProposalRequestSchema = z.object({ chart_type: ChartTypeSchema, text: ProposalTextSchema });
+export type CreateProposalRequest = z.infer<typeof CreateProposalRequestSchema>;
+
+// PATCH /api/pool/:id   (curator: edit text, retire or re-activate)
+export const UpdateProposalRequestSchema = z
+  .object({ text: ProposalTextSchema.optional(), status: z.enum(['active', 'retired']).optional() })
+  .refine((body) => body.text !== undefined || body.status !== undefined, { message: 'give text or status' });
+export type UpdateProposalRequest = z.infer<typeof UpdateProposalRequestSchema>;

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { EngineSchema, RunStageSchema, RunStatusSchema } from '../domain/generation';
+import { PageQuerySchema } from './common';
+
+/** What a curator chooses when starting a generation run. */
+export const RunConfigSchema = z.object({
+  engine: EngineSchema,
+  /** Model name; the offline engine always records `offline-rules`. Default: settings.generation_model. */
+  model: z.string().trim().min(1).max(200).optional(),
+  stage: RunStageSchema.default('both'),
+  chart_type: ChartTypeSchema.optional(),
+  split: z.string().max(100).optional(),
+  /** Stage 2: how many factual QAs to write items for. */
+  items: z.number().int().min(0).max(100_000).default(20),
+  /** Only QAs that have no item yet. */
+  only_new_qas: z.boolean().default(true),
+  /** Stage 1: proposal calls per chart type. */
+  proposal_batches: z.number().int().min(0).max(100).default(1),
+  temperature: z.number().min(0).max(2).optional(),
+  concurrency: z.number().int().min(1).max(32).default(4),
+  /** Stop cleanly when either is reached (null = no cap). */
+  budget_tokens: z.number().int().positive().nullable().default(null),
+  budget_cost: z.number().positive().nullable().default(null),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+
+export const RunSchema = z.object({
+  id: z.number().int(),
+  engine: EngineSchema,
+  model: z.string(),
+  stage: RunStageSchema,
+  config: RunConfigSchema,
+  status: RunStatusSchema,
+  pool_round: z.number().int(),
+  tasks_total: z.number().int(),
+  tasks_done: z.number().int(),
+  tasks_failed: z.number().int(),
+  proposals_created: z.number().int(),
+  items_created: z.number().int(),
+  items_failed: z.number().int(),
+  llm_calls: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cost: z.number(),
+  stop_reason: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type Run = z.infer<typeof RunSchema>;
+
+/** `hqa generate --json` output. */
+export const GenerateReportSchema = z.object({
+  run_id: z.number().int(),
+  status: RunStatusSchema,
+  proposals_created: z.number().int(),
+  items_created: z.number().int(),
+  items_failed: z.number().int(),
+  llm_calls: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cost: z.number(),
+});
+export type GenerateReport = z.infer<typeof GenerateReportSchema>;
+
+export const RunErrorSchema = z.object({
+  task_id: z.number().int(),
+  kind: z.enum(['proposals', 'item']),
+  qa_id: z.number().int().nullable(),
+  chart_type: z.string().nullable(),
+  error: z.string(),
+  updated_at: z.string(),
+});
+export type RunError = z.infer<typeof RunErrorSchema>;
+
+// GET /api/runs
+export const RunListQuerySchema = PageQuerySchema;
+export const RunListResponseSchema = z.object({ runs: z.array(RunSchema), total: z.number().int() });
+
+// POST /api/runs   (curator)
+export const StartRunRequestSchema = RunConfigSchema;
+export const RunResponseSchema = z.object({ run: RunSchema });
+
+// GET /api/runs/:id   → the run, its errors and its latest items
+export const RunDetailResponseSchema = z.object({
+  run: RunSchema,
+  errors: z.array(RunErrorSchema),
+});
+
+// POST /api/runs/:id/pause | /resume | /cancel   (curator) → RunResponseSchema

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { relaxedCorrect } from '../table/answers';
+
+/**
+ * Bias guards: the output bias the benchmark measures (answering with the factual label
+ * instead of reasoning through the assumption), flagged before a reviewer spends time on it.
+ *
+ * - `unchanged_answer`: the item says the assumption changes the answer, yet its answer
+ *   equals the factual label.
+ * - `changed_recomputed`: the item says the assumption does not change the answer, yet the
+ *   verifier's recomputed answer differs from the factual label.
+ */
+export const BIAS_FLAGS = ['unchanged_answer', 'changed_recomputed'] as const;
+export const BiasFlagSchema = z.enum(BIAS_FLAGS);
+export type BiasFlag = z.infer<typeof BiasFlagSchema>;
+
+export function biasFlags(input: {
+  affectsAnswer: boolean;
+  answer: string;
+  factualLabel: string;
+  recomputedAnswer: string | null;
+}): BiasFlag[] {
+  const flags: BiasFlag[] = [];
+  if (input.affectsAnswer && relaxedCorrect(input.answer, input.factualLabel)) flags.push('unchanged_answer');
+  if (!input.affectsAnswer && input.recomputedAnswer !== null && !relaxedCorrect(input.recomputedAnswer, input.factualLabel)) {
+    flags.push('changed_recomputed');
+  }
+  return flags;
+}

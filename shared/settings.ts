@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Price of a model per million tokens, for cost accounting and budget caps. */
+export const ModelPriceSchema = z.object({
+  input_per_mtok: z.number().nonnegative(),
+  output_per_mtok: z.number().nonnegative(),
+});
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+
+/**
+ * Admin settings, stored in the `settings` table; every key has a default so a new
+ * workbench works without any configuration.
+ */
+export const SettingsSchema = z.object({
+  generation_model: z.string().min(1).default('gpt-4o-mini'),
+  temperature: z.number().min(0).max(2).default(0.7),
+  /** Stage 1: pool proposals shown to the model as examples (Self-Instruct samples 8). */
+  seed_sample_count: z.number().int().min(1).max(20).default(8),
+  /** Of those, at most this many machine-made ones (Self-Instruct: 6 human + 2 machine). */
+  machine_sample_count: z.number().int().min(0).max(20).default(2),
+  /** Stage 1 duplicate filter: ROUGE-L F at or above this against any pool proposal. */
+  rouge_threshold: z.number().min(0).max(1).default(0.7),
+  proposals_per_call: z.number().int().min(1).max(20).default(5),
+  request_timeout_ms: z.number().int().min(1000).max(600_000).default(60_000),
+  max_retries: z.number().int().min(0).max(10).default(4),
+  price_table: z.record(z.string(), ModelPriceSchema).default({
+    'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 },
+    'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },
+    'gpt-4.1-mini': { input_per_mtok: 0.4, output_per_mtok: 1.6 },
+  }),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
