@@ -1,0 +1,27 @@
+import type { ModelPrice } from '../../shared/settings';
+
+/** Prices in the table are per million tokens. */
+const TOKENS_PER_PRICE_UNIT = 1_000_000;
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** A call's cost; `priced` is false when the model has no entry, so the UI can say "no price" rather than "free". */
+export interface CallCost {
+  cost: number;
+  priced: boolean;
+}
+
+/**
+ * The money a call cost under the settings' price table. A model missing from the table
+ * costs 0 with `priced: false`: local models (vLLM, Ollama) are usually free, and a budget
+ * cap in money cannot be enforced for them — only a token cap can.
+ */
+export function callCost(model: string, usage: TokenUsage, priceTable: Record<string, ModelPrice>): CallCost {
+  const price = Object.hasOwn(priceTable, model) ? priceTable[model] : undefined;
+  if (!price) return { cost: 0, priced: false };
+  const cost = (usage.prompt_tokens * price.input_per_mtok + usage.completion_tokens * price.output_per_mtok) / TOKENS_PER_PRICE_UNIT;
+  return { cost, priced: true };
+}

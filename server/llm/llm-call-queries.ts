@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+
+/** All SQL of `llm_calls`: one row per attempt, written before the output is parsed. */
+
+export const LLM_CALL_OUTCOMES = ['ok', 'invalid', 'refused', 'error'] as const;
+export const LlmCallOutcomeSchema = z.enum(LLM_CALL_OUTCOMES);
+export type LlmCallOutcome = z.infer<typeof LlmCallOutcomeSchema>;
+
+export interface LlmCallRecord {
+  run_id: number | null;
+  task_id: number | null;
+  purpose: string;
+  engine: string;
+  model: string;
+  template: string;
+  template_hash: string;
+  /** 1-based, counting every request of one logical call (retries, repair, fallback). */
+  attempt: number;
+  raw_output: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  latency_ms: number;
+  cost: number;
+  outcome: LlmCallOutcome;
+  error: string | null;
+}
+
+export interface LlmCall extends LlmCallRecord {
+  id: number;
+  created_at: string;
+}
+
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<Db, Statements>();
+
+function prepare(db: Db) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO llm_calls (run_id, task_id, purpose, engine, model, template, template_hash, attempt, raw_output,
+         prompt_tokens, completion_tokens, latency_ms, cost, outcome, error)
+       VALUES (@run_id, @task_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
+         @prompt_tokens, @completion_tokens, @latency_ms, @cost, @outcome, @error)`,
+    ),
+    settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
+  };
+}
+
+function statements(db: Db): Statements {
+  let prepared = cache.get(db);
+  if (!prepared) {
+    prepared = prepare(db);
+    cache.set(db, prepared);
+  }
+  return prepared;
+}
+
+/**
+ * Records one request; returns the row id. The run's counters are not touched here: the
+ * run executor adds a task's summed usage in the transaction that finishes the task.
+ */
+export function recordLlmCall(db: Db, call: LlmCallRecord): number {
+  const row = { ...call, latency_ms: Math.round(call.latency_ms) };
+  return Number(statements(db).insert.run(row).lastInsertRowid);
+}
+
+/** Sets the outcome once the recorded output has been parsed and validated. */
+export function settleLlmCall(db: Db, id: number, outcome: LlmCallOutcome, error: string | null): void {
+  statements(db).settle.run(outcome, error, id);
+}
+
+type LlmCallRow = Omit<LlmCall, 'outcome'> & { outcome: string };
+
+/** The calls of a run or a task (or every call), oldest first. */
+export function listLlmCalls(db: Db, filter: { runId?: number; taskId?: number } = {}): LlmCall[] {
+  const rows = db
+    .prepare(
+      `SELECT * FROM llm_calls
+       WHERE (@run_id IS NULL OR run_id = @run_id) AND (@task_id IS NULL OR task_id = @task_id)
+       ORDER BY id`,
+    )
+    .all({ run_id: filter.runId ?? null, task_id: filter.taskId ?? null }) as LlmCallRow[];
+  return rows.map((row) => ({ ...row, outcome: LlmCallOutcomeSchema.parse(row.outcome) }));
+}
