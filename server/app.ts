@@ -10,12 +10,16 @@ import { chartRoutes } from './charts/chart-routes';
 import { countCharts } from './charts/chart-queries';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { userRoutes } from './users/user-routes';
+import { itemRoutes } from './items/item-routes';
+import { poolRoutes } from './pool/pool-routes';
+import type { RunExecutor } from './generation/run-executor';
+import { runRoutes } from './generation/run-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
 export const JSON_BODY_LIMIT = '256kb';
 export const VERSION = '0.1.0';
 
-export function createApp(ctx: AppContext): express.Express {
+export function createApp(ctx: AppContext, services: { executor: RunExecutor }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -41,6 +45,9 @@ export function createApp(ctx: AppContext): express.Express {
   app.use('/api/auth', authRoutes(ctx));
   app.use('/api/users', userRoutes(ctx));
   app.use('/api/charts', chartRoutes(ctx));
+  app.use('/api/pool', poolRoutes(ctx));
+  app.use('/api/items', itemRoutes(ctx));
+  app.use('/api/runs', runRoutes(ctx, services.executor));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

@@ -7,10 +7,14 @@ import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
 import type { Config } from './config';
 import { attachRealtime } from './realtime/realtime';
+import { engineFactory } from './generation/engine-factory';
+import { RunExecutor } from './generation/run-executor';
+import { ensureSeedProposals } from './pool/pool-service';
 
 export interface RunningServer {
   url: string;
   ctx: AppContext;
+  executor: RunExecutor;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
   close: () => Promise<void>;
@@ -21,10 +25,12 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const db = openAndMigrate(config.dbPath);
   const adminPassword = await ensureAdmin(db);
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
+  ensureSeedProposals(db);
 
   const ctxRef: { publish: AppContext['publish'] } = { publish: () => undefined };
   const ctx: AppContext = { db, config, logger, publish: (event, payload) => ctxRef.publish(event, payload) };
-  const app = createApp(ctx);
+  const executor = new RunExecutor(ctx, engineFactory(ctx));
+  const app = createApp(ctx, { executor });
   const httpServer = createServer(app);
   const realtime = attachRealtime(httpServer, db);
   ctxRef.publish = realtime.publish;
@@ -35,20 +41,22 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   });
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  const resumed = executor.resumeOrphans();
+  if (resumed.length > 0) logger.info({ runs: resumed }, 'resumed generation runs left unfinished');
 
   let closing: Promise<void> | null = null;
   const close = () => {
-    // Stop accepting, let in-flight requests finish (better-sqlite3 runs each transaction to
-    // completion synchronously), then close sockets and the database.
-    closing ??= new Promise<void>((resolve) => {
-      realtime.io.close();
-      httpServer.close(() => {
-        db.close();
-        resolve();
-      });
+    // Stop accepting, stop run workers (their runs stay `running` and resume at the next
+    // start), let in-flight requests finish, then close sockets and the database.
+    closing ??= (async () => {
+      const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
-    });
+      await executor.shutdown();
+      realtime.io.close();
+      await httpClosed;
+      db.close();
+    })();
     return closing;
   };
-  return { url, ctx, adminPassword, close };
+  return { url, ctx, executor, adminPassword, close };
 }

@@ -22,6 +22,12 @@ CREATE TABLE runs (
   completion_tokens INTEGER NOT NULL DEFAULT 0,
   cost REAL NOT NULL DEFAULT 0,
   stop_reason TEXT,
+  -- Stage 2 tasks are planned once Stage 1 is done, so new proposals can be drawn.
+  items_planned INTEGER NOT NULL DEFAULT 0,
+  -- The process executing the run; a dead owner's run is resumed by the next server start.
+  owner_pid INTEGER,
+  owner_host TEXT,
+  heartbeat_at TEXT,
   created_by INTEGER REFERENCES users(id),
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   started_at TEXT,

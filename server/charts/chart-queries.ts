@@ -219,3 +219,32 @@ export function createChartWriter(db: Db) {
   });
   return { write };
 }
+
+/** A factual QA with what generation and verification need of its chart. */
+export interface QaWithChart {
+  qa: FactualQa;
+  chart: { id: number; imgname: string; split: string; chart_type: ChartType; title: string | null; table: DataTable };
+}
+
+export function getQaWithChart(db: Db, qaId: number): QaWithChart | null {
+  const row = db
+    .prepare(
+      `SELECT q.id, q.chart_id, q.query, q.label, q.source, c.imgname, c.split, c.chart_type, c.title, c.data_table
+       FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE q.id = ?`,
+    )
+    .get(qaId) as
+    | { id: number; chart_id: number; query: string; label: string; source: string; imgname: string; split: string; chart_type: string; title: string | null; data_table: string }
+    | undefined;
+  if (!row) return null;
+  return {
+    qa: { id: row.id, chart_id: row.chart_id, query: row.query, label: row.label, source: QaSourceSchema.parse(row.source) },
+    chart: {
+      id: row.chart_id,
+      imgname: row.imgname,
+      split: row.split,
+      chart_type: ChartTypeSchema.parse(row.chart_type),
+      title: row.title,
+      table: parseStoredTable(row.data_table, row.chart_id),
+    },
+  };
+}

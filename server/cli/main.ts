@@ -6,6 +6,7 @@ import { ImportSetupError } from '../import/import-split';
 import { runImport } from './import-command';
 import { runUserAdd } from './user-command';
 import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
+import { runGenerate, type GenerateOptions } from './generate-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -43,6 +44,24 @@ program
   .option('--json', 'print only JSON: { answer, answer_type, lint } or { error }')
   .action((options: VerifyCommandOptions) => {
     process.exitCode = runVerify(options);
+  });
+
+program
+  .command('generate')
+  .description('run generation (Stage 1 proposals and/or Stage 2 items) and wait for it to end')
+  .option('--engine <engine>', 'offline or openai (default: openai when OPENAI_API_KEY is set, else offline)')
+  .option('--stage <stage>', 'proposals, items or both', 'both')
+  .option('--chart-type <type>', 'only this chart type')
+  .option('--split <name>', 'only factual QAs of this split')
+  .option('--items <n>', 'factual QAs to write items for', '20')
+  .option('--proposal-batches <n>', 'Stage 1 calls per chart type', '1')
+  .option('--concurrency <n>', 'calls in flight at once', '4')
+  .option('--model <name>', 'model name (default: the generation_model setting)')
+  .option('--budget-tokens <n>', 'stop the run cleanly at this many tokens')
+  .option('--budget-cost <usd>', 'stop the run cleanly at this cost')
+  .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
+  .action(async (options: GenerateOptions) => {
+    process.exitCode = await runGenerate(options);
   });
 
 program

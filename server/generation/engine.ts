@@ -1,0 +1,45 @@
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { Engine } from '../../shared/domain/generation';
+import type { HqaItemDraft } from '../../shared/generation/item-draft';
+import type { QaWithChart } from '../charts/chart-queries';
+
+/** Tokens and money a piece of generation cost (all zero for the offline engine). */
+export interface EngineUsage {
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+}
+
+export const NO_USAGE: EngineUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+
+export type EngineResult<T> = ({ ok: true } & T & { usage: EngineUsage }) | { ok: false; reason: string; usage: EngineUsage };
+
+export interface ProposalRequest {
+  runId: number;
+  taskId: number;
+  chartType: ChartType;
+  examples: { id: number; text: string }[];
+  count: number;
+  signal: AbortSignal;
+}
+
+export interface ItemRequest {
+  runId: number;
+  taskId: number;
+  source: QaWithChart;
+  proposal: { id: number; text: string };
+  signal: AbortSignal;
+}
+
+/**
+ * What writes proposals (Stage 1) and items (Stage 2): the OpenAI-compatible model or the
+ * offline rule engine. The run executor does the rest (planning, storing, verifying, counting).
+ */
+export interface GenerationEngine {
+  readonly engine: Engine;
+  /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
+  readonly model: string;
+  proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
+  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft }>>;
+}

@@ -1,0 +1,226 @@
+import {
+  amountText,
+  balance,
+  changeText,
+  clean,
+  defaultAmount,
+  fits,
+  givenAmount,
+  isMulti,
+  measure,
+  subject,
+  valueText,
+  type PlanDraft,
+  type PlanInput,
+} from './edit-helpers';
+import type { IntentKind } from './intent';
+import { factorPhrase, fmt, nameOf, niceAmount } from './phrasing';
+import { pick } from './rng';
+import { valueOf } from './table-facts';
+
+/**
+ * One builder per kind of change. A builder returns null when the change cannot be made on
+ * this row without breaking the chart's structure (a share above 100, a pie that no longer
+ * sums to 100, a fractional count); the planner then tries another row or kind.
+ */
+type Builder = (input: PlanInput) => PlanDraft | null;
+
+const DEFAULT_FACTORS = [2, 2, 0.5, 1.5, 3];
+/** Points a moved share takes by default. */
+const DEFAULT_POINTS = [2, 5, 10];
+
+function scale(input: PlanInput): PlanDraft | null {
+  const { column, row, intent, rng } = input;
+  const factor = intent.factor ?? pick(rng, DEFAULT_FACTORS);
+  if (!(factor > 0) || factor === 1) return null;
+  if (intent.everyRow && !column.whole && !input.facts.rowWhole) {
+    if (!column.cells.every((cell) => fits(column, clean(cell.value * factor)))) return null;
+    const scope = isMulti(input.facts) ? `${measure(column)} of ${nameOf(column.name)}` : `${measure(column)} in the chart`;
+    return {
+      kind: 'scale',
+      edit: [{ op: 'scale', series: column.name, factor }],
+      assumption: `Suppose every ${scope} were ${factorPhrase(factor)}.`,
+      effect: `every ${scope} is multiplied by ${fmt(factor)}`,
+    };
+  }
+  const before = valueOf(column, row);
+  if (before === null) return null;
+  const after = clean(before * factor);
+  if (after === before || !fits(column, after)) return null;
+  const kept = balance(input, row, after - before);
+  if (!kept) return null;
+  return {
+    kind: 'scale',
+    edit: [{ op: 'scale', row, series: column.name, factor }, ...kept.ops],
+    assumption: `Suppose ${subject(input)} were ${factorPhrase(factor)}${kept.clause}.`,
+    effect: `${changeText(column, row, before, after)}${kept.effect}`,
+  };
+}
+
+function add(input: PlanInput): PlanDraft | null {
+  const { column, row, partner, intent } = input;
+  const before = valueOf(column, row);
+  if (before === null) return null;
+  const target = partner === null ? null : valueOf(column, partner);
+  let delta: number;
+  let passing = '';
+  if (intent.overtake && partner !== null && target !== null) {
+    const margin = niceAmount(Math.abs(target) * 0.1, column.integer ? 0 : column.decimals);
+    delta = clean(target + intent.sign * margin - before);
+    if (Math.sign(delta) !== intent.sign) return null;
+    passing = `, taking it ${delta > 0 ? 'above' : 'below'} ${nameOf(partner)}`;
+  } else {
+    delta = intent.sign * (givenAmount(input) ?? defaultAmount(input, before));
+  }
+  if (column.integer) delta = Math.round(delta);
+  if (delta === 0) return null;
+  const verb = delta > 0 ? 'increased' : 'decreased';
+  if (intent.everyRow && !column.whole && !input.facts.rowWhole) {
+    if (!column.cells.every((cell) => fits(column, clean(cell.value + delta)))) return null;
+    const scope = isMulti(input.facts) ? `${measure(column)} of ${nameOf(column.name)}` : `${measure(column)} in the chart`;
+    return {
+      kind: 'add',
+      edit: [{ op: 'add', series: column.name, delta }],
+      assumption: `Suppose every ${scope} were ${verb} by ${amountText(column, Math.abs(delta))}.`,
+      effect: `every ${scope} changes by ${fmt(delta)}`,
+    };
+  }
+  const after = clean(before + delta);
+  if (!fits(column, after)) return null;
+  const kept = balance(input, row, delta);
+  if (!kept) return null;
+  return {
+    kind: 'add',
+    edit: [{ op: 'add', row, series: column.name, delta }, ...kept.ops],
+    assumption: `Suppose ${subject(input)} were ${verb} by ${amountText(column, Math.abs(delta))}${passing}${kept.clause}.`,
+    effect: `${changeText(column, row, before, after)}${kept.effect}`,
+  };
+}
+
+function move(input: PlanInput): PlanDraft | null {
+  const { facts, column, row, partner, rng } = input;
+  const before = valueOf(column, row);
+  if (before === null) return null;
+  const amount = givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before));
+  if (!(amount > 0)) return null;
+  if (facts.rowWhole) {
+    // Within one bar of a 100% chart: from one segment to another, so the bar still sums to 100.
+    const others = facts.columns.filter((other) => other !== column && valueOf(other, row) !== null);
+    if (others.length === 0) return null;
+    const to = pick(rng, others);
+    const toBefore = valueOf(to, row) ?? 0;
+    if (!fits(column, clean(before - amount)) || !fits(to, clean(toBefore + amount))) return null;
+    return {
+      kind: 'move',
+      edit: [
+        { op: 'add', row, series: column.name, delta: -amount },
+        { op: 'add', row, series: to.name, delta: amount },
+      ],
+      assumption: `Suppose ${amountText(column, amount)} of ${nameOf(row)} moved from ${nameOf(column.name)} to ${nameOf(to.name)}.`,
+      effect: `${nameOf(row)}'s ${nameOf(column.name)} goes from ${valueText(column, before)} to ${valueText(column, clean(before - amount))} and its ${nameOf(to.name)} from ${valueText(to, toBefore)} to ${valueText(to, clean(toBefore + amount))}`,
+    };
+  }
+  const partnerBefore = partner === null ? null : valueOf(column, partner);
+  if (partner === null || partnerBefore === null) return null;
+  const from = clean(before - amount);
+  const to = clean(partnerBefore + amount);
+  if (!fits(column, from) || !fits(column, to)) return null;
+  const where = isMulti(facts) ? ` in ${nameOf(column.name)}` : '';
+  const assumption = column.percent
+    ? `Suppose ${amountText(column, amount)} moved from ${nameOf(row)} to ${nameOf(partner)}${where}.`
+    : `Suppose ${fmt(amount)} were taken from ${nameOf(row)} and added to ${nameOf(partner)}${where}.`;
+  return {
+    kind: 'move',
+    edit: [
+      { op: 'add', row, series: column.name, delta: -amount },
+      { op: 'add', row: partner, series: column.name, delta: amount },
+    ],
+    assumption,
+    effect: `${changeText(column, row, before, from)} and ${changeText(column, partner, partnerBefore, to)}`,
+  };
+}
+
+function swap(input: PlanInput): PlanDraft | null {
+  const { facts, column, row, partner } = input;
+  const a = valueOf(column, row);
+  const b = partner === null ? null : valueOf(column, partner);
+  if (partner === null || a === null || b === null || a === b) return null;
+  if (facts.rowWhole) {
+    return {
+      kind: 'swap',
+      edit: [{ op: 'swap', rows: [row, partner] }],
+      assumption: `Suppose the bars of ${nameOf(row)} and ${nameOf(partner)} were swapped, every segment included.`,
+      effect: `${nameOf(row)} takes ${nameOf(partner)}'s values (${nameOf(column.name)}: ${valueText(column, b)}) and ${nameOf(partner)} takes ${nameOf(row)}'s (${valueText(column, a)})`,
+    };
+  }
+  const assumption = isMulti(facts)
+    ? `Suppose ${nameOf(row)} and ${nameOf(partner)} swapped their ${nameOf(column.name)} values.`
+    : `Suppose the ${measure(column)}s of ${nameOf(row)} and ${nameOf(partner)} were swapped.`;
+  return {
+    kind: 'swap',
+    edit: [{ op: 'swap', rows: [row, partner], series: column.name }],
+    assumption,
+    effect: `${nameOf(row)} becomes ${valueText(column, b)} and ${nameOf(partner)} becomes ${valueText(column, a)}`,
+  };
+}
+
+function swapSeries(input: PlanInput): PlanDraft | null {
+  const { facts, column, row, rng } = input;
+  const a = valueOf(column, row);
+  if (a === null || column.whole) return null;
+  const others = facts.columns.filter((other) => {
+    const b = valueOf(other, row);
+    return other !== column && b !== null && b !== a && fits(other, a) && fits(column, b);
+  });
+  if (others.length === 0) return null;
+  const other = pick(rng, others);
+  const b = valueOf(other, row) ?? 0;
+  return {
+    kind: 'swap_series',
+    edit: [
+      { op: 'set', row, series: column.name, value: b },
+      { op: 'set', row, series: other.name, value: a },
+    ],
+    assumption: `Suppose the ${nameOf(column.name)} and ${nameOf(other.name)} values of ${nameOf(row)} were swapped.`,
+    effect: `${nameOf(row)}'s ${nameOf(column.name)} becomes ${valueText(column, b)} and its ${nameOf(other.name)} becomes ${valueText(other, a)}`,
+  };
+}
+
+function set(input: PlanInput): PlanDraft | null {
+  const { column, row, partner, intent, rng } = input;
+  const before = valueOf(column, row);
+  if (before === null) return null;
+  const partnerValue = partner === null ? null : valueOf(column, partner);
+  const values = column.cells.map((cell) => cell.value);
+  const decimals = column.integer ? 0 : column.decimals;
+  const given = givenAmount(input);
+  let after: number;
+  if (intent.match && partnerValue !== null) after = partnerValue;
+  else if (given !== null) after = given;
+  else if (rng() < 0.6) after = clean(Math.max(...values) + niceAmount(Math.abs(Math.max(...values)) * 0.2, decimals));
+  else after = clean(Math.min(...values) - niceAmount(Math.abs(Math.min(...values)) * 0.5, decimals));
+  if (after === before || !fits(column, after)) return null;
+  const kept = balance(input, row, clean(after - before));
+  if (!kept) return null;
+  const to = intent.match && partner !== null ? `the same as that of ${nameOf(partner)} (${valueText(column, after)})` : valueText(column, after);
+  return {
+    kind: 'set',
+    edit: [{ op: 'set', row, series: column.name, value: after }, ...kept.ops],
+    assumption: `Suppose ${subject(input)} were ${to}${kept.clause}.`,
+    effect: `${changeText(column, row, before, after)}${kept.effect}`,
+  };
+}
+
+import { addRow, removeRow, trend } from './row-builders';
+
+export const BUILDERS: Record<IntentKind, Builder> = {
+  trend,
+  swap,
+  swap_series: swapSeries,
+  add_row: addRow,
+  remove_row: removeRow,
+  move,
+  scale,
+  add,
+  set,
+};

@@ -1,0 +1,173 @@
+import { orderKey } from '../../../shared/table/axis-order';
+import type { Edit, EditOp } from '../../../shared/table/edit';
+import { findLabelIndex } from '../../../shared/table/labels';
+import type { IntentKind, Intent } from './intent';
+import { capitalize, fmt, nameOf, niceAmount, roundTo } from './phrasing';
+import type { Rng } from './rng';
+import { valueOf, type ColumnFacts, type TableFacts } from './table-facts';
+
+/** What every edit builder gets: the table's facts, the column and row to change, a partner row, the proposal's intent. */
+export interface PlanInput {
+  facts: TableFacts;
+  column: ColumnFacts;
+  row: string;
+  /** Another row of the column with a different value, when the table has one. */
+  partner: string | null;
+  intent: Intent;
+  rng: Rng;
+}
+
+/** A concrete change: the edit, the sentence that assumes it, and what it does in numbers (for the rationale). */
+export interface PlanDraft {
+  kind: IntentKind;
+  edit: Edit;
+  assumption: string;
+  effect: string;
+}
+
+/** Float noise from `v * f` must not reach sentences or sums. */
+export function clean(value: number): number {
+  return roundTo(value, 9);
+}
+
+export function isMulti(facts: TableFacts): boolean {
+  return facts.table.series.length > 1;
+}
+
+export function measure(column: ColumnFacts): string {
+  return column.percent ? 'share' : 'value';
+}
+
+/** "the value of Germany", "the share of Yes", "the value of Albania for 2010". */
+export function subject(input: PlanInput, label = input.row): string {
+  const base = `the ${measure(input.column)} of ${nameOf(label)}`;
+  return isMulti(input.facts) ? `${base} for ${nameOf(input.column.name)}` : base;
+}
+
+/** A value as a sentence shows it: `42`, `16%`. */
+export function valueText(column: ColumnFacts, value: number): string {
+  return `${fmt(value)}${column.percent ? '%' : ''}`;
+}
+
+/** An amount of change: `10`, `10 percentage points`. */
+export function amountText(column: ColumnFacts, amount: number): string {
+  return column.percent ? `${fmt(amount)} percentage points` : fmt(amount);
+}
+
+/** "Germany goes from 42 to 84". */
+export function changeText(column: ColumnFacts, label: string, before: number, after: number): string {
+  return `${nameOf(label)} goes from ${valueText(column, before)} to ${valueText(column, after)}`;
+}
+
+/**
+ * Whether a new value keeps the column's structure: shares within 0–100, no negative amounts
+ * where there were none. (Whether counts stay whole is the lint's call: the planner rejects
+ * its count_not_integer warning, and a revenue of 42 may well become 46.2.)
+ */
+export function fits(column: ColumnFacts, value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  if (column.share && (value < 0 || value > 100)) return false;
+  return !(column.nonNegative && value < 0);
+}
+
+/**
+ * The proposal's own number when it suits the column: points only for percentages, and a
+ * plain number only when it is not negligible next to the column's values (5 added to ten
+ * million changes nothing a chart shows).
+ */
+export function givenAmount(input: PlanInput): number | null {
+  const { amount, amountInPoints } = input.intent;
+  const { column } = input;
+  if (amount === null) return null;
+  if (column.percent || amount === 0) return amount;
+  if (amountInPoints) return null;
+  const mean = column.cells.reduce((n, cell) => n + Math.abs(cell.value), 0) / column.cells.length;
+  return amount >= mean * NEGLIGIBLE_SHARE ? amount : null;
+}
+
+/** A proposal's number below this share of the column's mean is too small to matter. */
+const NEGLIGIBLE_SHARE = 0.01;
+
+/** A default amount of change for a value: points for percentages, a round share of the value otherwise. */
+export function defaultAmount(input: PlanInput, base: number): number {
+  const { column, rng } = input;
+  if (column.percent) return [2, 5, 10][Math.floor(rng() * 3)] ?? 5;
+  const fraction = [0.2, 0.3, 0.5][Math.floor(rng() * 3)] ?? 0.3;
+  const mean = column.cells.reduce((n, cell) => n + Math.abs(cell.value), 0) / column.cells.length;
+  const size = Math.abs(base) > 0 ? Math.abs(base) * fraction : mean * fraction;
+  return niceAmount(size, column.integer ? 0 : column.decimals);
+}
+
+export interface Balance {
+  ops: EditOp[];
+  /** Appended to the assumption: ", the 16 points coming from No". */
+  clause: string;
+  /** Appended to the effect: " and No from 73% to 57%". */
+  effect: string;
+}
+
+/**
+ * Keeps a whole whole: when a pie slice (or a segment of a 100% bar) changes by `delta`,
+ * another slice (segment) changes by `-delta`. Null when no other cell can absorb it; an
+ * empty balance when the column has no total to keep.
+ */
+export function balance(input: PlanInput, row: string, delta: number): Balance | null {
+  const { facts, column } = input;
+  if (column.whole) {
+    const byNeed = [...column.cells].sort((a, b) => (delta > 0 ? b.value - a.value : a.value - b.value)).map((cell) => cell.label);
+    for (const other of unique([input.partner, ...byNeed])) {
+      if (other === null || other === row) continue;
+      const before = valueOf(column, other);
+      if (before === null || !fits(column, clean(before - delta))) continue;
+      return {
+        ops: [{ op: 'add', row: other, series: column.name, delta: clean(-delta) }],
+        clause: delta > 0 ? `, the ${fmt(clean(delta))} points coming from ${nameOf(other)}` : `, the ${fmt(clean(-delta))} points going to ${nameOf(other)}`,
+        effect: ` and ${changeText(column, other, before, clean(before - delta))}`,
+      };
+    }
+    return null;
+  }
+  if (facts.rowWhole) {
+    const others = facts.columns
+      .filter((other) => other !== column)
+      .map((other) => ({ other, before: valueOf(other, row) }))
+      .filter((entry): entry is { other: ColumnFacts; before: number } => entry.before !== null)
+      .sort((a, b) => (delta > 0 ? b.before - a.before : a.before - b.before));
+    for (const { other, before } of others) {
+      if (!fits(other, clean(before - delta))) continue;
+      return {
+        ops: [{ op: 'add', row, series: other.name, delta: clean(-delta) }],
+        clause: delta > 0 ? `, taken from its ${nameOf(other.name)} segment` : `, given to its ${nameOf(other.name)} segment`,
+        effect: ` and its ${nameOf(other.name)} segment from ${valueText(other, before)} to ${valueText(other, clean(before - delta))}`,
+      };
+    }
+    return null;
+  }
+  return { ops: [], clause: '', effect: '' };
+}
+
+/**
+ * A label for an added row: the next period on a year or season axis (in the axis's step),
+ * else "<Noun> X" ("Country X"). Null on an ordered axis the engine cannot continue (quarters, months).
+ */
+export function newRowLabel(facts: TableFacts): string | null {
+  const labels = facts.table.rows.map((row) => row.label);
+  if (facts.timeAxis) {
+    const keys = labels.map((label) => orderKey(label) ?? 0).sort((a, b) => a - b);
+    const last = keys[keys.length - 1] ?? 0;
+    const steps = keys.slice(1).map((key, i) => key - (keys[i] ?? key)).filter((step) => step > 0);
+    const step = Math.min(...steps);
+    if (labels.every((label) => /^\d{4}\*?$/.test(label.trim())) && Number.isInteger(step)) return String(last + step);
+    if (labels.every((label) => /^\d{4}\/\d{2}\*?$/.test(label.trim()))) return `${last + 1}/${String((last + 2) % 100).padStart(2, '0')}`;
+    return null;
+  }
+  for (const letter of ['X', 'Y', 'Z', 'W']) {
+    const label = `${capitalize(facts.chartType === 'pie' ? 'slice' : facts.rowNoun)} ${letter}`;
+    if (findLabelIndex(labels, label) === -1) return label;
+  }
+  return null;
+}
+
+export function unique<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}

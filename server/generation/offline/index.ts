@@ -1,0 +1,7 @@
+/**
+ * The offline engine: Stage 1 and Stage 2 from templates and the table engine, no network
+ * and no model. Everything it writes names itself `offline-rules` (OFFLINE_MODEL).
+ */
+export { offlineProposals, type OfflineProposalsInput } from './offline-proposals';
+export { offlineItem, UNCHANGED_SHARE, type OfflineItemInput, type OfflineItemResult } from './offline-item';
+export { PROPOSAL_TEMPLATES } from './proposal-vocabulary';

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { CHART_TYPES } from '../../../shared/domain/chart-types';
+import { fill } from './offline-proposals';
+import { parseIntent } from './intent';
+import { PROPOSAL_TEMPLATES, slotsFor } from './proposal-vocabulary';
+import { mulberry32 } from './rng';
+
+describe('parseIntent', () => {
+  it('reads the operation and its numbers from common phrasings', () => {
+    expect(parseIntent('Double the value of the largest bar')).toMatchObject({ kind: 'scale', factor: 2, selectors: ['max'] });
+    expect(parseIntent('Halve the smallest slice')).toMatchObject({ kind: 'scale', factor: 0.5, sign: -1 });
+    expect(parseIntent('Reduce the median bar by 20 percent')).toMatchObject({ kind: 'scale', factor: 0.8, selectors: ['median'] });
+    expect(parseIntent('Increase every bar by 10%')).toMatchObject({ kind: 'scale', everyRow: true });
+    expect(parseIntent('Move 5 percentage points from the largest slice to the smallest slice')).toMatchObject({
+      kind: 'move',
+      amount: 5,
+      amountInPoints: true,
+      selectors: ['max', 'min'],
+    });
+    expect(parseIntent('Raise the smallest category until it becomes the largest')).toMatchObject({ kind: 'add', overtake: true, selectors: ['min', 'max'] });
+    expect(parseIntent('Swap the values of the first and last points')).toMatchObject({ kind: 'swap', selectors: ['first', 'last'] });
+    expect(parseIntent('Swap the values of two series for one category').kind).toBe('swap_series');
+    expect(parseIntent('Remove the second-largest bar from the chart')).toMatchObject({ kind: 'remove_row', selectors: ['second_max'] });
+    expect(parseIntent('Set the largest slice to 50 percent')).toMatchObject({ kind: 'set', amount: 50 });
+    expect(parseIntent('Set the smallest bar to zero')).toMatchObject({ kind: 'set', amount: 0 });
+    expect(parseIntent('Add a new category with a value above the current maximum')).toMatchObject({ kind: 'add_row', overtake: true });
+    expect(parseIntent('Suppose the series grew by a constant amount every period after the first')).toMatchObject({ kind: 'trend', everyRow: false });
+    expect(parseIntent('Make the chart more interesting').kind).toBeNull();
+  });
+
+  it('reads back the operation of every template of the offline vocabulary, whatever fills its slots', () => {
+    for (const chartType of CHART_TYPES) {
+      const rng = mulberry32(7);
+      for (const template of PROPOSAL_TEMPLATES[chartType]) {
+        for (let i = 0; i < 12; i++) {
+          const text = fill(template.text, slotsFor(chartType), rng);
+          expect({ chartType, text, kind: parseIntent(text).kind }).toEqual({ chartType, text, kind: template.kind });
+        }
+      }
+    }
+  });
+});

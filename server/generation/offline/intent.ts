@@ -1,0 +1,131 @@
+/**
+ * Reading a proposal's operation from its words. Proposals are free text (hand-written
+ * seeds, an LLM's, the offline engine's own), so this is keyword matching, deliberately
+ * simple: what it cannot recognise, the item builder replaces by the chart type's default.
+ */
+
+export const INTENT_KINDS = ['trend', 'swap', 'swap_series', 'add_row', 'remove_row', 'move', 'scale', 'add', 'set'] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+
+/** A row named by its rank or position rather than its label, so proposals stay general. */
+export type RowSelector = 'max' | 'min' | 'second_max' | 'second_min' | 'median' | 'first' | 'last';
+
+export interface Intent {
+  kind: IntentKind | null;
+  /** For scale: the factor the words name (doubled → 2, "by 20 percent" lower → 0.8). */
+  factor: number | null;
+  /** A plain number the proposal names (points to move, a value to set, a step). */
+  amount: number | null;
+  /** The number is given in percentage points ("5 points", "to 20 percent"): it fits only percentage columns. */
+  amountInPoints: boolean;
+  /** -1 when the proposal lowers a value. */
+  sign: 1 | -1;
+  /** The change applies to every row of a series ("every bar", "all points"). */
+  everyRow: boolean;
+  /** Rows by rank or position, in order of mention: the first is the one changed, the second its partner. */
+  selectors: RowSelector[];
+  /** "until it exceeds the largest": the changed row should pass its partner. */
+  overtake: boolean;
+  /** "equal to", "the same as": the changed row takes its partner's value. */
+  match: boolean;
+  /** "at the average": a new row's value is the column's mean. */
+  average: boolean;
+  /** Scatter: which measure ("x" → the first series, "y" → the second). */
+  axis: 0 | 1 | null;
+}
+
+const WORD_FACTORS: [RegExp, number][] = [
+  [/\b(doubl\w*|twice|two times)\b/, 2],
+  [/\b(tripl\w*|three times)\b/, 3],
+  [/\b(quadrupl\w*|four times)\b/, 4],
+  [/\b(halv\w*|in half)\b/, 0.5],
+];
+const FRACTIONS: Record<string, number> = { half: 0.5, third: 1 / 3, quarter: 0.25, fifth: 0.2, tenth: 0.1 };
+
+const DECREASE = /\b(decreas\w*|reduc\w*|lower(s|ed|ing)?|fall\w*|fell|drop\w*|declin\w*|cut\w*|shrink\w*|shrank|los(e|es|t|ing)|down|sheds?|halv\w*)\b/;
+const INCREASE = /\b(increas\w*|rais\w*|add(s|ed|ing)?|grow\w*|grew|rises?|rose|boost\w*|gain\w*|climb\w*|up|extend\w*|jump\w*|lift\w*)\b/;
+const NEW_ROW =
+  /\b(new|additional|extra|next|following)\s+(?:\w+\s+){0,2}?(category|categories|slice|bar|column|row|year|period|entry|point|group|item|segment|quarter|month|season|data point)\b/;
+
+const SELECTORS: [RowSelector, RegExp][] = [
+  ['second_max', /\bsecond[- ](largest|highest|biggest|greatest|tallest)\b/g],
+  ['second_min', /\bsecond[- ](smallest|lowest|shortest)\b/g],
+  ['max', /\b(largest|biggest|highest|greatest|tallest|top|peak|maximum|leading)\b/g],
+  ['min', /\b(smallest|lowest|shortest|least|minimum|bottom|trough|fewest)\b/g],
+  ['median', /\b(median|middle|mid-sized|middle-sized)\b/g],
+  ['first', /\b(first|earliest|oldest|opening)\b/g],
+  ['last', /\b(last|latest|final|most recent|newest)\b/g],
+];
+
+export function parseIntent(text: string): Intent {
+  const t = ` ${text.toLowerCase().replace(/\s+/g, ' ')} `;
+  const sign = firstChangeSign(t);
+  // "by 20 percent" is a relative change; "to 20 percent" and "20 percentage points" are amounts.
+  const byPercent = /\bby (\d+(?:\.\d+)?)\s*(?:%|percent)(?!age)(?!\s*points?)/;
+  const timesPattern = /\b(?:(\d+(?:\.\d+)?)\s*times|multipl\w* by (\d+(?:\.\d+)?))\b/;
+  const percent = byPercent.exec(t);
+  const fraction = /\bby (?:a |one )?(half|third|quarter|fifth|tenth)\b/.exec(t);
+  const times = timesPattern.exec(t);
+  const wordFactor = WORD_FACTORS.find(([pattern]) => pattern.test(t))?.[1] ?? null;
+
+  let factor: number | null = null;
+  const timesValue = times?.[1] ?? times?.[2];
+  if (timesValue) factor = Number(timesValue);
+  else if (wordFactor !== null && !(wordFactor === 0.5 && fraction)) factor = wordFactor;
+  else if (fraction?.[1]) factor = 1 + sign * (FRACTIONS[fraction[1]] ?? 0);
+  else if (percent?.[1]) factor = 1 + (sign * Number(percent[1])) / 100;
+
+  const rest = t.replace(byPercent, ' ').replace(timesPattern, ' ');
+  const amountMatch = /(?<![\w.])(\d+(?:\.\d+)?)(?!\d|\.\d)/.exec(rest);
+  const intent: Intent = {
+    kind: null,
+    factor,
+    amount: amountMatch?.[1] ? Number(amountMatch[1]) : /\bzero\b/.test(t) ? 0 : null,
+    amountInPoints: amountMatch !== null && /^\s*(%|percent|points?\b|pp\b)/.test(rest.slice(amountMatch.index + amountMatch[0].length)),
+    sign,
+    everyRow: /\b(every|all|each|whole series|entire series|across the board)\b/.test(t) && !/\bafter the first\b/.test(t),
+    selectors: selectorsIn(t),
+    overtake: /\b(until|overtakes?|exceeds?|surpass\w*|passes|above the)\b/.test(t),
+    match: /\b(equal\w*|same as|match\w*)\b/.test(t),
+    average: /\b(average|mean)\b/.test(t),
+    axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
+  };
+  intent.kind = kindOf(t, intent);
+  return intent;
+}
+
+function kindOf(t: string, intent: Intent): IntentKind | null {
+  if (/\b(constant (amount|step|rate)|same amount (each|every)|steadily|linear(ly)?|straight line)\b/.test(t)) return 'trend';
+  if (/\b(swap\w*|exchang\w*|switch\w*|interchang\w*|trade places)\b/.test(t)) {
+    return /\b(series|segments|measures|groups' values|two bars of)\b/.test(t) ? 'swap_series' : 'swap';
+  }
+  if (NEW_ROW.test(t) || /\badd(s|ed|ing)? (a|an|one) (new )?(category|slice|bar|column|row|year|period|entry|point|segment)\b/.test(t)) return 'add_row';
+  if (/\b(remov\w*|delet\w*|exclud\w*|omit\w*|eliminat\w*|disappear\w*|left out|leave out|drop(ped)? (out|from the chart))\b/.test(t)) return 'remove_row';
+  if (/\b(mov(e|ed|es|ing)|transfer\w*|shift\w*|redistribut\w*|realloc\w*|hand(s|ed)? over)\b/.test(t)) return 'move';
+  if (/\b(set|sets)\b/.test(t) || (intent.match && !intent.overtake)) return 'set';
+  if (intent.factor !== null && !/\b(\d+(\.\d+)?|percentage) points?\b/.test(t)) return 'scale';
+  if (INCREASE.test(t) || DECREASE.test(t)) return 'add';
+  if (/\b(becomes?|reach\w*|to zero)\b/.test(t)) return 'set';
+  return null;
+}
+
+/** +1 unless the first change word is a decrease ("halve X and add the freed share to Y" lowers). */
+function firstChangeSign(t: string): 1 | -1 {
+  const d = DECREASE.exec(t)?.index ?? -1;
+  const i = INCREASE.exec(t)?.index ?? -1;
+  if (d === -1) return 1;
+  return i === -1 || d < i ? -1 : 1;
+}
+
+function selectorsIn(t: string): RowSelector[] {
+  let text = t;
+  const found: { at: number; selector: RowSelector }[] = [];
+  for (const [selector, pattern] of SELECTORS) {
+    for (const match of text.matchAll(pattern)) {
+      found.push({ at: match.index, selector });
+      // Blank the match so "second-largest" is not read again as "largest".
+      text = text.slice(0, match.index) + ' '.repeat(match[0].length) + text.slice(match.index + match[0].length);
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.selector);
+}

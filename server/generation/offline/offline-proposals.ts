@@ -1,0 +1,62 @@
+import type { ChartType } from '../../../shared/domain/chart-types';
+import { DEFAULT_ROUGE_THRESHOLD, rougeLF } from '../../../shared/generation/similarity';
+import { PROPOSAL_TEMPLATES, slotsFor, type ProposalTemplate, type Slots } from './proposal-vocabulary';
+import { mulberry32, pick, seedFor, shuffled, type Rng } from './rng';
+
+export interface OfflineProposalsInput {
+  chartType: ChartType;
+  /** Proposals already in the pool (the sampled seeds): new ones must not be near-copies of them. */
+  examples: readonly string[];
+  count: number;
+  seed: number;
+  /** ROUGE-L F at which a proposal counts as a copy (Self-Instruct's 0.7 by default). */
+  threshold?: number;
+}
+
+/** Draws per wanted proposal before giving up: the vocabulary is finite, and a crowded pool leaves little room. */
+const DRAWS_PER_PROPOSAL = 40;
+
+/**
+ * Stage 1 without a model: new general proposals for a chart type from the offline
+ * vocabulary, none within `threshold` ROUGE-L of an example or of each other. Deterministic
+ * for a seed; may return fewer than `count` when the pool already holds most of what the
+ * vocabulary can say.
+ */
+export function offlineProposals({ chartType, examples, count, seed, threshold = DEFAULT_ROUGE_THRESHOLD }: OfflineProposalsInput): string[] {
+  const rng = mulberry32(seedFor(seed, 'proposals', chartType));
+  const templates = PROPOSAL_TEMPLATES[chartType];
+  const slots = slotsFor(chartType);
+  const out: string[] = [];
+  let round: ProposalTemplate[] = [];
+  for (let draw = 0; draw < count * DRAWS_PER_PROPOSAL && out.length < count; draw++) {
+    // Templates come in shuffled rounds, so a batch mixes operations instead of repeating one.
+    if (round.length === 0) round = shuffled(rng, templates);
+    const template = round.pop();
+    if (!template) break;
+    const text = fill(template.text, slots, rng);
+    if ([...examples, ...out].some((other) => rougeLF(text, other) >= threshold)) continue;
+    out.push(text);
+  }
+  return out;
+}
+
+/** Fills `{slot}`s; `{pos2}` never repeats `{pos}` (nor `{low}` `{high}`), and the sentence ends with a full stop. */
+export function fill(template: string, slots: Slots, rng: Rng): string {
+  const pos = pick(rng, slots.pos);
+  const high = pick(rng, slots.high);
+  const text = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'pos') return pos;
+    if (name === 'pos2') return pick(rng, slots.pos.filter((word) => word !== pos && !sameRank(word, pos)));
+    if (name === 'high') return high;
+    if (name === 'low') return pick(rng, slots.low.filter((word) => word !== high));
+    const choices = (slots as Record<string, readonly string[]>)[name];
+    return choices ? pick(rng, choices) : '';
+  });
+  return `${text}.`;
+}
+
+/** Synonyms for one rank ("largest" and "tallest") would make a partner the row itself. */
+function sameRank(a: string, b: string): boolean {
+  const groups = [['largest', 'tallest', 'highest', 'peak'], ['smallest', 'shortest', 'lowest'], ['first', 'earliest'], ['last', 'latest']];
+  return groups.some((group) => group.includes(a) && group.includes(b));
+}

@@ -1,0 +1,108 @@
+import type { ChartType } from '../../../shared/domain/chart-types';
+import { applyEdit, type CellChange } from '../../../shared/table/edit';
+import { lintEdit, type LintCode } from '../../../shared/table/lint';
+import type { DataTable } from '../../../shared/table/model';
+import { BUILDERS } from './edit-builders';
+import { unique, type PlanDraft, type PlanInput } from './edit-helpers';
+import type { Intent, IntentKind } from './intent';
+import { shuffled, type Rng } from './rng';
+import { selectRow, valueOf, type ColumnFacts, type TableFacts } from './table-facts';
+
+/** A change the layout lint accepts, with the edited table it gives. */
+export interface EditPlan extends PlanDraft {
+  column: ColumnFacts;
+  row: string;
+  partner: string | null;
+  edited: DataTable;
+  changes: CellChange[];
+  added_rows: string[];
+  removed_rows: string[];
+}
+
+/**
+ * What each chart type changes when the proposal's words name no operation, most natural
+ * first (a pie moves points between slices; a line shifts a point; grouped bars trade values
+ * between series). Also the fallbacks, in order, when the named operation cannot be made.
+ */
+export const DEFAULT_KINDS: Record<ChartType, IntentKind[]> = {
+  pie: ['move', 'swap', 'scale', 'remove_row', 'add_row', 'set'],
+  stacked_bar: ['move', 'swap', 'scale', 'add', 'remove_row', 'swap_series'],
+  grouped_bar: ['swap_series', 'scale', 'add', 'swap', 'remove_row', 'set'],
+  line: ['add', 'scale', 'set', 'trend', 'add_row', 'swap'],
+  area: ['add', 'scale', 'trend', 'set', 'add_row', 'swap'],
+  vertical_bar: ['scale', 'add', 'set', 'swap', 'remove_row', 'add_row'],
+  horizontal_bar: ['scale', 'set', 'add', 'swap', 'remove_row', 'add_row'],
+  scatter: ['add', 'scale', 'set', 'remove_row', 'add_row', 'swap'],
+  other: ['scale', 'add', 'set', 'swap', 'remove_row', 'add_row'],
+};
+
+/** How many rows a kind is tried on before the next kind: enough to get past a share that would top 100. */
+const ROW_TRIES = 6;
+
+const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer']);
+
+/** An intent carrying only the row selectors: what a fallback kind builds from. */
+function neutral(intent: Intent, kind: IntentKind): Intent {
+  return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, match: false, average: false };
+}
+
+/**
+ * The proposal's operation on the chosen row when it can be made, else the chart type's
+ * defaults; every candidate is applied and linted, and the first without a lint error (and
+ * that changes something) wins.
+ */
+export function planEdit(facts: TableFacts, column: ColumnFacts, row: string, intent: Intent, rng: Rng): EditPlan | null {
+  const defaults = DEFAULT_KINDS[facts.chartType];
+  const lead = intent.kind ?? shuffled(rng, defaults.slice(0, 3))[0] ?? 'scale';
+  const kinds = unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
+  const others = shuffled(
+    rng,
+    column.cells.map((cell) => cell.label).filter((label) => label !== row),
+  );
+  for (const kind of kinds) {
+    const kindIntent = kind === intent.kind ? intent : neutral(intent, kind);
+    for (const candidate of [row, ...others].slice(0, ROW_TRIES)) {
+      const input: PlanInput = { facts, column, row: candidate, partner: partnerFor(facts, column, candidate, kindIntent, rng), intent: kindIntent, rng };
+      const draft = BUILDERS[kind](input);
+      const plan = draft && accept(facts, input, draft);
+      if (plan) return plan;
+    }
+  }
+  return null;
+}
+
+function accept(facts: TableFacts, input: PlanInput, draft: PlanDraft): EditPlan | null {
+  const applied = applyEdit(facts.table, draft.edit);
+  if (!applied.ok) return null;
+  const findings = lintEdit(facts.chartType, facts.table, applied.table, draft.edit);
+  // Beyond errors: an edit must change something, and a count the lint knows stays whole.
+  if (findings.some((finding) => finding.severity === 'error' || REJECTED_WARNINGS.has(finding.code))) return null;
+  return {
+    ...draft,
+    column: input.column,
+    row: input.row,
+    partner: input.partner,
+    edited: applied.table,
+    changes: applied.changes,
+    added_rows: applied.added_rows,
+    removed_rows: applied.removed_rows,
+  };
+}
+
+/**
+ * The second row a change involves: the proposal's second selector, else (for contrast) the
+ * opposite extreme of the row, or now and then any other row, so items vary.
+ */
+export function partnerFor(facts: TableFacts, column: ColumnFacts, row: string, intent: Intent, rng: Rng): string | null {
+  const value = valueOf(column, row);
+  const differs = (label: string | null): label is string => label !== null && label !== row && valueOf(column, label) !== value;
+  const named = intent.selectors[1] ? selectRow(facts, column, intent.selectors[1]) : null;
+  if (differs(named)) return named;
+  const max = selectRow(facts, column, 'max');
+  const min = selectRow(facts, column, 'min');
+  const others = column.cells.map((cell) => cell.label).filter(differs);
+  if (others.length === 0) return null;
+  if (rng() < 0.3) return shuffled(rng, others)[0] ?? null;
+  if (differs(max) && (value === null || value < (valueOf(column, max) ?? value))) return max;
+  return differs(min) ? min : (others[0] ?? null);
+}

@@ -1,0 +1,160 @@
+import type { ChartType } from '../../../shared/domain/chart-types';
+import { axisDirection, orderKey } from '../../../shared/table/axis-order';
+import { normalizeLabel } from '../../../shared/table/labels';
+import { PERCENT_SUM_TOLERANCE } from '../../../shared/table/lint';
+import type { DataTable } from '../../../shared/table/model';
+import type { RowSelector } from './intent';
+
+/** What the offline engine must know about a table before changing it: which columns hold numbers, and which structure an edit must keep. */
+
+export interface Cell {
+  label: string;
+  value: number;
+}
+
+export interface ColumnFacts {
+  name: string;
+  /** Rows with a number in this column, in table order; only labels that occur once, so a label names one row. */
+  cells: Cell[];
+  /** The lint treats the column as shares (every pie column, any `%` column): values stay within 0–100. */
+  share: boolean;
+  /** Values read as percentages (a `%` column, or pie slices summing to 100): amounts are "percentage points". */
+  percent: boolean;
+  /** Whole numbers only: amounts of change are rounded to whole numbers. */
+  integer: boolean;
+  nonNegative: boolean;
+  /** Pie slices summing to ~100: every edit must move points, never create or destroy them. */
+  whole: boolean;
+  /** Fraction digits the column writes: amounts are rounded to them. */
+  decimals: number;
+}
+
+export interface TableFacts {
+  table: DataTable;
+  chartType: ChartType;
+  /** Series with at least MIN_CELLS numbers, most numbers first. */
+  columns: ColumnFacts[];
+  /** Stacked bars (or areas) whose every row sums to ~100: an edit must keep each row's total. */
+  rowWhole: boolean;
+  /** The rows are an ordered axis (years, seasons, quarters). */
+  timeAxis: boolean;
+  /** How questions name a row: "country", "year", "category". */
+  rowNoun: string;
+}
+
+/** A column with fewer numbers offers no comparison to ask about. */
+export const MIN_CELLS = 2;
+
+const GENERIC_HEADERS = new Set(['', 'characteristic', 'entity', 'label', 'labels', 'category', 'value', 'values', 'x', 'name', 'item']);
+
+export function tableFacts(table: DataTable, chartType: ChartType, title: string): TableFacts {
+  const counts = new Map<string, number>();
+  for (const row of table.rows) counts.set(normalizeLabel(row.label), (counts.get(normalizeLabel(row.label)) ?? 0) + 1);
+  const unique = (label: string) => counts.get(normalizeLabel(label)) === 1 && label.trim() !== '';
+
+  const seriesKeys = table.series.map(normalizeLabel);
+  const columns: ColumnFacts[] = [];
+  table.series.forEach((name, s) => {
+    // A series name that occurs twice cannot be addressed by an edit or a program.
+    if (seriesKeys.indexOf(seriesKeys[s] ?? '') !== seriesKeys.lastIndexOf(seriesKeys[s] ?? '')) return;
+    const cells: Cell[] = [];
+    let decimals = 0;
+    let percent = false;
+    for (const row of table.rows) {
+      const value = row.values[s] ?? null;
+      const raw = (row.raw[s] ?? '').trim();
+      if (value === null) continue;
+      if (/%\s*\*?$/.test(raw)) percent = true;
+      decimals = Math.max(decimals, /\.(\d+)/.exec(raw.replace(/,/g, ''))?.[1]?.length ?? 0);
+      if (unique(row.label)) cells.push({ label: row.label, value });
+    }
+    if (cells.length < MIN_CELLS) return;
+    const total = sum(table.rows.map((row) => row.values[s] ?? null));
+    columns.push({
+      name,
+      cells,
+      share: chartType === 'pie' || percent,
+      percent: percent || (chartType === 'pie' && nearHundred(total)),
+      integer: cells.every((cell) => Number.isInteger(cell.value)),
+      nonNegative: cells.every((cell) => cell.value >= 0),
+      whole: chartType === 'pie' && nearHundred(total),
+      decimals: Math.min(decimals, 4),
+    });
+  });
+  columns.sort((a, b) => b.cells.length - a.cells.length);
+
+  const filled = table.rows.filter((row) => row.values.some((v) => v !== null));
+  const rowWhole =
+    (chartType === 'stacked_bar' || chartType === 'area') &&
+    table.series.length > 1 &&
+    filled.length > 0 &&
+    filled.every((row) => nearHundred(sum(row.values)));
+  const timeAxis = axisDirection(table.rows.map((row) => row.label)) !== null;
+  return { table, chartType, columns, rowWhole, timeAxis, rowNoun: rowNounOf(table, title, timeAxis) };
+}
+
+/** The row a selector names within a column; time selectors follow the axis, not the table order. */
+export function selectRow(facts: TableFacts, column: ColumnFacts, selector: RowSelector): string | null {
+  const byValue = [...column.cells].sort((a, b) => b.value - a.value);
+  const byTime = facts.timeAxis ? [...column.cells].sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0)) : column.cells;
+  const pickAt = (cells: Cell[], index: number) => cells[index]?.label ?? null;
+  switch (selector) {
+    case 'max':
+      return pickAt(byValue, 0);
+    case 'min':
+      return pickAt(byValue, byValue.length - 1);
+    case 'second_max':
+      return pickAt(byValue, 1);
+    case 'second_min':
+      return pickAt(byValue, byValue.length - 2);
+    case 'median':
+      return pickAt(byValue, Math.floor(byValue.length / 2));
+    case 'first':
+      return pickAt(byTime, 0);
+    case 'last':
+      return pickAt(byTime, byTime.length - 1);
+  }
+}
+
+/** The label among `labels` that the text mentions (tolerantly, as a whole word); the longest wins. */
+export function mentionedLabel(text: string, labels: readonly string[]): string | null {
+  const haystack = ` ${normalizeLabel(text).replace(/[?!.,;:"]/g, ' ')} `;
+  let best: string | null = null;
+  for (const label of labels) {
+    const key = normalizeLabel(label);
+    if (key.length < 2) continue;
+    const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(key)}($|[^\\p{L}\\p{N}])`, 'u');
+    if (pattern.test(haystack) && (best === null || key.length > normalizeLabel(best).length)) best = label;
+  }
+  return best;
+}
+
+export function valueOf(column: ColumnFacts, label: string): number | null {
+  return column.cells.find((cell) => cell.label === label)?.value ?? null;
+}
+
+function rowNounOf(table: DataTable, title: string, timeAxis: boolean): string {
+  const header = normalizeLabel(table.label_header);
+  if (!GENERIC_HEADERS.has(header) && header.split(' ').length <= 3) return header;
+  if (timeAxis) return table.rows.every((row) => /^\d{4}\*?$/.test(row.label.trim())) ? 'year' : 'period';
+  const by = /\bby ([a-z]+(?: group)?)\b/i.exec(title)?.[1];
+  return by ? singular(by.toLowerCase()) : 'category';
+}
+
+function singular(word: string): string {
+  if (/ies$/.test(word)) return word.replace(/ies$/, 'y');
+  if (/(ss|us)$/.test(word)) return word;
+  return word.replace(/s$/, '');
+}
+
+export function sum(values: readonly (number | null)[]): number {
+  return values.reduce<number>((total, v) => total + (v ?? 0), 0);
+}
+
+export function nearHundred(total: number): boolean {
+  return Math.abs(total - 100) <= PERCENT_SUM_TOLERANCE;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,265 @@
+import { hostname } from 'node:os';
+import type { Run, RunConfig } from '../../shared/api/runs';
+import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
+import type { AppContext } from '../app-context';
+import { getQaWithChart } from '../charts/chart-queries';
+import { HttpError, notFound } from '../http/http-error';
+import { createVerifiedItem } from '../items/item-service';
+import { getProposal, maxPoolRound } from '../pool/pool-queries';
+import { addProposal } from '../pool/pool-service';
+import { getSettings } from '../settings/settings-queries';
+import type { GenerationEngine } from './engine';
+import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
+import {
+  addRunUsage,
+  claimNextTask,
+  claimRunOwnership,
+  finishTask,
+  getRun,
+  heartbeat,
+  insertRun,
+  publicRun,
+  requeueRunningTasks,
+  runsWithStatus,
+  transitionRun,
+  type RunRecord,
+  type TaskRow,
+} from './run-queries';
+
+/** How often a busy run tells clients its progress, and proves its owner is alive. */
+const PROGRESS_THROTTLE_MS = 250;
+const HEARTBEAT_MS = 5_000;
+/** A run on another host whose heartbeat is older than this is taken over. */
+const STALE_OWNER_MS = 60_000;
+
+export type EngineFactory = (run: RunRecord) => GenerationEngine;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Starts, pauses, cancels and resumes generation runs. A run's plan lives in `run_tasks`, so
+ * any process can pick up a run whose owner died: in-flight tasks go back to pending and the
+ * idempotency key per proposal × QA keeps anything from being made twice.
+ */
+export class RunExecutor {
+  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly lastProgress = new Map<number, number>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly engineFor: EngineFactory,
+  ) {}
+
+  createRun(config: RunConfig, createdBy: number | null): Run {
+    if (config.engine === 'openai' && !this.ctx.config.openaiApiKey) {
+      throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
+    }
+    const model = config.engine === 'offline' ? OFFLINE_MODEL : (config.model ?? getSettings(this.ctx.db).generation_model);
+    const id = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
+    const run = this.mustGet(id);
+    this.ctx.publish('run.created', { run: publicRun(run) });
+    return publicRun(run);
+  }
+
+  /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
+  start(runId: number): Promise<void> {
+    const running = this.active.get(runId);
+    if (running) return running.done;
+    if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
+    const controller = new AbortController();
+    const done = this.execute(runId, controller)
+      .catch((error: unknown) => {
+        this.ctx.logger.error({ err: error, runId }, 'generation run failed');
+        transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
+      })
+      .finally(() => {
+        this.active.delete(runId);
+        this.publishProgress(runId, true);
+      });
+    this.active.set(runId, { controller, done });
+    return done;
+  }
+
+  pause(runId: number): Run {
+    return this.stop(runId, ['running', 'queued'], 'paused');
+  }
+
+  cancel(runId: number): Run {
+    return this.stop(runId, ['running', 'queued', 'paused'], 'cancelled');
+  }
+
+  resume(runId: number): Run {
+    const run = this.mustGet(runId);
+    if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
+    requeueRunningTasks(this.ctx.db, runId);
+    void this.start(runId);
+    return publicRun(this.mustGet(runId));
+  }
+
+  /** At server start: runs left running or queued by a process that is gone are taken up again. */
+  resumeOrphans(): number[] {
+    const resumed: number[] = [];
+    for (const run of runsWithStatus(this.ctx.db, ['running', 'queued'])) {
+      if (this.active.has(run.id)) continue;
+      const sameHost = run.owner_host === hostname();
+      const ownerGone =
+        run.owner_pid === null ||
+        (sameHost ? run.owner_pid !== process.pid && !isAlive(run.owner_pid) : Date.now() - Date.parse(run.heartbeat_at ?? '') > STALE_OWNER_MS);
+      if (!ownerGone) continue;
+      requeueRunningTasks(this.ctx.db, run.id);
+      void this.start(run.id);
+      resumed.push(run.id);
+    }
+    return resumed;
+  }
+
+  /** Stops every run this process executes (server shutdown): they stay `running` and resume next start. */
+  async shutdown(): Promise<void> {
+    for (const { controller } of this.active.values()) controller.abort();
+    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+  }
+
+  private stop(runId: number, from: RunStatus[], to: 'paused' | 'cancelled'): Run {
+    const run = this.mustGet(runId);
+    if (!transitionRun(this.ctx.db, runId, from, to)) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
+    this.active.get(runId)?.controller.abort();
+    this.publishProgress(runId, true);
+    return publicRun(this.mustGet(runId));
+  }
+
+  private mustGet(runId: number): RunRecord {
+    const run = getRun(this.ctx.db, runId);
+    if (!run) throw notFound(`run ${runId}`);
+    return run;
+  }
+
+  private async execute(runId: number, controller: AbortController): Promise<void> {
+    const { db } = this.ctx;
+    claimRunOwnership(db, runId, process.pid, hostname());
+    const beat = setInterval(() => heartbeat(db, runId), HEARTBEAT_MS);
+    beat.unref();
+    try {
+      const run = this.mustGet(runId);
+      const engine = this.engineFor(run);
+      planProposalTasks(db, run);
+      this.publishProgress(runId, true);
+      await this.workers(run, engine, 'proposals', controller);
+      if (controller.signal.aborted) return;
+      planItemTasks(db, this.mustGet(runId));
+      this.publishProgress(runId, true);
+      await this.workers(run, engine, 'item', controller);
+      if (controller.signal.aborted) return;
+      transitionRun(db, runId, ['running'], 'done');
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController): Promise<void> {
+    const work = async () => {
+      while (!controller.signal.aborted) {
+        if (this.budgetReached(run.id, controller)) return;
+        const task = claimNextTask(this.ctx.db, run.id, kind);
+        if (!task) return;
+        await this.runTask(run, engine, task, controller.signal);
+      }
+    };
+    await Promise.all(Array.from({ length: run.config.concurrency }, work));
+  }
+
+  /** Stops the run cleanly once its token or cost cap is reached; in-flight calls finish. */
+  private budgetReached(runId: number, controller: AbortController): boolean {
+    const run = this.mustGet(runId);
+    const tokens = run.prompt_tokens + run.completion_tokens;
+    let reason: string | null = null;
+    if (run.config.budget_tokens !== null && tokens >= run.config.budget_tokens) reason = `budget cap reached: ${tokens} tokens of ${run.config.budget_tokens}`;
+    if (run.config.budget_cost !== null && run.cost >= run.config.budget_cost) reason = `budget cap reached: $${run.cost.toFixed(4)} of $${run.config.budget_cost}`;
+    if (!reason) return false;
+    if (transitionRun(this.ctx.db, runId, ['running'], 'done', reason)) controller.abort();
+    return true;
+  }
+
+  private async runTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    try {
+      if (task.kind === 'proposals') await this.runProposalTask(run, engine, task, signal);
+      else await this.runItemTask(run, engine, task, signal);
+    } catch (error) {
+      if (signal.aborted) {
+        requeueRunningTasks(db, run.id);
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      this.ctx.logger.warn({ err: error, runId: run.id, taskId: task.id }, 'generation task failed');
+      db.transaction(() => finishTask(db, task, { ok: false, error: `internal error: ${message}`, itemFailed: task.kind === 'item' }))();
+    }
+    this.publishProgress(run.id, false);
+  }
+
+  private async runProposalTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    const chartType = task.chart_type;
+    if (!chartType) throw new Error(`task ${task.id} has no chart type`);
+    const settings = getSettings(db);
+    const examples = sampleExamples(db, chartType, settings, mulberry32(task.id));
+    const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, signal });
+    if (!result.ok && signal.aborted) throw new Error('aborted');
+    const created = db.transaction(() => {
+      addRunUsage(db, run.id, result.usage);
+      if (!result.ok) {
+        finishTask(db, task, { ok: false, error: result.reason });
+        return [];
+      }
+      const proposals = result.texts.map((text) =>
+        addProposal(db, { chartType, text, origin: 'generated', parentIds: examples.map((e) => e.id), runId: run.id, round: run.pool_round }, settings.rouge_threshold),
+      );
+      finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length });
+      return proposals;
+    })();
+    for (const proposal of created) this.ctx.publish('proposal.created', { proposal });
+  }
+
+  private async runItemTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
+    const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
+    if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
+    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, signal });
+    if (!result.ok && signal.aborted) throw new Error('aborted');
+    const item = db.transaction(() => {
+      addRunUsage(db, run.id, result.usage);
+      if (!result.ok) {
+        finishTask(db, task, { ok: false, error: result.reason, itemFailed: true });
+        return null;
+      }
+      const stored = createVerifiedItem(db, {
+        source,
+        draft: result.draft,
+        origin: engine.engine === 'offline' ? 'offline' : 'llm',
+        proposalId: proposal.id,
+        runId: run.id,
+        model: engine.model,
+        createdBy: null,
+        idempotencyKey: task.idempotency_key,
+      });
+      finishTask(db, task, { ok: true, itemsCreated: stored ? 1 : 0 });
+      return stored;
+    })();
+    if (item) this.ctx.publish('item.created', { item });
+  }
+
+  private publishProgress(runId: number, force: boolean): void {
+    const now = Date.now();
+    if (!force && now - (this.lastProgress.get(runId) ?? 0) < PROGRESS_THROTTLE_MS) return;
+    this.lastProgress.set(runId, now);
+    const run = getRun(this.ctx.db, runId);
+    if (run) this.ctx.publish('run.progressed', { run: publicRun(run) });
+  }
+}

@@ -1,0 +1,109 @@
+import type { Db } from '../../db/database';
+import { CHART_TYPES, ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
+import type { Settings } from '../../shared/settings';
+import { itemKey } from '../items/item-service';
+import { activeProposals } from '../pool/pool-queries';
+import { insertTask, markItemsPlanned, type RunRecord } from './run-queries';
+
+/** A small seeded PRNG, so a run's sampling can be replayed from its id. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(list: T[], random: () => number): T[] {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+/** Stage 1 tasks: `proposal_batches` calls per chart type. */
+export function planProposalTasks(db: Db, run: RunRecord): number {
+  if (run.stage === 'items') return 0;
+  const types = run.config.chart_type ? [run.config.chart_type] : [...CHART_TYPES];
+  let planned = 0;
+  db.transaction(() => {
+    for (const chartType of types) {
+      for (let batch = 0; batch < run.config.proposal_batches; batch++) {
+        if (insertTask(db, { runId: run.id, kind: 'proposals', chartType, qaId: null, proposalId: null, key: `run${run.id}:proposals:${chartType}:${batch}` })) planned++;
+      }
+    }
+  })();
+  return planned;
+}
+
+/**
+ * Stage 2 tasks: the run's factual QAs (filters: split, chart type, only QAs without items),
+ * each paired with an active proposal of its chart's type — the one with the fewest items so
+ * far, so the pool is used evenly. The pair is the idempotency key: a pair another run already
+ * made or planned is skipped for the next proposal. Planned once, in one transaction.
+ */
+export function planItemTasks(db: Db, run: RunRecord): number {
+  if (run.stage === 'proposals' || run.items_planned) return 0;
+  const where: string[] = [];
+  const params: Record<string, string | number> = { limit: run.config.items };
+  if (run.config.split) {
+    where.push('c.split = @split');
+    params.split = run.config.split;
+  }
+  if (run.config.chart_type) {
+    where.push('c.chart_type = @chart_type');
+    params.chart_type = run.config.chart_type;
+  }
+  if (run.config.only_new_qas) {
+    where.push('NOT EXISTS (SELECT 1 FROM hqa_items i WHERE i.qa_id = q.id)');
+    where.push("NOT EXISTS (SELECT 1 FROM run_tasks t WHERE t.qa_id = q.id AND t.status IN ('pending', 'running'))");
+  }
+  const random = mulberry32(run.id);
+  let planned = 0;
+  db.transaction(() => {
+    const qas = db
+      .prepare(
+        `SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY q.id LIMIT @limit`,
+      )
+      .all(params) as { id: number; chart_type: string }[];
+    const usage = db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ?');
+    const proposalsByType = new Map<ChartType, { id: number; load: number }[]>();
+    for (const qa of qas) {
+      const chartType = ChartTypeSchema.parse(qa.chart_type);
+      let candidates = proposalsByType.get(chartType);
+      if (!candidates) {
+        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: (usage.get(p.id) as { n: number }).n }));
+        proposalsByType.set(chartType, candidates);
+      }
+      candidates.sort((a, b) => a.load - b.load);
+      for (const candidate of candidates) {
+        if (insertTask(db, { runId: run.id, kind: 'item', chartType, qaId: qa.id, proposalId: candidate.id, key: itemKey(candidate.id, qa.id) })) {
+          candidate.load++;
+          planned++;
+          break;
+        }
+      }
+    }
+    markItemsPlanned(db, run.id);
+  })();
+  return planned;
+}
+
+/**
+ * Stage 1 examples, as Self-Instruct samples them: up to `seed_sample_count` active proposals,
+ * at most `machine_sample_count` of them machine-made, the rest hand-written seeds.
+ */
+export function sampleExamples(db: Db, chartType: ChartType, settings: Settings, random: () => number): { id: number; text: string }[] {
+  const active = activeProposals(db, chartType);
+  const human = shuffle(active.filter((p) => p.origin === 'seed'), random);
+  const machine = shuffle(active.filter((p) => p.origin !== 'seed'), random);
+  const machineTake = machine.slice(0, Math.min(settings.machine_sample_count, settings.seed_sample_count));
+  const humanTake = human.slice(0, settings.seed_sample_count - machineTake.length);
+  return shuffle([...humanTake, ...machineTake], random).map(({ id, text }) => ({ id, text }));
+}

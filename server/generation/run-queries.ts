@@ -1,0 +1,176 @@
+import type { Db } from '../../db/database';
+import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
+import type { ChartType } from '../../shared/domain/chart-types';
+import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
+
+/** All SQL of generation runs and their tasks. */
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status'> {
+  config: string;
+  engine: string;
+  stage: string;
+  status: string;
+  items_planned: number;
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: string | null;
+}
+
+const RUN_COLUMNS = `id, engine, model, stage, config, status, pool_round, tasks_total, tasks_done, tasks_failed, proposals_created,
+  items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost, stop_reason, created_at, started_at, finished_at,
+  items_planned, owner_pid, owner_host, heartbeat_at`;
+
+export interface RunRecord extends Run {
+  items_planned: boolean;
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: string | null;
+}
+
+function toRun(row: RunRow): RunRecord {
+  return {
+    ...row,
+    engine: EngineSchema.parse(row.engine),
+    stage: RunStageSchema.parse(row.stage),
+    status: RunStatusSchema.parse(row.status),
+    config: RunConfigSchema.parse(JSON.parse(row.config)),
+    items_planned: row.items_planned === 1,
+  };
+}
+
+/** The public shape of a run (what crosses the wire). */
+export function publicRun(run: RunRecord): Run {
+  const { items_planned: _p, owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, ...rest } = run;
+  return rest;
+}
+
+export function insertRun(db: Db, input: { engine: Engine; model: string; config: RunConfig; poolRound: number; createdBy: number | null }): number {
+  return Number(
+    db
+      .prepare('INSERT INTO runs (engine, model, stage, config, pool_round, created_by) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(input.engine, input.model, input.config.stage, JSON.stringify(input.config), input.poolRound, input.createdBy).lastInsertRowid,
+  );
+}
+
+export function getRun(db: Db, id: number): RunRecord | null {
+  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  return row ? toRun(row) : null;
+}
+
+export function listRuns(db: Db, page: number, pageSize: number): { runs: RunRecord[]; total: number } {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n;
+  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT ? OFFSET ?`).all(pageSize, (page - 1) * pageSize) as RunRow[];
+  return { runs: rows.map(toRun), total };
+}
+
+export function runsWithStatus(db: Db, statuses: RunStatus[]): RunRecord[] {
+  const rows = db
+    .prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id`)
+    .all(...statuses) as RunRow[];
+  return rows.map(toRun);
+}
+
+/** Moves a run from one of `from` to `to`; false when it was in none of them (a race lost). */
+export function transitionRun(db: Db, id: number, from: RunStatus[], to: RunStatus, stopReason: string | null = null): boolean {
+  const finished = to === 'done' || to === 'cancelled' || to === 'failed';
+  const result = db
+    .prepare(
+      `UPDATE runs SET status = ?, stop_reason = COALESCE(?, stop_reason),
+        started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
+        finished_at = CASE WHEN ? THEN ${NOW} ELSE NULL END
+       WHERE id = ? AND status IN (${from.map(() => '?').join(',')})`,
+    )
+    .run(to, stopReason, to, finished ? 1 : 0, id, ...from);
+  return result.changes > 0;
+}
+
+export function claimRunOwnership(db: Db, id: number, pid: number, host: string): void {
+  db.prepare(`UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
+}
+
+export function heartbeat(db: Db, id: number): void {
+  db.prepare(`UPDATE runs SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
+}
+
+export function markItemsPlanned(db: Db, id: number): void {
+  db.prepare('UPDATE runs SET items_planned = 1 WHERE id = ?').run(id);
+}
+
+export interface TaskRow {
+  id: number;
+  run_id: number;
+  kind: 'proposals' | 'item';
+  chart_type: ChartType | null;
+  qa_id: number | null;
+  proposal_id: number | null;
+  idempotency_key: string;
+  attempts: number;
+}
+
+/** Adds a task; false when its key already exists (this run or another planned it). */
+export function insertTask(
+  db: Db,
+  task: { runId: number; kind: 'proposals' | 'item'; chartType: ChartType | null; qaId: number | null; proposalId: number | null; key: string },
+): boolean {
+  const result = db
+    .prepare('INSERT OR IGNORE INTO run_tasks (run_id, kind, chart_type, qa_id, proposal_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(task.runId, task.kind, task.chartType, task.qaId, task.proposalId, task.key);
+  if (result.changes === 0) return false;
+  db.prepare('UPDATE runs SET tasks_total = tasks_total + 1 WHERE id = ?').run(task.runId);
+  return true;
+}
+
+/** Atomically takes the next pending task of a kind (one statement: no two workers get the same). */
+export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow | null {
+  const row = db
+    .prepare(
+      `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, updated_at = ${NOW}
+       WHERE id = (SELECT id FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id LIMIT 1)
+       RETURNING id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts`,
+    )
+    .get(runId, kind) as TaskRow | undefined;
+  return row ?? null;
+}
+
+/** After a crash: tasks that were in flight go back to pending. */
+export function requeueRunningTasks(db: Db, runId: number): number {
+  return db.prepare(`UPDATE run_tasks SET status = 'pending', updated_at = ${NOW} WHERE run_id = ? AND status = 'running'`).run(runId).changes;
+}
+
+export function countTasks(db: Db, runId: number, status: 'pending' | 'running'): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = ?').get(runId, status) as { n: number }).n;
+}
+
+export interface TaskOutcome {
+  ok: boolean;
+  error?: string;
+  proposalsCreated?: number;
+  itemsCreated?: number;
+  itemFailed?: boolean;
+}
+
+/** Marks a task finished and moves the run's counters with it; call inside the transaction that wrote its results. */
+export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
+  db.prepare(`UPDATE run_tasks SET status = ?, error = ?, updated_at = ${NOW} WHERE id = ?`).run(outcome.ok ? 'done' : 'failed', outcome.error ?? null, task.id);
+  db.prepare(
+    `UPDATE runs SET tasks_done = tasks_done + ?, tasks_failed = tasks_failed + ?, proposals_created = proposals_created + ?,
+      items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
+  ).run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
+}
+
+export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cost: number }): void {
+  db.prepare(
+    'UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?',
+  ).run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cost, runId);
+}
+
+export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {
+  return db
+    .prepare(
+      `SELECT id AS task_id, kind, qa_id, chart_type, error, updated_at FROM run_tasks
+       WHERE run_id = ? AND status = 'failed' ORDER BY id DESC LIMIT ?`,
+    )
+    .all(runId, limit) as RunError[];
+}

@@ -1,0 +1,168 @@
+import type { Db } from '../../db/database';
+import type { ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
+import { ChartTypeSchema } from '../../shared/domain/chart-types';
+import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin } from '../../shared/domain/generation';
+import { BiasFlagSchema, type BiasFlag } from '../../shared/generation/bias-guards';
+import { AnswerTypeSchema } from '../../shared/table/answers';
+import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
+import type { HqaItemDraft } from '../../shared/generation/item-draft';
+import { z } from 'zod';
+
+/** All SQL of HQA items. */
+
+interface ItemRow {
+  id: number;
+  qa_id: number;
+  chart_id: number;
+  imgname: string;
+  chart_type: string;
+  proposal_id: number | null;
+  run_id: number | null;
+  origin: string;
+  model: string | null;
+  question: string;
+  answer: string;
+  answer_type: string;
+  affects_answer: number;
+  verifier_match: number | null;
+  bias_flags: string;
+  status: string;
+  created_at: string;
+}
+
+interface ItemDetailRow extends ItemRow {
+  assumption: string;
+  rationale: string;
+  edit: string | null;
+  program: string;
+  verifier: string;
+  final_answer: string | null;
+  factual_query: string;
+  factual_label: string;
+  proposal_text: string | null;
+}
+
+const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
+  i.answer_type, i.affects_answer, i.verifier_match, i.bias_flags, i.status, i.created_at`;
+const FROM = 'FROM hqa_items i JOIN charts c ON c.id = i.chart_id';
+
+const BiasFlagsSchema = z.array(BiasFlagSchema);
+
+function toSummary(row: ItemRow): ItemSummary {
+  return {
+    id: row.id,
+    qa_id: row.qa_id,
+    chart_id: row.chart_id,
+    imgname: row.imgname,
+    chart_type: ChartTypeSchema.parse(row.chart_type),
+    proposal_id: row.proposal_id,
+    run_id: row.run_id,
+    origin: ItemOriginSchema.parse(row.origin),
+    model: row.model,
+    question: row.question,
+    answer: row.answer,
+    answer_type: AnswerTypeSchema.parse(row.answer_type),
+    affects_answer: row.affects_answer === 1,
+    verifier_match: row.verifier_match === null ? null : row.verifier_match === 1,
+    bias_flags: BiasFlagsSchema.parse(JSON.parse(row.bias_flags)),
+    status: ItemStatusSchema.parse(row.status),
+    created_at: row.created_at,
+  };
+}
+
+export function getItemSummary(db: Db, id: number): ItemSummary | null {
+  const row = db.prepare(`SELECT ${SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
+  return row ? toSummary(row) : null;
+}
+
+export function getItemDetail(db: Db, id: number): ItemDetail | null {
+  const row = db
+    .prepare(
+      `SELECT ${SUMMARY}, i.assumption, i.rationale, i.edit, i.program, i.verifier, i.final_answer,
+        q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text
+       ${FROM} JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.id = ?`,
+    )
+    .get(id) as ItemDetailRow | undefined;
+  if (!row) return null;
+  return {
+    ...toSummary(row),
+    assumption: row.assumption,
+    rationale: row.rationale,
+    edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+    program: row.program,
+    verifier: VerifierResultSchema.parse(JSON.parse(row.verifier)),
+    final_answer: row.final_answer,
+    factual_query: row.factual_query,
+    factual_label: row.factual_label,
+    proposal_text: row.proposal_text,
+  };
+}
+
+export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[]; total: number } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  for (const key of ['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const) {
+    const value = query[key];
+    if (value !== undefined) {
+      where.push(`i.${key} = @${key}`);
+      params[key] = value;
+    }
+  }
+  if (query.chart_type) {
+    where.push('c.chart_type = @chart_type');
+    params.chart_type = query.chart_type;
+  }
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT ${SUMMARY} ${FROM} ${whereSql} ORDER BY i.id DESC LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ItemRow[];
+  return { items: rows.map(toSummary), total };
+}
+
+export interface ItemInsert {
+  qaId: number;
+  chartId: number;
+  proposalId: number | null;
+  runId: number | null;
+  origin: ItemOrigin;
+  model: string | null;
+  createdBy: number | null;
+  draft: Omit<HqaItemDraft, 'edit'> & { edit: HqaItemDraft['edit'] | null };
+  verifier: VerifierResult;
+  biasFlags: BiasFlag[];
+  idempotencyKey: string | null;
+}
+
+/** Inserts an item; returns null when its idempotency key already made one. */
+export function insertItem(db: Db, item: ItemInsert): number | null {
+  const result = db
+    .prepare(
+      `INSERT OR IGNORE INTO hqa_items (qa_id, chart_id, proposal_id, run_id, origin, model, created_by, assumption, question, answer,
+        answer_type, rationale, affects_answer, edit, program, verifier, verifier_match, bias_flags, idempotency_key)
+       VALUES (@qa_id, @chart_id, @proposal_id, @run_id, @origin, @model, @created_by, @assumption, @question, @answer,
+        @answer_type, @rationale, @affects_answer, @edit, @program, @verifier, @verifier_match, @bias_flags, @idempotency_key)`,
+    )
+    .run({
+      qa_id: item.qaId,
+      chart_id: item.chartId,
+      proposal_id: item.proposalId,
+      run_id: item.runId,
+      origin: item.origin,
+      model: item.model,
+      created_by: item.createdBy,
+      assumption: item.draft.assumption,
+      question: item.draft.question,
+      answer: item.draft.answer,
+      answer_type: item.draft.answer_type,
+      rationale: item.draft.rationale,
+      affects_answer: item.draft.affects_answer ? 1 : 0,
+      edit: item.draft.edit === null ? null : JSON.stringify(item.draft.edit),
+      program: item.draft.program,
+      verifier: JSON.stringify(item.verifier),
+      verifier_match: item.verifier.match === null ? null : item.verifier.match ? 1 : 0,
+      bias_flags: JSON.stringify(item.biasFlags),
+      idempotency_key: item.idempotencyKey,
+    });
+  return result.changes === 0 ? null : Number(result.lastInsertRowid);
+}

@@ -1,0 +1,172 @@
+import type { Db } from '../../db/database';
+import type { Proposal, ProposalListQuery } from '../../shared/api/pool';
+import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
+import {
+  ProposalOriginSchema,
+  ProposalStatusSchema,
+  type ProposalOrigin,
+  type ProposalStatus,
+} from '../../shared/domain/generation';
+
+/** All SQL of the proposal pool. */
+
+interface ProposalRow {
+  id: number;
+  chart_type: string;
+  text: string;
+  origin: string;
+  status: string;
+  duplicate_of: number | null;
+  similarity: number | null;
+  run_id: number | null;
+  round: number;
+  parent_ids: string | null;
+  child_ids: string | null;
+  item_count: number;
+  accepted_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `p.id, p.chart_type, p.text, p.origin, p.status, p.duplicate_of, p.similarity, p.run_id, p.round, p.created_at, p.updated_at,
+  (SELECT group_concat(parent_id) FROM proposal_parents WHERE proposal_id = p.id) AS parent_ids,
+  (SELECT group_concat(proposal_id) FROM proposal_parents WHERE parent_id = p.id) AS child_ids,
+  (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id) AS item_count,
+  (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status = 'accepted') AS accepted_count`;
+
+const ids = (list: string | null): number[] => (list ? list.split(',').map(Number).sort((a, b) => a - b) : []);
+
+function toProposal(row: ProposalRow): Proposal {
+  return {
+    id: row.id,
+    chart_type: ChartTypeSchema.parse(row.chart_type),
+    text: row.text,
+    origin: ProposalOriginSchema.parse(row.origin),
+    status: ProposalStatusSchema.parse(row.status),
+    duplicate_of: row.duplicate_of,
+    similarity: row.similarity,
+    run_id: row.run_id,
+    round: row.round,
+    parent_ids: ids(row.parent_ids),
+    child_ids: ids(row.child_ids),
+    item_count: row.item_count,
+    accepted_count: row.accepted_count,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function getProposal(db: Db, id: number): Proposal | null {
+  const row = db.prepare(`SELECT ${COLUMNS} FROM proposals p WHERE p.id = ?`).get(id) as ProposalRow | undefined;
+  return row ? toProposal(row) : null;
+}
+
+export function listProposals(db: Db, query: ProposalListQuery): { proposals: Proposal[]; total: number } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (query.chart_type) {
+    where.push('p.chart_type = @chart_type');
+    params.chart_type = query.chart_type;
+  }
+  if (query.origin) {
+    where.push('p.origin = @origin');
+    params.origin = query.origin;
+  }
+  if (query.status) {
+    where.push('p.status = @status');
+    params.status = query.status;
+  }
+  if (query.q) {
+    where.push("p.text LIKE @q ESCAPE '\\'");
+    params.q = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM proposals p ${whereSql}`).get(params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT ${COLUMNS} FROM proposals p ${whereSql} ORDER BY p.chart_type, p.id LIMIT @limit OFFSET @offset`)
+    .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ProposalRow[];
+  return { proposals: rows.map(toProposal), total };
+}
+
+export function proposalCounts(db: Db): { chart_type: ChartType; status: ProposalStatus; count: number }[] {
+  const rows = db.prepare('SELECT chart_type, status, COUNT(*) AS count FROM proposals GROUP BY chart_type, status ORDER BY chart_type, status').all() as {
+    chart_type: string;
+    status: string;
+    count: number;
+  }[];
+  return rows.map((r) => ({ chart_type: ChartTypeSchema.parse(r.chart_type), status: ProposalStatusSchema.parse(r.status), count: r.count }));
+}
+
+/** The proposals a new one is compared with for duplicates: everything not itself a duplicate. */
+export function poolTexts(db: Db, chartType: ChartType): { id: number; text: string }[] {
+  return db.prepare("SELECT id, text FROM proposals WHERE chart_type = ? AND status != 'duplicate' ORDER BY id").all(chartType) as {
+    id: number;
+    text: string;
+  }[];
+}
+
+export function activeProposals(db: Db, chartType: ChartType): { id: number; text: string; origin: ProposalOrigin; round: number }[] {
+  return (
+    db.prepare("SELECT id, text, origin, round FROM proposals WHERE chart_type = ? AND status = 'active' ORDER BY id").all(chartType) as {
+      id: number;
+      text: string;
+      origin: string;
+      round: number;
+    }[]
+  ).map((r) => ({ ...r, origin: ProposalOriginSchema.parse(r.origin) }));
+}
+
+export function countSeeds(db: Db, chartType: ChartType): number {
+  return (db.prepare("SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND origin = 'seed'").get(chartType) as { n: number }).n;
+}
+
+export function maxPoolRound(db: Db): number {
+  return (db.prepare("SELECT COALESCE(MAX(round), 0) AS r FROM proposals WHERE status = 'active'").get() as { r: number }).r;
+}
+
+export interface ProposalInsert {
+  chart_type: ChartType;
+  text: string;
+  origin: ProposalOrigin;
+  status: ProposalStatus;
+  duplicate_of?: number | null;
+  similarity?: number | null;
+  run_id?: number | null;
+  round?: number;
+  created_by?: number | null;
+  parent_ids?: number[];
+}
+
+export function insertProposal(db: Db, p: ProposalInsert): number {
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO proposals (chart_type, text, origin, status, duplicate_of, similarity, run_id, round, created_by)
+         VALUES (@chart_type, @text, @origin, @status, @duplicate_of, @similarity, @run_id, @round, @created_by)`,
+      )
+      .run({
+        chart_type: p.chart_type,
+        text: p.text,
+        origin: p.origin,
+        status: p.status,
+        duplicate_of: p.duplicate_of ?? null,
+        similarity: p.similarity ?? null,
+        run_id: p.run_id ?? null,
+        round: p.round ?? 0,
+        created_by: p.created_by ?? null,
+      }).lastInsertRowid,
+  );
+  const link = db.prepare('INSERT OR IGNORE INTO proposal_parents (proposal_id, parent_id) VALUES (?, ?)');
+  for (const parent of p.parent_ids ?? []) link.run(id, parent);
+  return id;
+}
+
+export function updateProposal(db: Db, id: number, change: { text?: string; status?: ProposalStatus }): boolean {
+  const result = db
+    .prepare(
+      `UPDATE proposals SET text = COALESCE(@text, text), status = COALESCE(@status, status),
+       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
+    )
+    .run({ id, text: change.text ?? null, status: change.status ?? null });
+  return result.changes > 0;
+}

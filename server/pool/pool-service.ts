@@ -1,0 +1,80 @@
+import type { Db } from '../../db/database';
+import type { Proposal } from '../../shared/api/pool';
+import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
+import type { ProposalOrigin } from '../../shared/domain/generation';
+import { findNearDuplicate } from '../../shared/generation/similarity';
+import { HttpError, notFound } from '../http/http-error';
+import { seedProposals } from '../llm/templates';
+import { getProposal, insertProposal, countSeeds, poolTexts, updateProposal } from './pool-queries';
+
+/** Loads the hand-written seeds of `prompts/seeds.json` for every chart type that has none yet. */
+export function ensureSeedProposals(db: Db): number {
+  const seeds = seedProposals();
+  let added = 0;
+  db.transaction(() => {
+    for (const chartType of CHART_TYPES) {
+      if (countSeeds(db, chartType) > 0) continue;
+      for (const text of seeds[chartType]) {
+        insertProposal(db, { chart_type: chartType, text, origin: 'seed', status: 'active' });
+        added++;
+      }
+    }
+  })();
+  return added;
+}
+
+export interface NewProposal {
+  chartType: ChartType;
+  text: string;
+  origin: ProposalOrigin;
+  parentIds: number[];
+  runId?: number | null;
+  round?: number;
+  createdBy?: number | null;
+}
+
+/**
+ * Adds a proposal to the pool, or keeps it as `duplicate` (with a pointer and its score) when
+ * it is too close to one already there. One transaction, so two concurrent writers cannot both
+ * add the same text as active.
+ */
+export function addProposal(db: Db, proposal: NewProposal, threshold: number): Proposal {
+  const id = db.transaction(() => {
+    const near = findNearDuplicate(proposal.text, poolTexts(db, proposal.chartType), threshold);
+    return insertProposal(db, {
+      chart_type: proposal.chartType,
+      text: proposal.text.trim(),
+      origin: proposal.origin,
+      status: near ? 'duplicate' : 'active',
+      duplicate_of: near?.proposal.id ?? null,
+      similarity: near ? Math.round(near.score * 1000) / 1000 : null,
+      run_id: proposal.runId ?? null,
+      round: proposal.round ?? 0,
+      created_by: proposal.createdBy ?? null,
+      parent_ids: proposal.parentIds,
+    });
+  })();
+  const created = getProposal(db, id);
+  if (!created) throw new Error(`proposal ${id} vanished after insert`);
+  return created;
+}
+
+/**
+ * A curator's change: new text (checked for duplicates like any proposal) or retire /
+ * re-activate. Re-activating a duplicate is allowed: the curator overrides the filter knowingly.
+ */
+export function editProposal(db: Db, id: number, change: { text?: string; status?: 'active' | 'retired' }, threshold: number): Proposal {
+  return db.transaction(() => {
+    const current = getProposal(db, id);
+    if (!current) throw notFound(`proposal ${id}`);
+    if (change.text !== undefined) {
+      const others = poolTexts(db, current.chart_type).filter((p) => p.id !== id);
+      const near = findNearDuplicate(change.text, others, threshold);
+      if (near) throw new HttpError('conflict', `too close to proposal ${near.proposal.id} (ROUGE-L ${near.score.toFixed(2)}): "${near.proposal.text}"`, 'text');
+    }
+    updateProposal(db, id, change);
+    const updated = getProposal(db, id);
+    if (!updated) throw notFound(`proposal ${id}`);
+    return updated;
+  })();
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ItemListResponseSchema, ItemDetailResponseSchema } from '../../shared/api/items';
+import { ProposalListResponseSchema } from '../../shared/api/pool';
+import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { jsonReply, startFakeOpenAI, truncatedJsonReply, type FakeOpenAI } from '../support/fake-openai';
+import { correctItem, hqaModel, schemaName } from '../support/fake-hqa-model';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let curator: TestClient;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  curator = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+});
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+async function runToEnd(config: Record<string, unknown>): Promise<Run> {
+  const res = await curator.post('/api/runs', config);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const { run } = RunResponseSchema.parse(res.body);
+  await server.server.executor.start(run.id);
+  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+}
+
+describe('the seed pool', () => {
+  it('holds four hand-written seeds per chart type on first start', async () => {
+    const pool = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&page_size=200')).body);
+    expect(pool.total).toBe(36);
+    const perType = new Map<string, number>();
+    for (const p of pool.proposals) perType.set(p.chart_type, (perType.get(p.chart_type) ?? 0) + 1);
+    expect([...perType.values()]).toEqual(Array(9).fill(4));
+  });
+});
+
+describe('an offline run', () => {
+  it('grows the pool and writes verified items, naming itself offline-rules', async () => {
+    const run = await runToEnd({ engine: 'offline', stage: 'both', chart_type: 'vertical_bar', items: 4, proposal_batches: 1 });
+    expect(run).toMatchObject({ status: 'done', engine: 'offline', model: 'offline-rules', llm_calls: 0, cost: 0 });
+    expect(run.proposals_created).toBeGreaterThan(0);
+    expect(run.items_created).toBe(4);
+    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body);
+    expect(items.items).toHaveLength(4);
+    for (const item of items.items) {
+      expect(item).toMatchObject({ origin: 'offline', model: 'offline-rules', chart_type: 'vertical_bar', verifier_match: true });
+      const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${item.id}`)).body).item;
+      expect(detail.rationale).toMatch(/offline/i);
+      expect(detail.verifier.recomputed_answer).not.toBeNull();
+    }
+    const generated = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=generated&chart_type=vertical_bar')).body);
+    expect(generated.proposals.every((p) => p.run_id === run.id && p.parent_ids.length > 0)).toBe(true);
+  });
+
+  it('takes only QAs without items: a second run makes no item twice', async () => {
+    const run = await runToEnd({ engine: 'offline', stage: 'items', chart_type: 'vertical_bar', items: 500 });
+    const all = ItemListResponseSchema.parse((await curator.get('/api/items?chart_type=vertical_bar&page_size=200')).body);
+    const qaIds = all.items.map((i) => i.qa_id);
+    expect(new Set(qaIds).size).toBe(qaIds.length);
+    expect(run.items_created + run.items_failed).toBe(run.tasks_total);
+  });
+});
+
+describe('an openai run through the real SDK', () => {
+  it('runs both stages: proposals with lineage, items with call records', async () => {
+    fake.setDefault(hqaModel());
+    const before = fake.requests.length;
+    const run = await runToEnd({ engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'pie', items: 3, proposal_batches: 1 });
+    expect(run).toMatchObject({ status: 'done', engine: 'openai', model: 'gpt-4o-mini', proposals_created: 1, items_created: 3, items_failed: 0 });
+    expect(run.llm_calls).toBe(4);
+    expect(run.prompt_tokens).toBeGreaterThan(0);
+    expect(run.cost).toBeGreaterThan(0);
+    expect(fake.requests.length - before).toBe(4);
+    const stage1 = fake.requests.slice(before).find((r) => r.chat && schemaName(r.chat) === 'proposal_batch');
+    expect(JSON.stringify(stage1?.body)).toMatch(/Pie/);
+    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body);
+    expect(items.items.every((i) => i.origin === 'llm' && i.model === 'gpt-4o-mini' && i.verifier_match === true)).toBe(true);
+    const calls = server.server.ctx.db.prepare('SELECT purpose, template, template_hash, outcome, raw_output FROM llm_calls WHERE run_id = ?').all(run.id) as {
+      purpose: string;
+      template: string;
+      template_hash: string;
+      outcome: string;
+      raw_output: string;
+    }[];
+    expect(calls.map((c) => c.purpose).sort()).toEqual(['stage1', 'stage2', 'stage2', 'stage2']);
+    expect(calls.every((c) => c.outcome === 'ok' && /^[0-9a-f]{64}$/.test(c.template_hash) && c.raw_output.length > 0)).toBe(true);
+  });
+
+  it('keeps a proposal too close to the pool as a duplicate with a pointer', async () => {
+    const seeds = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&chart_type=line')).body).proposals;
+    const seed = seeds[0];
+    if (!seed) throw new Error('no line seed');
+    fake.setDefault(hqaModel({ proposals: () => [seed.text.replace(/\.$/, '') + ' again.', 'Invert the direction of every change between consecutive periods across the series'] }));
+    const run = await runToEnd({ engine: 'openai', stage: 'proposals', chart_type: 'line', proposal_batches: 1 });
+    expect(run.proposals_created).toBe(1);
+    const dupes = ProposalListResponseSchema.parse((await curator.get('/api/pool?status=duplicate&chart_type=line')).body).proposals;
+    expect(dupes).toHaveLength(1);
+    expect(dupes[0]).toMatchObject({ duplicate_of: seed.id, run_id: run.id });
+    expect(dupes[0]?.similarity).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('fails an item whose output stays invalid after the repair, and goes on with the rest', async () => {
+    let stage2 = 0;
+    fake.setDefault((chat) => {
+      stage2++;
+      // The first item's call and its repair both come back truncated.
+      return stage2 <= 2 ? truncatedJsonReply(correctItem(chat)) : jsonReply(correctItem(chat));
+    });
+    const run = await runToEnd({ engine: 'openai', stage: 'items', chart_type: 'pie', items: 3, concurrency: 1 });
+    expect(run).toMatchObject({ status: 'done', items_created: 2, items_failed: 1 });
+    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    expect(detail.errors).toHaveLength(1);
+    expect(detail.errors[0]?.error).toMatch(/invalid/i);
+    const outcomes = server.server.ctx.db.prepare('SELECT outcome FROM llm_calls WHERE run_id = ? ORDER BY id').all(run.id) as { outcome: string }[];
+    expect(outcomes.map((o) => o.outcome)).toEqual(['invalid', 'invalid', 'ok', 'ok']);
+  });
+
+  it('stops the run cleanly at its token budget', async () => {
+    fake.setDefault(hqaModel());
+    const run = await runToEnd({ engine: 'openai', stage: 'items', chart_type: 'horizontal_bar', items: 10, concurrency: 1, budget_tokens: 1 });
+    expect(run.status).toBe('done');
+    expect(run.stop_reason).toMatch(/budget cap reached/);
+    expect(run.items_created).toBe(1);
+    expect(run.tasks_total).toBeGreaterThan(1);
+  });
+
+  it('refuses an openai run when no key is configured', async () => {
+    const offline = await startTestServer({ demo: false });
+    try {
+      await offline.createUser('c2', 'curator', 'curator-pass-2');
+      const client = new TestClient(offline.url);
+      await client.login('c2', 'curator-pass-2');
+      const res = await client.post('/api/runs', { engine: 'openai' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { field: 'engine' } });
+    } finally {
+      await offline.close();
+    }
+  });
+});
