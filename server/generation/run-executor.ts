@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
@@ -74,6 +75,8 @@ export class RunExecutor {
     if (running) return running.done;
     if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
     const controller = new AbortController();
+    // Every in-flight call listens on the run's signal (request and retry wait): allow for all.
+    setMaxListeners(64, controller.signal);
     const done = this.execute(runId, controller)
       .catch((error: unknown) => {
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');

@@ -5,9 +5,13 @@ const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('server/cli/main.ts');
 
 /** Runs the real CLI (`npm run --silent hqa -- …` runs the same file) against a database file. */
-export function runCli(args: string[], options: { dbPath: string; input?: string }): { status: number; stdout: string; stderr: string } {
+export function runCli(
+  args: string[],
+  options: { dbPath: string; input?: string; env?: Record<string, string> },
+): { status: number; stdout: string; stderr: string } {
   const result = spawnSync(TSX, [CLI, ...args], {
-    env: { ...process.env, HQA_DB: options.dbPath, HQA_LOG_LEVEL: 'silent' },
+    // An API key in the developer's environment must not turn tests into network calls.
+    env: { ...process.env, OPENAI_API_KEY: '', HQA_DB: options.dbPath, HQA_LOG_LEVEL: 'silent', ...options.env },
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: 60_000,

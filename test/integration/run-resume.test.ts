@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openAndMigrate } from '../../db/database';
+import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { hqaModel } from '../support/fake-hqa-model';
+import { startFakeOpenAI } from '../support/fake-openai';
+import { TestClient } from '../support/http-client';
+import { startServerProcess, stopProcess } from '../support/server-process';
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-resume-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean, timeoutMs = 60_000): Promise<Run> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run;
+    if (until(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} did not get there: ${JSON.stringify(run)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a run survives SIGKILL', () => {
+  it('resumes on the next start: no item lost, none made twice', async () => {
+    const fake = await startFakeOpenAI({ defaultHandler: hqaModel({ delayMs: 150 }) });
+    const env = { HQA_DB: join(dir, 'hqa.sqlite'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
+    try {
+      const first = await startServerProcess(env);
+      const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';
+      const client = new TestClient(first.url);
+      await client.login('admin', password);
+      const created = await client.post('/api/runs', { engine: 'openai', stage: 'items', items: 12, concurrency: 2 });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const { run } = RunResponseSchema.parse(created.body);
+      const midway = await waitForRun(client, run.id, (r) => r.items_created >= 3);
+      expect(midway.items_created).toBeLessThan(12);
+      expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();
+
+      const second = await startServerProcess(env);
+      try {
+        const again = new TestClient(second.url);
+        again.cookie = client.cookie;
+        const done = await waitForRun(again, run.id, (r) => r.status === 'done');
+        expect(done).toMatchObject({ tasks_total: 12, items_created: 12, items_failed: 0, tasks_failed: 0 });
+      } finally {
+        await stopProcess(second.child, 'SIGTERM');
+      }
+      const db = openAndMigrate(env.HQA_DB);
+      try {
+        const counts = db
+          .prepare('SELECT COUNT(*) AS items, COUNT(DISTINCT qa_id) AS qas, COUNT(DISTINCT idempotency_key) AS keys FROM hqa_items WHERE run_id = ?')
+          .get(run.id) as { items: number; qas: number; keys: number };
+        expect(counts).toEqual({ items: 12, qas: 12, keys: 12 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -1,0 +1,39 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `server/main.ts` as `npm start` does (without the client build) and waits for its URL. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('server/main.ts')], {
+    env: { ...process.env, HQA_PORT: '0', HQA_LOG_LEVEL: 'warn', ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = /Open (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { child, url, output: () => output };
+}
+
+export function stopProcess(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolveExit) => {
+    if (child.exitCode !== null) return resolveExit(child.exitCode);
+    child.once('exit', (code) => resolveExit(code));
+    child.kill(signal);
+  });
+}
