@@ -104,20 +104,25 @@ function move(input: PlanInput): PlanDraft | null {
   const amount = givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before));
   if (!(amount > 0)) return null;
   if (facts.rowWhole) {
-    // Within one bar of a 100% chart: from one segment to another, so the bar still sums to 100.
-    const others = facts.columns.filter((other) => other !== column && valueOf(other, row) !== null);
-    if (others.length === 0) return null;
-    const to = pick(rng, others);
+    // Within one bar of a 100% chart, from one segment to another, so the bar still sums to 100:
+    // out of this segment when it holds enough, else into it from the largest segment.
+    const others = facts.columns
+      .filter((other) => other !== column && valueOf(other, row) !== null)
+      .sort((a, b) => (valueOf(b, row) ?? 0) - (valueOf(a, row) ?? 0));
+    const other = before >= amount ? pick(rng, others.length > 0 ? others : [column]) : others[0];
+    if (!other || other === column) return null;
+    const [from, to] = before >= amount ? [column, other] : [other, column];
+    const fromBefore = valueOf(from, row) ?? 0;
     const toBefore = valueOf(to, row) ?? 0;
-    if (!fits(column, clean(before - amount)) || !fits(to, clean(toBefore + amount))) return null;
+    if (!fits(from, clean(fromBefore - amount)) || !fits(to, clean(toBefore + amount))) return null;
     return {
       kind: 'move',
       edit: [
-        { op: 'add', row, series: column.name, delta: -amount },
+        { op: 'add', row, series: from.name, delta: -amount },
         { op: 'add', row, series: to.name, delta: amount },
       ],
-      assumption: `Suppose ${amountText(column, amount)} of ${nameOf(row)} moved from ${nameOf(column.name)} to ${nameOf(to.name)}.`,
-      effect: `${nameOf(row)}'s ${nameOf(column.name)} goes from ${valueText(column, before)} to ${valueText(column, clean(before - amount))} and its ${nameOf(to.name)} from ${valueText(to, toBefore)} to ${valueText(to, clean(toBefore + amount))}`,
+      assumption: `Suppose ${amountText(column, amount)} of ${nameOf(row)} moved from ${nameOf(from.name)} to ${nameOf(to.name)}.`,
+      effect: `${nameOf(row)}'s ${nameOf(from.name)} goes from ${valueText(from, fromBefore)} to ${valueText(from, clean(fromBefore - amount))} and its ${nameOf(to.name)} from ${valueText(to, toBefore)} to ${valueText(to, clean(toBefore + amount))}`,
     };
   }
   const partnerBefore = partner === null ? null : valueOf(column, partner);

@@ -137,7 +137,7 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
       if (!fits(other, clean(before - delta))) continue;
       return {
         ops: [{ op: 'add', row, series: other.name, delta: clean(-delta) }],
-        clause: delta > 0 ? `, taken from its ${nameOf(other.name)} segment` : `, given to its ${nameOf(other.name)} segment`,
+        clause: delta > 0 ? `, the points taken from its ${nameOf(other.name)} segment` : `, the freed points going to its ${nameOf(other.name)} segment`,
         effect: ` and its ${nameOf(other.name)} segment from ${valueText(other, before)} to ${valueText(other, clean(before - delta))}`,
       };
     }

@@ -57,10 +57,11 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   }
   const rng = mulberry32(seedFor(input.seed, String(input.proposal.id), input.qa.query, input.chartType));
   const intent = parseIntent(input.proposal.text);
+  const askedIn = (column: ColumnFacts) => mentionedLabel(input.qa.query, column.cells.map((cell) => cell.label));
   const plan = makePlan(facts, intent, input.qa.query, rng);
   if (!plan) return { ok: false, reason: 'no change to this table passes the layout lint (shares, sums, counts), so the offline engine made no item' };
 
-  const scored = questionCandidates(facts, plan).flatMap((candidate) => score(candidate, input.table, plan.edited));
+  const scored = questionCandidates(facts, plan, askedIn(plan.column)).flatMap((candidate) => score(candidate, input.table, plan.edited));
   const chosen = choose(scored, input.qa.label, rng);
   if (!chosen) return { ok: false, reason: 'no question template could be computed on this table' };
 
@@ -70,7 +71,7 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   };
   const rationale =
     `Offline rule engine (${OFFLINE_MODEL}): template-based, not a language model. ` +
-    `Under the assumption ${plan.effect}. ${capitalize(chosen.explain(chosen.answer, run))}. ` +
+    `Under the assumption, ${plan.effect}. ${capitalize(chosen.explain(chosen.answer, run))}. ` +
     `On the original chart the same question gives ${chosen.original}, ${sameOrNot(chosen)}.`;
   const draft = HqaItemDraftSchema.safeParse({
     assumption: plan.assumption,
@@ -94,25 +95,23 @@ function sameOrNot(chosen: Scored): string {
   return `which relaxed matching (within ${RELAXED_TOLERANCE * 100}%) counts as the same answer, so the assumption does not change it`;
 }
 
-/** The column and row the factual QA names when it names them, else the proposal's selectors, else a seeded choice. */
+/** The column the factual QA names (else the proposal's axis, else a seeded one), and the row to change in it. */
 function makePlan(facts: TableFacts, intent: Intent, query: string, rng: Rng): EditPlan | null {
   const named = mentionedLabel(query, facts.columns.map((column) => column.name));
   const byAxis = intent.axis === null ? null : facts.table.series[intent.axis];
   const first = facts.columns.find((column) => column.name === named) ?? facts.columns.find((column) => column.name === byAxis) ?? pick(rng, facts.columns);
   const columns = [first, ...shuffled(rng, facts.columns.filter((column) => column !== first))];
-  for (const column of columns) {
-    const plan = planEdit(facts, column, focusRow(facts, column, intent, query, rng), intent, rng);
-    if (plan) return plan;
-  }
-  return null;
+  return planEdit(facts, columns, (column) => focusRow(facts, column, intent, query, rng), intent, rng);
 }
 
+/**
+ * The row to change: the one the proposal picks by rank ("the largest bar"), else the one the
+ * factual question names (questions then ask about it either way), else a seeded choice.
+ */
 function focusRow(facts: TableFacts, column: ColumnFacts, intent: Intent, query: string, rng: Rng): string {
   const labels = column.cells.map((cell) => cell.label);
-  const mentioned = mentionedLabel(query, labels);
-  if (mentioned) return mentioned;
   const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
-  return selected ?? pick(rng, labels);
+  return selected ?? mentionedLabel(query, labels) ?? pick(rng, labels);
 }
 
 function score(candidate: QuestionCandidate, original: DataTable, edited: DataTable): Scored[] {

@@ -29,6 +29,7 @@ export function factorPhrase(factor: number): string {
   const named: Record<string, string> = { '2': 'doubled', '3': 'tripled', '4': 'quadrupled', '0.5': 'halved' };
   const word = named[String(factor)];
   if (word) return word;
+  if (Math.abs(Math.abs(factor - 1) - 1 / 3) < 1e-9) return factor > 1 ? 'increased by a third' : 'decreased by a third';
   const percent = fmt(roundTo(Math.abs(factor - 1) * 100, 2));
   return factor > 1 ? `increased by ${percent}%` : `decreased by ${percent}%`;
 }

@@ -47,25 +47,36 @@ function neutral(intent: Intent, kind: IntentKind): Intent {
 }
 
 /**
- * The proposal's operation on the chosen row when it can be made, else the chart type's
- * defaults; every candidate is applied and linted, and the first without a lint error (and
- * that changes something) wins.
+ * The proposal's operation where it can be made — on the chosen row of the first column,
+ * else on other rows and columns — before the chart type's defaults. Every candidate is
+ * applied and linted, and the first without a lint error (that changes something) wins.
  */
-export function planEdit(facts: TableFacts, column: ColumnFacts, row: string, intent: Intent, rng: Rng): EditPlan | null {
+export function planEdit(
+  facts: TableFacts,
+  columns: readonly ColumnFacts[],
+  focusRow: (column: ColumnFacts) => string,
+  intent: Intent,
+  rng: Rng,
+): EditPlan | null {
   const defaults = DEFAULT_KINDS[facts.chartType];
   const lead = intent.kind ?? shuffled(rng, defaults.slice(0, 3))[0] ?? 'scale';
   const kinds = unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
-  const others = shuffled(
-    rng,
-    column.cells.map((cell) => cell.label).filter((label) => label !== row),
+  const rowsOf = new Map(
+    columns.map((column) => {
+      const row = focusRow(column);
+      const others = shuffled(rng, column.cells.map((cell) => cell.label).filter((label) => label !== row));
+      return [column, [row, ...others].slice(0, ROW_TRIES)] as const;
+    }),
   );
   for (const kind of kinds) {
     const kindIntent = kind === intent.kind ? intent : neutral(intent, kind);
-    for (const candidate of [row, ...others].slice(0, ROW_TRIES)) {
-      const input: PlanInput = { facts, column, row: candidate, partner: partnerFor(facts, column, candidate, kindIntent, rng), intent: kindIntent, rng };
-      const draft = BUILDERS[kind](input);
-      const plan = draft && accept(facts, input, draft);
-      if (plan) return plan;
+    for (const column of columns) {
+      for (const row of rowsOf.get(column) ?? []) {
+        const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng };
+        const draft = BUILDERS[kind](input);
+        const plan = draft && accept(facts, input, draft);
+        if (plan) return plan;
+      }
     }
   }
   return null;

@@ -23,7 +23,11 @@ export interface QuestionCandidate {
 /** At most this many count thresholds per item: one per changed cell is plenty. */
 const MAX_THRESHOLDS = 2;
 
-export function questionCandidates(facts: TableFacts, plan: EditPlan): QuestionCandidate[] {
+/**
+ * The candidates for one plan. `asked` is the row the factual question names, if any: it
+ * comes first among the rows questions are about, beside the changed row and its partner.
+ */
+export function questionCandidates(facts: TableFacts, plan: EditPlan, asked: string | null = null): QuestionCandidate[] {
   const { column, edited } = plan;
   const s = literal(column.name);
   const series = `series(${s})`;
@@ -32,8 +36,7 @@ export function questionCandidates(facts: TableFacts, plan: EditPlan): QuestionC
   const noun = facts.chartType === 'pie' ? 'slice' : facts.rowNoun;
   const present = (table: DataTable, label: string) => runProgram(table, `value(${literal(label)}, ${s})`).ok;
   const both = column.cells.map((cell) => cell.label).filter((label) => present(edited, label));
-  const x = both.includes(plan.row) ? plan.row : null;
-  const y = plan.partner !== null && both.includes(plan.partner) && plan.partner !== x ? plan.partner : (both.find((label) => label !== x) ?? null);
+  const subjects = [...new Set([asked, plan.row, plan.partner])].filter((label): label is string => label !== null && both.includes(label));
   const value = (label: string) => `value(${literal(label)}, ${s})`;
 
   const out: QuestionCandidate[] = [
@@ -72,7 +75,7 @@ export function questionCandidates(facts: TableFacts, plan: EditPlan): QuestionC
       explain: (answer, run) => `the ${run(`count(${series})`)} ${m}s then add up to ${answer}`,
     });
   }
-  if (x !== null) {
+  for (const x of subjects.slice(0, 2)) {
     out.push({
       template: 'value',
       text: `What would the ${m} of ${nameOf(x)}${forS} be?`,
@@ -80,8 +83,8 @@ export function questionCandidates(facts: TableFacts, plan: EditPlan): QuestionC
       explain: (answer) => `${nameOf(x)} is then ${answer}`,
     });
   }
-  const a = x ?? y;
-  const b = x === null ? (both.find((label) => label !== y) ?? null) : y;
+  const a = subjects[0] ?? both[0] ?? null;
+  const b = subjects[1] ?? both.find((label) => label !== a) ?? null;
   if (a !== null && b !== null) {
     const pair = (answer: string, run: (program: string) => string) => `${nameOf(a)} is then ${run(value(a))} and ${nameOf(b)} is ${run(value(b))}`;
     out.push(
@@ -114,7 +117,8 @@ export function questionCandidates(facts: TableFacts, plan: EditPlan): QuestionC
       explain: (answer) => `${answer} ${answer === '1' ? noun : plural(noun)} then ${answer === '1' ? 'has' : 'have'} a ${m} above ${shown}`,
     });
   }
-  if (isMulti(facts) && x !== null) {
+  const x = subjects[0];
+  if (isMulti(facts) && x !== undefined) {
     out.push({
       template: 'row_argmax',
       text: `Which series would then have the highest ${m} for ${nameOf(x)}?`,
