@@ -1,4 +1,6 @@
 import type { ChartListQuery } from '../../../shared/api/charts';
+import type { ItemListQuery } from '../../../shared/api/items';
+import type { ProposalListQuery } from '../../../shared/api/pool';
 
 /**
  * Every react-query key in the client. Keys are hierarchical so one prefix invalidates a
@@ -7,6 +9,7 @@ import type { ChartListQuery } from '../../../shared/api/charts';
 export const queryKeys = {
   me: () => ['auth', 'me'] as const,
   presence: () => ['presence'] as const,
+  health: () => ['health'] as const,
   charts: {
     all: () => ['charts'] as const,
     lists: () => ['charts', 'list'] as const,
@@ -18,5 +21,26 @@ export const queryKeys = {
   users: {
     all: () => ['users'] as const,
     list: () => ['users', 'list'] as const,
+  },
+  runs: {
+    all: () => ['runs'] as const,
+    lists: () => ['runs', 'list'] as const,
+    list: (page: number) => ['runs', 'list', page] as const,
+    details: () => ['runs', 'detail'] as const,
+    detail: (id: number) => ['runs', 'detail', id] as const,
+  },
+  pool: {
+    all: () => ['pool'] as const,
+    lists: () => ['pool', 'list'] as const,
+    list: (query: ProposalListQuery) => ['pool', 'list', query] as const,
+    details: () => ['pool', 'detail'] as const,
+    detail: (id: number) => ['pool', 'detail', id] as const,
+  },
+  items: {
+    all: () => ['items'] as const,
+    lists: () => ['items', 'list'] as const,
+    list: (query: Partial<ItemListQuery>) => ['items', 'list', query] as const,
+    details: () => ['items', 'detail'] as const,
+    detail: (id: number) => ['items', 'detail', id] as const,
   },
 };

@@ -6,8 +6,14 @@ import { RequireSession } from '../auth/require-session';
 import { AdminPage } from '../features/admin/admin-page';
 import { ChartPage } from '../features/charts/chart-page';
 import { ChartsPage } from '../features/charts/charts-page';
+import { ItemPage } from '../features/items/item-page';
+import { ItemsPage } from '../features/items/items-page';
 import { PlaceholderPage } from '../features/placeholders/placeholder-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
+import { PoolPage } from '../features/pool/pool-page';
+import { ProposalPage } from '../features/pool/proposal-page';
+import { RunPage } from '../features/runs/run-page';
+import { RunsPage } from '../features/runs/runs-page';
 import { AppFrame } from './app-frame';
 import { createQueryClient } from './query-client';
 
@@ -22,9 +28,12 @@ export function App() {
             <Route element={<AppFrame />}>
               <Route index element={<Navigate to="/charts" replace />} />
               <Route path="review" element={<PlaceholderPage page="review" />} />
-              <Route path="items" element={<PlaceholderPage page="items" />} />
-              <Route path="pool" element={<PlaceholderPage page="pool" />} />
-              <Route path="runs" element={<PlaceholderPage page="runs" />} />
+              <Route path="items" element={<ItemsPage />} />
+              <Route path="items/:id" element={<ItemPage />} />
+              <Route path="pool" element={<PoolPage />} />
+              <Route path="pool/:id" element={<ProposalPage />} />
+              <Route path="runs" element={<RunsPage />} />
+              <Route path="runs/:id" element={<RunPage />} />
               <Route path="charts" element={<ChartsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<PlaceholderPage page="stats" />} />

@@ -13,6 +13,7 @@ import { DataTableView } from './data-table-view';
 import { FactualQaTable } from './factual-qa-table';
 import { listPathFrom } from './link-state';
 import { TryItPanel } from './try-it/try-it-panel';
+import { WriteItemSection } from './write-item/write-item-section';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -142,6 +143,8 @@ export function ChartPage() {
         <h2 id="qas-heading">Factual questions ({qas.length})</h2>
         <FactualQaTable qas={qas} />
       </section>
+
+      <WriteItemSection chartId={detail.id} chartType={detail.chart_type} qas={qas} />
     </section>
   );
 }
