@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
+    // Polls wait for servers and browsers; on a loaded 2-core machine one second is too short.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 60_000,
     // Integration and e2e tests start real servers and Chromium; two cores, so keep it modest.
     maxWorkers: 2,

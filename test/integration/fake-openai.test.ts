@@ -157,7 +157,7 @@ describe('fake OpenAI server through the real SDK', () => {
 
     fake.script(hangReply());
     const hanging = client.chat.completions.create({ model: MODEL, messages: question }).catch((e: unknown) => e);
-    await expect.poll(() => fake.requests.length).toBe(3);
+    await expect.poll(() => fake.requests.length, { timeout: 10_000 }).toBe(3);
     const started = Date.now();
     await fake.close();
     expect(await hanging).toBeInstanceOf(OpenAI.APIConnectionError);
