@@ -1,0 +1,59 @@
+import type { ItemListQuery } from '../../../../shared/api/items';
+import { ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
+import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '../../../../shared/domain/generation';
+import { parseId } from './items-api';
+
+export const ITEM_PAGE_SIZE = 25;
+
+/** The items list state, kept in the URL; run, proposal and chart narrow it when linked from those pages. */
+export type ItemListFilters = {
+  status: ItemStatus | '';
+  origin: ItemOrigin | '';
+  chartType: ChartType | '';
+  run: number | null;
+  proposal: number | null;
+  chart: number | null;
+  page: number;
+};
+
+export function readItemFilters(params: URLSearchParams): ItemListFilters {
+  const status = ItemStatusSchema.safeParse(params.get('status'));
+  const origin = ItemOriginSchema.safeParse(params.get('origin'));
+  const type = ChartTypeSchema.safeParse(params.get('type'));
+  return {
+    status: status.success ? status.data : '',
+    origin: origin.success ? origin.data : '',
+    chartType: type.success ? type.data : '',
+    run: parseId(params.get('run')),
+    proposal: parseId(params.get('proposal')),
+    chart: parseId(params.get('chart')),
+    page: parseId(params.get('page')) ?? 1,
+  };
+}
+
+/** Applies a change to the URL state; any change other than the page starts again at page 1. */
+export function writeItemFilters(current: ItemListFilters, change: Partial<ItemListFilters>): URLSearchParams {
+  const next: ItemListFilters = { ...current, page: 1, ...change };
+  const params = new URLSearchParams();
+  if (next.status) params.set('status', next.status);
+  if (next.origin) params.set('origin', next.origin);
+  if (next.chartType) params.set('type', next.chartType);
+  if (next.run !== null) params.set('run', String(next.run));
+  if (next.proposal !== null) params.set('proposal', String(next.proposal));
+  if (next.chart !== null) params.set('chart', String(next.chart));
+  if (next.page > 1) params.set('page', String(next.page));
+  return params;
+}
+
+export function toItemQuery(filters: ItemListFilters): ItemListQuery {
+  return {
+    page: filters.page,
+    page_size: ITEM_PAGE_SIZE,
+    status: filters.status || undefined,
+    origin: filters.origin || undefined,
+    chart_type: filters.chartType || undefined,
+    run_id: filters.run ?? undefined,
+    proposal_id: filters.proposal ?? undefined,
+    chart_id: filters.chart ?? undefined,
+  };
+}

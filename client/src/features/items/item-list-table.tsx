@@ -1,0 +1,108 @@
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import type { ItemSummary } from '../../../../shared/api/items';
+import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { BiasFlags, ItemStatusTag, OriginTag, VerifierMark } from './item-tags';
+
+type ItemListTableProps = {
+  items: ItemSummary[];
+  onOpen: (item: ItemSummary) => void;
+  /** Show which chart each item is about (off where the page is about one chart). */
+  showChart?: boolean;
+  /** j/k/Enter move through and open rows; off when another list on the page owns the keys. */
+  keyboard?: boolean;
+};
+
+type ItemTableViewProps = Omit<ItemListTableProps, 'keyboard'> & {
+  selected: number | null;
+  onSelect: (index: number) => void;
+};
+
+/** Items of one page; rows open on click or, where the page lets the list own j/k/Enter, with the keyboard. */
+export function ItemListTable({ keyboard = true, ...props }: ItemListTableProps) {
+  return keyboard ? <NavigableItemTable {...props} /> : <ItemTableView {...props} selected={null} onSelect={() => undefined} />;
+}
+
+function NavigableItemTable(props: Omit<ItemListTableProps, 'keyboard'>) {
+  const { items, onOpen } = props;
+  const { selected, setSelected } = useListNavigation(items.length, (index) => {
+    const item = items[index];
+    if (item) onOpen(item);
+  });
+  return <ItemTableView {...props} selected={selected} onSelect={setSelected} />;
+}
+
+/** Every text is rendered as text. */
+function ItemTableView({ items, onOpen, showChart = true, selected, onSelect }: ItemTableViewProps) {
+  const selectedRow = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    selectedRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  return (
+    <table className="data-grid item-list" data-testid="item-list">
+      <thead>
+        <tr>
+          <th scope="col" className="num">
+            #
+          </th>
+          <th scope="col">Question</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Type</th>
+          {showChart && <th scope="col">Chart</th>}
+          <th scope="col">Origin</th>
+          <th scope="col" title="Does the verifier's recomputed answer match?">
+            Verifier
+          </th>
+          <th scope="col">Bias flags</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item, index) => (
+          <tr
+            key={item.id}
+            ref={index === selected ? selectedRow : undefined}
+            className={index === selected ? 'selected' : undefined}
+            aria-selected={index === selected}
+            data-item-id={item.id}
+            onClick={() => {
+              onSelect(index);
+              onOpen(item);
+            }}
+          >
+            <td className="num">
+              <Link to={`/items/${item.id}`} onClick={(event) => event.stopPropagation()}>
+                {item.id}
+              </Link>
+            </td>
+            <td className="question-cell">{item.question}</td>
+            <td className="mono">{item.answer}</td>
+            <td>{item.answer_type}</td>
+            {showChart && (
+              <td className="small">
+                <Link to={`/charts/${item.chart_id}`} onClick={(event) => event.stopPropagation()} className="mono">
+                  {item.imgname}
+                </Link>
+                <div className="muted">{CHART_TYPE_LABELS[item.chart_type]}</div>
+              </td>
+            )}
+            <td>
+              <OriginTag item={item} />
+            </td>
+            <td className="verdict-cell">
+              <VerifierMark match={item.verifier_match} />
+            </td>
+            <td>
+              <BiasFlags flags={item.bias_flags} />
+            </td>
+            <td>
+              <ItemStatusTag status={item.status} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

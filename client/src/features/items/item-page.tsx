@@ -1,0 +1,156 @@
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { ItemDetail } from '../../../../shared/api/items';
+import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { errorMessage, isApiError } from '../../api/http';
+import { formatTime } from '../../app/format';
+import { ShortcutHint } from '../../keyboard/shortcut-hint';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
+import { parseId, useItem } from './items-api';
+import { VerifierView } from './verifier-view';
+
+const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
+
+function backPathFrom(state: unknown): string {
+  if (typeof state === 'object' && state !== null && 'listSearch' in state && typeof state.listSearch === 'string') {
+    return `/items${state.listSearch}`;
+  }
+  return '/items';
+}
+
+/** An edit as people read JSON: indented; "no edit" when the item assumes it in words only. */
+export function EditView({ edit }: { edit: unknown }) {
+  if (edit === null || edit === undefined) return <p className="muted">No edit: the assumption is not written as table operations.</p>;
+  return (
+    <pre className="code-block" data-testid="item-edit">
+      {JSON.stringify(edit, null, 2)}
+    </pre>
+  );
+}
+
+function ItemBody({ item }: { item: ItemDetail }) {
+  return (
+    <>
+      <div className="item-overview">
+        <dl className="meta">
+          <dt>Chart</dt>
+          <dd>
+            <Link to={`/charts/${item.chart_id}`} className="mono">
+              {item.imgname}
+            </Link>{' '}
+            <span className="muted">{CHART_TYPE_LABELS[item.chart_type]}</span>
+          </dd>
+          <dt>Factual question</dt>
+          <dd data-testid="factual-question">{item.factual_query}</dd>
+          <dt>Factual label</dt>
+          <dd className="mono">{item.factual_label}</dd>
+          <dt>Proposal</dt>
+          <dd>
+            {item.proposal_id === null ? (
+              <span className="muted">none</span>
+            ) : (
+              <>
+                <Link to={`/pool/${item.proposal_id}`}>#{item.proposal_id}</Link> {item.proposal_text}
+              </>
+            )}
+          </dd>
+          <dt>Origin</dt>
+          <dd>
+            <OriginTag item={item} />
+          </dd>
+          <dt>Run</dt>
+          <dd>{item.run_id === null ? <span className="muted">none</span> : <Link to={`/runs/${item.run_id}`}>#{item.run_id}</Link>}</dd>
+          <dt>Status</dt>
+          <dd>
+            <ItemStatusTag status={item.status} />
+            {item.final_answer !== null && <span className="small"> final answer: <span className="mono">{item.final_answer}</span></span>}
+          </dd>
+          <dt>Bias flags</dt>
+          <dd>
+            <BiasFlags flags={item.bias_flags} />
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <time dateTime={item.created_at}>{formatTime(item.created_at)}</time>
+          </dd>
+        </dl>
+        <dl className="meta item-text">
+          <dt>Assumption</dt>
+          <dd data-testid="item-assumption">{item.assumption}</dd>
+          <dt>Question</dt>
+          <dd data-testid="item-question">{item.question}</dd>
+          <dt>Answer</dt>
+          <dd>
+            <span className="mono" data-testid="item-answer">
+              {item.answer}
+            </span>{' '}
+            <span className="muted small">({item.answer_type})</span>
+          </dd>
+          <dt>Changes the answer?</dt>
+          <dd>{item.affects_answer ? 'yes, the assumption changes the factual answer' : 'no, the factual answer stays'}</dd>
+          <dt>Rationale</dt>
+          <dd className="prewrap">{item.rationale}</dd>
+        </dl>
+      </div>
+      <div className="item-machine">
+        <section aria-labelledby="edit-heading">
+          <h2 id="edit-heading">Edit</h2>
+          <EditView edit={item.edit} />
+        </section>
+        <section aria-labelledby="program-heading">
+          <h2 id="program-heading">Program</h2>
+          <pre className="code-block" data-testid="item-program">
+            {item.program}
+          </pre>
+        </section>
+      </div>
+      <section aria-labelledby="verifier-heading">
+        <h2 id="verifier-heading">Verifier</h2>
+        <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} />
+      </section>
+    </>
+  );
+}
+
+export function ItemPage() {
+  const id = parseId(useParams().id);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const backPath = backPathFrom(location.state);
+  const item = useItem(id);
+  useHotkeys({ Escape: () => void navigate(backPath) });
+
+  const back = (
+    <Link to={backPath} className="back-link">
+      ‹ Items
+    </Link>
+  );
+  if (id === null || (isApiError(item.error) && item.error.status === 404)) {
+    return (
+      <section className="page">
+        {back}
+        <h1>Item not found</h1>
+        <p>There is no item with this id.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="page item-page">
+      <title>{`Item #${id} · Chart-HQA`}</title>
+      <header className="page-header">
+        <div>
+          {back}
+          <h1>Item #{id}</h1>
+        </div>
+        <ShortcutHint shortcuts={SHORTCUTS} />
+      </header>
+      {item.isPending && <p className="muted">Loading item…</p>}
+      {item.isError && (
+        <p className="error" role="alert">
+          Could not load the item: {errorMessage(item.error)}
+        </p>
+      )}
+      {item.data && <ItemBody item={item.data.item} />}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ItemDetailResponseSchema,
+  ItemListResponseSchema,
+  type CreateItemRequest,
+  type ItemListQuery,
+} from '../../../../shared/api/items';
+import { apiGet, apiPost } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+export function useItems(query: ItemListQuery) {
+  return useQuery({
+    queryKey: queryKeys.items.list(query),
+    queryFn: () => apiGet('/api/items', ItemListResponseSchema, query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One item with its verifier result; `null` (an id that cannot exist) fetches nothing. */
+export function useItem(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.items.detail(id ?? 0),
+    queryFn: id === null ? skipToken : () => apiGet(`/api/items/${id}`, ItemDetailResponseSchema),
+  });
+}
+
+/** A hand-written item: stored, verified and flagged by the server like a generated one. */
+export function useCreateItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateItemRequest) => apiPost('/api/items', ItemDetailResponseSchema, body),
+    onSuccess: ({ item }) => {
+      queryClient.setQueryData(queryKeys.items.detail(item.id), { item });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.items.lists() });
+    },
+  });
+}
+
+/** A positive integer id from a route or search parameter, else null. */
+export function parseId(param: string | null | undefined): number | null {
+  const id = Number(param);
+  return param && Number.isInteger(id) && id > 0 ? id : null;
+}

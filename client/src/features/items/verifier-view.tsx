@@ -1,0 +1,49 @@
+import type { VerifierResult } from '../../../../shared/table/verify';
+import { LintFindingsView } from '../charts/try-it/lint-findings-view';
+import { VerifierMark } from './item-tags';
+
+/**
+ * What the verifier made of an item: the answer its program gives on the edited table, whether
+ * that matches the item's answer, where it failed, and the layout lint. Advice, not a verdict.
+ */
+export function VerifierView({ result, answer, hasEdit }: { result: VerifierResult; answer: string; hasEdit: boolean }) {
+  return (
+    <div className="verifier" data-testid="verifier">
+      <dl className="meta verifier-meta">
+        <dt>Recomputed answer</dt>
+        <dd>
+          {result.recomputed_answer === null ? (
+            <span className="muted">none</span>
+          ) : (
+            <output className="mono verifier-answer" data-testid="recomputed-answer">
+              {result.recomputed_answer}
+            </output>
+          )}
+        </dd>
+        <dt>Item’s answer</dt>
+        <dd>
+          <span className="mono">{answer}</span> <span className="muted small">({result.answer_type})</span>
+        </dd>
+        <dt>Match</dt>
+        <dd className="verifier-match">
+          <VerifierMark match={result.match} />{' '}
+          <span data-testid="verifier-match-text">
+            {result.match === null ? 'not recomputed' : result.match ? 'matches (relaxed)' : 'differs'}
+          </span>
+        </dd>
+      </dl>
+      {result.error && (
+        <p className="error" data-testid="verifier-error">
+          {result.error.stage === 'edit' ? 'The edit failed' : 'The program failed'}
+          {result.error.position !== undefined && ` at offset ${result.error.position}`}: {result.error.message}
+        </p>
+      )}
+      <h4>Layout lint</h4>
+      {hasEdit || result.lint.length > 0 ? (
+        <LintFindingsView findings={result.lint} />
+      ) : (
+        <p className="muted">No edit: nothing to lint.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
+import { CreateProposalRequestSchema, type Proposal } from '../../../../shared/api/pool';
+import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
+import { errorMessage } from '../../api/http';
+import { Field } from '../../ui/field';
+import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../items/form-errors';
+import { useAddSeed } from './pool-api';
+
+/** What became of the last seed added: in the pool, or kept aside as a near-copy. */
+function AddedNotice({ proposal }: { proposal: Proposal }) {
+  if (proposal.status === 'duplicate' && proposal.duplicate_of !== null) {
+    return (
+      <p className="notice notice-warning" role="status" data-testid="seed-added">
+        Kept as <Link to={`/pool/${proposal.id}`}>#{proposal.id}</Link>, a <strong>duplicate</strong> of{' '}
+        <Link to={`/pool/${proposal.duplicate_of}`}>#{proposal.duplicate_of}</Link>
+        {proposal.similarity !== null && ` (ROUGE-L ${proposal.similarity.toFixed(2)})`}: it is not active.
+      </p>
+    );
+  }
+  return (
+    <p className="notice" role="status" data-testid="seed-added">
+      Added seed <Link to={`/pool/${proposal.id}`}>#{proposal.id}</Link> to the {CHART_TYPE_LABELS[proposal.chart_type]} pool.
+    </p>
+  );
+}
+
+/** A curator's hand-written seed proposal for one chart type. Enter adds it. */
+export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
+  const add = useAddSeed();
+  const [chartType, setChartType] = useState<ChartType>(defaultType || 'vertical_bar');
+  const [text, setText] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [added, setAdded] = useState<Proposal | null>(null);
+
+  const submit = () => {
+    const parsed = CreateProposalRequestSchema.safeParse({ chart_type: chartType, text });
+    if (!parsed.success) {
+      setErrors(fieldErrorsOf(parsed.error));
+      return;
+    }
+    setErrors({});
+    setAdded(null);
+    add.mutate(parsed.data, {
+      onSuccess: ({ proposal }) => {
+        setAdded(proposal);
+        if (proposal.status !== 'duplicate') setText('');
+      },
+    });
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submit();
+  };
+  // One sentence: Enter adds it rather than starting a new line.
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const serverField = serverFieldOf(add.error);
+  const errorFor = (field: string) => errors[field] ?? (add.error && serverField === field ? serverFieldMessage(add.error) : undefined);
+
+  return (
+    <form className="panel add-seed" onSubmit={onSubmit} aria-labelledby="add-seed-heading" noValidate data-testid="add-seed-form">
+      <h2 id="add-seed-heading">Add a seed proposal</h2>
+      <div className="form-row">
+        <Field label="Chart type" error={errorFor('chart_type')}>
+          {(control) => (
+            <select
+              {...control}
+              name="chart_type"
+              value={chartType}
+              onChange={(event) => {
+                const type = ChartTypeSchema.safeParse(event.target.value);
+                if (type.success) setChartType(type.data);
+              }}
+            >
+              {CHART_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {CHART_TYPE_LABELS[type]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Seed text" className="grow" error={errorFor('text')}>
+          {(control) => (
+            <textarea
+              {...control}
+              name="text"
+              rows={2}
+              placeholder="A general counterfactual operation, e.g. “Raise the smallest category until it becomes the largest.”"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              onKeyDown={onKeyDown}
+            />
+          )}
+        </Field>
+        <button type="submit" className="primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add seed'}
+        </button>
+      </div>
+      {add.isError && !serverField && (
+        <p className="error" role="alert">
+          {errorMessage(add.error)}
+        </p>
+      )}
+      {added && <AddedNotice proposal={added} />}
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ProposalListResponseSchema,
+  ProposalResponseSchema,
+  type CreateProposalRequest,
+  type Proposal,
+  type ProposalListQuery,
+  type ProposalListResponse,
+  type UpdateProposalRequest,
+} from '../../../../shared/api/pool';
+import { apiGet, apiPatch, apiPost } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+export function useProposals(query: ProposalListQuery) {
+  return useQuery({
+    queryKey: queryKeys.pool.list(query),
+    queryFn: () => apiGet('/api/pool', ProposalListResponseSchema, query),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One proposal; `null` (an id that cannot exist) fetches nothing. */
+export function useProposal(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.pool.detail(id ?? 0),
+    queryFn: id === null ? skipToken : () => apiGet(`/api/pool/${id}`, ProposalResponseSchema),
+  });
+}
+
+function useRememberProposal() {
+  const queryClient = useQueryClient();
+  return (proposal: Proposal) => {
+    queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
+    queryClient.setQueriesData<ProposalListResponse>({ queryKey: queryKeys.pool.lists() }, (old) =>
+      old ? { ...old, proposals: old.proposals.map((p) => (p.id === proposal.id ? proposal : p)) } : old,
+    );
+    void queryClient.invalidateQueries({ queryKey: queryKeys.pool.lists() });
+  };
+}
+
+/** A curator's hand-written seed; the server keeps a near-copy as `duplicate` or refuses it (409 on `text`). */
+export function useAddSeed() {
+  const remember = useRememberProposal();
+  return useMutation({
+    mutationFn: (body: CreateProposalRequest) => apiPost('/api/pool', ProposalResponseSchema, body),
+    onSuccess: ({ proposal }) => remember(proposal),
+  });
+}
+
+export function useUpdateProposal(id: number) {
+  const remember = useRememberProposal();
+  return useMutation({
+    mutationFn: (body: UpdateProposalRequest) => apiPatch(`/api/pool/${id}`, ProposalResponseSchema, body),
+    onSuccess: ({ proposal }) => remember(proposal),
+  });
+}

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { roleAtLeast } from '../../../../shared/domain/roles';
+import { errorMessage, isApiError } from '../../api/http';
+import { formatTime } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
+import { ShortcutHint } from '../../keyboard/shortcut-hint';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { Pager } from '../charts/pager';
+import { ItemListTable } from '../items/item-list-table';
+import { parseId, useItems } from '../items/items-api';
+import { useProposal } from './pool-api';
+import { ProposalCard } from './proposal-card';
+
+const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the pool' }];
+const PROPOSAL_ITEMS_PAGE_SIZE = 25;
+
+function ProposalItems({ proposalId }: { proposalId: number }) {
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const items = useItems({ proposal_id: proposalId, page, page_size: PROPOSAL_ITEMS_PAGE_SIZE });
+  if (items.isPending) return <p className="muted">Loading items…</p>;
+  if (items.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the items: {errorMessage(items.error)}
+      </p>
+    );
+  }
+  if (items.data.total === 0) return <p className="empty">No items were written from this proposal yet.</p>;
+  return (
+    <>
+      <ItemListTable key={page} items={items.data.items} onOpen={(item) => void navigate(`/items/${item.id}`)} />
+      <Pager page={page} pageSize={PROPOSAL_ITEMS_PAGE_SIZE} total={items.data.total} onPage={setPage} />
+    </>
+  );
+}
+
+/** One proposal at /pool/:id: its card (lineage as links) and the items written from it. */
+export function ProposalPage() {
+  const id = parseId(useParams().id);
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const proposal = useProposal(id);
+  useHotkeys({ Escape: () => void navigate('/pool') });
+
+  const back = (
+    <Link to="/pool" className="back-link">
+      ‹ Pool
+    </Link>
+  );
+  if (id === null || (isApiError(proposal.error) && proposal.error.status === 404)) {
+    return (
+      <section className="page">
+        {back}
+        <h1>Proposal not found</h1>
+        <p>There is no proposal with this id.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="page">
+      <title>{`Proposal #${id} · Chart-HQA`}</title>
+      <header className="page-header">
+        <div>
+          {back}
+          <h1>Proposal #{id}</h1>
+        </div>
+        <ShortcutHint shortcuts={SHORTCUTS} />
+      </header>
+      {proposal.isPending && <p className="muted">Loading proposal…</p>}
+      {proposal.isError && (
+        <p className="error" role="alert">
+          Could not load the proposal: {errorMessage(proposal.error)}
+        </p>
+      )}
+      {proposal.data && (
+        <>
+          <ProposalCard proposal={proposal.data.proposal} canEdit={roleAtLeast(user.role, 'curator')} />
+          <p className="muted small">
+            Created <time dateTime={proposal.data.proposal.created_at}>{formatTime(proposal.data.proposal.created_at)}</time>
+            {proposal.data.proposal.updated_at !== proposal.data.proposal.created_at && (
+              <>
+                {' '}
+                · updated <time dateTime={proposal.data.proposal.updated_at}>{formatTime(proposal.data.proposal.updated_at)}</time>
+              </>
+            )}
+          </p>
+          <section aria-labelledby="proposal-items-heading">
+            <h2 id="proposal-items-heading">Items from this proposal</h2>
+            <ProposalItems proposalId={id} />
+          </section>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,293 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Run, RunError } from '../../../../shared/api/runs';
+import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { roleAtLeast } from '../../../../shared/domain/roles';
+import { errorMessage, isApiError } from '../../api/http';
+import { formatTime } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
+import { ShortcutHint } from '../../keyboard/shortcut-hint';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { Pager } from '../charts/pager';
+import { ItemListTable } from '../items/item-list-table';
+import { parseId, useItems } from '../items/items-api';
+import { EngineTag, RunProgressBar, RunStatusTag } from './run-parts';
+import { formatCost, formatDuration, isFinished, runTiming } from './run-progress';
+import { useRun, useRunAction, type RunAction } from './runs-api';
+import { useNow } from './use-now';
+
+const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the runs' }];
+const RUN_ITEMS_PAGE_SIZE = 25;
+
+function RunControls({ run }: { run: Run }) {
+  const action = useRunAction(run.id);
+  const button = (name: RunAction, label: string, enabled: boolean) => (
+    <button type="button" onClick={() => action.mutate(name)} disabled={!enabled || action.isPending}>
+      {label}
+    </button>
+  );
+  return (
+    <div className="run-controls" role="group" aria-label="Run controls">
+      {button('pause', 'Pause', run.status === 'running' || run.status === 'queued')}
+      {button('resume', 'Resume', run.status === 'paused')}
+      {button('cancel', 'Cancel run', !isFinished(run))}
+      {action.isError && (
+        <span className="error" role="alert">
+          {errorMessage(action.error)}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function RunFigures({ run }: { run: Run }) {
+  const now = useNow(run.status === 'running');
+  const { elapsedSeconds, etaSeconds } = runTiming(run, now);
+  const tokens = run.prompt_tokens + run.completion_tokens;
+  return (
+    <dl className="figures" data-testid="run-figures">
+      <div>
+        <dt>Proposals created</dt>
+        <dd data-testid="proposals-created">{run.proposals_created}</dd>
+      </div>
+      <div>
+        <dt>Items created</dt>
+        <dd data-testid="items-created">{run.items_created}</dd>
+      </div>
+      <div>
+        <dt>Items failed</dt>
+        <dd className={run.items_failed > 0 ? 'error-text' : undefined} data-testid="items-failed">
+          {run.items_failed}
+        </dd>
+      </div>
+      <div>
+        <dt>LLM calls</dt>
+        <dd>{run.engine === 'offline' ? <span title="The offline engine calls no LLM">{run.llm_calls} (offline)</span> : run.llm_calls}</dd>
+      </div>
+      <div>
+        <dt>Tokens</dt>
+        <dd title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>
+          {tokens.toLocaleString()}
+          <span className="muted small">
+            {' '}
+            ({run.prompt_tokens.toLocaleString()} in / {run.completion_tokens.toLocaleString()} out)
+          </span>
+        </dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>{formatCost(run.cost)}</dd>
+      </div>
+      <div>
+        <dt>Elapsed</dt>
+        <dd>{elapsedSeconds === null ? <span className="muted">not started</span> : formatDuration(elapsedSeconds)}</dd>
+      </div>
+      <div>
+        <dt>ETA</dt>
+        <dd data-testid="run-eta">
+          {etaSeconds !== null ? `about ${formatDuration(etaSeconds)}` : <span className="muted">{isFinished(run) ? 'finished' : '—'}</span>}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function RunConfigView({ run }: { run: Run }) {
+  const { config } = run;
+  return (
+    <dl className="meta run-config">
+      <dt>Engine</dt>
+      <dd>
+        <EngineTag run={run} />
+      </dd>
+      <dt>Stage</dt>
+      <dd>{run.stage}</dd>
+      <dt>Chart type</dt>
+      <dd>{config.chart_type ? CHART_TYPE_LABELS[config.chart_type] : 'all types'}</dd>
+      <dt>Split</dt>
+      <dd>{config.split ?? 'all splits'}</dd>
+      <dt>Items</dt>
+      <dd>
+        {config.items} {config.only_new_qas ? '(only QAs without items)' : ''}
+      </dd>
+      <dt>Proposal batches</dt>
+      <dd>{config.proposal_batches} per type</dd>
+      <dt>Concurrency</dt>
+      <dd>{config.concurrency}</dd>
+      {config.temperature !== undefined && (
+        <>
+          <dt>Temperature</dt>
+          <dd>{config.temperature}</dd>
+        </>
+      )}
+      <dt>Budget</dt>
+      <dd>
+        {config.budget_tokens === null && config.budget_cost === null
+          ? 'none'
+          : [config.budget_tokens !== null ? `${config.budget_tokens.toLocaleString()} tokens` : null, config.budget_cost !== null ? formatCost(config.budget_cost) : null]
+              .filter(Boolean)
+              .join(' or ')}
+      </dd>
+      <dt>Pool round</dt>
+      <dd>{run.pool_round}</dd>
+      <dt>Created</dt>
+      <dd>
+        <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
+      </dd>
+      {run.finished_at && (
+        <>
+          <dt>Finished</dt>
+          <dd>
+            <time dateTime={run.finished_at}>{formatTime(run.finished_at)}</time>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+function RunErrors({ errors }: { errors: RunError[] }) {
+  if (errors.length === 0) return <p className="muted">No failed tasks.</p>;
+  return (
+    <table className="data-grid run-errors" data-testid="run-errors">
+      <thead>
+        <tr>
+          <th scope="col">Task</th>
+          <th scope="col">Kind</th>
+          <th scope="col">About</th>
+          <th scope="col">Reason</th>
+          <th scope="col">When</th>
+        </tr>
+      </thead>
+      <tbody>
+        {errors.map((error) => (
+          <tr key={error.task_id}>
+            <td className="num">{error.task_id}</td>
+            <td>{error.kind}</td>
+            <td className="small">
+              {error.qa_id !== null && <>QA {error.qa_id} </>}
+              {error.chart_type ?? ''}
+            </td>
+            <td className="reason-cell">{error.error}</td>
+            <td className="small">
+              <time dateTime={error.updated_at}>{formatTime(error.updated_at)}</time>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RunItems({ runId }: { runId: number }) {
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const items = useItems({ run_id: runId, page, page_size: RUN_ITEMS_PAGE_SIZE });
+  if (items.isPending) return <p className="muted">Loading items…</p>;
+  if (items.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the run’s items: {errorMessage(items.error)}
+      </p>
+    );
+  }
+  if (items.data.total === 0) return <p className="empty">No items yet.</p>;
+  return (
+    <>
+      <ItemListTable key={page} items={items.data.items} onOpen={(item) => void navigate(`/items/${item.id}`)} />
+      <Pager page={page} pageSize={RUN_ITEMS_PAGE_SIZE} total={items.data.total} onPage={setPage} />
+    </>
+  );
+}
+
+export function RunPage() {
+  const id = parseId(useParams().id);
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const detail = useRun(id);
+  useHotkeys({ Escape: () => void navigate('/runs') });
+
+  const back = (
+    <Link to="/runs" className="back-link">
+      ‹ Runs
+    </Link>
+  );
+  if (id === null || (isApiError(detail.error) && detail.error.status === 404)) {
+    return (
+      <section className="page">
+        {back}
+        <h1>Run not found</h1>
+        <p>There is no run with this id.</p>
+      </section>
+    );
+  }
+  if (detail.isPending) {
+    return (
+      <section className="page">
+        {back}
+        <p className="muted">Loading run…</p>
+      </section>
+    );
+  }
+  if (detail.isError) {
+    return (
+      <section className="page">
+        {back}
+        <p className="error" role="alert">
+          Could not load the run: {errorMessage(detail.error)}
+        </p>
+      </section>
+    );
+  }
+
+  const { run, errors } = detail.data;
+  return (
+    <section className="page run-page">
+      <title>{`Run #${run.id} · Chart-HQA`}</title>
+      <header className="page-header">
+        <div>
+          {back}
+          <h1>
+            Run #{run.id} <RunStatusTag status={run.status} />
+          </h1>
+        </div>
+        <ShortcutHint shortcuts={SHORTCUTS} />
+      </header>
+      {run.engine === 'offline' && (
+        <p className="notice small" data-testid="offline-note">
+          This run uses the offline engine (<code>{run.model}</code>): rule-based templates whose answers the table engine computes. No
+          LLM is called.
+        </p>
+      )}
+      {run.stop_reason && (
+        <p className={run.status === 'failed' ? 'error' : 'notice small'} data-testid="stop-reason">
+          Stopped: {run.stop_reason}
+        </p>
+      )}
+
+      <div className="run-head">
+        <RunProgressBar run={run} />
+        {roleAtLeast(user.role, 'curator') && <RunControls run={run} />}
+      </div>
+      <RunFigures run={run} />
+
+      <div className="run-columns">
+        <section aria-labelledby="run-errors-heading">
+          <h2 id="run-errors-heading">Errors ({errors.length})</h2>
+          <RunErrors errors={errors} />
+        </section>
+        <section aria-labelledby="run-config-heading">
+          <h2 id="run-config-heading">Configuration</h2>
+          <RunConfigView run={run} />
+        </section>
+      </div>
+
+      <section aria-labelledby="run-items-heading">
+        <h2 id="run-items-heading">
+          Items <Link to={`/items?run=${run.id}`} className="small">open in Items</Link>
+        </h2>
+        <RunItems runId={run.id} />
+      </section>
+    </section>
+  );
+}

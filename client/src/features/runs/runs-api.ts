@@ -1,0 +1,71 @@
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { HealthResponseSchema } from '../../../../shared/api/health';
+import {
+  RunDetailResponseSchema,
+  RunListResponseSchema,
+  RunResponseSchema,
+  type Run,
+  type RunConfigInput,
+} from '../../../../shared/api/runs';
+import { apiGet, apiPost } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
+
+export const RUN_PAGE_SIZE = 20;
+
+export type RunAction = 'pause' | 'resume' | 'cancel';
+
+/** Whether the server has an API key (openai) or can only run the offline engine. */
+export function useHealth() {
+  return useQuery({
+    queryKey: queryKeys.health(),
+    queryFn: () => apiGet('/api/health', HealthResponseSchema),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useRuns(page: number) {
+  return useQuery({
+    queryKey: queryKeys.runs.list(page),
+    queryFn: () => apiGet('/api/runs', RunListResponseSchema, { page, page_size: RUN_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One run with its errors; `null` (an id that cannot exist) fetches nothing. */
+export function useRun(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.runs.detail(id ?? 0),
+    queryFn: id === null ? skipToken : () => apiGet(`/api/runs/${id}`, RunDetailResponseSchema),
+  });
+}
+
+/**
+ * After a start or a control action: the response may be older than pushes that raced it
+ * (an offline run can finish before its POST answers), so it only fills an empty cache and
+ * the run is fetched again.
+ */
+function rememberRun(queryClient: ReturnType<typeof useQueryClient>, run: Run): void {
+  const detailKey = queryKeys.runs.detail(run.id);
+  queryClient.setQueryData<RunDetailResponse>(detailKey, (old) => old ?? { run, errors: [] });
+  void queryClient.invalidateQueries({ queryKey: detailKey });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.runs.lists() });
+}
+
+export function useStartRun() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (config: RunConfigInput) => apiPost('/api/runs', RunResponseSchema, config),
+    onSuccess: ({ run }) => rememberRun(queryClient, run),
+  });
+}
+
+export function useRunAction(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: RunAction) => apiPost(`/api/runs/${id}/${action}`, RunResponseSchema),
+    onSuccess: ({ run }) => rememberRun(queryClient, run),
+  });
+}

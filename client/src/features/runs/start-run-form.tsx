@@ -1,0 +1,252 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { RunConfigSchema, type RunConfigInput } from '../../../../shared/api/runs';
+import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
+import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage } from '../../../../shared/domain/generation';
+import { errorMessage } from '../../api/http';
+import { Field, type ControlProps } from '../../ui/field';
+import { useChartFacets } from '../charts/charts-api';
+import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../items/form-errors';
+import { useHealth, useStartRun } from './runs-api';
+
+const STAGE_LABELS: Record<RunStage, string> = {
+  both: 'Both stages',
+  proposals: 'Stage 1: proposals',
+  items: 'Stage 2: items',
+};
+
+/** What the form holds: numbers as typed, so a half-typed value is not lost. */
+type Draft = {
+  engine: Engine;
+  model: string;
+  stage: RunStage;
+  chartType: ChartType | '';
+  split: string;
+  items: string;
+  onlyNewQas: boolean;
+  proposalBatches: string;
+  concurrency: string;
+  temperature: string;
+  budgetTokens: string;
+  budgetCost: string;
+};
+
+const INITIAL: Draft = {
+  engine: 'offline',
+  model: '',
+  stage: 'both',
+  chartType: '',
+  split: '',
+  items: '20',
+  onlyNewQas: true,
+  proposalBatches: '1',
+  concurrency: '4',
+  temperature: '',
+  budgetTokens: '',
+  budgetCost: '',
+};
+
+/** A typed number; empty is "not given" and anything else that is not a number fails validation. */
+const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Number(text));
+
+function toRequest(draft: Draft): RunConfigInput {
+  const openai = draft.engine === 'openai';
+  return {
+    engine: draft.engine,
+    model: openai && draft.model.trim() ? draft.model.trim() : undefined,
+    stage: draft.stage,
+    chart_type: draft.chartType || undefined,
+    split: draft.split || undefined,
+    items: numberOrUndefined(draft.items),
+    only_new_qas: draft.onlyNewQas,
+    proposal_batches: numberOrUndefined(draft.proposalBatches),
+    concurrency: numberOrUndefined(draft.concurrency),
+    temperature: openai ? numberOrUndefined(draft.temperature) : undefined,
+    budget_tokens: numberOrUndefined(draft.budgetTokens) ?? null,
+    budget_cost: numberOrUndefined(draft.budgetCost) ?? null,
+  };
+}
+
+function NumberInput({ control, name, value, onChange, step }: { control: ControlProps; name: string; value: string; onChange: (v: string) => void; step?: string }) {
+  return (
+    <input
+      {...control}
+      name={name}
+      type="number"
+      inputMode="decimal"
+      step={step ?? '1'}
+      min="0"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      className="number-input"
+    />
+  );
+}
+
+/** The form a curator starts a generation run with; on success it opens the run's live view. */
+export function StartRunForm() {
+  const health = useHealth();
+  const facets = useChartFacets();
+  const start = useStartRun();
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState<Draft>(INITIAL);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
+  const openaiAvailable = health.data?.engine === 'openai';
+  const openai = draft.engine === 'openai';
+  const proposalsStage = draft.stage !== 'items';
+  const itemsStage = draft.stage !== 'proposals';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = RunConfigSchema.safeParse(toRequest(draft));
+    if (!parsed.success) {
+      setErrors(fieldErrorsOf(parsed.error));
+      return;
+    }
+    setErrors({});
+    start.mutate(parsed.data, { onSuccess: ({ run }) => void navigate(`/runs/${run.id}`) });
+  };
+
+  const serverField = serverFieldOf(start.error);
+  const errorFor = (field: string) => errors[field] ?? (start.error && serverField === field ? serverFieldMessage(start.error) : undefined);
+  const numberField = (label: ReactNode, field: string, key: 'items' | 'proposalBatches' | 'concurrency' | 'temperature' | 'budgetTokens' | 'budgetCost', step?: string) => (
+    <Field label={label} error={errorFor(field)}>
+      {(control) => <NumberInput control={control} name={field} value={draft[key]} onChange={(v) => set(key, v)} step={step} />}
+    </Field>
+  );
+
+  return (
+    <form className="panel start-run" onSubmit={onSubmit} aria-labelledby="start-run-heading" noValidate data-testid="start-run-form">
+      <h2 id="start-run-heading">Start a run</h2>
+      <div className="form-grid">
+        <Field label="Engine" error={errorFor('engine')}>
+          {(control) => (
+            <select
+              {...control}
+              name="engine"
+              value={draft.engine}
+              onChange={(event) => set('engine', event.target.value === 'openai' ? 'openai' : 'offline')}
+            >
+              <option value="offline">{OFFLINE_MODEL} (no LLM)</option>
+              <option value="openai" disabled={!openaiAvailable}>
+                LLM (OpenAI API){openaiAvailable ? '' : ': no key'}
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field label="Stage" error={errorFor('stage')}>
+          {(control) => (
+            <select
+              {...control}
+              name="stage"
+              value={draft.stage}
+              onChange={(event) => {
+                const stage = RunStageSchema.safeParse(event.target.value);
+                if (stage.success) set('stage', stage.data);
+              }}
+            >
+              {RUN_STAGES.map((stage) => (
+                <option key={stage} value={stage}>
+                  {STAGE_LABELS[stage]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Chart type" error={errorFor('chart_type')}>
+          {(control) => (
+            <select
+              {...control}
+              name="chart_type"
+              value={draft.chartType}
+              onChange={(event) => {
+                const type = ChartTypeSchema.safeParse(event.target.value);
+                set('chartType', type.success ? type.data : '');
+              }}
+            >
+              <option value="">All types</option>
+              {CHART_TYPES.map((type) => {
+                const count = facets.data?.chart_types.find((t) => t.chart_type === type)?.count;
+                return (
+                  <option key={type} value={type}>
+                    {CHART_TYPE_LABELS[type]}
+                    {count !== undefined ? ` (${count} charts)` : ''}
+                  </option>
+                );
+              })}
+            </select>
+          )}
+        </Field>
+        <Field label="Split" error={errorFor('split')}>
+          {(control) => (
+            <select {...control} name="split" value={draft.split} onChange={(event) => set('split', event.target.value)}>
+              <option value="">All splits</option>
+              {(facets.data?.splits ?? []).map(({ split, count }) => (
+                <option key={split} value={split}>
+                  {split} ({count})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {itemsStage && numberField('Items (factual QAs)', 'items', 'items')}
+        {proposalsStage && numberField('Proposal batches per type', 'proposal_batches', 'proposalBatches')}
+        {numberField('Concurrency', 'concurrency', 'concurrency')}
+        {numberField(
+          <>
+            Budget, tokens <span className="muted">(optional)</span>
+          </>,
+          'budget_tokens',
+          'budgetTokens',
+        )}
+        {numberField(
+          <>
+            Budget, cost in $ <span className="muted">(optional)</span>
+          </>,
+          'budget_cost',
+          'budgetCost',
+          '0.01',
+        )}
+        {openai && (
+          <Field
+            label={
+              <>
+                Model <span className="muted">(empty: the settings’ default)</span>
+              </>
+            }
+            error={errorFor('model')}
+          >
+            {(control) => (
+              <input {...control} name="model" autoComplete="off" value={draft.model} onChange={(event) => set('model', event.target.value)} />
+            )}
+          </Field>
+        )}
+        {openai && numberField(<>Temperature <span className="muted">(optional)</span></>, 'temperature', 'temperature', '0.1')}
+      </div>
+      {itemsStage && (
+        <label className="checkbox">
+          <input type="checkbox" name="only_new_qas" checked={draft.onlyNewQas} onChange={(event) => set('onlyNewQas', event.target.checked)} />
+          Only factual QAs that have no item yet
+        </label>
+      )}
+      <p className="muted small engine-note" data-testid="engine-note">
+        {health.data && !openaiAvailable ? 'No OPENAI_API_KEY is set on the server, so only the offline engine can run. ' : ''}
+        {openai
+          ? 'Every LLM call is recorded with its tokens and cost; a budget stops the run cleanly when reached.'
+          : `The offline engine (${OFFLINE_MODEL}) is rule-based: template proposals and template items whose answers the table engine computes. It calls no LLM and costs nothing.`}
+      </p>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={start.isPending}>
+          {start.isPending ? 'Starting…' : 'Start run'}
+        </button>
+        {start.isError && !serverField && (
+          <span className="error" role="alert">
+            {errorMessage(start.error)}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

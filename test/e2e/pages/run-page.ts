@@ -1,0 +1,54 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** One run's live view at /runs/:id. */
+export class RunPage {
+  readonly heading: Locator;
+  readonly status: Locator;
+  readonly progress: Locator;
+  readonly engine: Locator;
+  readonly offlineNote: Locator;
+  readonly itemsCreated: Locator;
+  readonly itemsFailed: Locator;
+  readonly proposalsCreated: Locator;
+  readonly items: Locator;
+  readonly itemRows: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { level: 1 });
+    this.status = this.heading.getByTestId('run-status');
+    this.progress = page.getByRole('progressbar');
+    this.engine = page.locator('.run-config').getByTestId('run-engine');
+    this.offlineNote = page.getByTestId('offline-note');
+    this.itemsCreated = page.getByTestId('items-created');
+    this.itemsFailed = page.getByTestId('items-failed');
+    this.proposalsCreated = page.getByTestId('proposals-created');
+    this.items = page.getByTestId('item-list');
+    this.itemRows = this.items.locator('tbody tr');
+  }
+
+  /** The run id from the URL. */
+  runId(): number {
+    const match = /\/runs\/(\d+)/.exec(this.page.url());
+    if (!match?.[1]) throw new Error(`not on a run page: ${this.page.url()}`);
+    return Number(match[1]);
+  }
+
+  async statusText(): Promise<string> {
+    return ((await this.status.textContent()) ?? '').trim();
+  }
+
+  /** Finished tasks and the total as the progress bar states them. */
+  async progressValues(): Promise<{ now: number; max: number; done: number; failed: number }> {
+    const read = async (name: string) => Number(await this.progress.getAttribute(name));
+    return {
+      now: await read('aria-valuenow'),
+      max: await read('aria-valuemax'),
+      done: await read('data-done'),
+      failed: await read('data-failed'),
+    };
+  }
+
+  async figure(locator: Locator): Promise<number> {
+    return Number(((await locator.textContent()) ?? '').trim());
+  }
+}
