@@ -14,6 +14,7 @@ import { itemRoutes } from './items/item-routes';
 import { poolRoutes } from './pool/pool-routes';
 import type { RunExecutor } from './generation/run-executor';
 import { runRoutes } from './generation/run-routes';
+import { settingsRoutes } from './settings/settings-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
 export const JSON_BODY_LIMIT = '256kb';
@@ -48,6 +49,7 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor }):
   app.use('/api/pool', poolRoutes(ctx));
   app.use('/api/items', itemRoutes(ctx));
   app.use('/api/runs', runRoutes(ctx, services.executor));
+  app.use('/api/settings', settingsRoutes(ctx));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SettingsResponseSchema } from '../../shared/api/settings';
+import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { ErrorBodySchema } from '../../shared/errors';
+import { hqaModel } from '../support/fake-hqa-model';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let admin: TestClient;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ defaultHandler: hqaModel({ delayMs: 100 }) });
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser('root', 'admin', 'admin-pass-123');
+  await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
+  admin = new TestClient(server.url);
+  await admin.login('root', 'admin-pass-123');
+});
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+describe('settings (admin)', () => {
+  it('reads defaults, stores only what is sent, validates, and is refused to others', async () => {
+    const defaults = SettingsResponseSchema.parse((await admin.get('/api/settings')).body).settings;
+    expect(defaults.generation_model).toBe('gpt-4o-mini');
+    const res = await admin.request('PATCH', '/api/settings', { generation_model: 'local-llama', price_table: { 'local-llama': { input_per_mtok: 1, output_per_mtok: 2 } } });
+    expect(res.status).toBe(200);
+    await admin.request('PATCH', '/api/settings', { temperature: 0.1 });
+    const now = SettingsResponseSchema.parse((await admin.get('/api/settings')).body).settings;
+    expect(now).toMatchObject({ generation_model: 'local-llama', temperature: 0.1, rouge_threshold: defaults.rouge_threshold });
+    const bad = await admin.request('PATCH', '/api/settings', { rouge_threshold: 2 });
+    expect(bad.status).toBe(400);
+    expect(ErrorBodySchema.parse(bad.body).error.field).toBe('body.rouge_threshold');
+    const reviewer = new TestClient(server.url);
+    await reviewer.login('rev', 'reviewer-pass-1');
+    expect((await reviewer.get('/api/settings')).status).toBe(403);
+  });
+
+  it('runs use the model and price table from settings', async () => {
+    const res = await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'pie', items: 1 });
+    const { run } = RunResponseSchema.parse(res.body);
+    expect(run.model).toBe('local-llama');
+    await server.server.executor.start(run.id);
+    const done = RunDetailResponseSchema.parse((await admin.get(`/api/runs/${run.id}`)).body).run;
+    expect(done.cost).toBeCloseTo((done.prompt_tokens * 1 + done.completion_tokens * 2) / 1e6, 9);
+    expect(fake.requests.at(-1)?.chat?.model).toBe('local-llama');
+  });
+});
+
+describe('run control', () => {
+  async function getRun(id: number): Promise<Run> {
+    return RunDetailResponseSchema.parse((await admin.get(`/api/runs/${id}`)).body).run;
+  }
+
+  it('pauses, resumes to done, and cancels', async () => {
+    const started = RunResponseSchema.parse((await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'horizontal_bar', items: 8, concurrency: 1 })).body).run;
+    await expect.poll(async () => (await getRun(started.id)).items_created).toBeGreaterThanOrEqual(1);
+    const paused = await admin.post(`/api/runs/${started.id}/pause`);
+    expect(RunResponseSchema.parse(paused.body).run.status).toBe('paused');
+    const frozen = (await getRun(started.id)).items_created;
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await getRun(started.id)).items_created).toBeLessThanOrEqual(frozen + 1);
+    expect((await admin.post(`/api/runs/${started.id}/pause`)).status).toBe(409);
+    expect(RunResponseSchema.parse((await admin.post(`/api/runs/${started.id}/resume`)).body).run.status).toBe('running');
+    await expect.poll(async () => (await getRun(started.id)).status).toBe('done');
+    const done = await getRun(started.id);
+    expect(done.items_created + done.items_failed).toBe(done.tasks_total);
+
+    const other = RunResponseSchema.parse((await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'grouped_bar', items: 8, concurrency: 1 })).body).run;
+    const cancelled = await admin.post(`/api/runs/${other.id}/cancel`);
+    expect(RunResponseSchema.parse(cancelled.body).run.status).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await getRun(other.id);
+    expect(after.status).toBe('cancelled');
+    expect(after.items_created).toBeLessThan(8);
+    expect((await admin.post(`/api/runs/${other.id}/resume`)).status).toBe(409);
+  });
+});
