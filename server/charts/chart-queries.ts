@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { containsPattern, whereClause } from '../../db/sql-filters';
 import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
@@ -45,26 +46,12 @@ function toSummary(row: ChartRow): ChartSummary {
   };
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 export function listCharts(db: Db, query: ChartListQuery): { charts: ChartSummary[]; total: number } {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  if (query.q) {
-    where.push(`(c.imgname LIKE @q ESCAPE '\\' OR c.title LIKE @q ESCAPE '\\' OR c.data_table LIKE @q ESCAPE '\\')`);
-    params.q = `%${escapeLike(query.q)}%`;
-  }
-  if (query.split) {
-    where.push('c.split = @split');
-    params.split = query.split;
-  }
-  if (query.chart_type) {
-    where.push('c.chart_type = @chart_type');
-    params.chart_type = query.chart_type;
-  }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const { sql: whereSql, params } = whereClause([
+    { sql: `(c.imgname LIKE @q ESCAPE '\\' OR c.title LIKE @q ESCAPE '\\' OR c.data_table LIKE @q ESCAPE '\\')`, param: 'q', value: containsPattern(query.q) },
+    { sql: 'c.split = @split', param: 'split', value: query.split },
+    { sql: 'c.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
+  ]);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM charts c ${whereSql}`).get(params) as { n: number }).n;
   const rows = db
     .prepare(`SELECT ${SUMMARY_COLUMNS} FROM charts c ${whereSql} ORDER BY c.split, c.imgname LIMIT @limit OFFSET @offset`)

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { CHART_TYPE_LABELS } from '../../shared/domain/chart-types';
-import { ModelItemOutputSchema, ModelProposalOutputSchema, toItemDraft, toProposalTexts } from '../../shared/generation/model-output';
+import type { z } from 'zod';
+import { ModelItemOutputSchema, ModelProposalOutputSchema, toItemDraft, toProposalTexts, type Converted } from '../../shared/generation/model-output';
 import type { Settings } from '../../shared/settings';
 import { createLlmClient } from '../llm/llm-client';
 import { chartTypeDescription, loadTemplate, tableToPromptCsv } from '../llm/templates';
@@ -26,12 +27,35 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
   });
   const stage1 = loadTemplate('stage1-proposals');
   const stage2 = loadTemplate('stage2-item');
-  const usageOf = (u: { prompt_tokens: number; completion_tokens: number; cost: number }, attempts: number): EngineUsage => ({
-    calls: attempts,
-    prompt_tokens: u.prompt_tokens,
-    completion_tokens: u.completion_tokens,
-    cost: u.cost,
-  });
+  /** One stage's call: the template's hash recorded, the usage summed over attempts. */
+  async function call<W, T>(
+    purpose: 'stage1' | 'stage2',
+    template: { name: string; hash: string },
+    messages: { system: string; user: string },
+    wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> },
+    request: { runId: number; taskId: number; signal: AbortSignal },
+  ): Promise<{ ok: true; value: T; usage: EngineUsage } | { ok: false; reason: string; usage: EngineUsage }> {
+    const result = await client.complete({
+      purpose,
+      template: { name: template.name, hash: template.hash },
+      messages,
+      wireSchema: wire.schema,
+      schemaName: wire.name,
+      convert: wire.convert,
+      model: options.model,
+      temperature: options.temperature,
+      runId: request.runId,
+      taskId: request.taskId,
+      signal: request.signal,
+    });
+    const usage: EngineUsage = {
+      calls: result.attempts,
+      prompt_tokens: result.usage.prompt_tokens,
+      completion_tokens: result.usage.completion_tokens,
+      cost: result.usage.cost,
+    };
+    return result.ok ? { ok: true, value: result.value, usage } : { ok: false, reason: result.reason, usage };
+  }
 
   return {
     engine: 'openai',
@@ -44,21 +68,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
         examples: request.examples.map((e) => e.text),
         count: options.settings.proposals_per_call,
       });
-      const result = await client.complete({
-        purpose: 'stage1',
-        template: { name: stage1.name, hash: stage1.hash },
-        messages,
-        wireSchema: ModelProposalOutputSchema,
-        schemaName: 'proposal_batch',
-        convert: toProposalTexts,
-        model: options.model,
-        temperature: options.temperature,
-        runId: request.runId,
-        taskId: request.taskId,
-        signal: request.signal,
-      });
-      const usage = usageOf(result.usage, result.attempts);
-      return result.ok ? { ok: true, texts: result.value, usage } : { ok: false, reason: result.reason, usage };
+      const result = await call('stage1', stage1, messages, { schema: ModelProposalOutputSchema, name: 'proposal_batch', convert: toProposalTexts }, request);
+      return result.ok ? { ok: true, texts: result.value, usage: result.usage } : result;
     },
     async item(request) {
       const { chart, qa } = request.source;
@@ -74,21 +85,8 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
         series: chart.table.series,
         rows: chart.table.rows.map((r) => r.label),
       });
-      const result = await client.complete({
-        purpose: 'stage2',
-        template: { name: stage2.name, hash: stage2.hash },
-        messages,
-        wireSchema: ModelItemOutputSchema,
-        schemaName: 'hqa_item',
-        convert: toItemDraft,
-        model: options.model,
-        temperature: options.temperature,
-        runId: request.runId,
-        taskId: request.taskId,
-        signal: request.signal,
-      });
-      const usage = usageOf(result.usage, result.attempts);
-      return result.ok ? { ok: true, draft: result.value, usage } : { ok: false, reason: result.reason, usage };
+      const result = await call('stage2', stage2, messages, { schema: ModelItemOutputSchema, name: 'hqa_item', convert: toItemDraft }, request);
+      return result.ok ? { ok: true, draft: result.value, usage: result.usage } : result;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { whereClause } from '../../db/sql-filters';
 import type { ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin } from '../../shared/domain/generation';
@@ -99,20 +100,10 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
 }
 
 export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[]; total: number } {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  for (const key of ['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const) {
-    const value = query[key];
-    if (value !== undefined) {
-      where.push(`i.${key} = @${key}`);
-      params[key] = value;
-    }
-  }
-  if (query.chart_type) {
-    where.push('c.chart_type = @chart_type');
-    params.chart_type = query.chart_type;
-  }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const { sql: whereSql, params } = whereClause([
+    ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: query[key] })),
+    { sql: 'c.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
+  ]);
   const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
   const rows = db
     .prepare(`SELECT ${SUMMARY} ${FROM} ${whereSql} ORDER BY i.id DESC LIMIT @limit OFFSET @offset`)

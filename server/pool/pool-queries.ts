@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { containsPattern, whereClause } from '../../db/sql-filters';
 import type { Proposal, ProposalListQuery } from '../../shared/api/pool';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import {
@@ -62,25 +63,12 @@ export function getProposal(db: Db, id: number): Proposal | null {
 }
 
 export function listProposals(db: Db, query: ProposalListQuery): { proposals: Proposal[]; total: number } {
-  const where: string[] = [];
-  const params: Record<string, string | number> = {};
-  if (query.chart_type) {
-    where.push('p.chart_type = @chart_type');
-    params.chart_type = query.chart_type;
-  }
-  if (query.origin) {
-    where.push('p.origin = @origin');
-    params.origin = query.origin;
-  }
-  if (query.status) {
-    where.push('p.status = @status');
-    params.status = query.status;
-  }
-  if (query.q) {
-    where.push("p.text LIKE @q ESCAPE '\\'");
-    params.q = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const { sql: whereSql, params } = whereClause([
+    { sql: 'p.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
+    { sql: 'p.origin = @origin', param: 'origin', value: query.origin },
+    { sql: 'p.status = @status', param: 'status', value: query.status },
+    { sql: "p.text LIKE @q ESCAPE '\\'", param: 'q', value: containsPattern(query.q) },
+  ]);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM proposals p ${whereSql}`).get(params) as { n: number }).n;
   const rows = db
     .prepare(`SELECT ${COLUMNS} FROM proposals p ${whereSql} ORDER BY p.chart_type, p.id LIMIT @limit OFFSET @offset`)
