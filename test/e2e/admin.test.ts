@@ -73,4 +73,28 @@ describe('admin in the browser', () => {
     expect(await alert.textContent()).toContain('already exists');
     expect(await form.getByLabel('Username').getAttribute('aria-invalid')).toBe('true');
   });
+
+  it('an admin changes the generation model and ROUGE threshold, and a bad threshold is refused on its field', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const admin = await new AdminPage(page, server.url).goto();
+    const model = admin.setting('Generation model');
+    const threshold = admin.setting('ROUGE-L duplicate threshold');
+    await model.waitFor();
+
+    await model.fill('gpt-4.1-mini');
+    await threshold.fill('0.55');
+    await admin.saveSettings();
+    await admin.settingsNotice.getByText('Settings saved.').waitFor();
+
+    await page.reload();
+    await model.waitFor();
+    expect(await model.inputValue()).toBe('gpt-4.1-mini');
+    expect(await threshold.inputValue()).toBe('0.55');
+
+    await threshold.fill('2');
+    await admin.saveSettings();
+    expect(await admin.settingError('ROUGE-L duplicate threshold')).toMatch(/1/);
+    expect(await admin.settingsNotice.count()).toBe(0);
+    expect(await model.getAttribute('aria-invalid')).toBeNull();
+  });
 });

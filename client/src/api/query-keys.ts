@@ -18,6 +18,7 @@ export const queryKeys = {
     details: () => ['charts', 'detail'] as const,
     detail: (id: number) => ['charts', 'detail', id] as const,
   },
+  settings: () => ['settings'] as const,
   users: {
     all: () => ['users'] as const,
     list: () => ['users', 'list'] as const,

@@ -1,6 +1,9 @@
 import { io, type Socket } from 'socket.io-client';
-import type { QueryClient } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '../../../shared/api/charts';
+import type { Proposal, ProposalListResponse } from '../../../shared/api/pool';
+import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '../../../shared/api/runs';
 import {
   ServerEventSchemas,
   type ClientToServerEvents,
@@ -13,6 +16,12 @@ import { queryKeys } from './query-keys';
 export type WorkbenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export type PresenceUsers = ServerEventPayload<'presence.changed'>['users'];
+
+type RunListResponse = z.infer<typeof RunListResponseSchema>;
+type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
+
+/** A busy run pushes bursts of events; each burst becomes one refetch per affected query family. */
+const COALESCE_MS = 300;
 
 /** Opens the one socket.io connection; same origin, so the session cookie authenticates it. */
 export function connectSocket(): WorkbenchSocket {
@@ -27,6 +36,27 @@ function parsePayload<E extends ServerEventName>(event: E, payload: unknown): Se
   return null;
 }
 
+/** Collects invalidations and flushes them together, so a burst of pushes costs one refetch per key. */
+function coalescingInvalidator(queryClient: QueryClient) {
+  const pending = new Map<string, QueryKey>();
+  let timer: number | undefined;
+  const flush = () => {
+    timer = undefined;
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+  return {
+    invalidate(queryKey: QueryKey) {
+      pending.set(JSON.stringify(queryKey), queryKey);
+      timer ??= window.setTimeout(flush, COALESCE_MS);
+    },
+    dispose() {
+      window.clearTimeout(timer);
+    },
+  };
+}
+
 function applyChartUpdate(queryClient: QueryClient, chart: ChartSummary): void {
   queryClient.setQueryData<ChartDetailResponse>(queryKeys.charts.detail(chart.id), (old) =>
     old ? { ...old, chart: { ...old.chart, ...chart } } : old,
@@ -39,30 +69,99 @@ function applyChartUpdate(queryClient: QueryClient, chart: ChartSummary): void {
   void queryClient.invalidateQueries({ queryKey: queryKeys.charts.facets() });
 }
 
+/** A run's new counters and status, written straight into every cached view of that run. */
+function applyRun(queryClient: QueryClient, run: Run, invalidate: (key: QueryKey) => void): void {
+  const detailKey = queryKeys.runs.detail(run.id);
+  const before = queryClient.getQueryData<RunDetailResponse>(detailKey);
+  queryClient.setQueryData<RunDetailResponse>(detailKey, (old) => (old ? { ...old, run } : old));
+  queryClient.setQueriesData<RunListResponse>({ queryKey: queryKeys.runs.lists() }, (old) =>
+    old ? { ...old, runs: old.runs.map((r) => (r.id === run.id ? run : r)) } : old,
+  );
+  // The error list is not pushed: fetch it again when a failure or a status change may have added to it.
+  const old = before?.run;
+  if (old && (old.tasks_failed !== run.tasks_failed || old.items_failed !== run.items_failed || old.status !== run.status)) {
+    invalidate(detailKey);
+  }
+}
+
+function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
+  queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
+  queryClient.setQueriesData<ProposalListResponse>({ queryKey: queryKeys.pool.lists() }, (old) =>
+    old ? { ...old, proposals: old.proposals.map((p) => (p.id === proposal.id ? proposal : p)) } : old,
+  );
+}
+
+/** What each server event does to the cache, given an already parsed payload. */
+type CacheHandlers = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => void };
+
+/**
+ * The handler registry. Charts and runs carry their whole state, so they are written in place;
+ * lists that filter, count or page are fetched again, coalesced.
+ */
+function cacheHandlers(queryClient: QueryClient, invalidate: (key: QueryKey) => void): CacheHandlers {
+  return {
+    'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
+    'charts.imported': () => void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() }),
+    'presence.changed': ({ users }) => queryClient.setQueryData<PresenceUsers>(queryKeys.presence(), users),
+    'run.created': () => invalidate(queryKeys.runs.lists()),
+    'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
+    'proposal.created': ({ proposal }) => {
+      queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
+      // Lists and counts change, and so do the parents' child links.
+      invalidate(queryKeys.pool.all());
+    },
+    'proposal.updated': ({ proposal }) => {
+      applyProposal(queryClient, proposal);
+      invalidate(queryKeys.pool.lists());
+    },
+    'item.created': ({ item }) => {
+      invalidate(queryKeys.items.lists());
+      // The proposal's item count went up.
+      if (item.proposal_id !== null) {
+        invalidate(queryKeys.pool.lists());
+        invalidate(queryKeys.pool.detail(item.proposal_id));
+      }
+    },
+  };
+}
+
+/** Attaches one parsed handler; returns the function that detaches it. */
+function listen<E extends ServerEventName>(
+  socket: WorkbenchSocket,
+  event: E,
+  handle: (payload: ServerEventPayload<E>) => void,
+): () => void {
+  const listener = (payload: unknown) => {
+    const data = parsePayload(event, payload);
+    if (data) handle(data);
+  };
+  // socket.io's typed `on` cannot relate a generic event name to its listener; the payload is parsed above.
+  const untyped = socket as unknown as Socket;
+  const name: string = event;
+  untyped.on(name, listener);
+  return () => void untyped.off(name, listener);
+}
+
 /**
  * The one place server pushes reach the react-query cache. Returns a function that detaches
  * the handlers.
  */
 export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient): () => void {
-  const onChartUpdated = (payload: unknown) => {
-    const data = parsePayload('chart.updated', payload);
-    if (data) applyChartUpdate(queryClient, data.chart);
+  const { invalidate, dispose } = coalescingInvalidator(queryClient);
+  const handlers = cacheHandlers(queryClient, invalidate);
+  const detachers = (Object.keys(handlers) as ServerEventName[]).map(<E extends ServerEventName>(event: E) =>
+    listen(socket, event, handlers[event] as (payload: ServerEventPayload<E>) => void),
+  );
+  // Pushes sent while the connection was down are lost: fetch what they would have changed.
+  const onReconnect = () => {
+    invalidate(queryKeys.runs.all());
+    invalidate(queryKeys.pool.all());
+    invalidate(queryKeys.items.all());
   };
-  const onChartsImported = (payload: unknown) => {
-    if (parsePayload('charts.imported', payload)) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() });
-    }
-  };
-  const onPresenceChanged = (payload: unknown) => {
-    const data = parsePayload('presence.changed', payload);
-    if (data) queryClient.setQueryData<PresenceUsers>(queryKeys.presence(), data.users);
-  };
-  socket.on('chart.updated', onChartUpdated);
-  socket.on('charts.imported', onChartsImported);
-  socket.on('presence.changed', onPresenceChanged);
+  socket.io.on('reconnect', onReconnect);
   return () => {
-    socket.off('chart.updated', onChartUpdated);
-    socket.off('charts.imported', onChartsImported);
-    socket.off('presence.changed', onPresenceChanged);
+    socket.io.off('reconnect', onReconnect);
+    for (const detach of detachers) detach();
+    dispose();
   };
 }

@@ -5,6 +5,8 @@ export class AdminPage {
   readonly usersTable: Locator;
   readonly createdNotice: Locator;
   readonly generatedPassword: Locator;
+  readonly settingsForm: Locator;
+  readonly settingsNotice: Locator;
 
   constructor(
     readonly page: Page,
@@ -13,6 +15,8 @@ export class AdminPage {
     this.usersTable = page.getByTestId('users-table');
     this.createdNotice = page.getByTestId('user-created');
     this.generatedPassword = page.getByTestId('generated-password');
+    this.settingsForm = page.locator('form.settings-form');
+    this.settingsNotice = page.getByTestId('settings-notice');
   }
 
   async goto(): Promise<this> {
@@ -39,5 +43,25 @@ export class AdminPage {
     await this.createdNotice.waitFor();
     if (password !== undefined) return undefined;
     return ((await this.generatedPassword.textContent()) ?? '').trim();
+  }
+
+  /** A generation setting's input, by its label ("Generation model", "ROUGE-L duplicate threshold", …). */
+  setting(label: string): Locator {
+    return this.settingsForm.getByLabel(label, { exact: true });
+  }
+
+  /** The error shown under a setting, tied to its input by aria-describedby. */
+  async settingError(label: string): Promise<string | null> {
+    const input = this.setting(label);
+    await this.page.waitForFunction(
+      (el) => el?.getAttribute('aria-invalid') === 'true',
+      await input.elementHandle(),
+    );
+    const errorId = await input.getAttribute('aria-describedby');
+    return errorId ? this.page.locator(`[id="${errorId}"]`).textContent() : null;
+  }
+
+  async saveSettings(): Promise<void> {
+    await this.settingsForm.getByRole('button', { name: 'Save settings' }).click();
   }
 }

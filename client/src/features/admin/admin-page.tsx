@@ -3,6 +3,7 @@ import { errorMessage } from '../../api/http';
 import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { AddUserForm } from './add-user-form';
+import { SettingsForm } from './settings-form';
 import { UserRoleSelect } from './user-role-select';
 import { useUsers } from './users-api';
 
@@ -66,6 +67,7 @@ export function AdminPage() {
         <UsersTable />
       </section>
       <AddUserForm />
+      <SettingsForm />
     </section>
   );
 }

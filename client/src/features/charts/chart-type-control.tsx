@@ -1,7 +1,6 @@
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
 import type { ChartSummary } from '../../../../shared/api/charts';
 import { errorMessage } from '../../api/http';
-import { Field } from '../../ui/field';
+import { ChartTypeSelect } from '../../ui/filter-select';
 import { TypeBadge } from './type-badge';
 import { useUpdateChart } from './charts-api';
 
@@ -18,26 +17,13 @@ export function ChartTypeControl({ chart, canEdit }: ChartTypeControlProps) {
     <div className="type-control" data-testid="chart-type">
       <TypeBadge type={chart.chart_type} source={chart.type_source} />
       {canEdit && (
-        <Field label="Change type" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="chart_type"
-              value={chart.chart_type}
-              disabled={update.isPending}
-              onChange={(event) => {
-                const type = ChartTypeSchema.safeParse(event.target.value);
-                if (type.success) update.mutate({ chart_type: type.data });
-              }}
-            >
-              {CHART_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {CHART_TYPE_LABELS[type]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChartTypeSelect
+          label="Change type"
+          inline
+          value={chart.chart_type}
+          disabled={update.isPending}
+          onChange={(chart_type) => update.mutate({ chart_type })}
+        />
       )}
       {update.isPending && <span className="muted small">Saving…</span>}
       {update.isError && (

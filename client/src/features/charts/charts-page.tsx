@@ -1,16 +1,16 @@
 import { useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
+import { z } from 'zod';
 import { errorMessage } from '../../api/http';
-import { Field } from '../../ui/field';
+import { ChartTypeFilter, FilterSelect } from '../../ui/filter-select';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { ChartListTable } from './chart-list-table';
 import { useChartFacets, useChartList } from './charts-api';
 import type { ChartLinkState } from './link-state';
 import { CHART_PAGE_SIZE, readFilters, toListQuery, writeFilters, type ChartListFilters } from './list-filters';
-import { Pager, pageCount } from './pager';
-import { SearchBox } from './search-box';
+import { Pager, pageCount } from '../../ui/pager';
+import { SearchBox } from '../../ui/search-box';
 
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
@@ -59,39 +59,22 @@ export function ChartsPage() {
       </header>
 
       <div className="toolbar" role="search">
-        <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} />
-        <Field label="Split" inline>
-          {(control) => (
-            <select {...control} name="split" value={filters.split} onChange={(event) => update({ split: event.target.value })}>
-              <option value="">All splits</option>
-              {splits.map(({ split, count }) => (
-                <option key={split} value={split}>
-                  {split} ({count})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Chart type" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="type"
-              value={filters.chartType}
-              onChange={(event) => {
-                const type = ChartTypeSchema.safeParse(event.target.value);
-                update({ chartType: type.success ? type.data : '' });
-              }}
-            >
-              <option value="">All types</option>
-              {chartTypes.map(({ chart_type, count }) => (
-                <option key={chart_type} value={chart_type}>
-                  {CHART_TYPE_LABELS[chart_type]} ({count})
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SearchBox
+          value={filters.q}
+          onSearch={(q) => update({ q }, true)}
+          inputRef={searchInput}
+          placeholder="imgname, title or table text"
+        />
+        <FilterSelect
+          label="Split"
+          name="split"
+          value={filters.split}
+          schema={z.string()}
+          allLabel="All splits"
+          options={splits.map(({ split, count }) => ({ value: split, label: `${split} (${count})` }))}
+          onChange={(split) => update({ split })}
+        />
+        <ChartTypeFilter value={filters.chartType} counts={chartTypes} onChange={(chartType) => update({ chartType })} />
         {filtered && (
           <button type="button" className="link-button" onClick={() => update({ q: '', split: '', chartType: '' })}>
             Clear filters

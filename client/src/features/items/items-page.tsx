@@ -1,11 +1,10 @@
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
 import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '../../../../shared/domain/generation';
 import { errorMessage } from '../../api/http';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
-import { Field } from '../../ui/field';
-import { Pager, pageCount } from '../charts/pager';
+import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
+import { Pager, pageCount } from '../../ui/pager';
 import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters, type ItemListFilters } from './item-filters';
 import { ItemListTable } from './item-list-table';
 import { useItems } from './items-api';
@@ -55,66 +54,25 @@ export function ItemsPage() {
       </header>
 
       <div className="toolbar" role="search">
-        <Field label="Status" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="status"
-              value={filters.status}
-              onChange={(event) => {
-                const status = ItemStatusSchema.safeParse(event.target.value);
-                update({ status: status.success ? status.data : '' });
-              }}
-            >
-              <option value="">Any status</option>
-              {ITEM_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status.replace('_', ' ')}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Origin" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="origin"
-              value={filters.origin}
-              onChange={(event) => {
-                const origin = ItemOriginSchema.safeParse(event.target.value);
-                update({ origin: origin.success ? origin.data : '' });
-              }}
-            >
-              <option value="">Any origin</option>
-              {ITEM_ORIGINS.map((origin) => (
-                <option key={origin} value={origin}>
-                  {origin}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Chart type" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="type"
-              value={filters.chartType}
-              onChange={(event) => {
-                const type = ChartTypeSchema.safeParse(event.target.value);
-                update({ chartType: type.success ? type.data : '' });
-              }}
-            >
-              <option value="">All types</option>
-              {CHART_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {CHART_TYPE_LABELS[type]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <FilterSelect
+          label="Status"
+          name="status"
+          value={filters.status}
+          schema={ItemStatusSchema}
+          allLabel="Any status"
+          options={optionsOf(ITEM_STATUSES, (status) => status.replace('_', ' '))}
+          onChange={(status) => update({ status })}
+        />
+        <FilterSelect
+          label="Origin"
+          name="origin"
+          value={filters.origin}
+          schema={ItemOriginSchema}
+          allLabel="Any origin"
+          options={optionsOf(ITEM_ORIGINS)}
+          onChange={(origin) => update({ origin })}
+        />
+        <ChartTypeFilter value={filters.chartType} onChange={(chartType) => update({ chartType })} />
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
         {filters.chart !== null && <ScopeChip label={`chart #${filters.chart}`} onClear={() => update({ chart: null })} />}

@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { CreateProposalRequestSchema, type Proposal } from '../../../../shared/api/pool';
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
+import { CHART_TYPE_LABELS, type ChartType } from '../../../../shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../items/form-errors';
+import { ChartTypeSelect } from '../../ui/filter-select';
+import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
 import { useAddSeed } from './pool-api';
 
 /** What became of the last seed added: in the pool, or kept aside as a near-copy. */
@@ -67,25 +68,7 @@ export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
     <form className="panel add-seed" onSubmit={onSubmit} aria-labelledby="add-seed-heading" noValidate data-testid="add-seed-form">
       <h2 id="add-seed-heading">Add a seed proposal</h2>
       <div className="form-row">
-        <Field label="Chart type" error={errorFor('chart_type')}>
-          {(control) => (
-            <select
-              {...control}
-              name="chart_type"
-              value={chartType}
-              onChange={(event) => {
-                const type = ChartTypeSchema.safeParse(event.target.value);
-                if (type.success) setChartType(type.data);
-              }}
-            >
-              {CHART_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {CHART_TYPE_LABELS[type]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChartTypeSelect label="Chart type" value={chartType} onChange={setChartType} error={errorFor('chart_type')} />
         <Field label="Seed text" className="grow" error={errorFor('text')}>
           {(control) => (
             <textarea

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
 import {
   PROPOSAL_ORIGINS,
   PROPOSAL_STATUSES,
@@ -12,63 +11,19 @@ import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
-import { Field } from '../../ui/field';
-import { Pager, pageCount } from '../charts/pager';
+import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
+import { SearchBox } from '../../ui/search-box';
+import { Pager, pageCount } from '../../ui/pager';
 import { AddSeedForm } from './add-seed-form';
 import { useProposals } from './pool-api';
 import { PoolCounts } from './pool-counts';
 import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters, type PoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';
 
-const SEARCH_DEBOUNCE_MS = 250;
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
   { keys: ['←', '→'], action: 'page' },
 ];
-
-/** Proposal text search: reports after a pause in typing, at once on Enter. */
-function PoolSearch({ value, onSearch, inputRef }: { value: string; onSearch: (q: string) => void; inputRef: Ref<HTMLInputElement> }) {
-  const [draft, setDraft] = useState(value);
-  const [lastValue, setLastValue] = useState(value);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  if (value !== lastValue) {
-    setLastValue(value);
-    setDraft(value);
-  }
-  const commit = (text: string) => {
-    window.clearTimeout(timer.current);
-    if (text.trim() !== value.trim()) onSearch(text);
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter' || event.key === 'Escape') {
-      commit(event.currentTarget.value);
-      event.currentTarget.blur();
-    }
-  };
-  return (
-    <Field label="Search" inline className="search-field">
-      {(control) => (
-        <input
-          {...control}
-          ref={inputRef}
-          type="search"
-          name="q"
-          placeholder="proposal text"
-          autoComplete="off"
-          value={draft}
-          onChange={(event) => {
-            const text = event.target.value;
-            setDraft(text);
-            window.clearTimeout(timer.current);
-            timer.current = window.setTimeout(() => commit(text), SEARCH_DEBOUNCE_MS);
-          }}
-          onKeyDown={onKeyDown}
-        />
-      )}
-    </Field>
-  );
-}
 
 export function PoolPage() {
   const user = useCurrentUser();
@@ -111,67 +66,26 @@ export function PoolPage() {
       {canEdit && <AddSeedForm key={filters.chartType} defaultType={filters.chartType} />}
 
       <div className="toolbar" role="search">
-        <PoolSearch value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} />
-        <Field label="Chart type" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="type"
-              value={filters.chartType}
-              onChange={(event) => {
-                const type = ChartTypeSchema.safeParse(event.target.value);
-                update({ chartType: type.success ? type.data : '' });
-              }}
-            >
-              <option value="">All types</option>
-              {CHART_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {CHART_TYPE_LABELS[type]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Origin" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="origin"
-              value={filters.origin}
-              onChange={(event) => {
-                const origin = ProposalOriginSchema.safeParse(event.target.value);
-                update({ origin: origin.success ? origin.data : '' });
-              }}
-            >
-              <option value="">Any origin</option>
-              {PROPOSAL_ORIGINS.map((origin) => (
-                <option key={origin} value={origin}>
-                  {origin}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Status" inline>
-          {(control) => (
-            <select
-              {...control}
-              name="status"
-              value={filters.status}
-              onChange={(event) => {
-                const status = ProposalStatusSchema.safeParse(event.target.value);
-                update({ status: status.success ? status.data : '' });
-              }}
-            >
-              <option value="">Any status</option>
-              {PROPOSAL_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="proposal text" />
+        <ChartTypeFilter value={filters.chartType} onChange={(chartType) => update({ chartType })} />
+        <FilterSelect
+          label="Origin"
+          name="origin"
+          value={filters.origin}
+          schema={ProposalOriginSchema}
+          allLabel="Any origin"
+          options={optionsOf(PROPOSAL_ORIGINS)}
+          onChange={(origin) => update({ origin })}
+        />
+        <FilterSelect
+          label="Status"
+          name="status"
+          value={filters.status}
+          schema={ProposalStatusSchema}
+          allLabel="Any status"
+          options={optionsOf(PROPOSAL_STATUSES)}
+          onChange={(status) => update({ status })}
+        />
         {filtered && (
           <button type="button" className="link-button" onClick={() => update({ q: '', chartType: '', origin: '', status: '' })}>
             Clear filters

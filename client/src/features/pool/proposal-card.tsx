@@ -4,7 +4,7 @@ import { ProposalTextSchema, type Proposal } from '../../../../shared/api/pool';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
-import { serverFieldMessage, serverFieldOf } from '../items/form-errors';
+import { serverFieldMessage, serverFieldOf } from '../../ui/form-errors';
 import { useUpdateProposal } from './pool-api';
 
 /** `#3 #4` as links to those proposals. */

@@ -6,7 +6,7 @@ import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
-import { Pager } from '../charts/pager';
+import { Pager } from '../../ui/pager';
 import { ItemListTable } from '../items/item-list-table';
 import { parseId, useItems } from '../items/items-api';
 import { useProposal } from './pool-api';

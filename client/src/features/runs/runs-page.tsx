@@ -3,7 +3,7 @@ import { roleAtLeast } from '../../../../shared/domain/roles';
 import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
-import { Pager } from '../charts/pager';
+import { Pager } from '../../ui/pager';
 import { parseId } from '../items/items-api';
 import { RunListTable } from './run-list-table';
 import { RUN_PAGE_SIZE, useRuns } from './runs-api';

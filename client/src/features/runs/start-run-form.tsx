@@ -6,7 +6,7 @@ import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage }
 import { errorMessage } from '../../api/http';
 import { Field, type ControlProps } from '../../ui/field';
 import { useChartFacets } from '../charts/charts-api';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../items/form-errors';
+import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
 import { useHealth, useStartRun } from './runs-api';
 
 const STAGE_LABELS: Record<RunStage, string> = {

@@ -1,6 +1,6 @@
 import { CreateItemRequestSchema, type CreateItemRequest } from '../../../../../shared/api/items';
 import { classifyAnswer, type AnswerType } from '../../../../../shared/table/answers';
-import { fieldErrorsOf, type FieldErrors } from '../../items/form-errors';
+import { fieldErrorsOf, type FieldErrors } from '../../../ui/form-errors';
 
 /** The write-item form as typed. */
 export type ItemDraftForm = {

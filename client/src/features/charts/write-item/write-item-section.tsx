@@ -6,7 +6,7 @@ import type { ChartType } from '../../../../../shared/domain/chart-types';
 import { ANSWER_TYPES, AnswerTypeSchema } from '../../../../../shared/table/answers';
 import { errorMessage } from '../../../api/http';
 import { Field } from '../../../ui/field';
-import { serverFieldMessage, serverFieldOf, type FieldErrors } from '../../items/form-errors';
+import { serverFieldMessage, serverFieldOf, type FieldErrors } from '../../../ui/form-errors';
 import { ItemListTable } from '../../items/item-list-table';
 import { BiasFlags } from '../../items/item-tags';
 import { useCreateItem, useItems } from '../../items/items-api';

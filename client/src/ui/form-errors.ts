@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isApiError } from '../../api/http';
+import { isApiError } from '../api/http';
 
 /** One message per top-level form field, keyed by the request-body field name. */
 export type FieldErrors = Partial<Record<string, string>>;

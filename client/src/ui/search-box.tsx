@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
-import { Field } from '../../ui/field';
+import { Field } from './field';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -7,13 +7,15 @@ type SearchBoxProps = {
   value: string;
   onSearch: (value: string) => void;
   inputRef: Ref<HTMLInputElement>;
+  /** What the search looks in, shown while the field is empty. */
+  placeholder: string;
 };
 
 /**
  * A search field that reports what is typed after a short pause. It follows `value` when it
  * changes from outside (back button, a link).
  */
-export function SearchBox({ value, onSearch, inputRef }: SearchBoxProps) {
+export function SearchBox({ value, onSearch, inputRef, placeholder }: SearchBoxProps) {
   const [draft, setDraft] = useState(value);
   const [lastValue, setLastValue] = useState(value);
   const timer = useRef<number | undefined>(undefined);
@@ -52,7 +54,7 @@ export function SearchBox({ value, onSearch, inputRef }: SearchBoxProps) {
           ref={inputRef}
           type="search"
           name="q"
-          placeholder="imgname, title or table text"
+          placeholder={placeholder}
           autoComplete="off"
           value={draft}
           onChange={(event) => onChange(event.target.value)}

@@ -1,0 +1,225 @@
+import { useState, type FormEvent } from 'react';
+import { UpdateSettingsRequestSchema, type UpdateSettingsRequest } from '../../../../shared/api/settings';
+import type { Settings } from '../../../../shared/settings';
+import { errorMessage } from '../../api/http';
+import { Field } from '../../ui/field';
+import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
+import { useSettings, useUpdateSettings } from './settings-api';
+
+/** The settings edited as plain numbers, each with its label and input step. */
+const NUMBER_FIELDS = [
+  { key: 'temperature', label: 'Temperature', step: '0.1' },
+  { key: 'seed_sample_count', label: 'Seed samples per call', step: '1' },
+  { key: 'machine_sample_count', label: 'Machine samples per call', step: '1' },
+  { key: 'rouge_threshold', label: 'ROUGE-L duplicate threshold', step: '0.05' },
+  { key: 'proposals_per_call', label: 'Proposals per call', step: '1' },
+  { key: 'request_timeout_ms', label: 'Request timeout (ms)', step: '1000' },
+  { key: 'max_retries', label: 'Max retries', step: '1' },
+] as const;
+
+type NumberKey = (typeof NUMBER_FIELDS)[number]['key'];
+
+type PriceRow = { model: string; input: string; output: string };
+
+/** What the form holds: numbers as typed, so a half-typed value is not lost. */
+type Draft = { generation_model: string; prices: PriceRow[] } & Record<NumberKey, string>;
+
+function toDraft(settings: Settings): Draft {
+  const numbers = Object.fromEntries(NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
+  const prices = Object.entries(settings.price_table).map(([model, price]) => ({
+    model,
+    input: String(price.input_per_mtok),
+    output: String(price.output_per_mtok),
+  }));
+  return { generation_model: settings.generation_model, prices, ...numbers };
+}
+
+/** An empty box is not zero: it fails validation instead. */
+function numberOf(text: string): number {
+  return text.trim() === '' ? Number.NaN : Number(text);
+}
+
+/** The settings the draft describes, keeping only the keys that differ from `saved`. */
+function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
+  const next: Record<string, unknown> = { generation_model: draft.generation_model.trim() };
+  for (const { key } of NUMBER_FIELDS) next[key] = numberOf(draft[key]);
+  next.price_table = Object.fromEntries(
+    draft.prices.map((row) => [row.model.trim(), { input_per_mtok: numberOf(row.input), output_per_mtok: numberOf(row.output) }]),
+  );
+  return Object.fromEntries(
+    Object.entries(next).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(saved[key as keyof Settings])),
+  );
+}
+
+/** Client-side checks the schema cannot make on the rows: every model named once. */
+function priceRowsError(prices: PriceRow[]): string | undefined {
+  const models = prices.map((row) => row.model.trim());
+  if (models.some((model) => model === '')) return 'Every price row needs a model name.';
+  if (new Set(models).size !== models.length) return 'Each model may appear only once.';
+  return undefined;
+}
+
+function PriceTable({ rows, onChange, error }: { rows: PriceRow[]; onChange: (rows: PriceRow[]) => void; error?: string }) {
+  const setRow = (index: number, change: Partial<PriceRow>) =>
+    onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  const columns = [
+    { key: 'model', label: 'Model', type: 'text' },
+    { key: 'input', label: 'Input $/Mtok', type: 'number' },
+    { key: 'output', label: 'Output $/Mtok', type: 'number' },
+  ] as const;
+  return (
+    <fieldset className="price-table" data-testid="price-table" aria-invalid={error ? true : undefined}>
+      <legend>Price table</legend>
+      <table className="data-grid">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.key} scope="col">
+                {column.label}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="sr-only">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={index}>
+              {columns.map((column) => (
+                <td key={column.key}>
+                  <Field label={`${column.label}, row ${index + 1}`} hiddenLabel>
+                    {(control) => (
+                      <input
+                        {...control}
+                        type={column.type}
+                        step={column.type === 'number' ? 'any' : undefined}
+                        min={column.type === 'number' ? 0 : undefined}
+                        value={row[column.key]}
+                        onChange={(event) => setRow(index, { [column.key]: event.target.value })}
+                      />
+                    )}
+                  </Field>
+                </td>
+              ))}
+              <td>
+                <button type="button" className="link-button" onClick={() => onChange(rows.filter((_, i) => i !== index))}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => onChange([...rows, { model: '', input: '0', output: '0' }])}>
+        Add model
+      </button>
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </fieldset>
+  );
+}
+
+function SettingsEditor({ settings }: { settings: Settings }) {
+  const update = useUpdateSettings();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [notice, setNotice] = useState<string | null>(null);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    setNotice(null);
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    update.reset();
+    setNotice(null);
+    const rowsError = priceRowsError(draft.prices);
+    const changes = changedKeys(draft, settings);
+    const parsed = UpdateSettingsRequestSchema.safeParse(changes);
+    const found: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    if (rowsError) found.price_table = rowsError;
+    setErrors(found);
+    if (!parsed.success || rowsError) return;
+    if (Object.keys(changes).length === 0) {
+      setNotice('Nothing changed.');
+      return;
+    }
+    // Send the keys as typed, not the parsed data: parsing fills defaults for keys left out.
+    update.mutate(changes as UpdateSettingsRequest, {
+      onSuccess: (response) => {
+        setDraft(toDraft(response.settings));
+        setNotice('Settings saved.');
+      },
+    });
+  };
+
+  const serverField = serverFieldOf(update.error);
+  const errorFor = (key: string) => errors[key] ?? (serverField === key ? serverFieldMessage(update.error) : undefined);
+
+  return (
+    <form className="settings-form" onSubmit={onSubmit} aria-labelledby="settings-heading" noValidate>
+      <h2 id="settings-heading">Generation settings</h2>
+      <div className="form-row">
+        <Field label="Generation model" error={errorFor('generation_model')}>
+          {(control) => (
+            <input
+              {...control}
+              name="generation_model"
+              autoComplete="off"
+              value={draft.generation_model}
+              onChange={(event) => set('generation_model', event.target.value)}
+            />
+          )}
+        </Field>
+        {NUMBER_FIELDS.map(({ key, label, step }) => (
+          <Field key={key} label={label} error={errorFor(key)}>
+            {(control) => (
+              <input
+                {...control}
+                name={key}
+                type="number"
+                step={step}
+                value={draft[key]}
+                onChange={(event) => set(key, event.target.value)}
+              />
+            )}
+          </Field>
+        ))}
+      </div>
+      <PriceTable rows={draft.prices} onChange={(rows) => set('prices', rows)} error={errorFor('price_table')} />
+      <div className="form-row">
+        <button type="submit" className="primary" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save settings'}
+        </button>
+      </div>
+      {notice && (
+        <p className="notice" role="status" data-testid="settings-notice">
+          {notice}
+        </p>
+      )}
+      {update.isError && !serverField && (
+        <p className="error" role="alert">
+          {errorMessage(update.error)}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** The admin's generation settings: model, sampling, duplicate filter, limits and prices. */
+export function SettingsForm() {
+  const settings = useSettings();
+  if (settings.isPending) return <p className="muted">Loading settings…</p>;
+  if (settings.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the settings: {errorMessage(settings.error)}
+      </p>
+    );
+  }
+  return <SettingsEditor settings={settings.data.settings} />;
+}
