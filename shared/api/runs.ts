@@ -51,18 +51,21 @@ export const RunSchema = z.object({
 });
 export type Run = z.infer<typeof RunSchema>;
 
-/** `hqa generate --json` output. */
-export const GenerateReportSchema = z.object({
-  run_id: z.number().int(),
-  status: RunStatusSchema,
-  proposals_created: z.number().int(),
-  items_created: z.number().int(),
-  items_failed: z.number().int(),
-  llm_calls: z.number().int(),
-  prompt_tokens: z.number().int(),
-  completion_tokens: z.number().int(),
-  cost: z.number(),
-});
+/** `hqa generate --json` output: the run's id and its counters. */
+export const GenerateReportSchema = z
+  .object({ run_id: z.number().int() })
+  .extend(
+    RunSchema.pick({
+      status: true,
+      proposals_created: true,
+      items_created: true,
+      items_failed: true,
+      llm_calls: true,
+      prompt_tokens: true,
+      completion_tokens: true,
+      cost: true,
+    }).shape,
+  );
 export type GenerateReport = z.infer<typeof GenerateReportSchema>;
 
 export const RunErrorSchema = z.object({
