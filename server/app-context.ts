@@ -9,4 +9,6 @@ export interface AppContext {
   config: Config;
   logger: Logger;
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+  /** To one user's open clients only (e.g. their lease expired). */
+  publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
 }

@@ -15,12 +15,14 @@ import { poolRoutes } from './pool/pool-routes';
 import type { RunExecutor } from './generation/run-executor';
 import { runRoutes } from './generation/run-routes';
 import { settingsRoutes } from './settings/settings-routes';
+import type { ReviewEvents } from './review/review-events';
+import { reviewRoutes } from './review/review-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
 export const JSON_BODY_LIMIT = '256kb';
 export const VERSION = '0.1.0';
 
-export function createApp(ctx: AppContext, services: { executor: RunExecutor }): express.Express {
+export function createApp(ctx: AppContext, services: { executor: RunExecutor; reviewEvents: ReviewEvents }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -50,6 +52,7 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor }):
   app.use('/api/items', itemRoutes(ctx));
   app.use('/api/runs', runRoutes(ctx, services.executor));
   app.use('/api/settings', settingsRoutes(ctx));
+  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

@@ -10,6 +10,8 @@ import { attachRealtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { ensureSeedProposals } from './pool/pool-service';
+import { leaseCountsByReviewer, nowIso } from './review/review-queries';
+import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
 
 export interface RunningServer {
   url: string;
@@ -27,13 +29,25 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
 
-  const ctxRef: { publish: AppContext['publish'] } = { publish: () => undefined };
-  const ctx: AppContext = { db, config, logger, publish: (event, payload) => ctxRef.publish(event, payload) };
+  const ctxRef: { publish: AppContext['publish']; publishTo: AppContext['publishTo'] } = { publish: () => undefined, publishTo: () => undefined };
+  const ctx: AppContext = {
+    db,
+    config,
+    logger,
+    publish: (event, payload) => ctxRef.publish(event, payload),
+    publishTo: (userId, event, payload) => ctxRef.publishTo(userId, event, payload),
+  };
   const executor = new RunExecutor(ctx, engineFactory(ctx));
-  const app = createApp(ctx, { executor });
+  const presence = { broadcast: () => undefined as void };
+  const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
+  const app = createApp(ctx, { executor, reviewEvents });
   const httpServer = createServer(app);
-  const realtime = attachRealtime(httpServer, db);
+  const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()));
   ctxRef.publish = realtime.publish;
+  ctxRef.publishTo = realtime.publishTo;
+  presence.broadcast = () => void realtime.broadcastPresence();
+  const sweeper = setInterval(() => reviewEvents.sweep(), LEASE_SWEEP_MS);
+  sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -51,6 +65,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     closing ??= (async () => {
       const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
+      clearInterval(sweeper);
       await executor.shutdown();
       realtime.io.close();
       await httpClosed;

@@ -5,6 +5,8 @@ import { ItemSummarySchema } from './api/items';
 import { ProposalSchema } from './api/pool';
 import { RunSchema } from './api/runs';
 import { RoleSchema } from './domain/roles';
+import { ItemStatusSchema } from './domain/generation';
+import { StatusCountsSchema } from './api/review';
 
 /**
  * Server → client events: name → payload schema. Names read `entity.pastTenseVerb`.
@@ -19,8 +21,16 @@ export const ServerEventSchemas = {
   'proposal.created': z.object({ proposal: ProposalSchema }),
   'proposal.updated': z.object({ proposal: ProposalSchema }),
   'item.created': z.object({ item: ItemSummarySchema }),
+  /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). */
+  'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int() }),
+  'item.released': z.object({ item_id: z.number().int() }),
+  /** A review was submitted or undone, or a curator adjudicated: the item's status now. */
+  'item.decided': z.object({ item_id: z.number().int(), status: ItemStatusSchema }),
+  /** Sent only to the reviewer whose lease ran out. */
+  'lease.expired': z.object({ item_id: z.number().int() }),
+  'queue.changed': z.object({ counts: StatusCountsSchema }),
   'presence.changed': z.object({
-    users: z.array(z.object({ id: z.number().int(), username: z.string(), role: RoleSchema })),
+    users: z.array(z.object({ id: z.number().int(), username: z.string(), role: RoleSchema, reviewing: z.number().int().default(0) })),
   }),
 } as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConsensusRuleSchema } from './domain/review';
 
 /** Price of a model per million tokens, for cost accounting and budget caps. */
 export const ModelPriceSchema = z.object({
@@ -23,6 +24,11 @@ export const SettingsSchema = z.object({
   proposals_per_call: z.number().int().min(1).max(20).default(5),
   request_timeout_ms: z.number().int().min(1000).max(600_000).default(60_000),
   max_retries: z.number().int().min(0).max(10).default(4),
+  /** Review: how many reviews decide an item, and how they decide it. */
+  reviews_per_item: z.number().int().min(1).max(9).default(1),
+  consensus_rule: ConsensusRuleSchema.default('majority'),
+  /** How long a claimed item stays the reviewer's without a renewal. */
+  lease_seconds: z.number().int().min(30).max(3600).default(300),
   price_table: z.record(z.string(), ModelPriceSchema).default({
     'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 },
     'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },

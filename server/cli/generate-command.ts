@@ -67,6 +67,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     db,
     config,
     logger,
+    publishTo: () => undefined,
     publish: (event, payload) => {
       if (event !== 'run.progressed' || !bar) return;
       const { run } = payload as { run: Run };

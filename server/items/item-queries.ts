@@ -103,6 +103,12 @@ export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[];
   const { sql: whereSql, params } = whereClause([
     ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: query[key] })),
     { sql: 'c.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
+    { sql: 'i.verifier_match = @verifier_match', param: 'verifier_match', value: query.verifier_match === undefined ? undefined : query.verifier_match === 'true' ? 1 : 0 },
+    {
+      sql: 'EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)',
+      param: 'reviewer_id',
+      value: query.reviewer_id,
+    },
   ]);
   const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
   const rows = db

@@ -16,9 +16,15 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
  * socket.io on the HTTP server, authenticated by the same session cookie as the API: a
  * connection without a valid session is refused before any event flows.
  */
-export function attachRealtime(httpServer: HttpServer, db: Db): {
+export function attachRealtime(
+  httpServer: HttpServer,
+  db: Db,
+  reviewingCounts: () => Map<number, number>,
+): {
   io: RealtimeServer;
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+  publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
+  broadcastPresence: () => Promise<void>;
 } {
   const io: RealtimeServer = new Server(httpServer, { serveClient: false });
 
@@ -31,12 +37,17 @@ export function attachRealtime(httpServer: HttpServer, db: Db): {
 
   const broadcastPresence = async () => {
     const sockets = await io.fetchSockets();
-    const seen = new Map<number, { id: number; username: string; role: User['role'] }>();
-    for (const s of sockets) seen.set(s.data.user.id, { id: s.data.user.id, username: s.data.user.username, role: s.data.user.role });
+    const reviewing = reviewingCounts();
+    const seen = new Map<number, { id: number; username: string; role: User['role']; reviewing: number }>();
+    for (const s of sockets) {
+      const user = s.data.user;
+      seen.set(user.id, { id: user.id, username: user.username, role: user.role, reviewing: reviewing.get(user.id) ?? 0 });
+    }
     io.emit('presence.changed', { users: [...seen.values()].sort((a, b) => a.username.localeCompare(b.username)) });
   };
 
   io.on('connection', (socket) => {
+    void socket.join(`user:${socket.data.user.id}`);
     void broadcastPresence();
     socket.on('disconnect', () => void broadcastPresence());
   });
@@ -45,5 +56,8 @@ export function attachRealtime(httpServer: HttpServer, db: Db): {
     // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
     (io.emit as (event: string, payload: unknown) => boolean)(event, payload);
   };
-  return { io, publish };
+  const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
+    (io.to(`user:${userId}`).emit as (event: string, payload: unknown) => boolean)(event, payload);
+  };
+  return { io, publish, publishTo, broadcastPresence };
 }

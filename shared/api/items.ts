@@ -49,6 +49,10 @@ export const ItemListQuerySchema = PageQuerySchema.extend({
   status: ItemStatusSchema.optional(),
   origin: ItemOriginSchema.optional(),
   chart_type: ChartTypeSchema.optional(),
+  /** `false`: only items whose verifier disagreed with their answer. */
+  verifier_match: z.enum(['true', 'false']).optional(),
+  /** Items this user reviewed. */
+  reviewer_id: z.coerce.number().int().positive().optional(),
 });
 export type ItemListQuery = z.infer<typeof ItemListQuerySchema>;
 export const ItemListResponseSchema = z.object({ items: z.array(ItemSummarySchema), total: z.number().int() });

@@ -1,0 +1,70 @@
+import type { ItemStatus } from '../../shared/domain/generation';
+import type { AppContext } from '../app-context';
+import { statusCounts } from './review-queries';
+import { sweepExpiredLeases } from './review-service';
+
+/** How often expired leases are returned to the queue (and their holders told). */
+export const LEASE_SWEEP_MS = 2_000;
+/** Per-status counts are a GROUP BY over all items: send them at most this often. */
+const QUEUE_THROTTLE_MS = 500;
+
+/** The review domain's live events, in one place: claims, releases, decisions, expiries, counts. */
+export class ReviewEvents {
+  private queueTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly presenceChanged: () => void,
+  ) {}
+
+  claimed(itemId: number, reviewerId: number): void {
+    this.ctx.publish('item.claimed', { item_id: itemId, reviewer_id: reviewerId });
+    this.presenceChanged();
+    this.queueChanged();
+  }
+
+  released(itemId: number): void {
+    this.ctx.publish('item.released', { item_id: itemId });
+    this.presenceChanged();
+    this.queueChanged();
+  }
+
+  decided(itemId: number, status: ItemStatus): void {
+    this.ctx.publish('item.decided', { item_id: itemId, status });
+    this.presenceChanged();
+    this.queueChanged();
+  }
+
+  expired(leases: { item_id: number; reviewer_id: number }[]): void {
+    for (const lease of leases) {
+      this.ctx.publishTo(lease.reviewer_id, 'lease.expired', { item_id: lease.item_id });
+      this.ctx.publish('item.released', { item_id: lease.item_id });
+    }
+    if (leases.length > 0) {
+      this.presenceChanged();
+      this.queueChanged();
+    }
+  }
+
+  sweep(): void {
+    try {
+      this.expired(sweepExpiredLeases(this.ctx.db));
+    } catch (error) {
+      this.ctx.logger.warn({ err: error }, 'lease sweep failed');
+    }
+  }
+
+  queueChanged(): void {
+    if (this.queueTimer) return;
+    this.queueTimer = setTimeout(() => {
+      this.queueTimer = null;
+      try {
+        this.ctx.publish('queue.changed', { counts: statusCounts(this.ctx.db) });
+      } catch (error) {
+        // The database may be closing with the server.
+        this.ctx.logger.debug({ err: error }, 'queue counts not sent');
+      }
+    }, QUEUE_THROTTLE_MS);
+    this.queueTimer.unref();
+  }
+}

@@ -1,0 +1,240 @@
+import type { Db } from '../../db/database';
+import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../shared/api/review';
+import { SubmitReviewRequestSchema } from '../../shared/api/review';
+import type { ItemStatus } from '../../shared/domain/generation';
+import type { Decision } from '../../shared/domain/review';
+import { consensus } from '../../shared/review/consensus';
+import { getChartDetail } from '../charts/chart-queries';
+import { HttpError, notFound } from '../http/http-error';
+import { getItemDetail } from '../items/item-queries';
+import { getSettings } from '../settings/settings-queries';
+import {
+  adjudicatedSince,
+  deleteExpiredLeases,
+  deleteItemLeases,
+  deleteLease,
+  findClaimable,
+  getReviewOwner,
+  hasStandingReview,
+  heldLeases,
+  insertAdjudication,
+  insertLease,
+  insertReview,
+  itemState,
+  leaseExpiry,
+  liveLeaseCount,
+  nowIso,
+  renewLease,
+  retractItemReviews,
+  retractReview,
+  setFinalAnswer,
+  setItemStatus,
+  standingDecisions,
+} from './review-queries';
+
+/** A reviewer holds at most this many leases: the item on screen and the prefetched next one. */
+export const MAX_LEASES_PER_REVIEWER = 2;
+/** How long after submitting a reviewer may take the decision back. */
+export const UNDO_WINDOW_MS = 30_000;
+
+const DECIDED: readonly ItemStatus[] = ['accepted', 'rejected', 'needs_adjudication'];
+
+export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): ReviewTask {
+  const item = getItemDetail(db, itemId);
+  if (!item) throw notFound(`item ${itemId}`);
+  const chart = getChartDetail(db, item.chart_id);
+  if (!chart) throw notFound(`chart ${item.chart_id}`);
+  return {
+    item,
+    chart: { id: chart.id, imgname: chart.imgname, title: chart.title, chart_type: chart.chart_type, data_table: chart.data_table },
+    lease_expires_at: leaseExpiresAt,
+  };
+}
+
+/** An item with no standing review and no live lease is pending again; one with some is in review. */
+function refreshOpenStatus(db: Db, itemId: number, now: string): ItemStatus | null {
+  const state = itemState(db, itemId);
+  if (!state || DECIDED.includes(state.status)) return null;
+  const busy = standingDecisions(db, itemId).length > 0 || liveLeaseCount(db, itemId, now, -1) > 0;
+  const status: ItemStatus = busy ? 'in_review' : 'pending';
+  if (status !== state.status) setItemStatus(db, itemId, status);
+  return status;
+}
+
+/** Returns expired leases to the queue; the holders are returned so they can be told. */
+export function sweepExpiredLeases(db: Db): { item_id: number; reviewer_id: number }[] {
+  return db.transaction(() => {
+    const now = nowIso();
+    const expired = deleteExpiredLeases(db, now);
+    for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
+    return expired;
+  }).immediate();
+}
+
+/**
+ * The caller's next item. Their own live leases come back first (after a reload the item on
+ * screen is the same one); else a new item is claimed — in one IMMEDIATE transaction, so no two
+ * reviewers get the same slot. Order: items already in review (finish what others started),
+ * then pending ones, each oldest first; with `mismatch_first`, verifier mismatches before all.
+ */
+export function claimNext(
+  db: Db,
+  reviewerId: number,
+  filters: QueueFilters & { exclude_item_ids: number[] },
+): { task: ReviewTask | null; claimed: number | null; expired: { item_id: number; reviewer_id: number }[] } {
+  const settings = getSettings(db);
+  return db.transaction(() => {
+    const now = nowIso();
+    const expired = deleteExpiredLeases(db, now);
+    for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
+    const held = heldLeases(db, reviewerId, now);
+    const resume = held.find((l) => !filters.exclude_item_ids.includes(l.item_id));
+    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, expired };
+    if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, expired };
+    const exclude = [...filters.exclude_item_ids, ...held.map((l) => l.item_id)];
+    const passes: { status: 'pending' | 'in_review'; mismatchOnly: boolean }[] = [
+      ...(filters.mismatch_first
+        ? [
+            { status: 'in_review' as const, mismatchOnly: true },
+            { status: 'pending' as const, mismatchOnly: true },
+          ]
+        : []),
+      { status: 'in_review', mismatchOnly: false },
+      { status: 'pending', mismatchOnly: false },
+    ];
+    for (const pass of passes) {
+      const itemId = findClaimable(db, { ...pass, reviewerId, now, k: settings.reviews_per_item, filters, exclude });
+      if (itemId === null) continue;
+      const expiresAt = nowIso(settings.lease_seconds * 1000);
+      insertLease(db, itemId, reviewerId, expiresAt);
+      setItemStatus(db, itemId, 'in_review');
+      return { task: buildTask(db, itemId, expiresAt), claimed: itemId, expired };
+    }
+    return { task: null, claimed: null, expired };
+  }).immediate();
+}
+
+export function renew(db: Db, itemId: number, reviewerId: number): string {
+  const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
+  if (!renewLease(db, itemId, reviewerId, nowIso(), expiresAt)) throw new HttpError('conflict', `you hold no live lease on item ${itemId}; it went back to the queue`);
+  return expiresAt;
+}
+
+export function release(db: Db, itemId: number, reviewerId: number): boolean {
+  return db.transaction(() => {
+    const released = deleteLease(db, itemId, reviewerId);
+    refreshOpenStatus(db, itemId, nowIso());
+    return released;
+  }).immediate();
+}
+
+/** Applies the consensus rule once k standing reviews are in; accepted items take the latest correction. */
+function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus {
+  const settings = getSettings(db);
+  const reviews = standingDecisions(db, itemId);
+  const outcome = consensus(
+    reviews.map((r) => r.decision),
+    settings.reviews_per_item,
+    settings.consensus_rule,
+  );
+  if (!outcome) return refreshOpenStatus(db, itemId, now) ?? 'in_review';
+  setItemStatus(db, itemId, outcome);
+  if (outcome === 'accepted') {
+    const corrected = reviews.filter((r) => r.decision === 'accept' && (r.corrected_answer !== null || r.corrected_question !== null)).at(-1);
+    if (corrected) setFinalAnswer(db, { itemId, answer: corrected.corrected_answer, question: corrected.corrected_question, source: 'review', reviewId: corrected.id, userId });
+  }
+  return outcome;
+}
+
+/**
+ * Stores a review. The caller must hold the item's lease — or, if it expired, the slot must
+ * still be free. Review, lease release and the consensus decision are one transaction.
+ */
+export function submitReview(db: Db, itemId: number, reviewerId: number, body: SubmitReviewRequest): { review_id: number; item_status: ItemStatus; undo_until: string } {
+  const review = SubmitReviewRequestSchema.parse(body);
+  return db.transaction(() => {
+    const now = nowIso();
+    const state = itemState(db, itemId);
+    if (!state) throw notFound(`item ${itemId}`);
+    if (DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
+    if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
+    const hadLease = deleteLease(db, itemId, reviewerId);
+    if (!hadLease) {
+      const k = getSettings(db).reviews_per_item;
+      if (standingDecisions(db, itemId).length + liveLeaseCount(db, itemId, now, reviewerId) >= k) {
+        throw new HttpError('conflict', `your lease on item ${itemId} expired and its slot was taken; your review was not stored`);
+      }
+    }
+    const stored = insertReview(db, {
+      itemId,
+      reviewerId,
+      decision: review.decision,
+      criteria: review.criteria,
+      feedback: review.feedback,
+      correctedAnswer: review.corrected_answer ?? null,
+      correctedQuestion: review.corrected_question ?? null,
+      complexity: review.complexity ?? null,
+      timeSpentMs: review.time_spent_ms,
+    });
+    const status = decide(db, itemId, now, reviewerId);
+    return { review_id: stored.id, item_status: status, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
+  }).immediate();
+}
+
+/** Takes back the caller's own review within the window; the item is leased to them again. */
+export function undoReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number; status: ItemStatus } {
+  return db.transaction(() => {
+    const review = getReviewOwner(db, reviewId);
+    if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
+    if (review.retracted_at) throw new HttpError('conflict', `review ${reviewId} was already taken back`);
+    if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
+    if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
+    const state = itemState(db, review.item_id);
+    retractReview(db, reviewId, 'undo');
+    if (state && DECIDED.includes(state.status)) {
+      setItemStatus(db, review.item_id, 'in_review');
+      setFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
+    }
+    const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
+    insertLease(db, review.item_id, reviewerId, expiresAt);
+    setItemStatus(db, review.item_id, 'in_review');
+    return { task: buildTask(db, review.item_id, leaseExpiry(db, review.item_id, reviewerId) ?? expiresAt), itemId: review.item_id, status: 'in_review' as ItemStatus };
+  }).immediate();
+}
+
+export function adjudicate(
+  db: Db,
+  itemId: number,
+  curatorId: number,
+  input: { decision: Decision; final_answer?: string | undefined; final_question?: string | undefined; note: string },
+): ItemStatus {
+  return db.transaction(() => {
+    const state = itemState(db, itemId);
+    if (!state) throw notFound(`item ${itemId}`);
+    if (!DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is ${state.status}: it has not had its reviews yet`);
+    insertAdjudication(db, itemId, curatorId, input.decision, input.note);
+    const status: ItemStatus = input.decision === 'accept' ? 'accepted' : 'rejected';
+    setItemStatus(db, itemId, status);
+    if (input.final_answer !== undefined || input.final_question !== undefined) {
+      setFinalAnswer(db, { itemId, answer: input.final_answer ?? null, question: input.final_question ?? null, source: 'adjudication', reviewId: null, userId: curatorId });
+    }
+    return status;
+  }).immediate();
+}
+
+/** Sends items back to the queue: their reviews are kept but retracted, leases dropped. */
+export function requeue(db: Db, itemIds: number[], curatorId: number): { requeued: number[]; releasedLeases: { item_id: number; reviewer_id: number }[] } {
+  return db.transaction(() => {
+    const requeued: number[] = [];
+    const releasedLeases: { item_id: number; reviewer_id: number }[] = [];
+    for (const itemId of itemIds) {
+      if (!itemState(db, itemId)) continue;
+      retractItemReviews(db, itemId, 'requeue');
+      for (const lease of deleteItemLeases(db, itemId)) releasedLeases.push({ item_id: itemId, reviewer_id: lease.reviewer_id });
+      setItemStatus(db, itemId, 'pending');
+      setFinalAnswer(db, { itemId, answer: null, question: null, source: 'requeue', reviewId: null, userId: curatorId });
+      requeued.push(itemId);
+    }
+    return { requeued, releasedLeases };
+  }).immediate();
+}

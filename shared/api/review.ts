@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { ItemStatusSchema } from '../domain/generation';
+import { DecisionSchema } from '../domain/review';
+import { DataTableSchema } from '../table/model';
+import { ItemDetailSchema } from './items';
+
+/** One criterion's verdict with an optional note. */
+export const CriterionVerdictSchema = z.object({
+  pass: z.boolean(),
+  note: z.string().trim().max(2000).default(''),
+});
+
+export const ReviewCriteriaSchema = z.object({
+  rationality: CriterionVerdictSchema,
+  correctness: CriterionVerdictSchema,
+  layout: CriterionVerdictSchema,
+});
+export type ReviewCriteria = z.infer<typeof ReviewCriteriaSchema>;
+
+/** What a reviewer claims: the item with everything the judgement needs, and its lease. Blind: no other review. */
+export const ReviewTaskSchema = z.object({
+  item: ItemDetailSchema,
+  chart: z.object({ id: z.number().int(), imgname: z.string(), title: z.string().nullable(), chart_type: ChartTypeSchema, data_table: DataTableSchema }),
+  lease_expires_at: z.string(),
+});
+export type ReviewTask = z.infer<typeof ReviewTaskSchema>;
+
+export const QueueFiltersSchema = z.object({
+  run_id: z.number().int().positive().optional(),
+  chart_type: ChartTypeSchema.optional(),
+  proposal_id: z.number().int().positive().optional(),
+  /** Items whose verifier disagreed with their answer first. */
+  mismatch_first: z.boolean().default(false),
+});
+export type QueueFilters = z.infer<typeof QueueFiltersSchema>;
+
+// POST /api/review/next   (reviewer) → { task } or { task: null } when the queue is empty for the caller.
+// The caller's own unexpired leases come back first (oldest first), except the ones in
+// exclude_item_ids (the item on screen, when prefetching); then a new item is claimed, up to
+// two leases per reviewer.
+export const NextRequestSchema = QueueFiltersSchema.extend({
+  exclude_item_ids: z.array(z.number().int().positive()).max(10).default([]),
+});
+export const NextResponseSchema = z.object({ task: ReviewTaskSchema.nullable() });
+
+// POST /api/review/leases/:id/renew   → { lease_expires_at }
+export const RenewResponseSchema = z.object({ lease_expires_at: z.string() });
+// POST /api/review/leases/:id/release → { ok: true }
+
+// POST /api/review/items/:id   (reviewer, holding the lease): submit a review
+export const SubmitReviewRequestSchema = z
+  .object({
+    decision: DecisionSchema,
+    criteria: ReviewCriteriaSchema,
+    feedback: z.string().trim().max(4000).default(''),
+    corrected_answer: z.string().trim().min(1).max(200).optional(),
+    corrected_question: z.string().trim().min(1).max(1000).optional(),
+    complexity: z.number().int().min(1).max(5).optional(),
+    time_spent_ms: z.number().int().min(0).max(24 * 3600 * 1000),
+  })
+  .superRefine((body, ctx) => {
+    const failed = Object.values(body.criteria).some((c) => !c.pass);
+    if (body.decision === 'reject') {
+      if (!failed) ctx.addIssue({ code: 'custom', path: ['criteria'], message: 'a rejection needs at least one failed criterion' });
+      if (body.feedback === '') ctx.addIssue({ code: 'custom', path: ['feedback'], message: 'a rejection needs written feedback' });
+    } else {
+      if (!body.criteria.rationality.pass || !body.criteria.layout.pass) {
+        ctx.addIssue({ code: 'custom', path: ['criteria'], message: 'accept needs rationality and layout consistency to pass; reject instead' });
+      }
+      if (!body.criteria.correctness.pass && body.corrected_answer === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['corrected_answer'], message: 'accepting with a failed correctness needs the corrected answer' });
+      }
+    }
+  });
+export type SubmitReviewRequest = z.input<typeof SubmitReviewRequestSchema>;
+export const SubmitReviewResponseSchema = z.object({
+  review_id: z.number().int(),
+  item_status: ItemStatusSchema,
+  /** Until then the reviewer may undo this decision. */
+  undo_until: z.string(),
+});
+
+// POST /api/review/reviews/:id/undo   (the reviewer who made it, within the window) → the task again
+export const UndoResponseSchema = z.object({ task: ReviewTaskSchema });
+
+export const ReviewRecordSchema = z.object({
+  id: z.number().int(),
+  item_id: z.number().int(),
+  reviewer_id: z.number().int(),
+  reviewer: z.string(),
+  decision: DecisionSchema,
+  criteria: ReviewCriteriaSchema,
+  feedback: z.string(),
+  corrected_answer: z.string().nullable(),
+  corrected_question: z.string().nullable(),
+  complexity: z.number().int().nullable(),
+  time_spent_ms: z.number().int(),
+  created_at: z.string(),
+  retracted_at: z.string().nullable(),
+  retract_reason: z.string().nullable(),
+});
+export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
+
+export const AnswerHistoryEntrySchema = z.object({
+  answer: z.string(),
+  question: z.string(),
+  source: z.enum(['model', 'review', 'adjudication', 'undo', 'requeue']),
+  user: z.string().nullable(),
+  created_at: z.string(),
+});
+
+// GET /api/review/items/:id/history   (curator) → every review (retracted ones too) and the answer history
+export const ItemHistoryResponseSchema = z.object({
+  reviews: z.array(ReviewRecordSchema),
+  answers: z.array(AnswerHistoryEntrySchema),
+});
+
+// GET /api/review/adjudication   (curator) → items needing adjudication with their reviews side by side
+export const AdjudicationListResponseSchema = z.object({
+  items: z.array(z.object({ item: ItemDetailSchema, reviews: z.array(ReviewRecordSchema) })),
+});
+
+// POST /api/review/items/:id/adjudicate   (curator)
+export const AdjudicateRequestSchema = z.object({
+  decision: DecisionSchema,
+  final_answer: z.string().trim().min(1).max(200).optional(),
+  final_question: z.string().trim().min(1).max(1000).optional(),
+  note: z.string().trim().max(4000).default(''),
+});
+export const AdjudicateResponseSchema = z.object({ item_status: ItemStatusSchema });
+
+// POST /api/review/requeue   (curator): send items back to the queue; their reviews are kept, retracted
+export const RequeueRequestSchema = z.object({ item_ids: z.array(z.number().int().positive()).min(1).max(1000) });
+export const RequeueResponseSchema = z.object({ requeued: z.number().int() });
+
+export const StatusCountsSchema = z.record(ItemStatusSchema, z.number().int());
+
+// GET /api/review/queue   → queue size for the caller and counts per status
+export const QueueResponseSchema = z.object({ available: z.number().int(), counts: StatusCountsSchema });
+
+const RateSchema = z.object({ key: z.string(), reviewed: z.number().int(), accepted: z.number().int(), pass_rate: z.number().nullable() });
+const CriterionAgreementSchema = z.object({ items: z.number().int(), percent_agreement: z.number().nullable(), fleiss_kappa: z.number().nullable() });
+
+// GET /api/review/stats   → own figures for everyone; team figures for curators
+export const ReviewStatsResponseSchema = z.object({
+  me: z.object({
+    reviews: z.number().int(),
+    accepted: z.number().int(),
+    rejected: z.number().int(),
+    today: z.number().int(),
+    median_seconds: z.number().nullable(),
+  }),
+  team: z
+    .object({
+      pass_rate: z.number().nullable(),
+      decided: z.number().int(),
+      by_chart_type: z.array(RateSchema),
+      by_proposal: z.array(RateSchema),
+      agreement: z.object({ rationality: CriterionAgreementSchema, correctness: CriterionAgreementSchema, layout: CriterionAgreementSchema }),
+      throughput: z.array(z.object({ day: z.string(), reviews: z.number().int() })),
+      by_reviewer: z.array(z.object({ reviewer: z.string(), reviews: z.number().int(), median_seconds: z.number().nullable() })),
+    })
+    .nullable(),
+});
+export type ReviewStatsResponse = z.infer<typeof ReviewStatsResponseSchema>;

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import {
+  AdjudicationListResponseSchema,
+  ItemHistoryResponseSchema,
+  NextResponseSchema,
+  QueueResponseSchema,
+  ReviewStatsResponseSchema,
+  SubmitReviewResponseSchema,
+  UndoResponseSchema,
+} from '../../shared/api/review';
+import { ErrorBodySchema } from '../../shared/errors';
+import type { ServerToClientEvents } from '../../shared/events';
+import { TestClient } from '../support/http-client';
+import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let admin: TestClient;
+const reviewers: TestClient[] = [];
+let curator: TestClient;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await generateItems(server, 40);
+  await server.createUser('root', 'admin', 'admin-pass-123');
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  admin = new TestClient(server.url);
+  await admin.login('root', 'admin-pass-123');
+  curator = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+  for (const name of ['ann', 'ben', 'cid']) {
+    await server.createUser(name, 'reviewer', `${name}-password`);
+    const client = new TestClient(server.url);
+    await client.login(name, `${name}-password`);
+    reviewers.push(client);
+  }
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.server.ctx.db;
+const reviewer = (i: number) => {
+  const client = reviewers[i];
+  if (!client) throw new Error(`no reviewer ${i}`);
+  return client;
+};
+
+async function next(client: TestClient, body: Record<string, unknown> = {}) {
+  const res = await client.post('/api/review/next', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return NextResponseSchema.parse(res.body).task;
+}
+
+async function setK(k: number, rule: 'majority' | 'unanimous' = 'majority') {
+  expect((await admin.request('PATCH', '/api/settings', { reviews_per_item: k, consensus_rule: rule })).status).toBe(200);
+}
+
+/** Fresh queue state for each test: no leases, every item pending with no standing review. */
+beforeEach(() => {
+  db().exec(`DELETE FROM leases; UPDATE reviews SET retracted_at = '2000-01-01', retract_reason = 'requeue' WHERE retracted_at IS NULL;
+    UPDATE hqa_items SET status = 'pending', final_answer = NULL, final_question = NULL, decided_at = NULL`);
+});
+
+describe('the queue', () => {
+  it('leases distinct items to different reviewers and gives the caller its own lease back first', async () => {
+    await setK(1);
+    const a = await next(reviewer(0));
+    const b = await next(reviewer(1));
+    expect(a?.item.id).toBeDefined();
+    expect(b?.item.id).not.toBe(a?.item.id);
+    expect(Date.parse(a?.lease_expires_at ?? '')).toBeGreaterThan(Date.now() + 200_000);
+    // A reload: the same item comes back.
+    expect((await next(reviewer(0)))?.item.id).toBe(a?.item.id);
+    // Prefetch: excluding the item on screen claims a second one; a third claim is refused.
+    const prefetched = await next(reviewer(0), { exclude_item_ids: [a?.item.id] });
+    expect(prefetched?.item.id).not.toBe(a?.item.id);
+    expect(await next(reviewer(0), { exclude_item_ids: [a?.item.id, prefetched?.item.id] })).toBeNull();
+    const leased = db().prepare('SELECT COUNT(*) AS n FROM leases').get() as { n: number };
+    expect(leased.n).toBe(3);
+  });
+
+  it('never gives a reviewer an item twice, and fills k slots with different reviewers', async () => {
+    await setK(2);
+    const task = await next(reviewer(0));
+    const itemId = task?.item.id ?? 0;
+    expect((await reviewer(0).post(`/api/review/items/${itemId}`, acceptReview())).status).toBe(201);
+    const other = await next(reviewer(1));
+    expect(other?.item.id).toBe(itemId); // items in review are finished first
+    let mine = await next(reviewer(0));
+    const seen = new Set<number>();
+    while (mine && !seen.has(mine.item.id)) {
+      expect(mine.item.id).not.toBe(itemId);
+      seen.add(mine.item.id);
+      await reviewer(0).post(`/api/review/leases/${mine.item.id}/release`);
+      mine = await next(reviewer(0), { exclude_item_ids: [...seen].slice(-10) });
+      if (seen.size > 5) break;
+    }
+  });
+
+  it('puts mismatches first when asked and honours filters', async () => {
+    await setK(1);
+    const mismatch = db().prepare('SELECT id FROM hqa_items ORDER BY id DESC LIMIT 1').get() as { id: number };
+    db().prepare('UPDATE hqa_items SET verifier_match = 0 WHERE id = ?').run(mismatch.id);
+    expect((await next(reviewer(2), { mismatch_first: true }))?.item.id).toBe(mismatch.id);
+    db().prepare('UPDATE hqa_items SET verifier_match = 1 WHERE id = ?').run(mismatch.id);
+    const pie = await next(reviewer(1), { chart_type: 'pie' });
+    if (pie) expect(pie.chart.chart_type).toBe('pie');
+  });
+
+  it('returns expired leases to the queue and tells the holder', async () => {
+    await setK(1);
+    const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: reviewer(0).cookie }, transports: ['websocket'] });
+    try {
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      const expired = new Promise<number>((resolve) => socket.on('lease.expired', (p) => resolve(p.item_id)));
+      const task = await next(reviewer(0));
+      db().prepare("UPDATE leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE item_id = ?").run(task?.item.id);
+      expect(await expired).toBe(task?.item.id);
+      const status = db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(task?.item.id) as { status: string };
+      expect(status.status).toBe('pending');
+      expect((await next(reviewer(1)))?.item.id).toBe(task?.item.id);
+      // The first reviewer's late submit is refused: the slot is taken.
+      const late = await reviewer(0).post(`/api/review/items/${task?.item.id}`, acceptReview());
+      expect(late.status).toBe(409);
+      expect(ErrorBodySchema.parse(late.body).error.message).toMatch(/expired and its slot was taken/);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('releases on skip', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    expect((await reviewer(0).post(`/api/review/leases/${task?.item.id}/release`)).status).toBe(200);
+    expect(db().prepare('SELECT COUNT(*) AS n FROM leases').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('reviews and consensus', () => {
+  it('refuses an invalid review naming the field', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    const noFail = await reviewer(0).post(`/api/review/items/${task?.item.id}`, { ...rejectReview(), criteria: acceptReview().criteria });
+    expect(ErrorBodySchema.parse(noFail.body).error.field).toBe('body.criteria');
+    const noFeedback = await reviewer(0).post(`/api/review/items/${task?.item.id}`, rejectReview(''));
+    expect(ErrorBodySchema.parse(noFeedback.body).error.field).toBe('body.feedback');
+  });
+
+  it('k = 1: an accept with a corrected answer decides the item and keeps the history', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'off by one' } }, corrected_answer: '42' }));
+    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
+    const row = db().prepare('SELECT status, final_answer, answer FROM hqa_items WHERE id = ?').get(id) as { status: string; final_answer: string; answer: string };
+    expect(row).toMatchObject({ status: 'accepted', final_answer: '42' });
+    const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${id}/history`)).body);
+    expect(history.answers.map((a) => [a.source, a.answer]).at(-1)).toEqual(['review', '42']);
+    expect(history.reviews.find((r) => r.retracted_at === null)?.criteria.correctness).toEqual({ pass: false, note: 'off by one' });
+  });
+
+  it('k = 2 majority: a split goes to adjudication, where a curator decides', async () => {
+    await setK(2, 'majority');
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+    // Blind: the second reviewer's task carries nothing of the first review.
+    const second = await next(reviewer(1));
+    expect(second?.item.id).toBe(id);
+    expect(JSON.stringify(second)).not.toMatch(/accept"|decision|reviewer/);
+    const res = await reviewer(1).post(`/api/review/items/${id}`, rejectReview());
+    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('needs_adjudication');
+    expect((await reviewer(1).get('/api/review/adjudication')).status).toBe(403);
+    const list = AdjudicationListResponseSchema.parse((await curator.get('/api/review/adjudication')).body);
+    const entry = list.items.find((e) => e.item.id === id);
+    expect(entry?.reviews.map((r) => r.decision).sort()).toEqual(['accept', 'reject']);
+    const decided = await curator.post(`/api/review/items/${id}/adjudicate`, { decision: 'accept', final_answer: '7', note: 'layout is fine' });
+    expect(decided.body).toEqual({ item_status: 'accepted' });
+    expect(db().prepare('SELECT final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ final_answer: '7' });
+  });
+
+  it('k = 3 unanimous: any reject sends the item to adjudication', async () => {
+    await setK(3, 'unanimous');
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+    expect((await next(reviewer(1)))?.item.id).toBe(id);
+    await reviewer(1).post(`/api/review/items/${id}`, acceptReview());
+    expect((await next(reviewer(2)))?.item.id).toBe(id);
+    const res = await reviewer(2).post(`/api/review/items/${id}`, rejectReview());
+    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('needs_adjudication');
+  });
+
+  it('undoes the last decision within the window, and not after it', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    const submitted = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_answer: '9' }))).body);
+    expect(submitted.item_status).toBe('accepted');
+    expect((await reviewer(1).post(`/api/review/reviews/${submitted.review_id}/undo`)).status).toBe(404);
+    const undone = UndoResponseSchema.parse((await reviewer(0).post(`/api/review/reviews/${submitted.review_id}/undo`)).body);
+    expect(undone.task.item.id).toBe(id);
+    expect(db().prepare('SELECT status, final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'in_review', final_answer: null });
+    expect(db().prepare('SELECT retract_reason FROM reviews WHERE id = ?').get(submitted.review_id)).toEqual({ retract_reason: 'undo' });
+    // Review again, then let the window pass.
+    const again = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, rejectReview())).body);
+    db().prepare("UPDATE reviews SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").run(again.review_id);
+    const late = await reviewer(0).post(`/api/review/reviews/${again.review_id}/undo`);
+    expect(late.status).toBe(409);
+  });
+
+  it('lets curators re-queue in bulk, keeping the retracted reviews', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    await reviewer(0).post(`/api/review/items/${id}`, rejectReview());
+    expect((await reviewer(0).post('/api/review/requeue', { item_ids: [id] })).status).toBe(403);
+    expect((await curator.post('/api/review/requeue', { item_ids: [id] })).body).toEqual({ requeued: 1 });
+    expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'pending' });
+    const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${id}/history`)).body);
+    expect(history.reviews.some((r) => r.retract_reason === 'requeue')).toBe(true);
+  });
+
+  it('reports queue counts and stats with agreement', async () => {
+    await setK(2);
+    for (let n = 0; n < 3; n++) {
+      const task = await next(reviewer(0));
+      const id = task?.item.id ?? 0;
+      await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+      expect((await next(reviewer(1)))?.item.id).toBe(id);
+      await reviewer(1).post(`/api/review/items/${id}`, n === 0 ? rejectReview() : acceptReview());
+    }
+    const queue = QueueResponseSchema.parse((await reviewer(2).get('/api/review/queue')).body);
+    expect(queue.counts.accepted).toBe(2);
+    expect(queue.counts.needs_adjudication).toBe(1);
+    const stats = ReviewStatsResponseSchema.parse((await curator.get('/api/review/stats')).body);
+    expect(stats.team?.agreement.layout.items).toBe(3);
+    // layout verdicts: [pass, fail], [pass, pass], [pass, pass] → P̄ = 2/3, p = 5/6, Pe = 26/36
+    expect(stats.team?.agreement.layout.percent_agreement).toBeCloseTo(66.667, 2);
+    expect(stats.team?.agreement.layout.fleiss_kappa).toBeCloseTo((2 / 3 - 26 / 36) / (1 - 26 / 36), 6);
+    expect(ReviewStatsResponseSchema.parse((await reviewer(1).get('/api/review/stats')).body).team).toBeNull();
+  });
+});
