@@ -6,7 +6,7 @@ import { sweepExpiredLeases } from './review-service';
 /** How often expired leases are returned to the queue (and their holders told). */
 export const LEASE_SWEEP_MS = 2_000;
 /** Per-status counts are a GROUP BY over all items: send them at most this often. */
-const QUEUE_THROTTLE_MS = 500;
+const QUEUE_THROTTLE_MS = 1_000;
 
 /** The review domain's live events, in one place: claims, releases, decisions, expiries, counts. */
 export class ReviewEvents {
