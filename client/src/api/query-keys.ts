@@ -44,4 +44,14 @@ export const queryKeys = {
     details: () => ['items', 'detail'] as const,
     detail: (id: number) => ['items', 'detail', id] as const,
   },
+  review: {
+    all: () => ['review'] as const,
+    queue: () => ['review', 'queue'] as const,
+    stats: () => ['review', 'stats'] as const,
+    adjudication: () => ['review', 'adjudication'] as const,
+    histories: () => ['review', 'history'] as const,
+    history: (itemId: number) => ['review', 'history', itemId] as const,
+    /** Items whose lease ran out under this user, as pushed by the server (never fetched). */
+    expiredLeases: () => ['review', 'expired-leases'] as const,
+  },
 };

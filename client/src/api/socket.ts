@@ -2,6 +2,9 @@ import { io, type Socket } from 'socket.io-client';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '../../../shared/api/charts';
+import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '../../../shared/api/items';
+import type { QueueResponseSchema } from '../../../shared/api/review';
+import type { ItemStatus } from '../../../shared/domain/generation';
 import type { Proposal, ProposalListResponse } from '../../../shared/api/pool';
 import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '../../../shared/api/runs';
 import {
@@ -18,6 +21,13 @@ export type WorkbenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>
 export type PresenceUsers = ServerEventPayload<'presence.changed'>['users'];
 
 type RunListResponse = z.infer<typeof RunListResponseSchema>;
+type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
+type QueueResponse = z.infer<typeof QueueResponseSchema>;
+
+/** A lease of this user's that ran out, as the server told it (`lease.expired`). */
+export type ExpiredLease = { item_id: number; at: number };
+/** Only the latest few matter: the review page holds at most two leases. */
+const EXPIRED_LEASES_KEPT = 20;
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
 
 /** A busy run pushes bursts of events; each burst becomes one refetch per affected query family. */
@@ -91,6 +101,27 @@ function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
   );
 }
 
+/**
+ * An item's new status, written into every cached list and detail at once: a list filtered on
+ * another status loses the item immediately (the coalesced refetch then fills the page).
+ */
+function applyItemStatus(queryClient: QueryClient, itemId: number, status: ItemStatus, onlyFrom?: ItemStatus): void {
+  const lists = queryClient.getQueriesData<ItemListResponse>({ queryKey: queryKeys.items.lists() });
+  for (const [key, data] of lists) {
+    const item = data?.items.find((i) => i.id === itemId);
+    if (!data || !item || (onlyFrom !== undefined && item.status !== onlyFrom)) continue;
+    const query = key[2] as Partial<ItemListQuery> | undefined;
+    const stillListed = !query?.status || query.status === status;
+    queryClient.setQueryData<ItemListResponse>(key, {
+      items: stillListed ? data.items.map((i) => (i.id === itemId ? { ...i, status } : i)) : data.items.filter((i) => i.id !== itemId),
+      total: stillListed ? data.total : data.total - 1,
+    });
+  }
+  queryClient.setQueryData<{ item: ItemDetail }>(queryKeys.items.detail(itemId), (old) =>
+    old && (onlyFrom === undefined || old.item.status === onlyFrom) ? { item: { ...old.item, status } } : old,
+  );
+}
+
 /** What each server event does to the cache, given an already parsed payload. */
 type CacheHandlers = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => void };
 
@@ -121,6 +152,32 @@ function cacheHandlers(queryClient: QueryClient, invalidate: (key: QueryKey) => 
         invalidate(queryKeys.pool.lists());
         invalidate(queryKeys.pool.detail(item.proposal_id));
       }
+    },
+    'item.claimed': ({ item_id }) => {
+      applyItemStatus(queryClient, item_id, 'in_review', 'pending');
+      invalidate(queryKeys.items.lists());
+    },
+    'item.released': ({ item_id }) => {
+      invalidate(queryKeys.items.lists());
+      invalidate(queryKeys.items.detail(item_id));
+    },
+    'item.decided': ({ item_id, status }) => {
+      applyItemStatus(queryClient, item_id, status);
+      // A decision may set the final answer, and changes counts, stats and the adjudication list.
+      invalidate(queryKeys.items.lists());
+      invalidate(queryKeys.items.detail(item_id));
+      invalidate(queryKeys.review.history(item_id));
+      invalidate(queryKeys.review.adjudication());
+      invalidate(queryKeys.review.stats());
+    },
+    'lease.expired': ({ item_id }) =>
+      queryClient.setQueryData<ExpiredLease[]>(queryKeys.review.expiredLeases(), (old = []) =>
+        [...old, { item_id, at: Date.now() }].slice(-EXPIRED_LEASES_KEPT),
+      ),
+    'queue.changed': ({ counts }) => {
+      queryClient.setQueryData<QueueResponse>(queryKeys.review.queue(), (old) => (old ? { ...old, counts } : old));
+      // What is available to this reviewer is not in the push: fetch it.
+      invalidate(queryKeys.review.queue());
     },
   };
 }
@@ -157,6 +214,7 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
     invalidate(queryKeys.runs.all());
     invalidate(queryKeys.pool.all());
     invalidate(queryKeys.items.all());
+    invalidate(queryKeys.review.all());
   };
   socket.io.on('reconnect', onReconnect);
   return () => {
