@@ -17,6 +17,8 @@ import { runRoutes } from './generation/run-routes';
 import { settingsRoutes } from './settings/settings-routes';
 import type { ReviewEvents } from './review/review-events';
 import { reviewRoutes } from './review/review-routes';
+import { FeedbackLoop } from './reflection/reflection-service';
+import { reflectionRoutes } from './reflection/reflection-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
 export const JSON_BODY_LIMIT = '256kb';
@@ -52,7 +54,9 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
   app.use('/api/items', itemRoutes(ctx));
   app.use('/api/runs', runRoutes(ctx, services.executor));
   app.use('/api/settings', settingsRoutes(ctx));
-  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents));
+  const loop = new FeedbackLoop(ctx);
+  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, loop));
+  app.use('/api/reflection', reflectionRoutes(ctx, loop));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

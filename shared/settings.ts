@@ -29,6 +29,12 @@ export const SettingsSchema = z.object({
   consensus_rule: ConsensusRuleSchema.default('majority'),
   /** How long a claimed item stays the reviewer's without a renewal. */
   lease_seconds: z.number().int().min(30).max(3600).default(300),
+  /** Reflection: revise a proposal automatically once this many of its items were decided since the last revision. */
+  auto_reflect: z.boolean().default(true),
+  reflection_min_decisions: z.number().int().min(1).max(1000).default(5),
+  /** Retire a proposal automatically when at least this many of its items were decided and its pass rate is at most the limit. */
+  retire_min_decisions: z.number().int().min(1).max(1000).default(10),
+  retire_max_pass_rate: z.number().min(0).max(1).default(0.2),
   price_table: z.record(z.string(), ModelPriceSchema).default({
     'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 },
     'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },

@@ -56,6 +56,17 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
   'stage1-proposals': stage1Vars,
   'stage2-item': stage2Vars,
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
+  reflection: {
+    chart_type: 'pie',
+    chart_type_label: 'Pie',
+    chart_type_description: 'Slices are shares of a whole that sum to 100.',
+    proposal: 'Double the smallest slice.',
+    decided: 2,
+    accepted: 0,
+    feedback: [
+      { question: 'Suppose the smallest slice doubled. Which slice is largest?', decision: 'reject', failed: 'layout', notes: 'sum is 112', comment: 'Take the points from another slice <b>', correction: '' },
+    ],
+  },
 };
 
 describe('templates', () => {
@@ -99,6 +110,14 @@ describe('templates', () => {
     expect(loadTemplate('stage1-proposals').render({ ...stage1Vars, examples: [] }).user).toContain('(none yet)');
   });
 
+  it('gives the reflection prompt every review of the proposal, verbatim', () => {
+    const { system, user } = loadTemplate('reflection').render(sampleVars.reflection);
+    expect(system).toContain('revised_proposal');
+    expect(user).toContain('Double the smallest slice.');
+    expect(user).toContain('Failed: layout. Notes: sum is 112 Feedback: Take the points from another slice <b>');
+    expect(user).not.toContain('Correction:');
+  });
+
   it('makes repair-json a follow-up user message carrying the error and the schema name', () => {
     const { system, user } = loadTemplate('repair-json').render(sampleVars['repair-json']);
     expect(system).toBe('');
@@ -111,6 +130,7 @@ describe('templates', () => {
       'stage1-proposals': Object.keys(stage1Vars),
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
       'repair-json': ['error', 'schema_name'],
+      reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],
     };
     for (const name of TEMPLATE_NAMES) {
       const used = tagNames(Mustache.parse(readPrompt(`${name}.md`)));

@@ -79,6 +79,30 @@ export const RepairVarsSchema = z.object({
 });
 export type RepairVars = z.input<typeof RepairVarsSchema>;
 
+export const ReflectionVarsSchema = z.object({
+  chart_type: ChartTypeSchema,
+  chart_type_label: Text,
+  chart_type_description: Text,
+  proposal: Text,
+  decided: z.number().int().min(0),
+  accepted: z.number().int().min(0),
+  /** The reviews of the proposal's items, one entry each. */
+  feedback: z
+    .array(
+      z.object({
+        question: Text,
+        decision: z.enum(['accept', 'reject']),
+        /** Failed criteria, comma-separated, or "none". */
+        failed: Text,
+        notes: z.string(),
+        comment: z.string(),
+        correction: z.string(),
+      }),
+    )
+    .min(1),
+});
+export type ReflectionVars = z.input<typeof ReflectionVarsSchema>;
+
 /** Each template's variable schema and the view it renders from the validated variables. */
 const TEMPLATES = {
   'stage1-proposals': { schema: Stage1VarsSchema, view: (vars: z.output<typeof Stage1VarsSchema>) => vars },
@@ -92,6 +116,7 @@ const TEMPLATES = {
       series_json: JSON.stringify(vars.series),
     }),
   },
+  reflection: { schema: ReflectionVarsSchema, view: (vars: z.output<typeof ReflectionVarsSchema>) => vars },
   'repair-json': {
     schema: RepairVarsSchema,
     view: (vars: z.output<typeof RepairVarsSchema>) => ({

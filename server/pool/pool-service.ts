@@ -40,7 +40,10 @@ export interface NewProposal {
  */
 export function addProposal(db: Db, proposal: NewProposal, threshold: number): Proposal {
   const id = db.transaction(() => {
-    const near = findNearDuplicate(proposal.text, poolTexts(db, proposal.chartType), threshold);
+    // A revision rewrites its parent, so it overlaps it by design: it is compared with the rest of the pool.
+    const exclude = new Set(proposal.origin === 'revised' ? proposal.parentIds : []);
+    const pool = poolTexts(db, proposal.chartType).filter((p) => !exclude.has(p.id));
+    const near = findNearDuplicate(proposal.text, pool, threshold);
     return insertProposal(db, {
       chart_type: proposal.chartType,
       text: proposal.text.trim(),

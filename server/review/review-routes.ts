@@ -8,12 +8,13 @@ import { getItemDetail } from '../items/item-queries';
 import { notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import { getSettings } from '../settings/settings-queries';
+import type { FeedbackLoop } from '../reflection/reflection-service';
 import type { ReviewEvents } from './review-events';
 import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso, statusCounts } from './review-queries';
 import { adjudicate, claimNext, release, renew, requeue, submitReview, undoReview } from './review-service';
 import { ownStats, teamStats } from './review-stats';
 
-export function reviewRoutes(ctx: AppContext, events: ReviewEvents): Router {
+export function reviewRoutes(ctx: AppContext, events: ReviewEvents, loop: FeedbackLoop): Router {
   const router = Router();
   const reviewer = requireRole(ctx.db, 'reviewer');
   const curator = requireRole(ctx.db, 'curator');
@@ -48,6 +49,7 @@ export function reviewRoutes(ctx: AppContext, events: ReviewEvents): Router {
     const body = parseInput(SubmitReviewRequestSchema, req.body, 'body');
     const result = submitReview(ctx.db, id, currentUser(req).id, body);
     events.decided(id, result.item_status);
+    if (result.item_status === 'accepted' || result.item_status === 'rejected') loop.itemDecided(id);
     res.status(201).json(result);
   });
 
@@ -79,6 +81,7 @@ export function reviewRoutes(ctx: AppContext, events: ReviewEvents): Router {
     const body = parseInput(AdjudicateRequestSchema, req.body, 'body');
     const status = adjudicate(ctx.db, id, currentUser(req).id, body);
     events.decided(id, status);
+    loop.itemDecided(id);
     res.json({ item_status: status });
   });
 

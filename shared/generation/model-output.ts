@@ -141,3 +141,18 @@ export function toProposalTexts(wire: ModelProposalOutput): Converted<string[]> 
   if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error) };
   return { ok: true, value: parsed.data.proposals };
 }
+
+/** The reflection call's wire shape: the revised proposal and what feedback it answers. */
+export const ModelReflectionOutputSchema = z.object({
+  revised_proposal: z.string().describe('The revised proposal: one general sentence for this chart type.'),
+  addressed: z.string().describe('One short sentence naming the feedback the revision answers.'),
+});
+export type ModelReflectionOutput = z.infer<typeof ModelReflectionOutputSchema>;
+
+const RevisionSchema = z.object({ revised_proposal: z.string().trim().min(10).max(400), addressed: z.string().trim().max(400) });
+
+export function toRevision(wire: ModelReflectionOutput): Converted<{ text: string; addressed: string }> {
+  const parsed = RevisionSchema.safeParse(wire);
+  if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error) };
+  return { ok: true, value: { text: parsed.data.revised_proposal, addressed: parsed.data.addressed } };
+}

@@ -1,0 +1,206 @@
+import nlp from 'compromise';
+
+/**
+ * The counterfactual operation a proposal names, as the paper's Figure 3 draws it: the main
+ * verb (infinitive) and the head noun of what it acts on (singular), both lower case.
+ */
+export interface Operation {
+  verb: string;
+  noun: string;
+}
+
+/**
+ * Verbs that frame a hypothesis rather than name a change: the operation is the verb of the
+ * clause they introduce ("Suppose every bar were reduced" → reduce/bar), never themselves.
+ */
+const FRAME_VERBS = new Set(['suppose', 'imagine', 'assume', 'consider', 'pretend', 'say', 'hypothesize', 'hypothesise', 'picture', 'envision']);
+/** Light verbs: used only when no better verb follows ("Let the bar grow" → grow/bar, "Make the bar the largest" → make/bar). */
+const LIGHT_VERBS = new Set(['make', 'let', 'have', 'get']);
+const AUXILIARIES = new Set([
+  ...['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', 'had', 'has', 'have', 'do', 'does', 'did'],
+  ...['would', 'could', 'should', 'will', 'shall', 'may', 'might', 'must', 'can', 'not', 'never'],
+]);
+/** Openers that carry no operation: "What if …", "Hypothetically, …", "Then …". */
+const OPENERS = new Set(['what', 'if', 'hypothetically', 'please', 'then', 'now', 'instead', 'and', 'so', 'that']);
+/** Words that only select or count what follows: determiners and quantifiers, whatever compromise tags them. */
+const SELECTORS = new Set([
+  ...['the', 'a', 'an', 'this', 'that', 'these', 'those', 'every', 'each', 'all', 'both', 'another', 'other', 'some', 'any', 'no'],
+  ...['its', 'their', 'his', 'her', 'our', 'my', 'your', 'more', 'most', 'same'],
+]);
+/** "part of one segment", "the rest of the bars": the operation acts on what comes after "of". */
+const PARTITIVES = new Set(['part', 'portion', 'rest', 'some', 'half', 'all', 'each', 'any', 'most', 'none', 'both', 'one', 'two', 'either', 'neither', 'many', 'few']);
+/** Particles that may sit between a verb and its object ("Shift up the line"). */
+const PARTICLES = new Set(['up', 'down', 'out', 'back', 'away', 'off', 'over']);
+/** Words that end the clause holding the operation. */
+const CLAUSE_ENDS = new Set(['and', 'while', 'but', 'so', 'until', 'because', 'whereas', 'then', 'or']);
+
+interface Token {
+  word: string;
+  tags: ReadonlySet<string>;
+  /** Punctuation after the word ends the clause (comma, semicolon, dash …). */
+  breaks: boolean;
+}
+
+/** compromise answers are pure per word; each is computed once. */
+const wordCache = new Map<string, string | boolean>();
+function cachedWord<T extends string | boolean>(key: string, compute: () => T): T {
+  const hit = wordCache.get(key);
+  if (hit !== undefined) return hit as T;
+  const value = compute();
+  wordCache.set(key, value);
+  return value;
+}
+
+/** "halved" → "halve", "shrank" → "shrink"; the word itself when compromise knows no verb form. */
+function infinitive(word: string): string {
+  return cachedWord(`inf:${word}`, () => nlp(`they ${word}`).verbs().toInfinitive().text().trim().toLowerCase() || word);
+}
+
+/** Whether the word can be a verb: compromise tags it so in "they ___ it". */
+function canBeVerb(word: string): boolean {
+  return cachedWord(`verb:${word}`, () => nlp(`they ${word} it`).docs[0]?.[1]?.tags?.has('Verb') === true);
+}
+
+function singular(word: string): string {
+  return cachedWord(`sg:${word}`, () => {
+    const text = nlp(`the ${word}`).nouns().toSingular().text().toLowerCase();
+    return text.startsWith('the ') ? text.slice(4) : word;
+  });
+}
+
+/** compromise's terms, with hyphenated parts joined back ("re-normalise") and possessive marks dropped. */
+function tokenize(sentence: readonly { text: string; normal: string; post: string; tags?: Set<string> }[]): Token[] {
+  const tokens: Token[] = [];
+  let pending: { word: string } | null = null;
+  for (const term of sentence) {
+    if (term.text === '') continue;
+    const part = term.normal.replace(/[^a-z0-9'-]/g, '');
+    const tags = new Set(term.tags ?? []);
+    if (term.post.trim() === '-') {
+      pending = { word: `${pending?.word ?? ''}${part}-` };
+      continue;
+    }
+    const word = `${pending?.word ?? ''}${part}`;
+    pending = null;
+    const possessive = /'s?$/.test(word) || term.post.startsWith("'");
+    if (possessive) tags.add('Possessive');
+    tokens.push({ word: word.replace(/'s?$/, ''), tags, breaks: /[,;:–—()]/.test(term.post) });
+  }
+  return tokens;
+}
+
+const isAuxiliary = (t: Token) => AUXILIARIES.has(t.word) || t.tags.has('Auxiliary') || t.tags.has('Copula') || t.tags.has('Modal');
+const isPronoun = (t: Token) => t.tags.has('Pronoun');
+const isNoun = (t: Token) => t.tags.has('Noun') && !isPronoun(t) && !SELECTORS.has(t.word);
+const isModifier = (t: Token) =>
+  SELECTORS.has(t.word) || ['Determiner', 'Value', 'Adjective', 'Adverb'].some((tag) => t.tags.has(tag)) || /^\d/.test(t.word);
+
+/**
+ * The head noun of the noun phrase starting at `start`: modifiers and possessors are passed
+ * over ("every point's horizontal value" → value), a partitive gives way to its complement
+ * ("part of one segment" → segment), and compound nouns keep their last word.
+ */
+function nounPhrase(tokens: readonly Token[], start: number): { head: string | null; end: number } {
+  let head: Token | null = null;
+  let modified = false;
+  let i = start;
+  while (i < tokens.length) {
+    const t = tokens[i] as Token;
+    if (head === null && PARTITIVES.has(t.word) && tokens[i + 1]?.word === 'of') {
+      i += 2;
+      continue;
+    }
+    const possessive = t.tags.has('Possessive') && !isPronoun(t);
+    if (possessive && (isNoun(t) || head !== null)) {
+      head = null;
+      modified = true;
+    } else if (head === null && isModifier(t)) {
+      modified = true;
+    } else if (isNoun(t) || (head === null && modified && t.tags.has('Verb') && !isAuxiliary(t))) {
+      // After "the"/"one"/an adjective a word compromise took for a verb is a noun ("Shift one line up").
+      head = t;
+    } else {
+      break;
+    }
+    i++;
+    if (t.breaks) break;
+  }
+  return { head: head ? singular(head.word) : null, end: i };
+}
+
+/**
+ * A declarative clause from `start`: its subject is what the operation acts on, its first
+ * full verb (past participles after "were" included, which compromise often takes for nouns)
+ * the operation ("one series' values were halved" → halve/value).
+ */
+function clauseOperation(tokens: readonly Token[], start: number): Operation | null {
+  const from = tokens[start]?.word === 'that' ? start + 1 : start;
+  const subject = nounPhrase(tokens, from);
+  if (subject.head === null) return null;
+  let afterAuxiliary = false;
+  for (let i = subject.end; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (CLAUSE_ENDS.has(t.word)) return null;
+    if (isAuxiliary(t)) afterAuxiliary = true;
+    else if ((t.tags.has('Verb') && !t.tags.has('Gerund')) || (afterAuxiliary && /(ed|en)$/.test(t.word) && canBeVerb(t.word))) {
+      const verb = infinitive(t.word);
+      return FRAME_VERBS.has(verb) ? null : { verb, noun: subject.head };
+    }
+    if (t.breaks) return null;
+  }
+  return null;
+}
+
+/** The sentence opens with a verb in its base form that takes what follows as its object. */
+function opensWithVerb(tokens: readonly Token[], i: number): boolean {
+  const first = tokens[i];
+  if (!first || isModifier(first) || isPronoun(first) || !canBeVerb(first.word) || infinitive(first.word) !== first.word) return false;
+  if (first.tags.has('Verb')) return true;
+  // compromise takes many sentence-initial imperatives for nouns ("Swap the values"): accept the
+  // verb reading when an object follows, not when the word is itself a subject ("Bar heights are …").
+  const next = tokens[i + 1];
+  if (!next) return false;
+  if (isModifier(next) || PARTITIVES.has(next.word)) return true;
+  const after = tokens[i + 2];
+  return isNoun(next) && !(after && (isAuxiliary(after) || after.tags.has('Verb')));
+}
+
+function sentenceOperation(tokens: readonly Token[]): Operation | null {
+  let i = 0;
+  while (i < tokens.length && (OPENERS.has(tokens[i]?.word ?? '') || tokens[i]?.tags.has('QuestionWord'))) i++;
+  if (!opensWithVerb(tokens, i)) return clauseOperation(tokens, i);
+  const verb = infinitive((tokens[i] as Token).word);
+  if (FRAME_VERBS.has(verb) || LIGHT_VERBS.has(verb)) {
+    const embedded = clauseOperation(tokens, i + 1);
+    if (embedded || FRAME_VERBS.has(verb)) return embedded;
+  }
+  let objectStart = i + 1;
+  while (PARTICLES.has(tokens[objectStart]?.word ?? '')) objectStart++;
+  const object = nounPhrase(tokens, objectStart);
+  return object.head === null ? null : { verb, noun: object.head };
+}
+
+/** The number of proposal texts whose operation is remembered; far above any pool's size. */
+const OPERATION_CACHE_LIMIT = 20_000;
+const operationCache = new Map<string, Operation | null>();
+
+/**
+ * The verb–object pair of a proposal's operation, from compromise's part-of-speech tags:
+ * the first sentence that names one decides. Null when no verb with a noun object is found.
+ * Pure and cached per text.
+ */
+export function extractOperation(text: string): Operation | null {
+  const cached = operationCache.get(text);
+  if (cached !== undefined) return cached;
+  let result: Operation | null = null;
+  for (const sentence of nlp(text).docs) {
+    result = sentenceOperation(tokenize(sentence));
+    if (result) break;
+  }
+  if (operationCache.size >= OPERATION_CACHE_LIMIT) operationCache.clear();
+  operationCache.set(text, result);
+  return result;
+}
+
+/** "raise/category": the key that diversity counts and coverage cells use. */
+export const operationKey = (op: Operation): string => `${op.verb}/${op.noun}`;

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import { FeedbackEntrySchema, type FeedbackEntry, type Reflection } from '../../shared/api/reflection';
+import type { Criterion } from '../../shared/domain/review';
+
+/** All SQL of reflection: the feedback a proposal gathered, and the reflections made from it. */
+
+interface FeedbackRow {
+  item_id: number;
+  question: string;
+  decision: 'accept' | 'reject';
+  rationality: number;
+  correctness: number;
+  layout: number;
+  rationality_note: string;
+  correctness_note: string;
+  layout_note: string;
+  feedback: string;
+  corrected_answer: string | null;
+}
+
+/** Every standing review of the proposal's items: what reflection answers. */
+export function proposalFeedback(db: Db, proposalId: number, limit = 40): FeedbackEntry[] {
+  const rows = db
+    .prepare(
+      `SELECT i.id AS item_id, i.question, r.decision, r.rationality, r.correctness, r.layout, r.rationality_note, r.correctness_note,
+        r.layout_note, r.feedback, r.corrected_answer
+       FROM reviews r JOIN hqa_items i ON i.id = r.item_id WHERE i.proposal_id = ? AND r.retracted_at IS NULL ORDER BY r.id DESC LIMIT ?`,
+    )
+    .all(proposalId, limit) as FeedbackRow[];
+  return rows.map((row) => {
+    const failed = (['rationality', 'correctness', 'layout'] as Criterion[]).filter((c) => row[c] === 0);
+    const notes = [row.rationality_note, row.correctness_note, row.layout_note].filter((n) => n.trim() !== '').join('; ');
+    return {
+      item_id: row.item_id,
+      question: row.question,
+      decision: row.decision,
+      failed,
+      notes,
+      comment: row.feedback,
+      correction: row.corrected_answer ?? '',
+    };
+  });
+}
+
+export function decisionCounts(db: Db, proposalId: number): { decided: number; accepted: number; reflected: number } {
+  return db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status IN ('accepted', 'rejected')) AS decided,
+        (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status = 'accepted') AS accepted,
+        (SELECT reflected_decisions FROM proposals WHERE id = @id) AS reflected`,
+    )
+    .get({ id: proposalId }) as { decided: number; accepted: number; reflected: number };
+}
+
+export function setReflectedDecisions(db: Db, proposalId: number, decided: number): void {
+  db.prepare('UPDATE proposals SET reflected_decisions = ? WHERE id = ?').run(decided, proposalId);
+}
+
+export interface ReflectionInsert {
+  proposalId: number;
+  revisedId: number | null;
+  trigger: 'auto' | 'manual';
+  engine: string;
+  model: string;
+  feedback: FeedbackEntry[];
+  addressed: string | null;
+  status: 'done' | 'duplicate' | 'failed';
+  error: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number; cost: number };
+  createdBy: number | null;
+}
+
+export function insertReflection(db: Db, r: ReflectionInsert): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO reflections (proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error,
+          prompt_tokens, completion_tokens, cost, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        r.proposalId,
+        r.revisedId,
+        r.trigger,
+        r.engine,
+        r.model,
+        JSON.stringify(r.feedback),
+        r.addressed,
+        r.status,
+        r.error,
+        r.usage.prompt_tokens,
+        r.usage.completion_tokens,
+        r.usage.cost,
+        r.createdBy,
+      ).lastInsertRowid,
+  );
+}
+
+interface ReflectionRow extends Omit<Reflection, 'feedback'> {
+  feedback: string;
+}
+
+const FeedbackListSchema = z.array(FeedbackEntrySchema);
+
+export function listReflections(db: Db, proposalId: number): Reflection[] {
+  const rows = db
+    .prepare(
+      `SELECT id, proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error, created_at
+       FROM reflections WHERE proposal_id = ? ORDER BY id DESC`,
+    )
+    .all(proposalId) as ReflectionRow[];
+  return rows.map((row) => ({ ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) }));
+}
+
+export function getReflection(db: Db, id: number): Reflection | null {
+  const row = db
+    .prepare(
+      `SELECT id, proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error, created_at
+       FROM reflections WHERE id = ?`,
+    )
+    .get(id) as ReflectionRow | undefined;
+  return row ? { ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) } : null;
+}

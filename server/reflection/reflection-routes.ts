@@ -1,0 +1,23 @@
+import { Router } from 'express';
+import { IdParamSchema } from '../../shared/api/common';
+import type { AppContext } from '../app-context';
+import { currentUser, requireRole } from '../auth/auth-middleware';
+import { notFound } from '../http/http-error';
+import { parseInput } from '../http/validate';
+import { getProposal } from '../pool/pool-queries';
+import { listReflections, proposalFeedback } from './reflection-queries';
+import type { FeedbackLoop } from './reflection-service';
+
+export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop): Router {
+  const router = Router();
+  router.get('/proposals/:id', requireRole(ctx.db, 'reviewer'), (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    if (!getProposal(ctx.db, id)) throw notFound(`proposal ${id}`);
+    res.json({ reflections: listReflections(ctx.db, id), feedback: proposalFeedback(ctx.db, id) });
+  });
+  router.post('/proposals/:id', requireRole(ctx.db, 'curator'), async (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    res.status(201).json(await loop.reflect(id, 'manual', currentUser(req).id));
+  });
+  return router;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ProposalSchema } from './pool';
+
+export const FeedbackEntrySchema = z.object({
+  item_id: z.number().int(),
+  question: z.string(),
+  decision: z.enum(['accept', 'reject']),
+  failed: z.array(z.enum(['rationality', 'correctness', 'layout'])),
+  notes: z.string(),
+  comment: z.string(),
+  correction: z.string(),
+});
+export type FeedbackEntry = z.infer<typeof FeedbackEntrySchema>;
+
+export const ReflectionSchema = z.object({
+  id: z.number().int(),
+  proposal_id: z.number().int(),
+  revised_proposal_id: z.number().int().nullable(),
+  trigger: z.enum(['auto', 'manual']),
+  engine: z.string(),
+  model: z.string(),
+  feedback: z.array(FeedbackEntrySchema),
+  addressed: z.string().nullable(),
+  status: z.enum(['done', 'duplicate', 'failed']),
+  error: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Reflection = z.infer<typeof ReflectionSchema>;
+
+// POST /api/reflection/proposals/:id   (curator: reflect now) → the reflection and the revised proposal
+export const ReflectResponseSchema = z.object({ reflection: ReflectionSchema, revised: ProposalSchema.nullable() });
+
+// GET /api/reflection/proposals/:id   → the proposal's reflections, newest first, and its current feedback
+export const ReflectionListResponseSchema = z.object({ reflections: z.array(ReflectionSchema), feedback: z.array(FeedbackEntrySchema) });

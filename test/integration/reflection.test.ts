@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProposalResponseSchema } from '../../shared/api/pool';
+import { ReflectionListResponseSchema, ReflectResponseSchema } from '../../shared/api/reflection';
+import { RunConfigSchema } from '../../shared/api/runs';
+import { putSettings } from '../../server/settings/settings-queries';
+import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { schemaName } from '../support/fake-hqa-model';
+import { TestClient } from '../support/http-client';
+import { acceptReview, rejectReview } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+async function setup(server: TestServer) {
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
+  const curator = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+  const reviewer = new TestClient(server.url);
+  await reviewer.login('rev', 'reviewer-pass-1');
+  return { curator, reviewer };
+}
+
+/** Offline items for one chart type, then one review (reject by default) of each item of one proposal. */
+async function itemsAndReviews(server: TestServer, reviewer: TestClient, chartType: string, verdict: 'reject' | 'accept' = 'reject') {
+  const { executor } = server.server;
+  const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: chartType, items: 6 }), null);
+  await executor.start(run.id);
+  const db = server.server.ctx.db;
+  const { proposal_id: proposalId } = db
+    .prepare('SELECT proposal_id FROM hqa_items WHERE run_id = ? GROUP BY proposal_id ORDER BY COUNT(*) DESC LIMIT 1')
+    .get(run.id) as { proposal_id: number };
+  const itemIds = (db.prepare('SELECT id FROM hqa_items WHERE proposal_id = ? AND run_id = ?').all(proposalId, run.id) as { id: number }[]).map((r) => r.id);
+  for (const itemId of itemIds) {
+    // Put this item first in the caller's queue by leasing it directly through the API.
+    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    db.prepare("INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, (SELECT id FROM users WHERE username = 'rev'), '2999-01-01T00:00:00.000Z')").run(itemId);
+    const res = await reviewer.post(`/api/review/items/${itemId}`, verdict === 'reject' ? rejectReview('The slices must still sum to 100; take the points from another slice.') : acceptReview());
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+  return { proposalId, itemIds, runId: run.id };
+}
+
+describe('reflection with the offline engine', () => {
+  let server: TestServer;
+  let curator: TestClient;
+  let reviewer: TestClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ curator, reviewer } = await setup(server));
+    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('revises a proposal from its feedback, with lineage, and the next run samples the revision', async () => {
+    const { proposalId } = await itemsAndReviews(server, reviewer, 'pie');
+    const listed = ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${proposalId}`)).body);
+    expect(listed.feedback.length).toBeGreaterThan(0);
+    expect(listed.feedback[0]?.failed).toEqual(['layout']);
+    expect((await reviewer.post(`/api/reflection/proposals/${proposalId}`)).status).toBe(403);
+    const res = await curator.post(`/api/reflection/proposals/${proposalId}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { reflection, revised } = ReflectResponseSchema.parse(res.body);
+    expect(reflection).toMatchObject({ proposal_id: proposalId, engine: 'offline', model: 'offline-rules', status: 'done', trigger: 'manual' });
+    expect(reflection.addressed).toMatch(/layout failed/);
+    expect(revised).toMatchObject({ origin: 'revised', status: 'active', parent_ids: [proposalId] });
+    expect(revised?.text).toMatch(/sum to 100/);
+    const parent = ProposalResponseSchema.parse((await curator.get(`/api/pool/${proposalId}`)).body).proposal;
+    expect(revised?.round).toBe(parent.round + 1);
+    expect(parent.child_ids).toContain(revised?.id);
+
+    // A fresh run draws the revision: it has no items yet, so it is the least used.
+    const { executor } = server.server;
+    const next = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: 'pie', items: 10 }), null);
+    await executor.start(next.id);
+    const used = server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE run_id = ? AND proposal_id = ?').get(next.id, revised?.id) as { n: number };
+    expect(used.n).toBeGreaterThan(0);
+  });
+
+  it('refuses to reflect on a proposal without reviews', async () => {
+    const fresh = server.server.ctx.db.prepare("SELECT id FROM proposals WHERE chart_type = 'scatter' LIMIT 1").get() as { id: number };
+    expect((await curator.post(`/api/reflection/proposals/${fresh.id}`)).status).toBe(409);
+  });
+});
+
+describe('automatic retirement and reflection', () => {
+  let server: TestServer;
+  let reviewer: TestClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ reviewer } = await setup(server));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('retires a proposal whose items keep failing, and reflects on it by itself', async () => {
+    putSettings(server.server.ctx.db, { auto_reflect: true, reflection_min_decisions: 2, retire_min_decisions: 2, retire_max_pass_rate: 0.25 });
+    const { proposalId, itemIds } = await itemsAndReviews(server, reviewer, 'vertical_bar');
+    expect(itemIds.length).toBeGreaterThanOrEqual(2);
+    const db = server.server.ctx.db;
+    expect(db.prepare('SELECT status FROM proposals WHERE id = ?').get(proposalId)).toEqual({ status: 'retired' });
+    await expect.poll(() => (db.prepare("SELECT COUNT(*) AS n FROM reflections WHERE proposal_id = ? AND trigger = 'auto'").get(proposalId) as { n: number }).n).toBeGreaterThan(0);
+  });
+});
+
+describe('reflection through the openai SDK', () => {
+  let fake: FakeOpenAI;
+  let server: TestServer;
+  let curator: TestClient;
+  let reviewer: TestClient;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+    ({ curator, reviewer } = await setup(server));
+    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+
+  it('sends the reviewers’ feedback to the model and stores its revision', async () => {
+    const { proposalId } = await itemsAndReviews(server, reviewer, 'pie');
+    fake.setDefault((chat) =>
+      schemaName(chat) === 'proposal_revision'
+        ? jsonReply({ revised_proposal: 'Move points from the largest slice to the smallest so the slices still sum to 100.', addressed: 'Slices no longer summed to 100.' })
+        : jsonReply({}),
+    );
+    const before = fake.requests.length;
+    const { reflection, revised } = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${proposalId}`)).body);
+    const sent = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+    expect(sent).toContain('The slices must still sum to 100; take the points from another slice.');
+    expect(sent).toContain('Failed: layout');
+    expect(reflection).toMatchObject({ engine: 'openai', status: 'done', addressed: 'Slices no longer summed to 100.' });
+    expect(revised).toMatchObject({ origin: 'revised', parent_ids: [proposalId], text: 'Move points from the largest slice to the smallest so the slices still sum to 100.' });
+    const call = server.server.ctx.db.prepare("SELECT purpose, outcome FROM llm_calls WHERE purpose = 'reflection'").get();
+    expect(call).toEqual({ purpose: 'reflection', outcome: 'ok' });
+  });
+});
