@@ -7,11 +7,13 @@ import { PAGES } from './pages';
 function PresenceBadge() {
   const users = usePresence();
   if (users.length === 0) return null;
-  const names = users.map((u) => `${u.username} (${u.role})`).join(', ');
+  const names = users.map((u) => `${u.username} (${u.role}${u.reviewing > 0 ? ', reviewing' : ''})`).join(', ');
+  const reviewing = users.filter((u) => u.reviewing > 0).length;
   return (
-    <span className="presence" title={`Online: ${names}`}>
+    <span className="presence" title={`Online: ${names}`} data-testid="presence">
       <span className="presence-dot" aria-hidden="true" />
       {users.length} online
+      {reviewing > 0 && <> · {reviewing} reviewing</>}
     </span>
   );
 }

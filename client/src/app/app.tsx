@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../auth/login-page';
 import { RequireSession } from '../auth/require-session';
+import { AdjudicationPage } from '../features/adjudication/adjudication-page';
 import { AdminPage } from '../features/admin/admin-page';
 import { ChartPage } from '../features/charts/chart-page';
 import { ChartsPage } from '../features/charts/charts-page';
@@ -12,8 +13,10 @@ import { PlaceholderPage } from '../features/placeholders/placeholder-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
 import { PoolPage } from '../features/pool/pool-page';
 import { ProposalPage } from '../features/pool/proposal-page';
+import { ReviewPage } from '../features/review/review-page';
 import { RunPage } from '../features/runs/run-page';
 import { RunsPage } from '../features/runs/runs-page';
+import { StatsPage } from '../features/stats/stats-page';
 import { AppFrame } from './app-frame';
 import { createQueryClient } from './query-client';
 
@@ -27,7 +30,8 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route element={<AppFrame />}>
               <Route index element={<Navigate to="/charts" replace />} />
-              <Route path="review" element={<PlaceholderPage page="review" />} />
+              <Route path="review" element={<ReviewPage />} />
+              <Route path="adjudication" element={<AdjudicationPage />} />
               <Route path="items" element={<ItemsPage />} />
               <Route path="items/:id" element={<ItemPage />} />
               <Route path="pool" element={<PoolPage />} />
@@ -36,7 +40,7 @@ export function App() {
               <Route path="runs/:id" element={<RunPage />} />
               <Route path="charts" element={<ChartsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
-              <Route path="stats" element={<PlaceholderPage page="stats" />} />
+              <Route path="stats" element={<StatsPage />} />
               <Route path="evaluation" element={<PlaceholderPage page="evaluation" />} />
               <Route path="admin" element={<AdminPage />} />
               <Route path="*" element={<NotFoundPage />} />

@@ -1,6 +1,6 @@
 import type { Role } from '../../../shared/domain/roles';
 
-export type PageId = 'review' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
+export type PageId = 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
 
 export type PageInfo = {
   id: PageId;
@@ -21,6 +21,13 @@ export const PAGES: readonly PageInfo[] = [
     leastRole: 'reviewer',
     purpose:
       'Expert review of generated hypothetical questions: take the next item, judge its rationality, answer correctness and layout consistency, then accept or reject it with feedback.',
+  },
+  {
+    id: 'adjudication',
+    path: '/adjudication',
+    label: 'Adjudication',
+    leastRole: 'curator',
+    purpose: 'Items whose reviewers disagreed under the consensus rule: their reviews side by side, and the curator’s final decision.',
   },
   {
     id: 'items',

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { UpdateSettingsRequestSchema, type UpdateSettingsRequest } from '../../../../shared/api/settings';
+import { CONSENSUS_RULES, ConsensusRuleSchema, type ConsensusRule } from '../../../../shared/domain/review';
 import type { Settings } from '../../../../shared/settings';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
@@ -17,21 +18,34 @@ const NUMBER_FIELDS = [
   { key: 'max_retries', label: 'Max retries', step: '1' },
 ] as const;
 
-type NumberKey = (typeof NUMBER_FIELDS)[number]['key'];
+/** Review settings edited as numbers: how many reviews decide an item, how long a claim lasts. */
+const REVIEW_NUMBER_FIELDS = [
+  { key: 'reviews_per_item', label: 'Reviews per item (k)', step: '1' },
+  { key: 'lease_seconds', label: 'Lease length (seconds)', step: '30' },
+] as const;
+
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, ...REVIEW_NUMBER_FIELDS];
+
+type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
+
+const CONSENSUS_LABELS: Record<ConsensusRule, string> = {
+  unanimous: 'Unanimous: all k agree, any split goes to adjudication',
+  majority: 'Majority: the larger side wins, a tie goes to adjudication',
+};
 
 type PriceRow = { model: string; input: string; output: string };
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { generation_model: string; prices: PriceRow[] } & Record<NumberKey, string>;
+type Draft = { generation_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
 
 function toDraft(settings: Settings): Draft {
-  const numbers = Object.fromEntries(NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
+  const numbers = Object.fromEntries(ALL_NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
   const prices = Object.entries(settings.price_table).map(([model, price]) => ({
     model,
     input: String(price.input_per_mtok),
     output: String(price.output_per_mtok),
   }));
-  return { generation_model: settings.generation_model, prices, ...numbers };
+  return { generation_model: settings.generation_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
 }
 
 /** An empty box is not zero: it fails validation instead. */
@@ -41,8 +55,8 @@ function numberOf(text: string): number {
 
 /** The settings the draft describes, keeping only the keys that differ from `saved`. */
 function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
-  const next: Record<string, unknown> = { generation_model: draft.generation_model.trim() };
-  for (const { key } of NUMBER_FIELDS) next[key] = numberOf(draft[key]);
+  const next: Record<string, unknown> = { generation_model: draft.generation_model.trim(), consensus_rule: draft.consensus_rule };
+  for (const { key } of ALL_NUMBER_FIELDS) next[key] = numberOf(draft[key]);
   next.price_table = Object.fromEntries(
     draft.prices.map((row) => [row.model.trim(), { input_per_mtok: numberOf(row.input), output_per_mtok: numberOf(row.output) }]),
   );
@@ -191,6 +205,35 @@ function SettingsEditor({ settings }: { settings: Settings }) {
         ))}
       </div>
       <PriceTable rows={draft.prices} onChange={(rows) => set('prices', rows)} error={errorFor('price_table')} />
+      <h2 id="review-settings-heading">Review settings</h2>
+      <div className="form-row" role="group" aria-labelledby="review-settings-heading">
+        {REVIEW_NUMBER_FIELDS.map(({ key, label, step }) => (
+          <Field key={key} label={label} error={errorFor(key)}>
+            {(control) => (
+              <input {...control} name={key} type="number" step={step} value={draft[key]} onChange={(event) => set(key, event.target.value)} />
+            )}
+          </Field>
+        ))}
+        <Field label="Consensus rule" error={errorFor('consensus_rule')}>
+          {(control) => (
+            <select
+              {...control}
+              name="consensus_rule"
+              value={draft.consensus_rule}
+              onChange={(event) => {
+                const rule = ConsensusRuleSchema.safeParse(event.target.value);
+                if (rule.success) set('consensus_rule', rule.data);
+              }}
+            >
+              {CONSENSUS_RULES.map((rule) => (
+                <option key={rule} value={rule}>
+                  {CONSENSUS_LABELS[rule]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
       <div className="form-row">
         <button type="submit" className="primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save settings'}
@@ -210,7 +253,7 @@ function SettingsEditor({ settings }: { settings: Settings }) {
   );
 }
 
-/** The admin's generation settings: model, sampling, duplicate filter, limits and prices. */
+/** The admin's settings: generation (model, sampling, duplicate filter, limits, prices) and review (k, rule, lease). */
 export function SettingsForm() {
   const settings = useSettings();
   if (settings.isPending) return <p className="muted">Loading settings…</p>;

@@ -13,6 +13,10 @@ export type ItemListFilters = {
   run: number | null;
   proposal: number | null;
   chart: number | null;
+  /** 'false': only items whose verifier disagreed with their answer. */
+  verifier: 'true' | 'false' | '';
+  /** Items this user reviewed. */
+  reviewer: number | null;
   page: number;
 };
 
@@ -20,6 +24,7 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
   const status = ItemStatusSchema.safeParse(params.get('status'));
   const origin = ItemOriginSchema.safeParse(params.get('origin'));
   const type = ChartTypeSchema.safeParse(params.get('type'));
+  const verifier = params.get('verifier');
   return {
     status: status.success ? status.data : '',
     origin: origin.success ? origin.data : '',
@@ -27,6 +32,8 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
     run: parseId(params.get('run')),
     proposal: parseId(params.get('proposal')),
     chart: parseId(params.get('chart')),
+    verifier: verifier === 'true' || verifier === 'false' ? verifier : '',
+    reviewer: parseId(params.get('reviewer')),
     page: parseId(params.get('page')) ?? 1,
   };
 }
@@ -41,6 +48,8 @@ export function writeItemFilters(current: ItemListFilters, change: Partial<ItemL
   if (next.run !== null) params.set('run', String(next.run));
   if (next.proposal !== null) params.set('proposal', String(next.proposal));
   if (next.chart !== null) params.set('chart', String(next.chart));
+  if (next.verifier) params.set('verifier', next.verifier);
+  if (next.reviewer !== null) params.set('reviewer', String(next.reviewer));
   if (next.page > 1) params.set('page', String(next.page));
   return params;
 }
@@ -55,5 +64,7 @@ export function toItemQuery(filters: ItemListFilters): ItemListQuery {
     run_id: filters.run ?? undefined,
     proposal_id: filters.proposal ?? undefined,
     chart_id: filters.chart ?? undefined,
+    verifier_match: filters.verifier || undefined,
+    reviewer_id: filters.reviewer ?? undefined,
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { ItemSummary } from '../../../../shared/api/items';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { useListNavigation } from '../../keyboard/use-list-navigation';
 import { BiasFlags, ItemStatusTag, OriginTag, VerifierMark } from './item-tags';
 
@@ -12,6 +13,13 @@ type ItemListTableProps = {
   showChart?: boolean;
   /** j/k/Enter move through and open rows; off when another list on the page owns the keys. */
   keyboard?: boolean;
+  /** Checkboxes for bulk actions (x toggles the keyboard-selected row); none when left out. */
+  selection?: ItemSelection;
+};
+
+export type ItemSelection = {
+  checked: ReadonlySet<number>;
+  onChange: (ids: number[], checked: boolean) => void;
 };
 
 type ItemTableViewProps = Omit<ItemListTableProps, 'keyboard'> & {
@@ -25,16 +33,38 @@ export function ItemListTable({ keyboard = true, ...props }: ItemListTableProps)
 }
 
 function NavigableItemTable(props: Omit<ItemListTableProps, 'keyboard'>) {
-  const { items, onOpen } = props;
+  const { items, onOpen, selection } = props;
   const { selected, setSelected } = useListNavigation(items.length, (index) => {
     const item = items[index];
     if (item) onOpen(item);
+  });
+  useHotkeys({
+    x: () => {
+      const item = selected === null ? undefined : items[selected];
+      if (item && selection) selection.onChange([item.id], !selection.checked.has(item.id));
+    },
   });
   return <ItemTableView {...props} selected={selected} onSelect={setSelected} />;
 }
 
 /** Every text is rendered as text. */
-function ItemTableView({ items, onOpen, showChart = true, selected, onSelect }: ItemTableViewProps) {
+function SelectAllBox({ items, selection }: { items: ItemSummary[]; selection: ItemSelection }) {
+  const checkedCount = items.filter((item) => selection.checked.has(item.id)).length;
+  const all = items.length > 0 && checkedCount === items.length;
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select every item on this page"
+      checked={all}
+      ref={(box) => {
+        if (box) box.indeterminate = checkedCount > 0 && !all;
+      }}
+      onChange={() => selection.onChange(items.map((item) => item.id), !all)}
+    />
+  );
+}
+
+function ItemTableView({ items, onOpen, showChart = true, selected, onSelect, selection }: ItemTableViewProps) {
   const selectedRow = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
     selectedRow.current?.scrollIntoView({ block: 'nearest' });
@@ -44,6 +74,11 @@ function ItemTableView({ items, onOpen, showChart = true, selected, onSelect }: 
     <table className="data-grid item-list" data-testid="item-list">
       <thead>
         <tr>
+          {selection && (
+            <th scope="col" className="select-cell">
+              <SelectAllBox items={items} selection={selection} />
+            </th>
+          )}
           <th scope="col" className="num">
             #
           </th>
@@ -72,6 +107,16 @@ function ItemTableView({ items, onOpen, showChart = true, selected, onSelect }: 
               onOpen(item);
             }}
           >
+            {selection && (
+              <td className="select-cell" onClick={(event) => event.stopPropagation()}>
+                <input
+                  type="checkbox"
+                  aria-label={`Select item #${item.id}`}
+                  checked={selection.checked.has(item.id)}
+                  onChange={(event) => selection.onChange([item.id], event.target.checked)}
+                />
+              </td>
+            )}
             <td className="num">
               <Link to={`/items/${item.id}`} onClick={(event) => event.stopPropagation()}>
                 {item.id}

@@ -1,12 +1,15 @@
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ItemDetail } from '../../../../shared/api/items';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { roleAtLeast } from '../../../../shared/domain/roles';
 import { errorMessage, isApiError } from '../../api/http';
 import { formatTime } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
 import { parseId, useItem } from './items-api';
+import { ReviewHistory } from './review-history';
 import { VerifierView } from './verifier-view';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
@@ -114,6 +117,7 @@ function ItemBody({ item }: { item: ItemDetail }) {
 
 export function ItemPage() {
   const id = parseId(useParams().id);
+  const isCurator = roleAtLeast(useCurrentUser().role, 'curator');
   const location = useLocation();
   const navigate = useNavigate();
   const backPath = backPathFrom(location.state);
@@ -151,6 +155,12 @@ export function ItemPage() {
         </p>
       )}
       {item.data && <ItemBody item={item.data.item} />}
+      {item.data && isCurator && (
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading">Reviews</h2>
+          <ReviewHistory itemId={item.data.item.id} />
+        </section>
+      )}
     </section>
   );
 }

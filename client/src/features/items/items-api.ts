@@ -5,6 +5,7 @@ import {
   type CreateItemRequest,
   type ItemListQuery,
 } from '../../../../shared/api/items';
+import { ItemHistoryResponseSchema, RequeueResponseSchema } from '../../../../shared/api/review';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
@@ -32,6 +33,26 @@ export function useCreateItem() {
     onSuccess: ({ item }) => {
       queryClient.setQueryData(queryKeys.items.detail(item.id), { item });
       void queryClient.invalidateQueries({ queryKey: queryKeys.items.lists() });
+    },
+  });
+}
+
+/** Every review of an item (retracted ones too) and its answer history; curators only. */
+export function useItemHistory(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.review.history(id ?? 0),
+    queryFn: id === null ? skipToken : () => apiGet(`/api/review/items/${id}/history`, ItemHistoryResponseSchema),
+  });
+}
+
+/** Sends items back to the review queue; their reviews are kept, retracted. */
+export function useRequeue() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (itemIds: number[]) => apiPost('/api/review/requeue', RequeueResponseSchema, { item_ids: itemIds }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.items.all() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.review.all() });
     },
   });
 }

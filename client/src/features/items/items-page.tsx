@@ -1,13 +1,18 @@
+import { useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { z } from 'zod';
 import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '../../../../shared/domain/generation';
+import { roleAtLeast } from '../../../../shared/domain/roles';
 import { errorMessage } from '../../api/http';
+import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
 import { Pager, pageCount } from '../../ui/pager';
 import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters, type ItemListFilters } from './item-filters';
-import { ItemListTable } from './item-list-table';
-import { useItems } from './items-api';
+import { ItemListTable, type ItemSelection } from './item-list-table';
+import { useItems, useRequeue } from './items-api';
+import { ReviewerFilter } from './reviewer-filter';
 
 const SHORTCUTS = [
   { keys: ['j', '↓'], action: 'next' },
@@ -15,6 +20,82 @@ const SHORTCUTS = [
   { keys: ['Enter'], action: 'open' },
   { keys: ['←', '→'], action: 'page' },
 ];
+const CURATOR_SHORTCUTS = [...SHORTCUTS, { keys: ['x'], action: 'select for re-queue' }];
+
+const VerifierFilterSchema = z.enum(['true', 'false']);
+const VERIFIER_OPTIONS = [
+  { value: 'false', label: 'differs (mismatch)' },
+  { value: 'true', label: 'matches' },
+] as const;
+
+/** Checked items and the bulk re-queue, with a confirmation step: re-queueing retracts reviews. */
+function BulkRequeue({ checked, onDone }: { checked: ReadonlySet<number>; onDone: () => void }) {
+  const requeue = useRequeue();
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  const count = checked.size;
+  if (count === 0 && !result && !requeue.isError) return null;
+  return (
+    <div className="bulk-bar" role="region" aria-label="Bulk actions" data-testid="bulk-bar">
+      {count > 0 && (
+        <>
+          <span>
+            <strong>{count}</strong> selected
+          </span>
+          {confirming ? (
+            <>
+              <span>Send them back to the review queue? Their reviews are kept but retracted.</span>
+              <button
+                type="button"
+                className="primary"
+                disabled={requeue.isPending}
+                onClick={() =>
+                  requeue.mutate([...checked], {
+                    onSuccess: ({ requeued }) => {
+                      setResult(`${requeued} ${requeued === 1 ? 'item' : 'items'} re-queued.`);
+                      setConfirming(false);
+                      onDone();
+                    },
+                  })
+                }
+              >
+                Confirm re-queue
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <>
+              <button
+                type="button"
+                onClick={() => {
+                  setResult(null);
+                  setConfirming(true);
+                }}
+              >
+                Re-queue…
+              </button>
+              <button type="button" className="link-button" onClick={onDone}>
+                Clear selection
+              </button>
+            </>
+          )}
+        </>
+      )}
+      {result && count === 0 && (
+        <span className="ok" role="status">
+          {result}
+        </span>
+      )}
+      {requeue.isError && (
+        <span className="error" role="alert">
+          {errorMessage(requeue.error)}
+        </span>
+      )}
+    </div>
+  );
+}
 
 /** A removable note that the list is narrowed to one run, proposal or chart. */
 function ScopeChip({ label, onClear }: { label: string; onClear: () => void }) {
@@ -32,6 +113,9 @@ export function ItemsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
+  const user = useCurrentUser();
+  const isCurator = roleAtLeast(user.role, 'curator');
+  const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
   const filters = readItemFilters(searchParams);
   const list = useItems(toItemQuery(filters));
   const total = list.data?.total ?? 0;
@@ -43,14 +127,30 @@ export function ItemsPage() {
   };
   useHotkeys({ ArrowLeft: () => goToPage(filters.page - 1), ArrowRight: () => goToPage(filters.page + 1) });
 
-  const filtered = Boolean(filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart);
+  const filtered = Boolean(
+    filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart || filters.verifier || filters.reviewer,
+  );
+  const selection: ItemSelection | undefined = isCurator
+    ? {
+        checked,
+        onChange: (ids, on) =>
+          setChecked((current) => {
+            const next = new Set(current);
+            for (const id of ids) {
+              if (on) next.add(id);
+              else next.delete(id);
+            }
+            return next;
+          }),
+      }
+    : undefined;
 
   return (
     <section className="page">
       <title>Items · Chart-HQA</title>
       <header className="page-header">
         <h1>Items</h1>
-        <ShortcutHint shortcuts={SHORTCUTS} />
+        <ShortcutHint shortcuts={isCurator ? CURATOR_SHORTCUTS : SHORTCUTS} />
       </header>
 
       <div className="toolbar" role="search">
@@ -73,6 +173,16 @@ export function ItemsPage() {
           onChange={(origin) => update({ origin })}
         />
         <ChartTypeFilter value={filters.chartType} onChange={(chartType) => update({ chartType })} />
+        <FilterSelect
+          label="Verifier"
+          name="verifier"
+          value={filters.verifier}
+          schema={VerifierFilterSchema}
+          allLabel="Any verdict"
+          options={VERIFIER_OPTIONS}
+          onChange={(verifier) => update({ verifier })}
+        />
+        <ReviewerFilter value={filters.reviewer} onChange={(reviewer) => update({ reviewer })} />
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
         {filters.chart !== null && <ScopeChip label={`chart #${filters.chart}`} onClear={() => update({ chart: null })} />}
@@ -80,13 +190,15 @@ export function ItemsPage() {
           <button
             type="button"
             className="link-button"
-            onClick={() => update({ status: '', origin: '', chartType: '', run: null, proposal: null, chart: null })}
+            onClick={() => update({ status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null })}
           >
             Clear filters
           </button>
         )}
         {list.isFetching && !list.isPending && <span className="muted small">Updating…</span>}
       </div>
+
+      {isCurator && <BulkRequeue checked={checked} onDone={() => setChecked(new Set())} />}
 
       {list.isPending && <p className="muted">Loading items…</p>}
       {list.isError && (
@@ -104,6 +216,7 @@ export function ItemsPage() {
           <ItemListTable
             key={location.search}
             items={list.data.items}
+            selection={selection}
             onOpen={(item) => void navigate(`/items/${item.id}`, { state: { listSearch: location.search } })}
           />
           <Pager page={filters.page} pageSize={ITEM_PAGE_SIZE} total={total} onPage={goToPage} />
