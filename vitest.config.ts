@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'client/src/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     // Polls wait for servers and browsers; on a loaded 2-core machine one second is too short.
     expect: { poll: { timeout: 10_000, interval: 50 } },

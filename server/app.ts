@@ -19,6 +19,7 @@ import type { ReviewEvents } from './review/review-events';
 import { reviewRoutes } from './review/review-routes';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { reflectionRoutes } from './reflection/reflection-routes';
+import { analyticsRoutes } from './analytics/analytics-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
 export const JSON_BODY_LIMIT = '256kb';
@@ -57,6 +58,7 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
   const loop = new FeedbackLoop(ctx);
   app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, loop));
   app.use('/api/reflection', reflectionRoutes(ctx, loop));
+  app.use('/api/analytics', analyticsRoutes(ctx));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

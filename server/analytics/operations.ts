@@ -1,13 +1,11 @@
 import nlp from 'compromise';
+import type { Operation } from '../../shared/api/analytics';
 
-/**
+/*
  * The counterfactual operation a proposal names, as the paper's Figure 3 draws it: the main
- * verb (infinitive) and the head noun of what it acts on (singular), both lower case.
+ * verb (infinitive) and the head noun of what it acts on (singular), both lower case. A rule
+ * layer over compromise's part-of-speech tags, since compromise has no dependency parse.
  */
-export interface Operation {
-  verb: string;
-  noun: string;
-}
 
 /**
  * Verbs that frame a hypothesis rather than name a change: the operation is the verb of the
@@ -41,47 +39,40 @@ interface Token {
   breaks: boolean;
 }
 
-/** compromise answers are pure per word; each is computed once. */
-const wordCache = new Map<string, string | boolean>();
-function cachedWord<T extends string | boolean>(key: string, compute: () => T): T {
-  const hit = wordCache.get(key);
-  if (hit !== undefined) return hit as T;
-  const value = compute();
-  wordCache.set(key, value);
-  return value;
+/** compromise's answers about a single word are pure: each is computed once. */
+function perWord<T>(compute: (word: string) => T): (word: string) => T {
+  const cache = new Map<string, T>();
+  return (word) => {
+    if (!cache.has(word)) cache.set(word, compute(word));
+    return cache.get(word) as T;
+  };
 }
 
 /** "halved" → "halve", "shrank" → "shrink"; the word itself when compromise knows no verb form. */
-function infinitive(word: string): string {
-  return cachedWord(`inf:${word}`, () => nlp(`they ${word}`).verbs().toInfinitive().text().trim().toLowerCase() || word);
-}
+const infinitive = perWord((word) => nlp(`they ${word}`).verbs().toInfinitive().text().trim().toLowerCase() || word);
 
 /** Whether the word can be a verb: compromise tags it so in "they ___ it". */
-function canBeVerb(word: string): boolean {
-  return cachedWord(`verb:${word}`, () => nlp(`they ${word} it`).docs[0]?.[1]?.tags?.has('Verb') === true);
-}
+const canBeVerb = perWord((word) => nlp(`they ${word} it`).docs[0]?.[1]?.tags?.has('Verb') === true);
 
-function singular(word: string): string {
-  return cachedWord(`sg:${word}`, () => {
-    const text = nlp(`the ${word}`).nouns().toSingular().text().toLowerCase();
-    return text.startsWith('the ') ? text.slice(4) : word;
-  });
-}
+const singular = perWord((word) => {
+  const text = nlp(`the ${word}`).nouns().toSingular().text().toLowerCase();
+  return text.startsWith('the ') ? text.slice(4) : word;
+});
 
 /** compromise's terms, with hyphenated parts joined back ("re-normalise") and possessive marks dropped. */
 function tokenize(sentence: readonly { text: string; normal: string; post: string; tags?: Set<string> }[]): Token[] {
   const tokens: Token[] = [];
-  let pending: { word: string } | null = null;
+  let prefix = '';
   for (const term of sentence) {
     if (term.text === '') continue;
     const part = term.normal.replace(/[^a-z0-9'-]/g, '');
     const tags = new Set(term.tags ?? []);
     if (term.post.trim() === '-') {
-      pending = { word: `${pending?.word ?? ''}${part}-` };
+      prefix = `${prefix}${part}-`;
       continue;
     }
-    const word = `${pending?.word ?? ''}${part}`;
-    pending = null;
+    const word = `${prefix}${part}`;
+    prefix = '';
     const possessive = /'s?$/.test(word) || term.post.startsWith("'");
     if (possessive) tags.add('Possessive');
     tokens.push({ word: word.replace(/'s?$/, ''), tags, breaks: /[,;:–—()]/.test(term.post) });
@@ -95,28 +86,58 @@ const isNoun = (t: Token) => t.tags.has('Noun') && !isPronoun(t) && !SELECTORS.h
 const isModifier = (t: Token) =>
   SELECTORS.has(t.word) || ['Determiner', 'Value', 'Adjective', 'Adverb'].some((tag) => t.tags.has(tag)) || /^\d/.test(t.word);
 
+/** An inflected verb form compromise may take for a noun ("were halved", "the slice halved its share"). */
+const isInflectedVerb = (t: Token) => /(ed|en)$/.test(t.word) && !isAuxiliary(t) && canBeVerb(t.word) && infinitive(t.word) !== t.word;
+
+/** A possible verb of the clause from `from` on, before it ends. */
+function verbAhead(tokens: readonly Token[], from: number): boolean {
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (CLAUSE_ENDS.has(t.word)) return false;
+    if ((t.tags.has('Verb') && !isAuxiliary(t)) || isInflectedVerb(t)) return true;
+    if (t.breaks) return false;
+  }
+  return false;
+}
+
+/**
+ * A present-tense "verb" right after a head noun and before a preposition is the compound's
+ * real head when the clause has its verb elsewhere: "the sales figure for 2019 doubled",
+ * "Shrink the median slice by a quarter", "Move 5 percentage points from …".
+ */
+function continuesCompound(tokens: readonly Token[], i: number, isObject: boolean): boolean {
+  const t = tokens[i] as Token;
+  if (!t.tags.has('Verb') || isAuxiliary(t) || PARTICLES.has(t.word) || t.tags.has('PastTense') || t.tags.has('Gerund') || t.breaks) return false;
+  if (!tokens[i + 1]?.tags.has('Preposition')) return false;
+  return isObject || verbAhead(tokens, i + 1);
+}
+
 /**
  * The head noun of the noun phrase starting at `start`: modifiers and possessors are passed
  * over ("every point's horizontal value" → value), a partitive gives way to its complement
  * ("part of one segment" → segment), and compound nouns keep their last word.
  */
-function nounPhrase(tokens: readonly Token[], start: number): { head: string | null; end: number } {
+function nounPhrase(tokens: readonly Token[], start: number, isObject: boolean): { head: string | null; end: number } {
   let head: Token | null = null;
   let modified = false;
   let i = start;
   while (i < tokens.length) {
     const t = tokens[i] as Token;
-    if (head === null && PARTITIVES.has(t.word) && tokens[i + 1]?.word === 'of') {
+    const next = tokens[i + 1];
+    if (head === null && PARTITIVES.has(t.word) && next?.word === 'of') {
       i += 2;
       continue;
     }
     const possessive = t.tags.has('Possessive') && !isPronoun(t);
+    const coordinated = head === null && modified && (t.word === 'and' || t.word === 'or') && next !== undefined && isModifier(next);
     if (possessive && (isNoun(t) || head !== null)) {
       head = null;
       modified = true;
-    } else if (head === null && isModifier(t)) {
+    } else if (coordinated || (head === null && isModifier(t))) {
       modified = true;
-    } else if (isNoun(t) || (head === null && modified && t.tags.has('Verb') && !isAuxiliary(t))) {
+    } else if (isInflectedVerb(t)) {
+      break;
+    } else if (isNoun(t) || (head === null && modified && t.tags.has('Verb') && !isAuxiliary(t)) || (head !== null && continuesCompound(tokens, i, isObject))) {
       // After "the"/"one"/an adjective a word compromise took for a verb is a noun ("Shift one line up").
       head = t;
     } else {
@@ -134,15 +155,16 @@ function nounPhrase(tokens: readonly Token[], start: number): { head: string | n
  * the operation ("one series' values were halved" → halve/value).
  */
 function clauseOperation(tokens: readonly Token[], start: number): Operation | null {
-  const from = tokens[start]?.word === 'that' ? start + 1 : start;
-  const subject = nounPhrase(tokens, from);
+  const from = skipFraming(tokens, start);
+  const subject = nounPhrase(tokens, from, false);
   if (subject.head === null) return null;
-  let afterAuxiliary = false;
   for (let i = subject.end; i < tokens.length; i++) {
     const t = tokens[i] as Token;
     if (CLAUSE_ENDS.has(t.word)) return null;
-    if (isAuxiliary(t)) afterAuxiliary = true;
-    else if ((t.tags.has('Verb') && !t.tags.has('Gerund')) || (afterAuxiliary && /(ed|en)$/.test(t.word) && canBeVerb(t.word))) {
+    // "a scenario where the second series grows": the operation is in the inner clause.
+    if (t.word === 'where') return clauseOperation(tokens, i + 1);
+    if (isAuxiliary(t)) continue;
+    if ((t.tags.has('Verb') && !t.tags.has('Gerund')) || isInflectedVerb(t)) {
       const verb = infinitive(t.word);
       return FRAME_VERBS.has(verb) ? null : { verb, noun: subject.head };
     }
@@ -165,19 +187,51 @@ function opensWithVerb(tokens: readonly Token[], i: number): boolean {
   return isNoun(next) && !(after && (isAuxiliary(after) || after.tags.has('Verb')));
 }
 
+/**
+ * Skips what frames the operation without naming it: openers ("What if", "Then") and a
+ * leading phrase set off by a comma ("Within one legend group, swap …").
+ */
+function skipFraming(tokens: readonly Token[], start: number): number {
+  let i = start;
+  for (;;) {
+    const t = tokens[i];
+    if (!t) return i;
+    if (OPENERS.has(t.word) || t.tags.has('QuestionWord')) {
+      i++;
+      continue;
+    }
+    const comma = tokens.findIndex((u, j) => j >= i && u.breaks);
+    if (!t.tags.has('Preposition') || comma < 0 || comma + 1 >= tokens.length) return i;
+    i = comma + 1;
+  }
+}
+
+/** The verb's object; past a preposition when the verb has none before it ("Subtract 3 from each value"). */
+function objectOf(tokens: readonly Token[], verbAt: number): string | null {
+  let start = verbAt + 1;
+  while (PARTICLES.has(tokens[start]?.word ?? '')) start++;
+  const object = nounPhrase(tokens, start, true);
+  if (object.head !== null || !tokens[object.end]?.tags.has('Preposition')) return object.head;
+  return nounPhrase(tokens, object.end + 1, true).head;
+}
+
 function sentenceOperation(tokens: readonly Token[]): Operation | null {
-  let i = 0;
-  while (i < tokens.length && (OPENERS.has(tokens[i]?.word ?? '') || tokens[i]?.tags.has('QuestionWord'))) i++;
+  const i = skipFraming(tokens, 0);
   if (!opensWithVerb(tokens, i)) return clauseOperation(tokens, i);
+  let verbAt = i;
   const verb = infinitive((tokens[i] as Token).word);
   if (FRAME_VERBS.has(verb) || LIGHT_VERBS.has(verb)) {
-    const embedded = clauseOperation(tokens, i + 1);
-    if (embedded || FRAME_VERBS.has(verb)) return embedded;
+    const next = tokens[i + 1];
+    if (next?.tags.has('Gerund')) {
+      // "Consider removing the largest slice": the gerund is the operation.
+      verbAt = i + 1;
+    } else {
+      const embedded = clauseOperation(tokens, i + 1);
+      if (embedded || FRAME_VERBS.has(verb)) return embedded;
+    }
   }
-  let objectStart = i + 1;
-  while (PARTICLES.has(tokens[objectStart]?.word ?? '')) objectStart++;
-  const object = nounPhrase(tokens, objectStart);
-  return object.head === null ? null : { verb, noun: object.head };
+  const noun = objectOf(tokens, verbAt);
+  return noun === null ? null : { verb: infinitive((tokens[verbAt] as Token).word), noun };
 }
 
 /** The number of proposal texts whose operation is remembered; far above any pool's size. */
@@ -197,6 +251,8 @@ export function extractOperation(text: string): Operation | null {
     result = sentenceOperation(tokenize(sentence));
     if (result) break;
   }
+  // Callers share the cached object.
+  if (result) Object.freeze(result);
   if (operationCache.size >= OPERATION_CACHE_LIMIT) operationCache.clear();
   operationCache.set(text, result);
   return result;
@@ -204,3 +260,11 @@ export function extractOperation(text: string): Operation | null {
 
 /** "raise/category": the key that diversity counts and coverage cells use. */
 export const operationKey = (op: Operation): string => `${op.verb}/${op.noun}`;
+
+/**
+ * The operation an item carries out: its proposal's, or — for an item written without one,
+ * as hand-written items usually are — the one its assumption names.
+ */
+export function itemOperation(proposalText: string | null, assumption: string): Operation | null {
+  return extractOperation(proposalText ?? assumption);
+}

@@ -1,0 +1,31 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  AdjudicateRequestSchema,
+  AdjudicateResponseSchema,
+  AdjudicationListResponseSchema,
+} from '../../../../shared/api/review';
+import { apiGet, apiPost } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+export type AdjudicateRequest = z.input<typeof AdjudicateRequestSchema>;
+
+/** Items the consensus rule could not decide, with every standing review. */
+export function useAdjudicationList() {
+  return useQuery({
+    queryKey: queryKeys.review.adjudication(),
+    queryFn: () => apiGet('/api/review/adjudication', AdjudicationListResponseSchema),
+  });
+}
+
+export function useAdjudicate(itemId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: AdjudicateRequest) => apiPost(`/api/review/items/${itemId}/adjudicate`, AdjudicateResponseSchema, body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.review.adjudication() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.items.detail(itemId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.items.lists() });
+    },
+  });
+}

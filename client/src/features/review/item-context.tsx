@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import type { ReviewTask } from '../../../../shared/api/review';
+import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import type { EditOutcome } from '../charts/try-it/run-try-it';
+import { DataTableView } from '../charts/data-table-view';
+import { EditedTableView } from '../charts/try-it/edited-table-view';
+import { BiasFlags, VerifierMark } from '../items/item-tags';
+import { VerifierView } from '../items/verifier-view';
+import { VegaChart } from './chart/counterfactual-chart';
+
+/**
+ * The hypothetical question with its assumption marked. Questions start with their assumption;
+ * when the model put it elsewhere (or reworded it) the assumption is shown on its own line.
+ * Everything is rendered as text.
+ */
+export function MarkedQuestion({ question, assumption }: { question: string; assumption: string }) {
+  const marked = assumption.trim();
+  const at = marked === '' ? -1 : question.indexOf(marked);
+  if (at === -1) {
+    return (
+      <>
+        <p className="review-question-text" data-testid="review-question">
+          {question}
+        </p>
+        <p className="small">
+          <span className="muted">Assumption (not found in the question): </span>
+          <mark className="assumption">{assumption}</mark>
+        </p>
+      </>
+    );
+  }
+  return (
+    <p className="review-question-text" data-testid="review-question">
+      {question.slice(0, at)}
+      <mark className="assumption" title="The assumption" data-testid="review-assumption">
+        {marked}
+      </mark>
+      {question.slice(at + marked.length)}
+    </p>
+  );
+}
+
+function OriginalImage({ chart }: { chart: ReviewTask['chart'] }) {
+  const src = `/api/charts/${chart.id}/image?v=${encodeURIComponent(chart.chart_type)}`;
+  const [failed, setFailed] = useState(false);
+  return failed ? (
+    <p className="error" role="alert">
+      The image could not be loaded.
+    </p>
+  ) : (
+    <img src={src} alt={`Original chart: ${chart.title ?? chart.imgname}`} onError={() => setFailed(true)} data-testid="review-original-image" />
+  );
+}
+
+function Counterfactual({ task, outcome }: { task: ReviewTask; outcome: EditOutcome }) {
+  const { chart } = task;
+  if (outcome.kind === 'none') return <p className="muted small chart-note">No edit: the assumption is not written as table operations, so there is no counterfactual chart.</p>;
+  if (outcome.kind === 'invalid') {
+    return (
+      <p className="error small" data-testid="counterfactual-error">
+        The edit does not apply to this table: {outcome.message}
+      </p>
+    );
+  }
+  return (
+    <VegaChart
+      key={task.item.id}
+      table={outcome.table}
+      chartType={chart.chart_type}
+      title={chart.title}
+      label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
+    />
+  );
+}
+
+/** The question block: what the reviewer judges, at the top. */
+function QuestionBlock({ task }: { task: ReviewTask }) {
+  const { item } = task;
+  return (
+    <section className="review-card review-question" aria-label="The item">
+      <div className="review-question-head">
+        <span className="muted small">
+          Item #{item.id} · <span className="mono">{task.chart.imgname}</span> · {CHART_TYPE_LABELS[task.chart.chart_type]}
+        </span>
+      </div>
+      <MarkedQuestion question={item.question} assumption={item.assumption} />
+      <dl className="review-answer-line">
+        <div>
+          <dt>Answer</dt>
+          <dd>
+            <span className="mono review-answer" data-testid="review-answer">
+              {item.answer}
+            </span>{' '}
+            <span className="tryit-answer-type" data-testid="review-answer-type">
+              {item.answer_type}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>Factual question</dt>
+          <dd>
+            <span data-testid="review-factual-query">{item.factual_query}</span> → <span className="mono">{item.factual_label}</span>{' '}
+            <span className="muted small">({item.affects_answer ? 'the assumption changes it' : 'the assumption keeps it'})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Verifier</dt>
+          <dd data-testid="review-verdict">
+            <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> <VerifierMark match={item.verifier.match} /> ·{' '}
+            {item.verifier.lint.length === 0 ? (
+              <span className="ok">lint clean</span>
+            ) : (
+              <span className="error-text">
+                {item.verifier.lint.length} lint {item.verifier.lint.length === 1 ? 'finding' : 'findings'}
+              </span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <dl className="review-why">
+        <dt>Rationale</dt>
+        <dd className="prewrap" data-testid="review-rationale">
+          {item.rationale}
+        </dd>
+        <dt>Proposal</dt>
+        <dd data-testid="review-proposal">
+          {item.proposal_id === null ? <span className="muted">none (written by hand)</span> : <>#{item.proposal_id} {item.proposal_text}</>}
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/**
+ * Everything the judgement needs besides the form: the question, the original and the
+ * counterfactual chart side by side, the table with the edited cells, the verifier's verdict,
+ * the rationale and the proposal the item came from. Blind: no other review is shown.
+ */
+export function ItemContext({ task, outcome }: { task: ReviewTask; outcome: EditOutcome }) {
+  const { item, chart } = task;
+  return (
+    <div className="review-context">
+      <QuestionBlock task={task} />
+      <div className="review-charts">
+        <figure className="review-chart">
+          <figcaption>Original chart</figcaption>
+          <OriginalImage chart={chart} />
+        </figure>
+        <figure className="review-chart">
+          <figcaption>Counterfactual chart (edit applied)</figcaption>
+          <Counterfactual task={task} outcome={outcome} />
+        </figure>
+      </div>
+      <div className="review-details">
+        <section className="review-card" aria-labelledby="review-table-heading">
+          <h2 id="review-table-heading">Data table</h2>
+          {outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} /> : <DataTableView table={chart.data_table} />}
+        </section>
+        <section className="review-card" aria-labelledby="review-verifier-heading">
+          <h2 id="review-verifier-heading">Verifier</h2>
+          <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} />
+          <p className="small bias-line">
+            <span className="muted">Bias flags: </span>
+            <BiasFlags flags={item.bias_flags} />
+          </p>
+          <details className="small">
+            <summary>Edit and program</summary>
+            <pre className="code-block">{item.edit === null ? 'no edit' : JSON.stringify(item.edit, null, 2)}</pre>
+            <pre className="code-block">{item.program}</pre>
+          </details>
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,336 @@
+import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../../../shared/api/review';
+import type { Decision } from '../../../../shared/domain/review';
+import { errorMessage, isApiError } from '../../api/http';
+import type { ReviewApi } from './review-api';
+
+/** The item on screen: its task, when it was shown (for the time spent) and whether its lease ran out. */
+export type ShownTask = { task: ReviewTask; shownAt: number; expired: boolean };
+
+/** The reviewer's latest stored decision, which they may take back until `undoUntil`. */
+export type LastDecision = { reviewId: number; itemId: number; decision: Decision; undoUntil: number };
+
+export type SessionState = {
+  phase: 'loading' | 'ready' | 'empty' | 'error';
+  current: ShownTask | null;
+  /** Claimed in the background, shown the moment the current one is done. */
+  next: ReviewTask | null;
+  last: LastDecision | null;
+  /** Something the reviewer must know: a review not stored, an undo refused. */
+  notice: { kind: 'error' | 'info'; text: string } | null;
+  /** A claim failed outright (phase 'error'). */
+  error: string | null;
+  /** An undo or a re-claim is on its way. */
+  busy: boolean;
+  /** Items skipped in this session, left out of its claims. */
+  skippedCount: number;
+};
+
+/** Skipped items stay out of this session's claims; the API takes at most ten exclusions. */
+const MAX_SKIPPED = 8;
+
+/** Renewing a lease at a third of what is left of it leaves two more chances before it runs out. */
+const RENEW_FRACTION = 1 / 3;
+const MIN_RENEW_MS = 5_000;
+/**
+ * The remaining time is read against this machine's clock, which may be off from the server's;
+ * the cap keeps the shortest allowed lease (30 s) safe whatever the skew.
+ */
+const MAX_RENEW_MS = 10_000;
+
+/**
+ * The reviewer's side of the queue: the item on screen and the one claimed behind it, their
+ * leases kept alive, submit / skip / undo. Network work that changes which items are held runs
+ * one step at a time (a promise chain), so a prefetch, a filter change and an undo never race;
+ * moving to the next item is synchronous, so the reviewer never waits on the network for it.
+ */
+export class ReviewSession {
+  private state: SessionState = { phase: 'loading', current: null, next: null, last: null, notice: null, error: null, busy: false, skippedCount: 0 };
+  private readonly listeners = new Set<() => void>();
+  private chain: Promise<void> = Promise.resolve();
+  private renewTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  /** Items the reviewer skipped, most recent last: not offered again until they ask. */
+  private skipped: number[] = [];
+
+  constructor(
+    private readonly api: ReviewApi,
+    private filters: QueueFilters,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  // --- store protocol (useSyncExternalStore) ---
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): SessionState => this.state;
+
+  private set(change: Partial<SessionState>): void {
+    this.state = { ...this.state, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  // --- lifecycle ---
+
+  start(): void {
+    this.disposed = false;
+    this.schedule(() => this.fill());
+    this.scheduleRenewal();
+  }
+
+  /** Stops renewing and gives back the prefetched item; the one on screen stays leased for a return. */
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.renewTimer);
+    const next = this.state.next;
+    if (next) {
+      this.set({ next: null });
+      void this.api.release(next.item.id).catch(() => undefined);
+    }
+  }
+
+  /** Runs `step` after every step before it; a failing step does not stop the ones after it. */
+  private schedule(step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(step).catch((error: unknown) => {
+      console.error('review session step failed', error);
+    });
+    return this.chain;
+  }
+
+  // --- showing items ---
+
+  private show(task: ReviewTask): void {
+    this.set({ current: { task, shownAt: this.now(), expired: false }, phase: 'ready', error: null });
+  }
+
+  /**
+   * The prefetched item becomes the current one at once, or the page waits for a claim. The
+   * claim behind it waits for `settle` (the submit or release of the item just left): the
+   * server holds at most two leases per reviewer, and that item's lease counts until then.
+   */
+  private advance(settle: () => Promise<void>): void {
+    const next = this.state.next;
+    if (next) {
+      this.set({ next: null });
+      this.show(next);
+    } else {
+      this.set({ current: null, phase: 'loading' });
+    }
+    void this.schedule(async () => {
+      await settle();
+      await this.fill();
+    });
+  }
+
+  /** Makes sure an item is shown and one more is claimed behind it. Safe to call any time. */
+  private async fill(): Promise<void> {
+    if (this.disposed) return;
+    if (!this.state.current) {
+      if (this.state.next) {
+        const next = this.state.next;
+        this.set({ next: null });
+        this.show(next);
+      } else {
+        let task: ReviewTask | null;
+        try {
+          task = await this.api.next(this.filters, this.skipped);
+        } catch (error) {
+          this.set({ phase: 'error', error: errorMessage(error) });
+          return;
+        }
+        if (this.disposed) return this.giveBack(task);
+        if (!task) {
+          this.set({ phase: 'empty' });
+          return;
+        }
+        this.show(task);
+      }
+    }
+    const current = this.state.current;
+    if (!current || this.state.next) return;
+    // A failed prefetch is not the reviewer's problem: the next advance claims again.
+    const task = await this.api.next(this.filters, [current.task.item.id, ...this.skipped]).catch(() => null);
+    if (this.disposed) return this.giveBack(task);
+    if (!task || task.item.id === this.state.current?.task.item.id) return;
+    if (this.state.next) return this.giveBack(task);
+    this.set({ next: task });
+  }
+
+  private giveBack(task: ReviewTask | null): void {
+    if (task) void this.api.release(task.item.id).catch(() => undefined);
+  }
+
+  /** The queue changed (or the filters did): try again to have an item and one behind it. */
+  refill(): void {
+    if (this.state.next && this.state.current) return;
+    void this.schedule(() => this.fill());
+  }
+
+  setFilters(filters: QueueFilters): void {
+    this.filters = filters;
+    void this.schedule(async () => {
+      // The prefetched item was chosen under the old filters.
+      const next = this.state.next;
+      if (next) {
+        this.set({ next: null });
+        this.giveBack(next);
+      }
+      if (this.state.phase === 'empty') this.set({ phase: 'loading' });
+      await this.fill();
+    });
+  }
+
+  // --- the reviewer's actions ---
+
+  /**
+   * Shows the next item at once and sends the review behind it. `onStored` runs once the server
+   * has it; a review the server refused brings its item back (unless the item is gone).
+   */
+  submit(body: SubmitReviewRequest, onStored: (itemId: number) => void): void {
+    const shown = this.state.current;
+    if (!shown) return;
+    const itemId = shown.task.item.id;
+    this.set({ notice: null });
+    this.advance(async () => {
+      try {
+        const result = await this.api.submit(itemId, body);
+        onStored(itemId);
+        this.set({ last: { reviewId: result.review_id, itemId, decision: body.decision, undoUntil: Date.parse(result.undo_until) } });
+      } catch (error) {
+        const gone = isApiError(error) && (error.status === 409 || error.status === 404);
+        if (gone) {
+          this.set({ notice: { kind: 'error', text: `Your review of item #${itemId} was not stored: ${errorMessage(error)}` } });
+          return;
+        }
+        this.bringBack({ ...shown, expired: false });
+        this.set({ notice: { kind: 'error', text: `Your review of item #${itemId} was not stored (${errorMessage(error)}). It is back on screen with your draft.` } });
+      }
+    });
+  }
+
+  /** Gives the item back to the queue and shows the next one. */
+  skip(): void {
+    const shown = this.state.current;
+    if (!shown) return;
+    const itemId = shown.task.item.id;
+    this.skipped = [...this.skipped.filter((id) => id !== itemId), itemId].slice(-MAX_SKIPPED);
+    this.set({ notice: null, skippedCount: this.skipped.length });
+    this.advance(() => this.api.release(itemId).catch(() => undefined));
+  }
+
+  /** Offers the skipped items again (when nothing else is left). */
+  unskip(): void {
+    this.skipped = [];
+    this.set({ skippedCount: 0 });
+    this.refill();
+  }
+
+  /** Takes the last decision back: its item returns to the screen, the one shown waits behind it. */
+  undo(onUndone: (itemId: number) => void): void {
+    const last = this.state.last;
+    if (!last || this.state.busy) return;
+    this.set({ busy: true, notice: null });
+    void this.schedule(async () => {
+      try {
+        const task = await this.api.undo(last.reviewId);
+        this.set({ last: null });
+        onUndone(task.item.id);
+        this.bringBack({ task, shownAt: this.now(), expired: false });
+      } catch (error) {
+        this.set({ last: null, notice: { kind: 'error', text: `Could not undo: ${errorMessage(error)}` } });
+      } finally {
+        this.set({ busy: false });
+      }
+    });
+  }
+
+  /** The item on screen moves behind `shown`; a prefetched item beyond that is given back. */
+  private bringBack(shown: ShownTask): void {
+    const { current, next } = this.state;
+    if (next && next.item.id !== current?.task.item.id) this.giveBack(next);
+    const behind = current && current.task.item.id !== shown.task.item.id ? current.task : null;
+    this.set({ current: shown, next: behind, phase: 'ready', error: null });
+  }
+
+  dismissNotice(): void {
+    this.set({ notice: null });
+  }
+
+  dismissLast(): void {
+    this.set({ last: null });
+  }
+
+  /** After the lease of the shown item ran out: claim again (the same item, if it is still free). */
+  claimAgain(): void {
+    const shown = this.state.current;
+    if (!shown || this.state.busy) return;
+    this.set({ busy: true, notice: null });
+    void this.schedule(async () => {
+      try {
+        const exclude = [...(this.state.next ? [this.state.next.item.id] : []), ...this.skipped];
+        const task = await this.api.next(this.filters, exclude);
+        if (!task) {
+          this.set({ notice: { kind: 'info', text: 'Nothing to claim: the queue is empty for you.' } });
+        } else if (task.item.id === this.state.current?.task.item.id) {
+          // Same item: the time spent so far still counts.
+          this.set({ current: { task, shownAt: shown.shownAt, expired: false } });
+        } else {
+          this.set({
+            notice: { kind: 'info', text: `Item #${shown.task.item.id} went to another reviewer; here is the next one. Your draft of it is kept.` },
+          });
+          this.show(task);
+        }
+      } catch (error) {
+        this.set({ notice: { kind: 'error', text: `Could not claim: ${errorMessage(error)}` } });
+      } finally {
+        this.set({ busy: false });
+      }
+    });
+  }
+
+  // --- leases ---
+
+  /** The server says a lease of ours ran out (pushed, or a renewal refused). */
+  leaseExpired(itemId: number): void {
+    const { current, next } = this.state;
+    if (current?.task.item.id === itemId && !current.expired) this.set({ current: { ...current, expired: true } });
+    if (next?.item.id === itemId) {
+      this.set({ next: null });
+      this.refill();
+    }
+  }
+
+  private renewInterval(): number {
+    const expiresAt = this.state.current?.task.lease_expires_at ?? this.state.next?.lease_expires_at;
+    const remaining = expiresAt ? Date.parse(expiresAt) - Date.now() : MAX_RENEW_MS;
+    return Math.min(MAX_RENEW_MS, Math.max(MIN_RENEW_MS, remaining * RENEW_FRACTION));
+  }
+
+  private scheduleRenewal(): void {
+    clearTimeout(this.renewTimer);
+    if (this.disposed) return;
+    this.renewTimer = setTimeout(() => {
+      void this.renewAll().finally(() => this.scheduleRenewal());
+    }, this.renewInterval());
+  }
+
+  private async renewAll(): Promise<void> {
+    const held = [this.state.current && !this.state.current.expired ? this.state.current.task : null, this.state.next];
+    await Promise.all(
+      held.map(async (task) => {
+        if (!task) return;
+        const itemId = task.item.id;
+        try {
+          const leaseExpiresAt = await this.api.renew(itemId);
+          const { current, next } = this.state;
+          if (current?.task.item.id === itemId) this.set({ current: { ...current, task: { ...current.task, lease_expires_at: leaseExpiresAt } } });
+          else if (next?.item.id === itemId) this.set({ next: { ...next, lease_expires_at: leaseExpiresAt } });
+        } catch (error) {
+          if (isApiError(error) && error.status === 409) this.leaseExpired(itemId);
+        }
+      }),
+    );
+  }
+}
