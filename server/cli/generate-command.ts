@@ -20,6 +20,7 @@ export interface GenerateOptions {
   model?: string;
   budgetTokens?: string;
   budgetCost?: string;
+  weightToGaps?: boolean;
   json?: boolean;
 }
 
@@ -53,6 +54,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     model: options.model,
     budget_tokens: num(options.budgetTokens) ?? null,
     budget_cost: num(options.budgetCost) ?? null,
+    weight_to_gaps: options.weightToGaps ?? false,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -59,6 +59,7 @@ program
   .option('--model <name>', 'model name (default: the generation_model setting)')
   .option('--budget-tokens <n>', 'stop the run cleanly at this many tokens')
   .option('--budget-cost <usd>', 'stop the run cleanly at this cost')
+  .option('--weight-to-gaps', 'prefer proposals whose operation has the fewest accepted items')
   .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
   .action(async (options: GenerateOptions) => {
     process.exitCode = await runGenerate(options);

@@ -211,7 +211,7 @@ export class RunExecutor {
     const chartType = task.chart_type;
     if (!chartType) throw new Error(`task ${task.id} has no chart type`);
     const settings = getSettings(db);
-    const examples = sampleExamples(db, chartType, settings, mulberry32(task.id));
+    const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
     const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, signal });
     if (!result.ok && signal.aborted) throw new Error('aborted');
     const created = db.transaction(() => {

@@ -3,6 +3,7 @@ import { CHART_TYPES, ChartTypeSchema, type ChartType } from '../../shared/domai
 import type { Settings } from '../../shared/settings';
 import { itemKey } from '../items/item-service';
 import { activeProposals } from '../pool/pool-queries';
+import { operationCoverage } from './gap-weights';
 import { insertTask, markItemsPlanned, type RunRecord } from './run-queries';
 
 /** A small seeded PRNG, so a run's sampling can be replayed from its id. */
@@ -44,7 +45,8 @@ export function planProposalTasks(db: Db, run: RunRecord): number {
 /**
  * Stage 2 tasks: the run's factual QAs (filters: split, chart type, only QAs without items),
  * each paired with an active proposal of its chart's type — the one with the fewest items so
- * far, so the pool is used evenly. The pair is the idempotency key: a pair another run already
+ * far, so the pool is used evenly; with `weight_to_gaps`, first the one whose operation has
+ * the fewest accepted items of this chart type. The pair is the idempotency key: a pair another run already
  * made or planned is skipped for the next proposal. Planned once, in one transaction.
  */
 export function planItemTasks(db: Db, run: RunRecord): number {
@@ -73,15 +75,17 @@ export function planItemTasks(db: Db, run: RunRecord): number {
       )
       .all(params) as { id: number; chart_type: string }[];
     const usage = db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ?');
-    const proposalsByType = new Map<ChartType, { id: number; load: number }[]>();
+    const proposalsByType = new Map<ChartType, { id: number; load: number; gap: number }[]>();
     for (const qa of qas) {
       const chartType = ChartTypeSchema.parse(qa.chart_type);
       let candidates = proposalsByType.get(chartType);
       if (!candidates) {
-        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: (usage.get(p.id) as { n: number }).n }));
+        const gap = run.config.weight_to_gaps ? operationCoverage(db, chartType) : () => 0;
+        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: (usage.get(p.id) as { n: number }).n, gap: gap(p.text) }));
         proposalsByType.set(chartType, candidates);
       }
-      candidates.sort((a, b) => a.load - b.load);
+      // Thinnest coverage first when the run weights toward gaps (gap is 0 for all otherwise), then the least used.
+      candidates.sort((a, b) => a.gap - b.gap || a.load - b.load);
       for (const candidate of candidates) {
         if (insertTask(db, { runId: run.id, kind: 'item', chartType, qaId: qa.id, proposalId: candidate.id, key: itemKey(candidate.id, qa.id) })) {
           candidate.load++;
@@ -99,10 +103,19 @@ export function planItemTasks(db: Db, run: RunRecord): number {
  * Stage 1 examples, as Self-Instruct samples them: up to `seed_sample_count` active proposals,
  * at most `machine_sample_count` of them machine-made, the rest hand-written seeds.
  */
-export function sampleExamples(db: Db, chartType: ChartType, settings: Settings, random: () => number): { id: number; text: string }[] {
+export function sampleExamples(
+  db: Db,
+  chartType: ChartType,
+  settings: Settings,
+  random: () => number,
+  weightToGaps = false,
+): { id: number; text: string }[] {
   const active = activeProposals(db, chartType);
-  const human = shuffle(active.filter((p) => p.origin === 'seed'), random);
-  const machine = shuffle(active.filter((p) => p.origin !== 'seed'), random);
+  const gap = weightToGaps ? operationCoverage(db, chartType) : () => 0;
+  // A stable sort after the shuffle: ties stay random, thin operations come first when weighted.
+  const ordered = (list: typeof active) => shuffle(list, random).sort((a, b) => gap(a.text) - gap(b.text));
+  const human = ordered(active.filter((p) => p.origin === 'seed'));
+  const machine = ordered(active.filter((p) => p.origin !== 'seed'));
   const machineTake = machine.slice(0, Math.min(settings.machine_sample_count, settings.seed_sample_count));
   const humanTake = human.slice(0, settings.seed_sample_count - machineTake.length);
   return shuffle([...humanTake, ...machineTake], random).map(({ id, text }) => ({ id, text }));

@@ -19,6 +19,8 @@ export const RunConfigSchema = z.object({
   proposal_batches: z.number().int().min(0).max(100).default(1),
   temperature: z.number().min(0).max(2).optional(),
   concurrency: z.number().int().min(1).max(32).default(4),
+  /** Prefer proposals whose operation has the fewest accepted items (coverage gaps). */
+  weight_to_gaps: z.boolean().default(false),
   /** Stop cleanly when either is reached (null = no cap). */
   budget_tokens: z.number().int().positive().nullable().default(null),
   budget_cost: z.number().positive().nullable().default(null),

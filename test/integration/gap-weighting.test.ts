@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunConfigSchema } from '../../shared/api/runs';
+import { operationCoverage } from '../../server/generation/gap-weights';
+import { putSettings } from '../../server/settings/settings-queries';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  putSettings(server.server.ctx.db, { auto_reflect: false });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function run(config: Record<string, unknown>): Promise<number> {
+  const { executor } = server.server;
+  const created = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: 'vertical_bar', ...config }), null);
+  await executor.start(created.id);
+  return created.id;
+}
+
+describe('coverage-steered generation', () => {
+  it('draws proposals whose operation has no accepted item before covered ones', async () => {
+    const db = server.server.ctx.db;
+    // Accept every item of the first run: their proposals' operations are now covered.
+    const first = await run({ items: 3 });
+    db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(first);
+    const coverage = operationCoverage(db, 'vertical_bar');
+    const active = db.prepare("SELECT id, text FROM proposals WHERE chart_type = 'vertical_bar' AND status = 'active'").all() as { id: number; text: string }[];
+    const uncovered = new Set(active.filter((p) => coverage(p.text) === 0).map((p) => p.id));
+    expect(uncovered.size).toBeGreaterThan(0);
+    expect(uncovered.size).toBeLessThan(active.length);
+
+    // Give every uncovered proposal more (rejected) items than the covered ones have, so that
+    // plain least-used sampling would pick covered proposals: only the weighting explains the result.
+    const template = db.prepare('SELECT id FROM hqa_items WHERE run_id = ? LIMIT 1').get(first) as { id: number };
+    const copy = db.prepare(`INSERT INTO hqa_items (qa_id, chart_id, proposal_id, origin, assumption, question, answer, answer_type, rationale,
+      affects_answer, edit, program, verifier, verifier_match, bias_flags, status)
+      SELECT qa_id, chart_id, ?, origin, assumption, question, answer, answer_type, rationale, affects_answer, edit, program, verifier,
+      verifier_match, bias_flags, 'rejected' FROM hqa_items WHERE id = ?`);
+    for (const id of uncovered) for (let n = 0; n < 3; n++) copy.run(id, template.id);
+
+    const control = await run({ items: 1 });
+    const controlUsed = db.prepare('SELECT proposal_id FROM hqa_items WHERE run_id = ?').get(control) as { proposal_id: number };
+    expect(uncovered.has(controlUsed.proposal_id)).toBe(false);
+
+    const weighted = await run({ items: 2, weight_to_gaps: true });
+    const used = (db.prepare('SELECT proposal_id FROM hqa_items WHERE run_id = ?').all(weighted) as { proposal_id: number }[]).map((r) => r.proposal_id);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.every((id) => uncovered.has(id))).toBe(true);
+  });
+});
