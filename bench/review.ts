@@ -21,8 +21,8 @@ import { TestClient } from '../test/support/http-client';
 const ITEMS = Number(process.argv[2] ?? 100_000);
 const REVIEWERS = Number(process.argv[3] ?? 20);
 const ROUNDS = Number(process.argv[4] ?? 25);
-/** Pause between a reviewer's submit and their next claim in the paced phase (people take seconds; this is 100× faster). */
-const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 50);
+/** Pause between a reviewer's submit and their next claim in the paced phase: a person takes ~20 s per item; this is ~80× faster. */
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 250);
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-bench-review-'));
 const dbPath = join(dir, 'bench.sqlite');

@@ -7,15 +7,27 @@ import { sweepExpiredLeases } from './review-service';
 export const LEASE_SWEEP_MS = 2_000;
 /** Per-status counts are a GROUP BY over all items: send them at most this often. */
 const QUEUE_THROTTLE_MS = 1_000;
+const PRESENCE_THROTTLE_MS = 250;
 
 /** The review domain's live events, in one place: claims, releases, decisions, expiries, counts. */
 export class ReviewEvents {
   private queueTimer: NodeJS.Timeout | null = null;
+  private presenceTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly presenceChanged: () => void,
+    private readonly broadcastPresence: () => void,
   ) {}
+
+  /** Who is reviewing changes with every claim: tell clients at most every PRESENCE_THROTTLE_MS. */
+  private presenceChanged(): void {
+    if (this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      this.broadcastPresence();
+    }, PRESENCE_THROTTLE_MS);
+    this.presenceTimer.unref();
+  }
 
   claimed(itemId: number, reviewerId: number): void {
     this.ctx.publish('item.claimed', { item_id: itemId, reviewer_id: reviewerId });
