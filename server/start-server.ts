@@ -66,6 +66,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       clearInterval(sweeper);
+      reviewEvents.close();
       await executor.shutdown();
       realtime.io.close();
       await httpClosed;

@@ -3,6 +3,7 @@ import { ChartSummarySchema } from './api/charts';
 import { ImportReportSchema } from './api/import';
 import { ItemSummarySchema } from './api/items';
 import { ProposalSchema } from './api/pool';
+import { ReflectionBatchSchema } from './api/reflection';
 import { RunSchema } from './api/runs';
 import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
@@ -21,6 +22,8 @@ export const ServerEventSchemas = {
   'proposal.created': z.object({ proposal: ProposalSchema }),
   'proposal.updated': z.object({ proposal: ProposalSchema }),
   'item.created': z.object({ item: ItemSummarySchema }),
+  /** Progress of a reflection batch, like run.progressed for generation runs. */
+  'reflection.progressed': z.object({ batch: ReflectionBatchSchema }),
   /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). */
   'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int() }),
   'item.released': z.object({ item_id: z.number().int() }),

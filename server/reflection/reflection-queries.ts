@@ -121,3 +121,16 @@ export function getReflection(db: Db, id: number): Reflection | null {
     .get(id) as ReflectionRow | undefined;
   return row ? { ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) } : null;
 }
+
+/** Active proposals whose items were decided since their last reflection, oldest first. */
+export function proposalsWithNewDecisions(db: Db, chartType: string | undefined): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT p.id FROM proposals p WHERE p.status = 'active' AND (@chart_type IS NULL OR p.chart_type = @chart_type)
+          AND (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ('accepted', 'rejected')) > p.reflected_decisions
+         ORDER BY p.id`,
+      )
+      .all({ chart_type: chartType ?? null }) as { id: number }[]
+  ).map((r) => r.id);
+}

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { IdParamSchema } from '../../shared/api/common';
+import { ReflectionBatchRequestSchema } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
 import { currentUser, requireRole } from '../auth/auth-middleware';
 import { notFound } from '../http/http-error';
@@ -18,6 +19,10 @@ export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop): Router {
   router.post('/proposals/:id', requireRole(ctx.db, 'curator'), async (req, res) => {
     const { id } = parseInput(IdParamSchema, req.params, 'params');
     res.status(201).json(await loop.reflect(id, 'manual', currentUser(req).id));
+  });
+  router.post('/batch', requireRole(ctx.db, 'curator'), (req, res) => {
+    const { chart_type } = parseInput(ReflectionBatchRequestSchema, req.body, 'body');
+    res.status(202).json({ batch: loop.startBatch(chart_type, currentUser(req).id) });
   });
   return router;
 }

@@ -1,11 +1,11 @@
 import type { Proposal } from '../../shared/api/pool';
-import type { Reflection } from '../../shared/api/reflection';
+import type { Reflection, ReflectionBatch } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
-import { decisionCounts, getReflection, insertReflection, proposalFeedback, setReflectedDecisions } from './reflection-queries';
+import { decisionCounts, getReflection, insertReflection, proposalFeedback, proposalsWithNewDecisions, setReflectedDecisions } from './reflection-queries';
 import { createOfflineReviser, createOpenAiReviser, type Reviser } from './revisers';
 
 function reviserFor(ctx: AppContext): Reviser {
@@ -29,6 +29,7 @@ function reviserFor(ctx: AppContext): Reviser {
  */
 export class FeedbackLoop {
   private readonly inFlight = new Set<number>();
+  private nextBatchId = 1;
 
   constructor(
     private readonly ctx: AppContext,
@@ -79,6 +80,33 @@ export class FeedbackLoop {
     } finally {
       this.inFlight.delete(proposalId);
     }
+  }
+
+  /**
+   * Reflects on every active proposal (of a chart type) with decisions it has not reflected
+   * on yet, one after the other in the background; progress goes out as `reflection.progressed`.
+   */
+  startBatch(chartType: string | undefined, userId: number): ReflectionBatch {
+    const candidates = proposalsWithNewDecisions(this.ctx.db, chartType);
+    const batch: ReflectionBatch = { id: this.nextBatchId++, status: 'running', total: candidates.length, done: 0, revised: 0, failed: 0, errors: [] };
+    const progress = () => this.ctx.publish('reflection.progressed', { batch: { ...batch, errors: [...batch.errors] } });
+    progress();
+    void (async () => {
+      for (const proposalId of candidates) {
+        try {
+          const { revised } = await this.reflect(proposalId, 'manual', userId);
+          if (revised) batch.revised++;
+        } catch (error) {
+          batch.failed++;
+          batch.errors.push({ proposal_id: proposalId, error: error instanceof Error ? error.message : String(error) });
+        }
+        batch.done++;
+        progress();
+      }
+      batch.status = 'done';
+      progress();
+    })();
+    return { ...batch };
   }
 
   /** After an item is decided: retire a failing proposal, or reflect once enough new decisions came in. */

@@ -58,6 +58,14 @@ export class ReviewEvents {
     }
   }
 
+  /** At shutdown: pending throttled broadcasts would otherwise query a closed database. */
+  close(): void {
+    if (this.queueTimer) clearTimeout(this.queueTimer);
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    this.queueTimer = null;
+    this.presenceTimer = null;
+  }
+
   sweep(): void {
     try {
       this.expired(sweepExpiredLeases(this.ctx.db));

@@ -32,3 +32,19 @@ export const ReflectResponseSchema = z.object({ reflection: ReflectionSchema, re
 
 // GET /api/reflection/proposals/:id   → the proposal's reflections, newest first, and its current feedback
 export const ReflectionListResponseSchema = z.object({ reflections: z.array(ReflectionSchema), feedback: z.array(FeedbackEntrySchema) });
+
+/** A batch of reflections over every proposal with new feedback, reported like a run. */
+export const ReflectionBatchSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(['running', 'done']),
+  total: z.number().int(),
+  done: z.number().int(),
+  revised: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.object({ proposal_id: z.number().int(), error: z.string() })),
+});
+export type ReflectionBatch = z.infer<typeof ReflectionBatchSchema>;
+
+// POST /api/reflection/batch   (curator: reflect on every active proposal with new decisions) → { batch }
+export const ReflectionBatchRequestSchema = z.object({ chart_type: z.string().optional() });
+export const ReflectionBatchResponseSchema = z.object({ batch: ReflectionBatchSchema });

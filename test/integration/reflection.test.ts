@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProposalResponseSchema } from '../../shared/api/pool';
-import { ReflectionListResponseSchema, ReflectResponseSchema } from '../../shared/api/reflection';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { ReflectionBatchResponseSchema, ReflectionListResponseSchema, ReflectResponseSchema, type ReflectionBatch } from '../../shared/api/reflection';
+import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { putSettings } from '../../server/settings/settings-queries';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
@@ -75,6 +77,24 @@ describe('reflection with the offline engine', () => {
     await executor.start(next.id);
     const used = server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE run_id = ? AND proposal_id = ?').get(next.id, revised?.id) as { n: number };
     expect(used.n).toBeGreaterThan(0);
+  });
+
+  it('reflects in a batch on every proposal with new decisions, reporting progress live', async () => {
+    await itemsAndReviews(server, reviewer, 'horizontal_bar');
+    const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: curator.cookie }, transports: ['websocket'] });
+    try {
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      const finished = new Promise<ReflectionBatch>((resolve) => socket.on('reflection.progressed', ({ batch }) => batch.status === 'done' && resolve(batch)));
+      const res = await curator.post('/api/reflection/batch', { chart_type: 'horizontal_bar' });
+      expect(res.status).toBe(202);
+      const started = ReflectionBatchResponseSchema.parse(res.body).batch;
+      expect(started.total).toBeGreaterThan(0);
+      const batch = await finished;
+      expect(batch).toMatchObject({ id: started.id, done: started.total, failed: 0 });
+      expect(batch.revised).toBe(started.total);
+    } finally {
+      socket.close();
+    }
   });
 
   it('refuses to reflect on a proposal without reviews', async () => {
