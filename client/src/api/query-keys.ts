@@ -36,6 +36,17 @@ export const queryKeys = {
     list: (query: ProposalListQuery) => ['pool', 'list', query] as const,
     details: () => ['pool', 'detail'] as const,
     detail: (id: number) => ['pool', 'detail', id] as const,
+    /** A proposal's reflections and the feedback its items gathered. */
+    reflectionLists: () => ['pool', 'reflections'] as const,
+    reflections: (id: number) => ['pool', 'reflections', id] as const,
+  },
+  /** Figures over the whole pool and item set: refetched, throttled, as proposals and items change. */
+  analytics: {
+    all: () => ['analytics'] as const,
+    pool: () => ['analytics', 'pool'] as const,
+    lineage: (proposalId: number) => ['analytics', 'lineage', proposalId] as const,
+    ablation: (reviewerHourlyRate: number) => ['analytics', 'ablation', reviewerHourlyRate] as const,
+    coverage: (limit: number) => ['analytics', 'coverage', limit] as const,
   },
   items: {
     all: () => ['items'] as const,

@@ -32,6 +32,11 @@ type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
 
 /** A busy run pushes bursts of events; each burst becomes one refetch per affected query family. */
 const COALESCE_MS = 300;
+/**
+ * Analytics and feedback aggregate the whole pool and item set: while a run or a review
+ * session is busy they are fetched again at most once per this interval.
+ */
+const ANALYTICS_THROTTLE_MS = 2000;
 
 /** Opens the one socket.io connection; same origin, so the session cookie authenticates it. */
 export function connectSocket(): WorkbenchSocket {
@@ -46,8 +51,11 @@ function parsePayload<E extends ServerEventName>(event: E, payload: unknown): Se
   return null;
 }
 
-/** Collects invalidations and flushes them together, so a burst of pushes costs one refetch per key. */
-function coalescingInvalidator(queryClient: QueryClient) {
+/**
+ * Collects invalidations and flushes them together `delayMs` after the first, so a burst of
+ * pushes costs one refetch per key.
+ */
+function coalescingInvalidator(queryClient: QueryClient, delayMs: number) {
   const pending = new Map<string, QueryKey>();
   let timer: number | undefined;
   const flush = () => {
@@ -59,7 +67,7 @@ function coalescingInvalidator(queryClient: QueryClient) {
   return {
     invalidate(queryKey: QueryKey) {
       pending.set(JSON.stringify(queryKey), queryKey);
-      timer ??= window.setTimeout(flush, COALESCE_MS);
+      timer ??= window.setTimeout(flush, delayMs);
     },
     dispose() {
       window.clearTimeout(timer);
@@ -125,11 +133,18 @@ function applyItemStatus(queryClient: QueryClient, itemId: number, status: ItemS
 /** What each server event does to the cache, given an already parsed payload. */
 type CacheHandlers = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => void };
 
+type Invalidators = {
+  /** Coalesced over a short burst. */
+  invalidate: (key: QueryKey) => void;
+  /** Throttled: for the aggregate figures (analytics, proposals' feedback). */
+  invalidateSlowly: (key: QueryKey) => void;
+};
+
 /**
  * The handler registry. Charts and runs carry their whole state, so they are written in place;
  * lists that filter, count or page are fetched again, coalesced.
  */
-function cacheHandlers(queryClient: QueryClient, invalidate: (key: QueryKey) => void): CacheHandlers {
+function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly }: Invalidators): CacheHandlers {
   return {
     'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
     'charts.imported': () => void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() }),
@@ -138,15 +153,18 @@ function cacheHandlers(queryClient: QueryClient, invalidate: (key: QueryKey) => 
     'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
     'proposal.created': ({ proposal }) => {
       queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
-      // Lists and counts change, and so do the parents' child links.
+      // Lists and counts change, and so do the parents' child links and reflections.
       invalidate(queryKeys.pool.all());
+      invalidateSlowly(queryKeys.analytics.all());
     },
     'proposal.updated': ({ proposal }) => {
       applyProposal(queryClient, proposal);
       invalidate(queryKeys.pool.lists());
+      invalidateSlowly(queryKeys.analytics.all());
     },
     'item.created': ({ item }) => {
       invalidate(queryKeys.items.lists());
+      invalidateSlowly(queryKeys.analytics.all());
       // The proposal's item count went up.
       if (item.proposal_id !== null) {
         invalidate(queryKeys.pool.lists());
@@ -169,6 +187,9 @@ function cacheHandlers(queryClient: QueryClient, invalidate: (key: QueryKey) => 
       invalidate(queryKeys.review.history(item_id));
       invalidate(queryKeys.review.adjudication());
       invalidate(queryKeys.review.stats());
+      // Pass rates, the comparison and coverage move; the item's proposal gathered feedback.
+      invalidateSlowly(queryKeys.analytics.all());
+      invalidateSlowly(queryKeys.pool.reflectionLists());
     },
     'lease.expired': ({ item_id }) =>
       queryClient.setQueryData<ExpiredLease[]>(queryKeys.review.expiredLeases(), (old = []) =>
@@ -204,8 +225,9 @@ function listen<E extends ServerEventName>(
  * the handlers.
  */
 export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient): () => void {
-  const { invalidate, dispose } = coalescingInvalidator(queryClient);
-  const handlers = cacheHandlers(queryClient, invalidate);
+  const { invalidate, dispose } = coalescingInvalidator(queryClient, COALESCE_MS);
+  const slow = coalescingInvalidator(queryClient, ANALYTICS_THROTTLE_MS);
+  const handlers = cacheHandlers(queryClient, { invalidate, invalidateSlowly: slow.invalidate });
   const detachers = (Object.keys(handlers) as ServerEventName[]).map(<E extends ServerEventName>(event: E) =>
     listen(socket, event, handlers[event] as (payload: ServerEventPayload<E>) => void),
   );
@@ -215,11 +237,13 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
     invalidate(queryKeys.pool.all());
     invalidate(queryKeys.items.all());
     invalidate(queryKeys.review.all());
+    invalidate(queryKeys.analytics.all());
   };
   socket.io.on('reconnect', onReconnect);
   return () => {
     socket.io.off('reconnect', onReconnect);
     for (const detach of detachers) detach();
     dispose();
+    slow.dispose();
   };
 }

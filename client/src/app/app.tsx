@@ -11,6 +11,7 @@ import { ItemPage } from '../features/items/item-page';
 import { ItemsPage } from '../features/items/items-page';
 import { PlaceholderPage } from '../features/placeholders/placeholder-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
+import { PoolAnalyticsPage } from '../features/pool/analytics/pool-analytics-page';
 import { PoolPage } from '../features/pool/pool-page';
 import { ProposalPage } from '../features/pool/proposal-page';
 import { ReviewPage } from '../features/review/review-page';
@@ -35,6 +36,7 @@ export function App() {
               <Route path="items" element={<ItemsPage />} />
               <Route path="items/:id" element={<ItemPage />} />
               <Route path="pool" element={<PoolPage />} />
+              <Route path="pool/analytics" element={<PoolAnalyticsPage />} />
               <Route path="pool/:id" element={<ProposalPage />} />
               <Route path="runs" element={<RunsPage />} />
               <Route path="runs/:id" element={<RunPage />} />

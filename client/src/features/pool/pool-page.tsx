@@ -19,6 +19,7 @@ import { useProposals } from './pool-api';
 import { PoolCounts } from './pool-counts';
 import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters, type PoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';
+import { PoolTabs } from './pool-tabs';
 
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
@@ -54,6 +55,7 @@ export function PoolPage() {
         <h1>Pool</h1>
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
+      <PoolTabs />
       <p className="muted page-intro">
         General counterfactual instruction proposals per chart type. Hand-written seeds start the pool; Stage 1 adds generated
         ones, and a new proposal too close to one already here (ROUGE-L) is kept as a duplicate, not made active.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import type { Proposal } from '../../../../shared/api/pool';
 import { roleAtLeast } from '../../../../shared/domain/roles';
 import { errorMessage, isApiError } from '../../api/http';
 import { formatTime } from '../../app/format';
@@ -9,8 +10,12 @@ import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { Pager } from '../../ui/pager';
 import { ItemListTable } from '../items/item-list-table';
 import { parseId, useItems } from '../items/items-api';
+import { LineageTree } from './lineage-tree';
 import { useProposal } from './pool-api';
 import { ProposalCard } from './proposal-card';
+import { ProposalFeedback } from './proposal-feedback';
+import { ProposalReflections } from './proposal-reflections';
+import { useReflections } from './reflection-api';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the pool' }];
 const PROPOSAL_ITEMS_PAGE_SIZE = 25;
@@ -36,12 +41,41 @@ function ProposalItems({ proposalId }: { proposalId: number }) {
   );
 }
 
-/** One proposal at /pool/:id: its card (lineage as links) and the items written from it. */
+/** The feedback the proposal's items gathered, and the reflections that answered it. */
+function FeedbackLoop({ proposal, canReflect }: { proposal: Proposal; canReflect: boolean }) {
+  const reflections = useReflections(proposal.id);
+  if (reflections.isPending) return <p className="muted">Loading feedback and reflections…</p>;
+  if (reflections.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the feedback: {errorMessage(reflections.error)}
+      </p>
+    );
+  }
+  return (
+    <>
+      <section aria-labelledby="proposal-reflections-heading">
+        <h2 id="proposal-reflections-heading">Reflections</h2>
+        <ProposalReflections proposal={proposal} reflections={reflections.data.reflections} canReflect={canReflect} />
+      </section>
+      <section aria-labelledby="proposal-feedback-heading">
+        <h2 id="proposal-feedback-heading">Reviewer feedback</h2>
+        <ProposalFeedback feedback={reflections.data.feedback} />
+      </section>
+    </>
+  );
+}
+
+/**
+ * One proposal at /pool/:id: its card, its lineage with pass rates, the feedback its items
+ * gathered and the reflections on it (curators reflect on demand), and the items written from it.
+ */
 export function ProposalPage() {
   const id = parseId(useParams().id);
   const user = useCurrentUser();
   const navigate = useNavigate();
   const proposal = useProposal(id);
+  const canEdit = roleAtLeast(user.role, 'curator');
   useHotkeys({ Escape: () => void navigate('/pool') });
 
   const back = (
@@ -76,7 +110,7 @@ export function ProposalPage() {
       )}
       {proposal.data && (
         <>
-          <ProposalCard proposal={proposal.data.proposal} canEdit={roleAtLeast(user.role, 'curator')} />
+          <ProposalCard proposal={proposal.data.proposal} canEdit={canEdit} />
           <p className="muted small">
             Created <time dateTime={proposal.data.proposal.created_at}>{formatTime(proposal.data.proposal.created_at)}</time>
             {proposal.data.proposal.updated_at !== proposal.data.proposal.created_at && (
@@ -86,6 +120,11 @@ export function ProposalPage() {
               </>
             )}
           </p>
+          <section aria-labelledby="proposal-lineage-heading">
+            <h2 id="proposal-lineage-heading">Lineage</h2>
+            <LineageTree proposalId={id} />
+          </section>
+          <FeedbackLoop key={id} proposal={proposal.data.proposal} canReflect={canEdit} />
           <section aria-labelledby="proposal-items-heading">
             <h2 id="proposal-items-heading">Items from this proposal</h2>
             <ProposalItems proposalId={id} />

@@ -1,15 +1,17 @@
+import { Link } from 'react-router';
 import type { ReviewStatsResponse } from '../../../../shared/api/review';
 import { CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
 import { CRITERIA, CRITERION_LABELS } from '../../../../shared/domain/review';
+import { roleAtLeast } from '../../../../shared/domain/roles';
 import { errorMessage } from '../../api/http';
+import { formatPercent } from '../../app/format';
+import { useCurrentUser } from '../../auth/session';
+import { AblationSection } from './ablation-section';
+import { CoverageSection } from './coverage-section';
 import { useReviewStats } from './stats-api';
 
 type Team = NonNullable<ReviewStatsResponse['team']>;
 
-/** A share already in percent, or a dash when there was nothing to divide. */
-function percent(value: number | null): string {
-  return value === null ? '—' : `${value.toFixed(1)} %`;
-}
 
 function seconds(value: number | null): string {
   if (value === null) return '—';
@@ -91,7 +93,7 @@ function RateTable({ title, rows, labelOf, testId }: { title: string; rows: Team
                 <th scope="row">{labelOf(row.key)}</th>
                 <td className="num">{row.reviewed}</td>
                 <td className="num">{row.accepted}</td>
-                <td className="num">{percent(row.pass_rate)}</td>
+                <td className="num">{formatPercent(row.pass_rate)}</td>
                 <td>
                   <Bar value={row.pass_rate ?? 0} max={100} />
                 </td>
@@ -115,7 +117,7 @@ function TeamFigures({ team }: { team: Team }) {
     <section aria-labelledby="stats-team-heading">
       <h2 id="stats-team-heading">Team</h2>
       <dl className="figures">
-        <Figure label="Pass rate" value={percent(team.pass_rate)} testId="stats-pass-rate" />
+        <Figure label="Pass rate" value={formatPercent(team.pass_rate)} testId="stats-pass-rate" />
         <Figure label="Items decided" value={team.decided} />
       </dl>
 
@@ -144,7 +146,7 @@ function TeamFigures({ team }: { team: Team }) {
                 <tr key={criterion} data-criterion={criterion}>
                   <th scope="row">{CRITERION_LABELS[criterion]}</th>
                   <td className="num">{row.items}</td>
-                  <td className="num">{percent(row.percent_agreement)}</td>
+                  <td className="num">{formatPercent(row.percent_agreement)}</td>
                   <td className="num">{kappa(row.fleiss_kappa)}</td>
                 </tr>
               );
@@ -228,13 +230,21 @@ function TeamFigures({ team }: { team: Team }) {
   );
 }
 
-/** Review figures: your own for everyone, the team's for curators. Live: a decision refetches them. */
+/**
+ * Review figures: your own for everyone; for curators the team's, the human / machine / HAI
+ * comparison and the coverage map. Live: a decision refetches them.
+ */
 export function StatsPage() {
   const stats = useReviewStats();
+  const curator = roleAtLeast(useCurrentUser().role, 'curator');
   return (
     <section className="page stats-page">
       <title>Stats · Chart-HQA</title>
       <h1>Stats</h1>
+      <p className="muted page-intro">
+        Review figures{curator && ', the human / machine / HAI comparison and the coverage map'}. Pool growth, pass rates per round and
+        the diversity of operations are under <Link to="/pool/analytics">Pool › Analytics</Link>.
+      </p>
       {stats.isPending && <p className="muted">Loading figures…</p>}
       {stats.isError && (
         <p className="error" role="alert">
@@ -245,6 +255,12 @@ export function StatsPage() {
         <>
           <MyFigures me={stats.data.me} />
           {stats.data.team && <TeamFigures team={stats.data.team} />}
+        </>
+      )}
+      {curator && (
+        <>
+          <AblationSection />
+          <CoverageSection />
         </>
       )}
     </section>

@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { LineageResponseSchema, PoolAnalyticsResponseSchema } from '../../../../shared/api/analytics';
+import { apiGet } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+/** Pool growth, pass rates, operations and diversity; refetched (throttled) as the pool and reviews change. */
+export function usePoolAnalytics() {
+  return useQuery({
+    queryKey: queryKeys.analytics.pool(),
+    queryFn: () => apiGet('/api/analytics/pool', PoolAnalyticsResponseSchema),
+  });
+}
+
+/** A proposal's ancestors, itself and its descendants, each with its pass rate. */
+export function useLineage(proposalId: number) {
+  return useQuery({
+    queryKey: queryKeys.analytics.lineage(proposalId),
+    queryFn: () => apiGet(`/api/analytics/lineage/${proposalId}`, LineageResponseSchema),
+  });
+}

@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from 'react';
+import type { FigureSpec } from './figure-spec';
+
+type VegaFigureProps = {
+  /** Keep it stable (memoise it): a new spec is a new drawing. */
+  figure: FigureSpec;
+  /** What the figure shows, for assistive technology; give the numbers in a table nearby too. */
+  label: string;
+  testId?: string;
+};
+
+/** A Vega or Vega-Lite figure drawn in the browser as SVG; Vega is fetched the first time one is shown. */
+export function VegaFigure({ figure, label, testId }: VegaFigureProps) {
+  const container = useRef<HTMLDivElement>(null);
+  // What became of the last figure drawn; a newer figure is 'drawing' until it is done.
+  const [outcome, setOutcome] = useState<{ figure: FigureSpec; error: string | null } | null>(null);
+  const state = outcome?.figure !== figure ? 'drawing' : outcome.error === null ? 'drawn' : { error: outcome.error };
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let cancelled = false;
+    let finalize: (() => void) | null = null;
+    import('./render-figure')
+      .then(({ renderFigure }) => renderFigure(element, figure))
+      .then(
+        (view) => {
+          if (cancelled) {
+            view.finalize();
+            return;
+          }
+          finalize = () => view.finalize();
+          setOutcome({ figure, error: null });
+        },
+        (error: unknown) => {
+          if (!cancelled) setOutcome({ figure, error: error instanceof Error ? error.message : String(error) });
+        },
+      );
+    return () => {
+      cancelled = true;
+      finalize?.();
+      element.replaceChildren();
+    };
+  }, [figure]);
+
+  return (
+    <>
+      <div
+        ref={container}
+        className="vega-figure"
+        role="img"
+        aria-label={label}
+        aria-busy={state === 'drawing'}
+        data-testid={testId}
+        data-state={typeof state === 'string' ? state : 'error'}
+      />
+      {state === 'drawing' && <p className="muted small chart-status">Drawing…</p>}
+      {typeof state === 'object' && (
+        <p className="error" role="alert">
+          The figure could not be drawn: {state.error}
+        </p>
+      )}
+    </>
+  );
+}

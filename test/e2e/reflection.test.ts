@@ -1,0 +1,203 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NextResponseSchema } from '../../shared/api/review';
+import { putSettings } from '../../server/settings/settings-queries';
+import { TestClient } from '../support/http-client';
+import { acceptReview, generateItems } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { openBrowser, type BrowserSession } from './browser';
+import { LoginPage } from './pages/login-page';
+import { PoolAnalyticsPage } from './pages/pool-analytics-page';
+import { PoolPage } from './pages/pool-page';
+import { ProposalPage } from './pages/proposal-page';
+import { ReviewPage } from './pages/review-page';
+import { StatsPage } from './pages/stats-page';
+
+const CURATOR = { username: 'cora', password: 'curator-pass-1' };
+const REVIEWER = { username: 'rita', password: 'reviewer-pass-2' };
+/** Decides a few items over the API so the figures have accepted items to show. */
+const API_REVIEWER = { username: 'raul', password: 'reviewer-pass-3' };
+/** Watches the Pool list in a browser of its own. */
+const WATCHER = { username: 'wanda', password: 'reviewer-pass-4' };
+const ITEMS = 16;
+const ACCEPTED_OVER_API = 4;
+const FEEDBACK = 'The halved series runs off the axis; keep every value inside the plotted range.';
+/** Set to a directory (e.g. /tmp) to keep screenshots of the proposal page and the analytics. */
+const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
+
+let server: TestServer;
+const sessions: BrowserSession[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  // Reflection happens only when the curator asks for it, so the test sees exactly that one.
+  putSettings(server.server.ctx.db, { auto_reflect: false });
+  for (const [user, role] of [
+    [CURATOR, 'curator'],
+    [REVIEWER, 'reviewer'],
+    [API_REVIEWER, 'reviewer'],
+    [WATCHER, 'reviewer'],
+  ] as const) {
+    await server.createUser(user.username, role, user.password);
+  }
+  await generateItems(server, ITEMS);
+  const api = new TestClient(server.url);
+  await api.login(API_REVIEWER.username, API_REVIEWER.password);
+  for (let i = 0; i < ACCEPTED_OVER_API; i++) {
+    const { task } = NextResponseSchema.parse((await api.post('/api/review/next', {})).body);
+    if (!task) throw new Error('the queue ran dry');
+    const res = await api.post(`/api/review/items/${task.item.id}`, acceptReview({ complexity: 3 }));
+    if (res.status >= 300) throw new Error(`accepting item ${task.item.id} failed: ${res.status}`);
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+async function signIn(user: { username: string; password: string }): Promise<Page> {
+  const session = await openBrowser();
+  sessions.push(session);
+  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
+  return session.page;
+}
+
+function itemRow(itemId: number): { status: string; proposal_id: number; chart_type: string } {
+  return server.server.ctx.db
+    .prepare('SELECT i.status, i.proposal_id, p.chart_type FROM hqa_items i JOIN proposals p ON p.id = i.proposal_id WHERE i.id = ?')
+    .get(itemId) as { status: string; proposal_id: number; chart_type: string };
+}
+
+function storedProposal(id: number): { origin: string; status: string; round: number; text: string } | undefined {
+  return server.server.ctx.db.prepare('SELECT origin, status, round, text FROM proposals WHERE id = ?').get(id) as
+    | { origin: string; status: string; round: number; text: string }
+    | undefined;
+}
+
+describe('reflection in the browser', () => {
+  it('a rejection with feedback is reflected into a revised proposal: every open Pool page shows it at once, and its lineage names the parent', async () => {
+    // A reviewer rejects the item on screen with the keyboard: layout fails, with feedback.
+    const review = await new ReviewPage(await signIn(REVIEWER), server.url).goto();
+    const itemId = await review.shownItemId();
+    await review.press('3', 'f');
+    await review.type(FEEDBACK);
+    await review.press('Escape', 'r');
+    await review.waitForItemOtherThan(itemId);
+    await expect.poll(() => itemRow(itemId).status).toBe('rejected');
+    const { proposal_id: parentId, chart_type: chartType } = itemRow(itemId);
+    const parentText = storedProposal(parentId)?.text ?? '';
+
+    // Someone else has the Pool list of that chart type open; a marker on its window shows it is never reloaded.
+    const watcherPage = await signIn(WATCHER);
+    const watcher = await new PoolPage(watcherPage, server.url).goto(`?type=${chartType}`);
+    await watcherPage.evaluate(() => Object.assign(window, { hqaNotReloaded: true }));
+    const listedBefore = await watcher.proposalIds();
+
+    // The curator sees the feedback on the item's proposal and reflects.
+    const curatorPage = await signIn(CURATOR);
+    const proposal = await new ProposalPage(curatorPage, server.url).goto(parentId);
+    const entry = proposal.feedbackFor(itemId);
+    await entry.waitFor();
+    expect(await entry.textContent()).toContain(FEEDBACK);
+    expect(await entry.textContent()).toContain('Layout consistency');
+    expect(await proposal.reflections.count()).toBe(0);
+    expect(await proposal.lineageRelations()).toEqual([[parentId, 'self']]);
+
+    const revisedId = await proposal.reflect();
+    expect(listedBefore).not.toContain(revisedId);
+    expect(await proposal.reflectResult.textContent()).toContain('round 1');
+    // The offline reviser is rules, and says so; it answered the layout failure.
+    await expect.poll(() => proposal.reflections.count()).toBe(1);
+    const reflection = proposal.reflections.first();
+    expect(await reflection.getAttribute('data-status')).toBe('done');
+    expect(await reflection.getByTestId('reflection-engine').textContent()).toBe('offline-rules (rule-based, no LLM)');
+    expect(await reflection.getByTestId('reflection-addressed').textContent()).toContain('layout failed');
+    expect(await reflection.getByTestId('reflection-revision').textContent()).toBe(`#${revisedId}`);
+    await expect.poll(() => proposal.lineageRelations()).toEqual([
+      [parentId, 'self'],
+      [revisedId, 'descendant'],
+    ]);
+    expect(storedProposal(revisedId)).toMatchObject({ origin: 'revised', status: 'active', round: 1 });
+    expect(storedProposal(revisedId)?.text).not.toBe(parentText);
+    if (SCREENSHOT_DIR) await curatorPage.screenshot({ path: `${SCREENSHOT_DIR}/proposal-reflected.png`, fullPage: true });
+
+    // The watcher's list shows the revision without a reload (proposal.created).
+    await watcher.proposal(revisedId).waitFor();
+    expect(await watcher.proposal(revisedId).getByTestId('proposal-status').textContent()).toBe('active');
+    expect(await watcher.proposal(revisedId).textContent()).toContain('revised');
+    expect(await watcherPage.evaluate(() => 'hqaNotReloaded' in window)).toBe(true);
+
+    // The revision's own page: its parent above it in the lineage, linked.
+    await proposal.reflectResult.getByTestId('reflect-revised-link').click();
+    await proposal.waitForProposal(revisedId);
+    await expect.poll(() => proposal.lineageRelations()).toEqual([
+      [parentId, 'ancestor'],
+      [revisedId, 'self'],
+    ]);
+    const parentNode = proposal.lineage.locator(`[data-testid="lineage-node"][data-proposal-id="${parentId}"]`);
+    expect(await parentNode.getByRole('link', { name: `#${parentId}` }).getAttribute('href')).toBe(`/pool/${parentId}`);
+    expect(await proposal.reflections.count()).toBe(0);
+    if (SCREENSHOT_DIR) await curatorPage.screenshot({ path: `${SCREENSHOT_DIR}/proposal-revised.png`, fullPage: true });
+  });
+
+  it('Reflect on a proposal none of whose items was reviewed says why, and revises nothing', async () => {
+    const { id } = server.server.ctx.db
+      .prepare(
+        `SELECT p.id FROM proposals p WHERE p.status = 'active'
+         AND NOT EXISTS (SELECT 1 FROM reviews r JOIN hqa_items i ON i.id = r.item_id WHERE i.proposal_id = p.id) ORDER BY p.id LIMIT 1`,
+      )
+      .get() as { id: number };
+    const countProposals = () => (server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM proposals').get() as { n: number }).n;
+    const before = countProposals();
+
+    const proposal = await new ProposalPage(await signIn(CURATOR), server.url).goto(id);
+    await proposal.reflectButton.click();
+    await proposal.reflectError.waitFor();
+    expect(await proposal.reflectError.textContent()).toContain('no reviewed items yet');
+    expect(await proposal.reflections.count()).toBe(0);
+    expect(countProposals()).toBe(before);
+  });
+
+  it('a reviewer does not get the Reflect button', async () => {
+    const { proposal_id: id } = server.server.ctx.db.prepare('SELECT proposal_id FROM hqa_items WHERE proposal_id IS NOT NULL LIMIT 1').get() as {
+      proposal_id: number;
+    };
+    const proposal = await new ProposalPage(await signIn(REVIEWER), server.url).goto(id);
+    await proposal.page.getByRole('heading', { level: 2, name: 'Reflections' }).waitFor();
+    expect(await proposal.reflectButton.count()).toBe(0);
+  });
+
+  it('draws the pool analytics in the browser under the CSP, and shows curators the comparison and the coverage map', async () => {
+    const page = await signIn(CURATOR);
+    const analytics = await new PoolAnalyticsPage(page, server.url).goto();
+    for (const figure of ['pool-growth', 'pass-rate-by-type', 'pass-rate-by-round', 'operation-sunburst']) {
+      expect(await analytics.figureState(figure), figure).toBe('drawn');
+    }
+    expect(await analytics.sunburst.locator('svg path').count()).toBeGreaterThan(2);
+    expect(Number(await analytics.distinctOperations.textContent())).toBeGreaterThan(0);
+    // Another chart type: a new sunburst and its operations.
+    const options = await analytics.sunburstType.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(options.length).toBeGreaterThan(1);
+    expect(await analytics.showSunburstOf(options[1] ?? '')).toBe('drawn');
+    expect(await analytics.operationTable.locator('tbody tr').count()).toBeGreaterThan(0);
+    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/pool-analytics.png`, fullPage: true });
+
+    const stats = await new StatsPage(page, server.url).goto();
+    const machine = stats.ablationRow('Machine');
+    await machine.waitFor();
+    const unitCost = () => machine.getByTestId('unit-cost').textContent();
+    await expect.poll(unitCost).toMatch(/^\$\d/);
+    const atDefaultRate = Number((await unitCost())?.replace('$', ''));
+    // Offline items cost no LLM money: the unit cost is reviewer time, so it doubles with the rate.
+    await stats.hourlyRate.fill('60');
+    await expect.poll(async () => Number((await unitCost())?.replace('$', ''))).toBeCloseTo(2 * atDefaultRate, 3);
+    await stats.coverageHeat.waitFor();
+    expect(await stats.coverageHeat.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await stats.thinnest.locator('tbody tr').count()).toBeGreaterThan(0);
+    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/stats-analytics.png`, fullPage: true });
+  });
+});
