@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NextResponseSchema } from '../../shared/api/review';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
-import { acceptReview, generateItems } from '../support/review-fixtures';
+import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { LoginPage } from './pages/login-page';
@@ -21,6 +21,8 @@ const API_REVIEWER = { username: 'raul', password: 'reviewer-pass-3' };
 const WATCHER = { username: 'wanda', password: 'reviewer-pass-4' };
 const ITEMS = 16;
 const ACCEPTED_OVER_API = 4;
+/** Rejected over the API before the batch: enough to revise at least one proposal, too few to retire one. */
+const REJECTED_FOR_BATCH = 3;
 const FEEDBACK = 'The halved series runs off the axis; keep every value inside the plotted range.';
 /** Set to a directory (e.g. /tmp) to keep screenshots of the proposal page and the analytics. */
 const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
@@ -142,6 +144,44 @@ describe('reflection in the browser', () => {
     expect(await parentNode.getByRole('link', { name: `#${parentId}` }).getAttribute('href')).toBe(`/pool/${parentId}`);
     expect(await proposal.reflections.count()).toBe(0);
     if (SCREENSHOT_DIR) await curatorPage.screenshot({ path: `${SCREENSHOT_DIR}/proposal-revised.png`, fullPage: true });
+  });
+
+  it('a curator reflects on every proposal of a chart type with new rejections at once, and watches the batch progress to done live', async () => {
+    // Rejections over the API give proposals new feedback; the batch takes the first one's chart type.
+    const api = new TestClient(server.url);
+    await api.login(API_REVIEWER.username, API_REVIEWER.password);
+    const rejected: number[] = [];
+    for (let i = 0; i < REJECTED_FOR_BATCH; i++) {
+      const { task } = NextResponseSchema.parse((await api.post('/api/review/next', {})).body);
+      if (!task) throw new Error('the queue ran dry');
+      const res = await api.post(`/api/review/items/${task.item.id}`, rejectReview(FEEDBACK));
+      if (res.status >= 300) throw new Error(`rejecting item ${task.item.id} failed: ${res.status}`);
+      rejected.push(task.item.id);
+    }
+    const chartType = itemRow(rejected[0] ?? 0).chart_type;
+    const lastProposalId = () => (server.server.ctx.db.prepare('SELECT MAX(id) AS id FROM proposals').get() as { id: number }).id;
+    const before = lastProposalId();
+
+    const page = await signIn(CURATOR);
+    const pool = await new PoolPage(page, server.url).goto(`?type=${chartType}`);
+    await page.evaluate(() => Object.assign(window, { hqaNotReloaded: true }));
+    expect(await pool.batchStatus.count()).toBe(0);
+    await pool.reflectAllButton.click();
+
+    await expect.poll(() => pool.batchStatus.getAttribute('data-status')).toBe('done');
+    expect(await pool.batchFigure('total')).toBeGreaterThanOrEqual(1);
+    expect(await pool.batchFigure('done')).toBe(await pool.batchFigure('total'));
+    expect(await pool.batchFigure('revised')).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('reflection-batch-done').textContent()).toBe('Done.');
+    // Only proposals of the filtered type were revised, and the list shows them without a reload.
+    const revisions = server.server.ctx.db
+      .prepare("SELECT id, chart_type FROM proposals WHERE id > ? AND origin = 'revised'")
+      .all(before) as { id: number; chart_type: string }[];
+    expect(revisions.length).toBe(await pool.batchFigure('revised'));
+    expect(new Set(revisions.map((r) => r.chart_type))).toEqual(new Set([chartType]));
+    await pool.proposal(revisions[0]?.id ?? 0).waitFor();
+    expect(await page.evaluate(() => 'hqaNotReloaded' in window)).toBe(true);
+    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/reflection-batch.png`, fullPage: true });
   });
 
   it('Reflect on a proposal none of whose items was reviewed says why, and revises nothing', async () => {

@@ -40,6 +40,11 @@ export const queryKeys = {
     reflectionLists: () => ['pool', 'reflections'] as const,
     reflections: (id: number) => ['pool', 'reflections', id] as const,
   },
+  /** Reflection batches, as pushed by the server (`reflection.progressed`; never fetched). */
+  reflectionBatches: {
+    all: () => ['reflection-batches'] as const,
+    detail: (id: number) => ['reflection-batches', id] as const,
+  },
   /** Figures over the whole pool and item set: refetched, throttled, as proposals and items change. */
   analytics: {
     all: () => ['analytics'] as const,

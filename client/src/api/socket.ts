@@ -6,6 +6,7 @@ import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '../../..
 import type { QueueResponseSchema } from '../../../shared/api/review';
 import type { ItemStatus } from '../../../shared/domain/generation';
 import type { Proposal, ProposalListResponse } from '../../../shared/api/pool';
+import type { ReflectionBatch } from '../../../shared/api/reflection';
 import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '../../../shared/api/runs';
 import {
   ServerEventSchemas,
@@ -110,6 +111,18 @@ function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
 }
 
 /**
+ * Keeps the latest state of a reflection batch. Its progress only moves forward, and the POST's
+ * answer may arrive after the first pushes, so an older snapshot never overwrites a newer one.
+ */
+export function applyReflectionBatch(queryClient: QueryClient, batch: ReflectionBatch): void {
+  queryClient.setQueryData<ReflectionBatch>(queryKeys.reflectionBatches.detail(batch.id), (old) => {
+    if (!old) return batch;
+    if (old.status === 'done' || old.done > batch.done) return old;
+    return batch;
+  });
+}
+
+/**
  * An item's new status, written into every cached list and detail at once: a list filtered on
  * another status loses the item immediately (the coalesced refetch then fills the page).
  */
@@ -151,6 +164,7 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     'presence.changed': ({ users }) => queryClient.setQueryData<PresenceUsers>(queryKeys.presence(), users),
     'run.created': () => invalidate(queryKeys.runs.lists()),
     'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
+    'reflection.progressed': ({ batch }) => applyReflectionBatch(queryClient, batch),
     'proposal.created': ({ proposal }) => {
       queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
       // Lists and counts change, and so do the parents' child links and reflections.

@@ -9,6 +9,11 @@ export class PoolPage {
   readonly seedText: Locator;
   readonly seedType: Locator;
   readonly addedNotice: Locator;
+  readonly reflectAllButton: Locator;
+  /** The started batch's panel: `data-status` is running or done. */
+  readonly batchStatus: Locator;
+  /** The batch's bar: `data-done`, `data-total`, `data-revised`, `data-failed`. */
+  readonly batchProgress: Locator;
 
   constructor(
     readonly page: Page,
@@ -21,6 +26,9 @@ export class PoolPage {
     this.seedText = this.addForm.getByLabel('Seed text');
     this.seedType = this.addForm.getByLabel('Chart type');
     this.addedNotice = page.getByTestId('seed-added');
+    this.reflectAllButton = page.getByRole('button', { name: /^Reflect on all with new feedback/ });
+    this.batchStatus = page.getByTestId('reflection-batch-status');
+    this.batchProgress = page.getByTestId('reflection-batch-progress');
   }
 
   async goto(query = ''): Promise<this> {
@@ -59,6 +67,11 @@ export class PoolPage {
     const id = await field.getAttribute('aria-describedby');
     if (!id) return null;
     return (await this.page.locator(`[id="${id}"]`).textContent())?.trim() ?? null;
+  }
+
+  /** A figure of the batch's progress bar, e.g. 'done' or 'revised'. */
+  async batchFigure(name: 'done' | 'total' | 'revised' | 'failed'): Promise<number> {
+    return Number(await this.batchProgress.getAttribute(`data-${name}`));
   }
 
   async proposalIds(): Promise<number[]> {

@@ -19,6 +19,7 @@ import { useProposals } from './pool-api';
 import { PoolCounts } from './pool-counts';
 import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters, type PoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';
+import { ReflectionBatchPanel } from './reflection-batch-panel';
 import { PoolTabs } from './pool-tabs';
 
 const SHORTCUTS = [
@@ -66,6 +67,7 @@ export function PoolPage() {
       )}
 
       {canEdit && <AddSeedForm key={filters.chartType} defaultType={filters.chartType} />}
+      {canEdit && <ReflectionBatchPanel chartType={filters.chartType} />}
 
       <div className="toolbar" role="search">
         <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="proposal text" />

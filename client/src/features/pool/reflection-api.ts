@@ -1,8 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ReflectionListResponseSchema, ReflectResponseSchema } from '../../../../shared/api/reflection';
+import {
+  ReflectionBatchResponseSchema,
+  ReflectionListResponseSchema,
+  ReflectResponseSchema,
+  type ReflectionBatch,
+} from '../../../../shared/api/reflection';
+import type { ChartType } from '../../../../shared/domain/chart-types';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
+import { applyReflectionBatch } from '../../api/socket';
 
 export type ReflectResponse = z.infer<typeof ReflectResponseSchema>;
 
@@ -29,4 +36,27 @@ export function useReflect(proposalId: number) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.analytics.lineage(proposalId) });
     },
   });
+}
+
+/**
+ * A curator's "reflect on all with new feedback", optionally of one chart type. The server
+ * answers at once; progress arrives as `reflection.progressed` pushes.
+ */
+export function useStartReflectionBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (chartType: ChartType | undefined) =>
+      apiPost('/api/reflection/batch', ReflectionBatchResponseSchema, chartType ? { chart_type: chartType } : {}),
+    onSuccess: ({ batch }) => applyReflectionBatch(queryClient, batch),
+  });
+}
+
+/** A batch's latest pushed state (never fetched: the socket keeps it). */
+export function useReflectionBatch(batchId: number | null): ReflectionBatch | undefined {
+  const { data } = useQuery<ReflectionBatch>({
+    queryKey: batchId === null ? queryKeys.reflectionBatches.all() : queryKeys.reflectionBatches.detail(batchId),
+    queryFn: skipToken,
+    staleTime: Infinity,
+  });
+  return batchId === null ? undefined : data;
 }
