@@ -19,6 +19,7 @@ import type { ReviewEvents } from './review/review-events';
 import { reviewRoutes } from './review/review-routes';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { reflectionRoutes } from './reflection/reflection-routes';
+import { exportRoutes } from './export/export-routes';
 import { analyticsRoutes } from './analytics/analytics-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
@@ -58,6 +59,7 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
   const loop = new FeedbackLoop(ctx);
   app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, loop));
   app.use('/api/reflection', reflectionRoutes(ctx, loop));
+  app.use('/api/export', exportRoutes(ctx));
   app.use('/api/analytics', analyticsRoutes(ctx));
   app.use('/api', apiNotFound());
 

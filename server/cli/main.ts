@@ -7,6 +7,8 @@ import { runImport } from './import-command';
 import { runUserAdd } from './user-command';
 import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
 import { runGenerate, type GenerateOptions } from './generate-command';
+import { runScore, type ScoreCommandOptions } from '../eval/score-command';
+import { runExport, type ExportCommandOptions } from '../export/export-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -47,6 +49,17 @@ program
   });
 
 program
+  .command('score')
+  .description('score model predictions on a Chart-HQA export: relaxed accuracy, per answer type, variance, bias rate, decline rate')
+  .requiredOption('--dataset <export.json>', 'a chart-hqa export')
+  .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] of the hypothetical questions')
+  .option('--baseline <p.json>', 'predictions of the same model on the original factual questions, for the decline rate')
+  .option('--json', 'print only the JSON result or { error }')
+  .action((options: ScoreCommandOptions) => {
+    process.exitCode = runScore(options);
+  });
+
+program
   .command('generate')
   .description('run generation (Stage 1 proposals and/or Stage 2 items) and wait for it to end')
   .option('--engine <engine>', 'offline or openai (default: openai when OPENAI_API_KEY is set, else offline)')
@@ -63,6 +76,19 @@ program
   .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
   .action(async (options: GenerateOptions) => {
     process.exitCode = await runGenerate(options);
+  });
+
+program
+  .command('export')
+  .description('export the accepted items (corrections applied) as a Chart-HQA dataset')
+  .requiredOption('--out <file>', 'output file')
+  .option('--format <format>', 'chart-hqa, chartqa or jsonl', 'chart-hqa')
+  .option('--name <name>', 'dataset name', 'chart-hqa')
+  .option('--full', 'add provenance: table hash, edit, program, verifier, every review, run and model')
+  .option('--images <dir>', 'write each chart image (original or rendered from its table) to this folder')
+  .option('--json', 'print only a JSON report')
+  .action(async (options: ExportCommandOptions) => {
+    process.exitCode = await runExport(options);
   });
 
 program

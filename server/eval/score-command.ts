@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
+import { scoreItems, scoreWithBaseline, type ScorableItem, type Score, type ScoreWithBaseline } from '../../shared/eval/metrics';
+
+export interface ScoreCommandOptions {
+  dataset: string;
+  predictions: string;
+  baseline?: string;
+  json?: boolean;
+}
+
+/** Only what scoring reads of a `chart-hqa` export, so a field it ignores cannot reject a file. */
+const ScoreDatasetSchema = z.object({
+  name: z.string(),
+  version: z.literal(CHART_HQA_VERSION),
+  items: z.array(ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, original: true })),
+});
+
+/** `hqa eval` output. A null prediction (the model gave no extractable answer) counts as missing. */
+const PredictionsSchema = z.array(z.object({ id: z.string(), prediction: z.string().nullable(), raw: z.unknown().optional() }));
+
+type ScoreOutput = Score | ScoreWithBaseline | { error: { message: string } };
+
+/** Bad input, with the file and the field it names already in the message. */
+class ScoreInputError extends Error {}
+
+/**
+ * `hqa score`: scores a predictions file on a Chart-HQA export and, given a baseline run of the
+ * original factual questions, the decline rate. Returns the output and the exit status.
+ */
+export function scorePredictionFiles(options: ScoreCommandOptions): { output: ScoreOutput; status: number } {
+  try {
+    const dataset = readJson(options.dataset, ScoreDatasetSchema, '');
+    const items = toScorable(options.dataset, dataset.items);
+    const predictions = readPredictions(options.predictions);
+    if (options.baseline === undefined) return { output: scoreItems(items, predictions), status: 0 };
+    return { output: scoreWithBaseline(items, predictions, readPredictions(options.baseline)), status: 0 };
+  } catch (error) {
+    if (error instanceof ScoreInputError) return { output: { error: { message: error.message } }, status: 1 };
+    throw error;
+  }
+}
+
+function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['items']): ScorableItem[] {
+  const seen = new Set<string>();
+  return items.map((item, index) => {
+    if (seen.has(item.id)) throw new ScoreInputError(`${file}: items[${index}].id: duplicate id "${item.id}"`);
+    seen.add(item.id);
+    return {
+      id: item.id,
+      answer: item.answer,
+      answer_type: item.answer_type,
+      affects_answer: item.affects_answer,
+      original_label: item.original.label,
+    };
+  });
+}
+
+function readPredictions(file: string): Map<string, string> {
+  const rows = readJson(file, PredictionsSchema, 'predictions');
+  const predictions = new Map<string, string>();
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    if (seen.has(row.id)) throw new ScoreInputError(`${file}: predictions[${index}].id: duplicate id "${row.id}"`);
+    seen.add(row.id);
+    if (row.prediction !== null) predictions.set(row.id, row.prediction);
+  });
+  return predictions;
+}
+
+/** Reads and validates a JSON file; `root` names the top level in field paths (`predictions[3].id`). */
+function readJson<T>(file: string, schema: z.ZodType<T>, root: string): T {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ScoreInputError(`${file}: cannot read: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ScoreInputError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const reasons = parsed.error.issues.slice(0, 3).map((issue) => `${fieldPath(root, issue.path)}: ${issue.message}`);
+  const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : '';
+  throw new ScoreInputError(`${file}: ${reasons.join('; ')}${more}`);
+}
+
+function fieldPath(root: string, path: readonly PropertyKey[]): string {
+  let out = root;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+  return out || '(top level)';
+}
+
+export function runScore(options: ScoreCommandOptions): number {
+  const { output, status } = scorePredictionFiles(options);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+  } else if ('error' in output) {
+    process.stderr.write(`error: ${output.error.message}\n`);
+  } else {
+    process.stdout.write(formatScore(output));
+  }
+  return status;
+}
+
+const pct = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(2)}%`);
+
+function formatScore(score: Score | ScoreWithBaseline): string {
+  const { counts } = score;
+  const lines = [
+    `relaxed accuracy  ${pct(score.relaxed_accuracy)}  (${counts.correct}/${counts.items}; ${counts.missing} without a prediction)`,
+    ...(['integer', 'decimal', 'boolean', 'text'] as const).map(
+      (type) => `  ${type.padEnd(8)} ${pct(score.by_answer_type[type])}  (${counts.by_answer_type[type].correct}/${counts.by_answer_type[type].items})`,
+    ),
+    `answer-type variance  ${score.answer_type_variance === null ? 'n/a' : score.answer_type_variance.toFixed(2)}`,
+    `bias rate  ${pct(score.bias_rate)}  (${counts.biased}/${counts.affects_answer} items whose answer the assumption changed)`,
+  ];
+  if ('decline_rate' in score) {
+    lines.push(`baseline accuracy (factual questions)  ${pct(score.baseline_accuracy)}`, `decline rate  ${pct(score.decline_rate)}`);
+  }
+  if (counts.unknown_predictions > 0) lines.push(`warning: ${counts.unknown_predictions} predictions name no item of the dataset`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,134 @@
+import type { Db } from '../../db/database';
+import type { ExportStats } from '../../shared/export/chart-hqa';
+import { classifyAnswer } from '../../shared/table/answers';
+
+/** All SQL of the export: accepted items in id order, streamed, and the Table 2 figures. */
+
+export interface ExportRow {
+  id: number;
+  imgname: string;
+  split: string;
+  chart_id: number;
+  chart_type: string;
+  content_hash: string;
+  assumption: string;
+  question: string;
+  final_question: string | null;
+  answer: string;
+  final_answer: string | null;
+  answer_type: string;
+  affects_answer: number;
+  query: string;
+  label: string;
+  source: string;
+  proposal_id: number | null;
+  proposal_text: string | null;
+  origin: string;
+  run_id: number | null;
+  model: string | null;
+  edit: string | null;
+  program: string;
+  verifier: string;
+  accepts: number;
+  rejects: number;
+  adjudicated: number;
+}
+
+const ACCEPTED = `FROM hqa_items i JOIN charts c ON c.id = i.chart_id JOIN factual_qas q ON q.id = i.qa_id
+  LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.status = 'accepted'`;
+
+/** Rows per page: large enough to amortise the query, small enough to keep memory flat. */
+const EXPORT_PAGE = 1000;
+
+/**
+ * Accepted items in id order, a page at a time (keyset paging). Not a statement iterator: the
+ * connection stays free for the per-item queries of `--full` and `--images` in between.
+ */
+export function* iterateAccepted(db: Db): Generator<ExportRow> {
+  const page = db.prepare(
+    `SELECT i.id, c.imgname, c.split, c.id AS chart_id, c.chart_type, c.content_hash, i.assumption, i.question, i.final_question, i.answer,
+      i.final_answer, i.answer_type, i.affects_answer, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
+      i.run_id, i.model, i.edit, i.program, i.verifier,
+      (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'accept') AS accepts,
+      (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'reject') AS rejects,
+      EXISTS (SELECT 1 FROM adjudications a WHERE a.item_id = i.id) AS adjudicated
+     ${ACCEPTED} AND i.id > ? ORDER BY i.id LIMIT ${EXPORT_PAGE}`,
+  );
+  let after = 0;
+  for (;;) {
+    const rows = page.all(after) as ExportRow[];
+    yield* rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < EXPORT_PAGE) return;
+    after = last.id;
+  }
+}
+
+export interface ReviewExportRow {
+  item_id: number;
+  reviewer_id: number;
+  decision: 'accept' | 'reject';
+  rationality: number;
+  rationality_note: string;
+  correctness: number;
+  correctness_note: string;
+  layout: number;
+  layout_note: string;
+  feedback: string;
+  corrected_answer: string | null;
+  corrected_question: string | null;
+  complexity: number | null;
+  created_at: string;
+}
+
+export function standingReviews(db: Db, itemId: number): ReviewExportRow[] {
+  return db
+    .prepare(
+      `SELECT item_id, reviewer_id, decision, rationality, rationality_note, correctness, correctness_note, layout, layout_note, feedback,
+        corrected_answer, corrected_question, complexity, created_at FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id`,
+    )
+    .all(itemId) as ReviewExportRow[];
+}
+
+/** The paper's Table 2 over the accepted items, computed in SQL (one pass, no rows in memory). */
+export function exportStats(db: Db): ExportStats {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS questions, COUNT(DISTINCT i.proposal_id) AS proposals, COUNT(DISTINCT i.chart_id) AS charts,
+        SUM(i.final_answer IS NULL AND i.answer_type = 'integer') AS integer_n, SUM(i.final_answer IS NULL AND i.answer_type = 'decimal') AS decimal_n,
+        SUM(i.final_answer IS NULL AND i.answer_type = 'boolean') AS boolean_n, SUM(i.final_answer IS NULL AND i.answer_type = 'text') AS text_n,
+        AVG(LENGTH(COALESCE(i.final_question, i.question))) AS q_chars, AVG(LENGTH(i.assumption)) AS a_chars,
+        AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars
+       FROM hqa_items i WHERE i.status = 'accepted'`,
+    )
+    .get() as {
+    questions: number;
+    proposals: number;
+    charts: number;
+    integer_n: number | null;
+    decimal_n: number | null;
+    boolean_n: number | null;
+    text_n: number | null;
+    q_chars: number | null;
+    a_chars: number | null;
+    ans_chars: number | null;
+  };
+  const decided = db.prepare("SELECT SUM(status = 'accepted') AS accepted, COUNT(*) AS decided FROM hqa_items WHERE status IN ('accepted', 'rejected')").get() as {
+    accepted: number | null;
+    decided: number;
+  };
+  const round2 = (n: number | null) => Math.round((n ?? 0) * 100) / 100;
+  const answerTypes = { integer: row.integer_n ?? 0, decimal: row.decimal_n ?? 0, boolean: row.boolean_n ?? 0, text: row.text_n ?? 0 };
+  // A corrected answer's type is that of the correction (few rows: classified here).
+  for (const corrected of db.prepare("SELECT final_answer FROM hqa_items WHERE status = 'accepted' AND final_answer IS NOT NULL").all() as { final_answer: string }[]) {
+    answerTypes[classifyAnswer(corrected.final_answer)]++;
+  }
+  return {
+    questions: row.questions,
+    proposals: row.proposals,
+    charts: row.charts,
+    answer_types: answerTypes,
+    avg_chars: { question: round2(row.q_chars), assumption: round2(row.a_chars), answer: round2(row.ans_chars) },
+    pass_rate: decided.decided === 0 ? null : round2(((decided.accepted ?? 0) / decided.decided) * 100),
+  };
+}

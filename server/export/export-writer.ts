@@ -1,0 +1,107 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { Db } from '../../db/database';
+import { CHART_HQA_VERSION, exportItemId, type ExportFormat, type ExportItem, type ExportItemFull, type ExportStats } from '../../shared/export/chart-hqa';
+import { ChartTypeSchema } from '../../shared/domain/chart-types';
+import { QaSourceSchema } from '../../shared/domain/qa';
+import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
+import { exportStats, iterateAccepted, standingReviews, type ExportRow } from './export-queries';
+
+export interface ExportOptions {
+  format: ExportFormat;
+  name: string;
+  /** Add provenance for audits (chart-hqa and jsonl only). */
+  full: boolean;
+  /** Called once per chart of the export, for writing images beside it. */
+  onChart?: (chart: { id: number; imgname: string }) => Promise<void> | void;
+}
+
+function toItem(row: ExportRow): ExportItem {
+  const answer = row.final_answer ?? row.answer;
+  return {
+    id: exportItemId(row.id),
+    imgname: row.imgname,
+    chart_type: ChartTypeSchema.parse(row.chart_type),
+    assumption: row.assumption,
+    question: row.final_question ?? row.question,
+    answer,
+    answer_type: row.final_answer === null ? AnswerTypeSchema.parse(row.answer_type) : classifyAnswer(answer),
+    affects_answer: row.affects_answer === 1,
+    original: { query: row.query, label: row.label, source: QaSourceSchema.parse(row.source) },
+    proposal: row.proposal_id === null ? null : { id: row.proposal_id, text: row.proposal_text ?? '' },
+    review: {
+      reviews: row.accepts + row.rejects,
+      accepts: row.accepts,
+      rejects: row.rejects,
+      adjudicated: row.adjudicated === 1,
+      corrected: row.final_answer !== null || row.final_question !== null,
+    },
+  };
+}
+
+function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFull {
+  return {
+    ...item,
+    provenance: {
+      origin: row.origin as ExportItemFull['provenance']['origin'],
+      run_id: row.run_id,
+      model: row.model,
+      split: row.split,
+      table_hash: row.content_hash,
+      model_answer: row.answer,
+      model_question: row.question,
+      edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+      program: row.program,
+      verifier: JSON.parse(row.verifier) as unknown,
+      reviews: standingReviews(db, row.id).map((r) => ({
+        reviewer_id: r.reviewer_id,
+        decision: r.decision,
+        criteria: {
+          rationality: { pass: r.rationality === 1, note: r.rationality_note },
+          correctness: { pass: r.correctness === 1, note: r.correctness_note },
+          layout: { pass: r.layout === 1, note: r.layout_note },
+        },
+        feedback: r.feedback,
+        corrected_answer: r.corrected_answer,
+        corrected_question: r.corrected_question,
+        complexity: r.complexity,
+        created_at: r.created_at,
+      })),
+    },
+  };
+}
+
+/** Writes a chunk, waiting when the stream is full so memory stays flat. */
+async function write(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+/**
+ * Streams the accepted items (reviewers' corrections applied) in id order. `chart-hqa` is one
+ * JSON document whose stats come first; `chartqa` is ChartQA's `[{imgname, query, label}]`;
+ * `jsonl` is one item per line. Returns the stats and the number of items written.
+ */
+export async function writeExport(db: Db, out: Writable, options: ExportOptions, now = new Date()): Promise<{ stats: ExportStats; items: number }> {
+  const stats = exportStats(db);
+  const charts = new Set<number>();
+  let count = 0;
+  if (options.format === 'chart-hqa') {
+    await write(out, `{"name":${JSON.stringify(options.name)},"version":"${CHART_HQA_VERSION}","created_at":"${now.toISOString()}","stats":${JSON.stringify(stats)},"items":[`);
+  } else if (options.format === 'chartqa') {
+    await write(out, '[');
+  }
+  for (const row of iterateAccepted(db)) {
+    const item = toItem(row);
+    const record = options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item;
+    const separator = options.format === 'jsonl' ? '' : count === 0 ? '\n' : ',\n';
+    await write(out, `${separator}${JSON.stringify(record)}${options.format === 'jsonl' ? '\n' : ''}`);
+    count++;
+    if (options.onChart && !charts.has(row.chart_id)) {
+      charts.add(row.chart_id);
+      await options.onChart({ id: row.chart_id, imgname: row.imgname });
+    }
+  }
+  if (options.format === 'chart-hqa') await write(out, '\n]}\n');
+  else if (options.format === 'chartqa') await write(out, '\n]\n');
+  return { stats, items: count };
+}

@@ -1,0 +1,220 @@
+import { ANSWER_TYPES, relaxedCorrect, type AnswerType } from '../table/answers';
+
+/**
+ * Scores of a model run on Chart-HQA, as the paper reports them (relaxed accuracy, accuracy per
+ * answer type and its variance, decline rate against the factual questions) plus the bias rate.
+ * Every comparison goes through `relaxedCorrect`, the one relaxed-correctness implementation.
+ *
+ * Accuracies and rates are percentages. They are computed from raw counts and rounded to two
+ * decimals only in the returned result, so a derived figure (variance, decline rate) never
+ * compounds rounding.
+ */
+
+/** What scoring reads of an exported item. */
+export interface ScorableItem {
+  id: string;
+  /** The hypothetical answer (gold). */
+  answer: string;
+  answer_type: AnswerType;
+  /** Does the assumption change the factual answer? */
+  affects_answer: boolean;
+  /** The factual question's label (ChartQA's answer before the assumption). */
+  original_label: string;
+}
+
+/** Percentages are rounded to this many decimals in results. */
+export const PERCENT_DECIMALS = 2;
+
+export type ByAnswerType<T> = Record<AnswerType, T>;
+
+export interface Score {
+  /** Relaxed accuracy over all items, percent; null when there are no items. */
+  relaxed_accuracy: number | null;
+  /** Relaxed accuracy per answer type, percent; null for a type with no items. */
+  by_answer_type: ByAnswerType<number | null>;
+  /** Population variance of the per-type accuracies (percent², over the types present; see `answerTypeVariance`). */
+  answer_type_variance: number | null;
+  /** Percent of `affects_answer` items answered with the original label instead; null when there are none. */
+  bias_rate: number | null;
+  counts: {
+    items: number;
+    /** Items with a prediction. */
+    predicted: number;
+    /** Items without one: scored as wrong. */
+    missing: number;
+    correct: number;
+    by_answer_type: ByAnswerType<{ items: number; correct: number }>;
+    affects_answer: number;
+    /** `affects_answer` items whose prediction is the original label instead of the answer. */
+    biased: number;
+    /** Predictions whose id is not an item of the dataset (ignored). */
+    unknown_predictions: number;
+  };
+}
+
+/** Raw (unrounded) figures, for deriving further metrics such as the decline rate. */
+export interface RawScore {
+  relaxedAccuracy: number | null;
+  byAnswerType: ByAnswerType<number | null>;
+  answerTypeVariance: number | null;
+  biasRate: number | null;
+  counts: Score['counts'];
+}
+
+/** Share in percent, unrounded; null for an empty denominator. */
+export function percent(part: number, whole: number): number | null {
+  return whole === 0 ? null : (part / whole) * 100;
+}
+
+/**
+ * Population variance (divide by n, not n − 1) — the paper's Table 4 "Variance" of a model's
+ * four per-answer-type accuracies. Null for no values.
+ */
+export function populationVariance(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
+}
+
+/**
+ * Variance of the per-type accuracies (percent, so the variance is in percent²), over the
+ * answer types that have items: a dataset without, say, decimal answers has no decimal accuracy
+ * to contribute, and counting it as 0 would invent a spread.
+ */
+export function answerTypeVariance(byType: ByAnswerType<number | null>): number | null {
+  return populationVariance(ANSWER_TYPES.map((type) => byType[type]).filter((value): value is number => value !== null));
+}
+
+/**
+ * The paper's Decline Rate: |Acc_QA − Acc_HQA| / Acc_QA × 100, both accuracies in percent (or
+ * both as fractions — the ratio is scale-free). Null when Acc_QA is 0, where it is undefined.
+ */
+export function declineRate(accQA: number, accHQA: number): number | null {
+  if (accQA === 0) return null;
+  return (Math.abs(accQA - accHQA) / accQA) * 100;
+}
+
+/**
+ * Rounds half away from zero to `decimals`. The product is first cut to 12 significant digits
+ * so binary noise (1.005 × 100 = 100.49999999999999) does not round the wrong way.
+ */
+export function roundTo(value: number, decimals = PERCENT_DECIMALS): number {
+  const factor = 10 ** decimals;
+  const scaled = Number((Math.abs(value) * factor).toPrecision(12));
+  const rounded = (Math.sign(value) * Math.round(scaled)) / factor;
+  return rounded === 0 ? 0 : rounded;
+}
+
+const roundOrNull = (value: number | null) => (value === null ? null : roundTo(value));
+
+/**
+ * Relaxed accuracy (percent, unrounded) of predictions against a chosen gold string per item;
+ * a missing prediction is wrong. Used for the factual baseline (gold = `original_label`).
+ */
+export function relaxedAccuracy(
+  items: readonly ScorableItem[],
+  predictions: ReadonlyMap<string, string>,
+  gold: (item: ScorableItem) => string = (item) => item.answer,
+): number | null {
+  let correct = 0;
+  for (const item of items) {
+    const prediction = predictions.get(item.id);
+    if (prediction !== undefined && relaxedCorrect(prediction, gold(item))) correct += 1;
+  }
+  return percent(correct, items.length);
+}
+
+/** Every figure of `Score`, unrounded. */
+export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>): RawScore {
+  const perType = Object.fromEntries(ANSWER_TYPES.map((type) => [type, { items: 0, correct: 0 }])) as ByAnswerType<{
+    items: number;
+    correct: number;
+  }>;
+  const ids = new Set<string>();
+  let predicted = 0;
+  let correct = 0;
+  let affects = 0;
+  let biased = 0;
+  for (const item of items) {
+    ids.add(item.id);
+    const bucket = perType[item.answer_type];
+    bucket.items += 1;
+    if (item.affects_answer) affects += 1;
+    const prediction = predictions.get(item.id);
+    if (prediction === undefined) continue;
+    predicted += 1;
+    const right = relaxedCorrect(prediction, item.answer);
+    if (right) {
+      correct += 1;
+      bucket.correct += 1;
+    }
+    // "Instead": a prediction that is also within tolerance of the hypothetical answer is right, not biased.
+    if (item.affects_answer && !right && relaxedCorrect(prediction, item.original_label)) biased += 1;
+  }
+  let unknown = 0;
+  for (const id of predictions.keys()) if (!ids.has(id)) unknown += 1;
+
+  const byAnswerType = Object.fromEntries(
+    ANSWER_TYPES.map((type) => [type, percent(perType[type].correct, perType[type].items)]),
+  ) as ByAnswerType<number | null>;
+  return {
+    relaxedAccuracy: percent(correct, items.length),
+    byAnswerType,
+    answerTypeVariance: answerTypeVariance(byAnswerType),
+    biasRate: percent(biased, affects),
+    counts: {
+      items: items.length,
+      predicted,
+      missing: items.length - predicted,
+      correct,
+      by_answer_type: perType,
+      affects_answer: affects,
+      biased,
+      unknown_predictions: unknown,
+    },
+  };
+}
+
+/**
+ * Scores predictions (item id → predicted answer) on Chart-HQA items: relaxed accuracy overall
+ * and per answer type, the population variance of the per-type accuracies, the bias rate and
+ * counts. A missing prediction counts as wrong (and as not biased). Percentages have two decimals.
+ */
+export function scoreItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>): Score {
+  return roundScore(measureItems(items, predictions));
+}
+
+function roundScore(raw: RawScore): Score {
+  return {
+    relaxed_accuracy: roundOrNull(raw.relaxedAccuracy),
+    by_answer_type: Object.fromEntries(ANSWER_TYPES.map((type) => [type, roundOrNull(raw.byAnswerType[type])])) as ByAnswerType<
+      number | null
+    >,
+    answer_type_variance: roundOrNull(raw.answerTypeVariance),
+    bias_rate: roundOrNull(raw.biasRate),
+    counts: raw.counts,
+  };
+}
+
+export interface ScoreWithBaseline extends Score {
+  /** The baseline's relaxed accuracy on the factual questions (Acc_QA), percent. */
+  baseline_accuracy: number | null;
+  /** |Acc_QA − Acc_HQA| / Acc_QA × 100, from unrounded accuracies; null when Acc_QA is 0 or undefined. */
+  decline_rate: number | null;
+}
+
+/**
+ * `scoreItems` plus the decline rate against a baseline run of the same model on the ORIGINAL
+ * factual questions, scored against each item's `original_label`.
+ */
+export function scoreWithBaseline(
+  items: readonly ScorableItem[],
+  predictions: ReadonlyMap<string, string>,
+  baseline: ReadonlyMap<string, string>,
+): ScoreWithBaseline {
+  const raw = measureItems(items, predictions);
+  const accHQA = raw.relaxedAccuracy;
+  const accQA = relaxedAccuracy(items, baseline, (item) => item.original_label);
+  const decline = accQA === null || accHQA === null ? null : declineRate(accQA, accHQA);
+  return { ...roundScore(raw), baseline_accuracy: roundOrNull(accQA), decline_rate: roundOrNull(decline) };
+}

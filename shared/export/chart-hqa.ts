@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { QaSourceSchema } from '../domain/qa';
+import { AnswerTypeSchema } from '../table/answers';
+
+/**
+ * The Chart-HQA export, version 1: the contract with the people who use the benchmark. The
+ * JSON Schema published beside it (`chart-hqa.v1.schema.json`) is generated from this file.
+ */
+export const CHART_HQA_VERSION = '1';
+
+export const ExportStatsSchema = z.object({
+  questions: z.number().int(),
+  proposals: z.number().int(),
+  charts: z.number().int(),
+  answer_types: z.object({ integer: z.number().int(), decimal: z.number().int(), boolean: z.number().int(), text: z.number().int() }),
+  avg_chars: z.object({ question: z.number(), assumption: z.number(), answer: z.number() }),
+  /** Accepted over decided (accepted + rejected) items, in percent; null before any decision. */
+  pass_rate: z.number().nullable(),
+});
+export type ExportStats = z.infer<typeof ExportStatsSchema>;
+
+export const ExportReviewSummarySchema = z.object({
+  reviews: z.number().int(),
+  accepts: z.number().int(),
+  rejects: z.number().int(),
+  adjudicated: z.boolean(),
+  /** The answer or question differs from the model's: a reviewer or curator corrected it. */
+  corrected: z.boolean(),
+});
+
+export const ExportItemSchema = z.object({
+  id: z.string(),
+  imgname: z.string(),
+  chart_type: ChartTypeSchema,
+  assumption: z.string(),
+  /** The full hypothetical question, assumption included. */
+  question: z.string(),
+  answer: z.string(),
+  answer_type: AnswerTypeSchema,
+  affects_answer: z.boolean(),
+  original: z.object({ query: z.string(), label: z.string(), source: QaSourceSchema }),
+  proposal: z.object({ id: z.number().int(), text: z.string() }).nullable(),
+  review: ExportReviewSummarySchema,
+});
+export type ExportItem = z.infer<typeof ExportItemSchema>;
+
+/** `--full`: provenance for audits. */
+export const ExportProvenanceSchema = z.object({
+  origin: z.enum(['llm', 'offline', 'human']),
+  run_id: z.number().int().nullable(),
+  model: z.string().nullable(),
+  split: z.string(),
+  table_hash: z.string(),
+  model_answer: z.string(),
+  model_question: z.string(),
+  edit: z.unknown().nullable(),
+  program: z.string(),
+  verifier: z.unknown(),
+  reviews: z.array(
+    z.object({
+      reviewer_id: z.number().int(),
+      decision: z.enum(['accept', 'reject']),
+      criteria: z.object({
+        rationality: z.object({ pass: z.boolean(), note: z.string() }),
+        correctness: z.object({ pass: z.boolean(), note: z.string() }),
+        layout: z.object({ pass: z.boolean(), note: z.string() }),
+      }),
+      feedback: z.string(),
+      corrected_answer: z.string().nullable(),
+      corrected_question: z.string().nullable(),
+      complexity: z.number().int().nullable(),
+      created_at: z.string(),
+    }),
+  ),
+});
+
+export const ExportItemFullSchema = ExportItemSchema.extend({ provenance: ExportProvenanceSchema });
+export type ExportItemFull = z.infer<typeof ExportItemFullSchema>;
+
+export const ChartHqaExportV1Schema = z.object({
+  name: z.string(),
+  version: z.literal(CHART_HQA_VERSION),
+  created_at: z.string(),
+  stats: ExportStatsSchema,
+  items: z.array(z.union([ExportItemFullSchema, ExportItemSchema])),
+});
+export type ChartHqaExportV1 = z.infer<typeof ChartHqaExportV1Schema>;
+
+/** The `chartqa` format: ChartQA's own question files, so its scripts run unchanged. */
+export const ChartQaExportSchema = z.array(z.object({ imgname: z.string(), query: z.string(), label: z.string() }));
+
+export const EXPORT_FORMATS = ['chart-hqa', 'chartqa', 'jsonl'] as const;
+export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
+export type ExportFormat = z.infer<typeof ExportFormatSchema>;
+
+/** Stable public id of an item in every export. */
+export const exportItemId = (itemId: number) => `chq-${String(itemId).padStart(6, '0')}`;

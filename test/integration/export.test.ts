@@ -1,0 +1,193 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAndMigrate, type Db } from '../../db/database';
+import { ChartHqaExportV1Schema, ChartQaExportSchema, ExportItemFullSchema, type ChartHqaExportV1 } from '../../shared/export/chart-hqa';
+import { importSplit } from '../../server/import/import-split';
+import { createVerifiedItem } from '../../server/items/item-service';
+import { getQaWithChart } from '../../server/charts/chart-queries';
+import { writeExport } from '../../server/export/export-writer';
+import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json-schema';
+import { createUser } from '../../server/users/user-service';
+import { runCli } from '../support/cli';
+import { CHARTQA_SAMPLE } from '../support/paths';
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
+const dbPath = join(dir, 'hqa.sqlite');
+let db: Db;
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pass = (note = '') => ({ pass: true, note });
+
+/**
+ * A hand-built database: four items on real ChartQA charts — two accepted (one with a
+ * reviewer's corrected answer), one rejected, one pending.
+ */
+beforeAll(async () => {
+  db = openAndMigrate(dbPath);
+  importSplit(db, CHARTQA_SAMPLE);
+  const reviewer = (await createUser(db, 'rita', 'reviewer', 'rita-password')).user;
+  const qas = db.prepare("SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.imgname IN ('two_col_158.png', '5593.png') ORDER BY q.id").all() as { id: number }[];
+  const make = (qaId: number, draft: { assumption: string; question: string; answer: string; edit: unknown; program: string; affects: boolean }) => {
+    const source = getQaWithChart(db, qaId);
+    if (!source) throw new Error(`qa ${qaId}`);
+    const item = createVerifiedItem(db, {
+      source,
+      draft: {
+        assumption: draft.assumption,
+        question: draft.question,
+        answer: draft.answer,
+        answer_type: 'integer',
+        rationale: 'hand-built',
+        affects_answer: draft.affects,
+        edit: draft.edit as never,
+        program: draft.program,
+      },
+      origin: 'human',
+      proposalId: null,
+      runId: null,
+      model: null,
+      createdBy: reviewer.id,
+      idempotencyKey: null,
+    });
+    if (!item) throw new Error('not stored');
+    return item.id;
+  };
+  const review = (itemId: number, decision: 'accept' | 'reject', corrected: string | null) => {
+    db.prepare(`INSERT INTO reviews (item_id, reviewer_id, decision, rationality, correctness, layout, feedback, corrected_answer, time_spent_ms)
+      VALUES (?, ?, ?, 1, ?, ?, ?, ?, 1000)`).run(itemId, reviewer.id, decision, corrected ? 0 : 1, decision === 'reject' ? 0 : 1, decision === 'reject' ? 'breaks the pie' : '', corrected);
+  };
+  const a = make(qas[0]?.id ?? 0, { assumption: 'Suppose Bridgestone were 50.', question: 'Suppose Bridgestone were 50. What is the highest revenue?', answer: '50', edit: [{ op: 'set', row: 'Bridgestone (Japan)', value: 50 }], program: 'max(series())', affects: true });
+  const b = make(qas[1]?.id ?? 0, { assumption: 'Suppose Michelin doubled.', question: 'Suppose Michelin doubled. What is its revenue?', answer: '53', edit: [{ op: 'scale', row: 'Michelin (France)', factor: 2 }], program: 'round(value("Michelin (France)"))', affects: true });
+  const c = make(qas[2]?.id ?? 0, { assumption: 'Suppose Increase were 60.', question: 'Suppose Increase were 60. Q?', answer: '60', edit: null, program: 'value("Increase")', affects: true });
+  make(qas[3]?.id ?? 0, { assumption: 'Suppose pending.', question: 'Suppose pending. Q?', answer: '1', edit: null, program: '1', affects: false });
+  review(a, 'accept', null);
+  review(b, 'accept', '53.1');
+  review(c, 'reject', null);
+  db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (?, ?)").run(a, b);
+  db.prepare("UPDATE hqa_items SET final_answer = '53.1' WHERE id = ?").run(b);
+  db.prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(c);
+});
+
+/** The accepted items' charts, as the database has them. */
+const accepted = () =>
+  db.prepare("SELECT c.imgname FROM hqa_items i JOIN charts c ON c.id = i.chart_id WHERE i.status = 'accepted' ORDER BY i.id").all() as { imgname: string }[];
+
+async function exportText(options: Parameters<typeof writeExport>[2]): Promise<string> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await writeExport(db, out, options, new Date('2026-01-02T03:04:05.000Z'));
+  out.end();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('the chart-hqa export', () => {
+  it('holds only accepted items, corrections applied, with the Table 2 stats', async () => {
+    const doc = ChartHqaExportV1Schema.parse(JSON.parse(await exportText({ format: 'chart-hqa', name: 'demo', full: false })));
+    expect(doc).toMatchObject({ name: 'demo', version: '1', created_at: '2026-01-02T03:04:05.000Z' });
+    expect(doc.items.map((i) => i.answer)).toEqual(['50', '53.1']);
+    expect(doc.items[1]).toMatchObject({ answer_type: 'decimal', review: { reviews: 1, accepts: 1, rejects: 0, corrected: true } });
+    expect(doc.items[0]?.original).toMatchObject({ source: expect.stringMatching(/human|augmented/) });
+    const questions = doc.items.map((i) => i.question.length);
+    expect(doc.stats).toEqual({
+      questions: 2,
+      proposals: 0,
+      charts: 1,
+      answer_types: { integer: 1, decimal: 1, boolean: 0, text: 0 },
+      avg_chars: {
+        question: Math.round(((questions[0] ?? 0) + (questions[1] ?? 0)) / 2 * 100) / 100,
+        assumption: Math.round((('Suppose Bridgestone were 50.'.length + 'Suppose Michelin doubled.'.length) / 2) * 100) / 100,
+        answer: Math.round(((2 + 4) / 2) * 100) / 100,
+      },
+      pass_rate: 66.67,
+    });
+  });
+
+  it('validates against the published JSON Schema, which is in sync with the zod schema', async () => {
+    expect(readFileSync(JSON_SCHEMA_PATH, 'utf8')).toBe(jsonSchemaText());
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(JSON_SCHEMA_PATH, 'utf8')) as object);
+    const doc = JSON.parse(await exportText({ format: 'chart-hqa', name: 'demo', full: true })) as ChartHqaExportV1;
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const broken = { ...doc, items: [{ ...doc.items[0], answer_type: 'color' }] };
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('adds provenance with --full: table hash, edit, program, verifier, every review', async () => {
+    const doc = JSON.parse(await exportText({ format: 'chart-hqa', name: 'x', full: true })) as { items: unknown[] };
+    const item = ExportItemFullSchema.parse(doc.items[1]);
+    expect(item.provenance).toMatchObject({ origin: 'human', model_answer: '53', program: 'round(value("Michelin (France)"))', split: 'test' });
+    expect(item.provenance.table_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(item.provenance.reviews).toEqual([
+      expect.objectContaining({ decision: 'accept', corrected_answer: '53.1', criteria: { rationality: pass(), correctness: { pass: false, note: '' }, layout: pass() } }),
+    ]);
+  });
+
+  it('writes ChartQA question files and JSON lines, deterministically', async () => {
+    const chartqa = ChartQaExportSchema.parse(JSON.parse(await exportText({ format: 'chartqa', name: 'x', full: false })));
+    const imgname = accepted()[0]?.imgname;
+    expect(chartqa).toEqual([
+      { imgname, query: 'Suppose Bridgestone were 50. What is the highest revenue?', label: '50' },
+      { imgname, query: 'Suppose Michelin doubled. What is its revenue?', label: '53.1' },
+    ]);
+    const lines = (await exportText({ format: 'jsonl', name: 'x', full: false })).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(await exportText({ format: 'jsonl', name: 'x', full: false })).toBe(await exportText({ format: 'jsonl', name: 'x', full: false }));
+  });
+
+  it('hqa export writes the file and the chart images beside it', () => {
+    const out = join(dir, 'out.json');
+    const images = join(dir, 'images');
+    const result = runCli(['export', '--out', out, '--images', images, '--json'], { dbPath });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ items: 2, images: 1, format: 'chart-hqa' });
+    ChartHqaExportV1Schema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    const imgname = accepted()[0]?.imgname ?? '';
+    expect(readdirSync(images)).toEqual([imgname]);
+    expect(readFileSync(join(images, imgname)).subarray(1, 4).toString()).toBe('PNG');
+    expect(runCli(['export', '--out', out, '--format', 'csv'], { dbPath }).stderr).toMatch(/--format: must be one of/);
+  });
+});
+
+describe('a 100,000-item export', () => {
+  it('streams in seconds with flat memory', async () => {
+    const big = openAndMigrate(join(dir, 'big.sqlite'));
+    try {
+      importSplit(big, CHARTQA_SAMPLE);
+      const qa = big.prepare('SELECT q.id, q.chart_id FROM factual_qas q LIMIT 1').get() as { id: number; chart_id: number };
+      const insert = big.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
+        VALUES (?, ?, 'human', 'Suppose x.', ?, '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
+      big.transaction(() => {
+        for (let i = 0; i < 100_000; i++) insert.run(qa.id, qa.chart_id, `Suppose x. Question number ${i}?`);
+      })();
+      const out = new PassThrough();
+      let bytes = 0;
+      let peak = 0;
+      out.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes % 64 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      });
+      global.gc?.();
+      const before = process.memoryUsage().heapUsed;
+      const started = performance.now();
+      const result = await writeExport(big, out, { format: 'chart-hqa', name: 'big', full: false });
+      const seconds = (performance.now() - started) / 1000;
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+      expect(result.items).toBe(100_000);
+      expect(bytes).toBeGreaterThan(100_000 * 200);
+      expect(seconds).toBeLessThan(30);
+      // The whole document is ~30 MB of text; holding it (or its objects) would show here.
+      expect(peak - before).toBeLessThan(60 * 1024 * 1024);
+      console.log(`exported 100,000 items (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s; heap growth ${((peak - before) / 1e6).toFixed(1)} MB`);
+    } finally {
+      big.close();
+    }
+  });
+});
