@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runCli } from '../support/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-score-'));
+const dbPath = ':memory:';
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const write = (name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+
+function buildExportItem(id: string, answer: string, answer_type: string, label: string, affects_answer = true) {
+  return {
+    id,
+    imgname: `${id}.png`,
+    chart_type: 'vertical_bar',
+    assumption: 'If every value doubled,',
+    question: `If every value doubled, what is the value for ${id}?`,
+    answer,
+    answer_type,
+    affects_answer,
+    original: { query: `What is the value for ${id}?`, label, source: 'human' },
+    proposal: { id: 1, text: 'scale a series' },
+    review: { reviews: 1, accepts: 1, rejects: 0, adjudicated: false, corrected: false },
+  };
+}
+
+const items = [
+  buildExportItem('chq-000001', '40', 'integer', '20'),
+  buildExportItem('chq-000002', '12', 'integer', '12', false),
+  buildExportItem('chq-000003', '0.45', 'decimal', '0.9'),
+  buildExportItem('chq-000004', 'Yes', 'boolean', 'No'),
+  buildExportItem('chq-000005', 'Japan', 'text', 'China'),
+];
+const dataset = {
+  name: 'chart-hqa',
+  version: '1',
+  created_at: '2025-01-01T00:00:00.000Z',
+  stats: {
+    questions: 5,
+    proposals: 1,
+    charts: 5,
+    answer_types: { integer: 2, decimal: 1, boolean: 1, text: 1 },
+    avg_chars: { question: 50, assumption: 23, answer: 3 },
+    pass_rate: 100,
+  },
+  items,
+};
+const datasetPath = write('export.json', dataset);
+const predictionsPath = write('predictions.json', [
+  { id: 'chq-000001', prediction: '41', raw: 'The answer is 41.' }, // within 5% of 40: correct
+  { id: 'chq-000002', prediction: ' 12 ', raw: '12' }, // whitespace: correct
+  { id: 'chq-000003', prediction: '45%', raw: '45%' }, // 0.45: correct
+  { id: 'chq-000004', prediction: 'no', raw: 'No' }, // the original label: wrong, biased
+  { id: 'chq-000005', prediction: null, raw: '' }, // no answer: missing, wrong
+]);
+// The same model on the factual questions: 1, 2, 4, 5 right against the original labels.
+const baselinePath = write('baseline.json', [
+  { id: 'chq-000001', prediction: '20', raw: '20' },
+  { id: 'chq-000002', prediction: '12', raw: '12' },
+  { id: 'chq-000003', prediction: '0.5', raw: '0.5' },
+  { id: 'chq-000004', prediction: 'No', raw: 'No' },
+  { id: 'chq-000005', prediction: 'china', raw: 'china' },
+]);
+
+const ErrorSchema = z.strictObject({ error: z.strictObject({ message: z.string() }) });
+
+describe('hqa score', () => {
+  it('prints only the JSON scores, matching hand-computed values', () => {
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json'], { dbPath });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      relaxed_accuracy: 60, // 3 of 5
+      by_answer_type: { integer: 100, decimal: 100, boolean: 0, text: 0 },
+      answer_type_variance: 2500, // mean 50, every deviation ±50
+      bias_rate: 25, // 1 of the 4 items whose answer the assumption changed
+      counts: {
+        items: 5,
+        predicted: 4,
+        missing: 1,
+        correct: 3,
+        by_answer_type: {
+          integer: { items: 2, correct: 2 },
+          decimal: { items: 1, correct: 1 },
+          boolean: { items: 1, correct: 0 },
+          text: { items: 1, correct: 0 },
+        },
+        affects_answer: 4,
+        biased: 1,
+        unknown_predictions: 0,
+      },
+    });
+  });
+
+  it('adds the decline rate against a baseline run of the original questions', () => {
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], {
+      dbPath,
+    });
+    expect(result.status).toBe(0);
+    const output = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(output.baseline_accuracy).toBe(80); // 4 of 5
+    expect(output.decline_rate).toBe(25); // |80 − 60| / 80 × 100
+    expect(output.relaxed_accuracy).toBe(60);
+  });
+
+  it('names the file and the field of a bad dataset', () => {
+    const bad = write('bad-export.json', { ...dataset, items: [items[0], { ...items[1], answer_type: 'number' }] });
+    const result = runCli(['score', '--dataset', bad, '--predictions', predictionsPath, '--json'], { dbPath });
+    expect(result.status).toBe(1);
+    const { error } = ErrorSchema.parse(JSON.parse(result.stdout));
+    expect(error.message).toContain('bad-export.json');
+    expect(error.message).toContain('items[1].answer_type');
+  });
+
+  it('names the file and the field of bad predictions, and of a missing original label', () => {
+    const badPredictions = write('bad-predictions.json', [{ id: 'chq-000001', prediction: 41 }]);
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', badPredictions, '--json'], { dbPath });
+    expect(result.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/bad-predictions\.json: predictions\[0\]\.prediction/);
+
+    const noLabel = write('no-label.json', { ...dataset, items: [{ ...items[0], original: { query: 'q', source: 'human' } }] });
+    const labelResult = runCli(['score', '--dataset', noLabel, '--predictions', predictionsPath, '--json'], { dbPath });
+    expect(labelResult.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(labelResult.stdout)).error.message).toMatch(/no-label\.json: items\[0\]\.original\.label/);
+  });
+
+  it('rejects unreadable files, invalid JSON and duplicate ids with the file named', () => {
+    const missing = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath, '--json'], { dbPath });
+    expect(missing.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(missing.stdout)).error.message).toMatch(/nope\.json: cannot read/);
+
+    const notJson = write('not-json.json', '{"items": [');
+    const invalid = runCli(['score', '--dataset', datasetPath, '--predictions', notJson, '--json'], { dbPath });
+    expect(invalid.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(invalid.stdout)).error.message).toMatch(/not-json\.json: not valid JSON/);
+
+    const duplicates = write('duplicates.json', [
+      { id: 'chq-000001', prediction: '40', raw: '' },
+      { id: 'chq-000001', prediction: '41', raw: '' },
+    ]);
+    const dup = runCli(['score', '--dataset', datasetPath, '--predictions', duplicates, '--json'], { dbPath });
+    expect(dup.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(dup.stdout)).error.message).toMatch(/duplicates\.json: predictions\[1\]\.id: duplicate/);
+  });
+
+  it('without --json prints a readable summary, and errors go to stderr', () => {
+    const ok = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath], { dbPath });
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/relaxed accuracy\s+60\.00%/);
+    const bad = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath], { dbPath });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^error: .*nope\.json/);
+  });
+});
