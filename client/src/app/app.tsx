@@ -9,7 +9,7 @@ import { ChartPage } from '../features/charts/chart-page';
 import { ChartsPage } from '../features/charts/charts-page';
 import { ItemPage } from '../features/items/item-page';
 import { ItemsPage } from '../features/items/items-page';
-import { PlaceholderPage } from '../features/placeholders/placeholder-page';
+import { EvaluationPage } from '../features/evaluation/evaluation-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
 import { PoolAnalyticsPage } from '../features/pool/analytics/pool-analytics-page';
 import { PoolPage } from '../features/pool/pool-page';
@@ -43,7 +43,7 @@ export function App() {
               <Route path="charts" element={<ChartsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<StatsPage />} />
-              <Route path="evaluation" element={<PlaceholderPage page="evaluation" />} />
+              <Route path="evaluation" element={<EvaluationPage />} />
               <Route path="admin" element={<AdminPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
