@@ -64,32 +64,6 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
   }
 }
 
-export interface ReviewExportRow {
-  item_id: number;
-  reviewer_id: number;
-  decision: 'accept' | 'reject';
-  rationality: number;
-  rationality_note: string;
-  correctness: number;
-  correctness_note: string;
-  layout: number;
-  layout_note: string;
-  feedback: string;
-  corrected_answer: string | null;
-  corrected_question: string | null;
-  complexity: number | null;
-  created_at: string;
-}
-
-export function standingReviews(db: Db, itemId: number): ReviewExportRow[] {
-  return db
-    .prepare(
-      `SELECT item_id, reviewer_id, decision, rationality, rationality_note, correctness, correctness_note, layout, layout_note, feedback,
-        corrected_answer, corrected_question, complexity, created_at FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id`,
-    )
-    .all(itemId) as ReviewExportRow[];
-}
-
 /** The paper's Table 2 over the accepted items, computed in SQL (one pass, no rows in memory). */
 export function exportStats(db: Db): ExportStats {
   const row = db

@@ -5,7 +5,8 @@ import { CHART_HQA_VERSION, exportItemId, type ExportFormat, type ExportItem, ty
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QaSourceSchema } from '../../shared/domain/qa';
 import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
-import { exportStats, iterateAccepted, standingReviews, type ExportRow } from './export-queries';
+import { listItemReviews } from '../review/review-queries';
+import { exportStats, iterateAccepted, type ExportRow } from './export-queries';
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -53,14 +54,10 @@ function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFul
       edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
       program: row.program,
       verifier: JSON.parse(row.verifier) as unknown,
-      reviews: standingReviews(db, row.id).map((r) => ({
+      reviews: listItemReviews(db, row.id, true).map((r) => ({
         reviewer_id: r.reviewer_id,
         decision: r.decision,
-        criteria: {
-          rationality: { pass: r.rationality === 1, note: r.rationality_note },
-          correctness: { pass: r.correctness === 1, note: r.correctness_note },
-          layout: { pass: r.layout === 1, note: r.layout_note },
-        },
+        criteria: r.criteria,
         feedback: r.feedback,
         corrected_answer: r.corrected_answer,
         corrected_question: r.corrected_question,
