@@ -9,6 +9,7 @@ import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
 import { runGenerate, type GenerateOptions } from './generate-command';
 import { runScore, type ScoreCommandOptions } from '../eval/score-command';
 import { runExport, type ExportCommandOptions } from '../export/export-command';
+import { runEval, type EvalCommandOptions } from '../eval/eval-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -89,6 +90,21 @@ program
   .option('--json', 'print only a JSON report')
   .action(async (options: ExportCommandOptions) => {
     process.exitCode = await runExport(options);
+  });
+
+program
+  .command('eval')
+  .description('ask an OpenAI-compatible vision model every question of an export; resumable')
+  .requiredOption('--dataset <export.json>', 'a chart-hqa export')
+  .requiredOption('--model <name>', 'the model to ask')
+  .requiredOption('--out <predictions.json>', 'where to write [{ id, prediction, raw }] (an existing file is resumed)')
+  .option('--images <dir>', 'chart images (hqa export --images DIR), sent base64')
+  .option('--no-image', 'send no chart: the output-bias control')
+  .option('--original', 'ask the original factual questions (the ChartQA baseline for the decline rate)')
+  .option('--concurrency <n>', 'questions in flight at once', '4')
+  .option('--json', 'print only a JSON report')
+  .action(async (options: EvalCommandOptions) => {
+    process.exitCode = await runEval(options);
   });
 
 program

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const TSX = resolve('node_modules/.bin/tsx');
@@ -17,4 +17,22 @@ export function runCli(
     timeout: 60_000,
   });
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The CLI without blocking this process: for commands that talk to a server the test runs (the fake OpenAI). */
+export function runCliAsync(
+  args: string[],
+  options: { dbPath: string; env?: Record<string, string> },
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(TSX, [CLI, ...args], {
+      env: { ...process.env, OPENAI_API_KEY: '', HQA_DB: options.dbPath, HQA_LOG_LEVEL: 'silent', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolveRun({ status: code ?? -1, stdout, stderr }));
+  });
 }

@@ -1,0 +1,172 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
+import { extractAnswer } from '../../shared/eval/answer-extraction';
+import { SettingsSchema } from '../../shared/settings';
+import { openAndMigrate } from '../../db/database';
+import { loadConfig } from '../config';
+import { callCost } from '../llm/cost';
+import { abortableSleep, classifyError, describeFailure, retryDelay } from '../llm/retry';
+import { getSettings } from '../settings/settings-queries';
+
+export interface EvalCommandOptions {
+  dataset: string;
+  model: string;
+  out: string;
+  images?: string;
+  /** commander's `--no-image` sets `image: false`. */
+  image?: boolean;
+  original?: boolean;
+  concurrency?: string;
+  json?: boolean;
+}
+
+/** The instruction every question gets: ChartQA-style answers the scorer can compare. */
+export const EVAL_SYSTEM_PROMPT = [
+  'You answer questions about a chart.',
+  'Work from what the chart shows and from any assumption the question makes about it: if the question says "suppose …", answer for the chart as changed by that assumption.',
+  'End your reply with one line of the form "Answer: <answer>", where <answer> is a number without units or thousands separators (for example 42 or 3.5), Yes or No, or a label exactly as it appears on the chart.',
+].join(' ');
+
+const EvalDatasetSchema = z.object({
+  version: z.literal(CHART_HQA_VERSION),
+  items: z.array(ExportItemSchema.pick({ id: true, imgname: true, question: true, original: true })),
+});
+type EvalItem = z.infer<typeof EvalDatasetSchema>['items'][number];
+
+const PredictionSchema = z.object({ id: z.string(), prediction: z.string().nullable(), raw: z.string() });
+type Prediction = z.infer<typeof PredictionSchema>;
+
+/** Predictions are saved (atomically) after this many answers, so a killed run loses little. */
+const SAVE_EVERY = 10;
+const MAX_ATTEMPTS = 5;
+
+function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: ${issue?.path.join('.') || 'document'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+function priceTable() {
+  const { dbPath } = loadConfig();
+  if (!existsSync(dbPath)) return SettingsSchema.parse({}).price_table;
+  const db = openAndMigrate(dbPath);
+  try {
+    return getSettings(db).price_table;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `hqa eval`: asks an OpenAI-compatible vision model every question of an export (or, with
+ * `--original`, the factual question it came from), the chart sent as a base64 PNG unless
+ * `--no-image`. Writes `[{ id, prediction, raw }]`; a rerun with the same `--out` asks only
+ * what is missing, so an interrupted run resumes.
+ */
+export async function runEval(options: EvalCommandOptions): Promise<number> {
+  const config = loadConfig();
+  if (!config.openaiApiKey) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
+  const withImage = options.image !== false;
+  if (withImage && !options.images) throw new Error('--images: give the folder of chart images (hqa export --images DIR), or --no-image for the control');
+  const concurrency = Number(options.concurrency ?? 4);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency: a whole number from 1 to 64');
+  const dataset = readJsonFile(options.dataset, EvalDatasetSchema);
+  if (withImage && options.images) {
+    const missing = dataset.items.find((item) => !existsSync(join(options.images ?? '', item.imgname)));
+    if (missing) throw new Error(`--images: ${join(options.images, missing.imgname)} is missing (item ${missing.id})`);
+  }
+  const done = new Map<string, Prediction>();
+  if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
+  const todo = dataset.items.filter((item) => !done.has(item.id));
+
+  const client = new OpenAI({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl ? { baseURL: config.openaiBaseUrl } : {}), maxRetries: 0, timeout: 120_000 });
+  const prices = priceTable();
+  const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+  const errors: { id: string; error: string }[] = [];
+  const save = () => {
+    // In dataset order, so the file is deterministic whatever the concurrency did.
+    const ordered = dataset.items.flatMap((item) => done.get(item.id) ?? []);
+    writeFileSync(`${options.out}.tmp`, `${JSON.stringify(ordered, null, 1)}\n`);
+    renameSync(`${options.out}.tmp`, options.out);
+  };
+  const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'eval {bar} {value}/{total}  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
+  bar?.start(todo.length, 0);
+
+  const ask = async (item: EvalItem): Promise<void> => {
+    const text = options.original ? item.original.query : item.question;
+    const content: ChatCompletionContentPart[] = [];
+    if (withImage && options.images) {
+      const png = readFileSync(join(options.images, item.imgname)).toString('base64');
+      content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } });
+    }
+    content.push({ type: 'text', text });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const completion = await client.chat.completions.create({
+          model: options.model,
+          temperature: 0,
+          messages: [
+            { role: 'system', content: EVAL_SYSTEM_PROMPT },
+            { role: 'user', content },
+          ],
+        });
+        const raw = completion.choices[0]?.message.content ?? '';
+        const usage = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };
+        totals.prompt_tokens += usage.prompt_tokens;
+        totals.completion_tokens += usage.completion_tokens;
+        totals.cost += callCost(options.model, usage, prices).cost;
+        done.set(item.id, { id: item.id, prediction: extractAnswer(raw), raw });
+        totals.asked++;
+        return;
+      } catch (error) {
+        const failure = classifyError(error);
+        if (!failure.retryable || attempt >= MAX_ATTEMPTS) {
+          totals.failed++;
+          errors.push({ id: item.id, error: `${describeFailure(failure)} after ${attempt} attempt(s)` });
+          return;
+        }
+        await abortableSleep(retryDelay(error, attempt));
+      }
+    }
+  };
+
+  let next = 0;
+  let sinceSave = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (;;) {
+        const item = todo[next++];
+        if (!item) return;
+        await ask(item);
+        bar?.increment();
+        if (++sinceSave >= SAVE_EVERY) {
+          sinceSave = 0;
+          save();
+        }
+      }
+    }),
+  );
+  save();
+  bar?.stop();
+  const report = { out: options.out, model: options.model, items: dataset.items.length, skipped: dataset.items.length - todo.length, ...totals, cost: Math.round(totals.cost * 1e6) / 1e6, errors };
+  if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    for (const e of errors) process.stderr.write(`error: item ${e.id}: ${e.error}\n`);
+    process.stdout.write(`asked ${totals.asked}, skipped ${report.skipped} already answered, ${totals.failed} failed; ${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}; wrote ${options.out}\n`);
+  }
+  return totals.failed > 0 ? 2 : 0;
+}
