@@ -5,6 +5,7 @@ import { ItemSummarySchema } from './api/items';
 import { ProposalSchema } from './api/pool';
 import { ReflectionBatchSchema } from './api/reflection';
 import { RunSchema } from './api/runs';
+import { EvalRunSchema } from './api/evaluations';
 import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
 import { StatusCountsSchema } from './api/review';
@@ -19,6 +20,9 @@ export const ServerEventSchemas = {
   'run.created': z.object({ run: RunSchema }),
   /** Counters, tokens, cost or status changed; throttled while a run is busy. */
   'run.progressed': z.object({ run: RunSchema }),
+  'eval.created': z.object({ run: EvalRunSchema }),
+  /** An evaluation run answered more questions or changed status; throttled while busy. */
+  'eval.progressed': z.object({ run: EvalRunSchema }),
   'proposal.created': z.object({ proposal: ProposalSchema }),
   'proposal.updated': z.object({ proposal: ProposalSchema }),
   'item.created': z.object({ item: ItemSummarySchema }),

@@ -124,12 +124,44 @@ export function relaxedAccuracy(
   return percent(correct, items.length);
 }
 
+/**
+ * How one prediction scores against an item: right within ChartQA's tolerance, and "biased" when
+ * the assumption changed the answer and the model gave the original factual label instead. A
+ * prediction also within tolerance of the hypothetical answer is right, not biased.
+ */
+export function judgePrediction(
+  item: Pick<ScorableItem, 'answer' | 'affects_answer' | 'original_label'>,
+  prediction: string,
+): { correct: boolean; biased: boolean } {
+  const correct = relaxedCorrect(prediction, item.answer);
+  return { correct, biased: item.affects_answer && !correct && relaxedCorrect(prediction, item.original_label) };
+}
+
+/** Counts of a scored run (`Score['counts']`), from which every figure is derived. */
+export type ScoreCounts = Score['counts'];
+
+/** Every figure of `Score`, unrounded, from counts (so stored per-item verdicts aggregate the same way). */
+export function measureCounts(counts: ScoreCounts): RawScore {
+  const byAnswerType = Object.fromEntries(
+    ANSWER_TYPES.map((type) => [type, percent(counts.by_answer_type[type].correct, counts.by_answer_type[type].items)]),
+  ) as ByAnswerType<number | null>;
+  return {
+    relaxedAccuracy: percent(counts.correct, counts.items),
+    byAnswerType,
+    answerTypeVariance: answerTypeVariance(byAnswerType),
+    biasRate: percent(counts.biased, counts.affects_answer),
+    counts,
+  };
+}
+
+/** Zeroed per-type counters. */
+export function emptyTypeCounts(): ByAnswerType<{ items: number; correct: number }> {
+  return Object.fromEntries(ANSWER_TYPES.map((type) => [type, { items: 0, correct: 0 }])) as ByAnswerType<{ items: number; correct: number }>;
+}
+
 /** Every figure of `Score`, unrounded. */
 export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>): RawScore {
-  const perType = Object.fromEntries(ANSWER_TYPES.map((type) => [type, { items: 0, correct: 0 }])) as ByAnswerType<{
-    items: number;
-    correct: number;
-  }>;
+  const perType = emptyTypeCounts();
   const ids = new Set<string>();
   let predicted = 0;
   let correct = 0;
@@ -143,36 +175,25 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
     const prediction = predictions.get(item.id);
     if (prediction === undefined) continue;
     predicted += 1;
-    const right = relaxedCorrect(prediction, item.answer);
-    if (right) {
+    const verdict = judgePrediction(item, prediction);
+    if (verdict.correct) {
       correct += 1;
       bucket.correct += 1;
     }
-    // "Instead": a prediction that is also within tolerance of the hypothetical answer is right, not biased.
-    if (item.affects_answer && !right && relaxedCorrect(prediction, item.original_label)) biased += 1;
+    if (verdict.biased) biased += 1;
   }
   let unknown = 0;
   for (const id of predictions.keys()) if (!ids.has(id)) unknown += 1;
-
-  const byAnswerType = Object.fromEntries(
-    ANSWER_TYPES.map((type) => [type, percent(perType[type].correct, perType[type].items)]),
-  ) as ByAnswerType<number | null>;
-  return {
-    relaxedAccuracy: percent(correct, items.length),
-    byAnswerType,
-    answerTypeVariance: answerTypeVariance(byAnswerType),
-    biasRate: percent(biased, affects),
-    counts: {
-      items: items.length,
-      predicted,
-      missing: items.length - predicted,
-      correct,
-      by_answer_type: perType,
-      affects_answer: affects,
-      biased,
-      unknown_predictions: unknown,
-    },
-  };
+  return measureCounts({
+    items: items.length,
+    predicted,
+    missing: items.length - predicted,
+    correct,
+    by_answer_type: perType,
+    affects_answer: affects,
+    biased,
+    unknown_predictions: unknown,
+  });
 }
 
 /**
@@ -184,7 +205,7 @@ export function scoreItems(items: readonly ScorableItem[], predictions: Readonly
   return roundScore(measureItems(items, predictions));
 }
 
-function roundScore(raw: RawScore): Score {
+export function roundScore(raw: RawScore): Score {
   return {
     relaxed_accuracy: roundOrNull(raw.relaxedAccuracy),
     by_answer_type: Object.fromEntries(ANSWER_TYPES.map((type) => [type, roundOrNull(raw.byAnswerType[type])])) as ByAnswerType<

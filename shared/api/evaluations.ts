@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { AnswerTypeSchema } from '../table/answers';
+import type { Score } from '../eval/metrics';
+import { PageQuerySchema } from './common';
+
+/**
+ * Model evaluation runs stored in the workbench: a model asked every accepted item (or its
+ * factual question, or without the chart), or predictions made elsewhere (`hqa eval`) and
+ * imported. Each run keeps a snapshot of what it was scored against, so a later review does not
+ * change a published figure.
+ */
+
+/**
+ * What the model was asked: `hqa` the hypothetical questions; `original` the factual questions
+ * they came from (ChartQA's baseline, for the decline rate); `no_image` the hypothetical questions
+ * without the chart (the output-bias control).
+ */
+export const EVAL_MODES = ['hqa', 'original', 'no_image'] as const;
+export const EvalModeSchema = z.enum(EVAL_MODES);
+export type EvalMode = z.infer<typeof EvalModeSchema>;
+
+/**
+ * `openai`: an OpenAI-compatible vision model (OPENAI_BASE_URL). `factual-baseline`: answers
+ * every question with the item's original factual label — a "model" that ignores the assumption,
+ * the reference point for the bias rate; needs no key. `imported`: predictions uploaded.
+ */
+export const EVAL_ENGINES = ['openai', 'factual-baseline', 'imported'] as const;
+export const EvalEngineSchema = z.enum(EVAL_ENGINES);
+export type EvalEngine = z.infer<typeof EvalEngineSchema>;
+/** The model name the factual baseline records. */
+export const FACTUAL_BASELINE_MODEL = 'factual-baseline';
+
+export const EVAL_RUN_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
+export const EvalRunStatusSchema = z.enum(EVAL_RUN_STATUSES);
+export type EvalRunStatus = z.infer<typeof EvalRunStatusSchema>;
+
+const TypeCountsSchema = z.object({ items: z.number().int(), correct: z.number().int() });
+const nullablePercent = z.number().nullable();
+
+/** `shared/eval/metrics.ts`'s `Score` as a wire schema (a compile-time check below keeps them equal). */
+export const EvalScoreSchema = z.object({
+  relaxed_accuracy: nullablePercent,
+  by_answer_type: z.object({ integer: nullablePercent, decimal: nullablePercent, boolean: nullablePercent, text: nullablePercent }),
+  answer_type_variance: z.number().nullable(),
+  bias_rate: nullablePercent,
+  counts: z.object({
+    items: z.number().int(),
+    predicted: z.number().int(),
+    missing: z.number().int(),
+    correct: z.number().int(),
+    by_answer_type: z.object({ integer: TypeCountsSchema, decimal: TypeCountsSchema, boolean: TypeCountsSchema, text: TypeCountsSchema }),
+    affects_answer: z.number().int(),
+    biased: z.number().int(),
+    unknown_predictions: z.number().int(),
+  }),
+});
+export type EvalScore = z.infer<typeof EvalScoreSchema>;
+// Both directions: the wire schema and the metric's result type cannot drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const SCORE_SCHEMA_MATCHES: Same<EvalScore, Score> = true;
+
+export const EvalRunSchema = z.object({
+  id: z.number().int(),
+  model: z.string(),
+  engine: EvalEngineSchema,
+  mode: EvalModeSchema,
+  status: EvalRunStatusSchema,
+  concurrency: z.number().int(),
+  /** Questions in the run's snapshot. */
+  items_total: z.number().int(),
+  /** Asked and answered (the reply may still hold no extractable answer). */
+  items_answered: z.number().int(),
+  /** Gave up after retries, or (imported) no prediction in the file. */
+  items_failed: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cost: z.number(),
+  error: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  /**
+   * Over the questions finished so far (answered or failed; a failed one counts as wrong). For
+   * an `original` run the gold is the factual label, so its accuracy is Acc_QA.
+   */
+  score: EvalScoreSchema,
+});
+export type EvalRun = z.infer<typeof EvalRunSchema>;
+
+/**
+ * One model's line in the paper's tables: the latest finished run of each mode. Table 3: QA
+ * accuracy (original), HQA accuracy, decline rate; Table 4: accuracy per answer type and its
+ * variance; plus the bias rate and the no-image control.
+ */
+export const EvalComparisonRowSchema = z.object({
+  model: z.string(),
+  hqa_run_id: z.number().int(),
+  original_run_id: z.number().int().nullable(),
+  no_image_run_id: z.number().int().nullable(),
+  items: z.number().int(),
+  hqa_accuracy: nullablePercent,
+  qa_accuracy: nullablePercent,
+  decline_rate: nullablePercent,
+  no_image_accuracy: nullablePercent,
+  by_answer_type: z.object({ integer: nullablePercent, decimal: nullablePercent, boolean: nullablePercent, text: nullablePercent }),
+  answer_type_variance: z.number().nullable(),
+  bias_rate: nullablePercent,
+});
+export type EvalComparisonRow = z.infer<typeof EvalComparisonRowSchema>;
+
+export const EvalResultStatusSchema = z.enum(['pending', 'running', 'answered', 'failed']);
+
+export const EvalResultSchema = z.object({
+  /** The item's public export id (`chq-000123`). */
+  id: z.string(),
+  item_id: z.number().int(),
+  chart_id: z.number().int(),
+  imgname: z.string(),
+  question: z.string(),
+  gold: z.string(),
+  answer_type: AnswerTypeSchema,
+  affects_answer: z.boolean(),
+  original_label: z.string(),
+  status: EvalResultStatusSchema,
+  prediction: z.string().nullable(),
+  raw: z.string().nullable(),
+  /** Null until answered or failed. */
+  correct: z.boolean().nullable(),
+  biased: z.boolean(),
+  error: z.string().nullable(),
+});
+export type EvalResult = z.infer<typeof EvalResultSchema>;
+
+// GET /api/eval-runs   → every run, newest first
+export const EvalRunListResponseSchema = z.object({ runs: z.array(EvalRunSchema) });
+
+// GET /api/eval-runs/comparison
+export const EvalComparisonResponseSchema = z.object({ rows: z.array(EvalComparisonRowSchema) });
+
+// POST /api/eval-runs   (curator) → 201 EvalRunResponse; the run proceeds in the background
+export const StartEvalRequestSchema = z
+  .object({
+    engine: z.enum(['openai', 'factual-baseline']),
+    /** Required for `openai`; the factual baseline records its own name. */
+    model: z.string().trim().min(1).max(200).optional(),
+    mode: EvalModeSchema.default('hqa'),
+    concurrency: z.number().int().min(1).max(32).default(4),
+    /** Only the first N accepted items (a quick look before a full run). */
+    limit: z.number().int().min(1).max(1_000_000).optional(),
+  })
+  .refine((request) => request.engine !== 'openai' || request.model !== undefined, { message: 'is required for the openai engine', path: ['model'] });
+export type StartEvalRequest = z.input<typeof StartEvalRequestSchema>;
+
+/** `hqa eval` output rows. A null prediction (no extractable answer) is scored as wrong. */
+export const PredictionRowSchema = z.object({ id: z.string().min(1).max(64), prediction: z.string().max(10_000).nullable(), raw: z.string().max(100_000).optional() });
+export type PredictionRow = z.infer<typeof PredictionRowSchema>;
+
+// POST /api/eval-runs/import   (curator) → 201 EvalRunResponse. Ids are export ids of accepted items.
+export const ImportEvalRequestSchema = z.object({
+  model: z.string().trim().min(1).max(200),
+  mode: EvalModeSchema.default('hqa'),
+  predictions: z.array(PredictionRowSchema).min(1, 'holds no predictions').max(1_000_000),
+});
+export type ImportEvalRequest = z.input<typeof ImportEvalRequestSchema>;
+/** Imports carry every raw reply: bigger than other JSON bodies. */
+export const IMPORT_BODY_LIMIT = '64mb';
+
+export const EvalRunResponseSchema = z.object({ run: EvalRunSchema });
+
+// GET /api/eval-runs/:id   → the run and, for hqa/no_image runs, the decline rate against the
+// same model's latest finished `original` run (null without one)
+export const EvalRunDetailResponseSchema = z.object({
+  run: EvalRunSchema,
+  baseline: z.object({ run_id: z.number().int(), qa_accuracy: nullablePercent, decline_rate: nullablePercent }).nullable(),
+});
+
+export const EVAL_OUTCOMES = ['all', 'correct', 'wrong', 'missing', 'biased', 'failed'] as const;
+// GET /api/eval-runs/:id/results?outcome=&answer_type=&q=&page=&page_size=
+export const EvalResultsQuerySchema = PageQuerySchema.extend({
+  outcome: z.enum(EVAL_OUTCOMES).default('all'),
+  answer_type: AnswerTypeSchema.optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type EvalResultsQuery = z.infer<typeof EvalResultsQuerySchema>;
+export const EvalResultsResponseSchema = z.object({ results: z.array(EvalResultSchema), total: z.number().int() });
+
+// POST /api/eval-runs/:id/cancel   (curator) → EvalRunResponse
