@@ -21,12 +21,14 @@ import { FeedbackLoop } from './reflection/reflection-service';
 import { reflectionRoutes } from './reflection/reflection-routes';
 import { exportRoutes } from './export/export-routes';
 import { analyticsRoutes } from './analytics/analytics-routes';
+import type { EvalExecutor } from './eval/eval-executor';
+import { EVAL_IMPORT_PATH, evalRoutes } from './eval/eval-routes';
 
-/** JSON bodies are small (reviews, settings); big inputs arrive through the CLI, not the API. */
+/** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
 export const VERSION = '0.1.0';
 
-export function createApp(ctx: AppContext, services: { executor: RunExecutor; reviewEvents: ReviewEvents }): express.Express {
+export function createApp(ctx: AppContext, services: { executor: RunExecutor; reviewEvents: ReviewEvents; evalExecutor: EvalExecutor }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -38,7 +40,9 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
     }),
   );
   app.use(pinoHttp({ logger: ctx.logger, autoLogging: { ignore: (req) => req.url === '/api/health' } }));
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  const smallJson = express.json({ limit: JSON_BODY_LIMIT });
+  // The predictions import parses its own, bigger body — after the role check, not before.
+  app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH ? next() : smallJson(req, res, next)));
 
   app.get('/api/health', (_req, res) => {
     const body: HealthResponse = {
@@ -61,6 +65,7 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
   app.use('/api/reflection', reflectionRoutes(ctx, loop));
   app.use('/api/export', exportRoutes(ctx));
   app.use('/api/analytics', analyticsRoutes(ctx));
+  app.use('/api/eval-runs', evalRoutes(ctx, services.evalExecutor));
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

@@ -9,6 +9,7 @@ import type { Config } from './config';
 import { attachRealtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
+import { EvalExecutor } from './eval/eval-executor';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
@@ -17,6 +18,7 @@ export interface RunningServer {
   url: string;
   ctx: AppContext;
   executor: RunExecutor;
+  evalExecutor: EvalExecutor;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
   close: () => Promise<void>;
@@ -38,9 +40,10 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     publishTo: (userId, event, payload) => ctxRef.publishTo(userId, event, payload),
   };
   const executor = new RunExecutor(ctx, engineFactory(ctx));
+  const evalExecutor = new EvalExecutor(ctx);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
-  const app = createApp(ctx, { executor, reviewEvents });
+  const app = createApp(ctx, { executor, reviewEvents, evalExecutor });
   const httpServer = createServer(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()));
   ctxRef.publish = realtime.publish;
@@ -57,6 +60,8 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const resumed = executor.resumeOrphans();
   if (resumed.length > 0) logger.info({ runs: resumed }, 'resumed generation runs left unfinished');
+  const resumedEvals = evalExecutor.resumeOrphans();
+  if (resumedEvals.length > 0) logger.info({ evalRuns: resumedEvals }, 'resumed evaluation runs left unfinished');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -67,12 +72,12 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       httpServer.closeIdleConnections();
       clearInterval(sweeper);
       reviewEvents.close();
-      await executor.shutdown();
+      await Promise.all([executor.shutdown(), evalExecutor.shutdown()]);
       realtime.io.close();
       await httpClosed;
       db.close();
     })();
     return closing;
   };
-  return { url, ctx, executor, adminPassword, close };
+  return { url, ctx, executor, evalExecutor, adminPassword, close };
 }

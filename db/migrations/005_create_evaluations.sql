@@ -13,6 +13,8 @@ CREATE TABLE eval_runs (
   completion_tokens INTEGER NOT NULL DEFAULT 0,
   cost REAL NOT NULL DEFAULT 0,
   error TEXT,
+  -- Score counts (JSON) frozen when the run ends; a running run is scored from its results.
+  score TEXT,
   -- The process executing it, so a run whose process died is taken up at the next start.
   owner_pid INTEGER,
   owner_host TEXT,

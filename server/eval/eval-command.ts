@@ -1,16 +1,12 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import OpenAI from 'openai';
-import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
-import { extractAnswer } from '../../shared/eval/answer-extraction';
 import { SettingsSchema } from '../../shared/settings';
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
-import { callCost } from '../llm/cost';
-import { abortableSleep, classifyError, describeFailure, retryDelay } from '../llm/retry';
+import { EvalAskError, openAiAsker } from './model-asker';
 import { getSettings } from '../settings/settings-queries';
 
 export interface EvalCommandOptions {
@@ -25,13 +21,6 @@ export interface EvalCommandOptions {
   json?: boolean;
 }
 
-/** The instruction every question gets: ChartQA-style answers the scorer can compare. */
-export const EVAL_SYSTEM_PROMPT = [
-  'You answer questions about a chart.',
-  'Work from what the chart shows and from any assumption the question makes about it: if the question says "suppose …", answer for the chart as changed by that assumption.',
-  'End your reply with one line of the form "Answer: <answer>", where <answer> is a number without units or thousands separators (for example 42 or 3.5), Yes or No, or a label exactly as it appears on the chart.',
-].join(' ');
-
 const EvalDatasetSchema = z.object({
   version: z.literal(CHART_HQA_VERSION),
   items: z.array(ExportItemSchema.pick({ id: true, imgname: true, question: true, original: true })),
@@ -43,7 +32,6 @@ type Prediction = z.infer<typeof PredictionSchema>;
 
 /** Predictions are saved (atomically) after this many answers, so a killed run loses little. */
 const SAVE_EVERY = 10;
-const MAX_ATTEMPTS = 5;
 
 function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
   let data: unknown;
@@ -93,8 +81,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
   const todo = dataset.items.filter((item) => !done.has(item.id));
 
-  const client = new OpenAI({ apiKey: config.openaiApiKey, ...(config.openaiBaseUrl ? { baseURL: config.openaiBaseUrl } : {}), maxRetries: 0, timeout: 120_000 });
-  const prices = priceTable();
+  const asker = openAiAsker({ apiKey: config.openaiApiKey, baseURL: config.openaiBaseUrl, model: options.model, prices: priceTable() });
   const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
   const errors: { id: string; error: string }[] = [];
   const save = () => {
@@ -108,39 +95,18 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
 
   const ask = async (item: EvalItem): Promise<void> => {
     const text = options.original ? item.original.query : item.question;
-    const content: ChatCompletionContentPart[] = [];
-    if (withImage && options.images) {
-      const png = readFileSync(join(options.images, item.imgname)).toString('base64');
-      content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } });
-    }
-    content.push({ type: 'text', text });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const completion = await client.chat.completions.create({
-          model: options.model,
-          temperature: 0,
-          messages: [
-            { role: 'system', content: EVAL_SYSTEM_PROMPT },
-            { role: 'user', content },
-          ],
-        });
-        const raw = completion.choices[0]?.message.content ?? '';
-        const usage = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };
-        totals.prompt_tokens += usage.prompt_tokens;
-        totals.completion_tokens += usage.completion_tokens;
-        totals.cost += callCost(options.model, usage, prices).cost;
-        done.set(item.id, { id: item.id, prediction: extractAnswer(raw), raw });
-        totals.asked++;
-        return;
-      } catch (error) {
-        const failure = classifyError(error);
-        if (!failure.retryable || attempt >= MAX_ATTEMPTS) {
-          totals.failed++;
-          errors.push({ id: item.id, error: `${describeFailure(failure)} after ${attempt} attempt(s)` });
-          return;
-        }
-        await abortableSleep(retryDelay(error, attempt));
-      }
+    const png = withImage && options.images ? readFileSync(join(options.images, item.imgname)) : null;
+    try {
+      const answer = await asker.ask({ text, png });
+      totals.prompt_tokens += answer.prompt_tokens;
+      totals.completion_tokens += answer.completion_tokens;
+      totals.cost += answer.cost;
+      done.set(item.id, { id: item.id, prediction: answer.prediction, raw: answer.raw });
+      totals.asked++;
+    } catch (error) {
+      if (!(error instanceof EvalAskError)) throw error;
+      totals.failed++;
+      errors.push({ id: item.id, error: error.message });
     }
   };
 

@@ -17,7 +17,8 @@ export interface ExportOptions {
   onChart?: (chart: { id: number; imgname: string }) => Promise<void> | void;
 }
 
-function toItem(row: ExportRow): ExportItem {
+/** An accepted item as every export shows it: reviewers' corrections applied. */
+export function toExportItem(row: ExportRow): ExportItem {
   const answer = row.final_answer ?? row.answer;
   return {
     id: exportItemId(row.id),
@@ -88,7 +89,7 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
     await write(out, '[');
   }
   for (const row of iterateAccepted(db)) {
-    const item = toItem(row);
+    const item = toExportItem(row);
     const record = options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item;
     const separator = options.format === 'jsonl' ? '' : count === 0 ? '\n' : ',\n';
     await write(out, `${separator}${JSON.stringify(record)}${options.format === 'jsonl' ? '\n' : ''}`);

@@ -10,6 +10,7 @@ import { getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
 import type { GenerationEngine } from './engine';
+import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
 import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
 import {
   addRunUsage,
@@ -27,22 +28,10 @@ import {
   type TaskRow,
 } from './run-queries';
 
-/** How often a busy run tells clients its progress, and proves its owner is alive. */
+/** How often a busy run tells clients its progress. */
 const PROGRESS_THROTTLE_MS = 250;
-const HEARTBEAT_MS = 5_000;
-/** A run on another host whose heartbeat is older than this is taken over. */
-const STALE_OWNER_MS = 60_000;
 
 export type EngineFactory = (run: RunRecord) => GenerationEngine;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Starts, pauses, cancels and resumes generation runs. A run's plan lives in `run_tasks`, so
@@ -111,11 +100,7 @@ export class RunExecutor {
     const resumed: number[] = [];
     for (const run of runsWithStatus(this.ctx.db, ['running', 'queued'])) {
       if (this.active.has(run.id)) continue;
-      const sameHost = run.owner_host === hostname();
-      const ownerGone =
-        run.owner_pid === null ||
-        (sameHost ? run.owner_pid !== process.pid && !isAlive(run.owner_pid) : Date.now() - Date.parse(run.heartbeat_at ?? '') > STALE_OWNER_MS);
-      if (!ownerGone) continue;
+      if (!ownerGone(run)) continue;
       requeueRunningTasks(this.ctx.db, run.id);
       void this.start(run.id);
       resumed.push(run.id);

@@ -1,0 +1,200 @@
+import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
+import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
+import { judgePrediction } from '../../shared/eval/metrics';
+import type { z } from 'zod';
+import type { AppContext } from '../app-context';
+import { chartImage } from '../charts/chart-image';
+import { HttpError, notFound } from '../http/http-error';
+import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
+import { getSettings } from '../settings/settings-queries';
+import {
+  addEvalUsage,
+  claimEvalOwnership,
+  claimNextQuestion,
+  evalHeartbeat,
+  evalRunsWithStatus,
+  getEvalRun,
+  getQuestion,
+  insertEvalQuestions,
+  insertEvalRun,
+  publicEvalRun,
+  recordAnswer,
+  requeueRunningQuestions,
+  transitionEvalRun,
+  type ClaimedQuestion,
+  type EvalRunRecord,
+} from './eval-queries';
+import { evalQuestions } from './eval-snapshot';
+import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
+
+type StartEvalRequest = z.infer<typeof StartEvalRequestSchema>;
+
+/** How often a busy run tells clients its progress. */
+const PROGRESS_THROTTLE_MS = 250;
+const YIELD_EVERY = 50;
+
+/**
+ * The factual baseline: answers every question with the item's original label, as a model would
+ * that reads the chart but ignores the assumption. No call, no cost.
+ */
+const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLabel}`, prediction: originalLabel, prompt_tokens: 0, completion_tokens: 0, cost: 0, attempts: 1 });
+
+export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
+
+/**
+ * Starts, cancels and resumes evaluation runs. A run's questions are stored when it is created
+ * (its snapshot), each answer as it arrives, so a run whose process died resumes where it was.
+ */
+export class EvalExecutor {
+  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly lastProgress = new Map<number, number>();
+  private readonly askerFor: AskerFactory;
+
+  constructor(
+    private readonly ctx: AppContext,
+    askerFor?: AskerFactory,
+  ) {
+    this.askerFor =
+      askerFor ??
+      ((run) => {
+        if (run.engine !== 'openai') return null;
+        const { openaiApiKey, openaiBaseUrl } = ctx.config;
+        if (!openaiApiKey) throw new Error('OPENAI_API_KEY is not set');
+        return openAiAsker({ apiKey: openaiApiKey, baseURL: openaiBaseUrl, model: run.model, prices: getSettings(ctx.db).price_table });
+      });
+  }
+
+  /** Stores the run and its questions (the accepted items now) in one transaction. */
+  createRun(request: StartEvalRequest, createdBy: number | null): EvalRun {
+    if (request.engine === 'openai' && !this.ctx.config.openaiApiKey) {
+      throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
+    }
+    const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
+    const id = this.ctx.db.transaction(() => {
+      const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy });
+      const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, request.mode, request.limit));
+      if (count === 0) throw new HttpError('conflict', 'there are no accepted items to evaluate yet: review some first');
+      return runId;
+    })();
+    const run = publicEvalRun(this.ctx.db, this.mustGet(id));
+    this.ctx.publish('eval.created', { run });
+    return run;
+  }
+
+  /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
+  start(runId: number): Promise<void> {
+    const running = this.active.get(runId);
+    if (running) return running.done;
+    if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running')) return Promise.resolve();
+    const controller = new AbortController();
+    setMaxListeners(64, controller.signal);
+    const done = this.execute(runId, controller)
+      .catch((error: unknown) => {
+        this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
+        transitionEvalRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
+      })
+      .finally(() => {
+        this.active.delete(runId);
+        this.publishProgress(runId, true);
+      });
+    this.active.set(runId, { controller, done });
+    return done;
+  }
+
+  cancel(runId: number): EvalRun {
+    const run = this.mustGet(runId);
+    if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) {
+      throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
+    }
+    this.active.get(runId)?.controller.abort();
+    this.publishProgress(runId, true);
+    return publicEvalRun(this.ctx.db, this.mustGet(runId));
+  }
+
+  /** At server start: runs left running or queued by a process that is gone are taken up again. */
+  resumeOrphans(): number[] {
+    const resumed: number[] = [];
+    for (const run of evalRunsWithStatus(this.ctx.db, ['running', 'queued'])) {
+      if (this.active.has(run.id) || !ownerGone(run)) continue;
+      requeueRunningQuestions(this.ctx.db, run.id);
+      void this.start(run.id);
+      resumed.push(run.id);
+    }
+    return resumed;
+  }
+
+  /** Server shutdown: runs stay `running` and resume at the next start. */
+  async shutdown(): Promise<void> {
+    for (const { controller } of this.active.values()) controller.abort();
+    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+  }
+
+  private mustGet(runId: number): EvalRunRecord {
+    const run = getEvalRun(this.ctx.db, runId);
+    if (!run) throw notFound(`evaluation run ${runId}`);
+    return run;
+  }
+
+  private async execute(runId: number, controller: AbortController): Promise<void> {
+    const { db } = this.ctx;
+    claimEvalOwnership(db, runId, process.pid, hostname());
+    const beat = setInterval(() => evalHeartbeat(db, runId), HEARTBEAT_MS);
+    beat.unref();
+    try {
+      const run = this.mustGet(runId);
+      const asker = this.askerFor(run);
+      this.publishProgress(runId, true);
+      let answered = 0;
+      const work = async () => {
+        while (!controller.signal.aborted) {
+          const question = claimNextQuestion(db, runId);
+          if (!question) return;
+          await this.answer(run, asker, question, controller.signal);
+          this.publishProgress(runId, false);
+          // The factual baseline never waits on I/O: let requests in between its answers.
+          if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        }
+      };
+      await Promise.all(Array.from({ length: run.concurrency }, work));
+      if (controller.signal.aborted) return;
+      transitionEvalRun(db, runId, ['running'], 'done');
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async answer(run: EvalRunRecord, asker: ModelAsker | null, claimed: ClaimedQuestion, signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    const question = getQuestion(db, run.id, claimed.item_id);
+    if (!question) return;
+    try {
+      let answer;
+      if (asker) {
+        const png = run.mode === 'no_image' ? null : ((await chartImage(db, claimed.chart_id))?.png ?? null);
+        const ask: EvalQuestion = { text: claimed.question, png };
+        answer = await asker.ask(ask, signal);
+      } else {
+        answer = factualBaseline(question.original_label);
+      }
+      const verdict = answer.prediction === null ? { correct: false, biased: false } : judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, answer.prediction);
+      db.transaction(() => {
+        recordAnswer(db, run.id, claimed.item_id, { failed: false, prediction: answer.prediction, raw: answer.raw, ...verdict, error: null });
+        addEvalUsage(db, run.id, answer);
+      })();
+    } catch (error) {
+      if (!(error instanceof EvalAskError)) throw error;
+      // A cancelled call is asked again when the run resumes; a run cancelled for good marks it failed.
+      if (error.cancelled) return;
+      recordAnswer(db, run.id, claimed.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
+    }
+  }
+
+  private publishProgress(runId: number, force: boolean): void {
+    const now = Date.now();
+    if (!force && now - (this.lastProgress.get(runId) ?? 0) < PROGRESS_THROTTLE_MS) return;
+    this.lastProgress.set(runId, now);
+    const run = getEvalRun(this.ctx.db, runId);
+    if (run) this.ctx.publish('eval.progressed', { run: publicEvalRun(this.ctx.db, run) });
+  }
+}

@@ -1,0 +1,37 @@
+import type { Db } from '../../db/database';
+import { type EvalMode, type PredictionRow } from '../../shared/api/evaluations';
+import { judgePrediction } from '../../shared/eval/metrics';
+import { exportItemId } from '../../shared/export/chart-hqa';
+import { HttpError } from '../http/http-error';
+import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
+import { evalQuestions } from './eval-snapshot';
+
+/**
+ * Stores predictions made elsewhere (`hqa eval` on another machine) as a finished run over the
+ * accepted items: each id must be the export id of an accepted item; an accepted item without a
+ * prediction counts as missing (wrong), as `hqa score` counts it. All or nothing: a bad row
+ * stores nothing.
+ */
+export function importPredictions(db: Db, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number | null): EvalRunRecord {
+  return db.transaction(() => {
+    const runId = insertEvalRun(db, { model: input.model, engine: 'imported', mode: input.mode, concurrency: 1, status: 'running', createdBy });
+    const questions = [...evalQuestions(db, input.mode)];
+    if (questions.length === 0) throw new HttpError('conflict', 'there are no accepted items to score predictions against yet');
+    insertEvalQuestions(db, runId, questions);
+    const byId = new Map(questions.map((question) => [exportItemId(question.item_id), question]));
+    const seen = new Set<string>();
+    input.predictions.forEach((row, index) => {
+      const question = byId.get(row.id);
+      if (!question) throw new HttpError('bad_request', `predictions[${index}].id: "${row.id}" is not an accepted item of this workbench`, `predictions[${index}].id`);
+      if (seen.has(row.id)) throw new HttpError('bad_request', `predictions[${index}].id: duplicate id "${row.id}"`, `predictions[${index}].id`);
+      seen.add(row.id);
+      const verdict = row.prediction === null ? { correct: false, biased: false } : judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, row.prediction);
+      recordAnswer(db, runId, question.item_id, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
+    });
+    failUnanswered(db, runId, 'no prediction in the imported file');
+    transitionEvalRun(db, runId, ['running'], 'done');
+    const run = getEvalRun(db, runId);
+    if (!run) throw new Error(`imported evaluation run ${runId} vanished`);
+    return run;
+  })();
+}

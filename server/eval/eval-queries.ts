@@ -1,0 +1,325 @@
+import type { Db } from '../../db/database';
+import {
+  EvalEngineSchema,
+  EvalModeSchema,
+  EvalRunStatusSchema,
+  EvalResultStatusSchema,
+  type EvalEngine,
+  type EvalMode,
+  type EvalResult,
+  type EvalResultsQuery,
+  type EvalRun,
+  type EvalRunStatus,
+} from '../../shared/api/evaluations';
+import { exportItemId } from '../../shared/export/chart-hqa';
+import { emptyTypeCounts, measureCounts, roundScore, type ScoreCounts } from '../../shared/eval/metrics';
+import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
+import { containsPattern, whereClause } from '../../db/sql-filters';
+
+/** All SQL of evaluation runs and their per-question results. */
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+export interface EvalRunRecord extends Omit<EvalRun, 'score'> {
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: string | null;
+  /** Frozen counts of a finished run. */
+  frozen_score: ScoreCounts | null;
+}
+
+interface EvalRunRow extends Omit<EvalRunRecord, 'engine' | 'mode' | 'status' | 'frozen_score' | 'items_total' | 'items_answered' | 'items_failed'> {
+  engine: string;
+  mode: string;
+  status: string;
+  score: string | null;
+  items_total: number;
+  items_answered: number;
+  items_failed: number;
+}
+
+const RUN_SELECT = `SELECT r.id, r.model, r.engine, r.mode, r.status, r.concurrency, r.prompt_tokens, r.completion_tokens, r.cost, r.error,
+  u.username AS created_by, r.created_at, r.finished_at, r.owner_pid, r.owner_host, r.heartbeat_at, r.score,
+  (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id) AS items_total,
+  (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id AND e.status = 'answered') AS items_answered,
+  (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id AND e.status = 'failed') AS items_failed
+  FROM eval_runs r LEFT JOIN users u ON u.id = r.created_by`;
+
+function toRecord(row: EvalRunRow): EvalRunRecord {
+  const { score, ...rest } = row;
+  return {
+    ...rest,
+    engine: EvalEngineSchema.parse(row.engine),
+    mode: EvalModeSchema.parse(row.mode),
+    status: EvalRunStatusSchema.parse(row.status),
+    frozen_score: score === null ? null : (JSON.parse(score) as ScoreCounts),
+  };
+}
+
+/** The public run, scored: frozen counts once finished, live counts from its results before. */
+export function publicEvalRun(db: Db, run: EvalRunRecord): EvalRun {
+  const { owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, frozen_score, ...rest } = run;
+  return { ...rest, score: roundScore(measureCounts(frozen_score ?? scoreCounts(db, run.id))) };
+}
+
+export function insertEvalRun(
+  db: Db,
+  input: { model: string; engine: EvalEngine; mode: EvalMode; concurrency: number; status: EvalRunStatus; createdBy: number | null },
+): number {
+  return Number(
+    db
+      .prepare('INSERT INTO eval_runs (model, engine, mode, concurrency, status, created_by) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(input.model, input.engine, input.mode, input.concurrency, input.status, input.createdBy).lastInsertRowid,
+  );
+}
+
+export function getEvalRun(db: Db, id: number): EvalRunRecord | null {
+  const row = db.prepare(`${RUN_SELECT} WHERE r.id = ?`).get(id) as EvalRunRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export function listEvalRuns(db: Db): EvalRunRecord[] {
+  return (db.prepare(`${RUN_SELECT} ORDER BY r.id DESC`).all() as EvalRunRow[]).map(toRecord);
+}
+
+export function evalRunsWithStatus(db: Db, statuses: EvalRunStatus[]): EvalRunRecord[] {
+  return (db.prepare(`${RUN_SELECT} WHERE r.status IN (SELECT value FROM json_each(?)) ORDER BY r.id`).all(JSON.stringify(statuses)) as EvalRunRow[]).map(toRecord);
+}
+
+/**
+ * Moves a run between statuses if it is in one of `from`; false when it was not. Ending a run
+ * freezes its score, so listing finished runs never re-aggregates their results.
+ */
+export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to: EvalRunStatus, error: string | null = null): boolean {
+  const ends = to === 'done' || to === 'cancelled' || to === 'failed';
+  return db.transaction(() => {
+    const changed = db
+      .prepare(
+        `UPDATE eval_runs SET status = ?, error = COALESCE(?, error),
+          started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
+          finished_at = CASE WHEN ? THEN ${NOW} ELSE finished_at END
+         WHERE id = ? AND status IN (SELECT value FROM json_each(?))`,
+      )
+      .run(to, error, to, ends ? 1 : 0, id, JSON.stringify(from)).changes;
+    if (changed === 0) return false;
+    if (ends) {
+      // Questions never asked (cancelled, failed) count as missing, and so as wrong.
+      failUnanswered(db, id, `not asked: the run was ${to}`);
+      db.prepare('UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(scoreCounts(db, id)), id);
+    }
+    return true;
+  })();
+}
+
+/** Questions still pending or in flight become failed (no prediction) with `reason`. */
+export function failUnanswered(db: Db, runId: number, reason: string): void {
+  db.prepare("UPDATE eval_results SET status = 'failed', error = COALESCE(error, ?) WHERE run_id = ? AND status IN ('pending', 'running')").run(reason, runId);
+}
+
+export function claimEvalOwnership(db: Db, id: number, pid: number, host: string): void {
+  db.prepare(`UPDATE eval_runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
+}
+
+export function evalHeartbeat(db: Db, id: number): void {
+  db.prepare(`UPDATE eval_runs SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
+}
+
+export function addEvalUsage(db: Db, id: number, usage: { prompt_tokens: number; completion_tokens: number; cost: number }): void {
+  db.prepare('UPDATE eval_runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?').run(
+    usage.prompt_tokens,
+    usage.completion_tokens,
+    usage.cost,
+    id,
+  );
+}
+
+/** What a run asks and is scored against, per question (the snapshot). */
+export interface EvalQuestionRow {
+  item_id: number;
+  position: number;
+  question: string;
+  gold: string;
+  answer_type: AnswerType;
+  affects_answer: boolean;
+  original_label: string;
+}
+
+export function insertEvalQuestions(db: Db, runId: number, rows: Iterable<EvalQuestionRow>): number {
+  const insert = db.prepare(
+    `INSERT INTO eval_results (run_id, item_id, position, question, gold, answer_type, affects_answer, original_label, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  );
+  let count = 0;
+  for (const row of rows) {
+    insert.run(runId, row.item_id, row.position, row.question, row.gold, row.answer_type, row.affects_answer ? 1 : 0, row.original_label);
+    count++;
+  }
+  return count;
+}
+
+/** A question being asked: what the asker needs. */
+export interface ClaimedQuestion {
+  item_id: number;
+  chart_id: number;
+  question: string;
+}
+
+/** The next pending question in dataset order, marked running (one statement: no two workers get it). */
+export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null {
+  const row = db
+    .prepare(
+      `UPDATE eval_results SET status = 'running', attempts = attempts + 1
+       WHERE run_id = ? AND item_id = (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT 1)
+       RETURNING item_id, question`,
+    )
+    .get(runId, runId) as { item_id: number; question: string } | undefined;
+  if (!row) return null;
+  const chart = db.prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
+  return { ...row, chart_id: chart.chart_id };
+}
+
+/** Asked questions whose process stopped go back to pending. */
+export function requeueRunningQuestions(db: Db, runId: number): number {
+  return db.prepare("UPDATE eval_results SET status = 'pending' WHERE run_id = ? AND status = 'running'").run(runId).changes;
+}
+
+export interface QuestionOutcome {
+  prediction: string | null;
+  raw: string | null;
+  /** From `judgePrediction`; false for a missing prediction. */
+  correct: boolean;
+  biased: boolean;
+  error: string | null;
+}
+
+export function recordAnswer(db: Db, runId: number, itemId: number, outcome: QuestionOutcome & { failed: boolean }): void {
+  db.prepare(
+    `UPDATE eval_results SET status = ?, prediction = ?, raw = ?, correct = ?, biased = ?, error = ?, answered_at = ${NOW}
+     WHERE run_id = ? AND item_id = ?`,
+  ).run(
+    outcome.failed ? 'failed' : 'answered',
+    outcome.prediction,
+    outcome.raw,
+    outcome.correct ? 1 : 0,
+    outcome.biased ? 1 : 0,
+    outcome.error,
+    runId,
+    itemId,
+  );
+}
+
+/** What scoring needs of every question of a run, in order (for engines that answer without a model call). */
+export function questionsToAnswer(db: Db, runId: number): (EvalQuestionRow & { status: string })[] {
+  return (
+    db
+      .prepare('SELECT item_id, position, question, gold, answer_type, affects_answer, original_label, status FROM eval_results WHERE run_id = ? ORDER BY position')
+      .all(runId) as (Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string; status: string })[]
+  ).map((row) => ({ ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1 }));
+}
+
+export function getQuestion(db: Db, runId: number, itemId: number): EvalQuestionRow | null {
+  const row = db
+    .prepare('SELECT item_id, position, question, gold, answer_type, affects_answer, original_label FROM eval_results WHERE run_id = ? AND item_id = ?')
+    .get(runId, itemId) as (Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string }) | undefined;
+  return row ? { ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1 } : null;
+}
+
+/**
+ * Score counts over the questions finished so far (answered or failed; a failed one has no
+ * prediction and counts as wrong), aggregated in SQL from the stored verdicts.
+ */
+export function scoreCounts(db: Db, runId: number): ScoreCounts {
+  const rows = db
+    .prepare(
+      `SELECT answer_type, COUNT(*) AS items, SUM(prediction IS NOT NULL) AS predicted, COALESCE(SUM(correct), 0) AS correct,
+        SUM(affects_answer) AS affects, SUM(biased) AS biased
+       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed') GROUP BY answer_type`,
+    )
+    .all(runId) as { answer_type: AnswerType; items: number; predicted: number; correct: number; affects: number; biased: number }[];
+  const counts: ScoreCounts = {
+    items: 0,
+    predicted: 0,
+    missing: 0,
+    correct: 0,
+    by_answer_type: emptyTypeCounts(),
+    affects_answer: 0,
+    biased: 0,
+    unknown_predictions: 0,
+  };
+  for (const row of rows) {
+    counts.items += row.items;
+    counts.predicted += row.predicted;
+    counts.correct += row.correct;
+    counts.affects_answer += row.affects;
+    counts.biased += row.biased;
+    counts.by_answer_type[row.answer_type] = { items: row.items, correct: row.correct };
+  }
+  counts.missing = counts.items - counts.predicted;
+  return counts;
+}
+
+const OUTCOME_SQL: Record<EvalResultsQuery['outcome'], string | null> = {
+  all: null,
+  correct: 'e.correct = 1',
+  wrong: "e.correct = 0 AND e.status = 'answered'",
+  missing: "e.prediction IS NULL AND e.status IN ('answered', 'failed')",
+  biased: 'e.biased = 1',
+  failed: "e.status = 'failed'",
+};
+
+interface ResultRow {
+  item_id: number;
+  chart_id: number;
+  imgname: string;
+  question: string;
+  gold: string;
+  answer_type: string;
+  affects_answer: number;
+  original_label: string;
+  status: string;
+  prediction: string | null;
+  raw: string | null;
+  correct: number | null;
+  biased: number;
+  error: string | null;
+}
+
+/** One page of a run's questions in dataset order, filtered by outcome, answer type and text. */
+export function listResults(db: Db, runId: number, query: EvalResultsQuery): { results: EvalResult[]; total: number } {
+  const outcome = OUTCOME_SQL[query.outcome];
+  const where = whereClause([
+    { sql: 'e.run_id = :run', param: 'run', value: runId },
+    { sql: 'e.answer_type = :type', param: 'type', value: query.answer_type },
+    { sql: "(e.question LIKE :q ESCAPE '\\' OR e.gold LIKE :q ESCAPE '\\' OR e.prediction LIKE :q ESCAPE '\\')", param: 'q', value: containsPattern(query.q) },
+  ]);
+  const filter = `${where.sql}${outcome ? ` AND ${outcome}` : ''}`;
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM eval_results e ${filter}`).get(where.params) as { n: number }).n;
+  const rows = db
+    .prepare(
+      `SELECT e.item_id, i.chart_id, c.imgname, e.question, e.gold, e.answer_type, e.affects_answer, e.original_label, e.status, e.prediction, e.raw,
+        CASE WHEN e.status IN ('answered', 'failed') THEN e.correct END AS correct, e.biased, e.error
+       FROM eval_results e JOIN hqa_items i ON i.id = e.item_id JOIN charts c ON c.id = i.chart_id
+       ${filter} ORDER BY e.position LIMIT :limit OFFSET :offset`,
+    )
+    .all({ ...where.params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ResultRow[];
+  return {
+    total,
+    results: rows.map((row) => ({
+      id: exportItemId(row.item_id),
+      item_id: row.item_id,
+      chart_id: row.chart_id,
+      imgname: row.imgname,
+      question: row.question,
+      gold: row.gold,
+      answer_type: AnswerTypeSchema.parse(row.answer_type),
+      affects_answer: row.affects_answer === 1,
+      original_label: row.original_label,
+      status: EvalResultStatusSchema.parse(row.status),
+      prediction: row.prediction,
+      raw: row.raw,
+      correct: row.correct === null ? null : row.correct === 1,
+      biased: row.biased === 1,
+      error: row.error,
+    })),
+  };
+}

@@ -1,0 +1,63 @@
+import express, { Router } from 'express';
+import { IdParamSchema } from '../../shared/api/common';
+import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, StartEvalRequestSchema } from '../../shared/api/evaluations';
+import { baselineOf, compareModels } from '../../shared/eval/compare';
+import type { AppContext } from '../app-context';
+import { currentUser, requireRole } from '../auth/auth-middleware';
+import { notFound } from '../http/http-error';
+import { parseInput } from '../http/validate';
+import type { EvalExecutor } from './eval-executor';
+import { importPredictions } from './eval-import';
+import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
+
+/** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
+export const EVAL_IMPORT_PATH = '/api/eval-runs/import';
+
+export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
+  const router = Router();
+  const reviewer = requireRole(ctx.db, 'reviewer');
+  const curator = requireRole(ctx.db, 'curator');
+  const allRuns = () => listEvalRuns(ctx.db).map((run) => publicEvalRun(ctx.db, run));
+
+  router.get('/', reviewer, (_req, res) => {
+    res.json({ runs: allRuns() });
+  });
+
+  router.get('/comparison', reviewer, (_req, res) => {
+    res.json({ rows: compareModels(allRuns()) });
+  });
+
+  router.get('/:id', reviewer, (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    const record = getEvalRun(ctx.db, id);
+    if (!record) throw notFound(`evaluation run ${id}`);
+    const run = publicEvalRun(ctx.db, record);
+    res.json({ run, baseline: baselineOf(run, allRuns()) });
+  });
+
+  router.get('/:id/results', reviewer, (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    if (!getEvalRun(ctx.db, id)) throw notFound(`evaluation run ${id}`);
+    res.json(listResults(ctx.db, id, parseInput(EvalResultsQuerySchema, req.query, 'query')));
+  });
+
+  router.post('/', curator, (req, res) => {
+    const request = parseInput(StartEvalRequestSchema, req.body, 'body');
+    const run = executor.createRun(request, currentUser(req).id);
+    void executor.start(run.id);
+    res.status(201).json({ run });
+  });
+
+  router.post('/import', curator, express.json({ limit: IMPORT_BODY_LIMIT }), (req, res) => {
+    const request = parseInput(ImportEvalRequestSchema, req.body, 'body');
+    const run = publicEvalRun(ctx.db, importPredictions(ctx.db, request, currentUser(req).id));
+    ctx.publish('eval.created', { run });
+    res.status(201).json({ run });
+  });
+
+  router.post('/:id/cancel', curator, (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    res.json({ run: executor.cancel(id) });
+  });
+  return router;
+}

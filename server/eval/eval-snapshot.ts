@@ -1,0 +1,40 @@
+import type { Db } from '../../db/database';
+import type { EvalMode } from '../../shared/api/evaluations';
+import { classifyAnswer } from '../../shared/table/answers';
+import { iterateAccepted } from '../export/export-queries';
+import { toExportItem } from '../export/export-writer';
+import type { EvalQuestionRow } from './eval-queries';
+
+/**
+ * The questions of an evaluation run: the accepted items exactly as an export shows them
+ * (reviewers' corrections applied, export order). `original` asks each item's factual question
+ * and scores against its label — ChartQA's own task on the same charts, the decline rate's
+ * baseline — so the assumption plays no part and nothing can be "biased".
+ */
+export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generator<EvalQuestionRow> {
+  let position = 0;
+  for (const row of iterateAccepted(db)) {
+    if (limit !== undefined && position >= limit) return;
+    const item = toExportItem(row);
+    yield mode === 'original'
+      ? {
+          item_id: row.id,
+          position,
+          question: item.original.query,
+          gold: item.original.label,
+          answer_type: classifyAnswer(item.original.label),
+          affects_answer: false,
+          original_label: item.original.label,
+        }
+      : {
+          item_id: row.id,
+          position,
+          question: item.question,
+          gold: item.answer,
+          answer_type: item.answer_type,
+          affects_answer: item.affects_answer,
+          original_label: item.original.label,
+        };
+    position++;
+  }
+}

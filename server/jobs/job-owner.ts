@@ -1,0 +1,32 @@
+import { hostname } from 'node:os';
+
+/** A background job's owner (generation and evaluation runs), recorded so another process can take over. */
+export interface JobOwner {
+  owner_pid: number | null;
+  owner_host: string | null;
+  heartbeat_at: string | null;
+}
+
+/** How often a running job proves its owner is alive. */
+export const HEARTBEAT_MS = 5_000;
+/** A job on another host whose heartbeat is older than this is taken over. */
+export const STALE_OWNER_MS = 60_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether a job left running belongs to nobody: on this host its process is gone (a pid check
+ * is exact); on another host its heartbeat went stale (all we can know from here).
+ */
+export function ownerGone(job: JobOwner, now = Date.now()): boolean {
+  if (job.owner_pid === null) return true;
+  if (job.owner_host === hostname()) return job.owner_pid !== process.pid && !isAlive(job.owner_pid);
+  return now - Date.parse(job.heartbeat_at ?? '') > STALE_OWNER_MS;
+}

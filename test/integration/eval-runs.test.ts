@@ -1,0 +1,286 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { io as connectSocket, type Socket } from 'socket.io-client';
+import { z } from 'zod';
+import {
+  EvalComparisonResponseSchema,
+  EvalResultsResponseSchema,
+  EvalRunDetailResponseSchema,
+  EvalRunListResponseSchema,
+  EvalRunResponseSchema,
+  type EvalRun,
+} from '../../shared/api/evaluations';
+import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
+import { declineRate, percent, roundTo, scoreItems } from '../../shared/eval/metrics';
+import { relaxedCorrect } from '../../shared/table/answers';
+import type { ServerToClientEvents } from '../../shared/events';
+import { chartImage } from '../../server/charts/chart-image';
+import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
+import { TestClient } from '../support/http-client';
+import { generateItems } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let cora: TestClient;
+let rev: TestClient;
+let items: ExportItem[];
+/** Question text → how the fake model answers it. */
+const replies = new Map<string, string>();
+
+const db = () => server.server.ctx.db;
+const userMessage = (r: RecordedRequest) => JSON.stringify((r.body as { messages: unknown[] }).messages[1]);
+
+async function exportItems(): Promise<ExportItem[]> {
+  const res = await cora.get('/api/export?format=chart-hqa');
+  return ChartHqaExportV1Schema.parse(res.body).items;
+}
+
+/** Every run end the socket hears, from now on, so a run that ends before its POST answers is not missed. */
+function runEnds(socket: Socket<ServerToClientEvents>): (runId: number) => Promise<EvalRun> {
+  const ended = new Map<number, EvalRun>();
+  const waiting = new Map<number, (run: EvalRun) => void>();
+  socket.on('eval.progressed', ({ run }) => {
+    if (run.status === 'running' || run.status === 'queued') return;
+    ended.set(run.id, run);
+    waiting.get(run.id)?.(run);
+  });
+  return (runId) => {
+    const run = ended.get(runId);
+    return run ? Promise.resolve(run) : new Promise((resolve) => waiting.set(runId, resolve));
+  };
+}
+
+async function openSocket(client: TestClient): Promise<Socket<ServerToClientEvents>> {
+  const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: client.cookie }, transports: ['websocket'] });
+  await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+  return socket;
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({
+    defaultHandler: (chat) => {
+      const text = lastUserText(chat).trim();
+      return textReply(replies.get(text) ?? 'I cannot tell.');
+    },
+  });
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  const run = await generateItems(server, 10);
+  db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ? AND id IN (SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id LIMIT 8)").run(run, run);
+  // A reviewer's correction: runs must score against it, as exports do.
+  db().prepare("UPDATE hqa_items SET final_answer = '12345' WHERE id = (SELECT MIN(id) FROM hqa_items WHERE status = 'accepted')").run();
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
+  cora = new TestClient(server.url);
+  await cora.login('cora', 'curator-pass-1');
+  rev = new TestClient(server.url);
+  await rev.login('rev', 'reviewer-pass-1');
+  items = await exportItems();
+  expect(items).toHaveLength(8);
+  expect(items[0]?.answer).toBe('12345');
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+
+/** The fake model: right on all but two items — the first gives the original label, the second rambles. */
+function scriptModel(): Map<string, string> {
+  const predictions = new Map<string, string>();
+  items.forEach((item, index) => {
+    const answer = index === 1 ? item.original.label : index === 2 ? null : item.answer;
+    replies.set(item.question, answer === null ? 'Hard to say from this chart\nmaybe more' : `Reasoning…\nAnswer: ${answer}`);
+    predictions.set(item.id, answer ?? 'maybe more');
+    // The factual question: always the label.
+    replies.set(item.original.query, `Answer: ${item.original.label}`);
+  });
+  return predictions;
+}
+
+describe('evaluation runs against an OpenAI-compatible model', () => {
+  let hqaRun: EvalRun;
+
+  it('asks every accepted question with its chart as base64, stores and scores each answer, live', async () => {
+    const expected = scriptModel();
+    const socket = await openSocket(rev);
+    const waitForEnd = runEnds(socket);
+    try {
+      const created = new Promise<EvalRun>((resolve) => socket.on('eval.created', ({ run }) => resolve(run)));
+      const before = fake.requests.length;
+      const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'hqa', concurrency: 3 });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const { run } = EvalRunResponseSchema.parse(res.body);
+      expect((await created).id).toBe(run.id);
+      const ended = await waitForEnd(run.id);
+      expect(ended.status).toBe('done');
+      hqaRun = ended;
+
+      const sent = fake.requests.slice(before);
+      expect(sent).toHaveLength(items.length);
+      const firstChart = (db().prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(Number(items[0]?.id.slice(4))) as { chart_id: number }).chart_id;
+      const png = (await chartImage(db(), firstChart))?.png.toString('base64') ?? '';
+      const first = sent.find((r) => lastUserTextOf(r) === items[0]?.question);
+      expect(first && userMessage(first)).toContain(`data:image/png;base64,${png.slice(0, 60)}`);
+
+      // The stored score is what `hqa score` computes from the same predictions on the export.
+      const scorable = items.map((item) => ({ id: item.id, answer: item.answer, answer_type: item.answer_type, affects_answer: item.affects_answer, original_label: item.original.label }));
+      const reference = scoreItems(scorable, expected);
+      expect(ended.score).toEqual(reference);
+      expect(ended.items_answered).toBe(items.length);
+      expect(ended.prompt_tokens).toBeGreaterThan(0);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('lists results with outcome, answer type and text filters; raw output kept as text', async () => {
+    const all = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?page_size=50`)).body);
+    expect(all.total).toBe(items.length);
+    expect(all.results.map((r) => r.id)).toEqual(items.map((i) => i.id));
+    const wrong = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=wrong`)).body);
+    const wrongIds = all.results.filter((r) => r.correct === false).map((r) => r.id);
+    expect(wrong.results.map((r) => r.id)).toEqual(wrongIds);
+    expect(wrongIds).toContain(items[2]?.id);
+    expect(all.results[2]?.raw).toBe('Hard to say from this chart\nmaybe more');
+    const biased = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=biased`)).body);
+    expect(biased.results.map((r) => r.id)).toEqual(items[1]?.affects_answer && !relaxedCorrect(items[1].original.label, items[1].answer) ? [items[1].id] : []);
+    const search = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?q=${encodeURIComponent('12345')}`)).body);
+    expect(search.results.map((r) => r.id)).toEqual([items[0]?.id]);
+    expect((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=nonsense`)).status).toBe(400);
+  });
+
+  it('the no-image control sends no chart; the factual run makes the decline rate', async () => {
+    const socket = await openSocket(cora);
+    const waitForEnd = runEnds(socket);
+    try {
+      const before = fake.requests.length;
+      const noImage = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'no_image' })).body).run;
+      await waitForEnd(noImage.id);
+      const sent = fake.requests.slice(before);
+      expect(sent).toHaveLength(items.length);
+      for (const request of sent) expect(userMessage(request)).not.toContain('image_url');
+
+      const start = fake.requests.length;
+      const original = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'original' })).body).run;
+      const ended = await waitForEnd(original.id);
+      expect(fake.requests.slice(start).map(lastUserTextOf).sort()).toEqual(items.map((i) => i.original.query).sort());
+      expect(ended.score.relaxed_accuracy).toBe(100);
+      expect(ended.score.bias_rate).toBeNull();
+
+      const detail = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}`)).body);
+      const accHqa = percent(hqaRun.score.counts.correct, hqaRun.score.counts.items) ?? 0;
+      expect(detail.baseline).toEqual({ run_id: original.id, qa_accuracy: 100, decline_rate: roundTo(declineRate(100, accHqa) ?? 0) });
+
+      const { rows } = EvalComparisonResponseSchema.parse((await rev.get('/api/eval-runs/comparison')).body);
+      const row = rows.find((r) => r.model === 'vision-1');
+      expect(row).toMatchObject({
+        hqa_run_id: hqaRun.id,
+        original_run_id: original.id,
+        no_image_run_id: noImage.id,
+        qa_accuracy: 100,
+        hqa_accuracy: hqaRun.score.relaxed_accuracy,
+        decline_rate: detail.baseline?.decline_rate,
+        answer_type_variance: hqaRun.score.answer_type_variance,
+        bias_rate: hqaRun.score.bias_rate,
+      });
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('a cancelled run stops asking and counts the questions it never asked as missing', async () => {
+    fake.setDefault(() => hangReply());
+    try {
+      const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'slow-1', mode: 'hqa', concurrency: 2 })).body);
+      await expect.poll(() => fake.requests.filter((r) => (r.body as { model: string }).model === 'slow-1').length).toBe(2);
+      const cancelled = EvalRunResponseSchema.parse((await cora.post(`/api/eval-runs/${run.id}/cancel`)).body).run;
+      expect(cancelled.status).toBe('cancelled');
+      expect(cancelled.items_failed).toBe(items.length);
+      expect(cancelled.score.counts).toMatchObject({ items: items.length, missing: items.length, correct: 0 });
+      expect((await cora.post(`/api/eval-runs/${run.id}/cancel`)).status).toBe(409);
+    } finally {
+      fake.setDefault((chat) => textReply(replies.get(lastUserText(chat).trim()) ?? 'I cannot tell.'));
+    }
+  });
+
+  it('a run whose process died resumes from where it was, asking only what is left', async () => {
+    const { evalExecutor } = server.server;
+    const runId = evalExecutor.createRun({ engine: 'openai', model: 'vision-2', mode: 'hqa', concurrency: 1 }, null).id;
+    // Half answered by a process that is gone: its pid is one that has exited.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    db().prepare("UPDATE eval_runs SET status = 'running', owner_pid = ?, owner_host = ? WHERE id = ?").run(deadPid, (await import('node:os')).hostname(), runId);
+    db()
+      .prepare("UPDATE eval_results SET status = 'answered', prediction = 'x', raw = 'Answer: x', correct = 0 WHERE run_id = ? AND position < 4")
+      .run(runId);
+    db().prepare("UPDATE eval_results SET status = 'running' WHERE run_id = ? AND position = 4").run(runId);
+    const before = fake.requests.length;
+    expect(evalExecutor.resumeOrphans()).toEqual([runId]);
+    await evalExecutor.start(runId);
+    expect(fake.requests.length - before).toBe(items.length - 4);
+    const run = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${runId}`)).body).run;
+    expect(run).toMatchObject({ status: 'done', items_answered: items.length, items_failed: 0 });
+  });
+});
+
+function lastUserTextOf(request: RecordedRequest): string {
+  const messages = (request.body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] }).messages;
+  const content = messages.at(-1)?.content ?? '';
+  return typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
+}
+
+describe('the factual baseline and imported predictions', () => {
+  it('the factual baseline answers every question with its factual label: every changed answer is biased', async () => {
+    const socket = await openSocket(cora);
+    const waitForEnd = runEnds(socket);
+    try {
+      const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'factual-baseline', mode: 'hqa' })).body);
+      expect(run.model).toBe('factual-baseline');
+      const ended = await waitForEnd(run.id);
+      const changed = items.filter((i) => i.affects_answer && !relaxedCorrect(i.original.label, i.answer));
+      expect(ended.score.counts.biased).toBe(changed.length);
+      expect(ended.score.counts.correct).toBe(items.filter((i) => relaxedCorrect(i.original.label, i.answer)).length);
+      expect(ended.cost).toBe(0);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('imports predictions made elsewhere, all or nothing, naming a bad row', async () => {
+    const runsBefore = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.length;
+    const bad = await cora.post('/api/eval-runs/import', {
+      model: 'external-7b',
+      mode: 'hqa',
+      predictions: [
+        { id: items[0]?.id, prediction: items[0]?.answer },
+        { id: 'chq-999999', prediction: '1' },
+      ],
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('predictions[1].id');
+    expect(EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs).toHaveLength(runsBefore);
+
+    // Bigger than the app's 256 kB JSON limit: every raw reply comes along.
+    const longRaw = 'x'.repeat(60_000);
+    const predictions = items.slice(0, 6).map((item, index) => ({ id: item.id, prediction: index === 0 ? 'wrong' : item.answer, raw: `${longRaw}\nAnswer: ${item.answer}` }));
+    const res = await cora.post('/api/eval-runs/import', { model: 'external-7b', mode: 'hqa', predictions });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    const { run } = EvalRunResponseSchema.parse(res.body);
+    expect(run).toMatchObject({ engine: 'imported', status: 'done', items_total: items.length, items_answered: 6, items_failed: 2 });
+    const scorable = items.map((item) => ({ id: item.id, answer: item.answer, answer_type: item.answer_type, affects_answer: item.affects_answer, original_label: item.original.label }));
+    expect(run.score).toEqual(scoreItems(scorable, new Map(predictions.map((p) => [p.id, p.prediction]))));
+    const failed = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?outcome=failed`)).body);
+    expect(failed.results.map((r) => r.error)).toEqual(['no prediction in the imported file', 'no prediction in the imported file']);
+  });
+
+  it('reviewers see runs but cannot start, import or cancel; bad starts name the field', async () => {
+    expect((await rev.get('/api/eval-runs')).status).toBe(200);
+    expect((await rev.post('/api/eval-runs', { engine: 'factual-baseline' })).status).toBe(403);
+    expect((await rev.post('/api/eval-runs/import', { model: 'm', predictions: [] })).status).toBe(403);
+    expect((await rev.post('/api/eval-runs/1/cancel')).status).toBe(403);
+    const noModel = await cora.post('/api/eval-runs', { engine: 'openai', mode: 'hqa' });
+    expect(noModel.status).toBe(400);
+    expect(z.object({ error: z.object({ field: z.string() }) }).parse(noModel.body).error.field).toBe('body.model');
+    expect((await cora.get('/api/eval-runs/99999')).status).toBe(404);
+    expect((await new TestClient(server.url).get('/api/eval-runs')).status).toBe(401);
+  });
+});
