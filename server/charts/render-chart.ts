@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
-import { buildChartSpec, CHART_FONT, DEFAULT_CHART_WIDTH, type ChartSpecOptions } from '../../shared/chart-spec/vega-lite-spec';
+import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
+import { CHART_FONT, DEFAULT_CHART_WIDTH } from '../../shared/chart-spec/chart-style';
+import { buildChartSpec } from '../../shared/chart-spec/vega-lite-spec';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
 

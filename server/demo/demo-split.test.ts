@@ -6,14 +6,10 @@ import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
 import { inferChartType } from '../../shared/domain/infer-chart-type';
 import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { readTableCsv } from '../import/csv-table';
-import {
-  DEMO_QUESTION_KINDS,
-  demoQuestion,
-  generateDemoSplit,
-  mulberry32,
-  type DemoSplitResult,
-  type QuestionContext,
-} from './demo-split';
+import type { QuestionContext } from './demo-question-context';
+import { DEMO_QUESTION_KINDS, demoQuestion } from './demo-questions';
+import { mulberry32 } from './demo-random';
+import { generateDemoSplit, type DemoSplitResult } from './demo-split';
 
 interface Entry {
   imgname: string;

@@ -11,7 +11,7 @@ import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
 import { buildPieTable, buildSalesTable, buildTable } from '../../../shared/table/table-fixtures';
 import { verifyItem } from '../../../shared/table/verify';
-import { demoCharts } from '../../demo/demo-split';
+import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';
 import { offlineItem } from './offline-item';
 import { offlineProposals } from './offline-proposals';

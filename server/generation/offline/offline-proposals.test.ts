@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHART_TYPES } from '../../../shared/domain/chart-types';
 import { ProposalBatchSchema } from '../../../shared/generation/item-draft';
 import { DEFAULT_ROUGE_THRESHOLD, rougeLF } from '../../../shared/generation/similarity';
-import { demoCharts } from '../../demo/demo-split';
+import { demoCharts } from '../../demo/demo-charts';
 import { offlineProposals } from './offline-proposals';
 import { PROPOSAL_TEMPLATES } from './proposal-vocabulary';
 

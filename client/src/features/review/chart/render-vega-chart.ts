@@ -2,7 +2,8 @@ import robotoBoldUrl from '@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf?
 import robotoRegularUrl from '@expo-google-fonts/roboto/400Regular/Roboto_400Regular.ttf?url';
 import { parse, View } from 'vega';
 import { compile } from 'vega-lite';
-import { buildChartSpec, CHART_FONT } from '../../../../../shared/chart-spec/vega-lite-spec';
+import { CHART_FONT } from '../../../../../shared/chart-spec/chart-style';
+import { buildChartSpec } from '../../../../../shared/chart-spec/vega-lite-spec';
 import type { ChartType } from '../../../../../shared/domain/chart-types';
 import type { DataTable } from '../../../../../shared/table/model';
 import { expressionInterpreter } from 'vega-interpreter';

@@ -1,0 +1,74 @@
+import type { DataTable } from '../table/model';
+import type { ChartContext, Encoding } from './chart-context';
+import { isPercentTable } from './chart-data';
+import { CATEGORY_LABEL_LIMIT_PX, CHAR_WIDTH_EM, LABEL_FONT_SIZE, LEGEND_FONT_SIZE, LEGEND_SYMBOL_PX, longestLength, PALETTE, paletteEntry } from './chart-style';
+
+/** Channels the chart families share: the category and value axes, and series colours with their legend. */
+
+const ANGLED_LABEL_DEGREES = -40;
+const PX_PER_TICK = 55;
+
+/** The category (row label) channel: row order kept by an explicit domain. */
+export function categoryAxis(ctx: ChartContext, axisPx: number, horizontalAxis: boolean): Encoding['x'] {
+  return {
+    field: 'label',
+    type: 'nominal',
+    scale: { domain: ctx.labels, ...(horizontalAxis ? {} : { paddingInner: 0.2 }) },
+    axis: categoryAxisProps(ctx, axisPx, horizontalAxis),
+  };
+}
+
+function categoryAxisProps(ctx: ChartContext, axisPx: number, horizontalAxis: boolean) {
+  const title = ctx.table.label_header.trim() || null;
+  if (!horizontalAxis) return { title, labelLimit: CATEGORY_LABEL_LIMIT_PX };
+  const slotPx = axisPx / Math.max(1, ctx.labels.length);
+  const labelPx = longestLength(ctx.labels) * LABEL_FONT_SIZE * CHAR_WIDTH_EM;
+  return labelPx <= slotPx - 4
+    ? { title, labelAngle: 0, labelLimit: CATEGORY_LABEL_LIMIT_PX }
+    : {
+        title,
+        labelAngle: ANGLED_LABEL_DEGREES,
+        labelAlign: 'right' as const,
+        labelBaseline: 'top' as const,
+        labelLimit: CATEGORY_LABEL_LIMIT_PX - 40,
+        // Even angled, labels closer than a line height collide: show every other one.
+        labelOverlap: slotPx < LABEL_FONT_SIZE + 2 ? ('parity' as const) : false,
+      };
+}
+
+export function seriesColor(ctx: ChartContext): Encoding['color'] {
+  const { series } = ctx.table;
+  if (series.length === 1) return { value: PALETTE[0]?.fill ?? 'steelblue' };
+  return {
+    field: 'series',
+    type: 'nominal',
+    scale: { domain: series, range: series.map((_, i) => paletteEntry(i).fill) },
+    legend: { title: null, orient: 'bottom', direction: 'horizontal', columns: legendColumns(series, ctx.width - 40), labelLimit: CATEGORY_LABEL_LIMIT_PX },
+  };
+}
+
+/**
+ * The most legend columns that fit `widthPx`. Vega sizes each column to its widest entry
+ * (entry i sits in column i mod columns).
+ */
+function legendColumns(series: string[], widthPx: number): number {
+  const entryPx = series.map((name) => Math.min(name.length * LEGEND_FONT_SIZE * CHAR_WIDTH_EM, CATEGORY_LABEL_LIMIT_PX) + LEGEND_SYMBOL_PX);
+  for (let rows = 1; rows < series.length; rows += 1) {
+    // As few rows as fit, with entries spread evenly over them.
+    const columns = Math.ceil(series.length / rows);
+    const widths = Array.from({ length: columns }, (_, column) => Math.max(...entryPx.filter((_, i) => i % columns === column)));
+    if (widths.reduce((sum, w) => sum + w, 0) <= widthPx) return columns;
+  }
+  return 1;
+}
+
+export function valueAxis(table: DataTable, axisPx: number) {
+  const title = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
+  const tickCount = tickCountFor(axisPx);
+  return isPercentTable(table) ? { title, tickCount, labelExpr: "datum.label + '%'" } : { title, tickCount };
+}
+
+/** Vega's default of a tick per 40 px crowds the axis; ChartQA's charts space them wider. */
+export function tickCountFor(axisPx: number): number {
+  return Math.max(2, Math.round(axisPx / PX_PER_TICK));
+}
