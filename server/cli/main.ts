@@ -10,6 +10,7 @@ import { runGenerate, type GenerateOptions } from './generate-command';
 import { runScore, type ScoreCommandOptions } from '../eval/score-command';
 import { runExport, type ExportCommandOptions } from '../export/export-command';
 import { runEval, type EvalCommandOptions } from '../eval/eval-command';
+import { runRecord, type RecordCommandOptions } from '../eval/record-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -105,6 +106,17 @@ program
   .option('--json', 'print only a JSON report')
   .action(async (options: EvalCommandOptions) => {
     process.exitCode = await runEval(options);
+  });
+
+program
+  .command('eval-record')
+  .description('store an hqa eval predictions file as an evaluation run, shown on the Evaluation page')
+  .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] whose ids are export ids of accepted items')
+  .requiredOption('--model <name>', 'the model that made them')
+  .option('--mode <mode>', 'hqa, original (factual questions) or no_image', 'hqa')
+  .option('--json', 'print only { run } or { error }')
+  .action((options: RecordCommandOptions) => {
+    process.exitCode = runRecord(options);
   });
 
 program

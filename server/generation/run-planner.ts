@@ -5,18 +5,10 @@ import { itemKey } from '../items/item-service';
 import { activeProposals } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
 import { insertTask, markItemsPlanned, type RunRecord } from './run-queries';
+import { mulberry32 } from '../demo/demo-random';
 
-/** A small seeded PRNG, so a run's sampling can be replayed from its id. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A run's sampling is replayed from its id: the same seeded PRNG as the demo and offline engine. */
+export { mulberry32 };
 
 function shuffle<T>(list: T[], random: () => number): T[] {
   const copy = [...list];

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { z } from 'zod';
@@ -16,6 +19,7 @@ import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
+import { runCliAsync } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -270,6 +274,29 @@ describe('the factual baseline and imported predictions', () => {
     expect(run.score).toEqual(scoreItems(scorable, new Map(predictions.map((p) => [p.id, p.prediction]))));
     const failed = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?outcome=failed`)).body);
     expect(failed.results.map((r) => r.error)).toEqual(['no prediction in the imported file', 'no prediction in the imported file']);
+  });
+
+  it('hqa eval-record stores an hqa eval predictions file as a run; a bad file names the row and stores nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hqa-record-'));
+    try {
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify([{ id: items[0]?.id, prediction: 5 }]));
+      const refused = await runCliAsync(['eval-record', '--predictions', bad, '--model', 'cli-model'], { dbPath: server.dbPath });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain(`${bad}: predictions[0].prediction`);
+
+      const good = join(dir, 'p.json');
+      writeFileSync(good, JSON.stringify(items.map((item) => ({ id: item.id, prediction: item.original.label, raw: `Answer: ${item.original.label}` }))));
+      const result = await runCliAsync(['eval-record', '--predictions', good, '--model', 'cli-model', '--mode', 'original', '--json'], { dbPath: server.dbPath });
+      expect(result.status, result.stderr).toBe(0);
+      const { run } = EvalRunResponseSchema.parse(JSON.parse(result.stdout));
+      expect(run).toMatchObject({ model: 'cli-model', mode: 'original', engine: 'imported', status: 'done' });
+      expect(run.score.relaxed_accuracy).toBe(100);
+      const listed = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.filter((r) => r.model === 'cli-model');
+      expect(listed.map((r) => r.id)).toEqual([run.id]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reviewers see runs but cannot start, import or cancel; bad starts name the field', async () => {
