@@ -31,6 +31,13 @@ import {
 /** How often a busy run tells clients its progress. */
 const PROGRESS_THROTTLE_MS = 250;
 
+/** A task stopped by pause, cancel or shutdown, with the usage of the calls it had made. */
+class AbortedWithUsage extends Error {
+  constructor(readonly usage: Parameters<typeof addRunUsage>[2]) {
+    super('aborted');
+  }
+}
+
 export type EngineFactory = (run: RunRecord) => GenerationEngine;
 
 /**
@@ -181,6 +188,8 @@ export class RunExecutor {
       else await this.runItemTask(run, engine, task, signal);
     } catch (error) {
       if (signal.aborted) {
+        // Calls made before the stop were paid for: a budget must see them.
+        if (error instanceof AbortedWithUsage) addRunUsage(db, run.id, error.usage);
         requeueRunningTasks(db, run.id);
         return;
       }
@@ -198,7 +207,7 @@ export class RunExecutor {
     const settings = getSettings(db);
     const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
     const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, signal });
-    if (!result.ok && signal.aborted) throw new Error('aborted');
+    if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const created = db.transaction(() => {
       addRunUsage(db, run.id, result.usage);
       if (!result.ok) {
@@ -220,7 +229,7 @@ export class RunExecutor {
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, signal });
-    if (!result.ok && signal.aborted) throw new Error('aborted');
+    if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = db.transaction(() => {
       addRunUsage(db, run.id, result.usage);
       if (!result.ok) {

@@ -3,7 +3,7 @@ import { SettingsResponseSchema } from '../../shared/api/settings';
 import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
 import { ErrorBodySchema } from '../../shared/errors';
 import { hqaModel } from '../support/fake-hqa-model';
-import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { hangReply, startFakeOpenAI, textReply, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -79,5 +79,19 @@ describe('run control', () => {
     expect(after.status).toBe('cancelled');
     expect(after.items_created).toBeLessThan(8);
     expect((await admin.post(`/api/runs/${other.id}/resume`)).status).toBe(409);
+  });
+
+  it('a stopped run counts the usage of the calls it made before the stop', async () => {
+    // The first answer is not JSON (paid for), the repair call hangs until the cancel.
+    fake.script(textReply('Sure! Here is the item you asked for.'), hangReply());
+    const started = RunResponseSchema.parse((await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'pie', items: 1, concurrency: 1 })).body).run;
+    const calls = () => server.server.ctx.db.prepare('SELECT COUNT(*) AS n, SUM(prompt_tokens) AS prompt, SUM(completion_tokens) AS completion FROM llm_calls WHERE run_id = ?').get(started.id) as { n: number; prompt: number; completion: number };
+    await expect.poll(() => fake.pending()).toBe(0);
+    await expect.poll(() => calls().n).toBeGreaterThanOrEqual(1);
+    expect((await admin.post(`/api/runs/${started.id}/cancel`)).status).toBe(200);
+    await expect.poll(async () => (await getRun(started.id)).prompt_tokens).toBeGreaterThan(0);
+    const run = await getRun(started.id);
+    expect(run.prompt_tokens).toBe(calls().prompt);
+    expect(run.completion_tokens).toBe(calls().completion);
   });
 });
