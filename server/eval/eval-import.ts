@@ -1,10 +1,21 @@
 import type { Db } from '../../db/database';
-import { type EvalMode, type PredictionRow } from '../../shared/api/evaluations';
+import type { EvalMode, PredictionRow } from '../../shared/api/evaluations';
 import { judgePrediction } from '../../shared/eval/metrics';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import { HttpError } from '../http/http-error';
 import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
 import { evalQuestions } from './eval-snapshot';
+
+/** A row of the predictions that cannot be stored; callers name it their way (`body.predictions.3.id`, `predictions[3].id`). */
+export class PredictionRowError extends Error {
+  constructor(
+    readonly index: number,
+    readonly field: 'id',
+    readonly reason: string,
+  ) {
+    super(`predictions[${index}].${field}: ${reason}`);
+  }
+}
 
 /**
  * Stores predictions made elsewhere (`hqa eval` on another machine) as a finished run over the
@@ -22,8 +33,8 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
     const seen = new Set<string>();
     input.predictions.forEach((row, index) => {
       const question = byId.get(row.id);
-      if (!question) throw new HttpError('bad_request', `predictions[${index}].id: "${row.id}" is not an accepted item of this workbench`, `predictions[${index}].id`);
-      if (seen.has(row.id)) throw new HttpError('bad_request', `predictions[${index}].id: duplicate id "${row.id}"`, `predictions[${index}].id`);
+      if (!question) throw new PredictionRowError(index, 'id', `"${row.id}" is not an accepted item of this workbench`);
+      if (seen.has(row.id)) throw new PredictionRowError(index, 'id', `duplicate id "${row.id}"`);
       seen.add(row.id);
       const verdict = row.prediction === null ? { correct: false, biased: false } : judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, row.prediction);
       recordAnswer(db, runId, question.item_id, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });

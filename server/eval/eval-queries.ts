@@ -261,7 +261,8 @@ export function scoreCounts(db: Db, runId: number): ScoreCounts {
 const OUTCOME_SQL: Record<EvalResultsQuery['outcome'], string | null> = {
   all: null,
   correct: 'e.correct = 1',
-  wrong: "e.correct = 0 AND e.status = 'answered'",
+  // correct + wrong + missing = every finished question; failed ones are among the missing.
+  wrong: 'e.correct = 0 AND e.prediction IS NOT NULL',
   missing: "e.prediction IS NULL AND e.status IN ('answered', 'failed')",
   biased: 'e.biased = 1',
   failed: "e.status = 'failed'",

@@ -4,10 +4,10 @@ import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, Sta
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
 import { currentUser, requireRole } from '../auth/auth-middleware';
-import { notFound } from '../http/http-error';
+import { HttpError, notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import type { EvalExecutor } from './eval-executor';
-import { importPredictions } from './eval-import';
+import { importPredictions, PredictionRowError } from './eval-import';
 import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
@@ -50,7 +50,15 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
 
   router.post('/import', curator, express.json({ limit: IMPORT_BODY_LIMIT }), (req, res) => {
     const request = parseInput(ImportEvalRequestSchema, req.body, 'body');
-    const run = publicEvalRun(ctx.db, importPredictions(ctx.db, request, currentUser(req).id));
+    let record;
+    try {
+      record = importPredictions(ctx.db, request, currentUser(req).id);
+    } catch (error) {
+      if (!(error instanceof PredictionRowError)) throw error;
+      const field = `body.predictions.${error.index}.${error.field}`;
+      throw new HttpError('bad_request', `${field}: ${error.reason}`, field);
+    }
+    const run = publicEvalRun(ctx.db, record);
     ctx.publish('eval.created', { run });
     res.status(201).json({ run });
   });

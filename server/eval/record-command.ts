@@ -4,7 +4,7 @@ import { EvalModeSchema, PredictionRowSchema } from '../../shared/api/evaluation
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
 import { HttpError } from '../http/http-error';
-import { importPredictions } from './eval-import';
+import { importPredictions, PredictionRowError } from './eval-import';
 import { publicEvalRun } from './eval-queries';
 
 export interface RecordCommandOptions {
@@ -49,7 +49,7 @@ export function runRecord(options: RecordCommandOptions): number {
     }
     return 0;
   } catch (error) {
-    if (error instanceof HttpError) return fail(`${options.predictions}: ${error.message}`);
+    if (error instanceof HttpError || error instanceof PredictionRowError) return fail(`${options.predictions}: ${error.message}`);
     throw error;
   } finally {
     db.close();

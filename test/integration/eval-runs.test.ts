@@ -151,6 +151,11 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     const search = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?q=${encodeURIComponent('12345')}`)).body);
     expect(search.results.map((r) => r.id)).toEqual([items[0]?.id]);
     expect((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=nonsense`)).status).toBe(400);
+    // The outcomes split the finished questions: a rambling reply is missing, not wrong.
+    const total = async (outcome: string) => EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=${outcome}`)).body).total;
+    const missing = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=missing`)).body);
+    expect((await total('correct')) + (await total('wrong')) + missing.total).toBe(items.length);
+    expect(missing.results.map((r) => r.prediction)).toEqual(missing.results.map(() => null));
   });
 
   it('the no-image control sends no chart; the factual run makes the decline rate', async () => {
@@ -260,7 +265,10 @@ describe('the factual baseline and imported predictions', () => {
       ],
     });
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toContain('predictions[1].id');
+    expect(z.object({ error: z.object({ field: z.string(), message: z.string() }) }).parse(bad.body).error).toMatchObject({
+      field: 'body.predictions.1.id',
+      message: expect.stringContaining('chq-999999') as string,
+    });
     expect(EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs).toHaveLength(runsBefore);
 
     // Bigger than the app's 256 kB JSON limit: every raw reply comes along.

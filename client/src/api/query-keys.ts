@@ -1,4 +1,5 @@
 import type { ChartListQuery } from '../../../shared/api/charts';
+import type { EvalResultsQuery } from '../../../shared/api/evaluations';
 import type { ItemListQuery } from '../../../shared/api/items';
 import type { ProposalListQuery } from '../../../shared/api/pool';
 
@@ -29,6 +30,17 @@ export const queryKeys = {
     list: (page: number) => ['runs', 'list', page] as const,
     details: () => ['runs', 'detail'] as const,
     detail: (id: number) => ['runs', 'detail', id] as const,
+  },
+  /** Model evaluation runs: the list, the paper's comparison, one run, and one run's results. */
+  evals: {
+    all: () => ['evals'] as const,
+    lists: () => ['evals', 'list'] as const,
+    comparison: () => ['evals', 'comparison'] as const,
+    details: () => ['evals', 'detail'] as const,
+    detail: (id: number) => ['evals', 'detail', id] as const,
+    /** Every cached results page of one run, whatever its filters. */
+    runResults: (id: number) => ['evals', 'results', id] as const,
+    results: (id: number, query: EvalResultsQuery) => ['evals', 'results', id, query] as const,
   },
   pool: {
     all: () => ['pool'] as const,

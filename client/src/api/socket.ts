@@ -2,6 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '../../../shared/api/charts';
+import type { EvalRun, EvalRunDetailResponseSchema, EvalRunListResponseSchema } from '../../../shared/api/evaluations';
 import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '../../../shared/api/items';
 import type { QueueResponseSchema } from '../../../shared/api/review';
 import type { ItemStatus } from '../../../shared/domain/generation';
@@ -30,6 +31,8 @@ export type ExpiredLease = { item_id: number; at: number };
 /** Only the latest few matter: the review page holds at most two leases. */
 const EXPIRED_LEASES_KEPT = 20;
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
+type EvalRunListResponse = z.infer<typeof EvalRunListResponseSchema>;
+type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
 
 /** A busy run pushes bursts of events; each burst becomes one refetch per affected query family. */
 const COALESCE_MS = 300;
@@ -103,6 +106,31 @@ function applyRun(queryClient: QueryClient, run: Run, invalidate: (key: QueryKey
   }
 }
 
+/** An evaluation run no longer moves once it leaves these statuses. */
+const ACTIVE_EVAL_STATUSES: readonly EvalRun['status'][] = ['queued', 'running'];
+
+/**
+ * An evaluation run's pushed state (counters, status and its score so far), written into the
+ * list and its detail. The list holds every run unpaged, newest first, so a run the list has
+ * not seen yet goes on top.
+ */
+function applyEvalRun(queryClient: QueryClient, run: EvalRun, invalidate: (key: QueryKey) => void): void {
+  queryClient.setQueriesData<EvalRunListResponse>({ queryKey: queryKeys.evals.lists() }, (old) => {
+    if (!old) return old;
+    return old.runs.some((r) => r.id === run.id) ? { runs: old.runs.map((r) => (r.id === run.id ? run : r)) } : { runs: [run, ...old.runs] };
+  });
+  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => (old ? { ...old, run } : old));
+  // The decline rate (in the detail) and the per-question verdicts are not pushed: they move with every answer.
+  invalidate(queryKeys.evals.detail(run.id));
+  invalidate(queryKeys.evals.runResults(run.id));
+  if (!ACTIVE_EVAL_STATUSES.includes(run.status)) {
+    // A finished run may become a model's latest of its mode: its comparison row and, for a
+    // factual run, the baseline other runs' details are measured against.
+    invalidate(queryKeys.evals.comparison());
+    invalidate(queryKeys.evals.details());
+  }
+}
+
 function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
   queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
   queryClient.setQueriesData<ProposalListResponse>({ queryKey: queryKeys.pool.lists() }, (old) =>
@@ -164,6 +192,8 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     'presence.changed': ({ users }) => queryClient.setQueryData<PresenceUsers>(queryKeys.presence(), users),
     'run.created': () => invalidate(queryKeys.runs.lists()),
     'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
+    'eval.created': ({ run }) => applyEvalRun(queryClient, run, invalidate),
+    'eval.progressed': ({ run }) => applyEvalRun(queryClient, run, invalidate),
     'reflection.progressed': ({ batch }) => applyReflectionBatch(queryClient, batch),
     'proposal.created': ({ proposal }) => {
       queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
@@ -248,6 +278,7 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
   // Pushes sent while the connection was down are lost: fetch what they would have changed.
   const onReconnect = () => {
     invalidate(queryKeys.runs.all());
+    invalidate(queryKeys.evals.all());
     invalidate(queryKeys.pool.all());
     invalidate(queryKeys.items.all());
     invalidate(queryKeys.review.all());

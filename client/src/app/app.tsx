@@ -9,6 +9,7 @@ import { ChartPage } from '../features/charts/chart-page';
 import { ChartsPage } from '../features/charts/charts-page';
 import { ItemPage } from '../features/items/item-page';
 import { ItemsPage } from '../features/items/items-page';
+import { EvalRunPage } from '../features/evaluation/eval-run-page';
 import { EvaluationPage } from '../features/evaluation/evaluation-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
 import { PoolAnalyticsPage } from '../features/pool/analytics/pool-analytics-page';
@@ -44,6 +45,7 @@ export function App() {
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<StatsPage />} />
               <Route path="evaluation" element={<EvaluationPage />} />
+              <Route path="evaluation/runs/:id" element={<EvalRunPage />} />
               <Route path="admin" element={<AdminPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>

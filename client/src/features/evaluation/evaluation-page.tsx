@@ -1,7 +1,15 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../shared/export/chart-hqa';
 import { roleAtLeast } from '../../../../shared/domain/roles';
+import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
+import { AnswerTypeChart } from './answer-type-chart';
+import { AccuracyTable, AnswerTypeTable } from './comparison-tables';
+import { useEvalComparison, useEvalRuns } from './eval-api';
+import { EvalRunsTable, evalRunPath } from './eval-runs-table';
+import { ImportPredictionsForm } from './import-predictions-form';
+import { StartEvalForm } from './start-eval-form';
 
 const FORMAT_LABELS: Record<ExportFormat, string> = {
   'chart-hqa': 'Chart-HQA JSON (stats + items)',
@@ -9,22 +17,72 @@ const FORMAT_LABELS: Record<ExportFormat, string> = {
   jsonl: 'JSON lines (one item per line)',
 };
 
+function EvalRunList() {
+  const navigate = useNavigate();
+  const runs = useEvalRuns();
+  if (runs.isPending) return <p className="muted">Loading evaluation runs…</p>;
+  if (runs.isError) {
+    return (
+      <p className="error" role="alert">
+        Could not load the evaluation runs: {errorMessage(runs.error)}
+      </p>
+    );
+  }
+  if (runs.data.runs.length === 0) return <p className="empty">No evaluation runs yet.</p>;
+  return <EvalRunsTable runs={runs.data.runs} onOpen={(run) => void navigate(evalRunPath(run.id))} />;
+}
+
+function EvalComparison() {
+  const comparison = useEvalComparison();
+  return (
+    <section aria-labelledby="comparison-heading">
+      <h2 id="comparison-heading">Comparison</h2>
+      <p className="muted small page-intro">
+        Each model’s latest finished run of each mode. Decline rate = |Acc<sub>QA</sub> − Acc<sub>HQA</sub>| / Acc<sub>QA</sub>; bias rate: questions whose
+        assumption changes the answer, answered with the factual label instead.
+      </p>
+      {comparison.isPending && <p className="muted">Loading the comparison…</p>}
+      {comparison.isError && (
+        <p className="error" role="alert">
+          Could not load the comparison: {errorMessage(comparison.error)}
+        </p>
+      )}
+      {comparison.data && comparison.data.rows.length === 0 && (
+        <p className="empty">No finished hypothetical-question run yet: a model gets a row once one of its runs in mode Hypothetical is done.</p>
+      )}
+      {comparison.data && comparison.data.rows.length > 0 && (
+        <>
+          <h3>Accuracy and decline rate</h3>
+          <div className="table-scroll">
+            <AccuracyTable rows={comparison.data.rows} />
+          </div>
+          <h3>By answer type</h3>
+          <div className="table-scroll">
+            <AnswerTypeTable rows={comparison.data.rows} />
+          </div>
+          <AnswerTypeChart rows={comparison.data.rows} />
+        </>
+      )}
+    </section>
+  );
+}
+
 /**
- * Export for now; model runs and their scores are listed here once the evaluation runner has a
- * UI (today: `hqa eval` is still to come, `hqa score` scores predictions from the command line).
+ * The end of the loop: export the accepted items, ask models about them (or import what they
+ * answered elsewhere), and compare the models as the paper's Tables 3 and 4 do.
  */
 export function EvaluationPage() {
   const user = useCurrentUser();
   const [format, setFormat] = useState<ExportFormat>('chart-hqa');
   const [full, setFull] = useState(false);
-  const canExport = roleAtLeast(user.role, 'curator');
+  const isCurator = roleAtLeast(user.role, 'curator');
   const href = `/api/export?format=${format}${full && format !== 'chartqa' ? '&full=true' : ''}`;
   return (
     <section className="page">
       <title>Evaluation · Chart-HQA</title>
       <h1>Evaluation</h1>
       <h2>Export the dataset</h2>
-      {canExport ? (
+      {isCurator ? (
         <form className="export-form" onSubmit={(event) => event.preventDefault()}>
           <p className="muted">Only accepted items, with reviewers’ corrections applied, in a fixed order with stable ids.</p>
           <fieldset>
@@ -46,17 +104,23 @@ export function EvaluationPage() {
           </p>
           <p className="muted">
             From the command line: <code>npm run --silent hqa -- export --out chart-hqa.json [--format …] [--full] [--images DIR]</code>; score a model’s
-            predictions with <code>hqa score</code>.
+            predictions with <code>hqa score</code>, or ask a model with <code>hqa eval</code> and import its predictions below.
           </p>
         </form>
       ) : (
         <p className="muted">Curators export the dataset.</p>
       )}
       <h2>Model runs</h2>
-      <p className="placeholder">
-        Model evaluation over an export: relaxed accuracy, decline rate against the factual questions, accuracy per answer type, a no-image control and
-        the bias rate. Not built yet.
-      </p>
+      {isCurator ? (
+        <div className="eval-forms">
+          <StartEvalForm />
+          <ImportPredictionsForm />
+        </div>
+      ) : (
+        <p className="muted">Curators start evaluation runs and import predictions; you can follow them here.</p>
+      )}
+      <EvalRunList />
+      <EvalComparison />
     </section>
   );
 }

@@ -1,0 +1,103 @@
+import { Link } from 'react-router';
+import type { EvalComparisonRow } from '../../../../shared/api/evaluations';
+import { ANSWER_TYPES } from '../../../../shared/table/answers';
+import { ANSWER_TYPE_LABELS, formatScore, formatVariance } from './eval-format';
+import { evalRunPath } from './eval-runs-table';
+
+/** A score that links to the run it came from, or a dash when the model has no such run. */
+function RunScore({ value, runId }: { value: number | null; runId: number | null }) {
+  const text = formatScore(value);
+  return runId === null || value === null ? <>{text}</> : <Link to={evalRunPath(runId)}>{text}</Link>;
+}
+
+/** The paper's Table 3 (plus the no-image control and the bias rate): one row per model. */
+export function AccuracyTable({ rows }: { rows: EvalComparisonRow[] }) {
+  return (
+    <table className="data-grid comparison-table" data-testid="comparison-accuracy">
+      <caption className="sr-only">Accuracy and decline rate per model</caption>
+      <thead>
+        <tr>
+          <th scope="col">Model</th>
+          <th scope="col" className="num" title="Relaxed accuracy on the factual questions (Acc_QA)">
+            ChartQA (factual)
+          </th>
+          <th scope="col" className="num" title="Relaxed accuracy on the hypothetical questions (Acc_HQA)">
+            Chart-HQA
+          </th>
+          <th scope="col" className="num" title="|Acc_QA − Acc_HQA| / Acc_QA">
+            Decline rate
+          </th>
+          <th scope="col" className="num" title="The hypothetical questions without the chart">
+            No image
+          </th>
+          <th scope="col" className="num" title="Share of answer-changing questions answered with the factual label">
+            Bias rate
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.model} data-model={row.model}>
+            <th scope="row" className="mono">
+              {row.model} <span className="muted small">({row.items} items)</span>
+            </th>
+            <td className="num" data-col="qa">
+              <RunScore value={row.qa_accuracy} runId={row.original_run_id} />
+            </td>
+            <td className="num" data-col="hqa">
+              <RunScore value={row.hqa_accuracy} runId={row.hqa_run_id} />
+            </td>
+            <td className="num" data-col="decline">
+              {formatScore(row.decline_rate)}
+            </td>
+            <td className="num" data-col="no-image">
+              <RunScore value={row.no_image_accuracy} runId={row.no_image_run_id} />
+            </td>
+            <td className="num" data-col="bias">
+              {formatScore(row.bias_rate)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The paper's Table 4: accuracy per answer type on the hypothetical questions, and its spread. */
+export function AnswerTypeTable({ rows }: { rows: EvalComparisonRow[] }) {
+  return (
+    <table className="data-grid comparison-table" data-testid="comparison-answer-types">
+      <caption className="sr-only">Accuracy per answer type per model</caption>
+      <thead>
+        <tr>
+          <th scope="col">Model</th>
+          {ANSWER_TYPES.map((type) => (
+            <th key={type} scope="col" className="num">
+              {ANSWER_TYPE_LABELS[type]}
+            </th>
+          ))}
+          <th scope="col" className="num" title="Population variance of the per-type accuracies (percent²)">
+            Variance
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.model} data-model={row.model}>
+            <th scope="row" className="mono">
+              {row.model}
+            </th>
+            {ANSWER_TYPES.map((type) => (
+              <td key={type} className="num" data-col={type}>
+                {formatScore(row.by_answer_type[type])}
+              </td>
+            ))}
+            <td className="num" data-col="variance">
+              {formatVariance(row.answer_type_variance)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,90 @@
+import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  EvalComparisonResponseSchema,
+  EvalResultsResponseSchema,
+  EvalRunDetailResponseSchema,
+  EvalRunListResponseSchema,
+  EvalRunResponseSchema,
+  type EvalResultsQuery,
+  type EvalRun,
+  type ImportEvalRequest,
+  type StartEvalRequest,
+} from '../../../../shared/api/evaluations';
+import { apiGet, apiPost } from '../../api/http';
+import { queryKeys } from '../../api/query-keys';
+
+type EvalRunListResponse = z.infer<typeof EvalRunListResponseSchema>;
+type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
+
+/** Every evaluation run, newest first; kept current by `eval.*` pushes (see api/socket.ts). */
+export function useEvalRuns() {
+  return useQuery({
+    queryKey: queryKeys.evals.lists(),
+    queryFn: () => apiGet('/api/eval-runs', EvalRunListResponseSchema),
+  });
+}
+
+/** One row per model: the paper's Table 3 and Table 4. */
+export function useEvalComparison() {
+  return useQuery({
+    queryKey: queryKeys.evals.comparison(),
+    queryFn: () => apiGet('/api/eval-runs/comparison', EvalComparisonResponseSchema),
+  });
+}
+
+/** One run and its baseline; `null` (an id that cannot exist) fetches nothing. */
+export function useEvalRun(id: number | null) {
+  return useQuery({
+    queryKey: queryKeys.evals.detail(id ?? 0),
+    queryFn: id === null ? skipToken : () => apiGet(`/api/eval-runs/${id}`, EvalRunDetailResponseSchema),
+  });
+}
+
+export function useEvalResults(id: number, query: EvalResultsQuery) {
+  return useQuery({
+    queryKey: queryKeys.evals.results(id, query),
+    queryFn: () => apiGet(`/api/eval-runs/${id}/results`, EvalResultsResponseSchema, query),
+    // A page being refetched as the run answers keeps its rows (and any expanded one) on screen.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * After a start, an import or a cancel. A factual-baseline run can finish before its POST
+ * answers, so the response may be older than pushes already applied: it only fills what is
+ * not cached yet, and the list and the run are fetched again.
+ */
+function rememberEvalRun(queryClient: QueryClient, run: EvalRun): void {
+  queryClient.setQueryData<EvalRunListResponse>(queryKeys.evals.lists(), (old) =>
+    old && !old.runs.some((r) => r.id === run.id) ? { runs: [run, ...old.runs] } : old,
+  );
+  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.evals.lists() });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.evals.detail(run.id) });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.evals.comparison() });
+}
+
+export function useStartEval() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: StartEvalRequest) => apiPost('/api/eval-runs', EvalRunResponseSchema, request),
+    onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
+  });
+}
+
+export function useImportEval() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ImportEvalRequest) => apiPost('/api/eval-runs/import', EvalRunResponseSchema, request),
+    onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
+  });
+}
+
+export function useCancelEval(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost(`/api/eval-runs/${id}/cancel`, EvalRunResponseSchema),
+    onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
+  });
+}

@@ -1,0 +1,51 @@
+import type { EvalEngine, EvalMode, EvalRun, EvalRunStatus } from '../../../../shared/api/evaluations';
+import { PERCENT_DECIMALS } from '../../../../shared/eval/metrics';
+import type { AnswerType } from '../../../../shared/table/answers';
+
+export const MODE_LABELS: Record<EvalMode, string> = {
+  hqa: 'Hypothetical',
+  original: 'Factual (ChartQA baseline)',
+  no_image: 'No image (control)',
+};
+
+/** What each mode asks, completing a sentence that starts with the mode's label. */
+export const MODE_HINTS: Record<EvalMode, string> = {
+  hqa: 'asks the hypothetical questions, with the chart.',
+  original: 'asks the factual questions the items came from: the accuracy the decline rate is measured against.',
+  no_image: 'asks the hypothetical questions without the chart: what the model answers from the text alone.',
+};
+
+export const ENGINE_LABELS: Record<EvalEngine, string> = {
+  openai: 'LLM (OpenAI API)',
+  'factual-baseline': 'factual baseline (no LLM)',
+  imported: 'imported predictions',
+};
+
+export const ANSWER_TYPE_LABELS: Record<AnswerType, string> = {
+  integer: 'Integer',
+  decimal: 'Decimal',
+  boolean: 'Boolean',
+  text: 'Text',
+};
+
+/**
+ * A score in percent as the paper prints it ("71.25%"), or a dash when there was nothing to
+ * score. The server already rounds to this many places; fixed decimals keep columns aligned.
+ */
+export function formatScore(value: number | null): string {
+  return value === null ? '—' : `${value.toFixed(PERCENT_DECIMALS)}%`;
+}
+
+/** The per-answer-type variance is in percent², so it carries no `%`. */
+export function formatVariance(value: number | null): string {
+  return value === null ? '—' : value.toFixed(PERCENT_DECIMALS);
+}
+
+export function isActive(status: EvalRunStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+/** Questions finished either way (answered or failed), out of the run's snapshot. */
+export function finishedCount(run: Pick<EvalRun, 'items_answered' | 'items_failed'>): number {
+  return run.items_answered + run.items_failed;
+}

@@ -1,0 +1,30 @@
+import type { EvalRun, EvalRunStatus } from '../../../../shared/api/evaluations';
+import { finishedCount, isActive } from './eval-format';
+
+/** Shares the generation runs' status colours: the statuses mean the same. */
+export function EvalStatusTag({ status }: { status: EvalRunStatus }) {
+  return (
+    <span className={`status-tag run-status-${status}`} data-testid="eval-status">
+      {status}
+    </span>
+  );
+}
+
+/**
+ * "12 / 40" finished questions, with a bar while the run still moves. `caption` adds how many
+ * failed (the run page).
+ */
+export function EvalProgress({ run, caption = false }: { run: EvalRun; caption?: boolean }) {
+  const finished = finishedCount(run);
+  return (
+    <span className="eval-progress" data-testid="eval-progress" data-finished={finished} data-total={run.items_total}>
+      {isActive(run.status) && (
+        <progress max={Math.max(1, run.items_total)} value={finished} aria-label={`Questions answered in evaluation run ${run.id}`} />
+      )}
+      <span className="small">
+        {finished} / {run.items_total}
+        {caption && ` answered or failed (${run.items_failed} failed)`}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,217 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EvalResultsResponseSchema } from '../../shared/api/evaluations';
+import { roundTo } from '../../shared/eval/metrics';
+import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
+import { TestClient } from '../support/http-client';
+import { generateItems } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { openBrowser, type BrowserSession } from './browser';
+import { LoginPage } from './pages/login-page';
+import { EvalRunPage, EvaluationPage } from './pages/evaluation-page';
+
+const CURATOR = { username: 'cora', password: 'curator-pass-1' };
+const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
+/** The factual baseline asks no model; the wait is generous for a loaded CI box. */
+const RUN_DONE_TIMEOUT_MS = 30_000;
+/** Model output is data: if the page ever rendered it as HTML, this would set `window.__xss`. */
+const XSS_RAW = '<img src=x onerror="window.__xss=1">';
+const WRONG_ANSWER = 'surely-not-the-answer';
+/** Set to a directory to save screenshots of the pages at work (e.g. /tmp) for a human look. */
+const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
+
+let server: TestServer;
+let api: TestClient;
+let dir: string;
+const sessions: BrowserSession[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const run = await generateItems(server, 8);
+  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
+  await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
+  api = new TestClient(server.url);
+  await api.login(CURATOR.username, CURATOR.password);
+  dir = mkdtempSync(join(tmpdir(), 'hqa-e2e-eval-'));
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close()));
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function signIn(user: { username: string; password: string }): Promise<Page> {
+  const session = await openBrowser();
+  sessions.push(session);
+  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
+  return session.page;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}
+
+/** Relaxed accuracy of a run as the page prints it, computed from the stored verdicts. */
+function storedAccuracy(runId: number): string {
+  const { correct, items } = server.server.ctx.db
+    .prepare('SELECT SUM(correct) AS correct, COUNT(*) AS items FROM eval_results WHERE run_id = ?')
+    .get(runId) as { correct: number; items: number };
+  return `${roundTo((100 * correct) / items).toFixed(2)}%`;
+}
+
+async function acceptedItems(): Promise<ExportItem[]> {
+  // The export is the dataset's own view of the accepted items: its ids and gold answers.
+  return ChartHqaExportV1Schema.parse((await api.get('/api/export?format=chart-hqa')).body).items;
+}
+
+function writeJson(name: string, data: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(data));
+  return path;
+}
+
+describe('model evaluation in the browser', () => {
+  it('a curator runs the factual baseline, compares models, imports predictions and drills into them; another user watches live', async () => {
+    // A reviewer with the page open before any run exists: runs can only reach it over the socket.
+    const watcher = await new EvaluationPage(await signIn(REVIEWER), server.url).goto();
+    await watcher.page.getByText('No evaluation runs yet.').waitFor();
+    expect(await watcher.startForm.count()).toBe(0);
+    expect(await watcher.importForm.count()).toBe(0);
+
+    const page = await signIn(CURATOR);
+    const evaluation = await new EvaluationPage(page, server.url).goto();
+    // Anything from here on must arrive without a reload.
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    // No API key on the test server: only the factual baseline can run, and the form says so.
+    expect(await evaluation.engine.inputValue()).toBe('factual-baseline');
+    expect(await evaluation.engine.locator('option[value="openai"]').isDisabled()).toBe(true);
+    expect(await evaluation.engineNote.textContent()).toContain('No OPENAI_API_KEY');
+
+    // The shared schema refuses a concurrency of 0 on its field, before anything is sent.
+    await evaluation.startForm.getByLabel('Concurrency', { exact: true }).fill('0');
+    await evaluation.startForm.getByRole('button', { name: 'Start run' }).click();
+    await expect.poll(() => evaluation.startFieldError('Concurrency')).toBeTruthy();
+    expect(await evaluation.startResult.count()).toBe(0);
+    await evaluation.startForm.getByLabel('Concurrency', { exact: true }).fill('2');
+
+    const hqaRun = await evaluation.startBaselineRun('Hypothetical');
+    await expect.poll(() => evaluation.runStatus(hqaRun), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
+    const hqaRow = evaluation.runRow(hqaRun);
+    expect(await hqaRow.getByTestId('eval-model').textContent()).toBe('factual-baseline');
+    expect(await hqaRow.locator('td[data-mode]').textContent()).toBe('Hypothetical');
+    const progress = hqaRow.getByTestId('eval-progress');
+    await expect.poll(() => progress.getAttribute('data-finished')).toBe(await progress.getAttribute('data-total'));
+    expect(await hqaRow.getByTestId('eval-accuracy').textContent()).toBe(storedAccuracy(hqaRun));
+
+    // The other session saw it arrive and finish.
+    await expect.poll(() => watcher.runStatus(hqaRun), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
+
+    const originalRun = await evaluation.startBaselineRun('Factual (ChartQA baseline)');
+    expect(originalRun).not.toBe(hqaRun);
+    await expect.poll(() => evaluation.runStatus(originalRun), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
+    await expect.poll(() => watcher.runStatus(originalRun), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
+
+    // Table 3: the baseline answers every factual question with its own label, and the
+    // hypothetical ones only where the assumption leaves the answer as it was.
+    await expect.poll(() => evaluation.accuracyCell('factual-baseline', 'qa').textContent()).toBe('100.00%');
+    expect(await evaluation.accuracyCell('factual-baseline', 'hqa').textContent()).toBe(storedAccuracy(hqaRun));
+    expect(await evaluation.accuracyCell('factual-baseline', 'no-image').textContent()).toBe('—');
+    expect(await evaluation.answerTypeRow('factual-baseline').locator('td').count()).toBe(5);
+    await expect.poll(() => evaluation.answerTypeChart.getAttribute('data-state')).toBe('drawn');
+    expect(await evaluation.answerTypeChart.locator('svg').count()).toBe(1);
+
+    // Import: a file the client cannot read, ids the server does not know, then a good one.
+    const items = await acceptedItems();
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    await evaluation.choosePredictions(writeJson('broken.json', [{ id: items[0]?.id, prediction: '1' }, { id: 7, prediction: '2' }]));
+    await expect.poll(() => evaluation.importFileError()).toMatch(/^broken\.json: \[1\]\.id: /);
+
+    await evaluation.choosePredictions(writeJson('unknown.json', [{ id: 'chq-999999', prediction: '1', raw: 'Answer: 1' }]));
+    await evaluation.submitImport('imported-model');
+    await expect.poll(() => evaluation.importFileError()).toMatch(/^predictions\[0\]\.id: .*not an accepted item/);
+
+    const [wrong, xss, ...rest] = items as [ExportItem, ExportItem, ...ExportItem[]];
+    const predictions = [
+      { id: wrong.id, prediction: WRONG_ANSWER, raw: `Answer: ${WRONG_ANSWER}` },
+      { id: xss.id, prediction: xss.answer, raw: XSS_RAW },
+      ...rest.map((item) => ({ id: item.id, prediction: item.answer, raw: `Answer: ${item.answer}` })),
+    ];
+    await evaluation.choosePredictions(writeJson('predictions.json', predictions));
+    await expect.poll(() => evaluation.importFileError()).toBeNull();
+    await evaluation.submitImport('imported-model');
+    const importedRun = await evaluation.importedRunId();
+    await expect.poll(() => evaluation.accuracyCell('imported-model', 'hqa').textContent()).toBe(storedAccuracy(importedRun));
+    await expect.poll(() => watcher.runStatus(importedRun)).toBe('done');
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await screenshot(page, 'evaluation-page');
+
+    // The run page: its score, then only the wrong answer under outcome=wrong (kept in the URL).
+    await evaluation.importResult.getByRole('link').click();
+    await page.waitForURL(new RegExp(`/evaluation/runs/${importedRun}$`));
+    const run = await new EvalRunPage(page).waitForLoad();
+    expect(await run.status.textContent()).toBe('done');
+    expect(await run.accuracy.textContent()).toBe(storedAccuracy(importedRun));
+    await expect.poll(() => run.resultIds()).toEqual(items.map((item) => item.id));
+
+    await run.outcome.selectOption('wrong');
+    await page.waitForURL(/outcome=wrong/);
+    await expect.poll(() => run.resultIds()).toEqual([wrong.id]);
+    expect(await run.resultRow(wrong.id).getByTestId('result-prediction').textContent()).toBe(WRONG_ANSWER);
+    expect(await run.resultRow(wrong.id).getByTestId('result-correct').getAttribute('data-correct')).toBe('false');
+    const { results: apiWrong } = EvalResultsResponseSchema.parse((await api.get(`/api/eval-runs/${importedRun}/results?outcome=wrong`)).body);
+    expect(apiWrong.map((result) => result.id)).toEqual([wrong.id]);
+
+    // The reply that looks like markup is shown as text, and nothing ran.
+    await run.outcome.selectOption('correct');
+    await expect.poll(() => run.resultIds()).toContain(xss.id);
+    await run.resultRow(xss.id).click();
+    const detail = run.detailOf(xss.id);
+    expect(await detail.getByTestId('result-raw').textContent()).toBe(XSS_RAW);
+    expect(await detail.locator('img').count()).toBe(0);
+    expect(await detail.getByTestId('result-original-label').textContent()).toContain(xss.original.label);
+    const itemLink = await detail.getByTestId('result-item-link').getAttribute('href');
+    expect(itemLink).toMatch(/^\/items\/\d+$/);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    await screenshot(page, 'eval-run-page');
+
+    // The keyboard: j moves from the clicked row to the next, Enter opens that one.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const ids = await run.resultIds();
+    const next = ids[ids.indexOf(xss.id) + 1];
+    if (!next) throw new Error('the XSS row should not be the last correct one');
+    await page.keyboard.press('j');
+    await expect.poll(() => run.resultRow(next).getAttribute('aria-selected')).toBe('true');
+    expect(await run.resultRow(next).getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => run.resultRow(next).getAttribute('aria-expanded')).toBe('true');
+
+    // The filter survives a reload.
+    await page.reload();
+    await new EvalRunPage(page).waitForLoad();
+    expect(await run.outcome.inputValue()).toBe('correct');
+    expect(await run.resultIds()).not.toContain(wrong.id);
+  });
+
+  it('a reviewer sees the runs and their scores but cannot start or import', async () => {
+    const page = await signIn(REVIEWER);
+    const evaluation = await new EvaluationPage(page, server.url).goto();
+    await evaluation.runList.waitFor();
+    expect(await evaluation.runList.locator('tbody tr').count()).toBeGreaterThan(0);
+    await page.getByText('Curators start evaluation runs').waitFor();
+    expect(await evaluation.startForm.count()).toBe(0);
+    expect(await evaluation.importForm.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
+    const status = await page.evaluate(
+      async () => (await fetch('/api/eval-runs', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ engine: 'factual-baseline' }) })).status,
+    );
+    expect(status).toBe(403);
+  });
+});
