@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import { formatNumber } from '../../../shared/table/program';
 
 /** Words and numbers as the offline engine writes them into assumptions, questions and programs. */
@@ -60,7 +61,13 @@ export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * The plural of a table's noun ("criterion" → "criteria", "country" → "countries") by
+ * compromise's inflection; the spelling rules cover words it does not read as a noun alone.
+ */
 export function plural(noun: string): string {
+  const inflected = nlp(noun).nouns().toPlural().text();
+  if (inflected !== '') return inflected;
   if (/[^aeiou]y$/.test(noun)) return noun.replace(/y$/, 'ies');
   if (/(s|x|ch|sh)$/.test(noun)) return `${noun}es`;
   return `${noun}s`;
