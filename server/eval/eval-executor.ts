@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import { judgePrediction } from '../../shared/eval/metrics';
@@ -6,6 +5,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { HttpError, notFound } from '../http/http-error';
+import { ActiveJobs } from '../jobs/active-jobs';
 import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
 import { getSettings } from '../settings/settings-queries';
 import {
@@ -47,7 +47,7 @@ export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
  * (its snapshot), each answer as it arrives, so a run whose process died resumes where it was.
  */
 export class EvalExecutor {
-  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly active = new ActiveJobs();
   private readonly lastProgress = new Map<number, number>();
   private readonly askerFor: AskerFactory;
 
@@ -84,22 +84,18 @@ export class EvalExecutor {
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
   start(runId: number): Promise<void> {
-    const running = this.active.get(runId);
-    if (running) return running.done;
+    const running = this.active.running(runId);
+    if (running) return running;
     if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running')) return Promise.resolve();
-    const controller = new AbortController();
-    setMaxListeners(64, controller.signal);
-    const done = this.execute(runId, controller)
-      .catch((error: unknown) => {
+    return this.active.start(
+      runId,
+      (controller) => this.execute(runId, controller),
+      (error) => {
         this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
         transitionEvalRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      })
-      .finally(() => {
-        this.active.delete(runId);
-        this.publishProgress(runId, true);
-      });
-    this.active.set(runId, { controller, done });
-    return done;
+      },
+      () => this.publishProgress(runId, true),
+    );
   }
 
   cancel(runId: number): EvalRun {
@@ -107,7 +103,7 @@ export class EvalExecutor {
     if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) {
       throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
     }
-    this.active.get(runId)?.controller.abort();
+    this.active.abort(runId);
     this.publishProgress(runId, true);
     return publicEvalRun(this.ctx.db, this.mustGet(runId));
   }
@@ -125,9 +121,8 @@ export class EvalExecutor {
   }
 
   /** Server shutdown: runs stay `running` and resume at the next start. */
-  async shutdown(): Promise<void> {
-    for (const { controller } of this.active.values()) controller.abort();
-    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+  shutdown(): Promise<void> {
+    return this.active.shutdown();
   }
 
   private mustGet(runId: number): EvalRunRecord {

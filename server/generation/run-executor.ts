@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
@@ -10,6 +9,7 @@ import { getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
 import type { GenerationEngine } from './engine';
+import { ActiveJobs } from '../jobs/active-jobs';
 import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
 import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
 import {
@@ -46,7 +46,7 @@ export type EngineFactory = (run: RunRecord) => GenerationEngine;
  * idempotency key per proposal × QA keeps anything from being made twice.
  */
 export class RunExecutor {
-  private readonly active = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly active = new ActiveJobs();
   private readonly lastProgress = new Map<number, number>();
 
   constructor(
@@ -67,23 +67,18 @@ export class RunExecutor {
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
   start(runId: number): Promise<void> {
-    const running = this.active.get(runId);
-    if (running) return running.done;
+    const running = this.active.running(runId);
+    if (running) return running;
     if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
-    const controller = new AbortController();
-    // Every in-flight call listens on the run's signal (request and retry wait): allow for all.
-    setMaxListeners(64, controller.signal);
-    const done = this.execute(runId, controller)
-      .catch((error: unknown) => {
+    return this.active.start(
+      runId,
+      (controller) => this.execute(runId, controller),
+      (error) => {
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');
         transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      })
-      .finally(() => {
-        this.active.delete(runId);
-        this.publishProgress(runId, true);
-      });
-    this.active.set(runId, { controller, done });
-    return done;
+      },
+      () => this.publishProgress(runId, true),
+    );
   }
 
   pause(runId: number): Run {
@@ -116,15 +111,14 @@ export class RunExecutor {
   }
 
   /** Stops every run this process executes (server shutdown): they stay `running` and resume next start. */
-  async shutdown(): Promise<void> {
-    for (const { controller } of this.active.values()) controller.abort();
-    await Promise.allSettled([...this.active.values()].map((a) => a.done));
+  shutdown(): Promise<void> {
+    return this.active.shutdown();
   }
 
   private stop(runId: number, from: RunStatus[], to: 'paused' | 'cancelled'): Run {
     const run = this.mustGet(runId);
     if (!transitionRun(this.ctx.db, runId, from, to)) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
-    this.active.get(runId)?.controller.abort();
+    this.active.abort(runId);
     this.publishProgress(runId, true);
     return publicRun(this.mustGet(runId));
   }
