@@ -3,6 +3,7 @@ import type { ChatCompletionContentPart } from 'openai/resources/chat/completion
 import { extractAnswer } from '../../shared/eval/answer-extraction';
 import type { ModelPrice } from '../../shared/settings';
 import { callCost } from '../llm/cost';
+import { withRequestSignal } from '../llm/request-signal';
 import { abortableSleep, classifyError, describeFailure, retryDelay, type Sleep } from '../llm/retry';
 
 /** The instruction every question gets: ChartQA-style answers the scorer can compare. */
@@ -61,16 +62,18 @@ export function openAiAsker(options: { apiKey: string; baseURL?: string | undefi
       content.push({ type: 'text', text: question.text });
       for (let attempt = 1; ; attempt++) {
         try {
-          const completion = await client.chat.completions.create(
-            {
-              model: options.model,
-              temperature: 0,
-              messages: [
-                { role: 'system', content: EVAL_SYSTEM_PROMPT },
-                { role: 'user', content },
-              ],
-            },
-            signal ? { signal } : {},
+          const completion = await withRequestSignal(signal, (requestSignal) =>
+            client.chat.completions.create(
+              {
+                model: options.model,
+                temperature: 0,
+                messages: [
+                  { role: 'system', content: EVAL_SYSTEM_PROMPT },
+                  { role: 'user', content },
+                ],
+              },
+              requestSignal ? { signal: requestSignal } : {},
+            ),
           );
           const raw = completion.choices[0]?.message.content ?? '';
           const usage = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };

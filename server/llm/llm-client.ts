@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { withRequestSignal } from './request-signal';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
@@ -180,14 +181,16 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       const started = performance.now();
       let completion: ChatCompletion;
       try {
-        completion = await openai.chat.completions.create(
-          {
-            model: request.model,
-            temperature: request.temperature,
-            messages: [{ role: 'system', content: system }, { role: 'user', content: request.messages.user }, ...repairTurns],
-            response_format: callMode === 'json_schema' ? format : { type: 'json_object' },
-          },
-          { signal: request.signal },
+        completion = await withRequestSignal(request.signal, (signal) =>
+          openai.chat.completions.create(
+            {
+              model: request.model,
+              temperature: request.temperature,
+              messages: [{ role: 'system', content: system }, { role: 'user', content: request.messages.user }, ...repairTurns],
+              response_format: callMode === 'json_schema' ? format : { type: 'json_object' },
+            },
+            { signal },
+          ),
         );
       } catch (error) {
         const latency_ms = performance.now() - started;
