@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { openAndMigrate, type Db } from '../db/database';
+import { RunConfigSchema } from '../shared/api/runs';
+import { EvalResultsQuerySchema } from '../shared/api/evaluations';
+import { compareModels } from '../shared/eval/compare';
+import type { AppContext } from '../server/app-context';
+import { chartImage } from '../server/charts/chart-image';
+import { loadConfig } from '../server/config';
+import { generateDemoSplit } from '../server/demo/demo-split';
+import { EvalExecutor } from '../server/eval/eval-executor';
+import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from '../server/eval/eval-queries';
+import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
+import { engineFactory } from '../server/generation/engine-factory';
+import { RunExecutor } from '../server/generation/run-executor';
+import { importSplit } from '../server/import/import-split';
+import { ensureSeedProposals } from '../server/pool/pool-service';
+import { startFakeOpenAI, textReply } from '../test/support/fake-openai';
+
+/**
+ * Evaluation benchmark, two parts.
+ * 1. Model runs: N questions (default 1,000) with their chart images through the real openai SDK
+ *    against the fake server at a fixed 100 ms latency, concurrency 8: wall time over the ideal
+ *    (N × 0.1 s / 8) and the share of worker time outside the model call (image, database).
+ * 2. Scale: 100,000 accepted items evaluated by the factual baseline: snapshot, answering,
+ *    listing runs, a deep page of the drill-down, the comparison.
+ *   npm run bench:evaluation -- [questions] [concurrency]
+ */
+const questions = Number(process.argv[2] ?? 1000);
+const concurrency = Number(process.argv[3] ?? 8);
+const LATENCY_MS = 100;
+const SCALE_ITEMS = 100_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-bench-eval-'));
+const fake = await startFakeOpenAI({ defaultHandler: () => textReply('The tallest bar.\nAnswer: 42', { delayMs: LATENCY_MS }) });
+const silent = pino({ level: 'silent' });
+const ms = (start: number) => performance.now() - start;
+
+function context(db: Db): AppContext {
+  return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, publish: () => undefined, publishTo: () => undefined };
+}
+
+async function modelRuns(): Promise<void> {
+  const db = openAndMigrate(join(dir, 'runs.sqlite'));
+  generateDemoSplit({ dir: join(dir, 'split'), split: 'bench', charts: Math.ceil(questions / 2.5) + 20, seed: 5 });
+  importSplit(db, join(dir, 'split'), { split: 'bench' });
+  ensureSeedProposals(db);
+  const ctx = context(db);
+  const generation = new RunExecutor(ctx, engineFactory(ctx));
+  const run = generation.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: questions, concurrency: 4 }), null);
+  await generation.start(run.id);
+  db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+
+  let inModelMs = 0;
+  const timed = (asker: ModelAsker): ModelAsker => ({
+    async ask(question, signal) {
+      const start = performance.now();
+      try {
+        return await asker.ask(question, signal);
+      } finally {
+        inModelMs += ms(start);
+      }
+    },
+  });
+  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ apiKey: 'bench', baseURL: fake.url, model: evalRun.model, prices: {} })));
+  const mode = process.env.BENCH_MODE === 'no_image' ? 'no_image' : 'hqa'; // BENCH_MODE=no_image: the no-image control, no chart work
+  const measure = async (label: string) => {
+    inModelMs = 0;
+    const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode, concurrency }, null);
+    const start = performance.now();
+    await executor.start(evalRun.id);
+    const wallMs = ms(start);
+    const done = getEvalRun(db, evalRun.id);
+    const n = done?.items_total ?? 0;
+    const idealMs = (n * LATENCY_MS) / concurrency;
+    console.log(`model run, ${label}: ${n} questions (${mode}), ${done?.items_answered} answered, ${done?.items_failed} failed, status ${done?.status}`);
+    console.log(`  wall ${(wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
+    console.log(`  share of worker time outside the model call (chart image, database): ${((1 - inModelMs / (wallMs * concurrency)) * 100).toFixed(1)}%`);
+  };
+  const charts = db.prepare('SELECT COUNT(DISTINCT chart_id) AS n FROM hqa_items').get() as { n: number };
+  await measure(`${charts.n} charts without a PNG, drawn from their tables`);
+  if (mode === 'hqa') {
+    // ChartQA's charts come with their PNG: store one per chart, as an import would.
+    const store = db.prepare('INSERT OR REPLACE INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)');
+    for (const { chart_id } of db.prepare('SELECT DISTINCT chart_id FROM hqa_items').all() as { chart_id: number }[]) {
+      const image = await chartImage(db, chart_id);
+      if (image) store.run(chart_id, image.png, createHash('sha256').update(image.png).digest('hex'));
+    }
+    await measure(`${charts.n} charts with their own PNG (as ChartQA's)`);
+  }
+  db.close();
+}
+
+async function scale(): Promise<void> {
+  const db = openAndMigrate(join(dir, 'scale.sqlite'));
+  importSplit(db, join(dir, 'split'), { split: 'bench' });
+  const qa = db.prepare('SELECT id, chart_id, label FROM factual_qas LIMIT 1').get() as { id: number; chart_id: number; label: string };
+  const insert = db.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
+    VALUES (?, ?, 'human', 'Suppose x.', ?, ?, 'integer', 'r', 1, '1', '{}', 'accepted')`);
+  db.transaction(() => {
+    for (let i = 0; i < SCALE_ITEMS; i++) insert.run(qa.id, qa.chart_id, `Suppose x. Question number ${i}?`, String(i % 7 === 0 ? qa.label : i));
+  })();
+  const executor = new EvalExecutor(context(db));
+  const rssBefore = process.memoryUsage().rss;
+  let start = performance.now();
+  const run = executor.createRun({ engine: 'factual-baseline', mode: 'hqa', concurrency: 4 }, null);
+  const snapshotMs = ms(start);
+  start = performance.now();
+  await executor.start(run.id);
+  const answerMs = ms(start);
+  start = performance.now();
+  const runs = listEvalRuns(db).map((r) => publicEvalRun(db, r));
+  const listMs = ms(start);
+  start = performance.now();
+  const page = listResults(db, run.id, EvalResultsQuerySchema.parse({ outcome: 'wrong', page: 3000, page_size: 25 }));
+  const pageMs = ms(start);
+  start = performance.now();
+  compareModels(runs);
+  const compareMs = ms(start);
+  const score = runs[0]?.score;
+  console.log(`scale: ${SCALE_ITEMS.toLocaleString('en')} accepted items, factual baseline`);
+  console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s, answered in ${(answerMs / 1000).toFixed(2)} s (${Math.round(SCALE_ITEMS / (answerMs / 1000)).toLocaleString('en')} questions/s)`);
+  console.log(`  list runs ${listMs.toFixed(1)} ms, drill-down page 3,000 of "wrong" ${pageMs.toFixed(1)} ms (${page.total.toLocaleString('en')} rows), comparison ${compareMs.toFixed(2)} ms`);
+  console.log(`  accuracy ${score?.relaxed_accuracy}%, RSS growth ${Math.round((process.memoryUsage().rss - rssBefore) / 2 ** 20)} MB`);
+  db.close();
+}
+
+try {
+  await modelRuns();
+  if (!process.env.BENCH_MODE) await scale();
+} finally {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+}
