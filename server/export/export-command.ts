@@ -1,5 +1,5 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { openAndMigrate } from '../../db/database';
 import { ExportFormatSchema } from '../../shared/export/chart-hqa';
@@ -36,7 +36,9 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
             onChart: async (chart: { id: number; imgname: string }) => {
               const image = await chartImage(db, chart.id);
               if (!image || !options.images) return;
-              writeFileSync(join(options.images, chart.imgname), image.png);
+              const file = join(options.images, chart.imgname);
+              mkdirSync(dirname(file), { recursive: true });
+              writeFileSync(file, image.png);
               images++;
             },
           }

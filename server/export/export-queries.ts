@@ -64,6 +64,20 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
   }
 }
 
+/**
+ * Image names that two exported charts share (the same file name in two splits): their items
+ * are exported as `split/imgname`, so `--images` writes each chart to its own file.
+ */
+export function sharedImgnames(db: Db): Set<string> {
+  const rows = db
+    .prepare(
+      `SELECT c.imgname FROM charts c WHERE c.id IN (SELECT chart_id FROM hqa_items WHERE status = 'accepted')
+       GROUP BY c.imgname HAVING COUNT(*) > 1`,
+    )
+    .all() as { imgname: string }[];
+  return new Set(rows.map((row) => row.imgname));
+}
+
 /** The paper's Table 2 over the accepted items, computed in SQL (one pass, no rows in memory). */
 export function exportStats(db: Db): ExportStats {
   const row = db

@@ -6,23 +6,23 @@ import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QaSourceSchema } from '../../shared/domain/qa';
 import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
 import { listItemReviews } from '../review/review-queries';
-import { exportStats, iterateAccepted, type ExportRow } from './export-queries';
+import { exportStats, iterateAccepted, sharedImgnames, type ExportRow } from './export-queries';
 
 export interface ExportOptions {
   format: ExportFormat;
   name: string;
   /** Add provenance for audits (chart-hqa and jsonl only). */
   full: boolean;
-  /** Called once per chart of the export, for writing images beside it. */
+  /** Called once per chart of the export, for writing images beside it (`imgname` as the items name it, maybe `split/name`). */
   onChart?: (chart: { id: number; imgname: string }) => Promise<void> | void;
 }
 
 /** An accepted item as every export shows it: reviewers' corrections applied. */
-export function toExportItem(row: ExportRow): ExportItem {
+export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new Set()): ExportItem {
   const answer = row.final_answer ?? row.answer;
   return {
     id: exportItemId(row.id),
-    imgname: row.imgname,
+    imgname: shared.has(row.imgname) ? `${row.split}/${row.imgname}` : row.imgname,
     chart_type: ChartTypeSchema.parse(row.chart_type),
     assumption: row.assumption,
     question: row.final_question ?? row.question,
@@ -81,6 +81,7 @@ async function write(out: Writable, text: string): Promise<void> {
  */
 export async function writeExport(db: Db, out: Writable, options: ExportOptions, now = new Date()): Promise<{ stats: ExportStats; items: number }> {
   const stats = exportStats(db);
+  const shared = sharedImgnames(db);
   const charts = new Set<number>();
   let count = 0;
   if (options.format === 'chart-hqa') {
@@ -89,14 +90,14 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
     await write(out, '[');
   }
   for (const row of iterateAccepted(db)) {
-    const item = toExportItem(row);
+    const item = toExportItem(row, shared);
     const record = options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item;
     const separator = options.format === 'jsonl' ? '' : count === 0 ? '\n' : ',\n';
     await write(out, `${separator}${JSON.stringify(record)}${options.format === 'jsonl' ? '\n' : ''}`);
     count++;
     if (options.onChart && !charts.has(row.chart_id)) {
       charts.add(row.chart_id);
-      await options.onChart({ id: row.chart_id, imgname: row.imgname });
+      await options.onChart({ id: row.chart_id, imgname: item.imgname });
     }
   }
   if (options.format === 'chart-hqa') await write(out, '\n]}\n');

@@ -28,11 +28,18 @@ function toImportError(error: unknown, fallbackFile: string): ImportError {
   return { file: fallbackFile, message: error instanceof Error ? error.message : String(error) };
 }
 
+/** A split name becomes a folder name in exports (`split/imgname`): no separators, no dot-only names. */
+const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;
+
 function decideSplit(dir: string, requested: string | undefined): string {
-  if (requested) return requested;
+  if (requested !== undefined) {
+    if (!SPLIT_NAME.test(requested)) throw new ImportSetupError(`--split: "${requested}" must be 1–100 letters, digits, _ . - (it names a folder in exports)`);
+    return requested;
+  }
   const prefixes = [...new Set(findQuestionFiles(dir).map((f) => f.split))];
-  if (prefixes.length === 1 && prefixes[0]) return prefixes[0];
-  return basename(resolve(dir));
+  const derived = prefixes.length === 1 && prefixes[0] ? prefixes[0] : basename(resolve(dir));
+  if (!SPLIT_NAME.test(derived)) throw new ImportSetupError(`${dir}: the split name "${derived}" must be letters, digits, _ . -; give one with --split`);
+  return derived;
 }
 
 /**

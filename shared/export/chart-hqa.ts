@@ -31,6 +31,7 @@ export const ExportReviewSummarySchema = z.object({
 
 export const ExportItemSchema = z.object({
   id: z.string(),
+  /** The chart's image file; `split/name` when two splits in the export share a file name. */
   imgname: z.string(),
   chart_type: ChartTypeSchema,
   assumption: z.string(),

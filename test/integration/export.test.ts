@@ -13,7 +13,7 @@ import { writeExport } from '../../server/export/export-writer';
 import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json-schema';
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
-import { CHARTQA_SAMPLE } from '../support/paths';
+import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -153,6 +153,45 @@ describe('the chart-hqa export', () => {
     expect(readdirSync(images)).toEqual([imgname]);
     expect(readFileSync(join(images, imgname)).subarray(1, 4).toString()).toBe('PNG');
     expect(runCli(['export', '--out', out, '--format', 'csv'], { dbPath }).stderr).toMatch(/--format: must be one of/);
+  });
+});
+
+describe('charts of two splits with the same file name', () => {
+  it('are exported as split/name, each image in its own file; a split name that is not a folder name is refused', () => {
+    const twoDir = join(dir, 'two');
+    const twoDb = join(twoDir, 'two.sqlite');
+    const two = openAndMigrate(twoDb);
+    try {
+      importSplit(two, CHARTQA_EXTRA, { split: 'alpha' });
+      importSplit(two, CHARTQA_EXTRA, { split: 'beta' });
+      expect(() => importSplit(two, CHARTQA_EXTRA, { split: '../escape' })).toThrow(/--split: "..\/escape" must be/);
+      // Question files are found by split name, so these splits have charts only: add a question each.
+      two.prepare("INSERT INTO factual_qas (chart_id, source, query, label) SELECT id, 'human', 'Which is highest?', 'X' FROM charts WHERE imgname = 'multi_col_101207.png'").run();
+      const qa = (split: string) =>
+        two.prepare("SELECT q.id, q.chart_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = ? AND c.imgname = 'multi_col_101207.png'").get(split) as {
+          id: number;
+          chart_id: number;
+        };
+      const insert = two.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
+        VALUES (?, ?, 'human', 'Suppose x.', 'Suppose x. Q?', '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
+      for (const split of ['alpha', 'beta']) insert.run(qa(split).id, qa(split).chart_id);
+      // Make the two files differ, to see each chart lands in its own file.
+      two
+        .prepare("UPDATE chart_images SET png = (SELECT i.png FROM chart_images i JOIN charts c ON c.id = i.chart_id WHERE c.imgname = 'multi_col_20134.png' AND c.split = 'beta') WHERE chart_id = ?")
+        .run(qa('beta').chart_id);
+    } finally {
+      two.close();
+    }
+    const out = join(twoDir, 'out.json');
+    const images = join(twoDir, 'images');
+    const result = runCli(['export', '--out', out, '--images', images, '--json'], { dbPath: twoDb });
+    expect(result.status, result.stderr).toBe(0);
+    const doc = ChartHqaExportV1Schema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(doc.items.map((item) => item.imgname)).toEqual(['alpha/multi_col_101207.png', 'beta/multi_col_101207.png']);
+    const alpha = readFileSync(join(images, 'alpha', 'multi_col_101207.png'));
+    const beta = readFileSync(join(images, 'beta', 'multi_col_101207.png'));
+    expect(alpha.equals(readFileSync(join(CHARTQA_EXTRA, 'png', 'multi_col_101207.png')))).toBe(true);
+    expect(beta.equals(readFileSync(join(CHARTQA_EXTRA, 'png', 'multi_col_20134.png')))).toBe(true);
   });
 });
 
