@@ -20,6 +20,9 @@ export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop): Router {
     const { id } = parseInput(IdParamSchema, req.params, 'params');
     res.status(201).json(await loop.reflect(id, 'manual', currentUser(req).id));
   });
+  router.get('/batches', requireRole(ctx.db, 'reviewer'), (_req, res) => {
+    res.json({ batches: loop.listBatches() });
+  });
   router.post('/batch', requireRole(ctx.db, 'curator'), (req, res) => {
     const { chart_type } = parseInput(ReflectionBatchRequestSchema, req.body, 'body');
     res.status(202).json({ batch: loop.startBatch(chart_type, currentUser(req).id) });

@@ -27,9 +27,15 @@ function reviserFor(ctx: AppContext): Reviser {
  * items keep failing. Revisions enter the pool as `revised`, one round past their parent,
  * through the same duplicate filter as Stage 1.
  */
+/** How many finished and running batches the process remembers. */
+const BATCHES_KEPT = 20;
+
 export class FeedbackLoop {
   private readonly inFlight = new Set<number>();
-  private nextBatchId = 1;
+  /** Recent batches, oldest first; they live as long as the process (reflections themselves are stored). */
+  private readonly batches = new Map<number, ReflectionBatch>();
+  // Time-based, so a batch started after a restart never takes the id of one a client still shows.
+  private nextBatchId = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
@@ -89,6 +95,8 @@ export class FeedbackLoop {
   startBatch(chartType: string | undefined, userId: number): ReflectionBatch {
     const candidates = proposalsWithNewDecisions(this.ctx.db, chartType);
     const batch: ReflectionBatch = { id: this.nextBatchId++, status: 'running', total: candidates.length, done: 0, revised: 0, failed: 0, errors: [] };
+    this.batches.set(batch.id, batch);
+    if (this.batches.size > BATCHES_KEPT) this.batches.delete(this.batches.keys().next().value ?? batch.id);
     const progress = () => this.ctx.publish('reflection.progressed', { batch: { ...batch, errors: [...batch.errors] } });
     progress();
     void (async () => {
@@ -107,6 +115,11 @@ export class FeedbackLoop {
       progress();
     })();
     return { ...batch };
+  }
+
+  /** Recent batches, newest first: a page opened (or reconnected) mid-batch shows its progress. */
+  listBatches(): ReflectionBatch[] {
+    return [...this.batches.values()].reverse().map((batch) => ({ ...batch, errors: [...batch.errors] }));
   }
 
   /** After an item is decided: retire a failing proposal, or reflect once enough new decisions came in. */

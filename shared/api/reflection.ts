@@ -48,3 +48,6 @@ export type ReflectionBatch = z.infer<typeof ReflectionBatchSchema>;
 // POST /api/reflection/batch   (curator: reflect on every active proposal with new decisions) → { batch }
 export const ReflectionBatchRequestSchema = z.object({ chart_type: z.string().optional() });
 export const ReflectionBatchResponseSchema = z.object({ batch: ReflectionBatchSchema });
+
+// GET /api/reflection/batches   → the batches this server process ran or runs, newest first
+export const ReflectionBatchListResponseSchema = z.object({ batches: z.array(ReflectionBatchSchema) });

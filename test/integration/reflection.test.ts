@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProposalResponseSchema } from '../../shared/api/pool';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { ReflectionBatchResponseSchema, ReflectionListResponseSchema, ReflectResponseSchema, type ReflectionBatch } from '../../shared/api/reflection';
+import { ReflectionBatchListResponseSchema, ReflectionBatchResponseSchema, ReflectionListResponseSchema, ReflectResponseSchema, type ReflectionBatch } from '../../shared/api/reflection';
 import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { putSettings } from '../../server/settings/settings-queries';
@@ -92,6 +92,9 @@ describe('reflection with the offline engine', () => {
       const batch = await finished;
       expect(batch).toMatchObject({ id: started.id, done: started.total, failed: 0 });
       expect(batch.revised).toBe(started.total);
+      // A page opened later finds it, finished, as the newest batch.
+      const listed = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches;
+      expect(listed[0]).toEqual(batch);
     } finally {
       socket.close();
     }

@@ -52,9 +52,10 @@ export const queryKeys = {
     reflectionLists: () => ['pool', 'reflections'] as const,
     reflections: (id: number) => ['pool', 'reflections', id] as const,
   },
-  /** Reflection batches, as pushed by the server (`reflection.progressed`; never fetched). */
+  /** Reflection batches: the recent list is fetched, each batch's progress is pushed (`reflection.progressed`). */
   reflectionBatches: {
     all: () => ['reflection-batches'] as const,
+    list: () => ['reflection-batches', 'list'] as const,
     detail: (id: number) => ['reflection-batches', id] as const,
   },
   /** Figures over the whole pool and item set: refetched, throttled, as proposals and items change. */

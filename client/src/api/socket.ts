@@ -194,7 +194,12 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
     'eval.created': ({ run }) => applyEvalRun(queryClient, run, invalidate),
     'eval.progressed': ({ run }) => applyEvalRun(queryClient, run, invalidate),
-    'reflection.progressed': ({ batch }) => applyReflectionBatch(queryClient, batch),
+    'reflection.progressed': ({ batch }) => {
+      applyReflectionBatch(queryClient, batch);
+      // A batch someone else started: the panel shows the newest one.
+      const known = queryClient.getQueryData<ReflectionBatch[]>(queryKeys.reflectionBatches.list());
+      if (known && !known.some((b) => b.id === batch.id)) invalidate(queryKeys.reflectionBatches.list());
+    },
     'proposal.created': ({ proposal }) => {
       queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
       // Lists and counts change, and so do the parents' child links and reflections.
@@ -283,6 +288,7 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
     invalidate(queryKeys.items.all());
     invalidate(queryKeys.review.all());
     invalidate(queryKeys.analytics.all());
+    invalidate(queryKeys.reflectionBatches.list());
   };
   socket.io.on('reconnect', onReconnect);
   return () => {

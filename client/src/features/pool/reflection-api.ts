@@ -1,6 +1,7 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
+  ReflectionBatchListResponseSchema,
   ReflectionBatchResponseSchema,
   ReflectionListResponseSchema,
   ReflectResponseSchema,
@@ -51,7 +52,7 @@ export function useStartReflectionBatch() {
   });
 }
 
-/** A batch's latest pushed state (never fetched: the socket keeps it). */
+/** A batch's latest pushed state (the socket keeps it; the list below seeds it). */
 export function useReflectionBatch(batchId: number | null): ReflectionBatch | undefined {
   const { data } = useQuery<ReflectionBatch>({
     queryKey: batchId === null ? queryKeys.reflectionBatches.all() : queryKeys.reflectionBatches.detail(batchId),
@@ -59,4 +60,21 @@ export function useReflectionBatch(batchId: number | null): ReflectionBatch | un
     staleTime: Infinity,
   });
   return batchId === null ? undefined : data;
+}
+
+/**
+ * The newest batch the server remembers, for a page opened (or a socket reconnected) after it
+ * started: its state seeds the pushed one, which only ever moves forward.
+ */
+export function useLatestReflectionBatch(): ReflectionBatch | undefined {
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: queryKeys.reflectionBatches.list(),
+    queryFn: async () => {
+      const { batches } = await apiGet('/api/reflection/batches', ReflectionBatchListResponseSchema);
+      for (const batch of batches) applyReflectionBatch(queryClient, batch);
+      return batches;
+    },
+  });
+  return data?.[0];
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { ReflectionBatch } from '../../../../shared/api/reflection';
 import { CHART_TYPE_LABELS, type ChartType } from '../../../../shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
-import { useReflectionBatch, useStartReflectionBatch } from './reflection-api';
+import { useLatestReflectionBatch, useReflectionBatch, useStartReflectionBatch } from './reflection-api';
 
 /** Reflected proposals over the batch's total: revised or not in one colour, failed in another. */
 function BatchProgress({ batch }: { batch: ReflectionBatch }) {
@@ -55,8 +55,10 @@ function BatchErrors({ errors }: { errors: ReflectionBatch['errors'] }) {
  */
 export function ReflectionBatchPanel({ chartType }: { chartType: ChartType | '' }) {
   const start = useStartReflectionBatch();
-  const [batchId, setBatchId] = useState<number | null>(null);
-  const batch = useReflectionBatch(batchId);
+  const [startedId, setStartedId] = useState<number | null>(null);
+  // The batch started here, else the newest one (perhaps started before this page was opened).
+  const latest = useLatestReflectionBatch();
+  const batch = useReflectionBatch(startedId ?? latest?.id ?? null);
   const running = start.isPending || batch?.status === 'running';
   const scope = chartType ? ` (${CHART_TYPE_LABELS[chartType]})` : '';
 
@@ -67,7 +69,7 @@ export function ReflectionBatchPanel({ chartType }: { chartType: ChartType | '' 
       <button
         type="button"
         disabled={running}
-        onClick={() => start.mutate(chartType || undefined, { onSuccess: ({ batch: started }) => setBatchId(started.id) })}
+        onClick={() => start.mutate(chartType || undefined, { onSuccess: ({ batch: started }) => setStartedId(started.id) })}
       >
         Reflect on all with new feedback{scope}
       </button>
