@@ -9,6 +9,7 @@ import type { Config } from './config';
 import { attachRealtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
+import { closeRenderPool } from './charts/render-pool';
 import { EvalExecutor } from './eval/eval-executor';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
@@ -75,6 +76,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       await Promise.all([executor.shutdown(), evalExecutor.shutdown()]);
       realtime.io.close();
       await httpClosed;
+      await closeRenderPool();
       db.close();
     })();
     return closing;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { getChartForRender, getChartImage } from './chart-queries';
-import { renderChartPng } from './render-chart';
+import { renderChartPngOffThread } from './render-pool';
 
 /**
  * Rendering costs tens of milliseconds, and lists show many thumbnails: keep the last few
@@ -24,7 +24,7 @@ export async function chartImage(db: Db, id: number): Promise<ChartImage | null>
   const key = `${id}:${chart.chart_type}:${chart.updated_at}`;
   let png = renderCache.get(key);
   if (!png) {
-    png = await renderChartPng(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {});
+    png = await renderChartPngOffThread(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {});
     renderCache.set(key, png);
     if (renderCache.size > RENDER_CACHE_SIZE) {
       const oldest = renderCache.keys().next().value;

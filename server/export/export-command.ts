@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import { openAndMigrate } from '../../db/database';
 import { ExportFormatSchema } from '../../shared/export/chart-hqa';
 import { chartImage } from '../charts/chart-image';
+import { closeRenderPool } from '../charts/render-pool';
 import { loadConfig } from '../config';
 import { writeExport } from './export-writer';
 
@@ -50,6 +51,7 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `exported ${result.items} items (${format.data}) to ${options.out}${options.images ? `, ${images} images to ${options.images}` : ''}\n`);
     return 0;
   } finally {
+    await closeRenderPool();
     db.close();
   }
 }

@@ -1,14 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
 import { AdminPage } from './pages/admin-page';
 import { AppFrame } from './pages/app-frame';
-import { LoginPage } from './pages/login-page';
+import { SignedInBrowsers } from './signed-in-browsers';
 
 const ADMIN = { username: 'ada', password: 'admin-pass-123' };
 
 let server: TestServer;
-const sessions: BrowserSession[] = [];
+const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -19,16 +18,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+afterEach(() => browsers.closeAll());
 
-async function signIn(username: string, password: string) {
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, password));
-  return session.page;
-}
+const signIn = (username: string, password: string) => browsers.signIn(server.url, { username, password });
 
 describe('admin in the browser', () => {
   it('an admin adds a user with a generated password, who can then log in', async () => {

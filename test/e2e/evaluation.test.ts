@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EvalResultsResponseSchema } from '../../shared/api/evaluations';
 import { roundTo } from '../../shared/eval/metrics';
@@ -9,9 +8,8 @@ import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/cha
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
 import { EvalRunPage, EvaluationPage } from './pages/evaluation-page';
+import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -20,13 +18,11 @@ const RUN_DONE_TIMEOUT_MS = 30_000;
 /** Model output is data: if the page ever rendered it as HTML, this would set `window.__xss`. */
 const XSS_RAW = '<img src=x onerror="window.__xss=1">';
 const WRONG_ANSWER = 'surely-not-the-answer';
-/** Set to a directory to save screenshots of the pages at work (e.g. /tmp) for a human look. */
-const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
 
 let server: TestServer;
 let api: TestClient;
 let dir: string;
-const sessions: BrowserSession[] = [];
+const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -39,25 +35,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hqa-e2e-eval-'));
 });
 
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+afterEach(() => browsers.closeAll());
 
 afterAll(async () => {
   await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function signIn(user: { username: string; password: string }): Promise<Page> {
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
-  return session.page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
-}
+const signIn = (user: Credentials) => browsers.signIn(server.url, user);
 
 /** Relaxed accuracy of a run as the page prints it, computed from the stored verdicts. */
 function storedAccuracy(runId: number): string {

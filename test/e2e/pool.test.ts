@@ -6,9 +6,8 @@ import { ProposalListResponseSchema } from '../../shared/api/pool';
 import { CHART_TYPES } from '../../shared/domain/chart-types';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
 import { PoolPage } from './pages/pool-page';
+import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rita', password: 'reviewer-pass-2' };
@@ -16,12 +15,10 @@ const SEEDS_PER_TYPE = 4;
 /** The hand-written seeds the server loads on first start. */
 const SEEDS = z.record(z.string(), z.array(z.string())).parse(JSON.parse(readFileSync(resolve('prompts/seeds.json'), 'utf8')));
 
-/** Set to a directory to save screenshots of the pages at work (e.g. /tmp) for a human look. */
-const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
 
 let server: TestServer;
 let api: TestClient;
-const sessions: BrowserSession[] = [];
+const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -35,15 +32,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+afterEach(() => browsers.closeAll());
 
-async function openPool(user: { username: string; password: string }, query = ''): Promise<PoolPage> {
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
-  return new PoolPage(session.page, server.url).goto(query);
+async function openPool(user: Credentials, query = ''): Promise<PoolPage> {
+  return new PoolPage(await browsers.signIn(server.url, user), server.url).goto(query);
 }
 
 async function proposalIdWithText(text: string): Promise<number> {
@@ -65,7 +57,7 @@ describe('the proposal pool in the browser', () => {
 
     await pool.page.goto(`${server.url}/pool?type=pie`);
     await expect.poll(() => pool.page.getByTestId('proposal-text').allTextContents()).toEqual(SEEDS.pie);
-    if (SCREENSHOT_DIR) await pool.page.screenshot({ path: `${SCREENSHOT_DIR}/pool-page.png`, fullPage: true });
+    await screenshot(pool.page, 'pool-page');
   });
 
   it('a curator adds a seed; it is listed at once, and another user sees it arrive live', async () => {
@@ -119,7 +111,7 @@ describe('the proposal pool in the browser', () => {
     await field.press('Enter');
     await expect.poll(() => pool.fieldError(field)).toMatch(new RegExp(`^too close to proposal ${secondId} \\(ROUGE-L`));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
-    if (SCREENSHOT_DIR) await pool.page.screenshot({ path: `${SCREENSHOT_DIR}/pool-edit-409.png`, fullPage: true });
+    await screenshot(pool.page, 'pool-edit-409');
 
     await field.press('Escape');
     expect(await card.getByTestId('proposal-text').textContent()).toBe(first);

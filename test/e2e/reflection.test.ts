@@ -1,17 +1,15 @@
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NextResponseSchema } from '../../shared/api/review';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
 import { PoolAnalyticsPage } from './pages/pool-analytics-page';
 import { PoolPage } from './pages/pool-page';
 import { ProposalPage } from './pages/proposal-page';
 import { ReviewPage } from './pages/review-page';
 import { StatsPage } from './pages/stats-page';
+import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rita', password: 'reviewer-pass-2' };
@@ -24,11 +22,9 @@ const ACCEPTED_OVER_API = 4;
 /** Rejected over the API before the batch: enough to revise at least one proposal, too few to retire one. */
 const REJECTED_FOR_BATCH = 3;
 const FEEDBACK = 'The halved series runs off the axis; keep every value inside the plotted range.';
-/** Set to a directory (e.g. /tmp) to keep screenshots of the proposal page and the analytics. */
-const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
 
 let server: TestServer;
-const sessions: BrowserSession[] = [];
+const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -57,16 +53,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+afterEach(() => browsers.closeAll());
 
-async function signIn(user: { username: string; password: string }): Promise<Page> {
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
-  return session.page;
-}
+const signIn = (user: Credentials) => browsers.signIn(server.url, user);
 
 function itemRow(itemId: number): { status: string; proposal_id: number; chart_type: string } {
   return server.server.ctx.db
@@ -125,7 +114,7 @@ describe('reflection in the browser', () => {
     ]);
     expect(storedProposal(revisedId)).toMatchObject({ origin: 'revised', status: 'active', round: 1 });
     expect(storedProposal(revisedId)?.text).not.toBe(parentText);
-    if (SCREENSHOT_DIR) await curatorPage.screenshot({ path: `${SCREENSHOT_DIR}/proposal-reflected.png`, fullPage: true });
+    await screenshot(curatorPage, 'proposal-reflected');
 
     // The watcher's list shows the revision without a reload (proposal.created).
     await watcher.proposal(revisedId).waitFor();
@@ -143,7 +132,7 @@ describe('reflection in the browser', () => {
     const parentNode = proposal.lineage.locator(`[data-testid="lineage-node"][data-proposal-id="${parentId}"]`);
     expect(await parentNode.getByRole('link', { name: `#${parentId}` }).getAttribute('href')).toBe(`/pool/${parentId}`);
     expect(await proposal.reflections.count()).toBe(0);
-    if (SCREENSHOT_DIR) await curatorPage.screenshot({ path: `${SCREENSHOT_DIR}/proposal-revised.png`, fullPage: true });
+    await screenshot(curatorPage, 'proposal-revised');
   });
 
   it('a curator reflects on every proposal of a chart type with new rejections at once, and watches the batch progress to done live', async () => {
@@ -181,7 +170,13 @@ describe('reflection in the browser', () => {
     expect(new Set(revisions.map((r) => r.chart_type))).toEqual(new Set([chartType]));
     await pool.proposal(revisions[0]?.id ?? 0).waitFor();
     expect(await page.evaluate(() => 'hqaNotReloaded' in window)).toBe(true);
-    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/reflection-batch.png`, fullPage: true });
+    await screenshot(page, 'reflection-batch');
+
+    // A page opened after the batch (or a reconnect) shows the newest batch, as the server has it.
+    const revised = await pool.batchFigure('revised');
+    await page.reload();
+    await expect.poll(() => pool.batchStatus.getAttribute('data-status')).toBe('done');
+    expect(await pool.batchFigure('revised')).toBe(revised);
   });
 
   it('Reflect on a proposal none of whose items was reviewed says why, and revises nothing', async () => {
@@ -224,7 +219,7 @@ describe('reflection in the browser', () => {
     expect(options.length).toBeGreaterThan(1);
     expect(await analytics.showSunburstOf(options[1] ?? '')).toBe('drawn');
     expect(await analytics.operationTable.locator('tbody tr').count()).toBeGreaterThan(0);
-    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/pool-analytics.png`, fullPage: true });
+    await screenshot(page, 'pool-analytics');
 
     const stats = await new StatsPage(page, server.url).goto();
     const machine = stats.ablationRow('Machine');
@@ -238,6 +233,6 @@ describe('reflection in the browser', () => {
     await stats.coverageHeat.waitFor();
     expect(await stats.coverageHeat.locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await stats.thinnest.locator('tbody tr').count()).toBeGreaterThan(0);
-    if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/stats-analytics.png`, fullPage: true });
+    await screenshot(page, 'stats-analytics');
   });
 });

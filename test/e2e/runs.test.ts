@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChartDetailResponseSchema, ChartFacetsResponseSchema, ChartListResponseSchema, type ChartDetail } from '../../shared/api/charts';
 import { ItemDetailResponseSchema } from '../../shared/api/items';
@@ -9,25 +8,21 @@ import { runProgram } from '../../shared/table/program';
 import { applyEdit, parseEdit } from '../../shared/table/edit';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
 import { AppFrame } from './pages/app-frame';
 import { ChartPage } from './pages/chart-page';
-import { LoginPage } from './pages/login-page';
 import { RunPage } from './pages/run-page';
 import { RunsPage } from './pages/runs-page';
 import { WriteItemForm } from './pages/write-item-form';
+import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rita', password: 'reviewer-pass-2' };
 /** An offline run of this size finishes in seconds; the wait is generous for a loaded CI box. */
 const RUN_DONE_TIMEOUT_MS = 60_000;
 
-/** Set to a directory to save screenshots of the pages at work (e.g. /tmp) for a human look. */
-const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
-
 let server: TestServer;
 let api: TestClient;
-const sessions: BrowserSession[] = [];
+const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -41,20 +36,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+afterEach(() => browsers.closeAll());
 
-async function signIn(user: { username: string; password: string }) {
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
-  return session.page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOT_DIR) await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
-}
+const signIn = (user: Credentials) => browsers.signIn(server.url, user);
 
 describe('generation runs in the browser', () => {
   it('a curator starts an offline run from the Runs page and watches it reach done live, then sees its items', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useHotkeys } from './use-hotkeys';
 
 /**
@@ -24,4 +24,36 @@ export function useListNavigation(count: number, onOpen: (index: number) => void
     },
   });
   return { selected: current, setSelected };
+}
+
+/** The props of a table row in a navigable list: marked while selected; `onClick` selects and opens it. */
+export function selectableRow(selected: boolean, onClick: () => void) {
+  return { className: selected ? 'selected' : undefined, 'aria-selected': selected, onClick };
+}
+
+/**
+ * `useListNavigation` over the rows themselves: Enter opens the selected row, and
+ * `rowProps(index)` gives a row its selection mark and a click that selects and opens it.
+ */
+export function useNavigableRows<T>(rows: readonly T[], onOpen: (row: T) => void) {
+  const open = (index: number) => {
+    const row = rows[index];
+    if (row !== undefined) onOpen(row);
+  };
+  const { selected, setSelected } = useListNavigation(rows.length, open);
+  const rowProps = (index: number) =>
+    selectableRow(index === selected, () => {
+      setSelected(index);
+      open(index);
+    });
+  return { selected, rowProps };
+}
+
+/** A ref for the selected row of a long list, which scrolls it into view as the selection moves. */
+export function useSelectedRowRef(selected: number | null) {
+  const selectedRow = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    selectedRow.current?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  return selectedRow;
 }

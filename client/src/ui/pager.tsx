@@ -31,3 +31,15 @@ export function Pager({ page, pageSize, total, onPage }: PagerProps) {
     </nav>
   );
 }
+
+/** A page number from the URL beyond the list's end (it shrank, or the link was old). */
+export function PastEndNotice({ onFirstPage }: { onFirstPage: () => void }) {
+  return (
+    <p className="empty">
+      This page is past the end of the list.{' '}
+      <button type="button" className="link-button" onClick={onFirstPage}>
+        Go to the first page
+      </button>
+    </p>
+  );
+}

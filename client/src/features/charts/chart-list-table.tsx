@@ -1,7 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { ChartSummary } from '../../../../shared/api/charts';
-import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { useNavigableRows, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { TypeBadge } from './type-badge';
 import type { ChartLinkState } from './link-state';
 
@@ -14,14 +13,8 @@ type ChartListTableProps = {
 
 /** The charts of one page; rows open on click or with the keyboard (j/k, arrows, Enter). */
 export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProps) {
-  const { selected, setSelected } = useListNavigation(charts.length, (index) => {
-    const chart = charts[index];
-    if (chart) onOpen(chart);
-  });
-  const selectedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    selectedRow.current?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+  const { selected, rowProps } = useNavigableRows(charts, onOpen);
+  const selectedRow = useSelectedRowRef(selected);
 
   return (
     <table className="data-grid chart-list" data-testid="chart-list">
@@ -42,16 +35,7 @@ export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProp
       </thead>
       <tbody>
         {charts.map((chart, index) => (
-          <tr
-            key={chart.id}
-            ref={index === selected ? selectedRow : undefined}
-            className={index === selected ? 'selected' : undefined}
-            aria-selected={index === selected}
-            onClick={() => {
-              setSelected(index);
-              onOpen(chart);
-            }}
-          >
+          <tr key={chart.id} ref={index === selected ? selectedRow : undefined} {...rowProps(index)}>
             <td className="mono">
               <Link to={`/charts/${chart.id}`} onClick={(event) => event.stopPropagation()} state={linkState}>
                 {chart.imgname}

@@ -1,12 +1,12 @@
-import { useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useState, type ReactNode } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import type { ChartDetail } from '../../../../shared/api/charts';
-import { errorMessage, isApiError } from '../../api/http';
+import type { ChartDetail, FactualQa } from '../../../../shared/api/charts';
 import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { BackLink, RecordPage } from '../../ui/record-page';
 import { ChartTypeControl } from './chart-type-control';
 import { chartImageUrl, useChart } from './charts-api';
 import { DataTableView } from './data-table-view';
@@ -42,50 +42,8 @@ function ChartImage({ chart }: { chart: ChartDetail }) {
   );
 }
 
-export function ChartPage() {
-  const id = parseId(useParams().id);
+function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[]; back: ReactNode }) {
   const user = useCurrentUser();
-  const location = useLocation();
-  const navigate = useNavigate();
-  const listPath = listPathFrom(location.state);
-  const chart = useChart(id);
-
-  useHotkeys({ Escape: () => void navigate(listPath) });
-
-  const back = (
-    <Link to={listPath} className="back-link">
-      ‹ Charts
-    </Link>
-  );
-  if (id === null || (isApiError(chart.error) && chart.error.status === 404)) {
-    return (
-      <section className="page">
-        {back}
-        <h1>Chart not found</h1>
-        <p>There is no chart with this id.</p>
-      </section>
-    );
-  }
-  if (chart.isPending) {
-    return (
-      <section className="page">
-        {back}
-        <p className="muted">Loading chart…</p>
-      </section>
-    );
-  }
-  if (chart.isError) {
-    return (
-      <section className="page">
-        {back}
-        <p className="error" role="alert">
-          Could not load the chart: {errorMessage(chart.error)}
-        </p>
-      </section>
-    );
-  }
-
-  const { chart: detail, qas } = chart.data;
   const heading = detail.title ?? detail.imgname;
   return (
     <section className="page chart-page">
@@ -146,5 +104,22 @@ export function ChartPage() {
 
       <WriteItemSection chartId={detail.id} chartType={detail.chart_type} qas={qas} />
     </section>
+  );
+}
+
+export function ChartPage() {
+  const id = parseId(useParams().id);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const listPath = listPathFrom(location.state);
+  const chart = useChart(id);
+
+  useHotkeys({ Escape: () => void navigate(listPath) });
+
+  const back = <BackLink to={listPath}>Charts</BackLink>;
+  return (
+    <RecordPage noun="chart" id={id} query={chart} back={back} loading="Loading chart…">
+      {({ chart: detail, qas }) => <ChartView detail={detail} qas={qas} back={back} />}
+    </RecordPage>
   );
 }

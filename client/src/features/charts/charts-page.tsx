@@ -1,16 +1,17 @@
 import { useRef } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { errorMessage } from '../../api/http';
 import { ChartTypeFilter, FilterSelect } from '../../ui/filter-select';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
-import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { usePageKeys } from '../../keyboard/use-page-keys';
+import { LoadError } from '../../ui/error-messages';
 import { ChartListTable } from './chart-list-table';
 import { useChartFacets, useChartList } from './charts-api';
 import type { ChartLinkState } from './link-state';
-import { CHART_PAGE_SIZE, readFilters, toListQuery, writeFilters, type ChartListFilters } from './list-filters';
-import { Pager, pageCount } from '../../ui/pager';
+import { CHART_PAGE_SIZE, readFilters, toListQuery, writeFilters } from './list-filters';
+import { Pager, PastEndNotice } from '../../ui/pager';
 import { SearchBox } from '../../ui/search-box';
+import { useUrlFilters } from '../../ui/use-url-filters';
 
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
@@ -21,29 +22,16 @@ const SHORTCUTS = [
 ];
 
 export function ChartsPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { filters, searchParams, update } = useUrlFilters(readFilters, writeFilters);
   const location = useLocation();
   const navigate = useNavigate();
-  const filters = readFilters(searchParams);
   const query = toListQuery(filters);
   const list = useChartList(query);
   const facets = useChartFacets();
   const searchInput = useRef<HTMLInputElement>(null);
 
   const total = list.data?.total ?? 0;
-  const pages = pageCount(total, CHART_PAGE_SIZE);
-  // Read the URL at the time of the change: a debounced search must not undo a filter set meanwhile.
-  const update = (change: Partial<ChartListFilters>, replace = false) =>
-    setSearchParams((current) => writeFilters(readFilters(current), change), { replace });
-  const goToPage = (page: number) => {
-    if (page >= 1 && page <= pages) update({ page });
-  };
-
-  useHotkeys({
-    '/': () => searchInput.current?.focus(),
-    ArrowLeft: () => goToPage(filters.page - 1),
-    ArrowRight: () => goToPage(filters.page + 1),
-  });
+  const goToPage = usePageKeys({ page: filters.page, total, pageSize: CHART_PAGE_SIZE, onPage: (page) => update({ page }), searchInput });
 
   const linkState: ChartLinkState = { listSearch: location.search };
   const splits = facets.data?.splits ?? [];
@@ -83,25 +71,10 @@ export function ChartsPage() {
         {list.isFetching && !list.isPending && <span className="muted small">Updating…</span>}
       </div>
 
-      {facets.isError && (
-        <p className="error" role="alert">
-          Could not load the filters: {errorMessage(facets.error)}
-        </p>
-      )}
+      {facets.isError && <LoadError what="the filters" error={facets.error} />}
       {list.isPending && <p className="muted">Loading charts…</p>}
-      {list.isError && (
-        <p className="error" role="alert">
-          Could not load the charts: {errorMessage(list.error)}
-        </p>
-      )}
-      {list.data && list.data.charts.length === 0 && total > 0 && (
-        <p className="empty">
-          This page is past the end of the list.{' '}
-          <button type="button" className="link-button" onClick={() => goToPage(1)}>
-            Go to the first page
-          </button>
-        </p>
-      )}
+      {list.isError && <LoadError what="the charts" error={list.error} />}
+      {list.data && list.data.charts.length === 0 && total > 0 && <PastEndNotice onFirstPage={() => goToPage(1)} />}
       {list.data && total === 0 && (
         <p className="empty">
           {filtered

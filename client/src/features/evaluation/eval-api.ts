@@ -15,7 +15,7 @@ import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 type EvalRunListResponse = z.infer<typeof EvalRunListResponseSchema>;
-type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
+export type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
 
 /** Every evaluation run, newest first; kept current by `eval.*` pushes (see api/socket.ts). */
 export function useEvalRuns() {

@@ -1,13 +1,10 @@
 import type { EvalRun, EvalRunStatus } from '../../../../shared/api/evaluations';
+import { RunStatusTag } from '../runs/run-parts';
 import { finishedCount, isActive } from './eval-format';
 
-/** Shares the generation runs' status colours: the statuses mean the same. */
+/** The generation runs' status tag: the statuses mean the same. */
 export function EvalStatusTag({ status }: { status: EvalRunStatus }) {
-  return (
-    <span className={`status-tag run-status-${status}`} data-testid="eval-status">
-      {status}
-    </span>
-  );
+  return <RunStatusTag status={status} testId="eval-status" />;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { Fragment, useEffect, useRef } from 'react';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import type { EvalResult } from '../../../../shared/api/evaluations';
-import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { useNavigableRows, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { ANSWER_TYPE_LABELS } from './eval-format';
 
 const COLUMNS = 6;
@@ -79,14 +79,8 @@ type EvalResultsTableProps = {
 
 /** One page of a run's questions; a row opens in place (click, or j/k and Enter). */
 export function EvalResultsTable({ results, expanded, onToggle }: EvalResultsTableProps) {
-  const { selected, setSelected } = useListNavigation(results.length, (index) => {
-    const result = results[index];
-    if (result) onToggle(result.id);
-  });
-  const selectedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    selectedRow.current?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+  const { selected, rowProps } = useNavigableRows(results, (result) => onToggle(result.id));
+  const selectedRow = useSelectedRowRef(selected);
 
   return (
     <table className="data-grid result-list" data-testid="eval-results">
@@ -107,17 +101,7 @@ export function EvalResultsTable({ results, expanded, onToggle }: EvalResultsTab
           const open = expanded.has(result.id);
           return (
             <Fragment key={result.id}>
-              <tr
-                ref={index === selected ? selectedRow : undefined}
-                className={index === selected ? 'selected' : undefined}
-                aria-selected={index === selected}
-                aria-expanded={open}
-                data-result-id={result.id}
-                onClick={() => {
-                  setSelected(index);
-                  onToggle(result.id);
-                }}
-              >
+              <tr ref={index === selected ? selectedRow : undefined} {...rowProps(index)} aria-expanded={open} data-result-id={result.id}>
                 <td className="mono nowrap">{result.id}</td>
                 <td className="question-cell">{result.question}</td>
                 <td className="mono" data-testid="result-gold">

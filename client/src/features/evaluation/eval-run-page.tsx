@@ -1,24 +1,26 @@
-import { useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import type { EvalRun } from '../../../../shared/api/evaluations';
 import { roleAtLeast } from '../../../../shared/domain/roles';
 import { ANSWER_TYPES, AnswerTypeSchema } from '../../../../shared/table/answers';
-import { errorMessage, isApiError } from '../../api/http';
-import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { usePageKeys } from '../../keyboard/use-page-keys';
+import { ActionError, LoadError } from '../../ui/error-messages';
 import { FilterSelect, optionsOf } from '../../ui/filter-select';
-import { Pager, pageCount } from '../../ui/pager';
+import { Pager, PastEndNotice } from '../../ui/pager';
+import { BackLink, RecordPage } from '../../ui/record-page';
 import { SearchBox } from '../../ui/search-box';
+import { useUrlFilters } from '../../ui/use-url-filters';
 import { parseId } from '../items/items-api';
-import { formatCost } from '../runs/run-progress';
-import { useCancelEval, useEvalResults, useEvalRun } from './eval-api';
+import { RunDates, UsageFigures } from '../runs/run-parts';
+import { useCancelEval, useEvalResults, useEvalRun, type EvalRunDetailResponse } from './eval-api';
 import { ANSWER_TYPE_LABELS, ENGINE_LABELS, MODE_LABELS, isActive } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';
 import { EvalResultsTable } from './eval-results-table';
 import { EvalScoreTables } from './eval-score-tables';
-import { EvalOutcomeSchema, RESULT_PAGE_SIZE, readResultFilters, toResultsQuery, writeResultFilters, type EvalOutcome, type ResultFilters } from './result-filters';
+import { EvalOutcomeSchema, RESULT_PAGE_SIZE, readResultFilters, toResultsQuery, writeResultFilters, type EvalOutcome } from './result-filters';
 
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
@@ -47,11 +49,7 @@ function CancelButton({ run }: { run: EvalRun }) {
       <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
         {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
       </button>
-      {cancel.isError && (
-        <span className="error" role="alert">
-          {errorMessage(cancel.error)}
-        </span>
-      )}
+      {cancel.isError && <ActionError error={cancel.error} />}
     </div>
   );
 }
@@ -73,74 +71,35 @@ function RunMeta({ run }: { run: EvalRun }) {
           <dd>{run.concurrency}</dd>
         </>
       )}
-      <dt>Created</dt>
-      <dd>
-        <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
-        {run.created_by && <span className="muted"> by {run.created_by}</span>}
-      </dd>
-      {run.finished_at && (
-        <>
-          <dt>Finished</dt>
-          <dd>
-            <time dateTime={run.finished_at}>{formatTime(run.finished_at)}</time>
-          </dd>
-        </>
-      )}
+      <RunDates createdAt={run.created_at} createdBy={run.created_by} finishedAt={run.finished_at} />
     </dl>
   );
 }
 
-function UsageFigures({ run }: { run: EvalRun }) {
+function EvalUsage({ run }: { run: EvalRun }) {
   if (run.engine === 'imported') return <p className="muted small">Imported predictions carry no token counts or cost.</p>;
-  const tokens = run.prompt_tokens + run.completion_tokens;
   return (
     <dl className="figures" data-testid="eval-usage">
-      <div>
-        <dt>Tokens</dt>
-        <dd title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>
-          {tokens.toLocaleString()}
-          <span className="muted small">
-            {' '}
-            ({run.prompt_tokens.toLocaleString()} in / {run.completion_tokens.toLocaleString()} out)
-          </span>
-        </dd>
-      </div>
-      <div>
-        <dt>Cost</dt>
-        <dd>{formatCost(run.cost)}</dd>
-      </div>
+      <UsageFigures run={run} />
     </dl>
   );
 }
 
 /** The run's questions, filtered and paged through the URL, each opening to the model's raw reply. */
 function EvalResults({ runId }: { runId: number }) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readResultFilters(searchParams);
+  const { filters, searchParams, update } = useUrlFilters(readResultFilters, writeResultFilters);
   const results = useEvalResults(runId, toResultsQuery(filters));
   const searchInput = useRef<HTMLInputElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
   const total = results.data?.total ?? 0;
-  const pages = pageCount(total, RESULT_PAGE_SIZE);
-  // Read the URL at the time of the change: a debounced search must not undo a filter set meanwhile.
-  const update = (change: Partial<ResultFilters>, replace = false) =>
-    setSearchParams((current) => writeResultFilters(readResultFilters(current), change), { replace });
-  const goToPage = (page: number) => {
-    if (page >= 1 && page <= pages) update({ page });
-  };
+  const goToPage = usePageKeys({ page: filters.page, total, pageSize: RESULT_PAGE_SIZE, onPage: (page) => update({ page }), searchInput });
   const toggle = (id: string) =>
     setExpanded((current) => {
       const next = new Set(current);
       if (!next.delete(id)) next.add(id);
       return next;
     });
-
-  useHotkeys({
-    '/': () => searchInput.current?.focus(),
-    ArrowLeft: () => goToPage(filters.page - 1),
-    ArrowRight: () => goToPage(filters.page + 1),
-  });
   const filtered = Boolean(filters.q || filters.answerType || filters.outcome !== 'all');
 
   return (
@@ -174,20 +133,9 @@ function EvalResults({ runId }: { runId: number }) {
         {results.isFetching && !results.isPending && <span className="muted small">Updating…</span>}
       </div>
       {results.isPending && <p className="muted">Loading questions…</p>}
-      {results.isError && (
-        <p className="error" role="alert">
-          Could not load the questions: {errorMessage(results.error)}
-        </p>
-      )}
+      {results.isError && <LoadError what="the questions" error={results.error} />}
       {results.data && total === 0 && <p className="empty">{filtered ? 'No questions match these filters.' : 'This run has no questions.'}</p>}
-      {results.data && results.data.results.length === 0 && total > 0 && (
-        <p className="empty">
-          This page is past the end of the list.{' '}
-          <button type="button" className="link-button" onClick={() => goToPage(1)}>
-            Go to the first page
-          </button>
-        </p>
-      )}
+      {results.data && results.data.results.length === 0 && total > 0 && <PastEndNotice onFirstPage={() => goToPage(1)} />}
       {results.data && results.data.results.length > 0 && (
         <>
           <EvalResultsTable key={searchParams.toString()} results={results.data.results} expanded={expanded} onToggle={toggle} />
@@ -198,47 +146,8 @@ function EvalResults({ runId }: { runId: number }) {
   );
 }
 
-export function EvalRunPage() {
-  const id = parseId(useParams().id);
+function EvalRunView({ run, baseline, back }: EvalRunDetailResponse & { back: ReactNode }) {
   const user = useCurrentUser();
-  const navigate = useNavigate();
-  const detail = useEvalRun(id);
-  useHotkeys({ Escape: () => void navigate('/evaluation') });
-
-  const back = (
-    <Link to="/evaluation" className="back-link">
-      ‹ Evaluation
-    </Link>
-  );
-  if (id === null || (isApiError(detail.error) && detail.error.status === 404)) {
-    return (
-      <section className="page">
-        {back}
-        <h1>Evaluation run not found</h1>
-        <p>There is no evaluation run with this id.</p>
-      </section>
-    );
-  }
-  if (detail.isPending) {
-    return (
-      <section className="page">
-        {back}
-        <p className="muted">Loading the evaluation run…</p>
-      </section>
-    );
-  }
-  if (detail.isError) {
-    return (
-      <section className="page">
-        {back}
-        <p className="error" role="alert">
-          Could not load the evaluation run: {errorMessage(detail.error)}
-        </p>
-      </section>
-    );
-  }
-
-  const { run, baseline } = detail.data;
   return (
     <section className="page">
       <title>{`Evaluation run #${run.id} · Chart-HQA`}</title>
@@ -262,8 +171,22 @@ export function EvalRunPage() {
         {roleAtLeast(user.role, 'curator') && isActive(run.status) && <CancelButton run={run} />}
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
-      <UsageFigures run={run} />
+      <EvalUsage run={run} />
       <EvalResults runId={run.id} />
     </section>
+  );
+}
+
+export function EvalRunPage() {
+  const id = parseId(useParams().id);
+  const navigate = useNavigate();
+  const detail = useEvalRun(id);
+  useHotkeys({ Escape: () => void navigate('/evaluation') });
+
+  const back = <BackLink to="/evaluation">Evaluation</BackLink>;
+  return (
+    <RecordPage noun="evaluation run" id={id} query={detail} back={back} loading="Loading the evaluation run…">
+      {(data) => <EvalRunView {...data} back={back} />}
+    </RecordPage>
   );
 }

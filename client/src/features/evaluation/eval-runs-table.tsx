@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { EvalRun } from '../../../../shared/api/evaluations';
 import { formatTime } from '../../app/format';
-import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { useNavigableRows } from '../../keyboard/use-list-navigation';
 import { ENGINE_LABELS, MODE_LABELS, formatScore } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';
 
@@ -11,10 +11,7 @@ export function evalRunPath(id: number): string {
 
 /** Evaluation runs, newest first, live; a row opens the run (click, or j/k and Enter). */
 export function EvalRunsTable({ runs, onOpen }: { runs: EvalRun[]; onOpen: (run: EvalRun) => void }) {
-  const { selected, setSelected } = useListNavigation(runs.length, (index) => {
-    const run = runs[index];
-    if (run) onOpen(run);
-  });
+  const { rowProps } = useNavigableRows(runs, onOpen);
   return (
     <table className="data-grid run-list" data-testid="eval-run-list">
       <thead>
@@ -35,16 +32,7 @@ export function EvalRunsTable({ runs, onOpen }: { runs: EvalRun[]; onOpen: (run:
       </thead>
       <tbody>
         {runs.map((run, index) => (
-          <tr
-            key={run.id}
-            data-eval-run-id={run.id}
-            className={index === selected ? 'selected' : undefined}
-            aria-selected={index === selected}
-            onClick={() => {
-              setSelected(index);
-              onOpen(run);
-            }}
-          >
+          <tr key={run.id} data-eval-run-id={run.id} {...rowProps(index)}>
             <td className="num">
               <Link to={evalRunPath(run.id)} onClick={(event) => event.stopPropagation()}>
                 #{run.id}

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../../shared/export/chart-hqa';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
+import { LoadError } from '../../ui/error-messages';
 import { AnswerTypeChart } from './answer-type-chart';
 import { AccuracyTable, AnswerTypeTable } from './comparison-tables';
 import { useEvalComparison, useEvalRuns } from './eval-api';
@@ -21,13 +21,7 @@ function EvalRunList() {
   const navigate = useNavigate();
   const runs = useEvalRuns();
   if (runs.isPending) return <p className="muted">Loading evaluation runs…</p>;
-  if (runs.isError) {
-    return (
-      <p className="error" role="alert">
-        Could not load the evaluation runs: {errorMessage(runs.error)}
-      </p>
-    );
-  }
+  if (runs.isError) return <LoadError what="the evaluation runs" error={runs.error} />;
   if (runs.data.runs.length === 0) return <p className="empty">No evaluation runs yet.</p>;
   return <EvalRunsTable runs={runs.data.runs} onOpen={(run) => void navigate(evalRunPath(run.id))} />;
 }
@@ -42,11 +36,7 @@ function EvalComparison() {
         assumption changes the answer, answered with the factual label instead.
       </p>
       {comparison.isPending && <p className="muted">Loading the comparison…</p>}
-      {comparison.isError && (
-        <p className="error" role="alert">
-          Could not load the comparison: {errorMessage(comparison.error)}
-        </p>
-      )}
+      {comparison.isError && <LoadError what="the comparison" error={comparison.error} />}
       {comparison.data && comparison.data.rows.length === 0 && (
         <p className="empty">No finished hypothetical-question run yet: a model gets a row once one of its runs in mode Hypothetical is done.</p>
       )}

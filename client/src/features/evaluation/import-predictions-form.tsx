@@ -2,8 +2,10 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ImportEvalRequestSchema, type EvalMode, type PredictionRow } from '../../../../shared/api/evaluations';
 import { errorMessage, isApiError } from '../../api/http';
+import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
+import { SubmitButton } from '../../ui/submit-button';
 import { useImportEval } from './eval-api';
 import { evalRunPath } from './eval-runs-table';
 import { ModeRadios } from './mode-radios';
@@ -96,14 +98,10 @@ export function ImportPredictionsForm() {
           : 'A JSON array [{id, prediction, raw}] with the export ids of accepted items, as `hqa eval` writes it.'}
       </p>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={importEval.isPending}>
-          {importEval.isPending ? 'Importing…' : 'Import'}
-        </button>
-        {importEval.isError && !server && (
-          <span className="error" role="alert">
-            {errorMessage(importEval.error)}
-          </span>
-        )}
+        <SubmitButton pending={importEval.isPending} pendingLabel="Importing…">
+          Import
+        </SubmitButton>
+        {importEval.isError && !server && <ActionError error={importEval.error} />}
         {importEval.isSuccess && (
           <span data-testid="import-eval-result">
             Imported as <Link to={evalRunPath(importEval.data.run.id)}>run #{importEval.data.run.id}</Link>.

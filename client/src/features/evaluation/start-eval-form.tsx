@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { StartEvalRequestSchema, type EvalMode, type StartEvalRequest } from '../../../../shared/api/evaluations';
-import { errorMessage } from '../../api/http';
+import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
-import { useHealth } from '../runs/runs-api';
+import { NumberField } from '../../ui/number-field';
+import { SubmitButton } from '../../ui/submit-button';
+import { useFieldErrors } from '../../ui/use-field-errors';
+import { EngineField } from '../runs/engine-field';
+import { useOpenaiAvailability } from '../runs/runs-api';
 import { useStartEval } from './eval-api';
 import { MODE_HINTS, MODE_LABELS } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
@@ -36,49 +39,31 @@ function toRequest(draft: Draft): StartEvalRequest {
  * appears in the list below and fills in live, so several modes can be started in a row.
  */
 export function StartEvalForm() {
-  const health = useHealth();
+  const { available: openaiAvailable, keyMissing } = useOpenaiAvailability();
   const start = useStartEval();
   const [draft, setDraft] = useState<Draft>(INITIAL);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
-  const openaiAvailable = health.data?.engine === 'openai';
+  // The model field shows only for the LLM: a server error about it otherwise goes beside the button.
+  const shownFields = ['engine', 'mode', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model'] : [])];
+  const { validate, errorFor, serverField } = useFieldErrors(start.error, shownFields);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = StartEvalRequestSchema.safeParse(toRequest(draft));
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
-    start.mutate(parsed.data);
+    const request = validate(StartEvalRequestSchema, toRequest(draft));
+    if (request) start.mutate(request);
   };
-
-  // A server error about a field the form shows goes under it; anything else beside the button.
-  const shownFields = ['engine', 'mode', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model'] : [])];
-  const fieldOfError = serverFieldOf(start.error);
-  const serverField = fieldOfError !== undefined && shownFields.includes(fieldOfError) ? fieldOfError : undefined;
-  const errorFor = (field: string) => errors[field] ?? (start.error && serverField === field ? serverFieldMessage(start.error) : undefined);
 
   return (
     <form className="panel" onSubmit={onSubmit} aria-labelledby="start-eval-heading" noValidate data-testid="start-eval-form">
       <h3 id="start-eval-heading">Start a run</h3>
       <div className="form-grid">
-        <Field label="Engine" error={errorFor('engine')}>
-          {(control) => (
-            <select
-              {...control}
-              name="engine"
-              value={draft.engine}
-              onChange={(event) => set('engine', event.target.value === 'openai' ? 'openai' : 'factual-baseline')}
-            >
-              <option value="factual-baseline">Factual baseline (no LLM)</option>
-              <option value="openai" disabled={!openaiAvailable}>
-                LLM (OpenAI API){openaiAvailable ? '' : ': no key'}
-              </option>
-            </select>
-          )}
-        </Field>
+        <EngineField
+          keyless={{ value: 'factual-baseline', label: 'Factual baseline (no LLM)' }}
+          value={draft.engine}
+          onChange={(engine) => set('engine', engine)}
+          openaiAvailable={openaiAvailable}
+          error={errorFor('engine')}
+        />
         {draft.engine === 'openai' && (
           <Field label="Model" error={errorFor('model')}>
             {(control) => (
@@ -93,60 +78,41 @@ export function StartEvalForm() {
             )}
           </Field>
         )}
-        <Field label="Concurrency" error={errorFor('concurrency')}>
-          {(control) => (
-            <input
-              {...control}
-              name="concurrency"
-              type="number"
-              inputMode="numeric"
-              min="1"
-              max="32"
-              className="number-input"
-              value={draft.concurrency}
-              onChange={(event) => set('concurrency', event.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        <NumberField
+          label="Concurrency"
+          error={errorFor('concurrency')}
+          name="concurrency"
+          min="1"
+          max="32"
+          value={draft.concurrency}
+          onChange={(text) => set('concurrency', text)}
+        />
+        <NumberField
           label={
             <>
               Limit <span className="muted">(optional: the first N items)</span>
             </>
           }
           error={errorFor('limit')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="limit"
-              type="number"
-              inputMode="numeric"
-              min="1"
-              className="number-input"
-              value={draft.limit}
-              onChange={(event) => set('limit', event.target.value)}
-            />
-          )}
-        </Field>
+          name="limit"
+          min="1"
+          value={draft.limit}
+          onChange={(text) => set('limit', text)}
+        />
       </div>
       <ModeRadios name="start-mode" value={draft.mode} onChange={(mode) => set('mode', mode)} error={errorFor('mode')} />
       <p className="muted small engine-note" data-testid="eval-engine-note">
-        {health.data && !openaiAvailable ? 'No OPENAI_API_KEY is set on the server, so only the factual baseline can run. ' : ''}
+        {keyMissing ? 'No OPENAI_API_KEY is set on the server, so only the factual baseline can run. ' : ''}
         {draft.engine === 'openai'
           ? 'Every call’s tokens and cost are recorded. '
           : 'The factual baseline answers every question with the item’s factual label, calling no LLM: the reference point for the bias rate. '}
         {MODE_LABELS[draft.mode]} {MODE_HINTS[draft.mode]}
       </p>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : 'Start run'}
-        </button>
-        {start.isError && !serverField && (
-          <span className="error" role="alert">
-            {errorMessage(start.error)}
-          </span>
-        )}
+        <SubmitButton pending={start.isPending} pendingLabel="Starting…">
+          Start run
+        </SubmitButton>
+        {start.isError && !serverField && <ActionError error={start.error} />}
         {start.isSuccess && !start.isPending && (
           <span data-testid="start-eval-result">
             Started <Link to={evalRunPath(start.data.run.id)}>run #{start.data.run.id}</Link>.

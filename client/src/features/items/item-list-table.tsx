@@ -1,9 +1,8 @@
-import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { ItemSummary } from '../../../../shared/api/items';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
-import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { selectableRow, useListNavigation, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { BiasFlags, ItemStatusTag, OriginTag, VerifierMark } from './item-tags';
 
 type ItemListTableProps = {
@@ -65,10 +64,7 @@ function SelectAllBox({ items, selection }: { items: ItemSummary[]; selection: I
 }
 
 function ItemTableView({ items, onOpen, showChart = true, selected, onSelect, selection }: ItemTableViewProps) {
-  const selectedRow = useRef<HTMLTableRowElement>(null);
-  useEffect(() => {
-    selectedRow.current?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+  const selectedRow = useSelectedRowRef(selected);
 
   return (
     <table className="data-grid item-list" data-testid="item-list">
@@ -99,13 +95,11 @@ function ItemTableView({ items, onOpen, showChart = true, selected, onSelect, se
           <tr
             key={item.id}
             ref={index === selected ? selectedRow : undefined}
-            className={index === selected ? 'selected' : undefined}
-            aria-selected={index === selected}
-            data-item-id={item.id}
-            onClick={() => {
+            {...selectableRow(index === selected, () => {
               onSelect(index);
               onOpen(item);
-            }}
+            })}
+            data-item-id={item.id}
           >
             {selection && (
               <td className="select-cell" onClick={(event) => event.stopPropagation()}>

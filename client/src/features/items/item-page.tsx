@@ -2,11 +2,12 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ItemDetail } from '../../../../shared/api/items';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage, isApiError } from '../../api/http';
 import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { LoadError } from '../../ui/error-messages';
+import { BackLink, RecordNotFound, isNotFound } from '../../ui/record-page';
 import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
 import { parseId, useItem } from './items-api';
 import { ReviewHistory } from './review-history';
@@ -124,20 +125,8 @@ export function ItemPage() {
   const item = useItem(id);
   useHotkeys({ Escape: () => void navigate(backPath) });
 
-  const back = (
-    <Link to={backPath} className="back-link">
-      ‹ Items
-    </Link>
-  );
-  if (id === null || (isApiError(item.error) && item.error.status === 404)) {
-    return (
-      <section className="page">
-        {back}
-        <h1>Item not found</h1>
-        <p>There is no item with this id.</p>
-      </section>
-    );
-  }
+  const back = <BackLink to={backPath}>Items</BackLink>;
+  if (id === null || isNotFound(item.error)) return <RecordNotFound noun="item" back={back} />;
   return (
     <section className="page item-page">
       <title>{`Item #${id} · Chart-HQA`}</title>
@@ -149,11 +138,7 @@ export function ItemPage() {
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
       {item.isPending && <p className="muted">Loading item…</p>}
-      {item.isError && (
-        <p className="error" role="alert">
-          Could not load the item: {errorMessage(item.error)}
-        </p>
-      )}
+      {item.isError && <LoadError what="the item" error={item.error} />}
       {item.data && <ItemBody item={item.data.item} />}
       {item.data && isCurator && (
         <section aria-labelledby="history-heading">

@@ -1,15 +1,16 @@
 import { useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '../../../../shared/domain/generation';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
-import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { usePageKeys } from '../../keyboard/use-page-keys';
+import { ActionError, LoadError } from '../../ui/error-messages';
 import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
-import { Pager, pageCount } from '../../ui/pager';
-import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters, type ItemListFilters } from './item-filters';
+import { Pager } from '../../ui/pager';
+import { useUrlFilters } from '../../ui/use-url-filters';
+import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters } from './item-filters';
 import { ItemListTable, type ItemSelection } from './item-list-table';
 import { useItems, useRequeue } from './items-api';
 import { ReviewerFilter } from './reviewer-filter';
@@ -88,11 +89,7 @@ function BulkRequeue({ checked, onDone }: { checked: ReadonlySet<number>; onDone
           {result}
         </span>
       )}
-      {requeue.isError && (
-        <span className="error" role="alert">
-          {errorMessage(requeue.error)}
-        </span>
-      )}
+      {requeue.isError && <ActionError error={requeue.error} />}
     </div>
   );
 }
@@ -110,22 +107,15 @@ function ScopeChip({ label, onClear }: { label: string; onClear: () => void }) {
 }
 
 export function ItemsPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
   const user = useCurrentUser();
   const isCurator = roleAtLeast(user.role, 'curator');
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set());
-  const filters = readItemFilters(searchParams);
+  const { filters, update } = useUrlFilters(readItemFilters, writeItemFilters);
   const list = useItems(toItemQuery(filters));
   const total = list.data?.total ?? 0;
-  const pages = pageCount(total, ITEM_PAGE_SIZE);
-
-  const update = (change: Partial<ItemListFilters>) => setSearchParams((current) => writeItemFilters(readItemFilters(current), change));
-  const goToPage = (page: number) => {
-    if (page >= 1 && page <= pages) update({ page });
-  };
-  useHotkeys({ ArrowLeft: () => goToPage(filters.page - 1), ArrowRight: () => goToPage(filters.page + 1) });
+  const goToPage = usePageKeys({ page: filters.page, total, pageSize: ITEM_PAGE_SIZE, onPage: (page) => update({ page }) });
 
   const filtered = Boolean(
     filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart || filters.verifier || filters.reviewer,
@@ -201,11 +191,7 @@ export function ItemsPage() {
       {isCurator && <BulkRequeue checked={checked} onDone={() => setChecked(new Set())} />}
 
       {list.isPending && <p className="muted">Loading items…</p>}
-      {list.isError && (
-        <p className="error" role="alert">
-          Could not load the items: {errorMessage(list.error)}
-        </p>
-      )}
+      {list.isError && <LoadError what="the items" error={list.error} />}
       {list.data && total === 0 && (
         <p className="empty">
           {filtered ? 'No items match these filters.' : 'No items yet. Start a run on the Runs page, or write one on a chart’s page.'}

@@ -5,7 +5,7 @@ import { CHART_TYPE_LABELS, type ChartType } from '../../../../shared/domain/cha
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { ChartTypeSelect } from '../../ui/filter-select';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
+import { useFieldErrors } from '../../ui/use-field-errors';
 import { useAddSeed } from './pool-api';
 
 /** What became of the last seed added: in the pool, or kept aside as a near-copy. */
@@ -31,18 +31,14 @@ export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
   const add = useAddSeed();
   const [chartType, setChartType] = useState<ChartType>(defaultType || 'vertical_bar');
   const [text, setText] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { validate, errorFor, serverField } = useFieldErrors(add.error);
   const [added, setAdded] = useState<Proposal | null>(null);
 
   const submit = () => {
-    const parsed = CreateProposalRequestSchema.safeParse({ chart_type: chartType, text });
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
+    const request = validate(CreateProposalRequestSchema, { chart_type: chartType, text });
+    if (!request) return;
     setAdded(null);
-    add.mutate(parsed.data, {
+    add.mutate(request, {
       onSuccess: ({ proposal }) => {
         setAdded(proposal);
         if (proposal.status !== 'duplicate') setText('');
@@ -61,8 +57,6 @@ export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
     }
   };
 
-  const serverField = serverFieldOf(add.error);
-  const errorFor = (field: string) => errors[field] ?? (add.error && serverField === field ? serverFieldMessage(add.error) : undefined);
 
   return (
     <form className="panel add-seed" onSubmit={onSubmit} aria-labelledby="add-seed-heading" noValidate data-testid="add-seed-form">

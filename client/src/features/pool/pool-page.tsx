@@ -1,5 +1,4 @@
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
 import {
   PROPOSAL_ORIGINS,
   PROPOSAL_STATUSES,
@@ -7,17 +6,18 @@ import {
   ProposalStatusSchema,
 } from '../../../../shared/domain/generation';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
-import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { usePageKeys } from '../../keyboard/use-page-keys';
+import { LoadError } from '../../ui/error-messages';
 import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
 import { SearchBox } from '../../ui/search-box';
-import { Pager, pageCount } from '../../ui/pager';
+import { Pager } from '../../ui/pager';
+import { useUrlFilters } from '../../ui/use-url-filters';
 import { AddSeedForm } from './add-seed-form';
 import { useProposals } from './pool-api';
 import { PoolCounts } from './pool-counts';
-import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters, type PoolFilters } from './pool-filters';
+import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';
 import { ReflectionBatchPanel } from './reflection-batch-panel';
 import { PoolTabs } from './pool-tabs';
@@ -29,24 +29,13 @@ const SHORTCUTS = [
 
 export function PoolPage() {
   const user = useCurrentUser();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const filters = readPoolFilters(searchParams);
+  const { filters, update } = useUrlFilters(readPoolFilters, writePoolFilters);
   const list = useProposals(toPoolQuery(filters));
   const searchInput = useRef<HTMLInputElement>(null);
   const canEdit = roleAtLeast(user.role, 'curator');
 
   const total = list.data?.total ?? 0;
-  const pages = pageCount(total, POOL_PAGE_SIZE);
-  const update = (change: Partial<PoolFilters>, replace = false) =>
-    setSearchParams((current) => writePoolFilters(readPoolFilters(current), change), { replace });
-  const goToPage = (page: number) => {
-    if (page >= 1 && page <= pages) update({ page });
-  };
-  useHotkeys({
-    '/': () => searchInput.current?.focus(),
-    ArrowLeft: () => goToPage(filters.page - 1),
-    ArrowRight: () => goToPage(filters.page + 1),
-  });
+  const goToPage = usePageKeys({ page: filters.page, total, pageSize: POOL_PAGE_SIZE, onPage: (page) => update({ page }), searchInput });
   const filtered = Boolean(filters.q || filters.chartType || filters.origin || filters.status);
 
   return (
@@ -99,11 +88,7 @@ export function PoolPage() {
       </div>
 
       {list.isPending && <p className="muted">Loading proposals…</p>}
-      {list.isError && (
-        <p className="error" role="alert">
-          Could not load the pool: {errorMessage(list.error)}
-        </p>
-      )}
+      {list.isError && <LoadError what="the pool" error={list.error} />}
       {list.data && total === 0 && <p className="empty">{filtered ? 'No proposals match these filters.' : 'The pool is empty.'}</p>}
       {list.data && list.data.proposals.length > 0 && (
         <>

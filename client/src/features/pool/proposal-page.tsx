@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { Proposal } from '../../../../shared/api/pool';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage, isApiError } from '../../api/http';
 import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { LoadError } from '../../ui/error-messages';
 import { Pager } from '../../ui/pager';
+import { BackLink, RecordNotFound, isNotFound } from '../../ui/record-page';
 import { ItemListTable } from '../items/item-list-table';
 import { parseId, useItems } from '../items/items-api';
 import { LineageTree } from './lineage-tree';
@@ -25,13 +26,7 @@ function ProposalItems({ proposalId }: { proposalId: number }) {
   const [page, setPage] = useState(1);
   const items = useItems({ proposal_id: proposalId, page, page_size: PROPOSAL_ITEMS_PAGE_SIZE });
   if (items.isPending) return <p className="muted">Loading items…</p>;
-  if (items.isError) {
-    return (
-      <p className="error" role="alert">
-        Could not load the items: {errorMessage(items.error)}
-      </p>
-    );
-  }
+  if (items.isError) return <LoadError what="the items" error={items.error} />;
   if (items.data.total === 0) return <p className="empty">No items were written from this proposal yet.</p>;
   return (
     <>
@@ -45,13 +40,7 @@ function ProposalItems({ proposalId }: { proposalId: number }) {
 function FeedbackLoop({ proposal, canReflect }: { proposal: Proposal; canReflect: boolean }) {
   const reflections = useReflections(proposal.id);
   if (reflections.isPending) return <p className="muted">Loading feedback and reflections…</p>;
-  if (reflections.isError) {
-    return (
-      <p className="error" role="alert">
-        Could not load the feedback: {errorMessage(reflections.error)}
-      </p>
-    );
-  }
+  if (reflections.isError) return <LoadError what="the feedback" error={reflections.error} />;
   return (
     <>
       <section aria-labelledby="proposal-reflections-heading">
@@ -78,20 +67,8 @@ export function ProposalPage() {
   const canEdit = roleAtLeast(user.role, 'curator');
   useHotkeys({ Escape: () => void navigate('/pool') });
 
-  const back = (
-    <Link to="/pool" className="back-link">
-      ‹ Pool
-    </Link>
-  );
-  if (id === null || (isApiError(proposal.error) && proposal.error.status === 404)) {
-    return (
-      <section className="page">
-        {back}
-        <h1>Proposal not found</h1>
-        <p>There is no proposal with this id.</p>
-      </section>
-    );
-  }
+  const back = <BackLink to="/pool">Pool</BackLink>;
+  if (id === null || isNotFound(proposal.error)) return <RecordNotFound noun="proposal" back={back} />;
   return (
     <section className="page">
       <title>{`Proposal #${id} · Chart-HQA`}</title>
@@ -103,11 +80,7 @@ export function ProposalPage() {
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
       {proposal.isPending && <p className="muted">Loading proposal…</p>}
-      {proposal.isError && (
-        <p className="error" role="alert">
-          Could not load the proposal: {errorMessage(proposal.error)}
-        </p>
-      )}
+      {proposal.isError && <LoadError what="the proposal" error={proposal.error} />}
       {proposal.data && (
         <>
           <ProposalCard proposal={proposal.data.proposal} canEdit={canEdit} />

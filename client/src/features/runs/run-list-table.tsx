@@ -2,16 +2,13 @@ import { Link } from 'react-router';
 import type { Run } from '../../../../shared/api/runs';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { formatTime } from '../../app/format';
-import { useListNavigation } from '../../keyboard/use-list-navigation';
+import { useNavigableRows } from '../../keyboard/use-list-navigation';
 import { EngineTag, RunProgressBar, RunStatusTag } from './run-parts';
 import { formatCost } from './run-progress';
 
 /** Runs, newest first, each with its live status and progress; rows open the run's view. */
 export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run) => void }) {
-  const { selected, setSelected } = useListNavigation(runs.length, (index) => {
-    const run = runs[index];
-    if (run) onOpen(run);
-  });
+  const { rowProps } = useNavigableRows(runs, onOpen);
   return (
     <table className="data-grid run-list" data-testid="run-list">
       <thead>
@@ -41,16 +38,7 @@ export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run)
       </thead>
       <tbody>
         {runs.map((run, index) => (
-          <tr
-            key={run.id}
-            data-run-id={run.id}
-            className={index === selected ? 'selected' : undefined}
-            aria-selected={index === selected}
-            onClick={() => {
-              setSelected(index);
-              onOpen(run);
-            }}
-          >
+          <tr key={run.id} data-run-id={run.id} {...rowProps(index)}>
             <td className="num">
               <Link to={`/runs/${run.id}`} onClick={(event) => event.stopPropagation()}>
                 #{run.id}

@@ -1,17 +1,18 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Run, RunError } from '../../../../shared/api/runs';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage, isApiError } from '../../api/http';
 import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { ActionError, LoadError } from '../../ui/error-messages';
 import { Pager } from '../../ui/pager';
+import { BackLink, RecordPage } from '../../ui/record-page';
 import { ItemListTable } from '../items/item-list-table';
 import { parseId, useItems } from '../items/items-api';
-import { EngineTag, RunProgressBar, RunStatusTag } from './run-parts';
+import { EngineTag, RunDates, RunProgressBar, RunStatusTag, UsageFigures } from './run-parts';
 import { formatCost, formatDuration, isFinished, runTiming } from './run-progress';
 import { useRun, useRunAction, type RunAction } from './runs-api';
 import { useNow } from './use-now';
@@ -31,11 +32,7 @@ function RunControls({ run }: { run: Run }) {
       {button('pause', 'Pause', run.status === 'running' || run.status === 'queued')}
       {button('resume', 'Resume', run.status === 'paused')}
       {button('cancel', 'Cancel run', !isFinished(run))}
-      {action.isError && (
-        <span className="error" role="alert">
-          {errorMessage(action.error)}
-        </span>
-      )}
+      {action.isError && <ActionError error={action.error} />}
     </div>
   );
 }
@@ -43,7 +40,6 @@ function RunControls({ run }: { run: Run }) {
 function RunFigures({ run }: { run: Run }) {
   const now = useNow(run.status === 'running');
   const { elapsedSeconds, etaSeconds } = runTiming(run, now);
-  const tokens = run.prompt_tokens + run.completion_tokens;
   return (
     <dl className="figures" data-testid="run-figures">
       <div>
@@ -64,20 +60,7 @@ function RunFigures({ run }: { run: Run }) {
         <dt>LLM calls</dt>
         <dd>{run.engine === 'offline' ? <span title="The offline engine calls no LLM">{run.llm_calls} (offline)</span> : run.llm_calls}</dd>
       </div>
-      <div>
-        <dt>Tokens</dt>
-        <dd title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>
-          {tokens.toLocaleString()}
-          <span className="muted small">
-            {' '}
-            ({run.prompt_tokens.toLocaleString()} in / {run.completion_tokens.toLocaleString()} out)
-          </span>
-        </dd>
-      </div>
-      <div>
-        <dt>Cost</dt>
-        <dd>{formatCost(run.cost)}</dd>
-      </div>
+      <UsageFigures run={run} />
       <div>
         <dt>Elapsed</dt>
         <dd>{elapsedSeconds === null ? <span className="muted">not started</span> : formatDuration(elapsedSeconds)}</dd>
@@ -130,18 +113,7 @@ function RunConfigView({ run }: { run: Run }) {
       </dd>
       <dt>Pool round</dt>
       <dd>{run.pool_round}</dd>
-      <dt>Created</dt>
-      <dd>
-        <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
-      </dd>
-      {run.finished_at && (
-        <>
-          <dt>Finished</dt>
-          <dd>
-            <time dateTime={run.finished_at}>{formatTime(run.finished_at)}</time>
-          </dd>
-        </>
-      )}
+      <RunDates createdAt={run.created_at} finishedAt={run.finished_at} />
     </dl>
   );
 }
@@ -184,13 +156,7 @@ function RunItems({ runId }: { runId: number }) {
   const [page, setPage] = useState(1);
   const items = useItems({ run_id: runId, page, page_size: RUN_ITEMS_PAGE_SIZE });
   if (items.isPending) return <p className="muted">Loading items…</p>;
-  if (items.isError) {
-    return (
-      <p className="error" role="alert">
-        Could not load the run’s items: {errorMessage(items.error)}
-      </p>
-    );
-  }
+  if (items.isError) return <LoadError what="the run’s items" error={items.error} />;
   if (items.data.total === 0) return <p className="empty">No items yet.</p>;
   return (
     <>
@@ -200,47 +166,8 @@ function RunItems({ runId }: { runId: number }) {
   );
 }
 
-export function RunPage() {
-  const id = parseId(useParams().id);
+function RunView({ run, errors, back }: { run: Run; errors: RunError[]; back: ReactNode }) {
   const user = useCurrentUser();
-  const navigate = useNavigate();
-  const detail = useRun(id);
-  useHotkeys({ Escape: () => void navigate('/runs') });
-
-  const back = (
-    <Link to="/runs" className="back-link">
-      ‹ Runs
-    </Link>
-  );
-  if (id === null || (isApiError(detail.error) && detail.error.status === 404)) {
-    return (
-      <section className="page">
-        {back}
-        <h1>Run not found</h1>
-        <p>There is no run with this id.</p>
-      </section>
-    );
-  }
-  if (detail.isPending) {
-    return (
-      <section className="page">
-        {back}
-        <p className="muted">Loading run…</p>
-      </section>
-    );
-  }
-  if (detail.isError) {
-    return (
-      <section className="page">
-        {back}
-        <p className="error" role="alert">
-          Could not load the run: {errorMessage(detail.error)}
-        </p>
-      </section>
-    );
-  }
-
-  const { run, errors } = detail.data;
   return (
     <section className="page run-page">
       <title>{`Run #${run.id} · Chart-HQA`}</title>
@@ -289,5 +216,19 @@ export function RunPage() {
         <RunItems runId={run.id} />
       </section>
     </section>
+  );
+}
+
+export function RunPage() {
+  const id = parseId(useParams().id);
+  const navigate = useNavigate();
+  const detail = useRun(id);
+  useHotkeys({ Escape: () => void navigate('/runs') });
+
+  const back = <BackLink to="/runs">Runs</BackLink>;
+  return (
+    <RecordPage noun="run" id={id} query={detail} back={back} loading="Loading run…">
+      {({ run, errors }) => <RunView run={run} errors={errors} back={back} />}
+    </RecordPage>
   );
 }

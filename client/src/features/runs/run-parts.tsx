@@ -1,10 +1,12 @@
 import type { Run } from '../../../../shared/api/runs';
 import type { RunStatus } from '../../../../shared/domain/generation';
-import { engineLabel, taskCounts } from './run-progress';
+import { formatTime } from '../../app/format';
+import { engineLabel, formatCost, taskCounts } from './run-progress';
 
-export function RunStatusTag({ status }: { status: RunStatus }) {
+/** A run's status in its colour; evaluation runs share it under their own test id (`testId`). */
+export function RunStatusTag({ status, testId = 'run-status' }: { status: RunStatus; testId?: string }) {
   return (
-    <span className={`status-tag run-status-${status}`} data-testid="run-status">
+    <span className={`status-tag run-status-${status}`} data-testid={testId}>
       {status}
     </span>
   );
@@ -52,5 +54,49 @@ export function RunProgressBar({ run, compact = false }: { run: Run; compact?: b
         </p>
       )}
     </div>
+  );
+}
+
+/** What a run's model calls used, as entries of a `dl.figures`: generation and evaluation runs alike. */
+export function UsageFigures({ run }: { run: Pick<Run, 'prompt_tokens' | 'completion_tokens' | 'cost'> }) {
+  const tokens = run.prompt_tokens + run.completion_tokens;
+  return (
+    <>
+      <div>
+        <dt>Tokens</dt>
+        <dd title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>
+          {tokens.toLocaleString()}
+          <span className="muted small">
+            {' '}
+            ({run.prompt_tokens.toLocaleString()} in / {run.completion_tokens.toLocaleString()} out)
+          </span>
+        </dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>{formatCost(run.cost)}</dd>
+      </div>
+    </>
+  );
+}
+
+/** When a run was created (and by whom, where known) and finished, as entries of a `dl.meta`. */
+export function RunDates({ createdAt, createdBy, finishedAt }: { createdAt: string; createdBy?: string | null; finishedAt: string | null }) {
+  return (
+    <>
+      <dt>Created</dt>
+      <dd>
+        <time dateTime={createdAt}>{formatTime(createdAt)}</time>
+        {createdBy && <span className="muted"> by {createdBy}</span>}
+      </dd>
+      {finishedAt && (
+        <>
+          <dt>Finished</dt>
+          <dd>
+            <time dateTime={finishedAt}>{formatTime(finishedAt)}</time>
+          </dd>
+        </>
+      )}
+    </>
   );
 }

@@ -17,13 +17,18 @@ export const RUN_PAGE_SIZE = 20;
 
 export type RunAction = 'pause' | 'resume' | 'cancel';
 
-/** Whether the server has an API key (openai) or can only run the offline engine. */
-export function useHealth() {
-  return useQuery({
+/**
+ * Whether the server has an API key, so the OpenAI engine can run. `keyMissing` is true only
+ * once the server has said so: a form does not warn while the answer is on its way.
+ */
+export function useOpenaiAvailability(): { available: boolean; keyMissing: boolean } {
+  const health = useQuery({
     queryKey: queryKeys.health(),
     queryFn: () => apiGet('/api/health', HealthResponseSchema),
     staleTime: 5 * 60_000,
   });
+  const available = health.data?.engine === 'openai';
+  return { available, keyMissing: health.data !== undefined && !available };
 }
 
 export function useRuns(page: number) {

@@ -1,8 +1,8 @@
 import { useNavigate, useSearchParams } from 'react-router';
 import { roleAtLeast } from '../../../../shared/domain/roles';
-import { errorMessage } from '../../api/http';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
+import { LoadError } from '../../ui/error-messages';
 import { Pager } from '../../ui/pager';
 import { parseId } from '../items/items-api';
 import { RunListTable } from './run-list-table';
@@ -36,11 +36,7 @@ export function RunsPage() {
       <section aria-labelledby="runs-heading">
         <h2 id="runs-heading">All runs</h2>
         {runs.isPending && <p className="muted">Loading runs…</p>}
-        {runs.isError && (
-          <p className="error" role="alert">
-            Could not load the runs: {errorMessage(runs.error)}
-          </p>
-        )}
+        {runs.isError && <LoadError what="the runs" error={runs.error} />}
         {runs.data && runs.data.total === 0 && <p className="empty">No runs yet.</p>}
         {runs.data && runs.data.runs.length > 0 && (
           <>

@@ -3,11 +3,14 @@ import { useNavigate } from 'react-router';
 import { RunConfigSchema, type RunConfigInput } from '../../../../shared/api/runs';
 import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
 import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage } from '../../../../shared/domain/generation';
-import { errorMessage } from '../../api/http';
-import { Field, type ControlProps } from '../../ui/field';
+import { ActionError } from '../../ui/error-messages';
+import { Field } from '../../ui/field';
+import { NumberField } from '../../ui/number-field';
+import { SubmitButton } from '../../ui/submit-button';
+import { useFieldErrors } from '../../ui/use-field-errors';
 import { useChartFacets } from '../charts/charts-api';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
-import { useHealth, useStartRun } from './runs-api';
+import { EngineField } from './engine-field';
+import { useOpenaiAvailability, useStartRun } from './runs-api';
 
 const STAGE_LABELS: Record<RunStage, string> = {
   both: 'Both stages',
@@ -67,75 +70,50 @@ function toRequest(draft: Draft): RunConfigInput {
   };
 }
 
-function NumberInput({ control, name, value, onChange, step }: { control: ControlProps; name: string; value: string; onChange: (v: string) => void; step?: string }) {
-  return (
-    <input
-      {...control}
-      name={name}
-      type="number"
-      inputMode="decimal"
-      step={step ?? '1'}
-      min="0"
-      value={value}
-      onChange={(event) => onChange(event.target.value)}
-      className="number-input"
-    />
-  );
-}
-
 /** The form a curator starts a generation run with; on success it opens the run's live view. */
 export function StartRunForm() {
-  const health = useHealth();
+  const { available: openaiAvailable, keyMissing } = useOpenaiAvailability();
   const facets = useChartFacets();
   const start = useStartRun();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(INITIAL);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { validate, errorFor, serverField } = useFieldErrors(start.error);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
-  const openaiAvailable = health.data?.engine === 'openai';
   const openai = draft.engine === 'openai';
   const proposalsStage = draft.stage !== 'items';
   const itemsStage = draft.stage !== 'proposals';
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = RunConfigSchema.safeParse(toRequest(draft));
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
-    start.mutate(parsed.data, { onSuccess: ({ run }) => void navigate(`/runs/${run.id}`) });
+    const config = validate(RunConfigSchema, toRequest(draft));
+    if (config) start.mutate(config, { onSuccess: ({ run }) => void navigate(`/runs/${run.id}`) });
   };
 
-  const serverField = serverFieldOf(start.error);
-  const errorFor = (field: string) => errors[field] ?? (start.error && serverField === field ? serverFieldMessage(start.error) : undefined);
   const numberField = (label: ReactNode, field: string, key: 'items' | 'proposalBatches' | 'concurrency' | 'temperature' | 'budgetTokens' | 'budgetCost', step?: string) => (
-    <Field label={label} error={errorFor(field)}>
-      {(control) => <NumberInput control={control} name={field} value={draft[key]} onChange={(v) => set(key, v)} step={step} />}
-    </Field>
+    <NumberField
+      label={label}
+      error={errorFor(field)}
+      name={field}
+      value={draft[key]}
+      onChange={(v) => set(key, v)}
+      inputMode="decimal"
+      min="0"
+      step={step ?? '1'}
+    />
   );
 
   return (
     <form className="panel start-run" onSubmit={onSubmit} aria-labelledby="start-run-heading" noValidate data-testid="start-run-form">
       <h2 id="start-run-heading">Start a run</h2>
       <div className="form-grid">
-        <Field label="Engine" error={errorFor('engine')}>
-          {(control) => (
-            <select
-              {...control}
-              name="engine"
-              value={draft.engine}
-              onChange={(event) => set('engine', event.target.value === 'openai' ? 'openai' : 'offline')}
-            >
-              <option value="offline">{OFFLINE_MODEL} (no LLM)</option>
-              <option value="openai" disabled={!openaiAvailable}>
-                LLM (OpenAI API){openaiAvailable ? '' : ': no key'}
-              </option>
-            </select>
-          )}
-        </Field>
+        <EngineField
+          keyless={{ value: 'offline', label: `${OFFLINE_MODEL} (no LLM)` }}
+          value={draft.engine}
+          onChange={(engine) => set('engine', engine)}
+          openaiAvailable={openaiAvailable}
+          error={errorFor('engine')}
+        />
         <Field label="Stage" error={errorFor('stage')}>
           {(control) => (
             <select
@@ -232,20 +210,16 @@ export function StartRunForm() {
         </label>
       )}
       <p className="muted small engine-note" data-testid="engine-note">
-        {health.data && !openaiAvailable ? 'No OPENAI_API_KEY is set on the server, so only the offline engine can run. ' : ''}
+        {keyMissing ? 'No OPENAI_API_KEY is set on the server, so only the offline engine can run. ' : ''}
         {openai
           ? 'Every LLM call is recorded with its tokens and cost; a budget stops the run cleanly when reached.'
           : `The offline engine (${OFFLINE_MODEL}) is rule-based: template proposals and template items whose answers the table engine computes. It calls no LLM and costs nothing.`}
       </p>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : 'Start run'}
-        </button>
-        {start.isError && !serverField && (
-          <span className="error" role="alert">
-            {errorMessage(start.error)}
-          </span>
-        )}
+        <SubmitButton pending={start.isPending} pendingLabel="Starting…">
+          Start run
+        </SubmitButton>
+        {start.isError && !serverField && <ActionError error={start.error} />}
       </div>
     </form>
   );
