@@ -8,6 +8,8 @@ import { renderChartPngOffThread } from './render-pool';
  */
 const RENDER_CACHE_SIZE = 256;
 const renderCache = new Map<string, Buffer>();
+/** Renders under way, so two callers asking for one chart (a page and a prefetch) draw it once. */
+const rendering = new Map<string, Promise<Buffer>>();
 
 export interface ChartImage {
   png: Buffer;
@@ -24,7 +26,12 @@ export async function chartImage(db: Db, id: number): Promise<ChartImage | null>
   const key = `${id}:${chart.chart_type}:${chart.updated_at}`;
   let png = renderCache.get(key);
   if (!png) {
-    png = await renderChartPngOffThread(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {});
+    let pending = rendering.get(key);
+    if (!pending) {
+      pending = renderChartPngOffThread(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {}).finally(() => rendering.delete(key));
+      rendering.set(key, pending);
+    }
+    png = await pending;
     renderCache.set(key, png);
     if (renderCache.size > RENDER_CACHE_SIZE) {
       const oldest = renderCache.keys().next().value;

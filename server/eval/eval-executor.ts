@@ -22,6 +22,7 @@ import {
   recordAnswer,
   requeueRunningQuestions,
   transitionEvalRun,
+  upcomingCharts,
   type ClaimedQuestion,
   type EvalRunRecord,
 } from './eval-queries';
@@ -39,6 +40,29 @@ const YIELD_EVERY = 50;
  * that reads the chart but ignores the assumption. No call, no cost.
  */
 const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLabel}`, prediction: originalLabel, prompt_tokens: 0, completion_tokens: 0, cost: 0, attempts: 1 });
+
+/**
+ * Charts without a PNG are drawn on a render thread, tens of milliseconds each: drawn only when
+ * asked, every worker would wait for its drawing before its call. The charts of the next few
+ * questions are drawn ahead, so drawing overlaps the model's answers.
+ */
+class ChartPrefetch {
+  private readonly requested = new Set<number>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly runId: number,
+    private readonly ahead: number,
+  ) {}
+
+  next(): void {
+    for (const chartId of upcomingCharts(this.ctx.db, this.runId, this.ahead * 2)) {
+      if (this.requested.has(chartId)) continue;
+      this.requested.add(chartId);
+      chartImage(this.ctx.db, chartId).catch((error: unknown) => this.ctx.logger.warn({ err: error, chartId }, 'drawing a chart ahead failed'));
+    }
+  }
+}
 
 export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
 
@@ -141,10 +165,12 @@ export class EvalExecutor {
       const asker = this.askerFor(run);
       this.publishProgress(runId, true);
       let answered = 0;
+      const drawAhead = asker && run.mode !== 'no_image' ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
       const work = async () => {
         while (!controller.signal.aborted) {
           const question = claimNextQuestion(db, runId);
           if (!question) return;
+          drawAhead?.next();
           await this.answer(run, asker, question, controller.signal);
           this.publishProgress(runId, false);
           // The factual baseline never waits on I/O: let requests in between its answers.

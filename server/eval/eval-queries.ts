@@ -178,6 +178,17 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
   return { ...row, chart_id: chart.chart_id };
 }
 
+/** Charts of the next pending questions, in asking order: drawn ahead while the model answers. */
+export function upcomingCharts(db: Db, runId: number, questions: number): number[] {
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT i.chart_id FROM (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT ?) e
+       JOIN hqa_items i ON i.id = e.item_id`,
+    )
+    .all(runId, questions) as { chart_id: number }[];
+  return rows.map((row) => row.chart_id);
+}
+
 /** Asked questions whose process stopped go back to pending. */
 export function requeueRunningQuestions(db: Db, runId: number): number {
   return db.prepare("UPDATE eval_results SET status = 'pending' WHERE run_id = ? AND status = 'running'").run(runId).changes;
