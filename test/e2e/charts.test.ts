@@ -207,10 +207,13 @@ describe('charts in the browser', () => {
     await page.waitForURL(/\/login\?next=/);
     await new LoginPage(page, server.url).login(CURATOR.username, CURATOR.password);
     await page.waitForURL(/\/charts\?type=pie$/);
+    const charts = new ChartsPage(page, server.url);
+    // The page has loaded its list while signed in (it arrives as its own chunk after the URL changes).
+    await charts.rows.first().waitFor();
 
     // A session that ends underneath the page (cookie gone): the next request's 401 leads to login.
     await session.context.clearCookies();
-    await new ChartsPage(page, server.url).search.fill('anything-new');
+    await charts.search.fill('anything-new');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await new AppFrame(page).currentUser.count()).toBe(0);
     expect(page.url()).toContain('/login?next=');

@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { roleAtLeast } from '../../../shared/domain/roles';
 import { useLiveUpdates, usePresence } from '../api/use-live-updates';
@@ -51,7 +52,10 @@ export function AppFrame() {
         </ul>
       </nav>
       <main className="content">
-        <Outlet />
+        {/* Pages load as their own chunks; the frame stays while one arrives. */}
+        <Suspense fallback={<p className="muted" role="status">Loading…</p>}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

@@ -1,29 +1,61 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { LoginPage } from '../auth/login-page';
 import { RequireSession } from '../auth/require-session';
-import { AdjudicationPage } from '../features/adjudication/adjudication-page';
-import { AdminPage } from '../features/admin/admin-page';
-import { ChartPage } from '../features/charts/chart-page';
-import { ChartsPage } from '../features/charts/charts-page';
-import { ItemPage } from '../features/items/item-page';
-import { ItemsPage } from '../features/items/items-page';
-import { EvalRunPage } from '../features/evaluation/eval-run-page';
-import { EvaluationPage } from '../features/evaluation/evaluation-page';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
-import { PoolAnalyticsPage } from '../features/pool/analytics/pool-analytics-page';
-import { PoolPage } from '../features/pool/pool-page';
-import { ProposalPage } from '../features/pool/proposal-page';
-import { ReviewPage } from '../features/review/review-page';
-import { RunPage } from '../features/runs/run-page';
-import { RunsPage } from '../features/runs/runs-page';
-import { StatsPage } from '../features/stats/stats-page';
 import { AppFrame } from './app-frame';
 import { createQueryClient } from './query-client';
 
+// One chunk per page: the first screen loads only what it shows; the others are fetched once
+// the browser is idle, so opening a page later is still instant.
+const pages = {
+  AdjudicationPage: () => import('../features/adjudication/adjudication-page'),
+  AdminPage: () => import('../features/admin/admin-page'),
+  ChartPage: () => import('../features/charts/chart-page'),
+  ChartsPage: () => import('../features/charts/charts-page'),
+  ItemPage: () => import('../features/items/item-page'),
+  ItemsPage: () => import('../features/items/items-page'),
+  EvalRunPage: () => import('../features/evaluation/eval-run-page'),
+  EvaluationPage: () => import('../features/evaluation/evaluation-page'),
+  PoolAnalyticsPage: () => import('../features/pool/analytics/pool-analytics-page'),
+  PoolPage: () => import('../features/pool/pool-page'),
+  ProposalPage: () => import('../features/pool/proposal-page'),
+  ReviewPage: () => import('../features/review/review-page'),
+  RunPage: () => import('../features/runs/run-page'),
+  RunsPage: () => import('../features/runs/runs-page'),
+  StatsPage: () => import('../features/stats/stats-page'),
+};
+const AdjudicationPage = lazy(() => pages.AdjudicationPage().then((m) => ({ default: m.AdjudicationPage })));
+const AdminPage = lazy(() => pages.AdminPage().then((m) => ({ default: m.AdminPage })));
+const ChartPage = lazy(() => pages.ChartPage().then((m) => ({ default: m.ChartPage })));
+const ChartsPage = lazy(() => pages.ChartsPage().then((m) => ({ default: m.ChartsPage })));
+const ItemPage = lazy(() => pages.ItemPage().then((m) => ({ default: m.ItemPage })));
+const ItemsPage = lazy(() => pages.ItemsPage().then((m) => ({ default: m.ItemsPage })));
+const EvalRunPage = lazy(() => pages.EvalRunPage().then((m) => ({ default: m.EvalRunPage })));
+const EvaluationPage = lazy(() => pages.EvaluationPage().then((m) => ({ default: m.EvaluationPage })));
+const PoolAnalyticsPage = lazy(() => pages.PoolAnalyticsPage().then((m) => ({ default: m.PoolAnalyticsPage })));
+const PoolPage = lazy(() => pages.PoolPage().then((m) => ({ default: m.PoolPage })));
+const ProposalPage = lazy(() => pages.ProposalPage().then((m) => ({ default: m.ProposalPage })));
+const ReviewPage = lazy(() => pages.ReviewPage().then((m) => ({ default: m.ReviewPage })));
+const RunPage = lazy(() => pages.RunPage().then((m) => ({ default: m.RunPage })));
+const RunsPage = lazy(() => pages.RunsPage().then((m) => ({ default: m.RunsPage })));
+const StatsPage = lazy(() => pages.StatsPage().then((m) => ({ default: m.StatsPage })));
+
+/** After the first screen has what it needs. */
+const PRELOAD_DELAY_MS = 500;
+
+/** Fetches every page's chunk in the background (they are cached; lazy() then resolves at once). */
+function preloadPages(): void {
+  for (const load of Object.values(pages)) void load();
+}
+
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  useEffect(() => {
+    const timer = setTimeout(preloadPages, PRELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
