@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import type { ItemSummary } from '../../shared/api/items';
 import type { ItemOrigin } from '../../shared/domain/generation';
+import { runProgram } from '../../shared/table/program';
 import { biasFlags } from '../../shared/generation/bias-guards';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { verifyItem } from '../../shared/table/verify';
@@ -34,11 +35,13 @@ export function createVerifiedItem(db: Db, item: NewItem): ItemSummary | null {
     program: item.draft.program,
     answer: item.draft.answer,
   });
+  const unedited = runProgram(item.source.chart.table, item.draft.program);
   const flags = biasFlags({
     affectsAnswer: item.draft.affects_answer,
     answer: item.draft.answer,
     factualLabel: item.source.qa.label,
     recomputedAnswer: verifier.recomputed_answer,
+    uneditedAnswer: unedited.ok ? unedited.answer : null,
   });
   const id = insertItem(db, {
     qaId: item.source.qa.id,

@@ -8,7 +8,9 @@ import { relaxedCorrect } from '../table/answers';
  * - `unchanged_answer`: the item says the assumption changes the answer, yet its answer
  *   equals the factual label.
  * - `changed_recomputed`: the item says the assumption does not change the answer, yet the
- *   verifier's recomputed answer differs from the factual label.
+ *   verifier's recomputed answer differs from the answer before the assumption — the item's
+ *   program on the unedited table when it runs there (an item may ask another question than the
+ *   factual one it came from), else the factual label.
  */
 export const BIAS_FLAGS = ['unchanged_answer', 'changed_recomputed'] as const;
 export const BiasFlagSchema = z.enum(BIAS_FLAGS);
@@ -19,10 +21,13 @@ export function biasFlags(input: {
   answer: string;
   factualLabel: string;
   recomputedAnswer: string | null;
+  /** The item's program on the table before the edit; null when it does not run there. */
+  uneditedAnswer?: string | null;
 }): BiasFlag[] {
   const flags: BiasFlag[] = [];
   if (input.affectsAnswer && relaxedCorrect(input.answer, input.factualLabel)) flags.push('unchanged_answer');
-  if (!input.affectsAnswer && input.recomputedAnswer !== null && !relaxedCorrect(input.recomputedAnswer, input.factualLabel)) {
+  const before = input.uneditedAnswer ?? input.factualLabel;
+  if (!input.affectsAnswer && input.recomputedAnswer !== null && !relaxedCorrect(input.recomputedAnswer, before)) {
     flags.push('changed_recomputed');
   }
   return flags;
