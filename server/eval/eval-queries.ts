@@ -269,6 +269,28 @@ export function scoreCounts(db: Db, runId: number): ScoreCounts {
   return counts;
 }
 
+/** Rows per page when streaming a run's answers: the connection is free between pages. */
+const PREDICTIONS_PAGE = 1000;
+
+/**
+ * A run's answers in `hqa eval`'s format (`{ id, prediction, raw }`, dataset order), a page at a
+ * time (keyset on position, no statement left open across the caller's awaits): only answered
+ * questions, as `hqa eval` leaves out what failed.
+ */
+export function* iteratePredictions(db: Db, runId: number): Generator<{ id: string; prediction: string | null; raw: string }[]> {
+  const page = db.prepare(
+    `SELECT item_id, prediction, raw, position FROM eval_results WHERE run_id = ? AND status = 'answered' AND position > ? ORDER BY position LIMIT ${PREDICTIONS_PAGE}`,
+  );
+  let after = -1;
+  for (;;) {
+    const rows = page.all(runId, after) as { item_id: number; prediction: string | null; raw: string | null; position: number }[];
+    if (rows.length > 0) yield rows.map((row) => ({ id: exportItemId(row.item_id), prediction: row.prediction, raw: row.raw ?? '' }));
+    const last = rows.at(-1);
+    if (!last || rows.length < PREDICTIONS_PAGE) return;
+    after = last.position;
+  }
+}
+
 const OUTCOME_SQL: Record<EvalResultsQuery['outcome'], string | null> = {
   all: null,
   correct: 'e.correct = 1',

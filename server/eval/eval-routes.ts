@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import express, { Router } from 'express';
 import { IdParamSchema } from '../../shared/api/common';
 import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, StartEvalRequestSchema } from '../../shared/api/evaluations';
@@ -8,7 +9,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import type { EvalExecutor } from './eval-executor';
 import { importPredictions, PredictionRowError } from './eval-import';
-import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
+import { getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
 export const EVAL_IMPORT_PATH = '/api/eval-runs/import';
@@ -39,6 +40,24 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     const { id } = parseInput(IdParamSchema, req.params, 'params');
     if (!getEvalRun(ctx.db, id)) throw notFound(`evaluation run ${id}`);
     res.json(listResults(ctx.db, id, parseInput(EvalResultsQuerySchema, req.query, 'query')));
+  });
+
+  // GET /api/eval-runs/:id/predictions → `hqa eval`'s file, for `hqa score` or another tool
+  router.get('/:id/predictions', reviewer, async (req, res) => {
+    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    const run = getEvalRun(ctx.db, id);
+    if (!run) throw notFound(`evaluation run ${id}`);
+    res.type('application/json');
+    res.attachment(`eval-run-${id}-${run.model.replace(/[^\w.-]+/g, '_')}-${run.mode}.predictions.json`);
+    // A page at a time, waiting when the socket is full: a 100,000-question run stays small.
+    let first = true;
+    res.write('[');
+    for (const rows of iteratePredictions(ctx.db, id)) {
+      const chunk = rows.map((row) => JSON.stringify(row)).join(',\n');
+      if (!res.write(`${first ? '\n' : ',\n'}${chunk}`)) await once(res, 'drain');
+      first = false;
+    }
+    res.end('\n]\n');
   });
 
   router.post('/', curator, (req, res) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,9 @@ describe('model evaluation in the browser', () => {
     expect(await run.status.textContent()).toBe('done');
     expect(await run.accuracy.textContent()).toBe(storedAccuracy(importedRun));
     await expect.poll(() => run.resultIds()).toEqual(items.map((item) => item.id));
+    // The answers download in hqa eval's format, exactly as imported.
+    const [downloaded] = await Promise.all([page.waitForEvent('download'), page.getByTestId('eval-predictions-download').click()]);
+    expect(JSON.parse(readFileSync((await downloaded.path()) ?? '', 'utf8'))).toEqual(predictions);
 
     await run.outcome.selectOption('wrong');
     await page.waitForURL(/outcome=wrong/);

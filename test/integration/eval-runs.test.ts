@@ -11,6 +11,7 @@ import {
   EvalRunDetailResponseSchema,
   EvalRunListResponseSchema,
   EvalRunResponseSchema,
+  PredictionRowSchema,
   type EvalRun,
 } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
@@ -18,6 +19,7 @@ import { declineRate, percent, roundTo, scoreItems } from '../../shared/eval/met
 import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
+import { scorePredictionFiles } from '../../server/eval/score-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { runCliAsync } from '../support/cli';
 import { TestClient } from '../support/http-client';
@@ -282,6 +284,21 @@ describe('the factual baseline and imported predictions', () => {
     expect(run.score).toEqual(scoreItems(scorable, new Map(predictions.map((p) => [p.id, p.prediction]))));
     const failed = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?outcome=failed`)).body);
     expect(failed.results.map((r) => r.error)).toEqual(['no prediction in the imported file', 'no prediction in the imported file']);
+
+    // The run's answers download as hqa eval's file, and hqa score on the export agrees with the page.
+    const download = await rev.get(`/api/eval-runs/${run.id}/predictions`);
+    expect(download.headers.get('content-disposition')).toContain(`eval-run-${run.id}-external-7b-hqa.predictions.json`);
+    const rows = z.array(PredictionRowSchema).parse(download.body);
+    expect(rows).toEqual(predictions);
+    const files = mkdtempSync(join(tmpdir(), 'hqa-rescore-'));
+    try {
+      writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.get('/api/export?format=chart-hqa')).body));
+      writeFileSync(join(files, 'p.json'), JSON.stringify(rows));
+      const { output } = scorePredictionFiles({ dataset: join(files, 'export.json'), predictions: join(files, 'p.json') });
+      expect(output).toEqual(run.score);
+    } finally {
+      rmSync(files, { recursive: true, force: true });
+    }
   });
 
   it('hqa eval-record stores an hqa eval predictions file as a run; a bad file names the row and stores nothing', async () => {

@@ -172,6 +172,12 @@ function EvalRunView({ run, baseline, back }: EvalRunDetailResponse & { back: Re
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
       <EvalUsage run={run} />
+      <p className="muted small">
+        <a href={`/api/eval-runs/${run.id}/predictions`} download data-testid="eval-predictions-download">
+          Download the predictions
+        </a>{' '}
+        as <code>hqa eval</code> writes them (<code>[{'{'}id, prediction, raw{'}'}]</code>), to score with <code>hqa score</code> or another tool.
+      </p>
       <EvalResults runId={run.id} />
     </section>
   );
