@@ -4,6 +4,7 @@ import {
   EvalModeSchema,
   EvalRunStatusSchema,
   EvalResultStatusSchema,
+  type EvalBreakdown,
   type EvalEngine,
   type EvalMode,
   type EvalResult,
@@ -12,7 +13,8 @@ import {
   type EvalRunStatus,
 } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
-import { emptyTypeCounts, measureCounts, roundScore, type ScoreCounts } from '../../shared/eval/metrics';
+import { emptyTypeCounts, measureCounts, percent, roundScore, roundTo, type ScoreCounts } from '../../shared/eval/metrics';
+import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 
@@ -289,6 +291,33 @@ export function* iteratePredictions(db: Db, runId: number): Generator<{ id: stri
     if (!last || rows.length < PREDICTIONS_PAGE) return;
     after = last.position;
   }
+}
+
+/** Accuracy per chart type and by whether the assumption changes the answer, over finished questions. */
+export function evalBreakdown(db: Db, runId: number): EvalBreakdown {
+  const slice = (items: number, correct: number) => {
+    const accuracy = percent(correct, items);
+    return { items, correct, accuracy: accuracy === null ? null : roundTo(accuracy) };
+  };
+  const byType = db
+    .prepare(
+      `SELECT c.chart_type, COUNT(*) AS items, COALESCE(SUM(e.correct), 0) AS correct
+       FROM eval_results e JOIN hqa_items i ON i.id = e.item_id JOIN charts c ON c.id = i.chart_id
+       WHERE e.run_id = ? AND e.status IN ('answered', 'failed') GROUP BY c.chart_type ORDER BY c.chart_type`,
+    )
+    .all(runId) as { chart_type: string; items: number; correct: number }[];
+  const byChange = db
+    .prepare(
+      `SELECT affects_answer, COUNT(*) AS items, COALESCE(SUM(correct), 0) AS correct
+       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed') GROUP BY affects_answer`,
+    )
+    .all(runId) as { affects_answer: number; items: number; correct: number }[];
+  const change = (affects: number) => byChange.find((row) => row.affects_answer === affects) ?? { items: 0, correct: 0 };
+  return {
+    by_chart_type: byType.map((row) => ({ chart_type: ChartTypeSchema.parse(row.chart_type), ...slice(row.items, row.correct) })),
+    answer_changed: slice(change(1).items, change(1).correct),
+    answer_kept: slice(change(0).items, change(0).correct),
+  };
 }
 
 const OUTCOME_SQL: Record<EvalResultsQuery['outcome'], string | null> = {

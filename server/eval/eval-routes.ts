@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import type { EvalExecutor } from './eval-executor';
 import { importPredictions, PredictionRowError } from './eval-import';
-import { getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
+import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
 export const EVAL_IMPORT_PATH = '/api/eval-runs/import';
@@ -33,7 +33,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     const record = getEvalRun(ctx.db, id);
     if (!record) throw notFound(`evaluation run ${id}`);
     const run = publicEvalRun(ctx.db, record);
-    res.json({ run, baseline: baselineOf(run, allRuns()) });
+    res.json({ run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id) });
   });
 
   router.get('/:id/results', reviewer, (req, res) => {

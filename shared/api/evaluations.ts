@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
 import { AnswerTypeSchema } from '../table/answers';
 import type { Score } from '../eval/metrics';
 import { PageQuerySchema } from './common';
@@ -169,9 +170,25 @@ export const EvalRunResponseSchema = z.object({ run: EvalRunSchema });
 
 // GET /api/eval-runs/:id   → the run and, for hqa/no_image runs, the decline rate against the
 // same model's latest finished `original` run (null without one)
+/** Accuracy over one slice of a run's finished questions. */
+export const EvalSliceSchema = z.object({ items: z.number().int(), correct: z.number().int(), accuracy: nullablePercent });
+
+/**
+ * Past the paper's tables: where a model fails. Per chart type, and split by whether the
+ * assumption changes the factual answer (a model that ignores assumptions does well only on
+ * the questions whose answer they keep).
+ */
+export const EvalBreakdownSchema = z.object({
+  by_chart_type: z.array(EvalSliceSchema.extend({ chart_type: ChartTypeSchema })),
+  answer_changed: EvalSliceSchema,
+  answer_kept: EvalSliceSchema,
+});
+export type EvalBreakdown = z.infer<typeof EvalBreakdownSchema>;
+
 export const EvalRunDetailResponseSchema = z.object({
   run: EvalRunSchema,
   baseline: z.object({ run_id: z.number().int(), qa_accuracy: nullablePercent, decline_rate: nullablePercent }).nullable(),
+  breakdown: EvalBreakdownSchema,
 });
 
 export const EVAL_OUTCOMES = ['all', 'correct', 'wrong', 'missing', 'biased', 'failed'] as const;

@@ -145,6 +145,9 @@ describe('model evaluation in the browser', () => {
     expect(await run.status.textContent()).toBe('done');
     expect(await run.accuracy.textContent()).toBe(storedAccuracy(importedRun));
     await expect.poll(() => run.resultIds()).toEqual(items.map((item) => item.id));
+    // Where it fails: the changed/kept split covers every question.
+    const sliceItems = async (testId: string) => Number(((await page.getByTestId(testId).locator('td').nth(1).textContent()) ?? '').split('/')[1]);
+    expect((await sliceItems('breakdown-changed')) + (await sliceItems('breakdown-kept'))).toBe(items.length);
     // The answers download in hqa eval's format, exactly as imported.
     const [downloaded] = await Promise.all([page.waitForEvent('download'), page.getByTestId('eval-predictions-download').click()]);
     expect(JSON.parse(readFileSync((await downloaded.path()) ?? '', 'utf8'))).toEqual(predictions);

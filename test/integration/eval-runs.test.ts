@@ -179,6 +179,15 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
       expect(ended.score.bias_rate).toBeNull();
 
       const detail = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}`)).body);
+      // The breakdown partitions the questions, and its counts are the score's.
+      const { breakdown } = detail;
+      expect(breakdown.answer_changed.items).toBe(items.filter((i) => i.affects_answer).length);
+      expect(breakdown.answer_changed.items + breakdown.answer_kept.items).toBe(items.length);
+      expect(breakdown.answer_changed.correct + breakdown.answer_kept.correct).toBe(hqaRun.score.counts.correct);
+      const byType = new Map<string, number>();
+      for (const item of items) byType.set(item.chart_type, (byType.get(item.chart_type) ?? 0) + 1);
+      expect(new Map(breakdown.by_chart_type.map((row) => [row.chart_type, row.items]))).toEqual(byType);
+      expect(breakdown.by_chart_type.reduce((sum, row) => sum + row.correct, 0)).toBe(hqaRun.score.counts.correct);
       const accHqa = percent(hqaRun.score.counts.correct, hqaRun.score.counts.items) ?? 0;
       expect(detail.baseline).toEqual({ run_id: original.id, qa_accuracy: 100, decline_rate: roundTo(declineRate(100, accHqa) ?? 0) });
 

@@ -7,6 +7,7 @@ import {
   EvalRunListResponseSchema,
   EvalRunResponseSchema,
   type EvalResultsQuery,
+  type EvalBreakdown,
   type EvalRun,
   type ImportEvalRequest,
   type StartEvalRequest,
@@ -50,6 +51,13 @@ export function useEvalResults(id: number, query: EvalResultsQuery) {
   });
 }
 
+/** Until the run's detail arrives: nothing finished yet. */
+const EMPTY_BREAKDOWN: EvalBreakdown = {
+  by_chart_type: [],
+  answer_changed: { items: 0, correct: 0, accuracy: null },
+  answer_kept: { items: 0, correct: 0, accuracy: null },
+};
+
 /**
  * After a start, an import or a cancel. A factual-baseline run can finish before its POST
  * answers, so the response may be older than pushes already applied: it only fills what is
@@ -59,7 +67,7 @@ function rememberEvalRun(queryClient: QueryClient, run: EvalRun): void {
   queryClient.setQueryData<EvalRunListResponse>(queryKeys.evals.lists(), (old) =>
     old && !old.runs.some((r) => r.id === run.id) ? { runs: [run, ...old.runs] } : old,
   );
-  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null });
+  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null, breakdown: EMPTY_BREAKDOWN });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.lists() });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.detail(run.id) });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.comparison() });

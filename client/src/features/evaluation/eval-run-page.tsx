@@ -15,6 +15,7 @@ import { SearchBox } from '../../ui/search-box';
 import { useUrlFilters } from '../../ui/use-url-filters';
 import { parseId } from '../items/items-api';
 import { RunDates, UsageFigures } from '../runs/run-parts';
+import { EvalBreakdownTables } from './eval-breakdown';
 import { useCancelEval, useEvalResults, useEvalRun, type EvalRunDetailResponse } from './eval-api';
 import { ANSWER_TYPE_LABELS, ENGINE_LABELS, MODE_LABELS, isActive } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';
@@ -146,7 +147,7 @@ function EvalResults({ runId }: { runId: number }) {
   );
 }
 
-function EvalRunView({ run, baseline, back }: EvalRunDetailResponse & { back: ReactNode }) {
+function EvalRunView({ run, baseline, breakdown, back }: EvalRunDetailResponse & { back: ReactNode }) {
   const user = useCurrentUser();
   return (
     <section className="page">
@@ -171,6 +172,7 @@ function EvalRunView({ run, baseline, back }: EvalRunDetailResponse & { back: Re
         {roleAtLeast(user.role, 'curator') && isActive(run.status) && <CancelButton run={run} />}
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
+      <EvalBreakdownTables breakdown={breakdown} />
       <EvalUsage run={run} />
       <p className="muted small">
         <a href={`/api/eval-runs/${run.id}/predictions`} download data-testid="eval-predictions-download">
