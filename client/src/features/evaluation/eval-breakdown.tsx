@@ -40,6 +40,13 @@ export function EvalBreakdownTables({ breakdown }: { breakdown: EvalBreakdown })
         <tbody>
           <SliceRow label="The assumption changes the answer" slice={breakdown.answer_changed} testId="breakdown-changed" />
           <SliceRow label="The assumption keeps the answer" slice={breakdown.answer_kept} testId="breakdown-kept" />
+        </tbody>
+        <tbody>
+          <tr>
+            <th scope="rowgroup" colSpan={3} className="muted small">
+              By chart type
+            </th>
+          </tr>
           {breakdown.by_chart_type.map((row) => (
             <SliceRow key={row.chart_type} label={CHART_TYPE_LABELS[row.chart_type]} slice={row} testId={`breakdown-${row.chart_type}`} />
           ))}
