@@ -17,7 +17,8 @@ import { runRoutes } from './generation/run-routes';
 import { settingsRoutes } from './settings/settings-routes';
 import type { ReviewEvents } from './review/review-events';
 import { reviewRoutes } from './review/review-routes';
-import { FeedbackLoop } from './reflection/reflection-service';
+import type { FeedbackLoop } from './reflection/reflection-service';
+import type { ReflectionBatches } from './reflection/reflection-batches';
 import { reflectionRoutes } from './reflection/reflection-routes';
 import { exportRoutes } from './export/export-routes';
 import { analyticsRoutes } from './analytics/analytics-routes';
@@ -28,7 +29,16 @@ import { EVAL_IMPORT_PATH, evalRoutes } from './eval/eval-routes';
 export const JSON_BODY_LIMIT = '256kb';
 export const VERSION = '0.1.0';
 
-export function createApp(ctx: AppContext, services: { executor: RunExecutor; reviewEvents: ReviewEvents; evalExecutor: EvalExecutor }): express.Express {
+/** The long-lived services routes drive (they outlive a request: runs, batches, events). */
+export interface AppServices {
+  executor: RunExecutor;
+  reviewEvents: ReviewEvents;
+  evalExecutor: EvalExecutor;
+  feedbackLoop: FeedbackLoop;
+  reflectionBatches: ReflectionBatches;
+}
+
+export function createApp(ctx: AppContext, services: AppServices): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -60,9 +70,8 @@ export function createApp(ctx: AppContext, services: { executor: RunExecutor; re
   app.use('/api/items', itemRoutes(ctx));
   app.use('/api/runs', runRoutes(ctx, services.executor));
   app.use('/api/settings', settingsRoutes(ctx));
-  const loop = new FeedbackLoop(ctx);
-  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, loop));
-  app.use('/api/reflection', reflectionRoutes(ctx, loop));
+  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, services.feedbackLoop));
+  app.use('/api/reflection', reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches));
   app.use('/api/export', exportRoutes(ctx));
   app.use('/api/analytics', analyticsRoutes(ctx));
   app.use('/api/eval-runs', evalRoutes(ctx, services.evalExecutor));

@@ -11,6 +11,8 @@ import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { closeRenderPool } from './charts/render-pool';
 import { EvalExecutor } from './eval/eval-executor';
+import { FeedbackLoop } from './reflection/reflection-service';
+import { ReflectionBatches } from './reflection/reflection-batches';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
@@ -20,6 +22,7 @@ export interface RunningServer {
   ctx: AppContext;
   executor: RunExecutor;
   evalExecutor: EvalExecutor;
+  reflectionBatches: ReflectionBatches;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
   close: () => Promise<void>;
@@ -42,9 +45,11 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   };
   const executor = new RunExecutor(ctx, engineFactory(ctx));
   const evalExecutor = new EvalExecutor(ctx);
+  const feedbackLoop = new FeedbackLoop(ctx);
+  const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
-  const app = createApp(ctx, { executor, reviewEvents, evalExecutor });
+  const app = createApp(ctx, { executor, reviewEvents, evalExecutor, feedbackLoop, reflectionBatches });
   const httpServer = createServer(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()));
   ctxRef.publish = realtime.publish;
@@ -63,6 +68,8 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   if (resumed.length > 0) logger.info({ runs: resumed }, 'resumed generation runs left unfinished');
   const resumedEvals = evalExecutor.resumeOrphans();
   if (resumedEvals.length > 0) logger.info({ evalRuns: resumedEvals }, 'resumed evaluation runs left unfinished');
+  const resumedBatches = reflectionBatches.resumeOrphans();
+  if (resumedBatches.length > 0) logger.info({ batches: resumedBatches }, 'resumed reflection batches left unfinished');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -73,7 +80,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       httpServer.closeIdleConnections();
       clearInterval(sweeper);
       reviewEvents.close();
-      await Promise.all([executor.shutdown(), evalExecutor.shutdown()]);
+      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown()]);
       realtime.io.close();
       await httpClosed;
       await closeRenderPool();
@@ -81,5 +88,5 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     })();
     return closing;
   };
-  return { url, ctx, executor, evalExecutor, adminPassword, close };
+  return { url, ctx, executor, evalExecutor, reflectionBatches, adminPassword, close };
 }

@@ -7,9 +7,10 @@ import { notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import { getProposal } from '../pool/pool-queries';
 import { listReflections, proposalFeedback } from './reflection-queries';
+import type { ReflectionBatches } from './reflection-batches';
 import type { FeedbackLoop } from './reflection-service';
 
-export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop): Router {
+export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop, batches: ReflectionBatches): Router {
   const router = Router();
   router.get('/proposals/:id', requireRole(ctx.db, 'reviewer'), (req, res) => {
     const { id } = parseInput(IdParamSchema, req.params, 'params');
@@ -21,11 +22,11 @@ export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop): Router {
     res.status(201).json(await loop.reflect(id, 'manual', currentUser(req).id));
   });
   router.get('/batches', requireRole(ctx.db, 'reviewer'), (_req, res) => {
-    res.json({ batches: loop.listBatches() });
+    res.json({ batches: batches.list() });
   });
   router.post('/batch', requireRole(ctx.db, 'curator'), (req, res) => {
     const { chart_type } = parseInput(ReflectionBatchRequestSchema, req.body, 'body');
-    res.status(202).json({ batch: loop.startBatch(chart_type, currentUser(req).id) });
+    res.status(202).json({ batch: batches.start(chart_type, currentUser(req).id) });
   });
   return router;
 }

@@ -1,11 +1,11 @@
 import type { Proposal } from '../../shared/api/pool';
-import type { Reflection, ReflectionBatch } from '../../shared/api/reflection';
+import type { Reflection } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
-import { decisionCounts, getReflection, insertReflection, proposalFeedback, proposalsWithNewDecisions, setReflectedDecisions } from './reflection-queries';
+import { decisionCounts, getReflection, insertReflection, proposalFeedback, setReflectedDecisions } from './reflection-queries';
 import { createOfflineReviser, createOpenAiReviser, type Reviser } from './revisers';
 
 function reviserFor(ctx: AppContext): Reviser {
@@ -21,28 +21,34 @@ function reviserFor(ctx: AppContext): Reviser {
   });
 }
 
+/** A reflection stopped before it finished (its batch is stopping); nothing was stored. */
+export class ReflectionCancelled extends Error {
+  constructor(readonly proposalId: number) {
+    super(`reflection on proposal ${proposalId} was stopped`);
+  }
+}
+
 /**
  * Reflection and pool upkeep after reviews: revises a proposal from its items' feedback (on
  * demand, or automatically once enough new decisions arrived) and retires proposals whose
  * items keep failing. Revisions enter the pool as `revised`, one round past their parent,
  * through the same duplicate filter as Stage 1.
  */
-/** How many finished and running batches the process remembers. */
-const BATCHES_KEPT = 20;
-
 export class FeedbackLoop {
   private readonly inFlight = new Set<number>();
-  /** Recent batches, oldest first; they live as long as the process (reflections themselves are stored). */
-  private readonly batches = new Map<number, ReflectionBatch>();
-  // Time-based, so a batch started after a restart never takes the id of one a client still shows.
-  private nextBatchId = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
     private readonly reviser: () => Reviser = () => reviserFor(ctx),
   ) {}
 
-  async reflect(proposalId: number, trigger: 'auto' | 'manual', userId: number | null): Promise<{ reflection: Reflection; revised: Proposal | null }> {
+  /** `signal`: a batch being stopped; an interrupted call stores nothing and throws `ReflectionCancelled`. */
+  async reflect(
+    proposalId: number,
+    trigger: 'auto' | 'manual',
+    userId: number | null,
+    signal?: AbortSignal,
+  ): Promise<{ reflection: Reflection; revised: Proposal | null }> {
     const { db } = this.ctx;
     const proposal = getProposal(db, proposalId);
     if (!proposal) throw notFound(`proposal ${proposalId}`);
@@ -53,7 +59,8 @@ export class FeedbackLoop {
     try {
       const counts = decisionCounts(db, proposalId);
       const reviser = this.reviser();
-      const result = await reviser.revise({ proposal, feedback, decided: counts.decided, accepted: counts.accepted });
+      const result = await reviser.revise({ proposal, feedback, decided: counts.decided, accepted: counts.accepted, ...(signal ? { signal } : {}) });
+      if (!result.ok && signal?.aborted) throw new ReflectionCancelled(proposalId);
       const settings = getSettings(db);
       const { id, revised } = db.transaction(() => {
         const revisedProposal = result.ok
@@ -86,40 +93,6 @@ export class FeedbackLoop {
     } finally {
       this.inFlight.delete(proposalId);
     }
-  }
-
-  /**
-   * Reflects on every active proposal (of a chart type) with decisions it has not reflected
-   * on yet, one after the other in the background; progress goes out as `reflection.progressed`.
-   */
-  startBatch(chartType: string | undefined, userId: number): ReflectionBatch {
-    const candidates = proposalsWithNewDecisions(this.ctx.db, chartType);
-    const batch: ReflectionBatch = { id: this.nextBatchId++, status: 'running', total: candidates.length, done: 0, revised: 0, failed: 0, errors: [] };
-    this.batches.set(batch.id, batch);
-    if (this.batches.size > BATCHES_KEPT) this.batches.delete(this.batches.keys().next().value ?? batch.id);
-    const progress = () => this.ctx.publish('reflection.progressed', { batch: { ...batch, errors: [...batch.errors] } });
-    progress();
-    void (async () => {
-      for (const proposalId of candidates) {
-        try {
-          const { revised } = await this.reflect(proposalId, 'manual', userId);
-          if (revised) batch.revised++;
-        } catch (error) {
-          batch.failed++;
-          batch.errors.push({ proposal_id: proposalId, error: error instanceof Error ? error.message : String(error) });
-        }
-        batch.done++;
-        progress();
-      }
-      batch.status = 'done';
-      progress();
-    })();
-    return { ...batch };
-  }
-
-  /** Recent batches, newest first: a page opened (or reconnected) mid-batch shows its progress. */
-  listBatches(): ReflectionBatch[] {
-    return [...this.batches.values()].reverse().map((batch) => ({ ...batch, errors: [...batch.errors] }));
   }
 
   /** After an item is decided: retire a failing proposal, or reflect once enough new decisions came in. */

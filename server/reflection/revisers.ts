@@ -15,6 +15,8 @@ export interface RevisionRequest {
   feedback: FeedbackEntry[];
   decided: number;
   accepted: number;
+  /** A batch being stopped (server shutdown): the call ends, and the batch asks again on resume. */
+  signal?: AbortSignal;
 }
 
 export type RevisionResult = { ok: true; text: string; addressed: string; usage: EngineUsage } | { ok: false; reason: string; usage: EngineUsage };
@@ -83,7 +85,7 @@ export function createOpenAiReviser(options: { db: Db; apiKey: string; baseURL?:
   return {
     engine: 'openai',
     model: options.model,
-    async revise({ proposal, feedback, decided, accepted }) {
+    async revise({ proposal, feedback, decided, accepted, signal }) {
       const messages = template.render({
         chart_type: proposal.chart_type,
         chart_type_label: CHART_TYPE_LABELS[proposal.chart_type],
@@ -109,6 +111,7 @@ export function createOpenAiReviser(options: { db: Db; apiKey: string; baseURL?:
         convert: toRevision,
         model: options.model,
         temperature: options.temperature,
+        ...(signal ? { signal } : {}),
       });
       const usage: EngineUsage = { calls: result.attempts, prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens, cost: result.usage.cost };
       return result.ok ? { ok: true, text: result.value.text, addressed: result.value.addressed, usage } : { ok: false, reason: result.reason, usage };

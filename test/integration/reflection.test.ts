@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProposalResponseSchema } from '../../shared/api/pool';
 import { io as connectSocket, type Socket } from 'socket.io-client';
@@ -5,6 +6,10 @@ import { ReflectionBatchListResponseSchema, ReflectionBatchResponseSchema, Refle
 import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { putSettings } from '../../server/settings/settings-queries';
+import { NO_USAGE } from '../../server/generation/engine';
+import { ReflectionBatches } from '../../server/reflection/reflection-batches';
+import { FeedbackLoop } from '../../server/reflection/reflection-service';
+import type { Reviser } from '../../server/reflection/revisers';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
@@ -98,6 +103,43 @@ describe('reflection with the offline engine', () => {
     } finally {
       socket.close();
     }
+  });
+
+  it('a batch stopped by a shutdown is stored, and the next start resumes it where it stopped', async () => {
+    await itemsAndReviews(server, reviewer, 'line');
+    await itemsAndReviews(server, reviewer, 'area');
+    const { ctx } = server.server;
+    const curatorId = (ctx.db.prepare("SELECT id FROM users WHERE username = 'cora'").get() as { id: number }).id;
+    // A reviser that answers only when stopped: the shutdown lands mid-call.
+    let calls = 0;
+    const hanging: Reviser = {
+      engine: 'offline',
+      model: 'offline-rules',
+      revise: async ({ signal }) => {
+        calls++;
+        await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+        return { ok: false, reason: 'stopped', usage: NO_USAGE };
+      },
+    };
+    const first = new ReflectionBatches(ctx, new FeedbackLoop(ctx, () => hanging));
+    const started = first.start(undefined, curatorId);
+    expect(started.total).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => calls).toBe(1);
+    await first.shutdown();
+    const stopped = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+    expect(stopped).toMatchObject({ id: started.id, status: 'running', done: 0, failed: 0 });
+    const reflectionsBefore = (ctx.db.prepare('SELECT COUNT(*) AS n FROM reflections').get() as { n: number }).n;
+
+    // The next start: its owner is a process that has exited.
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    ctx.db.prepare('UPDATE reflection_batches SET owner_pid = ? WHERE id = ?').run(deadPid, started.id);
+    const second = new ReflectionBatches(ctx, new FeedbackLoop(ctx));
+    expect(second.resumeOrphans()).toEqual([started.id]);
+    await second.run(started.id);
+    const finished = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+    expect(finished).toMatchObject({ id: started.id, status: 'done', done: started.total, failed: 0, revised: started.total });
+    // Each proposal reflected on once: the stopped call stored nothing.
+    expect((ctx.db.prepare('SELECT COUNT(*) AS n FROM reflections').get() as { n: number }).n).toBe(reflectionsBefore + started.total);
   });
 
   it('refuses to reflect on a proposal without reviews', async () => {

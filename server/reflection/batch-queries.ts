@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database';
+import type { ReflectionBatch } from '../../shared/api/reflection';
+import type { JobOwner } from '../jobs/job-owner';
+
+/** All SQL of reflection batches. */
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+const ErrorsSchema = z.array(z.object({ proposal_id: z.number().int(), error: z.string() }));
+const IdsSchema = z.array(z.number().int());
+
+export interface BatchRecord extends ReflectionBatch, JobOwner {
+  proposal_ids: number[];
+  /** Who started it: its reflections are theirs, also after a resume. */
+  created_by: number | null;
+}
+
+interface BatchRow extends JobOwner {
+  id: number;
+  status: 'running' | 'done';
+  proposal_ids: string;
+  done: number;
+  revised: number;
+  failed: number;
+  errors: string;
+  created_by: number | null;
+}
+
+const COLUMNS = 'id, status, proposal_ids, done, revised, failed, errors, owner_pid, owner_host, heartbeat_at, created_by';
+
+function toRecord(row: BatchRow): BatchRecord {
+  const ids = IdsSchema.parse(JSON.parse(row.proposal_ids));
+  return { ...row, proposal_ids: ids, total: ids.length, errors: ErrorsSchema.parse(JSON.parse(row.errors)) };
+}
+
+/** The public shape (what crosses the wire). */
+export function publicBatch(batch: BatchRecord): ReflectionBatch {
+  const { proposal_ids: _ids, owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, created_by: _by, ...rest } = batch;
+  return rest;
+}
+
+export function insertBatch(db: Db, input: { chartType: string | null; proposalIds: number[]; createdBy: number | null }): number {
+  const status = input.proposalIds.length === 0 ? 'done' : 'running';
+  return Number(
+    db
+      .prepare(`INSERT INTO reflection_batches (chart_type, status, proposal_ids, created_by, finished_at) VALUES (?, ?, ?, ?, CASE WHEN ? = 'done' THEN ${NOW} END)`)
+      .run(input.chartType, status, JSON.stringify(input.proposalIds), input.createdBy, status).lastInsertRowid,
+  );
+}
+
+export function getBatch(db: Db, id: number): BatchRecord | null {
+  const row = db.prepare(`SELECT ${COLUMNS} FROM reflection_batches WHERE id = ?`).get(id) as BatchRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+/** Newest first. */
+export function listBatches(db: Db, limit: number): BatchRecord[] {
+  return (db.prepare(`SELECT ${COLUMNS} FROM reflection_batches ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
+}
+
+export function runningBatches(db: Db): BatchRecord[] {
+  return (db.prepare(`SELECT ${COLUMNS} FROM reflection_batches WHERE status = 'running' ORDER BY id`).all() as BatchRow[]).map(toRecord);
+}
+
+export function claimBatchOwnership(db: Db, id: number, pid: number, host: string): void {
+  db.prepare(`UPDATE reflection_batches SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
+}
+
+export function batchHeartbeat(db: Db, id: number): void {
+  db.prepare(`UPDATE reflection_batches SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
+}
+
+/** One proposal done: revised, or failed with its error. */
+export function recordBatchStep(db: Db, id: number, outcome: { revised: boolean } | { error: { proposal_id: number; error: string } }): void {
+  if ('error' in outcome) {
+    db.prepare(`UPDATE reflection_batches SET done = done + 1, failed = failed + 1, errors = json_insert(errors, '$[#]', json(?)) WHERE id = ?`).run(
+      JSON.stringify(outcome.error),
+      id,
+    );
+  } else {
+    db.prepare('UPDATE reflection_batches SET done = done + 1, revised = revised + ? WHERE id = ?').run(outcome.revised ? 1 : 0, id);
+  }
+}
+
+export function finishBatch(db: Db, id: number): void {
+  db.prepare(`UPDATE reflection_batches SET status = 'done', finished_at = ${NOW} WHERE id = ? AND status = 'running'`).run(id);
+}

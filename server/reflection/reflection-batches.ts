@@ -1,0 +1,107 @@
+import { hostname } from 'node:os';
+import type { ReflectionBatch } from '../../shared/api/reflection';
+import type { AppContext } from '../app-context';
+import { ActiveJobs } from '../jobs/active-jobs';
+import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
+import { batchHeartbeat, claimBatchOwnership, finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep, runningBatches } from './batch-queries';
+import { proposalsWithNewDecisions } from './reflection-queries';
+import { ReflectionCancelled, type FeedbackLoop } from './reflection-service';
+
+/** How many batches the list shows. */
+const BATCHES_LISTED = 20;
+
+/**
+ * "Reflect on all with new feedback": every active proposal (of a chart type) with decisions it
+ * has not reflected on yet, one after the other in the background. A batch is stored with its
+ * list of proposals and how far it got, so a restart resumes it; progress goes out as
+ * `reflection.progressed`.
+ */
+export class ReflectionBatches {
+  private readonly active = new ActiveJobs();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly loop: FeedbackLoop,
+  ) {}
+
+  start(chartType: string | undefined, userId: number): ReflectionBatch {
+    const id = insertBatch(this.ctx.db, { chartType: chartType ?? null, proposalIds: proposalsWithNewDecisions(this.ctx.db, chartType), createdBy: userId });
+    const batch = this.mustGet(id);
+    this.publish(id);
+    if (batch.status === 'running') void this.run(id);
+    return batch;
+  }
+
+  list(): ReflectionBatch[] {
+    return listBatches(this.ctx.db, BATCHES_LISTED).map(publicBatch);
+  }
+
+  /** At server start: batches left running by a process that is gone go on from where they were. */
+  resumeOrphans(): number[] {
+    const resumed: number[] = [];
+    for (const batch of runningBatches(this.ctx.db)) {
+      if (this.active.has(batch.id) || !ownerGone(batch)) continue;
+      void this.run(batch.id);
+      resumed.push(batch.id);
+    }
+    return resumed;
+  }
+
+  /** Server shutdown: the current call stops, and the batch resumes at the next start. */
+  shutdown(): Promise<void> {
+    return this.active.shutdown();
+  }
+
+  /** Runs a batch to its end (or until stopped); joins the run already under way. */
+  run(id: number): Promise<void> {
+    return (
+      this.active.running(id) ??
+      this.active.start(
+        id,
+        (controller) => this.execute(id, controller.signal),
+        (error) => this.ctx.logger.error({ err: error, batchId: id }, 'reflection batch stopped on an error'),
+        () => this.publish(id),
+      )
+    );
+  }
+
+  private async execute(id: number, signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    claimBatchOwnership(db, id, process.pid, hostname());
+    const beat = setInterval(() => batchHeartbeat(db, id), HEARTBEAT_MS);
+    beat.unref();
+    try {
+      while (!signal.aborted) {
+        const batch = getBatch(db, id);
+        if (!batch || batch.status !== 'running') return;
+        const proposalId = batch.proposal_ids[batch.done];
+        if (proposalId === undefined) {
+          finishBatch(db, id);
+          return;
+        }
+        try {
+          const { revised } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
+          recordBatchStep(db, id, { revised: revised !== null });
+        } catch (error) {
+          // Stopped mid-call: nothing was stored, and the resumed batch asks again.
+          if (error instanceof ReflectionCancelled) return;
+          recordBatchStep(db, id, { error: { proposal_id: proposalId, error: error instanceof Error ? error.message : String(error) } });
+        }
+        this.publish(id);
+      }
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private mustGet(id: number): ReflectionBatch {
+    const batch = getBatch(this.ctx.db, id);
+    if (!batch) throw new Error(`reflection batch ${id} vanished`);
+    return publicBatch(batch);
+  }
+
+  private publish(id: number): void {
+    const batch = getBatch(this.ctx.db, id);
+    if (batch) this.ctx.publish('reflection.progressed', { batch: publicBatch(batch) });
+  }
+}
