@@ -11,6 +11,7 @@ import {
   type EvalResultsQuery,
   type EvalRun,
   type EvalRunStatus,
+  type UnsolvedResponse,
 } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import { emptyTypeCounts, measureCounts, percent, roundScore, roundTo, type ScoreCounts } from '../../shared/eval/metrics';
@@ -318,6 +319,30 @@ export function evalBreakdown(db: Db, runId: number): EvalBreakdown {
     answer_changed: slice(change(1).items, change(1).correct),
     answer_kept: slice(change(0).items, change(0).correct),
   };
+}
+
+/**
+ * Questions every given run got wrong (finished, not correct), among those all of them asked,
+ * in dataset order, with each run's prediction.
+ */
+export function unsolvedQuestions(db: Db, runIds: number[], limit: number): Omit<UnsolvedResponse, 'models'> {
+  if (runIds.length === 0) return { compared: 0, total: 0, questions: [] };
+  const runs = JSON.stringify(runIds);
+  const grouped = `SELECT item_id, MIN(position) AS position, COUNT(*) AS asked, SUM(COALESCE(correct, 0)) AS solved
+    FROM eval_results WHERE run_id IN (SELECT value FROM json_each(:runs)) AND status IN ('answered', 'failed') GROUP BY item_id`;
+  const counts = db
+    .prepare(`SELECT COUNT(*) AS compared, COALESCE(SUM(solved = 0), 0) AS total FROM (${grouped}) WHERE asked = :n`)
+    .get({ runs, n: runIds.length }) as { compared: number; total: number };
+  const items = db
+    .prepare(`SELECT item_id FROM (${grouped}) WHERE asked = :n AND solved = 0 ORDER BY position LIMIT :limit`)
+    .all({ runs, n: runIds.length, limit }) as { item_id: number }[];
+  const answer = db.prepare('SELECT question, gold, prediction FROM eval_results WHERE run_id = ? AND item_id = ?');
+  const questions = items.map(({ item_id }) => {
+    const rows = runIds.map((runId) => answer.get(runId, item_id) as { question: string; gold: string; prediction: string | null });
+    const first = rows[0];
+    return { id: exportItemId(item_id), item_id, question: first?.question ?? '', gold: first?.gold ?? '', predictions: rows.map((row) => row.prediction) };
+  });
+  return { ...counts, questions };
 }
 
 const OUTCOME_SQL: Record<EvalResultsQuery['outcome'], string | null> = {

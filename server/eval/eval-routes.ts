@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import express, { Router } from 'express';
 import { IdParamSchema } from '../../shared/api/common';
-import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, StartEvalRequestSchema } from '../../shared/api/evaluations';
+import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, StartEvalRequestSchema, UnsolvedQueryRequestSchema } from '../../shared/api/evaluations';
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
 import { currentUser, requireRole } from '../auth/auth-middleware';
@@ -9,7 +9,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import type { EvalExecutor } from './eval-executor';
 import { importPredictions, PredictionRowError } from './eval-import';
-import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun } from './eval-queries';
+import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun, unsolvedQuestions } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
 export const EVAL_IMPORT_PATH = '/api/eval-runs/import';
@@ -26,6 +26,12 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
 
   router.get('/comparison', reviewer, (_req, res) => {
     res.json({ rows: compareModels(allRuns()) });
+  });
+
+  router.get('/unsolved', reviewer, (req, res) => {
+    const { limit } = parseInput(UnsolvedQueryRequestSchema, req.query, 'query');
+    const models = compareModels(allRuns()).map((row) => ({ model: row.model, run_id: row.hqa_run_id }));
+    res.json({ models, ...unsolvedQuestions(ctx.db, models.map((m) => m.run_id), limit) });
   });
 
   router.get('/:id', reviewer, (req, res) => {

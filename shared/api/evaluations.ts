@@ -138,6 +138,29 @@ export const EvalRunListResponseSchema = z.object({ runs: z.array(EvalRunSchema)
 // GET /api/eval-runs/comparison
 export const EvalComparisonResponseSchema = z.object({ rows: z.array(EvalComparisonRowSchema) });
 
+/**
+ * Questions that every compared model got wrong (its latest finished `hqa` run): the hardest
+ * questions of the benchmark — or mislabelled ones, worth a second review.
+ */
+export const UnsolvedQuestionSchema = z.object({
+  id: z.string(),
+  item_id: z.number().int(),
+  question: z.string(),
+  gold: z.string(),
+  /** Each compared model's prediction (null: none extracted), in `models` order. */
+  predictions: z.array(z.string().nullable()),
+});
+// GET /api/eval-runs/unsolved?limit=   → questions wrong for every model, in dataset order
+export const UnsolvedQueryRequestSchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+export const UnsolvedResponseSchema = z.object({
+  models: z.array(z.object({ model: z.string(), run_id: z.number().int() })),
+  /** Questions asked in every compared run. */
+  compared: z.number().int(),
+  total: z.number().int(),
+  questions: z.array(UnsolvedQuestionSchema),
+});
+export type UnsolvedResponse = z.infer<typeof UnsolvedResponseSchema>;
+
 // POST /api/eval-runs   (curator) → 201 EvalRunResponse; the run proceeds in the background
 export const StartEvalRequestSchema = z
   .object({

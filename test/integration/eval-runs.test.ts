@@ -12,6 +12,7 @@ import {
   EvalRunListResponseSchema,
   EvalRunResponseSchema,
   PredictionRowSchema,
+  UnsolvedResponseSchema,
   type EvalRun,
 } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
@@ -284,7 +285,7 @@ describe('the factual baseline and imported predictions', () => {
 
     // Bigger than the app's 256 kB JSON limit: every raw reply comes along.
     const longRaw = 'x'.repeat(60_000);
-    const predictions = items.slice(0, 6).map((item, index) => ({ id: item.id, prediction: index === 0 ? 'wrong' : item.answer, raw: `${longRaw}\nAnswer: ${item.answer}` }));
+    const predictions = items.slice(0, 6).map((item, index) => ({ id: item.id, prediction: index <= 1 ? 'wrong' : item.answer, raw: `${longRaw}\nAnswer: ${item.answer}` }));
     const res = await cora.post('/api/eval-runs/import', { model: 'external-7b', mode: 'hqa', predictions });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
     const { run } = EvalRunResponseSchema.parse(res.body);
@@ -331,6 +332,26 @@ describe('the factual baseline and imported predictions', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('lists the questions every compared model got wrong, with each model’s prediction', async () => {
+    const { rows } = EvalComparisonResponseSchema.parse((await rev.get('/api/eval-runs/comparison')).body);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    const perRun = await Promise.all(
+      rows.map(async (row) => EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${row.hqa_run_id}/results?page_size=200`)).body).results),
+    );
+    const expected = items
+      .filter((item) => perRun.every((results) => results.some((r) => r.id === item.id && r.correct === false)))
+      .map((item) => ({ id: item.id, predictions: perRun.map((results) => results.find((r) => r.id === item.id)?.prediction ?? null) }));
+    expect(expected.length).toBeGreaterThan(0);
+    const unsolved = UnsolvedResponseSchema.parse((await rev.get('/api/eval-runs/unsolved')).body);
+    expect(unsolved.models.map((m) => m.run_id)).toEqual(rows.map((r) => r.hqa_run_id));
+    expect(unsolved.compared).toBe(items.length);
+    expect(unsolved.total).toBe(expected.length);
+    expect(unsolved.questions.map((q) => ({ id: q.id, predictions: q.predictions }))).toEqual(expected);
+    // The fake model answered items[0] right (its corrected gold): never unsolved.
+    expect(unsolved.questions.map((q) => q.id)).not.toContain(items[0]?.id);
+    expect((await rev.get('/api/eval-runs/unsolved?limit=0')).status).toBe(400);
   });
 
   it('reviewers see runs but cannot start, import or cancel; bad starts name the field', async () => {
