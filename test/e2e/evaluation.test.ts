@@ -134,6 +134,14 @@ describe('model evaluation in the browser', () => {
     await evaluation.submitImport('imported-model');
     const importedRun = await evaluation.importedRunId();
     await expect.poll(() => evaluation.accuracyCell('imported-model', 'hqa').textContent()).toBe(storedAccuracy(importedRun));
+    // Questions both models got wrong, as the database has them, listed with each model's answer.
+    const unsolved = server.server.ctx.db
+      .prepare(
+        `SELECT item_id FROM eval_results WHERE run_id IN (?, ?) GROUP BY item_id HAVING COUNT(*) = 2 AND SUM(COALESCE(correct, 0)) = 0`,
+      )
+      .all(hqaRun, importedRun) as { item_id: number }[];
+    await expect.poll(() => page.getByTestId('unsolved-total').textContent()).toBe(String(unsolved.length));
+    expect(await page.getByTestId('unsolved-table').locator('tbody tr').count()).toBe(Math.min(unsolved.length, 50));
     await expect.poll(() => watcher.runStatus(importedRun)).toBe('done');
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     await screenshot(page, 'evaluation-page');

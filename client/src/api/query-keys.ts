@@ -36,6 +36,7 @@ export const queryKeys = {
     all: () => ['evals'] as const,
     lists: () => ['evals', 'list'] as const,
     comparison: () => ['evals', 'comparison'] as const,
+    unsolved: () => ['evals', 'unsolved'] as const,
     details: () => ['evals', 'detail'] as const,
     detail: (id: number) => ['evals', 'detail', id] as const,
     /** Every cached results page of one run, whatever its filters. */

@@ -127,6 +127,7 @@ function applyEvalRun(queryClient: QueryClient, run: EvalRun, invalidate: (key: 
     // A finished run may become a model's latest of its mode: its comparison row and, for a
     // factual run, the baseline other runs' details are measured against.
     invalidate(queryKeys.evals.comparison());
+    invalidate(queryKeys.evals.unsolved());
     invalidate(queryKeys.evals.details());
   }
 }

@@ -6,6 +6,7 @@ import {
   EvalRunDetailResponseSchema,
   EvalRunListResponseSchema,
   EvalRunResponseSchema,
+  UnsolvedResponseSchema,
   type EvalResultsQuery,
   type EvalBreakdown,
   type EvalRun,
@@ -23,6 +24,14 @@ export function useEvalRuns() {
   return useQuery({
     queryKey: queryKeys.evals.lists(),
     queryFn: () => apiGet('/api/eval-runs', EvalRunListResponseSchema),
+  });
+}
+
+/** Questions every compared model got wrong (hardest, or mislabelled). */
+export function useUnsolvedQuestions() {
+  return useQuery({
+    queryKey: queryKeys.evals.unsolved(),
+    queryFn: () => apiGet('/api/eval-runs/unsolved', UnsolvedResponseSchema),
   });
 }
 

@@ -6,6 +6,7 @@ import { useCurrentUser } from '../../auth/session';
 import { LoadError } from '../../ui/error-messages';
 import { AnswerTypeChart } from './answer-type-chart';
 import { AccuracyTable, AnswerTypeTable } from './comparison-tables';
+import { UnsolvedQuestions } from './unsolved-questions';
 import { useEvalComparison, useEvalRuns } from './eval-api';
 import { EvalRunsTable, evalRunPath } from './eval-runs-table';
 import { ImportPredictionsForm } from './import-predictions-form';
@@ -51,6 +52,7 @@ function EvalComparison() {
             <AnswerTypeTable rows={comparison.data.rows} />
           </div>
           <AnswerTypeChart rows={comparison.data.rows} />
+          <UnsolvedQuestions />
         </>
       )}
     </section>
