@@ -1,6 +1,7 @@
 import type { EvalBreakdown } from '../../../../shared/api/evaluations';
 import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { formatScore } from './eval-format';
+import { AccuracyHead } from './eval-score-tables';
 
 type Slice = EvalBreakdown['answer_kept'];
 
@@ -26,17 +27,7 @@ export function EvalBreakdownTables({ breakdown }: { breakdown: EvalBreakdown })
     <section aria-labelledby="breakdown-heading" data-testid="eval-breakdown">
       <h2 id="breakdown-heading">Where it fails</h2>
       <table className="data-grid stats-table">
-        <thead>
-          <tr>
-            <th scope="col">Questions</th>
-            <th scope="col" className="num">
-              Accuracy
-            </th>
-            <th scope="col" className="num">
-              Correct / items
-            </th>
-          </tr>
-        </thead>
+        <AccuracyHead label="Questions" />
         <tbody>
           <SliceRow label="The assumption changes the answer" slice={breakdown.answer_changed} testId="breakdown-changed" />
           <SliceRow label="The assumption keeps the answer" slice={breakdown.answer_kept} testId="breakdown-kept" />

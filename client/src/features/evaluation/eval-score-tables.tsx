@@ -7,6 +7,23 @@ import { evalRunPath } from './eval-runs-table';
 
 type Baseline = z.infer<typeof EvalRunDetailResponseSchema>['baseline'];
 
+/** The head of a table of accuracies: what the rows are, the accuracy, and what it was taken over. */
+export function AccuracyHead({ label }: { label: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{label}</th>
+        <th scope="col" className="num">
+          Accuracy
+        </th>
+        <th scope="col" className="num">
+          Correct / items
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
 /** "5 / 8", the counts a share was taken over. */
 const ratio = (part: number, whole: number) => `${part} / ${whole}`;
 
@@ -97,17 +114,7 @@ export function EvalScoreTables({ run, baseline }: { run: EvalRun; baseline: Bas
       <section aria-labelledby="by-type-heading">
         <h2 id="by-type-heading">By answer type</h2>
         <table className="data-grid stats-table" data-testid="eval-score-by-type">
-          <thead>
-            <tr>
-              <th scope="col">Answer type</th>
-              <th scope="col" className="num">
-                Accuracy
-              </th>
-              <th scope="col" className="num">
-                Correct / items
-              </th>
-            </tr>
-          </thead>
+          <AccuracyHead label="Answer type" />
           <tbody>
             {ANSWER_TYPES.map((type) => (
               <tr key={type} data-answer-type={type}>
