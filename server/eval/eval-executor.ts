@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
-import { judgePrediction } from '../../shared/eval/metrics';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
@@ -15,7 +14,6 @@ import {
   evalHeartbeat,
   evalRunsWithStatus,
   getEvalRun,
-  getQuestion,
   insertEvalQuestions,
   insertEvalRun,
   publicEvalRun,
@@ -26,7 +24,7 @@ import {
   type ClaimedQuestion,
   type EvalRunRecord,
 } from './eval-queries';
-import { evalQuestions } from './eval-snapshot';
+import { evalQuestions, judgeAnswer } from './eval-snapshot';
 import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
 
 type StartEvalRequest = z.infer<typeof StartEvalRequestSchema>;
@@ -187,8 +185,6 @@ export class EvalExecutor {
 
   private async answer(run: EvalRunRecord, asker: ModelAsker | null, claimed: ClaimedQuestion, signal: AbortSignal): Promise<void> {
     const { db } = this.ctx;
-    const question = getQuestion(db, run.id, claimed.item_id);
-    if (!question) return;
     try {
       let answer;
       if (asker) {
@@ -196,9 +192,9 @@ export class EvalExecutor {
         const ask: EvalQuestion = { text: claimed.question, png };
         answer = await asker.ask(ask, signal);
       } else {
-        answer = factualBaseline(question.original_label);
+        answer = factualBaseline(claimed.original_label);
       }
-      const verdict = answer.prediction === null ? { correct: false, biased: false } : judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, answer.prediction);
+      const verdict = judgeAnswer(claimed, answer.prediction);
       db.transaction(() => {
         recordAnswer(db, run.id, claimed.item_id, { failed: false, prediction: answer.prediction, raw: answer.raw, ...verdict, error: null });
         addEvalUsage(db, run.id, answer);

@@ -1,10 +1,9 @@
 import type { Db } from '../../db/database';
 import type { EvalMode, PredictionRow } from '../../shared/api/evaluations';
-import { judgePrediction } from '../../shared/eval/metrics';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import { HttpError } from '../http/http-error';
 import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
-import { evalQuestions } from './eval-snapshot';
+import { evalQuestions, judgeAnswer } from './eval-snapshot';
 
 /** A row of the predictions that cannot be stored; callers name it their way (`body.predictions.3.id`, `predictions[3].id`). */
 export class PredictionRowError extends Error {
@@ -36,7 +35,7 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
       if (!question) throw new PredictionRowError(index, 'id', `"${row.id}" is not an accepted item of this workbench`);
       if (seen.has(row.id)) throw new PredictionRowError(index, 'id', `duplicate id "${row.id}"`);
       seen.add(row.id);
-      const verdict = row.prediction === null ? { correct: false, biased: false } : judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, row.prediction);
+      const verdict = judgeAnswer(question, row.prediction);
       recordAnswer(db, runId, question.item_id, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
     });
     failUnanswered(db, runId, 'no prediction in the imported file');

@@ -160,12 +160,12 @@ export function insertEvalQuestions(db: Db, runId: number, rows: Iterable<EvalQu
   return count;
 }
 
-/** A question being asked: what the asker needs. */
-export interface ClaimedQuestion {
-  item_id: number;
+/** A question being asked: what the asker needs and what its answer is scored against. */
+export interface ClaimedQuestion extends EvalQuestionRow {
   chart_id: number;
-  question: string;
 }
+
+type QuestionRow = Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string };
 
 /** The next pending question in dataset order, marked running (one statement: no two workers get it). */
 export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null {
@@ -173,12 +173,12 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
     .prepare(
       `UPDATE eval_results SET status = 'running', attempts = attempts + 1
        WHERE run_id = ? AND item_id = (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT 1)
-       RETURNING item_id, question`,
+       RETURNING item_id, position, question, gold, answer_type, affects_answer, original_label`,
     )
-    .get(runId, runId) as { item_id: number; question: string } | undefined;
+    .get(runId, runId) as QuestionRow | undefined;
   if (!row) return null;
   const chart = db.prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
-  return { ...row, chart_id: chart.chart_id };
+  return { ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1, chart_id: chart.chart_id };
 }
 
 /** Charts of the next pending questions, in asking order: drawn ahead while the model answers. */
@@ -220,22 +220,6 @@ export function recordAnswer(db: Db, runId: number, itemId: number, outcome: Que
     runId,
     itemId,
   );
-}
-
-/** What scoring needs of every question of a run, in order (for engines that answer without a model call). */
-export function questionsToAnswer(db: Db, runId: number): (EvalQuestionRow & { status: string })[] {
-  return (
-    db
-      .prepare('SELECT item_id, position, question, gold, answer_type, affects_answer, original_label, status FROM eval_results WHERE run_id = ? ORDER BY position')
-      .all(runId) as (Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string; status: string })[]
-  ).map((row) => ({ ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1 }));
-}
-
-export function getQuestion(db: Db, runId: number, itemId: number): EvalQuestionRow | null {
-  const row = db
-    .prepare('SELECT item_id, position, question, gold, answer_type, affects_answer, original_label FROM eval_results WHERE run_id = ? AND item_id = ?')
-    .get(runId, itemId) as (Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string }) | undefined;
-  return row ? { ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1 } : null;
 }
 
 /**

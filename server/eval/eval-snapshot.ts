@@ -3,6 +3,7 @@ import type { EvalMode } from '../../shared/api/evaluations';
 import { classifyAnswer } from '../../shared/table/answers';
 import { iterateAccepted } from '../export/export-queries';
 import { toExportItem } from '../export/export-writer';
+import { judgePrediction } from '../../shared/eval/metrics';
 import type { EvalQuestionRow } from './eval-queries';
 
 /**
@@ -37,4 +38,10 @@ export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generato
         };
     position++;
   }
+}
+
+/** How an answer to a snapshot question scores; no extracted answer is wrong, and not biased. */
+export function judgeAnswer(question: EvalQuestionRow, prediction: string | null): { correct: boolean; biased: boolean } {
+  if (prediction === null) return { correct: false, biased: false };
+  return judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, prediction);
 }
