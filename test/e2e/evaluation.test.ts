@@ -78,7 +78,7 @@ describe('model evaluation in the browser', () => {
     // No API key on the test server: only the factual baseline can run, and the form says so.
     expect(await evaluation.engine.inputValue()).toBe('factual-baseline');
     expect(await evaluation.engine.locator('option[value="openai"]').isDisabled()).toBe(true);
-    expect(await evaluation.engineNote.textContent()).toContain('No OPENAI_API_KEY');
+    await expect.poll(() => evaluation.engineNote.textContent()).toContain('No OPENAI_API_KEY');
 
     // The shared schema refuses a concurrency of 0 on its field, before anything is sent.
     await evaluation.startForm.getByLabel('Concurrency', { exact: true }).fill('0');

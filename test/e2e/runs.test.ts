@@ -58,7 +58,8 @@ describe('generation runs in the browser', () => {
     // No API key on the test server: only the offline engine can run, and the form says so.
     expect(await runs.engine.inputValue()).toBe('offline');
     expect(await runs.engine.locator('option[value="openai"]').isDisabled()).toBe(true);
-    expect(await runs.engineNote.textContent()).toContain('No OPENAI_API_KEY');
+    // The note follows /api/health, which may answer after the page first draws.
+    await expect.poll(() => runs.engineNote.textContent()).toContain('No OPENAI_API_KEY');
 
     // Everything the run page shows from here on arrives over the socket: record the status
     // line as it changes, and mark the document so a reload would show.
