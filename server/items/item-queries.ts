@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { whereClause } from '../../db/sql-filters';
 import type { ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
-import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin } from '../../shared/domain/generation';
+import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin } from '../../shared/domain/generation';
 import { BiasFlagSchema, type BiasFlag } from '../../shared/generation/bias-guards';
 import { AnswerTypeSchema } from '../../shared/table/answers';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
@@ -27,6 +27,11 @@ interface ItemRow {
   affects_answer: number;
   verifier_match: number | null;
   bias_flags: string;
+  question_relation: string | null;
+  answer_unchanged: number | null;
+  is_control: number;
+  proposal_consistent: number | null;
+  requeue_reason: string | null;
   status: string;
   created_at: string;
 }
@@ -44,7 +49,8 @@ interface ItemDetailRow extends ItemRow {
 }
 
 const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
-  i.answer_type, i.affects_answer, i.verifier_match, i.bias_flags, i.status, i.created_at`;
+  i.answer_type, i.affects_answer, i.verifier_match, i.bias_flags, i.question_relation, i.answer_unchanged, i.is_control,
+  i.proposal_consistent, i.requeue_reason, i.status, i.created_at`;
 const FROM = 'FROM hqa_items i JOIN charts c ON c.id = i.chart_id';
 
 const BiasFlagsSchema = z.array(BiasFlagSchema);
@@ -66,9 +72,18 @@ function toSummary(row: ItemRow): ItemSummary {
     affects_answer: row.affects_answer === 1,
     verifier_match: row.verifier_match === null ? null : row.verifier_match === 1,
     bias_flags: BiasFlagsSchema.parse(JSON.parse(row.bias_flags)),
+    question_relation: row.question_relation === null ? null : QuestionRelationSchema.parse(row.question_relation),
+    answer_unchanged: nullableFlag(row.answer_unchanged),
+    is_control: row.is_control === 1,
+    proposal_consistent: nullableFlag(row.proposal_consistent),
+    requeue_reason: row.requeue_reason === null ? null : RequeueReasonSchema.parse(row.requeue_reason),
     status: ItemStatusSchema.parse(row.status),
     created_at: row.created_at,
   };
+}
+
+function nullableFlag(value: number | null): boolean | null {
+  return value === null ? null : value === 1;
 }
 
 export function getItemSummary(db: Db, id: number): ItemSummary | null {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
-import { ItemOriginSchema, ItemStatusSchema } from '../domain/generation';
+import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema } from '../domain/generation';
 import { BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
@@ -23,6 +23,16 @@ export const ItemSummarySchema = z.object({
   affects_answer: z.boolean(),
   verifier_match: z.boolean().nullable(),
   bias_flags: z.array(BiasFlagSchema),
+  /** Null for an item not classified yet (made before classification existed; the server classifies those at start). */
+  question_relation: QuestionRelationSchema.nullable(),
+  /** The verifier found the same answer before and after the edit; null when it could not compute both. */
+  answer_unchanged: z.boolean().nullable(),
+  /** Kept on purpose although the assumption leaves the answer unchanged. */
+  is_control: z.boolean(),
+  /** The edit performs the operation the proposal names; null without a proposal or when its operation cannot be read. */
+  proposal_consistent: z.boolean().nullable(),
+  /** Why the system sent the item back to review, if it did. */
+  requeue_reason: RequeueReasonSchema.nullable(),
   status: ItemStatusSchema,
   created_at: z.string(),
 });

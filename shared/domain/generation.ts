@@ -32,3 +32,17 @@ export type ItemOrigin = z.infer<typeof ItemOriginSchema>;
 export const ITEM_STATUSES = ['pending', 'in_review', 'accepted', 'rejected', 'needs_adjudication'] as const;
 export const ItemStatusSchema = z.enum(ITEM_STATUSES);
 export type ItemStatus = z.infer<typeof ItemStatusSchema>;
+
+/**
+ * How an item's question relates to its factual question. `same`: the factual question under
+ * the assumption, with at most the grammatical change a hypothetical needs ("is" → "would be");
+ * `different`: another question, a different task kept out of the decline and bias rates.
+ */
+export const QUESTION_RELATIONS = ['same', 'different'] as const;
+export const QuestionRelationSchema = z.enum(QUESTION_RELATIONS);
+export type QuestionRelation = z.infer<typeof QuestionRelationSchema>;
+
+/** Why the system (not a person) sent an item back to review. */
+export const REQUEUE_REASONS = ['table_changed'] as const;
+export const RequeueReasonSchema = z.enum(REQUEUE_REASONS);
+export type RequeueReason = z.infer<typeof RequeueReasonSchema>;
