@@ -37,6 +37,17 @@ export const LINT_CODES = [
   'x_order_broken',
   /** The edit could not be applied for another reason (a series left out of a multi-series table, a duplicate row, …). Error. */
   'edit_error',
+  // Item findings (shared/table/item-lint.ts and the verifier): they need the item's words, program or proposal.
+  /** The answer is a number the assumption itself writes into the table. Warning. */
+  'assumption_states_answer',
+  /** The program sums values that are not parts of one whole (percentages across years, temperatures, rates, indices). Warning. */
+  'meaningless_aggregate',
+  /** An edited value no such chart could show: a share past 100, a rating past its scale, a negative amount. Warning. */
+  'implausible_value',
+  /** The program gives the same answer on the unedited and the edited table: the assumption does not matter. Warning. */
+  'answer_unchanged',
+  /** The edit does not perform the operation the item's proposal names. Warning. */
+  'proposal_inconsistent',
 ] as const;
 export const LintCodeSchema = z.enum(LINT_CODES);
 export type LintCode = z.infer<typeof LintCodeSchema>;

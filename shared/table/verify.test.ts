@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPieTable, buildSalesTable } from './table-fixtures';
+import { buildPieTable, buildSalesTable, buildTable } from './table-fixtures';
 import { VerifierResultSchema, verifyItem } from './verify';
 
 describe('verifyItem', () => {
@@ -11,7 +11,16 @@ describe('verifyItem', () => {
       program: 'value("2020", "Online")',
       answer: '41',
     });
-    expect(result).toEqual({ recomputed_answer: '40', answer_type: 'integer', match: true, lint: [], error: null });
+    expect(result).toEqual({
+      recomputed_answer: '40',
+      answer_type: 'integer',
+      match: true,
+      lint: [],
+      error: null,
+      original_answer: '20',
+      answer_unchanged: false,
+      proposal_consistent: null,
+    });
     expect(VerifierResultSchema.parse(result)).toEqual(result);
   });
 
@@ -26,7 +35,8 @@ describe('verifyItem', () => {
     expect(result.recomputed_answer).toBe('No');
     expect(result.answer_type).toBe('boolean');
     expect(result.match).toBe(false);
-    expect(result.lint.map((f) => f.code)).toEqual(['pie_sum']);
+    expect(result.lint.map((f) => f.code)).toEqual(['pie_sum', 'answer_unchanged']);
+    expect(result).toMatchObject({ original_answer: 'No', answer_unchanged: true });
   });
 
   it('accepts the edit as JSON text and no edit at all', () => {
@@ -57,5 +67,126 @@ describe('verifyItem', () => {
     const result = verifyItem({ table: buildSalesTable(), chartType: 'line', edit: null, program: 'sum(series("Retail"))', answer: '3' });
     expect(result).toMatchObject({ recomputed_answer: null, answer_type: 'integer', match: null, error: { stage: 'program', position: 11 } });
     expect(result.error?.message).toMatch(/unknown series "Retail"/);
+  });
+
+  it('compares a label answer as a label: argmax 2018 is not 2020, however close the numbers', () => {
+    const table = buildTable(`
+      Year | Sales
+      2018 | 50
+      2019 | 40
+      2020 | 45
+    `);
+    const wrong = verifyItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', delta: 1 }], program: 'argmax(series())', answer: '2020' });
+    expect(wrong).toMatchObject({ recomputed_answer: '2018', match: false });
+    const right = verifyItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', delta: 10 }], program: 'argmax(series())', answer: '2020*' });
+    expect(right).toMatchObject({ recomputed_answer: '2020', match: true, answer_unchanged: false, original_answer: '2018' });
+    // A label spelled loosely still identifies the row: case, quotes, a final period.
+    const named = buildTable(`
+      Country | Revenue
+      U.S.    | 10
+      Canada  | 5
+    `);
+    expect(verifyItem({ table: named, chartType: 'vertical_bar', edit: [], program: 'argmax(series())', answer: '"u.s."' }).match).toBe(true);
+    // A year given as a number answer is still a label when years are the rows.
+    expect(verifyItem({ table, chartType: 'line', edit: null, program: 'if(value(2018) > 45, 2018, 2019)', answer: '2019' }).match).toBe(false);
+  });
+
+  it('keeps the relaxed rule for amounts, and the sign of a difference', () => {
+    const table = buildTable(`
+      Year | Sales
+      2018 | 50
+      2019 | 40
+    `);
+    const close = verifyItem({ table, chartType: 'line', edit: [{ op: 'set', row: '2019', value: 100 }], program: 'value(2019) - value(2018)', answer: '51' });
+    expect(close).toMatchObject({ recomputed_answer: '50', match: true });
+    const flipped = verifyItem({ table, chartType: 'line', edit: [{ op: 'set', row: '2019', value: 10 }], program: 'value(2019) - value(2018)', answer: '40' });
+    expect(flipped).toMatchObject({ recomputed_answer: '-40', match: false });
+  });
+
+  it('rounds an unrounded result to the table precision plus two digits, and leaves a rounded one alone', () => {
+    const table = buildTable(`
+      Year | Index
+      2018 | 101.3
+      2019 | 98.1
+      2020 | 99.7
+    `);
+    const avg = verifyItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', delta: 0.1 }], program: 'avg(series())', answer: '99.7' });
+    expect(avg.recomputed_answer).toBe('99.733');
+    expect(avg.original_answer).toBe('99.7');
+    const rounded = verifyItem({ table, chartType: 'line', edit: null, program: 'round(avg(series()), 4)', answer: '99.7' });
+    expect(rounded.recomputed_answer).toBe('99.7');
+  });
+
+  it('flags an assumption that leaves the answer unchanged', () => {
+    const result = verifyItem({
+      table: buildSalesTable(),
+      chartType: 'line',
+      edit: [{ op: 'scale', row: '2017', series: 'Online', factor: 1.01 }],
+      program: 'value("2020", "Online")',
+      answer: '20',
+    });
+    expect(result).toMatchObject({ answer_unchanged: true, original_answer: '20', recomputed_answer: '20' });
+    expect(result.lint.map((f) => f.code)).toContain('answer_unchanged');
+  });
+
+  it('checks the edit against the proposal: the op it names, on the row its rank names, in its direction', () => {
+    const table = buildTable(`
+      Country | Revenue
+      France  | 30
+      Germany | 50
+      Spain   | 10
+    `);
+    const check = (proposal: string, edit: unknown) =>
+      verifyItem({ table, chartType: 'vertical_bar', edit, program: 'argmax(series())', answer: 'Germany', proposal });
+    expect(check('Double the value of the smallest bar.', [{ op: 'scale', row: 'Spain', factor: 2 }]).proposal_consistent).toBe(true);
+    const wrongRow = check('Double the value of the smallest bar.', [{ op: 'scale', row: 'France', factor: 2 }]);
+    expect(wrongRow.proposal_consistent).toBe(false);
+    expect(wrongRow.lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/smallest row \("Spain"\).*"France"/);
+    expect(check('Remove the largest bar from the chart.', [{ op: 'scale', row: 'Germany', factor: 0.5 }]).proposal_consistent).toBe(false);
+    expect(check('Lower the largest bar until it falls below the median one.', [{ op: 'add', row: 'Germany', delta: 30 }]).proposal_consistent).toBe(false);
+    expect(check('Increase every bar by 20 percent.', [{ op: 'scale', factor: 1.2 }]).proposal_consistent).toBe(true);
+    expect(check('Increase every bar by 20 percent.', [{ op: 'scale', row: 'Spain', factor: 1.2 }]).proposal_consistent).toBe(false);
+    expect(check('Swap the values of the largest and the smallest bars.', [{ op: 'swap', rows: ['Spain', 'Germany'] }]).proposal_consistent).toBe(true);
+    expect(check('Merge the two smallest slices into one.', [{ op: 'remove_row', row: 'Spain' }]).proposal_consistent).toBeNull();
+  });
+
+  it('lints the item: an answer the assumption states, a sum of percentages, an implausible value', () => {
+    const table = buildTable(`
+      Country  | Value
+      Slovenia | 1
+      Austria  | 3
+    `);
+    const stated = verifyItem({
+      table,
+      chartType: 'vertical_bar',
+      edit: [{ op: 'set', row: 'Slovenia', value: 0 }],
+      program: 'value("Slovenia")',
+      answer: '0',
+      assumption: 'Suppose the value of Slovenia were 0.',
+    });
+    expect(stated.lint.map((f) => f.code)).toContain('assumption_states_answer');
+    const shares = buildTable(`
+      Year | Share of online sales
+      2013 | 6.8%
+      2018 | 11%
+    `);
+    const summed = verifyItem({ table: shares, chartType: 'line', edit: [{ op: 'add', row: '2018', delta: 2 }], program: 'sum(series())', answer: '19.8' });
+    expect(summed.lint.map((f) => f.code)).toContain('meaningless_aggregate');
+    const temperature = buildTable(`
+      Month | Average temperature in °C
+      Jan   | 2.5
+      Feb   | 4
+    `);
+    const hot = verifyItem({ table: temperature, chartType: 'line', edit: [{ op: 'add', row: 'Feb', delta: 1 }], program: 'sum(series())', answer: '7.5' });
+    expect(hot.lint.find((f) => f.code === 'meaningless_aggregate')?.message).toMatch(/temperature/);
+    const rating = buildTable(`
+      Hotel | Rating
+      A     | 4.5
+      B     | 3.9
+    `);
+    const tooGood = verifyItem({ table: rating, chartType: 'horizontal_bar', edit: [{ op: 'scale', row: 'A', factor: 2 }], program: 'value("A")', answer: '9' });
+    expect(tooGood.lint.find((f) => f.code === 'implausible_value')?.message).toMatch(/scale of 0–5/);
+    const pie = verifyItem({ table: buildPieTable(), chartType: 'pie', edit: [{ op: 'add', row: 'Yes', delta: 2 }, { op: 'add', row: 'No, and I don\'t plan to', delta: -2 }], program: 'sum(series())', answer: '100' });
+    expect(pie.lint.map((f) => f.code)).not.toContain('meaningless_aggregate');
   });
 });

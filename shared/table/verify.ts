@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import type { ChartType } from '../domain/chart-types';
-import { AnswerTypeSchema, classifyAnswer, relaxedCorrect } from './answers';
+import { checkProposalConsistency } from '../generation/proposal-consistency';
+import { answersAgree, resultsAgree, roundForTable } from './answer-compare';
+import { AnswerTypeSchema, classifyAnswer } from './answers';
 import { applyEdit, parseEdit, type Edit } from './edit';
-import { FindingSchema, lintEdit } from './lint';
+import { lintItem } from './item-lint';
+import { FindingSchema, lintEdit, type Finding } from './lint';
 import type { DataTable } from './model';
-import { runProgram } from './program';
+import { formatAnswer, parseProgram, runProgram, type Scalar } from './program';
 
 /**
  * The verifier: applies an item's edit to its chart's table, reruns its program on the
- * edited table and compares the result with the item's answer. Stored with each item so
- * reviewers see where the model went wrong; advice, never a verdict.
+ * edited table and on the unedited one, and compares: the recomputed answer with the item's
+ * (labels as labels, numbers with ChartQA's tolerance), and the answer before with the answer
+ * after (does the assumption matter at all?). It lints the edit for the chart type and the
+ * item for what its words give away, and checks the edit against the proposal's operation.
+ * Stored with each item so reviewers see where the model went wrong; advice, never a verdict.
  */
 
 export const VerifierErrorSchema = z.object({
@@ -20,15 +26,22 @@ export const VerifierErrorSchema = z.object({
 });
 export type VerifierError = z.infer<typeof VerifierErrorSchema>;
 
+// Fields added after the first version default, so results stored before them still parse.
 export const VerifierResultSchema = z.object({
   /** The program's answer on the edited table; null when the edit or the program failed. */
   recomputed_answer: z.string().nullable(),
   /** The type of the item's answer (the one the benchmark ships). */
   answer_type: AnswerTypeSchema,
-  /** relaxedCorrect(recomputed, item answer); null when nothing was recomputed. */
+  /** Whether the recomputed answer agrees with the item's; null when nothing was recomputed. */
   match: z.boolean().nullable(),
   lint: z.array(FindingSchema),
   error: VerifierErrorSchema.nullable(),
+  /** The program's answer on the unedited table (for a `same` item: the factual answer). */
+  original_answer: z.string().nullable().default(null),
+  /** Both answers computed and equal: the assumption leaves the answer as it was. */
+  answer_unchanged: z.boolean().nullable().default(null),
+  /** The edit performs the proposal's operation; null without a proposal or when its operation is unreadable. */
+  proposal_consistent: z.boolean().nullable().default(null),
 });
 export type VerifierResult = z.infer<typeof VerifierResultSchema>;
 
@@ -43,16 +56,25 @@ export interface VerifyInput {
   program: string;
   /** The item's answer, as the model (or a reviewer) wrote it. */
   answer: string;
+  /** The assumption's text, for the item lint (an answer it states). */
+  assumption?: string;
+  /** The chart's title, for the item lint (what a series measures). */
+  title?: string;
+  /** The text of the item's proposal, for the consistency check. */
+  proposal?: string | null;
 }
 
-export function verifyItem({ table, chartType, edit, program, answer }: VerifyInput): VerifierResult {
+export function verifyItem({ table, chartType, edit, program, answer, assumption = '', title = '', proposal = null }: VerifyInput): VerifierResult {
   const answer_type = classifyAnswer(answer);
-  const failed = (error: VerifierError, lint: VerifierResult['lint'] = []): VerifierResult => ({
+  const failed = (error: VerifierError, lint: Finding[] = []): VerifierResult => ({
     recomputed_answer: null,
     answer_type,
     match: null,
     lint,
     error,
+    original_answer: null,
+    answer_unchanged: null,
+    proposal_consistent: null,
   });
 
   const hasEdit = edit !== undefined && edit !== null;
@@ -67,13 +89,49 @@ export function verifyItem({ table, chartType, edit, program, answer }: VerifyIn
     return failed({ stage: 'edit', message: applied.error.message }, lintEdit(chartType, table, null, ops, [applied.error]));
   }
   const lint = hasEdit ? lintEdit(chartType, table, applied.table, ops) : [];
-  const result = runProgram(applied.table, program);
-  if (!result.ok) return failed({ stage: 'program', ...result.error }, lint);
+  const consistency = hasEdit && proposal ? checkProposalConsistency(proposal, chartType, table, ops) : null;
+  if (consistency?.consistent === false) lint.push({ code: 'proposal_inconsistent', severity: 'warning', message: consistency.message });
+  const after = runProgram(applied.table, program);
+  if (!after.ok) return { ...failed({ stage: 'program', ...after.error }, lint), proposal_consistent: consistency?.consistent ?? null };
+
+  const tables = [table, applied.table];
+  const recomputed = shown(after.value, program, table);
+  const before = hasEdit ? runProgram(table, program) : null;
+  const unchanged = before?.ok ? resultsAgree(before.value, after.value, tables) : null;
+  if (unchanged && !lint.some((finding) => finding.code === 'no_change')) {
+    lint.push({
+      code: 'answer_unchanged',
+      severity: 'warning',
+      message: `the program gives ${shown(after.value, program, table)} on the edited table and ${before?.ok ? shown(before.value, program, table) : '?'} on the original: the assumption does not change the answer`,
+    });
+  }
+  lint.push(...lintItem({ chartType, title, assumption, program, answer: answer.trim() === '' ? recomputed : answer, original: table, edited: applied.table }));
   return {
-    recomputed_answer: result.answer,
+    recomputed_answer: recomputed,
     answer_type,
-    match: relaxedCorrect(result.answer, answer),
+    match: answersAgree(typeof after.value === 'number' ? Number(recomputed) : after.value, answer, tables),
     lint,
     error: null,
+    original_answer: before?.ok ? shown(before.value, program, table) : null,
+    answer_unchanged: unchanged,
+    proposal_consistent: consistency?.consistent ?? null,
   };
+}
+
+/**
+ * A result as the benchmark shows it: a number the program does not round itself is rounded
+ * to the table's precision plus two digits, so float noise never becomes an answer.
+ */
+function shown(value: Scalar, program: string, table: DataTable): string {
+  if (typeof value !== 'number' || roundsItself(program)) return formatAnswer(value);
+  return formatAnswer(roundForTable(value, table));
+}
+
+function roundsItself(program: string): boolean {
+  try {
+    const tree = parseProgram(program);
+    return tree.kind === 'call' && tree.name.toLowerCase() === 'round';
+  } catch {
+    return false;
+  }
 }

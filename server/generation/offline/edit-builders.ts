@@ -13,10 +13,10 @@ import {
   type PlanDraft,
   type PlanInput,
 } from './edit-helpers';
-import type { IntentKind } from './intent';
+import type { IntentKind } from '../../../shared/generation/proposal-intent';
 import { factorPhrase, fmt, nameOf, niceAmount } from './phrasing';
 import { pick } from './rng';
-import { valueOf } from './table-facts';
+import { valueOf } from '../../../shared/table/table-facts';
 
 /**
  * One builder per kind of change. A builder returns null when the change cannot be made on

@@ -1,10 +1,10 @@
 import { orderKey } from '../../../shared/table/axis-order';
 import type { Edit, EditOp } from '../../../shared/table/edit';
 import { findLabelIndex } from '../../../shared/table/labels';
-import type { IntentKind, Intent } from './intent';
+import type { IntentKind, Intent } from '../../../shared/generation/proposal-intent';
 import { capitalize, fmt, nameOf, niceAmount, roundTo } from './phrasing';
 import type { Rng } from './rng';
-import { valueOf, type ColumnFacts, type TableFacts } from './table-facts';
+import { valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
 /** What every edit builder gets: the table's facts, the column and row to change, a partner row, the proposal's intent. */
 export interface PlanInput {

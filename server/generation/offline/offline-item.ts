@@ -4,12 +4,12 @@ import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generatio
 import { classifyAnswer, RELAXED_TOLERANCE, relaxedCorrect } from '../../../shared/table/answers';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
-import { parseIntent, type Intent } from './intent';
+import { parseIntent, type Intent } from '../../../shared/generation/proposal-intent';
 import { capitalize } from './phrasing';
 import { planEdit, type EditPlan } from './plan-edit';
 import { questionCandidates, type QuestionCandidate } from './questions';
 import { mulberry32, pick, seedFor, shuffled, type Rng } from './rng';
-import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from './table-facts';
+import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
 export interface OfflineItemInput {
   table: DataTable;

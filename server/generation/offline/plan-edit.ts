@@ -4,9 +4,9 @@ import { lintEdit, type LintCode } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
 import { BUILDERS } from './edit-builders';
 import { unique, type PlanDraft, type PlanInput } from './edit-helpers';
-import type { Intent, IntentKind } from './intent';
+import type { Intent, IntentKind } from '../../../shared/generation/proposal-intent';
 import { shuffled, type Rng } from './rng';
-import { selectRow, valueOf, type ColumnFacts, type TableFacts } from './table-facts';
+import { selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
 /** A change the layout lint accepts, with the edited table it gives. */
 export interface EditPlan extends PlanDraft {

@@ -1,5 +1,5 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
-import type { IntentKind } from './intent';
+import type { IntentKind } from '../../../shared/generation/proposal-intent';
 
 /**
  * The offline engine's Stage 1 vocabulary: general counterfactual operations per chart type,

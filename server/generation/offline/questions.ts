@@ -3,7 +3,7 @@ import { runProgram } from '../../../shared/table/program';
 import { isMulti, measure } from './edit-helpers';
 import { literal, nameOf, niceBetween, plural } from './phrasing';
 import type { EditPlan } from './plan-edit';
-import type { TableFacts } from './table-facts';
+import type { TableFacts } from '../../../shared/table/table-facts';
 
 /**
  * Question templates over the edited table. Each comes with its program in the table

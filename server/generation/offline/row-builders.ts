@@ -15,7 +15,7 @@ import {
 } from './edit-helpers';
 import { fmt, nameOf, niceAmount, roundTo } from './phrasing';
 import { pick } from './rng';
-import { valueOf, type ColumnFacts } from './table-facts';
+import { valueOf, type ColumnFacts } from '../../../shared/table/table-facts';
 
 /** Builders that change the rows themselves: remove one, add one, or redraw a series as a straight line. */
 

@@ -1,9 +1,9 @@
-import type { ChartType } from '../../../shared/domain/chart-types';
-import { axisDirection, orderKey } from '../../../shared/table/axis-order';
-import { normalizeLabel } from '../../../shared/table/labels';
-import { PERCENT_SUM_TOLERANCE } from '../../../shared/table/lint';
-import type { DataTable } from '../../../shared/table/model';
-import type { RowSelector } from './intent';
+import type { ChartType } from '../domain/chart-types';
+import { axisDirection, orderKey } from './axis-order';
+import { normalizeLabel } from './labels';
+import { PERCENT_SUM_TOLERANCE } from './lint';
+import type { DataTable } from './model';
+import type { RowSelector } from '../generation/proposal-intent';
 
 /** What the offline engine must know about a table before changing it: which columns hold numbers, and which structure an edit must keep. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_TYPES } from '../../../shared/domain/chart-types';
 import { fill } from './offline-proposals';
-import { parseIntent } from './intent';
+import { parseIntent } from '../../../shared/generation/proposal-intent';
 import { PROPOSAL_TEMPLATES, slotsFor } from './proposal-vocabulary';
 import { mulberry32 } from './rng';
 

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import type { ChartType } from '../domain/chart-types';
+import { labelText } from '../table/edit-apply';
+import type { Edit, EditOp, EditOpName } from '../table/edit';
+import { labelsMatch } from '../table/labels';
+import type { DataTable } from '../table/model';
+import { selectRow, tableFacts, valueOf, type ColumnFacts, type TableFacts } from '../table/table-facts';
+import { INTENT_KINDS, parseIntent, type Intent, type IntentKind, type RowSelector } from './proposal-intent';
+
+/**
+ * Does an item do what its proposal says? A proposal names an operation ("halve the largest
+ * bar"); its item's edit must perform it — the right kind of op, on the kind of object the
+ * proposal names (one row, every row), on the row its rank names, in its direction. Without
+ * this, a proposal's pass rate says nothing about the proposal.
+ */
+
+export const EDIT_OP_NAMES = ['set', 'scale', 'add', 'swap', 'remove_row', 'remove_series', 'add_row'] as const satisfies readonly EditOpName[];
+
+export const ProposalOperationSchema = z.object({
+  /** The operation the proposal's words name; null when the words name none the rules know. */
+  kind: z.enum(INTENT_KINDS).nullable(),
+  /** Edit ops an item of this proposal may use (the balancing `add` of a pie or 100% bar included). */
+  ops: z.array(z.enum(EDIT_OP_NAMES)),
+  /** What it acts on: one row (bar, slice, point), every row of a series, or a new row. */
+  scope: z.enum(['row', 'every_row', 'new_row']).nullable(),
+  /** Rows named by rank or position, in order of mention ("largest", "first"). */
+  selectors: z.array(z.enum(['max', 'min', 'second_max', 'second_min', 'median', 'first', 'last'])),
+});
+export type ProposalOperation = z.infer<typeof ProposalOperationSchema>;
+
+/** The ops that perform each operation; `add` is always allowed beside them to keep a whole at 100. */
+const PRIMARY_OPS: Record<IntentKind, EditOpName[]> = {
+  // A change of one value may be written as a factor, a delta or the new value.
+  scale: ['scale', 'add', 'set'],
+  add: ['add', 'scale', 'set'],
+  set: ['set', 'add', 'scale'],
+  move: ['add', 'set'],
+  swap: ['swap', 'set'],
+  swap_series: ['set', 'swap'],
+  remove_row: ['remove_row'],
+  add_row: ['add_row'],
+  trend: ['set', 'add'],
+};
+
+export function proposalOperation(text: string): ProposalOperation {
+  const intent = parseIntent(text);
+  return operationOf(intent);
+}
+
+function operationOf(intent: Intent): ProposalOperation {
+  if (intent.kind === null) return { kind: null, ops: [], scope: null, selectors: intent.selectors };
+  const ops = [...new Set<EditOpName>([...PRIMARY_OPS[intent.kind], 'add'])];
+  const scope = intent.kind === 'add_row' ? 'new_row' : intent.everyRow && ['scale', 'add'].includes(intent.kind) ? 'every_row' : 'row';
+  return { kind: intent.kind, ops, scope, selectors: intent.selectors };
+}
+
+export type Consistency = { consistent: boolean; message: string } | { consistent: null; message: string };
+
+/**
+ * Checks an edit against its proposal on the original table. `consistent: null` when the
+ * proposal's words name no operation the rules read (nothing to hold the item to).
+ */
+export function checkProposalConsistency(proposalText: string, chartType: ChartType, original: DataTable, edit: Edit): Consistency {
+  const intent = parseIntent(proposalText);
+  const kind = intent.kind;
+  if (kind === null) return { consistent: null, message: 'the proposal names no operation the rules can read' };
+  if (edit.length === 0) return { consistent: false, message: `the proposal asks to ${describeKind(kind)}, but the edit changes nothing` };
+  const allowed = new Set(operationOf(intent).ops);
+  const foreign = edit.filter((op) => !allowed.has(op.op));
+  if (foreign.length > 0) {
+    return { consistent: false, message: `the proposal asks to ${describeKind(kind)}, but the edit uses ${[...new Set(foreign.map((op) => op.op))].join(', ')}` };
+  }
+  const primary = edit.find((op) => PRIMARY_OPS[kind].includes(op.op) && op.op !== 'add') ?? edit[0];
+  if (!primary) return { consistent: false, message: 'the edit has no operation' };
+  const shape = shapeProblem(kind, edit);
+  if (shape) return { consistent: false, message: `the proposal asks to ${describeKind(kind)}, but ${shape}` };
+  if (intent.everyRow && (kind === 'scale' || kind === 'add')) {
+    const wide = edit.some((op) => (op.op === 'scale' || op.op === 'add') && op.row === undefined);
+    if (!wide) return { consistent: false, message: 'the proposal changes every row of a series, but the edit changes single cells' };
+    return { consistent: true, message: 'the edit changes every row, as the proposal says' };
+  }
+  const facts = tableFacts(original, chartType, '');
+  const direction = directionProblem(intent, primary, facts);
+  if (direction) return { consistent: false, message: direction };
+  const selected = selectorProblem(intent, kind, edit, facts);
+  if (selected) return { consistent: false, message: selected };
+  return { consistent: true, message: `the edit performs the proposal's operation (${describeKind(kind)})` };
+}
+
+function describeKind(kind: IntentKind): string {
+  const words: Record<IntentKind, string> = {
+    scale: 'scale a value',
+    add: 'raise or lower a value',
+    set: 'set a value',
+    move: 'move an amount between two parts',
+    swap: 'swap two values',
+    swap_series: 'swap two series within a category',
+    remove_row: 'remove a category',
+    add_row: 'add a new category',
+    trend: 'redraw the series as a steady trend',
+  };
+  return words[kind];
+}
+
+/** Operations that need a certain op: a removal removes, an addition adds, a swap exchanges two values. */
+function shapeProblem(kind: IntentKind, edit: Edit): string | null {
+  const has = (name: EditOpName) => edit.some((op) => op.op === name);
+  if (kind === 'remove_row' && !has('remove_row')) return 'the edit removes no row';
+  if (kind === 'add_row' && !has('add_row')) return 'the edit adds no row';
+  if ((kind === 'swap' || kind === 'swap_series') && !has('swap') && edit.filter((op) => op.op === 'set').length < 2) return 'the edit exchanges no two values';
+  if (kind === 'move') {
+    const deltas = edit.flatMap((op) => (op.op === 'add' ? [op.delta] : []));
+    if (!(deltas.some((d) => d > 0) && deltas.some((d) => d < 0)) && edit.filter((op) => op.op === 'set').length < 2) {
+      return 'the edit does not take an amount from one part and give it to another';
+    }
+  }
+  return null;
+}
+
+/** The proposal says "lower" or "halve": the changed value must fall (and rise for "raise", "double"). */
+function directionProblem(intent: Intent, op: EditOp, facts: TableFacts): string | null {
+  if (intent.kind !== 'scale' && intent.kind !== 'add') return null;
+  const wanted = intent.factor !== null && intent.kind === 'scale' ? Math.sign(intent.factor - 1) : intent.sign;
+  const moved = changeSign(op, facts);
+  if (moved === null || moved === 0 || moved === wanted) return null;
+  return `the proposal ${wanted > 0 ? 'raises' : 'lowers'} a value, but the edit ${moved > 0 ? 'raises' : 'lowers'} it`;
+}
+
+function changeSign(op: EditOp, facts: TableFacts): number | null {
+  if (op.op === 'scale') return Math.sign(op.factor - 1);
+  if (op.op === 'add') return Math.sign(op.delta);
+  if (op.op === 'set' && op.row !== undefined) {
+    const column = columnFor(facts, op.series === undefined ? undefined : labelText(op.series));
+    const before = column ? valueOf(column, matchingLabel(column, labelText(op.row)) ?? '') : null;
+    return before === null ? null : Math.sign(op.value - before);
+  }
+  return null;
+}
+
+/** The row a rank names must be the row the edit acts on (a tie with it counts). */
+function selectorProblem(intent: Intent, kind: IntentKind, edit: Edit, facts: TableFacts): string | null {
+  const [first, second] = intent.selectors;
+  if (!first || kind === 'add_row' || kind === 'trend' || kind === 'swap_series') return null;
+  const acted = actedRows(kind, edit);
+  if (acted.length === 0) return null;
+  const series = edit.map(seriesOf).find((name): name is string => name !== undefined);
+  const columns = series !== undefined ? [columnFor(facts, series)].filter((c): c is ColumnFacts => c !== undefined) : facts.columns;
+  const wanted = kind === 'swap' && second ? [first, second] : [first];
+  for (const column of columns) {
+    if (wanted.every((selector) => acted.some((row) => rowIs(facts, column, row, selector)))) return null;
+  }
+  const column = columns[0];
+  const expected = column ? wanted.map((selector) => selectRow(facts, column, selector)).filter((label): label is string => label !== null) : [];
+  return `the proposal names the ${wanted.map(selectorWord).join(' and the ')} ${wanted.length > 1 ? 'rows' : 'row'}${
+    expected.length ? ` (${expected.map((label) => JSON.stringify(label)).join(', ')})` : ''
+  }, but the edit acts on ${acted.map((label) => JSON.stringify(label)).join(', ')}`;
+}
+
+/** The rows an op of the operation acts on first: a move's source, a swap's pair, a removed row, a changed value's row. */
+function actedRows(kind: IntentKind, edit: Edit): string[] {
+  if (kind === 'swap') {
+    const swap = edit.find((op) => op.op === 'swap');
+    if (swap?.op === 'swap') return swap.rows.map(labelText);
+    return edit.flatMap((op) => (op.op === 'set' && op.row !== undefined ? [labelText(op.row)] : []));
+  }
+  if (kind === 'remove_row') return edit.flatMap((op) => (op.op === 'remove_row' ? [labelText(op.row)] : []));
+  if (kind === 'move') {
+    const source = edit.find((op) => op.op === 'add' && op.delta < 0 && op.row !== undefined);
+    return source?.op === 'add' && source.row !== undefined ? [labelText(source.row)] : [];
+  }
+  const first = edit[0];
+  return first && 'row' in first && first.row !== undefined ? [labelText(first.row)] : [];
+}
+
+function seriesOf(op: EditOp): string | undefined {
+  return 'series' in op && op.series !== undefined ? labelText(op.series) : undefined;
+}
+
+function columnFor(facts: TableFacts, series: string | undefined): ColumnFacts | undefined {
+  if (series === undefined) return facts.columns.length === 1 || facts.table.series.length === 1 ? facts.columns[0] : undefined;
+  return facts.columns.find((column) => labelsMatch(column.name, series));
+}
+
+function matchingLabel(column: ColumnFacts, label: string): string | null {
+  return column.cells.find((cell) => labelsMatch(cell.label, label))?.label ?? null;
+}
+
+function rowIs(facts: TableFacts, column: ColumnFacts, row: string, selector: RowSelector): boolean {
+  const expected = selectRow(facts, column, selector);
+  const actual = matchingLabel(column, row);
+  if (expected === null || actual === null) return false;
+  if (expected === actual) return true;
+  // Ranks by value tie: any row with the selected value is that rank.
+  const byValue = selector !== 'first' && selector !== 'last';
+  return byValue && valueOf(column, expected) === valueOf(column, actual);
+}
+
+function selectorWord(selector: RowSelector): string {
+  const words: Record<RowSelector, string> = {
+    max: 'largest',
+    min: 'smallest',
+    second_max: 'second-largest',
+    second_min: 'second-smallest',
+    median: 'median',
+    first: 'first',
+    last: 'last',
+  };
+  return words[selector];
+}
