@@ -154,8 +154,15 @@ export interface QaInsert {
   source: QaSource;
 }
 
+export interface ChartWriteResult {
+  outcome: 'created' | 'updated' | 'unchanged';
+  qasAdded: number;
+  chartId: number;
+  tableOrTypeChanged: boolean;
+}
+
 export function createChartWriter(db: Db) {
-  const findChart = db.prepare('SELECT id, content_hash, type_source FROM charts WHERE split = ? AND imgname = ?');
+  const findChart = db.prepare('SELECT id, content_hash, type_source, chart_type, data_table FROM charts WHERE split = ? AND imgname = ?');
   const insertChart = db.prepare(`INSERT INTO charts
     (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, annotation, source_file, content_hash)
     VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, @annotation, @source_file, @content_hash)`);
@@ -170,9 +177,15 @@ export function createChartWriter(db: Db) {
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
   const insertQa = db.prepare('INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
 
-  /** Returns what happened to the chart and how many questions were new. One transaction. */
-  const write = db.transaction((chart: ChartUpsert, qas: QaInsert[]): { outcome: 'created' | 'updated' | 'unchanged'; qasAdded: number; chartId: number } => {
-    const existing = findChart.get(chart.split, chart.imgname) as { id: number; content_hash: string } | undefined;
+  /**
+   * Returns what happened to the chart and how many questions were new. One transaction.
+   * `tableOrTypeChanged`: an update changed what its items were verified against (the data
+   * table, or a type the curator did not set), so they need verifying again.
+   */
+  const write = db.transaction((chart: ChartUpsert, qas: QaInsert[]): ChartWriteResult => {
+    const existing = findChart.get(chart.split, chart.imgname) as
+      | { id: number; content_hash: string; type_source: string; chart_type: string; data_table: string }
+      | undefined;
     const values = {
       split: chart.split,
       imgname: chart.imgname,
@@ -187,7 +200,8 @@ export function createChartWriter(db: Db) {
       content_hash: chart.content_hash,
     };
     let chartId: number;
-    let outcome: 'created' | 'updated' | 'unchanged';
+    let outcome: ChartWriteResult['outcome'];
+    let tableOrTypeChanged = false;
     if (!existing) {
       chartId = Number(insertChart.run(values).lastInsertRowid);
       outcome = 'created';
@@ -195,6 +209,7 @@ export function createChartWriter(db: Db) {
       chartId = existing.id;
       updateChart.run({ ...values, id: chartId });
       outcome = 'updated';
+      tableOrTypeChanged = existing.data_table !== values.data_table || (existing.type_source !== 'curator' && existing.chart_type !== chart.chart_type);
     } else {
       chartId = existing.id;
       outcome = 'unchanged';
@@ -202,7 +217,7 @@ export function createChartWriter(db: Db) {
     if (chart.image && outcome !== 'unchanged') upsertImage.run(chartId, chart.image.png, chart.image.sha256);
     let qasAdded = 0;
     for (const qa of qas) qasAdded += insertQa.run(chartId, qa.query, qa.label, qa.source).changes;
-    return { outcome, qasAdded, chartId };
+    return { outcome, qasAdded, chartId, tableOrTypeChanged };
   });
   return { write };
 }

@@ -10,7 +10,8 @@ export const EXIT_WITH_ERRORS = 2;
 export function formatSummary(report: ImportReport): string {
   return (
     `split ${report.split}: ${report.charts_imported} charts imported, ${report.charts_updated} updated, ` +
-    `${report.charts_skipped} unchanged, ${report.qas_imported} questions imported, ${report.errors.length} errors`
+    `${report.charts_skipped} unchanged, ${report.qas_imported} questions imported, ${report.errors.length} errors; ` +
+    `${report.items_reverified} items re-verified, ${report.items_requeued} sent back to review (table changed)`
   );
 }
 

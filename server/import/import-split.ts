@@ -4,7 +4,8 @@ import type { Db } from '../../db/database';
 import type { ImportError, ImportReport } from '../../shared/api/import';
 import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/infer-chart-type';
 import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
-import { createChartWriter, type QaInsert } from '../charts/chart-queries';
+import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
+import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
 import { formatBytes, InputFileError, MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
 import { findQuestionFiles, readQuestionFile, stemOfImgname, type QuestionEntry } from './question-files';
@@ -46,7 +47,8 @@ function decideSplit(dir: string, requested: string | undefined): string {
  * Imports a split in ChartQA layout (`tables/*.csv`, optional `png/`, `annotations/`, and
  * `<split>_human.json` / `<split>_augmented.json`). Each chart with its image and questions
  * is written in one transaction; a bad file is reported and skipped, the rest still import.
- * Re-importing unchanged files writes nothing.
+ * Re-importing unchanged files writes nothing. A chart whose table changed has its items
+ * verified again in that same transaction (`reverifyChartItems`).
  */
 export function importSplit(db: Db, dir: string, options: ImportOptions = {}): ImportReport {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
@@ -54,7 +56,16 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
   const split = decideSplit(dir, options.split);
   const errors: ImportError[] = [];
-  const report: ImportReport = { split, charts_imported: 0, charts_updated: 0, charts_skipped: 0, qas_imported: 0, errors };
+  const report: ImportReport = {
+    split,
+    charts_imported: 0,
+    charts_updated: 0,
+    charts_skipped: 0,
+    qas_imported: 0,
+    items_reverified: 0,
+    items_requeued: 0,
+    errors,
+  };
 
   const questionsByStem = new Map<string, QuestionEntry[]>();
   const questionFiles = findQuestionFiles(dir).filter((f) => f.split === split);
@@ -82,6 +93,10 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
     .sort();
   const stems = new Set(tableFiles.map((name) => name.slice(0, -4)));
   const writer = createChartWriter(db);
+  const writeChart = db.transaction((chart: ChartUpsert, qas: QaInsert[]) => {
+    const written = writer.write(chart, qas);
+    return { ...written, ...(written.tableOrTypeChanged ? reverifyChartItems(db, written.chartId) : NOTHING_REVERIFIED) };
+  });
 
   for (const [stem, entries] of questionsByStem) {
     if (stems.has(stem)) continue;
@@ -126,7 +141,8 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
       }
       chartType ??= inferChartType(table);
 
-      const result = writer.write(
+      // IMMEDIATE: re-verifying reads items that reviewers may be deciding at the same time.
+      const result = writeChart.immediate(
         {
           split,
           imgname: `${stem}.png`,
@@ -145,6 +161,8 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
       else if (result.outcome === 'updated') report.charts_updated++;
       else report.charts_skipped++;
       report.qas_imported += result.qasAdded;
+      report.items_reverified += result.reverified;
+      report.items_requeued += result.requeued;
     } catch (error) {
       const failure = toImportError(error, tableName);
       if (qas.length > 0) failure.message += ` (its ${qas.length} question(s) were not imported)`;

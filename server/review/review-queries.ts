@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { QueueFilters, ReviewCriteria, ReviewRecord } from '../../shared/api/review';
-import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
+import { ItemStatusSchema, type ItemStatus, type RequeueReason } from '../../shared/domain/generation';
 import { DecisionSchema, type Decision } from '../../shared/domain/review';
 
 /** All SQL of review: leases, reviews, answer history, adjudications. */
@@ -162,10 +162,21 @@ export function adjudicatedSince(db: Db, itemId: number, since: string): boolean
   return db.prepare('SELECT 1 FROM adjudications WHERE item_id = ? AND created_at >= ?').get(itemId, since) !== undefined;
 }
 
-/** Sets the item's status; a decided status stamps decided_at, any other clears it. */
+/**
+ * Sets the item's status; a decided status stamps decided_at, any other clears it. A decided
+ * status also clears requeue_reason: the reason was for the review round that just ended.
+ */
 export function setItemStatus(db: Db, itemId: number, status: ItemStatus): void {
   const decided = status === 'accepted' || status === 'rejected' || status === 'needs_adjudication';
-  db.prepare(`UPDATE hqa_items SET status = ?, decided_at = CASE WHEN ? THEN ${NOW} ELSE NULL END, updated_at = ${NOW} WHERE id = ?`).run(status, decided ? 1 : 0, itemId);
+  db.prepare(
+    `UPDATE hqa_items SET status = @status, decided_at = CASE WHEN @decided THEN ${NOW} ELSE NULL END,
+      requeue_reason = CASE WHEN @decided THEN NULL ELSE requeue_reason END, updated_at = ${NOW} WHERE id = @id`,
+  ).run({ status, decided: decided ? 1 : 0, id: itemId });
+}
+
+/** Why the system sent the item back to review; null when a person did. */
+export function setRequeueReason(db: Db, itemId: number, reason: RequeueReason | null): void {
+  db.prepare(`UPDATE hqa_items SET requeue_reason = ?, updated_at = ${NOW} WHERE id = ?`).run(reason, itemId);
 }
 
 /** The item's final answer/question (null = the model's own), with a history entry. */

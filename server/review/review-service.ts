@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../shared/api/review';
 import { SubmitReviewRequestSchema } from '../../shared/api/review';
-import type { ItemStatus } from '../../shared/domain/generation';
+import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
 import type { Decision } from '../../shared/domain/review';
 import { consensus } from '../../shared/review/consensus';
 import { getChartDetail } from '../charts/chart-queries';
@@ -29,6 +29,7 @@ import {
   retractReview,
   setFinalAnswer,
   setItemStatus,
+  setRequeueReason,
   standingDecisions,
 } from './review-queries';
 
@@ -222,8 +223,17 @@ export function adjudicate(
   }).immediate();
 }
 
-/** Sends items back to the queue: their reviews are kept but retracted, leases dropped. */
-export function requeue(db: Db, itemIds: number[], curatorId: number): { requeued: number[]; releasedLeases: { item_id: number; reviewer_id: number }[] } {
+/**
+ * Sends items back to the queue: their reviews are kept but retracted, leases dropped. A curator
+ * asks with their id and no reason; the system (a re-import) with a null id and its reason.
+ * Inside another transaction it runs as a savepoint of that one.
+ */
+export function requeue(
+  db: Db,
+  itemIds: number[],
+  curatorId: number | null,
+  reason: RequeueReason | null = null,
+): { requeued: number[]; releasedLeases: { item_id: number; reviewer_id: number }[] } {
   return db.transaction(() => {
     const requeued: number[] = [];
     const releasedLeases: { item_id: number; reviewer_id: number }[] = [];
@@ -232,6 +242,7 @@ export function requeue(db: Db, itemIds: number[], curatorId: number): { requeue
       retractItemReviews(db, itemId, 'requeue');
       for (const lease of deleteItemLeases(db, itemId)) releasedLeases.push({ item_id: itemId, reviewer_id: lease.reviewer_id });
       setItemStatus(db, itemId, 'pending');
+      setRequeueReason(db, itemId, reason);
       setFinalAnswer(db, { itemId, answer: null, question: null, source: 'requeue', reviewId: null, userId: curatorId });
       requeued.push(itemId);
     }

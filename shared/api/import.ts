@@ -14,6 +14,10 @@ export const ImportReportSchema = z.object({
   charts_updated: z.number().int(),
   charts_skipped: z.number().int(),
   qas_imported: z.number().int(),
+  /** Items of charts whose table changed, verified again against the new table. */
+  items_reverified: z.number().int(),
+  /** Of those, items under review or accepted whose recomputed answer changed: back in the queue (`table_changed`). */
+  items_requeued: z.number().int(),
   errors: z.array(ImportErrorSchema),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

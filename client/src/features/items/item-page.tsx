@@ -10,6 +10,7 @@ import { LoadError } from '../../ui/error-messages';
 import { BackLink, RecordNotFound, isNotFound } from '../../ui/record-page';
 import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
 import { parseId, useItem } from './items-api';
+import { RequeueNotice } from './requeue-notice';
 import { ReviewHistory } from './review-history';
 import { VerifierView } from './verifier-view';
 
@@ -32,9 +33,10 @@ export function EditView({ edit }: { edit: unknown }) {
   );
 }
 
-function ItemBody({ item }: { item: ItemDetail }) {
+export function ItemBody({ item }: { item: ItemDetail }) {
   return (
     <>
+      <RequeueNotice reason={item.requeue_reason} />
       <div className="item-overview">
         <dl className="meta">
           <dt>Chart</dt>

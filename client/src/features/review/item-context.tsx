@@ -5,6 +5,7 @@ import type { EditOutcome } from '../charts/try-it/run-try-it';
 import { DataTableView } from '../charts/data-table-view';
 import { EditedTableView } from '../charts/try-it/edited-table-view';
 import { BiasFlags, VerifierMark } from '../items/item-tags';
+import { RequeueNotice } from '../items/requeue-notice';
 import { VerifierView } from '../items/verifier-view';
 import { VegaChart } from './chart/counterfactual-chart';
 
@@ -83,6 +84,7 @@ function QuestionBlock({ task }: { task: ReviewTask }) {
           Item #{item.id} · <span className="mono">{task.chart.imgname}</span> · {CHART_TYPE_LABELS[task.chart.chart_type]}
         </span>
       </div>
+      <RequeueNotice reason={item.requeue_reason} />
       <MarkedQuestion question={item.question} assumption={item.assumption} />
       <dl className="review-answer-line">
         <div>

@@ -1,0 +1,61 @@
+import type { Db } from '../../db/database';
+import type { ItemStatus } from '../../shared/domain/generation';
+import { verifyItem, type VerifyInput } from '../../shared/table/verify';
+import { getChartForRender } from '../charts/chart-queries';
+import { requeue } from '../review/review-service';
+import { listChartItemsToReverify, storeVerifierResult } from './reverify-queries';
+
+/**
+ * Statuses whose review a changed answer makes void. A rejected item is out of the benchmark
+ * whatever its answer, so it only gets the new verdict.
+ */
+const REQUEUED_WHEN_CHANGED: readonly ItemStatus[] = ['pending', 'in_review', 'needs_adjudication', 'accepted'];
+
+export interface ReverifyCounts {
+  reverified: number;
+  requeued: number;
+}
+
+export const NOTHING_REVERIFIED: ReverifyCounts = { reverified: 0, requeued: 0 };
+
+/**
+ * Whether the recomputed answer is still the one stored before, by the verifier's own comparison
+ * (asked, not copied, so both change together). Becoming computable or uncomputable is a change.
+ */
+function sameRecomputed(input: Omit<VerifyInput, 'answer'>, before: string | null, after: string | null): boolean {
+  if (before === null || after === null) return before === after;
+  return verifyItem({ ...input, answer: before }).match === true;
+}
+
+/**
+ * Verifies every item of a chart again against the chart's stored table and type, storing each
+ * new verdict. An item under review or accepted whose recomputed answer changed goes back to the
+ * queue with the reason `table_changed` (reviews retracted, leases dropped, a history entry) —
+ * so an accepted one leaves the export until it is accepted again. Call it inside the
+ * transaction that changed the chart.
+ */
+export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
+  const chart = getChartForRender(db, chartId);
+  if (!chart) throw new Error(`chart ${chartId}: not found`);
+  const items = listChartItemsToReverify(db, chartId);
+  const stale: number[] = [];
+  for (const item of items) {
+    // The same inputs the item was first verified with, the table and type aside.
+    const input = {
+      table: chart.table,
+      chartType: chart.chart_type,
+      edit: item.edit,
+      program: item.program,
+      assumption: item.assumption,
+      title: chart.title ?? '',
+      proposal: item.proposal_text,
+    };
+    const verifier = verifyItem({ ...input, answer: item.answer });
+    storeVerifierResult(db, item.id, verifier);
+    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(input, item.recomputed_answer, verifier.recomputed_answer)) {
+      stale.push(item.id);
+    }
+  }
+  const requeued = stale.length === 0 ? 0 : requeue(db, stale, null, 'table_changed').requeued.length;
+  return { reverified: items.length, requeued };
+}

@@ -1,0 +1,60 @@
+import type { Db } from '../../db/database';
+import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
+import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
+
+/** The SQL of re-verifying a chart's items after its table changed. */
+
+export interface ItemToReverify {
+  id: number;
+  status: ItemStatus;
+  /** Untrusted JSON as stored; the verifier validates it. */
+  edit: unknown;
+  program: string;
+  answer: string;
+  assumption: string;
+  proposal_text: string | null;
+  /** The recomputed answer stored with the item's last verification. */
+  recomputed_answer: string | null;
+}
+
+// Only the field compared is read, so a stored result of any earlier shape still reads.
+const StoredRecomputedSchema = VerifierResultSchema.pick({ recomputed_answer: true });
+
+export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverify[] {
+  const rows = db
+    .prepare(
+      `SELECT i.id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
+       FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.chart_id = ? ORDER BY i.id`,
+    )
+    .all(chartId) as { id: number; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null }[];
+  return rows.map((row) => {
+    const stored = StoredRecomputedSchema.safeParse(JSON.parse(row.verifier));
+    if (!stored.success) throw new Error(`item ${row.id}: stored verifier is invalid: ${stored.error.message}`);
+    return {
+      id: row.id,
+      status: ItemStatusSchema.parse(row.status),
+      edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+      program: row.program,
+      answer: row.answer,
+      assumption: row.assumption,
+      proposal_text: row.proposal_text,
+      recomputed_answer: stored.data.recomputed_answer,
+    };
+  });
+}
+
+const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
+
+/** The new verdict, and the columns that copy parts of it for filtering. */
+export function storeVerifierResult(db: Db, itemId: number, verifier: VerifierResult): void {
+  db.prepare(
+    `UPDATE hqa_items SET verifier = @verifier, verifier_match = @match, answer_unchanged = @unchanged, proposal_consistent = @consistent,
+      updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
+  ).run({
+    verifier: JSON.stringify(verifier),
+    match: flag(verifier.match),
+    unchanged: flag(verifier.answer_unchanged),
+    consistent: flag(verifier.proposal_consistent),
+    id: itemId,
+  });
+}
