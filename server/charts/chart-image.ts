@@ -17,7 +17,12 @@ export interface ChartImage {
   rendered: boolean;
 }
 
-/** The chart's own PNG, or one rendered from its data table by its type. Null: no such chart. */
+/**
+ * The chart's own PNG, or one rendered from its data table by its type (in the annotation's
+ * colours and series order, when it gives them). The original always wins: every place that
+ * serves or exports a chart image (the image route, `hqa export --images`, evaluation runs)
+ * comes here. Null: no such chart.
+ */
 export async function chartImage(db: Db, id: number): Promise<ChartImage | null> {
   const original = getChartImage(db, id);
   if (original) return { png: original.png, etag: original.sha256, rendered: false };
@@ -28,7 +33,8 @@ export async function chartImage(db: Db, id: number): Promise<ChartImage | null>
   if (!png) {
     let pending = rendering.get(key);
     if (!pending) {
-      pending = renderChartPngOffThread(chart.table, chart.chart_type, chart.title ? { title: chart.title } : {}).finally(() => rendering.delete(key));
+      const options = { ...(chart.title ? { title: chart.title } : {}), style: chart.style };
+      pending = renderChartPngOffThread(chart.table, chart.chart_type, options).finally(() => rendering.delete(key));
       rendering.set(key, pending);
     }
     png = await pending;

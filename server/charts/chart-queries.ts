@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
+import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
@@ -22,6 +23,7 @@ interface ChartRow {
 
 interface ChartDetailRow extends ChartRow {
   data_table: string;
+  annotation: string | null;
   source_file: string;
   imported_at: string;
   updated_at: string;
@@ -78,12 +80,14 @@ export function getChartSummary(db: Db, id: number): ChartSummary | null {
 
 export function getChartDetail(db: Db, id: number): ChartDetail | null {
   const row = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS}, c.data_table, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
+    .prepare(`SELECT ${SUMMARY_COLUMNS}, c.data_table, c.annotation, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
     .get(id) as ChartDetailRow | undefined;
   if (!row) return null;
+  const table = parseStoredTable(row.data_table, id);
   return {
     ...toSummary(row),
-    data_table: parseStoredTable(row.data_table, id),
+    data_table: table,
+    drawing_style: storedDrawingStyle(row.annotation, table),
     source_file: row.source_file,
     imported_at: row.imported_at,
     updated_at: row.updated_at,
@@ -96,18 +100,33 @@ export function parseStoredTable(json: string, chartId: number): DataTable {
   return parsed.data;
 }
 
+/**
+ * The colours and series order the stored annotation gives the drawing. The annotation was
+ * validated as JSON at import; a file that no longer parses draws in the palette's colours.
+ */
+export function storedDrawingStyle(annotation: string | null, table: DataTable): DrawingStyle | null {
+  if (annotation === null) return null;
+  try {
+    return drawingStyleFromAnnotation(JSON.parse(annotation), table);
+  } catch {
+    return null;
+  }
+}
+
 export function getChartForRender(
   db: Db,
   id: number,
-): { table: DataTable; chart_type: ChartType; title: string | null; updated_at: string } | null {
-  const row = db.prepare('SELECT data_table, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
-    | { data_table: string; chart_type: string; title: string | null; updated_at: string }
+): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string } | null {
+  const row = db.prepare('SELECT data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
+    | { data_table: string; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
     | undefined;
   if (!row) return null;
+  const table = parseStoredTable(row.data_table, id);
   return {
-    table: parseStoredTable(row.data_table, id),
+    table,
     chart_type: ChartTypeSchema.parse(row.chart_type),
     title: row.title,
+    style: storedDrawingStyle(row.annotation, table),
     updated_at: row.updated_at,
   };
 }
@@ -176,6 +195,8 @@ export function createChartWriter(db: Db) {
   const upsertImage = db.prepare(`INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
   const insertQa = db.prepare('INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
+  const refreshInferredType = db.prepare(`UPDATE charts SET chart_type = @chart_type, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE id = @id AND type_source = 'inferred' AND chart_type <> @chart_type`);
 
   /**
    * Returns what happened to the chart and how many questions were new. One transaction.
@@ -212,7 +233,10 @@ export function createChartWriter(db: Db) {
       tableOrTypeChanged = existing.data_table !== values.data_table || (existing.type_source !== 'curator' && existing.chart_type !== chart.chart_type);
     } else {
       chartId = existing.id;
-      outcome = 'unchanged';
+      // Unchanged files can still decide another inferred type (the rule reads the questions too).
+      const retyped = chart.type_source === 'inferred' && refreshInferredType.run({ id: chartId, chart_type: chart.chart_type }).changes > 0;
+      outcome = retyped ? 'updated' : 'unchanged';
+      tableOrTypeChanged = retyped;
     }
     if (chart.image && outcome !== 'unchanged') upsertImage.run(chartId, chart.image.png, chart.image.sha256);
     let qasAdded = 0;

@@ -169,6 +169,19 @@ describe('renderChartSvg / renderChartPng', () => {
     }
   });
 
+  it('draws in the annotation’s colours and series order, and time earliest first', async () => {
+    const style = { series_order: ['Store sales', 'Online sales'], series_colours: { 'Store sales': '#006400', 'Online sales': '#c0392b' }, row_colours: {} };
+    const latestFirst = table(['Year', ...MULTI.series], [...MULTI.rows].reverse().map((row) => [row.label, ...row.raw]));
+    const svg = await renderChartSvg(latestFirst, 'grouped_bar', { style });
+    expect(svg).toMatch(/fill="#006400"/);
+    expect(svg).toMatch(/fill="#c0392b"/);
+    const texts = svgTexts(svg);
+    const quarters = texts.filter((text) => /^Q\d 2018$/.test(text));
+    expect(quarters).toEqual(['Q1 2018', 'Q2 2018', 'Q3 2018', 'Q4 2018']);
+    const legend = texts.filter((text) => MULTI.series.includes(text));
+    expect(legend.slice(0, 2)).toEqual(['Store sales', 'Online sales']);
+  });
+
   it('escapes table text in the SVG', async () => {
     const data = table(['Group <i>', 'Score & rank'], [['<script>alert(1)</script>', '3'], ['"Quoted" & Co', '4']]);
     const svg = await renderChartSvg(data, 'vertical_bar', { title: 'A <b>bold</b> title' });

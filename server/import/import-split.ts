@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../db/database';
 import type { ImportError, ImportReport } from '../../shared/api/import';
 import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/infer-chart-type';
+import { typeFromQuestions } from '../../shared/domain/chart-type-from-questions';
 import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
 import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
@@ -139,7 +140,8 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
         if (chartType) typeSource = 'annotation';
         else errors.push({ file: `annotations/${stem}.json`, message: `unknown chart type "${annotation.annotation.type}"; inferred from the table instead` });
       }
-      chartType ??= inferChartType(table);
+      // The table's shape, then the marks the chart's own questions name ("blue bars", "red line").
+      chartType ??= typeFromQuestions(inferChartType(table), table, qas.map((qa) => qa.query));
 
       // IMMEDIATE: re-verifying reads items that reviewers may be deciding at the same time.
       const result = writeChart.immediate(

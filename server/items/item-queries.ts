@@ -8,6 +8,8 @@ import { AnswerTypeSchema } from '../../shared/table/answers';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { z } from 'zod';
+import { unverifiableColours } from '../../shared/chart-spec/drawing-style';
+import { parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
 
 /** All SQL of HQA items. */
 
@@ -46,6 +48,9 @@ interface ItemDetailRow extends ItemRow {
   factual_query: string;
   factual_label: string;
   proposal_text: string | null;
+  chart_table: string;
+  chart_annotation: string | null;
+  chart_has_image: number;
 }
 
 const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
@@ -95,11 +100,15 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   const row = db
     .prepare(
       `SELECT ${SUMMARY}, i.assumption, i.rationale, i.edit, i.program, i.verifier, i.final_answer,
-        q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text
+        q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text,
+        c.data_table AS chart_table, c.annotation AS chart_annotation,
+        EXISTS (SELECT 1 FROM chart_images ci WHERE ci.chart_id = c.id) AS chart_has_image
        ${FROM} JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.id = ?`,
     )
     .get(id) as ItemDetailRow | undefined;
   if (!row) return null;
+  const table = parseStoredTable(row.chart_table, row.chart_id);
+  const drawn = { has_image: row.chart_has_image === 1, style: storedDrawingStyle(row.chart_annotation, table) };
   return {
     ...toSummary(row),
     assumption: row.assumption,
@@ -111,6 +120,7 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
     factual_query: row.factual_query,
     factual_label: row.factual_label,
     proposal_text: row.proposal_text,
+    unverifiable_colours: unverifiableColours([row.factual_query, row.question], table, drawn),
   };
 }
 

@@ -47,7 +47,15 @@ export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): Revie
   if (!chart) throw notFound(`chart ${item.chart_id}`);
   return {
     item,
-    chart: { id: chart.id, imgname: chart.imgname, title: chart.title, chart_type: chart.chart_type, data_table: chart.data_table },
+    chart: {
+      id: chart.id,
+      imgname: chart.imgname,
+      title: chart.title,
+      chart_type: chart.chart_type,
+      data_table: chart.data_table,
+      has_image: chart.has_image,
+      drawing_style: chart.drawing_style,
+    },
     lease_expires_at: leaseExpiresAt,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DrawingStyleSchema } from '../chart-spec/drawing-style';
 import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
 import { QaSourceSchema } from '../domain/qa';
 import { DataTableSchema } from '../table/model';
@@ -29,6 +30,8 @@ export type FactualQa = z.infer<typeof FactualQaSchema>;
 
 export const ChartDetailSchema = ChartSummarySchema.extend({
   data_table: DataTableSchema,
+  /** The annotation's colours and series order for drawing the table; null when it gives none. `has_image: false` means the chart shown is drawn. */
+  drawing_style: DrawingStyleSchema.nullable(),
   source_file: z.string(),
   imported_at: z.string(),
   updated_at: z.string(),

@@ -48,6 +48,8 @@ export const ItemDetailSchema = ItemSummarySchema.extend({
   factual_query: z.string(),
   factual_label: z.string(),
   proposal_text: z.string().nullable(),
+  /** Colour words of the factual (or hypothetical) question that the chart cannot show: it is drawn from its table without the original's colours. */
+  unverifiable_colours: z.array(z.string()),
 });
 export type ItemDetail = z.infer<typeof ItemDetailSchema>;
 

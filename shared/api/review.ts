@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DrawingStyleSchema } from '../chart-spec/drawing-style';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ItemStatusSchema } from '../domain/generation';
 import { DecisionSchema } from '../domain/review';
@@ -21,7 +22,17 @@ export type ReviewCriteria = z.infer<typeof ReviewCriteriaSchema>;
 /** What a reviewer claims: the item with everything the judgement needs, and its lease. Blind: no other review. */
 export const ReviewTaskSchema = z.object({
   item: ItemDetailSchema,
-  chart: z.object({ id: z.number().int(), imgname: z.string(), title: z.string().nullable(), chart_type: ChartTypeSchema, data_table: DataTableSchema }),
+  chart: z.object({
+    id: z.number().int(),
+    imgname: z.string(),
+    title: z.string().nullable(),
+    chart_type: ChartTypeSchema,
+    data_table: DataTableSchema,
+    /** False: the chart shown is drawn from the table (and says so). */
+    has_image: z.boolean(),
+    /** The annotation's colours and series order, which the counterfactual chart is drawn in too. */
+    drawing_style: DrawingStyleSchema.nullable(),
+  }),
   lease_expires_at: z.string(),
 });
 export type ReviewTask = z.infer<typeof ReviewTaskSchema>;

@@ -1,8 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { topLevel, type ChartContext, type Encoding, type Layer } from './chart-context';
 import type { ChartDatum } from './chart-data';
-import { categoryAxis, seriesColor, valueAxis } from './chart-encodings';
-import { CHAR_WIDTH_EM, longestLength, MAX_VALUE_LABELS, PALETTE, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
+import { categoryAxis, seriesColor, seriesInk, valueAxis } from './chart-encodings';
+import { CHAR_WIDTH_EM, longestLength, MAX_VALUE_LABELS, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
 
 /** Bar charts: vertical or horizontal; single, grouped or stacked; with value labels where they fit. */
 
@@ -33,7 +33,7 @@ export function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLe
   };
   if (mode === 'grouped') encoding[orient === 'vertical' ? 'xOffset' : 'yOffset'] = { field: 'series', type: 'nominal', scale: { domain: table.series } };
   if (mode === 'stacked') encoding.order = { field: 'seriesIndex', type: 'quantitative' };
-  const bars: Layer = { mark: { type: 'bar' }, encoding: { color: seriesColor(ctx) } };
+  const bars: Layer = { mark: { type: 'bar' }, encoding: { color: seriesColor(ctx, mode === 'single') } };
   const labels = barLabels(ctx, orient, mode);
   return topLevel(ctx, { encoding, layer: labels ? [bars, labels] : [bars] });
 }
@@ -69,7 +69,8 @@ function stackedLabels(ctx: ChartContext, orient: Orient, textWidth: number): La
   };
   const hidden = ctx.data.filter((d) => !fits(d)).map((d) => `${d.row}:${d.seriesIndex}`);
   // The ink is looked up in the mark, not through a colour scale, which would merge with the bars' scale.
-  const ink = { expr: `${JSON.stringify(PALETTE.map((p) => p.ink))}[datum.seriesIndex % ${PALETTE.length}]` };
+  const inks = ctx.table.series.map((_, i) => seriesInk(ctx, i));
+  const ink = { expr: `${JSON.stringify(inks)}[datum.seriesIndex]` };
   const mark: Layer['mark'] =
     orient === 'vertical'
       ? { type: 'text', fontSize: VALUE_FONT_SIZE, color: ink, baseline: 'top', dy: 4 }

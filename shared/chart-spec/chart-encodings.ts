@@ -1,11 +1,13 @@
 import type { DataTable } from '../table/model';
 import type { ChartContext, Encoding } from './chart-context';
 import { isPercentTable } from './chart-data';
-import { CATEGORY_LABEL_LIMIT_PX, CHAR_WIDTH_EM, LABEL_FONT_SIZE, LEGEND_FONT_SIZE, LEGEND_SYMBOL_PX, longestLength, PALETTE, paletteEntry } from './chart-style';
+import { CATEGORY_LABEL_LIMIT_PX, CHAR_WIDTH_EM, LABEL_FONT_SIZE, LEGEND_FONT_SIZE, LEGEND_SYMBOL_PX, longestLength, paletteEntry } from './chart-style';
 
 /** Channels the chart families share: the category and value axes, and series colours with their legend. */
 
 const ANGLED_LABEL_DEGREES = -40;
+/** Fills lighter than this carry dark text (an approximation of WCAG contrast, enough for value labels). */
+const LIGHT_FILL_LUMINANCE = 0.5;
 const PX_PER_TICK = 55;
 
 /** The category (row label) channel: row order kept by an explicit domain. */
@@ -36,15 +38,47 @@ function categoryAxisProps(ctx: ChartContext, axisPx: number, horizontalAxis: bo
       };
 }
 
-export function seriesColor(ctx: ChartContext): Encoding['color'] {
+/**
+ * Series colours: the annotation's where it gives them, else the palette's. `perRow`: bars of a
+ * single series whose annotation colours them one by one take those colours (no legend: the
+ * axis names them).
+ */
+export function seriesColor(ctx: ChartContext, perRow = false): Encoding['color'] {
   const { series } = ctx.table;
-  if (series.length === 1) return { value: PALETTE[0]?.fill ?? 'steelblue' };
+  if (series.length === 1) {
+    const rows = ctx.style?.row_colours ?? {};
+    if (perRow && ctx.labels.some((label) => rows[label] !== undefined)) {
+      return { field: 'label', type: 'nominal', scale: { domain: ctx.labels, range: ctx.labels.map((label) => rows[label] ?? seriesFill(ctx, 0)) }, legend: null };
+    }
+    return { value: seriesFill(ctx, 0) };
+  }
   return {
     field: 'series',
     type: 'nominal',
-    scale: { domain: series, range: series.map((_, i) => paletteEntry(i).fill) },
+    scale: { domain: series, range: series.map((_, i) => seriesFill(ctx, i)) },
     legend: { title: null, orient: 'bottom', direction: 'horizontal', columns: legendColumns(series, ctx.width - 40), labelLimit: CATEGORY_LABEL_LIMIT_PX },
   };
+}
+
+/**
+ * The fill of series `index`. A series named like a row of the annotation's models (years
+ * across the columns, drawn transposed as a line per country) takes that row's colour.
+ */
+export function seriesFill(ctx: ChartContext, index: number): string {
+  const name = ctx.table.series[index] ?? '';
+  return ctx.style?.series_colours[name] ?? ctx.style?.row_colours[name] ?? paletteEntry(index).fill;
+}
+
+/** Text colour readable on series `index`'s fill. */
+export function seriesInk(ctx: ChartContext, index: number): string {
+  const fill = seriesFill(ctx, index);
+  return fill === paletteEntry(index).fill ? paletteEntry(index).ink : inkOn(fill);
+}
+
+/** Dark text on light fills, white on dark ones (relative luminance of `#rrggbb`). */
+export function inkOn(fill: string): string {
+  const [r = 0, g = 0, b = 0] = [1, 3, 5].map((at) => Number.parseInt(fill.slice(at, at + 2), 16) / 255);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > LIGHT_FILL_LUMINANCE ? '#1a1a1a' : '#ffffff';
 }
 
 /**

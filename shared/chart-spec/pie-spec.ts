@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { topLevel, type ChartContext, type Encoding, type Layer } from './chart-context';
-import { CATEGORY_LABEL_LIMIT_PX, MAX_VALUE_LABELS, PALETTE, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
+import { CATEGORY_LABEL_LIMIT_PX, MAX_VALUE_LABELS, paletteEntry, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
 
 /** Pie charts: the first series' positive values as slices, labelled outside the rim. */
 
@@ -24,7 +24,8 @@ export function pieSpec(ctx: ChartContext): TopLevelSpec {
       color: {
         field: 'label',
         type: 'nominal',
-        scale: { domain: labels, range: PALETTE.map((p) => p.fill) },
+        // Slices the annotation colours keep their colour; the others take the palette's in turn.
+        scale: { domain: labels, range: labels.map((label, i) => ctx.style?.row_colours[label] ?? paletteEntry(i).fill) },
         legend: { title: (labels.length > 0 && table.label_header.trim()) || null, orient: 'right', labelLimit: CATEGORY_LABEL_LIMIT_PX },
       },
     },

@@ -16,6 +16,11 @@ import { CHART_TYPES, type ChartType } from './chart-types';
  *    over HORIZONTAL_LABEL_CHARS) → `horizontal_bar`, as Statista draws such rankings.
  * 6. Otherwise → `vertical_bar`.
  *
+ * At import the chart's factual questions then have their say (`typeFromQuestions` in
+ * `chart-type-from-questions.ts`): ChartQA's questions name the marks they were written
+ * looking at ("How many blue bars …", "Which country represents in red line?"), and a drawing
+ * must not contradict them. The type stays `type_source: inferred`.
+ *
  * A curator can always correct the result; the chart then records `type_source: curator`.
  */
 export const LINE_MIN_ROWS = 5;
@@ -39,8 +44,14 @@ function sumsToHundred(values: (number | null)[]): boolean {
 export function inferChartType(table: DataTable): ChartType {
   const { rows, series } = table;
   if (rows.length >= LINE_MIN_ROWS && rows.every((row) => looksLikeTimeLabel(row.label))) return 'line';
+  if (series.length === 1 && sumsToHundred(rows.map((row) => row.values[0] ?? null))) return 'pie';
+  return inferBarType(table);
+}
+
+/** Rules 3–6 alone: the bar type that fits the table, for a chart known to be drawn with bars. */
+export function inferBarType(table: DataTable): ChartType {
+  const { rows, series } = table;
   if (series.length === 1) {
-    if (sumsToHundred(rows.map((row) => row.values[0] ?? null))) return 'pie';
     const meanLabel = rows.reduce((n, row) => n + row.label.length, 0) / Math.max(rows.length, 1);
     if (rows.length > HORIZONTAL_MIN_ROWS || meanLabel > HORIZONTAL_LABEL_CHARS) return 'horizontal_bar';
     return 'vertical_bar';
