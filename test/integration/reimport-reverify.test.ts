@@ -7,6 +7,7 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { ImportReportSchema } from '../../shared/api/import';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { getQaWithChart } from '../../server/charts/chart-queries';
+import { formatSummary } from '../../server/cli/import-command';
 import { writeExport } from '../../server/export/export-writer';
 import { importSplit } from '../../server/import/import-split';
 import { getItemDetail } from '../../server/items/item-queries';
@@ -149,6 +150,7 @@ describe('re-importing a chart whose table changed', () => {
     expect(result.status, result.stderr).toBe(0);
     const report = ImportReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ charts_updated: 1, charts_skipped: 29, items_reverified: 6, items_requeued: 3, errors: [] });
+    expect(formatSummary(report)).toMatch(/; 6 items re-verified, 3 sent back to review \(table changed\)$/);
   });
 
   it('sends an accepted item whose answer changed back to review, reviews retracted, with the reason', () => {
