@@ -7,6 +7,7 @@ import type { Decision } from '../../../../shared/domain/review';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
+import { ColourWarning } from '../items/colour-warning';
 import { VerifierMark } from '../items/item-tags';
 import { MarkedQuestion } from '../review/item-context';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
@@ -110,6 +111,7 @@ function AdjudicationCase({ item, reviews }: { item: ItemDetail; reviews: Review
         Answer <span className="mono">{item.answer}</span> ({item.answer_type}) · verifier <VerifierMark match={item.verifier_match} />{' '}
         <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> · factual: {item.factual_query} → <span className="mono">{item.factual_label}</span>
       </p>
+      <ColourWarning colours={item.unverifiable_colours} />
       <div className="reviews-side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, reviews.length)}, minmax(14rem, 1fr))` }}>
         {reviews.map((review) => (
           <ReviewCard key={review.id} review={review} />

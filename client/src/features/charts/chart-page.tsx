@@ -6,6 +6,7 @@ import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { DrawnChartNote } from '../../ui/drawn-chart-note';
 import { BackLink, RecordPage } from '../../ui/record-page';
 import { ChartTypeControl } from './chart-type-control';
 import { chartImageUrl, useChart } from './charts-api';
@@ -35,9 +36,11 @@ function ChartImage({ chart }: { chart: ChartDetail }) {
       ) : (
         <img src={src} alt={`Chart: ${name}`} onError={() => setFailedSrc(src)} data-testid="chart-image" />
       )}
-      <figcaption className="muted small">
-        {chart.has_image ? 'The imported PNG.' : 'No PNG was imported: drawn from the data table.'}
-      </figcaption>
+      {!chart.has_image && (
+        <figcaption>
+          <DrawnChartNote />
+        </figcaption>
+      )}
     </figure>
   );
 }

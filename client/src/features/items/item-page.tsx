@@ -8,6 +8,7 @@ import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { LoadError } from '../../ui/error-messages';
 import { BackLink, RecordNotFound, isNotFound } from '../../ui/record-page';
+import { ColourWarning } from './colour-warning';
 import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
 import { parseId, useItem } from './items-api';
 import { RequeueNotice } from './requeue-notice';
@@ -47,7 +48,10 @@ export function ItemBody({ item }: { item: ItemDetail }) {
             <span className="muted">{CHART_TYPE_LABELS[item.chart_type]}</span>
           </dd>
           <dt>Factual question</dt>
-          <dd data-testid="factual-question">{item.factual_query}</dd>
+          <dd data-testid="factual-question">
+            {item.factual_query}
+            <ColourWarning colours={item.unverifiable_colours} />
+          </dd>
           <dt>Factual label</dt>
           <dd className="mono">{item.factual_label}</dd>
           <dt>Proposal</dt>

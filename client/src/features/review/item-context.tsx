@@ -4,6 +4,8 @@ import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import type { EditOutcome } from '../charts/try-it/run-try-it';
 import { DataTableView } from '../charts/data-table-view';
 import { EditedTableView } from '../charts/try-it/edited-table-view';
+import { DrawnChartNote } from '../../ui/drawn-chart-note';
+import { ColourWarning } from '../items/colour-warning';
 import { BiasFlags, VerifierMark } from '../items/item-tags';
 import { RequeueNotice } from '../items/requeue-notice';
 import { VerifierView } from '../items/verifier-view';
@@ -64,13 +66,17 @@ function Counterfactual({ task, outcome }: { task: ReviewTask; outcome: EditOutc
     );
   }
   return (
-    <VegaChart
-      key={task.item.id}
-      table={outcome.table}
-      chartType={chart.chart_type}
-      title={chart.title}
-      label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
-    />
+    <>
+      <VegaChart
+        key={task.item.id}
+        table={outcome.table}
+        chartType={chart.chart_type}
+        title={chart.title}
+        style={chart.drawing_style}
+        label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
+      />
+      <DrawnChartNote />
+    </>
   );
 }
 
@@ -103,6 +109,7 @@ function QuestionBlock({ task }: { task: ReviewTask }) {
           <dd>
             <span data-testid="review-factual-query">{item.factual_query}</span> → <span className="mono">{item.factual_label}</span>{' '}
             <span className="muted small">({item.affects_answer ? 'the assumption changes it' : 'the assumption keeps it'})</span>
+            <ColourWarning colours={item.unverifiable_colours} />
           </dd>
         </div>
         <div>
@@ -147,6 +154,7 @@ export function ItemContext({ task, outcome }: { task: ReviewTask; outcome: Edit
         <figure className="review-chart">
           <figcaption>Original chart</figcaption>
           <OriginalImage chart={chart} />
+          {!chart.has_image && <DrawnChartNote />}
         </figure>
         <figure className="review-chart">
           <figcaption>Counterfactual chart (edit applied)</figcaption>

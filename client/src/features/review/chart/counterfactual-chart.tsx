@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
+import type { DrawingStyle } from '../../../../../shared/chart-spec/drawing-style';
 import type { ChartType } from '../../../../../shared/domain/chart-types';
 import type { DataTable } from '../../../../../shared/table/model';
 
-type ChartProps = { table: DataTable; chartType: ChartType; title: string | null; label: string };
+type ChartProps = { table: DataTable; chartType: ChartType; title: string | null; style: DrawingStyle | null; label: string };
 
 /**
- * The edited table drawn as a chart of the same type, in the browser. Key it by item: a new
- * item is a new chart. Vega writes SVG text nodes, so table text is never parsed as HTML.
+ * The edited table drawn as a chart of the same type, in the browser, in the original's
+ * colours and series order where its annotation gives them. Key it by item: a new item is a
+ * new chart. Vega writes SVG text nodes, so table text is never parsed as HTML.
  */
-export function VegaChart({ table, chartType, title, label }: ChartProps) {
+export function VegaChart({ table, chartType, title, style, label }: ChartProps) {
   const container = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'drawing' | 'drawn' | { error: string }>('drawing');
 
@@ -18,7 +20,7 @@ export function VegaChart({ table, chartType, title, label }: ChartProps) {
     let cancelled = false;
     let finalize: (() => void) | null = null;
     import('./render-vega-chart')
-      .then(({ renderChart }) => renderChart(element, table, chartType, title))
+      .then(({ renderChart }) => renderChart(element, table, chartType, title, style))
       .then(
         (view) => {
           if (cancelled) {
@@ -37,7 +39,7 @@ export function VegaChart({ table, chartType, title, label }: ChartProps) {
       finalize?.();
       element.replaceChildren();
     };
-  }, [table, chartType, title]);
+  }, [table, chartType, title, style]);
 
   return (
     <>

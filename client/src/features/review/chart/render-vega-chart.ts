@@ -3,6 +3,7 @@ import robotoRegularUrl from '@expo-google-fonts/roboto/400Regular/Roboto_400Reg
 import { parse, View } from 'vega';
 import { compile } from 'vega-lite';
 import { CHART_FONT } from '../../../../../shared/chart-spec/chart-style';
+import type { DrawingStyle } from '../../../../../shared/chart-spec/drawing-style';
 import { buildChartSpec } from '../../../../../shared/chart-spec/vega-lite-spec';
 import type { ChartType } from '../../../../../shared/domain/chart-types';
 import type { DataTable } from '../../../../../shared/table/model';
@@ -35,9 +36,9 @@ function loadChartFont(): Promise<void> {
 }
 
 /** Renders into `container` as SVG; call `finalize()` on the result when the chart goes away. */
-export async function renderChart(container: HTMLElement, table: DataTable, chartType: ChartType, title: string | null): Promise<View> {
+export async function renderChart(container: HTMLElement, table: DataTable, chartType: ChartType, title: string | null, style: DrawingStyle | null): Promise<View> {
   await loadChartFont();
-  const { spec } = compile(buildChartSpec(table, chartType, title ? { title } : {}));
+  const { spec } = compile(buildChartSpec(table, chartType, { ...(title ? { title } : {}), style }));
   // `ast: true` + Vega's own CSP-safe interpreter: no `Function(...)`, which the Content-Security-Policy forbids.
   const view = new View(parse(spec, undefined, { ast: true }), {
     renderer: 'svg',
