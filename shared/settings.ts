@@ -29,9 +29,14 @@ export const SettingsSchema = z.object({
   consensus_rule: ConsensusRuleSchema.default('majority'),
   /** How long a claimed item stays the reviewer's without a renewal. */
   lease_seconds: z.number().int().min(30).max(3600).default(300),
+  /**
+   * Generation: the share of items kept on purpose although their assumption leaves the answer
+   * unchanged (controls, marked in the export). Others whose answer does not change are not stored.
+   */
+  unchanged_control_share: z.number().min(0).max(1).default(0),
   /** Reflection: revise a proposal automatically once this many of its items were decided since the last revision. */
   auto_reflect: z.boolean().default(true),
-  reflection_min_decisions: z.number().int().min(1).max(1000).default(5),
+  reflection_min_decisions: z.number().int().min(1).max(1000).default(3),
   /** Retire a proposal automatically when at least this many of its items were decided and its pass rate is at most the limit. */
   retire_min_decisions: z.number().int().min(1).max(1000).default(10),
   retire_max_pass_rate: z.number().min(0).max(1).default(0.2),

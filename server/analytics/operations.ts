@@ -1,5 +1,6 @@
 import nlp from 'compromise';
 import type { Operation } from '../../shared/api/analytics';
+import { canBeVerb, infinitive, singular } from '../language/word-forms';
 
 /*
  * The counterfactual operation a proposal names, as the paper's Figure 3 draws it: the main
@@ -38,26 +39,6 @@ interface Token {
   /** Punctuation after the word ends the clause (comma, semicolon, dash …). */
   breaks: boolean;
 }
-
-/** compromise's answers about a single word are pure: each is computed once. */
-function perWord<T>(compute: (word: string) => T): (word: string) => T {
-  const cache = new Map<string, T>();
-  return (word) => {
-    if (!cache.has(word)) cache.set(word, compute(word));
-    return cache.get(word) as T;
-  };
-}
-
-/** "halved" → "halve", "shrank" → "shrink"; the word itself when compromise knows no verb form. */
-const infinitive = perWord((word) => nlp(`they ${word}`).verbs().toInfinitive().text().trim().toLowerCase() || word);
-
-/** Whether the word can be a verb: compromise tags it so in "they ___ it". */
-const canBeVerb = perWord((word) => nlp(`they ${word} it`).docs[0]?.[1]?.tags?.has('Verb') === true);
-
-const singular = perWord((word) => {
-  const text = nlp(`the ${word}`).nouns().toSingular().text().toLowerCase();
-  return text.startsWith('the ') ? text.slice(4) : word;
-});
 
 /** compromise's terms, with hyphenated parts joined back ("re-normalise") and possessive marks dropped. */
 function tokenize(sentence: readonly { text: string; normal: string; post: string; tags?: Set<string> }[]): Token[] {

@@ -29,6 +29,14 @@ export interface ItemRequest {
   taskId: number;
   source: QaWithChart;
   proposal: { id: number; text: string };
+  /**
+   * Other active proposals of the chart type, least used first. An engine that can tell
+   * beforehand that the task's proposal cannot change this question's answer (the offline
+   * rules can) pairs the question with one of these instead; a model is held to its proposal.
+   */
+  alternatives: { id: number; text: string }[];
+  /** This task is drawn to be a control: an assumption that leaves the answer unchanged is wanted, and kept. */
+  control: boolean;
   signal: AbortSignal;
 }
 
@@ -41,5 +49,6 @@ export interface GenerationEngine {
   /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
   readonly model: string;
   proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
-  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft }>>;
+  /** `proposalId`: the proposal the item performs, when the engine paired it with an alternative. */
+  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft; proposalId?: number }>>;
 }

@@ -1,6 +1,7 @@
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import { NO_USAGE, type GenerationEngine } from './engine';
-import { offlineItem, offlineProposals } from './offline';
+import { offlineProposals } from './offline';
+import { offlineItemOffThread } from './offline-pool';
 
 /**
  * The offline engine: rule-based proposals and template items whose answers the table engine
@@ -23,17 +24,22 @@ export function createOfflineEngine(): GenerationEngine {
       }
       return Promise.resolve({ ok: true, texts, usage: NO_USAGE });
     },
-    item(request) {
+    async item(request) {
       const { chart, qa } = request.source;
-      const result = offlineItem({
+      // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.
+      const result = await offlineItemOffThread({
         table: chart.table,
         chartType: chart.chart_type,
         title: chart.title ?? '',
         qa: { query: qa.query, label: qa.label },
         proposal: request.proposal,
+        alternatives: request.alternatives,
+        control: request.control,
         seed: request.taskId,
       });
-      return Promise.resolve(result.ok ? { ok: true, draft: result.draft, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE });
+      return Promise.resolve(
+        result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE },
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { whereClause } from '../../db/sql-filters';
 import type { ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
-import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin } from '../../shared/domain/generation';
+import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin, type QuestionRelation } from '../../shared/domain/generation';
 import { BiasFlagSchema, type BiasFlag } from '../../shared/generation/bias-guards';
 import { AnswerTypeSchema } from '../../shared/table/answers';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
@@ -91,6 +91,11 @@ function nullableFlag(value: number | null): boolean | null {
   return value === null ? null : value === 1;
 }
 
+/** A nullable boolean as SQLite stores it. */
+export function sqlFlag(value: boolean | null): number | null {
+  return value === null ? null : value ? 1 : 0;
+}
+
 export function getItemSummary(db: Db, id: number): ItemSummary | null {
   const row = db.prepare(`SELECT ${SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
   return row ? toSummary(row) : null;
@@ -154,6 +159,8 @@ export interface ItemInsert {
   verifier: VerifierResult;
   biasFlags: BiasFlag[];
   idempotencyKey: string | null;
+  questionRelation: QuestionRelation;
+  isControl: boolean;
 }
 
 /** Inserts an item; returns null when its idempotency key already made one. */
@@ -161,9 +168,11 @@ export function insertItem(db: Db, item: ItemInsert): number | null {
   const result = db
     .prepare(
       `INSERT OR IGNORE INTO hqa_items (qa_id, chart_id, proposal_id, run_id, origin, model, created_by, assumption, question, answer,
-        answer_type, rationale, affects_answer, edit, program, verifier, verifier_match, bias_flags, idempotency_key)
+        answer_type, rationale, affects_answer, edit, program, verifier, verifier_match, bias_flags, idempotency_key,
+        question_relation, answer_unchanged, is_control, proposal_consistent)
        VALUES (@qa_id, @chart_id, @proposal_id, @run_id, @origin, @model, @created_by, @assumption, @question, @answer,
-        @answer_type, @rationale, @affects_answer, @edit, @program, @verifier, @verifier_match, @bias_flags, @idempotency_key)`,
+        @answer_type, @rationale, @affects_answer, @edit, @program, @verifier, @verifier_match, @bias_flags, @idempotency_key,
+        @question_relation, @answer_unchanged, @is_control, @proposal_consistent)`,
     )
     .run({
       qa_id: item.qaId,
@@ -185,6 +194,10 @@ export function insertItem(db: Db, item: ItemInsert): number | null {
       verifier_match: item.verifier.match === null ? null : item.verifier.match ? 1 : 0,
       bias_flags: JSON.stringify(item.biasFlags),
       idempotency_key: item.idempotencyKey,
+      question_relation: item.questionRelation,
+      answer_unchanged: sqlFlag(item.verifier.answer_unchanged),
+      is_control: item.isControl ? 1 : 0,
+      proposal_consistent: sqlFlag(item.verifier.proposal_consistent),
     });
   return result.changes === 0 ? null : Number(result.lastInsertRowid);
 }

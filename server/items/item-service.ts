@@ -1,19 +1,23 @@
 import type { Db } from '../../db/database';
 import type { ItemSummary } from '../../shared/api/items';
-import type { ItemOrigin } from '../../shared/domain/generation';
-import { runProgram } from '../../shared/table/program';
+import type { ItemOrigin, QuestionRelation } from '../../shared/domain/generation';
 import { biasFlags } from '../../shared/generation/bias-guards';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
-import { verifyItem } from '../../shared/table/verify';
+import { runProgram } from '../../shared/table/program';
+import { verifyItem, type VerifierResult } from '../../shared/table/verify';
 import type { QaWithChart } from '../charts/chart-queries';
+import { questionRelation } from '../language/question-relation';
+import { getProposal } from '../pool/pool-queries';
 import { getItemSummary, insertItem } from './item-queries';
 
 /** Idempotency key of a generated item: one per proposal × factual QA, whatever run makes it. */
 export const itemKey = (proposalId: number, qaId: number) => `p${proposalId}:q${qaId}`;
 
+export type ItemDraftInput = Omit<HqaItemDraft, 'edit'> & { edit: HqaItemDraft['edit'] | null };
+
 export interface NewItem {
   source: QaWithChart;
-  draft: Omit<HqaItemDraft, 'edit'> & { edit: HqaItemDraft['edit'] | null };
+  draft: ItemDraftInput;
   origin: ItemOrigin;
   proposalId: number | null;
   runId: number | null;
@@ -23,18 +27,48 @@ export interface NewItem {
 }
 
 /**
- * Verifies a draft against its chart's table (edit applied, program rerun, lint), computes the
- * bias guards, and stores the item with its verdict. Returns null when the key already made an
- * item (a resumed run), so nothing is made twice.
+ * What a generated item whose assumption leaves the answer unchanged becomes: `drop` it (the
+ * default: a benchmark of unchanged answers measures nothing), or keep it as a `control`.
+ * People's items are always kept, flagged.
  */
-export function createVerifiedItem(db: Db, item: NewItem): ItemSummary | null {
-  const verifier = verifyItem({
-    table: item.source.chart.table,
-    chartType: item.source.chart.chart_type,
-    edit: item.draft.edit,
-    program: item.draft.program,
-    answer: item.draft.answer,
+export type UnchangedPolicy = 'keep' | 'drop' | 'control';
+
+/**
+ * The one verification of an item against its chart: every input the verifier takes (the
+ * table, type, edit, program, answer, the assumption and title for the item lint, the
+ * proposal for the consistency check). Creation and re-verification both call it.
+ */
+export function verifyStoredItem(
+  chart: { table: QaWithChart['chart']['table']; chart_type: QaWithChart['chart']['chart_type']; title: string | null },
+  item: { edit: unknown; program: string; answer: string; assumption: string },
+  proposalText: string | null,
+): VerifierResult {
+  return verifyItem({
+    table: chart.table,
+    chartType: chart.chart_type,
+    edit: item.edit,
+    program: item.program,
+    answer: item.answer,
+    assumption: item.assumption,
+    title: chart.title ?? '',
+    proposal: proposalText,
   });
+}
+
+export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: false; reason: string };
+
+/**
+ * Verifies a draft (edit applied, program rerun on both tables, lint, proposal consistency),
+ * classifies its question against the factual one, computes the bias guards and stores it.
+ * `item: null` when the key already made an item (a resumed run), so nothing is made twice;
+ * `ok: false` when the policy refuses an item whose assumption leaves the answer unchanged.
+ */
+export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): CreateItemResult {
+  const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
+  const verifier = verifyStoredItem(item.source.chart, { ...item.draft, edit: item.draft.edit }, proposalText);
+  if (policy === 'drop' && verifier.answer_unchanged === true) {
+    return { ok: false, reason: `answer_unchanged: the assumption leaves the answer as it was (${verifier.recomputed_answer ?? '?'} before and after), so no item was stored` };
+  }
   const unedited = runProgram(item.source.chart.table, item.draft.program);
   const flags = biasFlags({
     affectsAnswer: item.draft.affects_answer,
@@ -43,6 +77,7 @@ export function createVerifiedItem(db: Db, item: NewItem): ItemSummary | null {
     recomputedAnswer: verifier.recomputed_answer,
     uneditedAnswer: unedited.ok ? unedited.answer : null,
   });
+  const relation: QuestionRelation = questionRelation(item.source.qa.query, item.draft.question, item.draft.assumption);
   const id = insertItem(db, {
     qaId: item.source.qa.id,
     chartId: item.source.chart.id,
@@ -55,6 +90,14 @@ export function createVerifiedItem(db: Db, item: NewItem): ItemSummary | null {
     verifier,
     biasFlags: flags,
     idempotencyKey: item.idempotencyKey,
+    questionRelation: relation,
+    isControl: policy === 'control' && verifier.answer_unchanged === true,
   });
-  return id === null ? null : getItemSummary(db, id);
+  return { ok: true, item: id === null ? null : getItemSummary(db, id) };
+}
+
+/** A person's item: always stored, whatever the verifier finds (its findings are shown to reviewers). */
+export function createVerifiedItem(db: Db, item: NewItem): ItemSummary | null {
+  const result = createItem(db, item, 'keep');
+  return result.ok ? result.item : null;
 }

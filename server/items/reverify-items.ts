@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
-import { verifyItem, type VerifyInput } from '../../shared/table/verify';
 import { getChartForRender } from '../charts/chart-queries';
 import { requeue } from '../review/review-service';
-import { listChartItemsToReverify, storeVerifierResult } from './reverify-queries';
+import { verifyStoredItem } from './item-service';
+import { listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
 
 /**
  * Statuses whose review a changed answer makes void. A rejected item is out of the benchmark
@@ -22,9 +22,10 @@ export const NOTHING_REVERIFIED: ReverifyCounts = { reverified: 0, requeued: 0 }
  * Whether the recomputed answer is still the one stored before, by the verifier's own comparison
  * (asked, not copied, so both change together). Becoming computable or uncomputable is a change.
  */
-function sameRecomputed(input: Omit<VerifyInput, 'answer'>, before: string | null, after: string | null): boolean {
+function sameRecomputed(chart: Parameters<typeof verifyStoredItem>[0], item: ItemToReverify, after: string | null): boolean {
+  const before = item.recomputed_answer;
   if (before === null || after === null) return before === after;
-  return verifyItem({ ...input, answer: before }).match === true;
+  return verifyStoredItem(chart, { ...item, answer: before }, item.proposal_text).match === true;
 }
 
 /**
@@ -40,19 +41,10 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
   const items = listChartItemsToReverify(db, chartId);
   const stale: number[] = [];
   for (const item of items) {
-    // The same inputs the item was first verified with, the table and type aside.
-    const input = {
-      table: chart.table,
-      chartType: chart.chart_type,
-      edit: item.edit,
-      program: item.program,
-      assumption: item.assumption,
-      title: chart.title ?? '',
-      proposal: item.proposal_text,
-    };
-    const verifier = verifyItem({ ...input, answer: item.answer });
+    // The same verification as at creation, on the chart's new table and type.
+    const verifier = verifyStoredItem(chart, item, item.proposal_text);
     storeVerifierResult(db, item.id, verifier);
-    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(input, item.recomputed_answer, verifier.recomputed_answer)) {
+    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(chart, item, verifier.recomputed_answer)) {
       stale.push(item.id);
     }
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
+import { sqlFlag } from './item-queries';
 
 /** The SQL of re-verifying a chart's items after its table changed. */
 
@@ -43,7 +44,6 @@ export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverif
   });
 }
 
-const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 
 /** The new verdict, and the columns that copy parts of it for filtering. */
 export function storeVerifierResult(db: Db, itemId: number, verifier: VerifierResult): void {
@@ -52,9 +52,9 @@ export function storeVerifierResult(db: Db, itemId: number, verifier: VerifierRe
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
   ).run({
     verifier: JSON.stringify(verifier),
-    match: flag(verifier.match),
-    unchanged: flag(verifier.answer_unchanged),
-    consistent: flag(verifier.proposal_consistent),
+    match: sqlFlag(verifier.match),
+    unchanged: sqlFlag(verifier.answer_unchanged),
+    consistent: sqlFlag(verifier.proposal_consistent),
     id: itemId,
   });
 }

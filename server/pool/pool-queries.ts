@@ -104,6 +104,16 @@ export function activeProposals(db: Db, chartType: ChartType): { id: number; tex
   ).map((r) => ({ ...r, origin: ProposalOriginSchema.parse(r.origin) }));
 }
 
+/** Active proposals of a chart type, those with the fewest items first (the pool used evenly). */
+export function activeProposalsByLoad(db: Db, chartType: ChartType): { id: number; text: string; items: number }[] {
+  return db
+    .prepare(
+      `SELECT p.id, p.text, (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id) AS items
+       FROM proposals p WHERE p.chart_type = ? AND p.status = 'active' ORDER BY items, p.id`,
+    )
+    .all(chartType) as { id: number; text: string; items: number }[];
+}
+
 export function countSeeds(db: Db, chartType: ChartType): number {
   return (db.prepare("SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND origin = 'seed'").get(chartType) as { n: number }).n;
 }

@@ -38,6 +38,7 @@ const PRIMARY_OPS: Record<IntentKind, EditOpName[]> = {
   swap: ['swap', 'set'],
   swap_series: ['set', 'swap'],
   remove_row: ['remove_row'],
+  remove_series: ['remove_series'],
   add_row: ['add_row'],
   trend: ['set', 'add'],
 };
@@ -50,7 +51,7 @@ export function proposalOperation(text: string): ProposalOperation {
 function operationOf(intent: Intent): ProposalOperation {
   if (intent.kind === null) return { kind: null, ops: [], scope: null, selectors: intent.selectors };
   const ops = [...new Set<EditOpName>([...PRIMARY_OPS[intent.kind], 'add'])];
-  const scope = intent.kind === 'add_row' ? 'new_row' : intent.everyRow && ['scale', 'add'].includes(intent.kind) ? 'every_row' : 'row';
+  const scope = intent.kind === 'add_row' ? 'new_row' : intent.kind === 'remove_series' || (intent.everyRow && ['scale', 'add'].includes(intent.kind)) ? 'every_row' : 'row';
   return { kind: intent.kind, ops, scope, selectors: intent.selectors };
 }
 
@@ -96,6 +97,7 @@ function describeKind(kind: IntentKind): string {
     swap: 'swap two values',
     swap_series: 'swap two series within a category',
     remove_row: 'remove a category',
+    remove_series: 'remove a series',
     add_row: 'add a new category',
     trend: 'redraw the series as a steady trend',
   };
@@ -106,6 +108,7 @@ function describeKind(kind: IntentKind): string {
 function shapeProblem(kind: IntentKind, edit: Edit): string | null {
   const has = (name: EditOpName) => edit.some((op) => op.op === name);
   if (kind === 'remove_row' && !has('remove_row')) return 'the edit removes no row';
+  if (kind === 'remove_series' && !has('remove_series')) return 'the edit removes no series';
   if (kind === 'add_row' && !has('add_row')) return 'the edit adds no row';
   if ((kind === 'swap' || kind === 'swap_series') && !has('swap') && edit.filter((op) => op.op === 'set').length < 2) return 'the edit exchanges no two values';
   if (kind === 'move') {
@@ -140,7 +143,7 @@ function changeSign(op: EditOp, facts: TableFacts): number | null {
 /** The row a rank names must be the row the edit acts on (a tie with it counts). */
 function selectorProblem(intent: Intent, kind: IntentKind, edit: Edit, facts: TableFacts): string | null {
   const [first, second] = intent.selectors;
-  if (!first || kind === 'add_row' || kind === 'trend' || kind === 'swap_series') return null;
+  if (!first || kind === 'add_row' || kind === 'trend' || kind === 'swap_series' || kind === 'remove_series') return null;
   const acted = actedRows(kind, edit);
   if (acted.length === 0) return null;
   const series = edit.map(seriesOf).find((name): name is string => name !== undefined);

@@ -1,10 +1,13 @@
 /**
  * Reading a proposal's operation from its words. Proposals are free text (hand-written
  * seeds, an LLM's, the offline engine's own), so this is keyword matching, deliberately
- * simple: what it cannot recognise, the item builder replaces by the chart type's default.
+ * simple. What it cannot perform faithfully ("merge the two smallest slices", "re-normalise
+ * the rest", "hold every later point at that level") reads as no operation (`kind: null`,
+ * with the phrase in `unsupported`): an item that did something else would not do what its
+ * proposal says.
  */
 
-export const INTENT_KINDS = ['trend', 'swap', 'swap_series', 'add_row', 'remove_row', 'move', 'scale', 'add', 'set'] as const;
+export const INTENT_KINDS = ['trend', 'swap', 'swap_series', 'add_row', 'remove_row', 'remove_series', 'move', 'scale', 'add', 'set'] as const;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
 /** A row named by its rank or position rather than its label, so proposals stay general. */
@@ -32,7 +35,30 @@ export interface Intent {
   average: boolean;
   /** Scatter: which measure ("x" → the first series, "y" → the second). */
   axis: 0 | 1 | null;
+  /** A move between the segments of one bar ("within the same bar"), not between two bars. */
+  withinRow: boolean;
+  /** The phrase naming what the rules cannot perform faithfully; `kind` is then null. */
+  unsupported: string | null;
 }
+
+/**
+ * Operations beyond the edit builders: proportional rebalancing, merges, holding values from
+ * a point on, conditional subsets, amounts relative to another value, ranks among segments.
+ */
+const UNSUPPORTED: RegExp[] = [
+  /\bmerg\w*\b|\bcombin\w* (the|two|both)\b/,
+  /\bre-?normali[sz]\w*|\bproportional\w*|\bpro rata\b/,
+  /\bstop(s|ped)? (growing|rising|falling|declining)|\bheld at\b|\bhold\w* (at|constant|flat)|\bflatten\w*/,
+  /\bhalfway\b|\bfrom the middle\b|\bonwards?\b|\bthereafter\b/,
+  /\bfarthest\b|\bclosest\b|\boutlying\b/,
+  /\b(below|above|under|over) the (median|average|mean)\b/,
+  /\bkeeps? its (most recent|last|latest|previous)\b|\brepeats? the (last|latest|most recent)\b/,
+  /\bto the level of\b|\bjust before it\b|\bthe previous period\b/,
+  /\b(half|third|quarter|fifth|tenth|percent|%|share|portion|part|fraction) of (that|the|its|this) (series'?s? )?(largest|highest|smallest|lowest|maximum|minimum|average|mean|total)\b/,
+  /\b(largest|smallest|biggest|highest|lowest|second-\w+) segment\b/,
+  /\bso that its (vertical|horizontal|x|y) value\b/,
+  /\breplace\w* (the|a|each|every) .* with\b/,
+];
 
 const WORD_FACTORS: [RegExp, number][] = [
   [/\b(doubl\w*|twice|two times)\b/, 2],
@@ -45,10 +71,10 @@ const FRACTIONS: Record<string, number> = { half: 0.5, third: 1 / 3, quarter: 0.
 const DECREASE = /\b(decreas\w*|reduc\w*|lower(s|ed|ing)?|fall\w*|fell|drop\w*|declin\w*|cut\w*|shrink\w*|shrank|los(e|es|t|ing)|down|sheds?|halv\w*)\b/;
 const INCREASE = /\b(increas\w*|rais\w*|add(s|ed|ing)?|grow\w*|grew|rises?|rose|boost\w*|gain\w*|climb\w*|up|extend\w*|jump\w*|lift\w*)\b/;
 const NEW_ROW =
-  /\b(new|additional|extra|next|following)\s+(?:\w+\s+){0,2}?(category|categories|slice|bar|column|row|year|period|entry|point|group|item|segment|quarter|month|season|data point)\b/;
+  /\b(new|additional|extra|next|following|one more|final|further)\s+(?:\w+\s+){0,2}?(category|categories|slice|bar|column|row|year|period|entry|point|group|item|segment|quarter|month|season|data point)\b/;
 
 const SELECTORS: [RowSelector, RegExp][] = [
-  ['second_max', /\bsecond[- ](largest|highest|biggest|greatest|tallest)\b/g],
+  ['second_max', /\bsecond[- ](largest|highest|biggest|greatest|tallest)\b|\brunner-?up\b/g],
   ['second_min', /\bsecond[- ](smallest|lowest|shortest)\b/g],
   ['max', /\b(largest|biggest|highest|greatest|tallest|top|peak|maximum|leading)\b/g],
   ['min', /\b(smallest|lowest|shortest|least|minimum|bottom|trough|fewest)\b/g],
@@ -89,16 +115,27 @@ export function parseIntent(text: string): Intent {
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
     average: /\b(average|mean)\b/.test(t),
     axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
+    withinRow: /\b(segments?|within (the|one|a) (bar|group|column)|same bar|of that bar)\b/.test(t),
+    unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
   };
-  intent.kind = kindOf(t, intent);
+  const kind = kindOf(t, intent);
+  // "Each" or "every" with a change the builders make on one cell only (set, swap, move) is not that change.
+  if (intent.unsupported === null && intent.everyRow && kind !== null && !['scale', 'add', 'remove_series', 'add_row'].includes(kind)) intent.unsupported = 'a change in every row';
+  // "Shift one line up … so that it overtakes another line": an amount the builders cannot size.
+  if (intent.unsupported === null && intent.everyRow && intent.overtake) intent.unsupported = 'overtaking another series everywhere';
+  intent.kind = intent.unsupported === null ? kind : null;
   return intent;
 }
 
 function kindOf(t: string, intent: Intent): IntentKind | null {
-  if (/\b(constant (amount|step|rate)|same amount (each|every)|steadily|linear(ly)?|straight line)\b/.test(t)) return 'trend';
+  // A trend grows by a constant step each period; "shift … up by a constant amount in every period" adds one amount everywhere.
+  if (/\b(steadily|linear(ly)?|straight line)\b/.test(t) || /\b(grew|grow\w*|ris\w*|rose|increas\w*|fell|fall\w*|declin\w*) by a constant (amount|step|rate)\b/.test(t)) return 'trend';
   if (/\b(swap\w*|exchang\w*|switch\w*|interchang\w*|trade places)\b/.test(t)) {
-    return /\b(series|segments|measures|groups' values|two bars of)\b/.test(t) ? 'swap_series' : 'swap';
+    // "within a single series" swaps two rows of it; "two series", "the series' bars", "segments" swap series.
+    if (/\bwithin (a|one|the) (single )?series\b/.test(t)) return 'swap';
+    return /\b(two series|both series|series'|segments|measures|groups' values|two bars of)\b/.test(t) ? 'swap_series' : 'swap';
   }
+  if (/\b(remov\w*|delet\w*|drop\w*|exclud\w*|omit\w*)\b.*\b(series|legend|layer|line)\b/.test(t) && !/\bpoints? from (the|a) line\b/.test(t)) return 'remove_series';
   if (NEW_ROW.test(t) || /\badd(s|ed|ing)? (a|an|one) (new )?(category|slice|bar|column|row|year|period|entry|point|segment)\b/.test(t)) return 'add_row';
   if (/\b(remov\w*|delet\w*|exclud\w*|omit\w*|eliminat\w*|disappear\w*|left out|leave out|drop(ped)? (out|from the chart))\b/.test(t)) return 'remove_row';
   if (/\b(mov(e|ed|es|ing)|transfer\w*|shift\w*|redistribut\w*|realloc\w*|hand(s|ed)? over)\b/.test(t)) return 'move';

@@ -101,9 +101,12 @@ function move(input: PlanInput): PlanDraft | null {
   const { facts, column, row, partner, rng } = input;
   const before = valueOf(column, row);
   if (before === null) return null;
-  const amount = givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before));
+  const partnerValue = partner === null ? null : valueOf(column, partner);
+  // "until the two are equal": half the gap moves.
+  const toEqual = input.intent.match && partnerValue !== null && !facts.rowWhole && !input.intent.withinRow ? clean((before - partnerValue) / 2) : null;
+  const amount = toEqual ?? givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before));
   if (!(amount > 0)) return null;
-  if (facts.rowWhole) {
+  if (facts.rowWhole || input.intent.withinRow) {
     // Within one bar of a 100% chart, from one segment to another, so the bar still sums to 100:
     // out of this segment when it holds enough, else into it from the largest segment.
     const others = facts.columns
@@ -121,7 +124,9 @@ function move(input: PlanInput): PlanDraft | null {
         { op: 'add', row, series: from.name, delta: -amount },
         { op: 'add', row, series: to.name, delta: amount },
       ],
-      assumption: `Suppose ${amountText(column, amount)} of ${nameOf(row)} moved from ${nameOf(from.name)} to ${nameOf(to.name)}.`,
+      assumption: column.percent
+        ? `Suppose ${amountText(column, amount)} of ${nameOf(row)} moved from ${nameOf(from.name)} to ${nameOf(to.name)}.`
+        : `Suppose ${fmt(amount)} of ${nameOf(row)}'s ${nameOf(from.name)} value moved to its ${nameOf(to.name)} value.`,
       effect: `${nameOf(row)}'s ${nameOf(from.name)} goes from ${valueText(from, fromBefore)} to ${valueText(from, clean(fromBefore - amount))} and its ${nameOf(to.name)} from ${valueText(to, toBefore)} to ${valueText(to, clean(toBefore + amount))}`,
     };
   }
@@ -216,7 +221,7 @@ function set(input: PlanInput): PlanDraft | null {
   };
 }
 
-import { addRow, removeRow, trend } from './row-builders';
+import { addRow, removeRow, removeSeries, trend } from './row-builders';
 
 export const BUILDERS: Record<IntentKind, Builder> = {
   trend,
@@ -224,6 +229,7 @@ export const BUILDERS: Record<IntentKind, Builder> = {
   swap_series: swapSeries,
   add_row: addRow,
   remove_row: removeRow,
+  remove_series: removeSeries,
   move,
   scale,
   add,

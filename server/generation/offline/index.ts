@@ -3,5 +3,5 @@
  * and no model. Everything it writes names itself `offline-rules` (OFFLINE_MODEL).
  */
 export { offlineProposals, type OfflineProposalsInput } from './offline-proposals';
-export { offlineItem, UNCHANGED_SHARE, type OfflineItemInput, type OfflineItemResult } from './offline-item';
+export { offlineItem, type OfflineItemInput, type OfflineItemResult, type OfflineProposal } from './offline-item';
 export { PROPOSAL_TEMPLATES } from './proposal-vocabulary';

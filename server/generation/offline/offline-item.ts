@@ -1,15 +1,23 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
 import { OFFLINE_MODEL } from '../../../shared/domain/generation';
+import { checkProposalConsistency } from '../../../shared/generation/proposal-consistency';
+import { parseIntent, type Intent } from '../../../shared/generation/proposal-intent';
 import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generation/item-draft';
-import { classifyAnswer, RELAXED_TOLERANCE, relaxedCorrect } from '../../../shared/table/answers';
+import { classifyAnswer } from '../../../shared/table/answers';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
-import { parseIntent, type Intent } from '../../../shared/generation/proposal-intent';
+import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
+import { hypotheticalQuestion } from './hypothetical-question';
 import { capitalize } from './phrasing';
 import { planEdit, type EditPlan } from './plan-edit';
-import { questionCandidates, type QuestionCandidate } from './questions';
-import { mulberry32, pick, seedFor, shuffled, type Rng } from './rng';
-import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { questionProgram, type QuestionProgram } from './question-program';
+import { mulberry32, seedFor, shuffled, type Rng } from './rng';
+
+export interface OfflineProposal {
+  id: number;
+  text: string;
+}
 
 export interface OfflineItemInput {
   table: DataTable;
@@ -17,71 +25,130 @@ export interface OfflineItemInput {
   title: string;
   /** The factual QA the item is built from. */
   qa: { query: string; label: string };
-  proposal: { id: string | number; text: string };
+  /** The proposal the task pairs with the QA. */
+  proposal: OfflineProposal;
+  /** Other proposals of the pool, tried in order when the task's cannot change this question's answer. */
+  alternatives?: readonly OfflineProposal[];
   seed: number;
+  /** Look for an assumption that leaves the answer as it was (a control question) instead of one that changes it. */
+  control?: boolean;
 }
 
-export type OfflineItemResult = { ok: true; draft: HqaItemDraft } | { ok: false; reason: string };
+export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
+
+/** Alternatives tried after the task's own proposal: enough to find an operation that moves most answers. */
+export const MAX_ALTERNATIVES = 30;
 
 /**
- * How often the engine asks, on purpose, a question the assumption leaves unchanged. The
- * benchmark is about answers that change, but a few controls show whether a model
- * recomputes or merely assumes that everything changed.
- */
-export const UNCHANGED_SHARE = 0.15;
-
-/**
- * How often the engine asks the factual question itself under the assumption, when one of
- * its templates reproduces the factual label. Always would make most items lookups ("what
- * would X be?"), since most ChartQA questions are.
- */
-export const FACTUAL_SHARE = 0.5;
-
-interface Scored extends QuestionCandidate {
-  answer: string;
-  original: string;
-  changed: boolean;
-}
-
-/**
- * Stage 2 without a model: a template item for one factual QA. The edit follows the
- * proposal's operation where its words name one (else the chart type's default), the
- * question comes from a template, and the answer is computed by running the item's program
- * on the edited table. `affects_answer` compares the same program on the original table —
- * it is about the generated question, since the factual question has no program.
+ * Stage 2 without a model: the factual question itself, asked under an assumption that
+ * performs the proposal's operation and changes the question's answer. The question's
+ * program comes from its words (question-program.ts) and must reproduce the factual label;
+ * the edit is the proposal's operation only, on the rows its ranks name; the answer is the
+ * verifier's — the same program run on the edited table. No item when the question cannot be
+ * programmed or no proposal's operation moves its answer: asking another question instead
+ * would be another task.
  */
 export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   const facts = tableFacts(input.table, input.chartType, input.title);
   if (facts.columns.length === 0) {
     return { ok: false, reason: 'the data table has no series with at least two numbers, so the offline engine has nothing to compute' };
   }
-  const rng = mulberry32(seedFor(input.seed, String(input.proposal.id), input.qa.query, input.chartType));
-  const intent = parseIntent(input.proposal.text);
-  const askedIn = (column: ColumnFacts) => mentionedLabel(input.qa.query, column.cells.map((cell) => cell.label));
-  const plan = makePlan(facts, intent, input.qa.query, rng);
-  if (!plan) return { ok: false, reason: 'no change to this table passes the layout lint (shares, sums, counts), so the offline engine made no item' };
+  const factual = questionProgram(input.qa.query, input.qa.label, input.table, input.chartType);
+  if (!factual) {
+    return { ok: false, reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question` };
+  }
+  const reasons: string[] = [];
+  for (const proposal of [input.proposal, ...(input.alternatives ?? []).slice(0, MAX_ALTERNATIVES)]) {
+    const intent = parseIntent(proposal.text);
+    if (intent.kind === null) {
+      reasons.push(`proposal ${proposal.id}: its operation is not one the rules can perform`);
+      continue;
+    }
+    const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, input.chartType));
+    const found = planFor(input, facts, factual, intent, proposal, rng);
+    if (!found) {
+      reasons.push(`proposal ${proposal.id}: no ${intent.kind} edit ${input.control ? 'leaves' : 'changes'} the answer within the chart's structure`);
+      continue;
+    }
+    const draft = draftOf(input, factual, found.plan, found.verdict);
+    if (draft.ok) return { ok: true, draft: draft.draft, proposalId: proposal.id };
+    reasons.push(`proposal ${proposal.id}: ${draft.reason}`);
+  }
+  return { ok: false, reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
+}
 
-  const scored = questionCandidates(facts, plan, askedIn(plan.column)).flatMap((candidate) => score(candidate, input.table, plan.edited));
-  const chosen = choose(scored, input.qa.label, rng);
-  if (!chosen) return { ok: false, reason: 'no question template could be computed on this table' };
-
-  const run = (program: string) => {
-    const result = runProgram(plan.edited, program);
-    return result.ok ? result.answer : '?';
+/** The first edit of the proposal's kind, consistent with it, that moves (or, for a control, keeps) the factual answer. */
+function planFor(
+  input: OfflineItemInput,
+  facts: TableFacts,
+  factual: QuestionProgram,
+  intent: Intent,
+  proposal: OfflineProposal,
+  rng: Rng,
+): { plan: EditPlan; verdict: VerifierResult } | null {
+  // Set by `accept` for the plan it accepts, so the verdict is not computed twice.
+  const found: { verdict?: VerifierResult } = {};
+  const accept = (plan: EditPlan) => {
+    if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
+    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title });
+    if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
+    if (result.answer_unchanged !== (input.control === true)) return false;
+    if (tiedWinner(factual.program, plan.edited)) return false;
+    found.verdict = result;
+    return true;
   };
+  const plan = planEdit(facts, columnsFor(facts, factual, intent, rng), (column) => focusRows(facts, column, intent, factual, rng), intent, rng, { strict: true, accept });
+  return plan && found.verdict ? { plan, verdict: found.verdict } : null;
+}
+
+/**
+ * "Which is the largest?" has no answer when two are equal: an argmax or argmin whose best
+ * value is shared on the edited table makes an ambiguous item.
+ */
+function tiedWinner(program: string, table: DataTable): boolean {
+  const match = /^arg(max|min)\((.*)\)$/s.exec(program.trim());
+  if (!match?.[2]) return false;
+  const list = match[2];
+  const ties = runProgram(table, `count(where(${list}, "==", ${match[1]}(${list})))`);
+  return ties.ok && typeof ties.value === 'number' && ties.value > 1;
+}
+
+/** The series the question reads first (its answer moves with them), then the others. */
+function columnsFor(facts: TableFacts, factual: QuestionProgram, intent: Intent, rng: Rng): ColumnFacts[] {
+  const byAxis = intent.axis === null ? null : facts.table.series[intent.axis];
+  const first = facts.columns.filter((column) => factual.series.includes(column.name) || column.name === byAxis);
+  return [...first, ...shuffled(rng, facts.columns.filter((column) => !first.includes(column)))];
+}
+
+/**
+ * Rows to change, most promising first: the row the proposal's rank names (then the only
+ * one), else the rows the question reads and the row its answer names, else any.
+ */
+function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factual: QuestionProgram, rng: Rng): string[] {
+  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
+  if (selected !== null) return [selected];
+  const labels = column.cells.map((cell) => cell.label);
+  const named = [...factual.rows, mentionedLabel(factual.answer, labels)].filter((label): label is string => label !== null && labels.includes(label));
+  return [...new Set([...named, ...shuffled(rng, labels)])];
+}
+
+function draftOf(input: OfflineItemInput, factual: QuestionProgram, plan: EditPlan, verdict: VerifierResult): { ok: true; draft: HqaItemDraft } | { ok: false; reason: string } {
+  const answer = verdict.recomputed_answer ?? '';
+  const before = verdict.original_answer ?? factual.answer;
+  const question = hypotheticalQuestion(input.qa.query, [...input.table.series, ...input.table.rows.map((row) => row.label)]);
   const rationale =
     `Offline rule engine (${OFFLINE_MODEL}): template-based, not a language model. ` +
-    `Under the assumption, ${plan.effect}. ${capitalize(chosen.explain(chosen.answer, run))}. ` +
-    `On the original chart the same question gives ${chosen.original}, ${sameOrNot(chosen)}.`;
+    `Under the assumption, ${plan.effect}. ${capitalize(explain(factual, answer))}; ` +
+    `on the original chart the same question gives ${before}${input.control ? ', so the assumption does not change the answer (a control question)' : ''}.`;
   const draft = HqaItemDraftSchema.safeParse({
     assumption: plan.assumption,
-    question: `${plan.assumption} ${chosen.text}`,
-    answer: chosen.answer,
-    answer_type: classifyAnswer(chosen.answer),
+    question: `${plan.assumption} ${question}`,
+    answer,
+    answer_type: classifyAnswer(answer),
     rationale,
-    affects_answer: chosen.changed,
+    affects_answer: verdict.answer_unchanged === false,
     edit: plan.edit,
-    program: chosen.program,
+    program: factual.program,
   });
   if (!draft.success) {
     return { ok: false, reason: `the item does not fit the item schema (${draft.error.issues[0]?.path.join('.') ?? 'item'}: ${draft.error.issues[0]?.message ?? 'invalid'}); labels may be too long` };
@@ -89,53 +156,28 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   return { ok: true, draft: draft.data };
 }
 
-function sameOrNot(chosen: Scored): string {
-  if (chosen.changed) return 'so the assumption changes the answer';
-  if (chosen.original === chosen.answer) return 'so the assumption does not change the answer';
-  return `which relaxed matching (within ${RELAXED_TOLERANCE * 100}%) counts as the same answer, so the assumption does not change it`;
-}
-
-/** The column the factual QA names (else the proposal's axis, else a seeded one), and the row to change in it. */
-function makePlan(facts: TableFacts, intent: Intent, query: string, rng: Rng): EditPlan | null {
-  const named = mentionedLabel(query, facts.columns.map((column) => column.name));
-  const byAxis = intent.axis === null ? null : facts.table.series[intent.axis];
-  const first = facts.columns.find((column) => column.name === named) ?? facts.columns.find((column) => column.name === byAxis) ?? pick(rng, facts.columns);
-  const columns = [first, ...shuffled(rng, facts.columns.filter((column) => column !== first))];
-  return planEdit(facts, columns, (column) => focusRow(facts, column, intent, query, rng), intent, rng);
-}
-
-/**
- * The row to change: the one the proposal picks by rank ("the largest bar"), else the one the
- * factual question names (questions then ask about it either way), else a seeded choice.
- */
-function focusRow(facts: TableFacts, column: ColumnFacts, intent: Intent, query: string, rng: Rng): string {
-  const labels = column.cells.map((cell) => cell.label);
-  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
-  return selected ?? mentionedLabel(query, labels) ?? pick(rng, labels);
-}
-
-function score(candidate: QuestionCandidate, original: DataTable, edited: DataTable): Scored[] {
-  const after = runProgram(edited, candidate.program);
-  const before = runProgram(original, candidate.program);
-  if (!after.ok || !before.ok) return [];
-  return [{ ...candidate, answer: after.answer, original: before.answer, changed: !relaxedCorrect(after.answer, before.answer) }];
-}
-
-/**
- * Mostly a question the assumption changes, now and then one it does not. Within that pool,
- * half the time a question whose original answer is the factual label comes first (it is
- * then, most likely, the factual question itself made hypothetical); else a template at random.
- */
-function choose(scored: Scored[], factualLabel: string, rng: Rng): Scored | null {
-  const changed = scored.filter((candidate) => candidate.changed);
-  const unchanged = scored.filter((candidate) => !candidate.changed);
-  const wantUnchanged = rng() < UNCHANGED_SHARE;
-  const pool = (wantUnchanged && unchanged.length > 0) || changed.length === 0 ? unchanged : changed;
-  if (pool.length === 0) return null;
-  // A Yes/No label matches half of all comparisons by chance: it says nothing about the question.
-  const telling = classifyAnswer(factualLabel) !== 'boolean' && rng() < FACTUAL_SHARE;
-  const factual = telling ? pool.filter((candidate) => relaxedCorrect(candidate.original, factualLabel)) : [];
-  const from = factual.length > 0 ? factual : pool;
-  const template = pick(rng, [...new Set(from.map((candidate) => candidate.template))]);
-  return from.find((candidate) => candidate.template === template) ?? null;
+/** The computation in words, for the rationale. */
+function explain(factual: QuestionProgram, answer: string): string {
+  const words: Record<QuestionProgram['shape'], string> = {
+    lookup: 'the value asked about is then',
+    argmax: 'the highest is then',
+    argmin: 'the lowest is then',
+    second_max: 'the second highest is then',
+    second_min: 'the second lowest is then',
+    max: 'the highest value is then',
+    min: 'the lowest value is then',
+    row_argmax: 'the highest series of that row is then',
+    row_argmin: 'the lowest series of that row is then',
+    difference: 'the difference is then',
+    change: 'the change is then',
+    sum: 'the sum is then',
+    average: 'the average is then',
+    median: 'the median is then',
+    ratio: 'the ratio is then',
+    count_where: 'the count is then',
+    count_rows: 'the count is then',
+    compare: 'the comparison then gives',
+    row_of_value: 'the row holding that value is then',
+  };
+  return `computed by ${factual.program} on the changed table, ${words[factual.shape]} ${answer}`;
 }

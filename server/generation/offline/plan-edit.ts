@@ -37,7 +37,7 @@ export const DEFAULT_KINDS: Record<ChartType, IntentKind[]> = {
 };
 
 /** How many rows a kind is tried on before the next kind: enough to get past a share that would top 100. */
-const ROW_TRIES = 6;
+const ROW_TRIES = 8;
 
 const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer']);
 
@@ -46,26 +46,40 @@ function neutral(intent: Intent, kind: IntentKind): Intent {
   return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, match: false, average: false };
 }
 
+export interface PlanOptions {
+  /**
+   * Only the proposal's own operation, on the rows its ranks name: no other kind of change
+   * stands in for it (the item must do what its proposal says).
+   */
+  strict?: boolean;
+  /** A plan the layout lint accepts must also pass this (e.g. the change must move the factual answer). */
+  accept?: (plan: EditPlan) => boolean;
+}
+
 /**
  * The proposal's operation where it can be made — on the chosen row of the first column,
- * else on other rows and columns — before the chart type's defaults. Every candidate is
- * applied and linted, and the first without a lint error (that changes something) wins.
+ * else on other rows and columns — and, unless `strict`, the chart type's defaults after it.
+ * Every candidate is applied and linted, and the first without a lint error (that changes
+ * something, and passes `accept`) wins.
  */
 export function planEdit(
   facts: TableFacts,
   columns: readonly ColumnFacts[],
-  focusRow: (column: ColumnFacts) => string,
+  focusRows: (column: ColumnFacts) => string[],
   intent: Intent,
   rng: Rng,
+  options: PlanOptions = {},
 ): EditPlan | null {
   const defaults = DEFAULT_KINDS[facts.chartType];
   const lead = intent.kind ?? shuffled(rng, defaults.slice(0, 3))[0] ?? 'scale';
-  const kinds = unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
+  const kinds = options.strict ? (intent.kind ? [intent.kind] : []) : unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
+  // A rank the proposal names ("the largest bar") is the row: trying others would not be its operation.
+  const ranked = options.strict && intent.selectors.length > 0 && !intent.everyRow;
   const rowsOf = new Map(
     columns.map((column) => {
-      const row = focusRow(column);
-      const others = shuffled(rng, column.cells.map((cell) => cell.label).filter((label) => label !== row));
-      return [column, [row, ...others].slice(0, ROW_TRIES)] as const;
+      const focus = focusRows(column);
+      const others = shuffled(rng, column.cells.map((cell) => cell.label).filter((label) => !focus.includes(label)));
+      return [column, (ranked ? focus.slice(0, 1) : [...focus, ...others]).slice(0, ROW_TRIES)] as const;
     }),
   );
   for (const kind of kinds) {
@@ -75,7 +89,7 @@ export function planEdit(
         const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng };
         const draft = BUILDERS[kind](input);
         const plan = draft && accept(facts, input, draft);
-        if (plan) return plan;
+        if (plan && (options.accept?.(plan) ?? true)) return plan;
       }
     }
   }

@@ -47,6 +47,18 @@ export function removeRow(input: PlanInput): PlanDraft | null {
   };
 }
 
+/** A whole series leaves the chart (a legend entry, a layer, one line). */
+export function removeSeries(input: PlanInput): PlanDraft | null {
+  const { facts, column } = input;
+  if (facts.table.series.length < 2 || facts.rowWhole) return null;
+  return {
+    kind: 'remove_series',
+    edit: [{ op: 'remove_series', series: column.name }],
+    assumption: `Suppose the ${nameOf(column.name)} series were removed from the chart.`,
+    effect: `the ${column.cells.length} values of ${nameOf(column.name)} are no longer in the chart`,
+  };
+}
+
 export function addRow(input: PlanInput): PlanDraft | null {
   const { facts, column, row, rng } = input;
   const label = newRowLabel(facts);

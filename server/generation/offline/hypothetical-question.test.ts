@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { questionRelation } from '../../language/question-relation';
+import { hypotheticalQuestion } from './hypothetical-question';
+
+const SAMPLE = resolve(process.cwd(), '../shared/data/chartqa-sample');
+
+describe('hypotheticalQuestion', () => {
+  it.each([
+    ['What is the value of Slovenia in the graph?', 'What would be the value of Slovenia in the graph?'],
+    ['Is the value of light green bar 35 in 1989?', 'Would the value of light green bar be 35 in 1989?'],
+    ['Is the Decrease value is two times the value of Increase?', 'Would the Decrease value be two times the value of Increase?'],
+    ['In which year is the ACSI score is lowest?', 'In which year would the ACSI score be lowest?'],
+    ['How many stores did Saint Laurent operate in Western Europe in 2020?', 'How many stores would Saint Laurent operate in Western Europe in 2020?'],
+    ['What category accounted for five percent of top 100 pins in 2018?', 'What category would account for five percent of top 100 pins in 2018?'],
+    ['Which country led the list of kidnapping cases in 2018?', 'Which country would lead the list of kidnapping cases in 2018?'],
+    ['How many goals has Romelu Lukaku scored for Belgium?', 'How many goals would Romelu Lukaku have scored for Belgium?'],
+    ['How many arrests were there in 2019?', 'How many arrests would there be in 2019?'],
+    ['In what year was the infant mortality rate 9.4 out of every 1,000 births?', 'In what year would the infant mortality rate be 9.4 out of every 1,000 births?'],
+    ['Which option has 16%?', 'Which option would have 16%?'],
+    ['How many blue bars exceed 520000 values?', 'How many blue bars would exceed 520000 values?'],
+    ['What does the largest bar represent?', 'What would the largest bar represent?'],
+  ])('%s', (factual, hypothetical) => {
+    expect(hypotheticalQuestion(factual)).toBe(hypothetical);
+  });
+
+  it('never puts "be" inside a table label', () => {
+    expect(hypotheticalQuestion('Is the value of Very satisfied for 18-29 less than that for 65+?', ['Very satisfied', '18-29', '65+'])).toBe(
+      'Would the value of Very satisfied for 18-29 be less than that for 65+?',
+    );
+    expect(hypotheticalQuestion('For Performance, is the value of Helion 7 greater than that of Quanta Pro?', ['Helion 7', 'Quanta Pro', 'Performance'])).toBe(
+      'For Performance, would the value of Helion 7 be greater than that of Quanta Pro?',
+    );
+  });
+
+  it('keeps every real ChartQA sample question the same question', () => {
+    const qas = ['test_human.json', 'test_augmented.json'].flatMap((file) => JSON.parse(readFileSync(resolve(SAMPLE, file), 'utf8')) as { query: string }[]);
+    const assumption = 'Suppose the largest value were halved.';
+    const different = qas.filter((qa) => questionRelation(qa.query, `${assumption} ${hypotheticalQuestion(qa.query)}`, assumption) !== 'same');
+    expect(different).toEqual([]);
+  });
+});
