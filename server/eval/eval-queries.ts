@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import type { Db } from '../../db/database';
 import {
   EvalEngineSchema,
+  EvalScoreSchema,
   EvalModeSchema,
   EvalRunStatusSchema,
   EvalResultStatusSchema,
@@ -16,6 +18,7 @@ import {
 import { exportItemId } from '../../shared/export/chart-hqa';
 import { emptyTypeCounts, measureCounts, percent, roundScore, roundTo, type ScoreCounts } from '../../shared/eval/metrics';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
+import { QuestionRelationSchema, type QuestionRelation } from '../../shared/domain/generation';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 
@@ -48,6 +51,17 @@ const RUN_SELECT = `SELECT r.id, r.model, r.engine, r.mode, r.status, r.concurre
   (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id AND e.status = 'failed') AS items_failed
   FROM eval_runs r LEFT JOIN users u ON u.id = r.created_by`;
 
+/**
+ * Frozen counts as stored. A run frozen before the question relation existed has no `same`
+ * counts: its questions all count as `same`, as the metrics of that time counted them (and as
+ * migration 007 snapshots them).
+ */
+const FrozenCountsSchema = z.preprocess((value) => {
+  if (typeof value !== 'object' || value === null) return value;
+  const counts = value as Record<string, unknown>;
+  return { ...counts, same_question: counts.same_question ?? counts.items, same_correct: counts.same_correct ?? counts.correct };
+}, EvalScoreSchema.shape.counts);
+
 function toRecord(row: EvalRunRow): EvalRunRecord {
   const { score, ...rest } = row;
   return {
@@ -55,7 +69,7 @@ function toRecord(row: EvalRunRow): EvalRunRecord {
     engine: EvalEngineSchema.parse(row.engine),
     mode: EvalModeSchema.parse(row.mode),
     status: EvalRunStatusSchema.parse(row.status),
-    frozen_score: score === null ? null : (JSON.parse(score) as ScoreCounts),
+    frozen_score: score === null ? null : FrozenCountsSchema.parse(JSON.parse(score)),
   };
 }
 
@@ -145,16 +159,18 @@ export interface EvalQuestionRow {
   answer_type: AnswerType;
   affects_answer: boolean;
   original_label: string;
+  /** The item's: the decline and bias rates count only `same` questions. */
+  question_relation: QuestionRelation;
 }
 
 export function insertEvalQuestions(db: Db, runId: number, rows: Iterable<EvalQuestionRow>): number {
   const insert = db.prepare(
-    `INSERT INTO eval_results (run_id, item_id, position, question, gold, answer_type, affects_answer, original_label, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+    `INSERT INTO eval_results (run_id, item_id, position, question, gold, answer_type, affects_answer, original_label, question_relation, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
   );
   let count = 0;
   for (const row of rows) {
-    insert.run(runId, row.item_id, row.position, row.question, row.gold, row.answer_type, row.affects_answer ? 1 : 0, row.original_label);
+    insert.run(runId, row.item_id, row.position, row.question, row.gold, row.answer_type, row.affects_answer ? 1 : 0, row.original_label, row.question_relation);
     count++;
   }
   return count;
@@ -165,7 +181,7 @@ export interface ClaimedQuestion extends EvalQuestionRow {
   chart_id: number;
 }
 
-type QuestionRow = Omit<EvalQuestionRow, 'affects_answer' | 'answer_type'> & { affects_answer: number; answer_type: string };
+type QuestionRow = Omit<EvalQuestionRow, 'affects_answer' | 'answer_type' | 'question_relation'> & { affects_answer: number; answer_type: string; question_relation: string };
 
 /** The next pending question in dataset order, marked running (one statement: no two workers get it). */
 export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null {
@@ -173,12 +189,18 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
     .prepare(
       `UPDATE eval_results SET status = 'running', attempts = attempts + 1
        WHERE run_id = ? AND item_id = (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT 1)
-       RETURNING item_id, position, question, gold, answer_type, affects_answer, original_label`,
+       RETURNING item_id, position, question, gold, answer_type, affects_answer, original_label, question_relation`,
     )
     .get(runId, runId) as QuestionRow | undefined;
   if (!row) return null;
   const chart = db.prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
-  return { ...row, answer_type: AnswerTypeSchema.parse(row.answer_type), affects_answer: row.affects_answer === 1, chart_id: chart.chart_id };
+  return {
+    ...row,
+    answer_type: AnswerTypeSchema.parse(row.answer_type),
+    affects_answer: row.affects_answer === 1,
+    question_relation: QuestionRelationSchema.parse(row.question_relation),
+    chart_id: chart.chart_id,
+  };
 }
 
 /** Charts of the next pending questions, in asking order: drawn ahead while the model answers. */
@@ -224,16 +246,18 @@ export function recordAnswer(db: Db, runId: number, itemId: number, outcome: Que
 
 /**
  * Score counts over the questions finished so far (answered or failed; a failed one has no
- * prediction and counts as wrong), aggregated in SQL from the stored verdicts.
+ * prediction and counts as wrong), aggregated in SQL from the stored verdicts. The bias and
+ * `same` counts take only `same` questions, as `measureItems` does.
  */
 export function scoreCounts(db: Db, runId: number): ScoreCounts {
   const rows = db
     .prepare(
       `SELECT answer_type, COUNT(*) AS items, SUM(prediction IS NOT NULL) AS predicted, COALESCE(SUM(correct), 0) AS correct,
-        SUM(affects_answer) AS affects, SUM(biased) AS biased
+        SUM(affects_answer AND question_relation = 'same') AS affects, SUM(biased AND question_relation = 'same') AS biased,
+        SUM(question_relation = 'same') AS same, COALESCE(SUM(CASE WHEN question_relation = 'same' THEN correct END), 0) AS same_correct
        FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed') GROUP BY answer_type`,
     )
-    .all(runId) as { answer_type: AnswerType; items: number; predicted: number; correct: number; affects: number; biased: number }[];
+    .all(runId) as { answer_type: AnswerType; items: number; predicted: number; correct: number; affects: number; biased: number; same: number; same_correct: number }[];
   const counts: ScoreCounts = {
     items: 0,
     predicted: 0,
@@ -242,6 +266,8 @@ export function scoreCounts(db: Db, runId: number): ScoreCounts {
     by_answer_type: emptyTypeCounts(),
     affects_answer: 0,
     biased: 0,
+    same_question: 0,
+    same_correct: 0,
     unknown_predictions: 0,
   };
   for (const row of rows) {
@@ -250,6 +276,8 @@ export function scoreCounts(db: Db, runId: number): ScoreCounts {
     counts.correct += row.correct;
     counts.affects_answer += row.affects;
     counts.biased += row.biased;
+    counts.same_question += row.same;
+    counts.same_correct += row.same_correct;
     counts.by_answer_type[row.answer_type] = { items: row.items, correct: row.correct };
   }
   counts.missing = counts.items - counts.predicted;

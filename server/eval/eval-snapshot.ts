@@ -10,7 +10,8 @@ import type { EvalQuestionRow } from './eval-queries';
  * The questions of an evaluation run: the accepted items exactly as an export shows them
  * (reviewers' corrections applied, export order). `original` asks each item's factual question
  * and scores against its label — ChartQA's own task on the same charts, the decline rate's
- * baseline — so the assumption plays no part and nothing can be "biased".
+ * baseline — so the assumption plays no part and nothing can be "biased". Each question keeps
+ * its item's relation in both modes, so the decline rate compares the same questions.
  */
 export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generator<EvalQuestionRow> {
   let position = 0;
@@ -26,6 +27,7 @@ export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generato
           answer_type: classifyAnswer(item.original.label),
           affects_answer: false,
           original_label: item.original.label,
+          question_relation: item.question_relation,
         }
       : {
           item_id: row.id,
@@ -35,6 +37,7 @@ export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generato
           answer_type: item.answer_type,
           affects_answer: item.affects_answer,
           original_label: item.original.label,
+          question_relation: item.question_relation,
         };
     position++;
   }
@@ -43,5 +46,8 @@ export function* evalQuestions(db: Db, mode: EvalMode, limit?: number): Generato
 /** How an answer to a snapshot question scores; no extracted answer is wrong, and not biased. */
 export function judgeAnswer(question: EvalQuestionRow, prediction: string | null): { correct: boolean; biased: boolean } {
   if (prediction === null) return { correct: false, biased: false };
-  return judgePrediction({ answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label }, prediction);
+  return judgePrediction(
+    { answer: question.gold, affects_answer: question.affects_answer, original_label: question.original_label, question_relation: question.question_relation },
+    prediction,
+  );
 }

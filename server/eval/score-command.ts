@@ -14,7 +14,7 @@ export interface ScoreCommandOptions {
 const ScoreDatasetSchema = z.object({
   name: z.string(),
   version: z.literal(CHART_HQA_VERSION),
-  items: z.array(ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, original: true })),
+  items: z.array(ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, question_relation: true, original: true })),
 });
 
 /** `hqa eval` output. A null prediction (the model gave no extractable answer) counts as missing. */
@@ -53,6 +53,7 @@ function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['ite
       answer_type: item.answer_type,
       affects_answer: item.affects_answer,
       original_label: item.original.label,
+      question_relation: item.question_relation,
     };
   });
 }
@@ -121,8 +122,13 @@ function formatScore(score: Score | ScoreWithBaseline): string {
     `bias rate  ${pct(score.bias_rate)}  (${counts.biased}/${counts.affects_answer} items whose answer the assumption changed)`,
   ];
   if ('decline_rate' in score) {
-    lines.push(`baseline accuracy (factual questions)  ${pct(score.baseline_accuracy)}`, `decline rate  ${pct(score.decline_rate)}`);
+    const over = score.decline_over;
+    lines.push(
+      `baseline accuracy (factual questions)  ${pct(score.baseline_accuracy)}`,
+      `decline rate  ${pct(score.decline_rate)}  (over ${over.items} items: ${pct(over.accuracy)} against the baseline's ${pct(over.baseline_accuracy)})`,
+    );
   }
+  lines.push(`${score.left_out_different} questions that are not the factual question under an assumption were left out of the decline and bias rates`);
   if (counts.unknown_predictions > 0) lines.push(`warning: ${counts.unknown_predictions} predictions name no item of the dataset`);
   return `${lines.join('\n')}\n`;
 }

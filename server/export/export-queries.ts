@@ -18,6 +18,9 @@ export interface ExportRow {
   final_answer: string | null;
   answer_type: string;
   affects_answer: number;
+  /** NULL for an item never classified. */
+  question_relation: string | null;
+  is_control: number;
   query: string;
   label: string;
   source: string;
@@ -47,7 +50,7 @@ const EXPORT_PAGE = 1000;
 export function* iterateAccepted(db: Db): Generator<ExportRow> {
   const page = db.prepare(
     `SELECT i.id, c.imgname, c.split, c.id AS chart_id, c.chart_type, c.content_hash, i.assumption, i.question, i.final_question, i.answer,
-      i.final_answer, i.answer_type, i.affects_answer, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
+      i.final_answer, i.answer_type, i.affects_answer, i.question_relation, i.is_control, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
       i.run_id, i.model, i.edit, i.program, i.verifier,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'accept') AS accepts,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'reject') AS rejects,
@@ -86,7 +89,8 @@ export function exportStats(db: Db): ExportStats {
         SUM(i.final_answer IS NULL AND i.answer_type = 'integer') AS integer_n, SUM(i.final_answer IS NULL AND i.answer_type = 'decimal') AS decimal_n,
         SUM(i.final_answer IS NULL AND i.answer_type = 'boolean') AS boolean_n, SUM(i.final_answer IS NULL AND i.answer_type = 'text') AS text_n,
         AVG(LENGTH(COALESCE(i.final_question, i.question))) AS q_chars, AVG(LENGTH(i.assumption)) AS a_chars,
-        AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars
+        AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars,
+        COALESCE(SUM(i.question_relation = 'same'), 0) AS same_question, COALESCE(SUM(i.is_control), 0) AS controls
        FROM hqa_items i WHERE i.status = 'accepted'`,
     )
     .get() as {
@@ -100,6 +104,8 @@ export function exportStats(db: Db): ExportStats {
     q_chars: number | null;
     a_chars: number | null;
     ans_chars: number | null;
+    same_question: number;
+    controls: number;
   };
   const decided = db.prepare("SELECT SUM(status = 'accepted') AS accepted, COUNT(*) AS decided FROM hqa_items WHERE status IN ('accepted', 'rejected')").get() as {
     accepted: number | null;
@@ -118,5 +124,7 @@ export function exportStats(db: Db): ExportStats {
     answer_types: answerTypes,
     avg_chars: { question: round2(row.q_chars), assumption: round2(row.a_chars), answer: round2(row.ans_chars) },
     pass_rate: decided.decided === 0 ? null : round2(((decided.accepted ?? 0) / decided.decided) * 100),
+    same_question: row.same_question,
+    controls: row.controls,
   };
 }

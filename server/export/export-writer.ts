@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { Db } from '../../db/database';
 import { CHART_HQA_VERSION, exportItemId, type ExportFormat, type ExportItem, type ExportItemFull, type ExportStats } from '../../shared/export/chart-hqa';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
+import { QuestionRelationSchema } from '../../shared/domain/generation';
 import { QaSourceSchema } from '../../shared/domain/qa';
 import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
 import { listItemReviews } from '../review/review-queries';
@@ -29,6 +30,9 @@ export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new S
     answer,
     answer_type: row.final_answer === null ? AnswerTypeSchema.parse(row.answer_type) : classifyAnswer(answer),
     affects_answer: row.affects_answer === 1,
+    // Unclassified (NULL) is not shown to be the factual question, so it is not counted as one.
+    question_relation: row.question_relation === null ? 'different' : QuestionRelationSchema.parse(row.question_relation),
+    control: row.is_control === 1,
     original: { query: row.query, label: row.label, source: QaSourceSchema.parse(row.source) },
     proposal: row.proposal_id === null ? null : { id: row.proposal_id, text: row.proposal_text ?? '' },
     review: {

@@ -44,14 +44,20 @@ export const EvalScoreSchema = z.object({
   by_answer_type: z.object({ integer: nullablePercent, decimal: nullablePercent, boolean: nullablePercent, text: nullablePercent }),
   answer_type_variance: z.number().nullable(),
   bias_rate: nullablePercent,
+  /** Questions left out of the decline and bias rates: not the factual question under an assumption. */
+  left_out_different: z.number().int(),
   counts: z.object({
     items: z.number().int(),
     predicted: z.number().int(),
     missing: z.number().int(),
     correct: z.number().int(),
     by_answer_type: z.object({ integer: TypeCountsSchema, decimal: TypeCountsSchema, boolean: TypeCountsSchema, text: TypeCountsSchema }),
+    /** `same` questions whose assumption changes the answer (the bias rate's denominator). */
     affects_answer: z.number().int(),
     biased: z.number().int(),
+    /** Questions that are the factual question under an assumption, and of those answered right (the decline rate's). */
+    same_question: z.number().int(),
+    same_correct: z.number().int(),
     unknown_predictions: z.number().int(),
   }),
 });
@@ -101,11 +107,14 @@ export const EvalComparisonRowSchema = z.object({
   items: z.number().int(),
   hqa_accuracy: nullablePercent,
   qa_accuracy: nullablePercent,
+  /** Over the `same` questions of both runs; `left_out_different` says how many of the HQA run's were left out. */
   decline_rate: nullablePercent,
   no_image_accuracy: nullablePercent,
   by_answer_type: z.object({ integer: nullablePercent, decimal: nullablePercent, boolean: nullablePercent, text: nullablePercent }),
   answer_type_variance: z.number().nullable(),
   bias_rate: nullablePercent,
+  /** The HQA run's questions left out of the decline and bias rates (not the factual question under an assumption). */
+  left_out_different: z.number().int(),
 });
 export type EvalComparisonRow = z.infer<typeof EvalComparisonRowSchema>;
 

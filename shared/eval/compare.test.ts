@@ -3,12 +3,34 @@ import type { EvalMode, EvalRun, EvalRunStatus } from '../api/evaluations';
 import { baselineOf, compareModels } from './compare';
 import { emptyTypeCounts, measureCounts, roundScore } from './metrics';
 
-/** A run with `correct` of `items` right, all of one answer type. */
-function run(id: number, model: string, mode: EvalMode, correct: number, items: number, status: EvalRunStatus = 'done'): EvalRun {
+/**
+ * A run with `correct` of `items` right, all of one answer type; `same` (default: every
+ * question) are the factual question under an assumption, `sameCorrect` of them right.
+ */
+function run(
+  id: number,
+  model: string,
+  mode: EvalMode,
+  correct: number,
+  items: number,
+  status: EvalRunStatus = 'done',
+  same: { items: number; correct: number } = { items, correct },
+): EvalRun {
   const byType = emptyTypeCounts();
   byType.integer = { items, correct };
   const score = roundScore(
-    measureCounts({ items, predicted: items, missing: 0, correct, by_answer_type: byType, affects_answer: 0, biased: 0, unknown_predictions: 0 }),
+    measureCounts({
+      items,
+      predicted: items,
+      missing: 0,
+      correct,
+      by_answer_type: byType,
+      affects_answer: 0,
+      biased: 0,
+      same_question: same.items,
+      same_correct: same.correct,
+      unknown_predictions: 0,
+    }),
   );
   return {
     id,
@@ -49,6 +71,18 @@ describe('compareModels', () => {
     const [halved] = compareModels([run(1, 'a', 'hqa', 1, 3), run(2, 'a', 'original', 2, 3)]);
     expect(halved?.decline_rate).toBe(50);
     expect(halved?.no_image_accuracy).toBeNull();
+  });
+
+  it('derives the decline rate from the same questions of both runs and says how many were left out', () => {
+    // HQA: 2 of 4 right, of its 3 same questions 2 right; factual: all right.
+    const hqa = run(1, 'a', 'hqa', 2, 4, 'done', { items: 3, correct: 2 });
+    const original = run(2, 'a', 'original', 4, 4, 'done', { items: 3, correct: 3 });
+    const [row] = compareModels([hqa, original]);
+    // Accuracy stays over every question: 50 and 100.
+    expect(row).toMatchObject({ hqa_accuracy: 50, qa_accuracy: 100, left_out_different: 1 });
+    // |100 − 200/3| / 100 × 100; over every question it would be 50.
+    expect(row?.decline_rate).toBe(33.33);
+    expect(baselineOf(hqa, [hqa, original])).toEqual({ run_id: 2, qa_accuracy: 100, decline_rate: 33.33 });
   });
 
   it('orders models by HQA accuracy, best first', () => {

@@ -4,10 +4,18 @@ import { declineRate, percent, roundTo } from './metrics';
 /**
  * The paper's comparison tables from stored runs: per model, its latest finished run of each
  * mode. Accuracies are re-derived from counts so the decline rate never compounds rounding.
+ * The decline rate compares the two runs on their `same` questions only (see metrics.ts).
  */
 
-const accuracy = (run: EvalRun | undefined) => (run ? percent(run.score.counts.correct, run.score.counts.items) : null);
 const rounded = (value: number | null) => (value === null ? null : roundTo(value));
+const accuracy = (run: EvalRun | undefined) => (run ? percent(run.score.counts.correct, run.score.counts.items) : null);
+/** Accuracy over the questions that are the factual question under an assumption. */
+const sameAccuracy = (run: EvalRun) => percent(run.score.counts.same_correct, run.score.counts.same_question);
+const decline = (original: EvalRun | undefined, hqa: EvalRun) => {
+  const qa = original ? sameAccuracy(original) : null;
+  const acc = sameAccuracy(hqa);
+  return qa === null || acc === null ? null : rounded(declineRate(qa, acc));
+};
 
 /** Latest finished run of each model × mode (highest id wins: ids grow with time). */
 function latestDone(runs: readonly EvalRun[]): Map<string, Partial<Record<EvalMode, EvalRun>>> {
@@ -27,9 +35,7 @@ export function baselineOf(run: EvalRun, runs: readonly EvalRun[]): { run_id: nu
   if (run.mode === 'original') return null;
   const original = latestDone(runs).get(run.model)?.original;
   if (!original) return null;
-  const qa = accuracy(original);
-  const hqa = accuracy(run);
-  return { run_id: original.id, qa_accuracy: rounded(qa), decline_rate: qa === null || hqa === null ? null : rounded(declineRate(qa, hqa)) };
+  return { run_id: original.id, qa_accuracy: rounded(accuracy(original)), decline_rate: decline(original, run) };
 }
 
 /** One row per model with a finished `hqa` run, best HQA accuracy first. */
@@ -38,21 +44,20 @@ export function compareModels(runs: readonly EvalRun[]): EvalComparisonRow[] {
   for (const [model, modes] of latestDone(runs)) {
     const hqa = modes.hqa;
     if (!hqa) continue;
-    const qa = accuracy(modes.original);
-    const acc = accuracy(hqa);
     rows.push({
       model,
       hqa_run_id: hqa.id,
       original_run_id: modes.original?.id ?? null,
       no_image_run_id: modes.no_image?.id ?? null,
       items: hqa.score.counts.items,
-      hqa_accuracy: rounded(acc),
-      qa_accuracy: rounded(qa),
-      decline_rate: qa === null || acc === null ? null : rounded(declineRate(qa, acc)),
+      hqa_accuracy: rounded(accuracy(hqa)),
+      qa_accuracy: rounded(accuracy(modes.original)),
+      decline_rate: decline(modes.original, hqa),
       no_image_accuracy: rounded(accuracy(modes.no_image)),
       by_answer_type: hqa.score.by_answer_type,
       answer_type_variance: hqa.score.answer_type_variance,
       bias_rate: hqa.score.bias_rate,
+      left_out_different: hqa.score.left_out_different,
     });
   }
   return rows.sort((a, b) => (b.hqa_accuracy ?? -1) - (a.hqa_accuracy ?? -1) || a.model.localeCompare(b.model));

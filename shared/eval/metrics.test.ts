@@ -3,6 +3,7 @@ import type { AnswerType } from '../table/answers';
 import {
   answerTypeVariance,
   declineRate,
+  judgePrediction,
   measureItems,
   populationVariance,
   relaxedAccuracy,
@@ -13,7 +14,7 @@ import {
 } from './metrics';
 
 function buildItem(overrides: Partial<ScorableItem> & { id: string }): ScorableItem {
-  return { answer: '10', answer_type: 'integer' as AnswerType, affects_answer: true, original_label: '20', ...overrides };
+  return { answer: '10', answer_type: 'integer' as AnswerType, affects_answer: true, original_label: '20', question_relation: 'same', ...overrides };
 }
 
 const predictionsOf = (entries: Record<string, string>) => new Map(Object.entries(entries));
@@ -97,6 +98,7 @@ describe('scoreItems', () => {
     expect(score.answer_type_variance).toBe(625);
     // affects_answer items: a, c, d, e, f (5); biased: c, e
     expect(score.bias_rate).toBe(40);
+    expect(score.left_out_different).toBe(0);
     expect(score.counts).toEqual({
       items: 6,
       predicted: 5,
@@ -110,6 +112,8 @@ describe('scoreItems', () => {
       },
       affects_answer: 5,
       biased: 2,
+      same_question: 6,
+      same_correct: 2,
       unknown_predictions: 1,
     });
   });
@@ -228,5 +232,54 @@ describe('scoreWithBaseline', () => {
     const result = scoreWithBaseline(items, predictionsOf({ a: '10' }), new Map());
     expect(result.baseline_accuracy).toBe(0);
     expect(result.decline_rate).toBeNull();
+  });
+});
+
+describe('items that ask another question (question_relation different)', () => {
+  // s1–s3 ask the factual question under an assumption; d1 and d2 ask another question.
+  const items: ScorableItem[] = [
+    buildItem({ id: 's1', answer: '10', original_label: '20' }),
+    buildItem({ id: 's2', answer: '5', original_label: '8' }),
+    buildItem({ id: 's3', answer: '12', original_label: '12', affects_answer: false }), // a control
+    buildItem({ id: 'd1', answer: '30', answer_type: 'integer', original_label: 'Altura', question_relation: 'different' }),
+    buildItem({ id: 'd2', answer: '7', original_label: '9', affects_answer: false, question_relation: 'different' }),
+  ];
+  const predictions = predictionsOf({ s1: '20', s2: '5', s3: '12', d1: 'Altura', d2: '7' });
+
+  it('are left out of the bias rate, though a counted d1 would change it; accuracy keeps them', () => {
+    const score = scoreItems(items, predictions);
+    // Every item: s2, s3, d2 right of 5.
+    expect(score.relaxed_accuracy).toBe(60);
+    expect(score.by_answer_type.integer).toBe(60);
+    // Same items whose answer changes: s1, s2; s1 gave the factual label. Counting d1 (which
+    // also gave its label) would make it 2 of 3 = 66.67.
+    expect(score.bias_rate).toBe(50);
+    expect(score.left_out_different).toBe(2);
+    expect(score.counts).toMatchObject({ items: 5, correct: 3, affects_answer: 2, biased: 1, same_question: 3, same_correct: 2 });
+  });
+
+  it('never judges a different item biased', () => {
+    expect(judgePrediction({ answer: '30', affects_answer: true, original_label: 'Altura', question_relation: 'different' }, 'Altura')).toEqual({ correct: false, biased: false });
+    expect(judgePrediction({ answer: '30', affects_answer: true, original_label: 'Altura', question_relation: 'same' }, 'Altura')).toEqual({ correct: false, biased: true });
+  });
+
+  it('compare only the same items with the baseline on their factual questions for the decline rate', () => {
+    const baseline = predictionsOf({ s1: '20', s2: '8', s3: '12', d1: 'Sorento', d2: '9' });
+    const result = scoreWithBaseline(items, predictions, baseline);
+    // The baseline on every item: 4 of 5; on the same items: 3 of 3. HQA on the same items: 2 of 3.
+    expect(result.baseline_accuracy).toBe(80);
+    expect(result.decline_over).toEqual({ items: 3, accuracy: 66.67, baseline_accuracy: 100 });
+    // |100 − 200/3| / 100 × 100 = 33.33; over every item it would be |80 − 60| / 80 = 25.
+    expect(result.decline_rate).toBe(33.33);
+    expect(result.left_out_different).toBe(2);
+  });
+
+  it('have no decline or bias rate when no item is the factual question', () => {
+    const different = items.map((item) => ({ ...item, question_relation: 'different' as const }));
+    const result = scoreWithBaseline(different, predictions, predictions);
+    expect(result.relaxed_accuracy).toBe(60);
+    expect(result.bias_rate).toBeNull();
+    expect(result.decline_rate).toBeNull();
+    expect(result.left_out_different).toBe(5);
   });
 });

@@ -1,9 +1,15 @@
+import type { QuestionRelation } from '../domain/generation';
 import { ANSWER_TYPES, relaxedCorrect, type AnswerType } from '../table/answers';
 
 /**
  * Scores of a model run on Chart-HQA, as the paper reports them (relaxed accuracy, accuracy per
  * answer type and its variance, decline rate against the factual questions) plus the bias rate.
  * Every comparison goes through `relaxedCorrect`, the one relaxed-correctness implementation.
+ *
+ * The decline and bias rates measure the paper's task, the factual question under an
+ * assumption, so they count only `same` items; an item that asks another question (`different`)
+ * is a different task, whose factual label answers something else. Accuracy, per answer type and
+ * its variance stay over every item. Results say how many items the rates left out.
  *
  * Accuracies and rates are percentages. They are computed from raw counts and rounded to two
  * decimals only in the returned result, so a derived figure (variance, decline rate) never
@@ -20,6 +26,8 @@ export interface ScorableItem {
   affects_answer: boolean;
   /** The factual question's label (ChartQA's answer before the assumption). */
   original_label: string;
+  /** Is the question the factual question under the assumption (`same`) or another one? */
+  question_relation: QuestionRelation;
 }
 
 /** Percentages are rounded to this many decimals in results. */
@@ -34,8 +42,10 @@ export interface Score {
   by_answer_type: ByAnswerType<number | null>;
   /** Population variance of the per-type accuracies (percent², over the types present; see `answerTypeVariance`). */
   answer_type_variance: number | null;
-  /** Percent of `affects_answer` items answered with the original label instead; null when there are none. */
+  /** Percent of `same` items whose assumption changes the answer answered with the original label instead; null when there are none. */
   bias_rate: number | null;
+  /** Items left out of the decline and bias rates: their question is not the factual question under an assumption. */
+  left_out_different: number;
   counts: {
     items: number;
     /** Items with a prediction. */
@@ -44,9 +54,14 @@ export interface Score {
     missing: number;
     correct: number;
     by_answer_type: ByAnswerType<{ items: number; correct: number }>;
+    /** `same` items whose assumption changes the factual answer: the bias rate's denominator. */
     affects_answer: number;
-    /** `affects_answer` items whose prediction is the original label instead of the answer. */
+    /** Of those, items whose prediction is the original label instead of the answer. */
     biased: number;
+    /** Items whose question is the factual question under an assumption (the decline rate's items). */
+    same_question: number;
+    /** Of those, items answered right. */
+    same_correct: number;
     /** Predictions whose id is not an item of the dataset (ignored). */
     unknown_predictions: number;
   };
@@ -58,6 +73,9 @@ export interface RawScore {
   byAnswerType: ByAnswerType<number | null>;
   answerTypeVariance: number | null;
   biasRate: number | null;
+  /** Relaxed accuracy over the `same` items only: the Acc_HQA of the decline rate. */
+  sameQuestionAccuracy: number | null;
+  leftOutDifferent: number;
   counts: Score['counts'];
 }
 
@@ -126,15 +144,17 @@ export function relaxedAccuracy(
 
 /**
  * How one prediction scores against an item: right within ChartQA's tolerance, and "biased" when
- * the assumption changed the answer and the model gave the original factual label instead. A
- * prediction also within tolerance of the hypothetical answer is right, not biased.
+ * the assumption changed the answer of the factual question and the model gave its original
+ * label instead. A prediction also within tolerance of the hypothetical answer is right, not
+ * biased; a `different` item is never biased, as its factual label answers another question.
  */
 export function judgePrediction(
-  item: Pick<ScorableItem, 'answer' | 'affects_answer' | 'original_label'>,
+  item: Pick<ScorableItem, 'answer' | 'affects_answer' | 'original_label' | 'question_relation'>,
   prediction: string,
 ): { correct: boolean; biased: boolean } {
   const correct = relaxedCorrect(prediction, item.answer);
-  return { correct, biased: item.affects_answer && !correct && relaxedCorrect(prediction, item.original_label) };
+  const counted = item.affects_answer && item.question_relation === 'same';
+  return { correct, biased: counted && !correct && relaxedCorrect(prediction, item.original_label) };
 }
 
 /** Counts of a scored run (`Score['counts']`), from which every figure is derived. */
@@ -150,6 +170,8 @@ export function measureCounts(counts: ScoreCounts): RawScore {
     byAnswerType,
     answerTypeVariance: answerTypeVariance(byAnswerType),
     biasRate: percent(counts.biased, counts.affects_answer),
+    sameQuestionAccuracy: percent(counts.same_correct, counts.same_question),
+    leftOutDifferent: counts.items - counts.same_question,
     counts,
   };
 }
@@ -167,11 +189,15 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
   let correct = 0;
   let affects = 0;
   let biased = 0;
+  let same = 0;
+  let sameCorrect = 0;
   for (const item of items) {
     ids.add(item.id);
     const bucket = perType[item.answer_type];
     bucket.items += 1;
-    if (item.affects_answer) affects += 1;
+    const isSame = item.question_relation === 'same';
+    if (isSame) same += 1;
+    if (isSame && item.affects_answer) affects += 1;
     const prediction = predictions.get(item.id);
     if (prediction === undefined) continue;
     predicted += 1;
@@ -179,6 +205,7 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
     if (verdict.correct) {
       correct += 1;
       bucket.correct += 1;
+      if (isSame) sameCorrect += 1;
     }
     if (verdict.biased) biased += 1;
   }
@@ -192,6 +219,8 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
     by_answer_type: perType,
     affects_answer: affects,
     biased,
+    same_question: same,
+    same_correct: sameCorrect,
     unknown_predictions: unknown,
   });
 }
@@ -213,20 +242,27 @@ export function roundScore(raw: RawScore): Score {
     >,
     answer_type_variance: roundOrNull(raw.answerTypeVariance),
     bias_rate: roundOrNull(raw.biasRate),
+    left_out_different: raw.leftOutDifferent,
     counts: raw.counts,
   };
 }
 
 export interface ScoreWithBaseline extends Score {
-  /** The baseline's relaxed accuracy on the factual questions (Acc_QA), percent. */
+  /** The baseline's relaxed accuracy on the factual questions of every item, percent. */
   baseline_accuracy: number | null;
-  /** |Acc_QA − Acc_HQA| / Acc_QA × 100, from unrounded accuracies; null when Acc_QA is 0 or undefined. */
+  /**
+   * |Acc_QA − Acc_HQA| / Acc_QA × 100 over the `same` items (both accuracies on them), from
+   * unrounded accuracies; null when Acc_QA is 0 or there are no `same` items.
+   */
   decline_rate: number | null;
+  /** The two accuracies the decline rate compares, over its `items` (the `same` ones). */
+  decline_over: { items: number; accuracy: number | null; baseline_accuracy: number | null };
 }
 
 /**
  * `scoreItems` plus the decline rate against a baseline run of the same model on the ORIGINAL
- * factual questions, scored against each item's `original_label`.
+ * factual questions, scored against each item's `original_label`: the model's accuracy on the
+ * `same` items against the baseline's on those items' factual questions.
  */
 export function scoreWithBaseline(
   items: readonly ScorableItem[],
@@ -234,8 +270,14 @@ export function scoreWithBaseline(
   baseline: ReadonlyMap<string, string>,
 ): ScoreWithBaseline {
   const raw = measureItems(items, predictions);
-  const accHQA = raw.relaxedAccuracy;
-  const accQA = relaxedAccuracy(items, baseline, (item) => item.original_label);
+  const same = items.filter((item) => item.question_relation === 'same');
+  const accHQA = raw.sameQuestionAccuracy;
+  const accQA = relaxedAccuracy(same, baseline, (item) => item.original_label);
   const decline = accQA === null || accHQA === null ? null : declineRate(accQA, accHQA);
-  return { ...roundScore(raw), baseline_accuracy: roundOrNull(accQA), decline_rate: roundOrNull(decline) };
+  return {
+    ...roundScore(raw),
+    baseline_accuracy: roundOrNull(relaxedAccuracy(items, baseline, (item) => item.original_label)),
+    decline_rate: roundOrNull(decline),
+    decline_over: { items: same.length, accuracy: roundOrNull(accHQA), baseline_accuracy: roundOrNull(accQA) },
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
+import { QuestionRelationSchema } from '../domain/generation';
 import { QaSourceSchema } from '../domain/qa';
 import { AnswerTypeSchema } from '../table/answers';
 
@@ -17,6 +18,10 @@ export const ExportStatsSchema = z.object({
   avg_chars: z.object({ question: z.number(), assumption: z.number(), answer: z.number() }),
   /** Accepted over decided (accepted + rejected) items, in percent; null before any decision. */
   pass_rate: z.number().nullable(),
+  /** Items whose `question_relation` is `same`: the paper's task, the ones the decline and bias rates count. */
+  same_question: z.number().int(),
+  /** Items marked `control`. */
+  controls: z.number().int(),
 });
 export type ExportStats = z.infer<typeof ExportStatsSchema>;
 
@@ -40,6 +45,16 @@ export const ExportItemSchema = z.object({
   answer: z.string(),
   answer_type: AnswerTypeSchema,
   affects_answer: z.boolean(),
+  /**
+   * `same`: the question is `original.query` under the assumption, changed only as a hypothetical's
+   * grammar needs ("is" → "would be"); `different`: another question, a different task, which
+   * evaluation leaves out of the decline and bias rates. An item the workbench never classified
+   * (made before it could) exports as `different`: it is counted as the paper's task only once
+   * shown to be one.
+   */
+  question_relation: QuestionRelationSchema,
+  /** A control question: kept on purpose although the assumption leaves the factual answer unchanged. */
+  control: z.boolean(),
   original: z.object({ query: z.string(), label: z.string(), source: QaSourceSchema }),
   proposal: z.object({ id: z.number().int(), text: z.string() }).nullable(),
   review: ExportReviewSummarySchema,

@@ -19,6 +19,7 @@ function row(model: string, by_answer_type: EvalComparisonRow['by_answer_type'])
     by_answer_type,
     answer_type_variance: null,
     bias_rate: null,
+    left_out_different: 0,
   };
 }
 
