@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { whereClause } from '../../db/sql-filters';
-import type { ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
+import type { FlagFilter, ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin, type QuestionRelation } from '../../shared/domain/generation';
 import { BiasFlagSchema, type BiasFlag } from '../../shared/generation/bias-guards';
@@ -129,6 +129,11 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   };
 }
 
+/** A yes/no query filter as SQLite stores the flag. */
+function flagValue(filter: FlagFilter | undefined): number | undefined {
+  return filter === undefined ? undefined : filter === 'true' ? 1 : 0;
+}
+
 export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[]; total: number } {
   const { sql: whereSql, params } = whereClause([
     ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: query[key] })),
@@ -139,6 +144,10 @@ export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[];
       param: 'reviewer_id',
       value: query.reviewer_id,
     },
+    // NULL is "not classified yet", which the filter names 'unclassified'.
+    { sql: "COALESCE(i.question_relation, 'unclassified') = @question_relation", param: 'question_relation', value: query.question_relation },
+    // Unknown (NULL) flags match neither true nor false.
+    ...(['answer_unchanged', 'proposal_consistent', 'is_control'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: flagValue(query[key]) })),
   ]);
   const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
   const rows = db

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
-import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema } from '../domain/generation';
+import { ItemOriginSchema, ItemStatusSchema, QUESTION_RELATIONS, QuestionRelationSchema, RequeueReasonSchema } from '../domain/generation';
 import { BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
@@ -53,6 +53,13 @@ export const ItemDetailSchema = ItemSummarySchema.extend({
 });
 export type ItemDetail = z.infer<typeof ItemDetailSchema>;
 
+/** A yes/no list filter as a query string carries it. */
+export const FlagFilterSchema = z.enum(['true', 'false']);
+export type FlagFilter = z.infer<typeof FlagFilterSchema>;
+export const QUESTION_RELATION_FILTERS = [...QUESTION_RELATIONS, 'unclassified'] as const;
+export const QuestionRelationFilterSchema = z.enum(QUESTION_RELATION_FILTERS);
+export type QuestionRelationFilter = z.infer<typeof QuestionRelationFilterSchema>;
+
 // GET /api/items
 export const ItemListQuerySchema = PageQuerySchema.extend({
   run_id: z.coerce.number().int().positive().optional(),
@@ -65,6 +72,13 @@ export const ItemListQuerySchema = PageQuerySchema.extend({
   verifier_match: z.enum(['true', 'false']).optional(),
   /** Items this user reviewed. */
   reviewer_id: z.coerce.number().int().positive().optional(),
+  /** `unclassified`: items whose relation to the factual question is not known yet. */
+  question_relation: QuestionRelationFilterSchema.optional(),
+  /** `true`: the verifier found the same answer before and after the edit; `false`: it found the answer changed (unknown ones match neither). */
+  answer_unchanged: FlagFilterSchema.optional(),
+  /** `false`: items whose edit does not perform their proposal's operation (unknown ones match neither). */
+  proposal_consistent: FlagFilterSchema.optional(),
+  is_control: FlagFilterSchema.optional(),
 });
 export type ItemListQuery = z.infer<typeof ItemListQuerySchema>;
 export const ItemListResponseSchema = z.object({ items: z.array(ItemSummarySchema), total: z.number().int() });

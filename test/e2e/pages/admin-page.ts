@@ -57,7 +57,8 @@ export class AdminPage {
       (el) => el?.getAttribute('aria-invalid') === 'true',
       await input.elementHandle(),
     );
-    const errorId = await input.getAttribute('aria-describedby');
+    // A setting with a hint is described by the hint and the error.
+    const errorId = (await input.getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error'));
     return errorId ? this.page.locator(`[id="${errorId}"]`).textContent() : null;
   }
 

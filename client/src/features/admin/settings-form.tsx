@@ -24,7 +24,15 @@ const REVIEW_NUMBER_FIELDS = [
   { key: 'lease_seconds', label: 'Lease length (seconds)', step: '30' },
 ] as const;
 
-const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, ...REVIEW_NUMBER_FIELDS];
+/** Benchmark validity: an assumption that leaves the answer as it was measures nothing, unless kept as a control. */
+const CONTROL_SHARE_FIELD = {
+  key: 'unchanged_control_share',
+  label: 'Unchanged-answer control share',
+  step: '0.05',
+  hint: 'Share (0–1) of generated items made as controls, whose assumption leaves the answer unchanged on purpose (marked in the export); other unchanged-answer items are not stored.',
+} as const;
+
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS];
 
 type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
 
@@ -204,6 +212,22 @@ function SettingsEditor({ settings }: { settings: Settings }) {
           </Field>
         ))}
       </div>
+      <div className="form-row">
+        <Field label={CONTROL_SHARE_FIELD.label} error={errorFor(CONTROL_SHARE_FIELD.key)} hint={CONTROL_SHARE_FIELD.hint}>
+          {(control) => (
+            <input
+              {...control}
+              name={CONTROL_SHARE_FIELD.key}
+              type="number"
+              min={0}
+              max={1}
+              step={CONTROL_SHARE_FIELD.step}
+              value={draft[CONTROL_SHARE_FIELD.key]}
+              onChange={(event) => set(CONTROL_SHARE_FIELD.key, event.target.value)}
+            />
+          )}
+        </Field>
+      </div>
       <PriceTable rows={draft.prices} onChange={(rows) => set('prices', rows)} error={errorFor('price_table')} />
       <h2 id="review-settings-heading">Review settings</h2>
       <div className="form-row" role="group" aria-labelledby="review-settings-heading">
@@ -253,7 +277,7 @@ function SettingsEditor({ settings }: { settings: Settings }) {
   );
 }
 
-/** The admin's settings: generation (model, sampling, duplicate filter, limits, prices) and review (k, rule, lease). */
+/** The admin's settings: generation (model, sampling, duplicate filter, limits, unchanged-answer controls, prices) and review (k, rule, lease). */
 export function SettingsForm() {
   const settings = useSettings();
   if (settings.isPending) return <p className="muted">Loading settings…</p>;

@@ -1,4 +1,4 @@
-import type { ItemListQuery } from '../../../../shared/api/items';
+import { FlagFilterSchema, QuestionRelationFilterSchema, type FlagFilter, type ItemListQuery, type QuestionRelationFilter } from '../../../../shared/api/items';
 import { ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '../../../../shared/domain/generation';
 import { parseId } from './items-api';
@@ -17,14 +17,26 @@ export type ItemListFilters = {
   verifier: 'true' | 'false' | '';
   /** Items this user reviewed. */
   reviewer: number | null;
+  /** Benchmark validity: the question's relation to the factual one, and the verifier's flags. */
+  relation: QuestionRelationFilter | '';
+  unchanged: FlagFilter | '';
+  consistent: FlagFilter | '';
+  control: FlagFilter | '';
   page: number;
 };
+
+/** A yes/no filter from the URL; anything else is no filter. */
+function flagParam(value: string | null): FlagFilter | '' {
+  const parsed = FlagFilterSchema.safeParse(value);
+  return parsed.success ? parsed.data : '';
+}
 
 export function readItemFilters(params: URLSearchParams): ItemListFilters {
   const status = ItemStatusSchema.safeParse(params.get('status'));
   const origin = ItemOriginSchema.safeParse(params.get('origin'));
   const type = ChartTypeSchema.safeParse(params.get('type'));
   const verifier = params.get('verifier');
+  const relation = QuestionRelationFilterSchema.safeParse(params.get('relation'));
   return {
     status: status.success ? status.data : '',
     origin: origin.success ? origin.data : '',
@@ -34,6 +46,10 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
     chart: parseId(params.get('chart')),
     verifier: verifier === 'true' || verifier === 'false' ? verifier : '',
     reviewer: parseId(params.get('reviewer')),
+    relation: relation.success ? relation.data : '',
+    unchanged: flagParam(params.get('unchanged')),
+    consistent: flagParam(params.get('consistent')),
+    control: flagParam(params.get('control')),
     page: parseId(params.get('page')) ?? 1,
   };
 }
@@ -50,6 +66,10 @@ export function writeItemFilters(current: ItemListFilters, change: Partial<ItemL
   if (next.chart !== null) params.set('chart', String(next.chart));
   if (next.verifier) params.set('verifier', next.verifier);
   if (next.reviewer !== null) params.set('reviewer', String(next.reviewer));
+  if (next.relation) params.set('relation', next.relation);
+  if (next.unchanged) params.set('unchanged', next.unchanged);
+  if (next.consistent) params.set('consistent', next.consistent);
+  if (next.control) params.set('control', next.control);
   if (next.page > 1) params.set('page', String(next.page));
   return params;
 }
@@ -66,5 +86,9 @@ export function toItemQuery(filters: ItemListFilters): ItemListQuery {
     chart_id: filters.chart ?? undefined,
     verifier_match: filters.verifier || undefined,
     reviewer_id: filters.reviewer ?? undefined,
+    question_relation: filters.relation || undefined,
+    answer_unchanged: filters.unchanged || undefined,
+    proposal_consistent: filters.consistent || undefined,
+    is_control: filters.control || undefined,
   };
 }

@@ -4,6 +4,7 @@ import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { selectableRow, useListNavigation, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { BiasFlags, ItemStatusTag, OriginTag, VerifierMark } from './item-tags';
+import { ValidityTags } from './validity-flags';
 
 type ItemListTableProps = {
   items: ItemSummary[];
@@ -86,6 +87,9 @@ function ItemTableView({ items, onOpen, showChart = true, selected, onSelect, se
           <th scope="col" title="Does the verifier's recomputed answer match?">
             Verifier
           </th>
+          <th scope="col" title="Is it the benchmark's task: the factual question, an answer the assumption changes, the proposal's operation?">
+            Validity
+          </th>
           <th scope="col">Bias flags</th>
           <th scope="col">Status</th>
         </tr>
@@ -132,6 +136,9 @@ function ItemTableView({ items, onOpen, showChart = true, selected, onSelect, se
             </td>
             <td className="verdict-cell">
               <VerifierMark match={item.verifier_match} />
+            </td>
+            <td>
+              <ValidityTags item={item} />
             </td>
             <td>
               <BiasFlags flags={item.bias_flags} />

@@ -13,6 +13,7 @@ import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
 import { parseId, useItem } from './items-api';
 import { RequeueNotice } from './requeue-notice';
 import { ReviewHistory } from './review-history';
+import { ValidityNotices } from './validity-flags';
 import { VerifierView } from './verifier-view';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
@@ -38,6 +39,7 @@ export function ItemBody({ item }: { item: ItemDetail }) {
   return (
     <>
       <RequeueNotice reason={item.requeue_reason} />
+      <ValidityNotices item={item} />
       <div className="item-overview">
         <dl className="meta">
           <dt>Chart</dt>

@@ -14,6 +14,7 @@ import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters } from '
 import { ItemListTable, type ItemSelection } from './item-list-table';
 import { useItems, useRequeue } from './items-api';
 import { ReviewerFilter } from './reviewer-filter';
+import { NO_VALIDITY_FILTERS, ValidityFilters, hasValidityFilter } from './validity-filters';
 
 const SHORTCUTS = [
   { keys: ['j', '↓'], action: 'next' },
@@ -118,7 +119,7 @@ export function ItemsPage() {
   const goToPage = usePageKeys({ page: filters.page, total, pageSize: ITEM_PAGE_SIZE, onPage: (page) => update({ page }) });
 
   const filtered = Boolean(
-    filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart || filters.verifier || filters.reviewer,
+    filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart || filters.verifier || filters.reviewer || hasValidityFilter(filters),
   );
   const selection: ItemSelection | undefined = isCurator
     ? {
@@ -172,6 +173,7 @@ export function ItemsPage() {
           options={VERIFIER_OPTIONS}
           onChange={(verifier) => update({ verifier })}
         />
+        <ValidityFilters filters={filters} update={update} />
         <ReviewerFilter value={filters.reviewer} onChange={(reviewer) => update({ reviewer })} />
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
@@ -180,7 +182,7 @@ export function ItemsPage() {
           <button
             type="button"
             className="link-button"
-            onClick={() => update({ status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null })}
+            onClick={() => update({ status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null, ...NO_VALIDITY_FILTERS })}
           >
             Clear filters
           </button>

@@ -3,8 +3,9 @@ import { LintFindingsView } from '../charts/try-it/lint-findings-view';
 import { VerifierMark } from './item-tags';
 
 /**
- * What the verifier made of an item: the answer its program gives on the edited table, whether
- * that matches the item's answer, where it failed, and the layout lint. Advice, not a verdict.
+ * What the verifier made of an item: the answer its program gives on the edited table (and on
+ * the unedited one), whether that matches the item's answer, where it failed, and the lint.
+ * Advice, not a verdict.
  */
 export function VerifierView({ result, answer, hasEdit }: { result: VerifierResult; answer: string; hasEdit: boolean }) {
   return (
@@ -18,6 +19,12 @@ export function VerifierView({ result, answer, hasEdit }: { result: VerifierResu
             <output className="mono verifier-answer" data-testid="recomputed-answer">
               {result.recomputed_answer}
             </output>
+          )}
+          {result.original_answer !== null && (
+            <span className="muted small" data-testid="original-answer">
+              {' '}
+              · before the edit: <span className="mono">{result.original_answer}</span>
+            </span>
           )}
         </dd>
         <dt>Item’s answer</dt>
@@ -38,7 +45,7 @@ export function VerifierView({ result, answer, hasEdit }: { result: VerifierResu
           {result.error.position !== undefined && ` at offset ${result.error.position}`}: {result.error.message}
         </p>
       )}
-      <h4>Layout lint</h4>
+      <h4>Lint: layout and item</h4>
       {hasEdit || result.lint.length > 0 ? (
         <LintFindingsView findings={result.lint} />
       ) : (

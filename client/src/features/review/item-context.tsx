@@ -8,6 +8,7 @@ import { DrawnChartNote } from '../../ui/drawn-chart-note';
 import { ColourWarning } from '../items/colour-warning';
 import { BiasFlags, VerifierMark } from '../items/item-tags';
 import { RequeueNotice } from '../items/requeue-notice';
+import { ValidityNotices } from '../items/validity-flags';
 import { VerifierView } from '../items/verifier-view';
 import { VegaChart } from './chart/counterfactual-chart';
 
@@ -92,6 +93,7 @@ function QuestionBlock({ task }: { task: ReviewTask }) {
       </div>
       <RequeueNotice reason={item.requeue_reason} />
       <MarkedQuestion question={item.question} assumption={item.assumption} />
+      <ValidityNotices item={item} />
       <dl className="review-answer-line">
         <div>
           <dt>Answer</dt>
@@ -115,7 +117,14 @@ function QuestionBlock({ task }: { task: ReviewTask }) {
         <div>
           <dt>Verifier</dt>
           <dd data-testid="review-verdict">
-            <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> <VerifierMark match={item.verifier.match} /> ·{' '}
+            <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> <VerifierMark match={item.verifier.match} />
+            {item.verifier.original_answer !== null && (
+              <span className="muted small">
+                {' '}
+                (before the edit: <span className="mono">{item.verifier.original_answer}</span>)
+              </span>
+            )}{' '}
+            ·{' '}
             {item.verifier.lint.length === 0 ? (
               <span className="ok">lint clean</span>
             ) : (
