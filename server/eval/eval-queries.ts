@@ -397,7 +397,8 @@ export function listResults(db: Db, runId: number, query: EvalResultsQuery): { r
   const rows = db
     .prepare(
       `SELECT e.item_id, i.chart_id, c.imgname, e.question, e.gold, e.answer_type, e.affects_answer, e.original_label, e.status, e.prediction, e.raw,
-        CASE WHEN e.status IN ('answered', 'failed') THEN e.correct END AS correct, e.biased, e.error
+        -- A question failed without an answer (never asked, or no prediction imported) is wrong.
+        CASE WHEN e.status IN ('answered', 'failed') THEN COALESCE(e.correct, 0) END AS correct, e.biased, e.error
        FROM eval_results e JOIN hqa_items i ON i.id = e.item_id JOIN charts c ON c.id = i.chart_id
        ${filter} ORDER BY e.position LIMIT :limit OFFSET :offset`,
     )

@@ -15,14 +15,15 @@ import {
   UnsolvedResponseSchema,
   type EvalRun,
 } from '../../shared/api/evaluations';
-import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
-import { declineRate, percent, roundTo, scoreItems } from '../../shared/eval/metrics';
+import { ChartHqaExportV1Schema, exportItemId, type ExportItem } from '../../shared/export/chart-hqa';
+import { declineRate, percent, roundTo, scoreItems, type ScorableItem } from '../../shared/eval/metrics';
 import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
 import { scorePredictionFiles } from '../../server/eval/score-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { runCliAsync } from '../support/cli';
+import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -32,11 +33,23 @@ let fake: FakeOpenAI;
 let cora: TestClient;
 let rev: TestClient;
 let items: ExportItem[];
+/** The export id of the one accepted item whose question is not the factual one. */
+let differentId: string;
 /** Question text → how the fake model answers it. */
 const replies = new Map<string, string>();
 
 const db = () => server.server.ctx.db;
 const userMessage = (r: RecordedRequest) => JSON.stringify((r.body as { messages: unknown[] }).messages[1]);
+const scorableOf = (list: ExportItem[]): ScorableItem[] =>
+  list.map((item) => ({
+    id: item.id,
+    answer: item.answer,
+    answer_type: item.answer_type,
+    affects_answer: item.affects_answer,
+    original_label: item.original.label,
+    question_relation: item.question_relation,
+  }));
+const sameItems = () => items.filter((item) => item.question_relation === 'same');
 
 async function exportItems(): Promise<ExportItem[]> {
   const res = await cora.get('/api/export?format=chart-hqa');
@@ -72,10 +85,13 @@ beforeAll(async () => {
     },
   });
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
-  const run = await generateItems(server, 10);
+  // The offline engine makes no item for a factual QA it cannot program: ask for more than the 8 kept.
+  const run = await generateItems(server, 16);
   db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ? AND id IN (SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id LIMIT 8)").run(run, run);
   // A reviewer's correction: runs must score against it, as exports do.
   db().prepare("UPDATE hqa_items SET final_answer = '12345' WHERE id = (SELECT MIN(id) FROM hqa_items WHERE status = 'accepted')").run();
+  // A hand-written item that asks another question: left out of the decline and bias rates.
+  differentId = exportItemId(addAcceptedDifferentItem(db()).id);
   await server.createUser('cora', 'curator', 'curator-pass-1');
   await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
   cora = new TestClient(server.url);
@@ -83,19 +99,23 @@ beforeAll(async () => {
   rev = new TestClient(server.url);
   await rev.login('rev', 'reviewer-pass-1');
   items = await exportItems();
-  expect(items).toHaveLength(8);
+  expect(items).toHaveLength(9);
   expect(items[0]?.answer).toBe('12345');
+  expect(items.filter((item) => item.question_relation === 'different').map((item) => item.id)).toEqual([differentId]);
 });
 afterAll(async () => {
   await server?.close();
   await fake?.close();
 });
 
-/** The fake model: right on all but two items — the first gives the original label, the second rambles. */
+/**
+ * The fake model: right on all but three items — the first gives the original label, the second
+ * rambles, and the different item gets its original label (biased, were it counted).
+ */
 function scriptModel(): Map<string, string> {
   const predictions = new Map<string, string>();
   items.forEach((item, index) => {
-    const answer = index === 1 ? item.original.label : index === 2 ? null : item.answer;
+    const answer = item.id === differentId || index === 1 ? item.original.label : index === 2 ? null : item.answer;
     replies.set(item.question, answer === null ? 'Hard to say from this chart\nmaybe more' : `Reasoning…\nAnswer: ${answer}`);
     predictions.set(item.id, answer ?? 'maybe more');
     // The factual question: always the label.
@@ -130,9 +150,20 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
       expect(first && userMessage(first)).toContain(`data:image/png;base64,${png.slice(0, 60)}`);
 
       // The stored score is what `hqa score` computes from the same predictions on the export.
-      const scorable = items.map((item) => ({ id: item.id, answer: item.answer, answer_type: item.answer_type, affects_answer: item.affects_answer, original_label: item.original.label }));
-      const reference = scoreItems(scorable, expected);
+      const reference = scoreItems(scorableOf(items), expected);
       expect(ended.score).toEqual(reference);
+      // The different item is in the accuracy but left out of the bias rate, though it gave its label.
+      const same = sameItems();
+      const second = items[1];
+      const secondBiased = second?.affects_answer && !relaxedCorrect(second.original.label, second.answer) ? 1 : 0;
+      expect(ended.score.left_out_different).toBe(1);
+      expect(ended.score.counts).toMatchObject({
+        items: 9,
+        same_question: 8,
+        affects_answer: same.filter((item) => item.affects_answer).length,
+        biased: secondBiased,
+      });
+      expect(ended.score.bias_rate).toBe(roundTo(percent(secondBiased, same.filter((item) => item.affects_answer).length) ?? 0));
       expect(ended.items_answered).toBe(items.length);
       expect(ended.prompt_tokens).toBeGreaterThan(0);
     } finally {
@@ -189,8 +220,11 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
       for (const item of items) byType.set(item.chart_type, (byType.get(item.chart_type) ?? 0) + 1);
       expect(new Map(breakdown.by_chart_type.map((row) => [row.chart_type, row.items]))).toEqual(byType);
       expect(breakdown.by_chart_type.reduce((sum, row) => sum + row.correct, 0)).toBe(hqaRun.score.counts.correct);
-      const accHqa = percent(hqaRun.score.counts.correct, hqaRun.score.counts.items) ?? 0;
+      // The decline rate compares the same questions: the different one (answered wrong) is left out.
+      const accHqa = percent(hqaRun.score.counts.same_correct, sameItems().length) ?? 0;
       expect(detail.baseline).toEqual({ run_id: original.id, qa_accuracy: 100, decline_rate: roundTo(declineRate(100, accHqa) ?? 0) });
+      const accAll = percent(hqaRun.score.counts.correct, items.length) ?? 0;
+      expect(detail.baseline?.decline_rate).not.toBe(roundTo(declineRate(100, accAll) ?? 0));
 
       const { rows } = EvalComparisonResponseSchema.parse((await rev.get('/api/eval-runs/comparison')).body);
       const row = rows.find((r) => r.model === 'vision-1');
@@ -203,6 +237,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
         decline_rate: detail.baseline?.decline_rate,
         answer_type_variance: hqaRun.score.answer_type_variance,
         bias_rate: hqaRun.score.bias_rate,
+        left_out_different: 1,
       });
     } finally {
       socket.close();
@@ -257,8 +292,14 @@ describe('the factual baseline and imported predictions', () => {
       const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'factual-baseline', mode: 'hqa' })).body);
       expect(run.model).toBe('factual-baseline');
       const ended = await waitForEnd(run.id);
-      const changed = items.filter((i) => i.affects_answer && !relaxedCorrect(i.original.label, i.answer));
+      // Only the same questions: the different one is answered with its label too, yet not biased.
+      const changed = sameItems().filter((i) => i.affects_answer && !relaxedCorrect(i.original.label, i.answer));
       expect(ended.score.counts.biased).toBe(changed.length);
+      expect(ended.score.left_out_different).toBe(1);
+      const different = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?q=${encodeURIComponent('How many categories')}`)).body).results;
+      expect(different.map((r) => ({ id: r.id, prediction: r.prediction, biased: r.biased }))).toEqual([
+        { id: differentId, prediction: items.find((i) => i.id === differentId)?.original.label, biased: false },
+      ]);
       expect(ended.score.counts.correct).toBe(items.filter((i) => relaxedCorrect(i.original.label, i.answer)).length);
       expect(ended.cost).toBe(0);
     } finally {
@@ -289,11 +330,10 @@ describe('the factual baseline and imported predictions', () => {
     const res = await cora.post('/api/eval-runs/import', { model: 'external-7b', mode: 'hqa', predictions });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
     const { run } = EvalRunResponseSchema.parse(res.body);
-    expect(run).toMatchObject({ engine: 'imported', status: 'done', items_total: items.length, items_answered: 6, items_failed: 2 });
-    const scorable = items.map((item) => ({ id: item.id, answer: item.answer, answer_type: item.answer_type, affects_answer: item.affects_answer, original_label: item.original.label }));
-    expect(run.score).toEqual(scoreItems(scorable, new Map(predictions.map((p) => [p.id, p.prediction]))));
+    expect(run).toMatchObject({ engine: 'imported', status: 'done', items_total: items.length, items_answered: 6, items_failed: items.length - 6 });
+    expect(run.score).toEqual(scoreItems(scorableOf(items), new Map(predictions.map((p) => [p.id, p.prediction]))));
     const failed = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?outcome=failed`)).body);
-    expect(failed.results.map((r) => r.error)).toEqual(['no prediction in the imported file', 'no prediction in the imported file']);
+    expect(failed.results.map((r) => r.error)).toEqual(items.slice(6).map(() => 'no prediction in the imported file'));
 
     // The run's answers download as hqa eval's file, and hqa score on the export agrees with the page.
     const download = await rev.get(`/api/eval-runs/${run.id}/predictions`);
@@ -327,6 +367,9 @@ describe('the factual baseline and imported predictions', () => {
       const { run } = EvalRunResponseSchema.parse(JSON.parse(result.stdout));
       expect(run).toMatchObject({ model: 'cli-model', mode: 'original', engine: 'imported', status: 'done' });
       expect(run.score.relaxed_accuracy).toBe(100);
+      // The relation comes from the dataset ids: the different item's factual question is left out.
+      expect(run.score.left_out_different).toBe(1);
+      expect(run.score.counts).toMatchObject({ same_question: 8, same_correct: 8 });
       const listed = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.filter((r) => r.model === 'cli-model');
       expect(listed.map((r) => r.id)).toEqual([run.id]);
     } finally {
