@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getSettings } from '../../server/settings/settings-queries';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { AdminPage } from './pages/admin-page';
 import { AppFrame } from './pages/app-frame';
@@ -88,5 +89,25 @@ describe('admin in the browser', () => {
     expect(await admin.settingError('ROUGE-L duplicate threshold')).toMatch(/1/);
     expect(await admin.settingsNotice.count()).toBe(0);
     expect(await model.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('an admin keeps a share of unchanged-answer items as controls; the field says what it does and refuses a share above 1', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const admin = await new AdminPage(page, server.url).goto();
+    const share = admin.setting('Unchanged-answer control share');
+    await share.waitFor();
+    expect(await share.inputValue()).toBe('0');
+    const hintId = (await share.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${hintId}"]`).textContent()).toMatch(/made as controls.*other unchanged-answer items are not stored/);
+
+    await share.fill('0.1');
+    await admin.saveSettings();
+    await admin.settingsNotice.getByText('Settings saved.').waitFor();
+    expect(getSettings(server.server.ctx.db).unchanged_control_share).toBe(0.1);
+
+    await share.fill('1.5');
+    await admin.saveSettings();
+    expect(await admin.settingError('Unchanged-answer control share')).toMatch(/1/);
+    expect(getSettings(server.server.ctx.db).unchanged_control_share).toBe(0.1);
   });
 });
