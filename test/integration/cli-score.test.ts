@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ const write = (name: string, value: unknown) => {
   return path;
 };
 
-function buildExportItem(id: string, answer: string, answer_type: string, label: string, affects_answer = true) {
+function buildExportItem(id: string, answer: string, answer_type: string, label: string, affects_answer = true, question_relation = 'same') {
   return {
     id,
     imgname: `${id}.png`,
@@ -25,6 +25,8 @@ function buildExportItem(id: string, answer: string, answer_type: string, label:
     answer,
     answer_type,
     affects_answer,
+    question_relation,
+    control: !affects_answer,
     original: { query: `What is the value for ${id}?`, label, source: 'human' },
     proposal: { id: 1, text: 'scale a series' },
     review: { reviews: 1, accepts: 1, rejects: 0, adjudicated: false, corrected: false },
@@ -49,6 +51,8 @@ const dataset = {
     answer_types: { integer: 2, decimal: 1, boolean: 1, text: 1 },
     avg_chars: { question: 50, assumption: 23, answer: 3 },
     pass_rate: 100,
+    same_question: 5,
+    controls: 1,
   },
   items,
 };
@@ -81,6 +85,7 @@ describe('hqa score', () => {
       by_answer_type: { integer: 100, decimal: 100, boolean: 0, text: 0 },
       answer_type_variance: 2500, // mean 50, every deviation ±50
       bias_rate: 25, // 1 of the 4 items whose answer the assumption changed
+      left_out_different: 0,
       counts: {
         items: 5,
         predicted: 4,
@@ -94,6 +99,8 @@ describe('hqa score', () => {
         },
         affects_answer: 4,
         biased: 1,
+        same_question: 5,
+        same_correct: 3,
         unknown_predictions: 0,
       },
     });
@@ -108,6 +115,38 @@ describe('hqa score', () => {
     expect(output.baseline_accuracy).toBe(80); // 4 of 5
     expect(output.decline_rate).toBe(25); // |80 − 60| / 80 × 100
     expect(output.relaxed_accuracy).toBe(60);
+  });
+
+  it('leaves an item that asks another question out of the bias and decline rates, and says how many', () => {
+    // chq-000006 asks another question; the model gives its factual label (biased, were it
+    // counted: 2 of 5 = 40%) and the baseline answers its factual question right.
+    const withDifferent = write('with-different.json', { ...dataset, items: [...items, buildExportItem('chq-000006', '7', 'integer', '3', true, 'different')] });
+    const predictions = write('predictions-6.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
+    const baseline = write('baseline-6.json', [...(JSON.parse(readFileSync(baselinePath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
+    const result = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline, '--json'], { dbPath });
+    expect(result.status, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(output).toMatchObject({
+      relaxed_accuracy: 50, // 3 of 6: accuracy keeps every item
+      bias_rate: 25, // still 1 of the 4 same items whose answer changed
+      left_out_different: 1,
+      baseline_accuracy: 83.33, // 5 of 6 factual questions
+      // over the 5 same items: |80 − 60| / 80; over all six it would be |83.33 − 50| / 83.33 = 40
+      decline_rate: 25,
+      decline_over: { items: 5, accuracy: 60, baseline_accuracy: 80 },
+      counts: expect.objectContaining({ items: 6, affects_answer: 4, biased: 1, same_question: 5, same_correct: 3 }) as unknown,
+    });
+    const human = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline], { dbPath });
+    expect(human.stdout).toContain('1 questions that are not the factual question under an assumption were left out of the decline and bias rates');
+    expect(human.stdout).toMatch(/decline rate\s+25\.00%\s+\(over 5 items: 60\.00% against the baseline's 80\.00%\)/);
+  });
+
+  it('refuses a dataset without the question relation, naming the field', () => {
+    const { question_relation: _relation, ...old } = buildExportItem('chq-000001', '40', 'integer', '20');
+    const path = write('no-relation.json', { ...dataset, items: [old] });
+    const result = runCli(['score', '--dataset', path, '--predictions', predictionsPath, '--json'], { dbPath });
+    expect(result.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/no-relation\.json: items\[0\]\.question_relation/);
   });
 
   it('names the file and the field of a bad dataset', () => {
@@ -154,6 +193,7 @@ describe('hqa score', () => {
     const ok = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath], { dbPath });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/relaxed accuracy\s+60\.00%/);
+    expect(ok.stdout).toContain('0 questions that are not the factual question under an assumption were left out of the decline and bias rates');
     const bad = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath], { dbPath });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^error: .*nope\.json/);
