@@ -14,6 +14,12 @@ import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 
 /** Decided and accepted counts, as every pass-rate query selects them. */
 const TALLY = `SUM(i.status IN ('accepted', 'rejected')) AS decided, SUM(i.status = 'accepted') AS accepted`;
+/**
+ * A proposal's pass rate counts only the items that did what it says: an item whose edit
+ * performs another operation judges that operation, not the proposal.
+ */
+const PROPOSAL_TALLY = `SUM(i.status IN ('accepted', 'rejected') AND i.proposal_consistent IS NOT 0) AS decided,
+  SUM(i.status = 'accepted' AND i.proposal_consistent IS NOT 0) AS accepted`;
 
 export interface Tally {
   decided: number;
@@ -46,7 +52,7 @@ export function tallyByChartType(db: Db): (Tally & { chart_type: ChartType })[] 
 
 export function tallyByRound(db: Db): (Tally & { round: number })[] {
   const rows = db
-    .prepare(`SELECT p.round, ${TALLY} FROM hqa_items i JOIN proposals p ON p.id = i.proposal_id GROUP BY p.round ORDER BY p.round`)
+    .prepare(`SELECT p.round, ${PROPOSAL_TALLY} FROM hqa_items i JOIN proposals p ON p.id = i.proposal_id GROUP BY p.round ORDER BY p.round`)
     .all() as { round: number; decided: number | null; accepted: number | null }[];
   return rows.map((r) => ({ round: r.round, ...tally(r) }));
 }
@@ -84,7 +90,7 @@ const toProposalStats = (r: RawProposalStats): ProposalStatsRow => ({
   ...tally(r),
 });
 
-const PROPOSAL_STATS = `SELECT p.id, p.chart_type, p.text, p.origin, p.status, p.round, COUNT(i.id) AS items, ${TALLY}
+const PROPOSAL_STATS = `SELECT p.id, p.chart_type, p.text, p.origin, p.status, p.round, COUNT(i.id) AS items, ${PROPOSAL_TALLY}
   FROM proposals p LEFT JOIN hqa_items i ON i.proposal_id = p.id`;
 
 /** Proposals that have items, with their items' tally. */

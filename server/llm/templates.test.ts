@@ -9,6 +9,7 @@ import { HqaItemDraftSchema, ProposalBatchSchema } from '../../shared/generation
 import { relaxedCorrect } from '../../shared/table/answers';
 import { buildTable } from '../../shared/table/table-fixtures';
 import { verifyItem } from '../../shared/table/verify';
+import { questionRelation } from '../language/question-relation';
 import { parseTableCsv } from '../import/csv-table';
 import {
   buildTemplate,
@@ -194,6 +195,7 @@ describe('the Stage 2 worked examples', () => {
       question: /^Factual question: (.*)$/m.exec(block)?.[1],
       label: /^Label: (.*)$/m.exec(block)?.[1],
       reply: /^JSON reply:\n(.*)$/m.exec(block)?.[1],
+      proposal: /^Proposal: (.*)$/m.exec(block)?.[1],
     }));
 
   it('there are two or three of them', () => {
@@ -202,18 +204,22 @@ describe('the Stage 2 worked examples', () => {
   });
 
   it.each(examples.map((example, index) => [index + 1, example] as const))(
-    'example %i is a valid item that the verifier recomputes, with an honest affects_answer',
+    'example %i is a valid item that the verifier recomputes: the same question, an answer the assumption changes, the proposal performed',
     (_, example) => {
       const chartType = CHART_TYPES.find((type) => type === example.chartType);
       expect(chartType).toBeDefined();
       const item = HqaItemDraftSchema.parse(JSON.parse(example.reply ?? ''));
       expect(item.question.startsWith(`${item.assumption} `)).toBe(true);
       const table = parseTableCsv(`${example.csv}\n`, 'example');
-      const result = verifyItem({ table, chartType: chartType!, edit: item.edit, program: item.program, answer: item.answer });
+      const result = verifyItem({ table, chartType: chartType!, edit: item.edit, program: item.program, answer: item.answer, assumption: item.assumption, proposal: example.proposal ?? null });
       expect(result.error).toBeNull();
       expect(result.lint).toEqual([]);
       expect(result.recomputed_answer).toBe(item.answer);
       expect(result.answer_type).toBe(item.answer_type);
+      expect(result.original_answer).toBe(example.label);
+      expect(result.answer_unchanged).toBe(false);
+      expect(result.proposal_consistent).toBe(true);
+      expect(questionRelation(example.question ?? '', item.question, item.assumption)).toBe('same');
       expect(item.affects_answer).toBe(!relaxedCorrect(item.answer, example.label ?? ''));
     },
   );

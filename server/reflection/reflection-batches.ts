@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { ActiveJobs } from '../jobs/active-jobs';
 import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
 import { batchHeartbeat, claimBatchOwnership, finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep, runningBatches } from './batch-queries';
+import { getSettings } from '../settings/settings-queries';
 import { proposalsWithNewDecisions } from './reflection-queries';
 import { ReflectionCancelled, type FeedbackLoop } from './reflection-service';
 
@@ -25,7 +26,7 @@ export class ReflectionBatches {
   ) {}
 
   start(chartType: string | undefined, userId: number): ReflectionBatch {
-    const id = insertBatch(this.ctx.db, { chartType: chartType ?? null, proposalIds: proposalsWithNewDecisions(this.ctx.db, chartType), createdBy: userId });
+    const id = insertBatch(this.ctx.db, { chartType: chartType ?? null, proposalIds: proposalsWithNewDecisions(this.ctx.db, chartType, getSettings(this.ctx.db).reflection_min_decisions), createdBy: userId });
     const batch = this.mustGet(id);
     this.publish(id);
     if (batch.status === 'running') void this.run(id);

@@ -19,13 +19,17 @@ interface FeedbackRow {
   corrected_answer: string | null;
 }
 
-/** Every standing review of the proposal's items: what reflection answers. */
+/**
+ * Every standing review of the proposal's items that did what it says (an item performing
+ * another operation says nothing about this one): what reflection answers.
+ */
 export function proposalFeedback(db: Db, proposalId: number, limit = 40): FeedbackEntry[] {
   const rows = db
     .prepare(
       `SELECT i.id AS item_id, i.question, r.decision, r.rationality, r.correctness, r.layout, r.rationality_note, r.correctness_note,
         r.layout_note, r.feedback, r.corrected_answer
-       FROM reviews r JOIN hqa_items i ON i.id = r.item_id WHERE i.proposal_id = ? AND r.retracted_at IS NULL ORDER BY r.id DESC LIMIT ?`,
+       FROM reviews r JOIN hqa_items i ON i.id = r.item_id
+       WHERE i.proposal_id = ? AND r.retracted_at IS NULL AND i.proposal_consistent IS NOT 0 ORDER BY r.id DESC LIMIT ?`,
     )
     .all(proposalId, limit) as FeedbackRow[];
   return rows.map((row) => {
@@ -46,8 +50,8 @@ export function proposalFeedback(db: Db, proposalId: number, limit = 40): Feedba
 export function decisionCounts(db: Db, proposalId: number): { decided: number; accepted: number; reflected: number } {
   return db
     .prepare(
-      `SELECT (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status IN ('accepted', 'rejected')) AS decided,
-        (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status = 'accepted') AS accepted,
+      `SELECT (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status IN ('accepted', 'rejected') AND proposal_consistent IS NOT 0) AS decided,
+        (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status = 'accepted' AND proposal_consistent IS NOT 0) AS accepted,
         (SELECT reflected_decisions FROM proposals WHERE id = @id) AS reflected`,
     )
     .get({ id: proposalId }) as { decided: number; accepted: number; reflected: number };
@@ -122,15 +126,20 @@ export function getReflection(db: Db, id: number): Reflection | null {
   return row ? { ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) } : null;
 }
 
-/** Active proposals whose items were decided since their last reflection, oldest first. */
-export function proposalsWithNewDecisions(db: Db, chartType: string | undefined): number[] {
+/**
+ * Active proposals with at least `minDecisions` decided (consistent) items, some of them decided
+ * since their last reflection, oldest first.
+ */
+export function proposalsWithNewDecisions(db: Db, chartType: string | undefined, minDecisions: number): number[] {
   return (
     db
       .prepare(
-        `SELECT p.id FROM proposals p WHERE p.status = 'active' AND (@chart_type IS NULL OR p.chart_type = @chart_type)
-          AND (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ('accepted', 'rejected')) > p.reflected_decisions
-         ORDER BY p.id`,
+        `SELECT id FROM (
+           SELECT p.id, p.reflected_decisions AS reflected,
+             (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ('accepted', 'rejected') AND i.proposal_consistent IS NOT 0) AS decided
+           FROM proposals p WHERE p.status = 'active' AND (@chart_type IS NULL OR p.chart_type = @chart_type))
+         WHERE decided > reflected AND decided >= @min ORDER BY id`,
       )
-      .all({ chart_type: chartType ?? null }) as { id: number }[]
+      .all({ chart_type: chartType ?? null, min: minDecisions }) as { id: number }[]
   ).map((r) => r.id);
 }

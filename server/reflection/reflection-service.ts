@@ -54,6 +54,11 @@ export class FeedbackLoop {
     if (!proposal) throw notFound(`proposal ${proposalId}`);
     const feedback = proposalFeedback(db, proposalId);
     if (feedback.length === 0) throw new HttpError('conflict', `proposal ${proposalId} has no reviewed items yet: nothing to reflect on`);
+    const minimum = getSettings(db).reflection_min_decisions;
+    const decided = decisionCounts(db, proposalId).decided;
+    if (decided < minimum) {
+      throw new HttpError('conflict', `proposal ${proposalId} has ${decided} decided item${decided === 1 ? '' : 's'}; reflection waits for ${minimum} (setting reflection_min_decisions)`);
+    }
     if (this.inFlight.has(proposalId)) throw new HttpError('conflict', `proposal ${proposalId} is being revised already`);
     this.inFlight.add(proposalId);
     try {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import type { FeedbackEntry } from '../../shared/api/reflection';
 import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-types';
+import { reviseFromFeedback } from './feedback-rules';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
-import type { Criterion } from '../../shared/domain/review';
 import { ModelReflectionOutputSchema, toRevision } from '../../shared/generation/model-output';
 import type { Settings } from '../../shared/settings';
 import type { EngineUsage } from '../generation/engine';
@@ -27,48 +27,19 @@ export interface Reviser {
   revise(request: RevisionRequest): Promise<RevisionResult>;
 }
 
-/** The clause the offline reviser adds for each failed criterion: the reviewers' recurring constraint, as a rule. */
-const CONSTRAINTS: Record<Criterion, Record<'general' | 'share', string>> = {
-  layout: {
-    general: 'keeping every named category on the chart and every value within its axis',
-    share: 'taking the change from the other parts so the shares still sum to 100',
-  },
-  correctness: {
-    general: 'stating the exact new value so the answer can be computed from the chart',
-    share: 'stating the exact new share so the answer can be computed from the chart',
-  },
-  rationality: {
-    general: 'keeping the change plausible for what the chart measures and asking one unambiguous question',
-    share: 'keeping the change plausible for what the chart measures and asking one unambiguous question',
-  },
-};
-
-const SHARE_TYPES: readonly ChartType[] = ['pie', 'stacked_bar'];
-
 /**
- * The offline reviser: rule-based and says so. It finds the criterion reviewers failed most
- * often and appends that criterion's constraint to the proposal; with no failures there is
- * nothing to revise.
+ * The offline reviser: rule-based and says so. Its revision depends on what failed and on the
+ * reviewers' words (server/reflection/feedback-rules.ts), and its record quotes the feedback
+ * it answered; with nothing failed and no fault named there is nothing to revise.
  */
 export function createOfflineReviser(): Reviser {
   return {
     engine: 'offline',
     model: OFFLINE_MODEL,
     revise({ proposal, feedback }) {
-      const tally = new Map<Criterion, number>();
-      for (const entry of feedback) for (const criterion of entry.failed) tally.set(criterion, (tally.get(criterion) ?? 0) + 1);
-      const top = [...tally.entries()].sort((a, b) => b[1] - a[1])[0];
-      if (!top) return Promise.resolve({ ok: false, reason: 'offline rules: no criterion failed, so there is nothing to revise', usage: NO_USAGE });
-      const [criterion, count] = top;
-      const clause = CONSTRAINTS[criterion][SHARE_TYPES.includes(proposal.chart_type) ? 'share' : 'general'];
-      const base = proposal.text.trim().replace(/[.!?]+$/, '');
-      const text = base.toLowerCase().includes(clause.slice(0, 30).toLowerCase()) ? `${base}.` : `${base}, ${clause}.`;
-      return Promise.resolve({
-        ok: true,
-        text: text.length > 400 ? `${text.slice(0, 397)}...` : text,
-        addressed: `Offline rule engine (offline-rules): ${criterion} failed in ${count} of ${feedback.length} reviews; added its constraint.`,
-        usage: NO_USAGE,
-      });
+      const revision = reviseFromFeedback(proposal, feedback);
+      if (!revision) return Promise.resolve({ ok: false, reason: 'offline rules: no criterion failed and no feedback names a fault, so there is nothing to revise', usage: NO_USAGE });
+      return Promise.resolve({ ok: true, text: revision.text, addressed: `Offline rule engine (${OFFLINE_MODEL}): ${revision.addressed}.`, usage: NO_USAGE });
     },
   };
 }

@@ -35,6 +35,8 @@ export interface Intent {
   average: boolean;
   /** Scatter: which measure ("x" → the first series, "y" → the second). */
   axis: 0 | 1 | null;
+  /** The change acts on the element the factual question asks about ("the bar the question asks about"). */
+  asked: boolean;
   /** A move between the segments of one bar ("within the same bar"), not between two bars. */
   withinRow: boolean;
   /** The phrase naming what the rules cannot perform faithfully; `kind` is then null. */
@@ -51,7 +53,7 @@ const UNSUPPORTED: RegExp[] = [
   /\bstop(s|ped)? (growing|rising|falling|declining)|\bheld at\b|\bhold\w* (at|constant|flat)|\bflatten\w*/,
   /\bhalfway\b|\bfrom the middle\b|\bonwards?\b|\bthereafter\b/,
   /\bfarthest\b|\bclosest\b|\boutlying\b/,
-  /\b(below|above|under|over) the (median|average|mean)\b/,
+  /\b(every|each|all)\b[^.]*\b(below|above|under|over) the (median|average|mean)\b/,
   /\bkeeps? its (most recent|last|latest|previous)\b|\brepeats? the (last|latest|most recent)\b/,
   /\bto the level of\b|\bjust before it\b|\bthe previous period\b/,
   /\b(half|third|quarter|fifth|tenth|percent|%|share|portion|part|fraction) of (that|the|its|this) (series'?s? )?(largest|highest|smallest|lowest|maximum|minimum|average|mean|total)\b/,
@@ -115,6 +117,7 @@ export function parseIntent(text: string): Intent {
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
     average: /\b(average|mean)\b/.test(t),
     axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
+    asked: /\b(the question asks about|asked about in the question|the question names)\b/.test(t),
     withinRow: /\b(segments?|within (the|one|a) (bar|group|column)|same bar|of that bar)\b/.test(t),
     unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
   };

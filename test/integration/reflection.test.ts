@@ -6,6 +6,12 @@ import { ReflectionBatchListResponseSchema, ReflectionBatchResponseSchema, Refle
 import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { putSettings } from '../../server/settings/settings-queries';
+import type { ChartType } from '../../shared/domain/chart-types';
+import { getQaWithChart } from '../../server/charts/chart-queries';
+import { offlineItem } from '../../server/generation/offline/offline-item';
+import { createVerifiedItem, itemKey } from '../../server/items/item-service';
+import { getProposal } from '../../server/pool/pool-queries';
+import { addProposal } from '../../server/pool/pool-service';
 import { NO_USAGE } from '../../server/generation/engine';
 import { ReflectionBatches } from '../../server/reflection/reflection-batches';
 import { FeedbackLoop } from '../../server/reflection/reflection-service';
@@ -46,6 +52,41 @@ async function itemsAndReviews(server: TestServer, reviewer: TestClient, chartTy
   return { proposalId, itemIds, runId: run.id };
 }
 
+/** A proposal of the pool with this text (added as a curator's seed when the pool lacks it). */
+function proposalIdOf(server: TestServer, chartType: ChartType, text: string): number {
+  return addProposal(server.server.ctx.db, { chartType, text, origin: 'seed', parentIds: [], round: 0 }, 1).id;
+}
+
+/** `count` offline items of one proposal over the demo's QAs of its chart type, stored as runs store them. */
+async function itemsOfProposal(server: TestServer, proposalId: number, count: number): Promise<number[]> {
+  const db = server.server.ctx.db;
+  const proposal = getProposal(db, proposalId);
+  if (!proposal) throw new Error(`no proposal ${proposalId}`);
+  const qaIds = (db.prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.chart_type = ? ORDER BY q.id').all(proposal.chart_type) as { id: number }[]).map((r) => r.id);
+  const ids: number[] = [];
+  for (const qaId of qaIds) {
+    if (ids.length >= count) break;
+    const source = getQaWithChart(db, qaId);
+    if (!source) continue;
+    const made = offlineItem({ table: source.chart.table, chartType: source.chart.chart_type, title: source.chart.title ?? '', qa: source.qa, proposal, seed: qaId });
+    if (!made.ok) continue;
+    const item = createVerifiedItem(db, { source, draft: made.draft, origin: 'offline', proposalId, runId: null, model: 'offline-rules', createdBy: null, idempotencyKey: itemKey(proposalId, qaId) });
+    if (item) ids.push(item.id);
+  }
+  expect(ids.length).toBe(count);
+  return ids;
+}
+
+async function reviewAll(server: TestServer, reviewer: TestClient, itemIds: number[], feedback: string): Promise<void> {
+  const db = server.server.ctx.db;
+  for (const itemId of itemIds) {
+    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    db.prepare("INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, (SELECT id FROM users WHERE username = 'rev'), '2999-01-01T00:00:00.000Z')").run(itemId);
+    const res = await reviewer.post(`/api/review/items/${itemId}`, { ...rejectReview(feedback), criteria: { ...rejectReview().criteria, layout: { pass: true, note: '' }, rationality: { pass: false, note: '' } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  }
+}
+
 describe('reflection with the offline engine', () => {
   let server: TestServer;
   let curator: TestClient;
@@ -53,10 +94,35 @@ describe('reflection with the offline engine', () => {
   beforeAll(async () => {
     server = await startTestServer();
     ({ curator, reviewer } = await setup(server));
-    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000 });
+    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000, reflection_min_decisions: 1 });
   });
   afterAll(async () => {
     await server.close();
+  });
+
+  it('waits for reflection_min_decisions decided items; revises two proposals with different feedback differently', async () => {
+    const db = server.server.ctx.db;
+    putSettings(db, { reflection_min_decisions: 3 });
+    try {
+      const tripled = proposalIdOf(server, 'vertical_bar', 'Triple the value of the largest bar.');
+      const doubled = proposalIdOf(server, 'vertical_bar', 'Double the value of the largest bar.');
+      const first = await itemsOfProposal(server, tripled, 3);
+      const second = await itemsOfProposal(server, doubled, 3);
+      await reviewAll(server, reviewer, first.slice(0, 2), 'Not plausible: tripling this overnight is unrealistic.');
+      const early = await curator.post(`/api/reflection/proposals/${tripled}`);
+      expect(early.status).toBe(409);
+      expect(JSON.stringify(early.body)).toMatch(/2 decided items; reflection waits for 3 \(setting reflection_min_decisions\)/);
+      await reviewAll(server, reviewer, first.slice(2), 'Far too large a change to be plausible.');
+      await reviewAll(server, reviewer, second, 'This does not change the answer to the question: it asks about another bar.');
+      const a = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${tripled}`)).body);
+      const b = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${doubled}`)).body);
+      expect(a.revised?.text).toBe('Raise the value of the largest bar by 20 percent.');
+      expect(b.revised?.text).toBe('Double the value of the bar the question asks about.');
+      expect(a.reflection.addressed).toMatch(/3 of 3 reviews asked \(item \d+: "Far too large/);
+      expect(b.reflection.addressed).toMatch(/made the change act on the element the question asks about/);
+    } finally {
+      putSettings(db, { reflection_min_decisions: 1 });
+    }
   });
 
   it('revises a proposal from its feedback, with lineage, and the next run samples the revision', async () => {
@@ -178,7 +244,7 @@ describe('reflection through the openai SDK', () => {
     fake = await startFakeOpenAI();
     server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
     ({ curator, reviewer } = await setup(server));
-    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000 });
+    putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000, reflection_min_decisions: 1 });
   });
   afterAll(async () => {
     await server.close();

@@ -4,6 +4,7 @@ import { checkProposalConsistency } from '../../../shared/generation/proposal-co
 import { parseIntent, type Intent } from '../../../shared/generation/proposal-intent';
 import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generation/item-draft';
 import { classifyAnswer } from '../../../shared/table/answers';
+import type { LintCode } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
 import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
@@ -35,6 +36,9 @@ export interface OfflineItemInput {
 }
 
 export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
+
+/** Findings that make an item worthless, so the rules never write one that has them. */
+const REFUSED_FINDINGS = new Set<LintCode>(['assumption_states_answer', 'implausible_value']);
 
 /** Alternatives tried after the task's own proposal: enough to find an operation that moves most answers. */
 export const MAX_ALTERNATIVES = 30;
@@ -90,8 +94,10 @@ function planFor(
   const found: { verdict?: VerifierResult } = {};
   const accept = (plan: EditPlan) => {
     if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
-    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title });
+    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption });
     if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
+    // A reviewer rejects these whatever the proposal: the answer given away, a value no such chart shows.
+    if (result.lint.some((finding) => REFUSED_FINDINGS.has(finding.code))) return false;
     if (result.answer_unchanged !== (input.control === true)) return false;
     if (tiedWinner(factual.program, plan.edited)) return false;
     found.verdict = result;
@@ -129,6 +135,8 @@ function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factu
   if (selected !== null) return [selected];
   const labels = column.cells.map((cell) => cell.label);
   const named = [...factual.rows, mentionedLabel(factual.answer, labels)].filter((label): label is string => label !== null && labels.includes(label));
+  // "The bar the question asks about": only the question's own rows.
+  if (intent.asked) return [...new Set(named)];
   return [...new Set([...named, ...shuffled(rng, labels)])];
 }
 

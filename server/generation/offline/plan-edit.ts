@@ -73,13 +73,16 @@ export function planEdit(
   const defaults = DEFAULT_KINDS[facts.chartType];
   const lead = intent.kind ?? shuffled(rng, defaults.slice(0, 3))[0] ?? 'scale';
   const kinds = options.strict ? (intent.kind ? [intent.kind] : []) : unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
-  // A rank the proposal names ("the largest bar") is the row: trying others would not be its operation.
+  // A rank the proposal names ("the largest bar") is the row, and "the bar the question asks
+  // about" are the question's rows: trying others would not be its operation.
   const ranked = options.strict && intent.selectors.length > 0 && !intent.everyRow;
+  const asked = options.strict && intent.asked && !intent.everyRow;
   const rowsOf = new Map(
     columns.map((column) => {
       const focus = focusRows(column);
       const others = shuffled(rng, column.cells.map((cell) => cell.label).filter((label) => !focus.includes(label)));
-      return [column, (ranked ? focus.slice(0, 1) : [...focus, ...others]).slice(0, ROW_TRIES)] as const;
+      const rows = ranked ? focus.slice(0, 1) : asked ? focus : [...focus, ...others];
+      return [column, rows.slice(0, ROW_TRIES)] as const;
     }),
   );
   for (const kind of kinds) {
