@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate, type Db } from '../../db/database';
 import { ChartHqaExportV1Schema, ChartQaExportSchema, ExportItemFullSchema, type ChartHqaExportV1 } from '../../shared/export/chart-hqa';
 import { importSplit } from '../../server/import/import-split';
-import { createVerifiedItem } from '../../server/items/item-service';
+import { createItem, createVerifiedItem, type NewItem } from '../../server/items/item-service';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { writeExport } from '../../server/export/export-writer';
 import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json-schema';
@@ -107,7 +107,14 @@ describe('the chart-hqa export', () => {
         answer: Math.round(((2 + 4) / 2) * 100) / 100,
       },
       pass_rate: 66.67,
+      // Both ask another question than their factual one ("the highest revenue" of a company question).
+      same_question: 0,
+      controls: 0,
     });
+    expect(doc.items.map((i) => [i.question_relation, i.control])).toEqual([
+      ['different', false],
+      ['different', false],
+    ]);
   });
 
   it('validates against the published JSON Schema, which is in sync with the zod schema', async () => {
@@ -188,10 +195,86 @@ describe('charts of two splits with the same file name', () => {
     expect(result.status, result.stderr).toBe(0);
     const doc = ChartHqaExportV1Schema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(doc.items.map((item) => item.imgname)).toEqual(['alpha/multi_col_101207.png', 'beta/multi_col_101207.png']);
+    // Never classified (written straight to the table): not shown to be the factual question.
+    expect(doc.items.map((item) => item.question_relation)).toEqual(['different', 'different']);
     const alpha = readFileSync(join(images, 'alpha', 'multi_col_101207.png'));
     const beta = readFileSync(join(images, 'beta', 'multi_col_101207.png'));
     expect(alpha.equals(readFileSync(join(CHARTQA_EXTRA, 'png', 'multi_col_101207.png')))).toBe(true);
     expect(beta.equals(readFileSync(join(CHARTQA_EXTRA, 'png', 'multi_col_20134.png')))).toBe(true);
+  });
+});
+
+describe('the question relation and control questions', () => {
+  it('export as classified (unclassified as different) in chart-hqa and jsonl, counted in the stats; chartqa keeps its three fields', async () => {
+    const own = openAndMigrate(join(dir, 'relation.sqlite'));
+    try {
+      importSplit(own, CHARTQA_SAMPLE);
+      const qa = own.prepare(`SELECT q.id FROM factual_qas q WHERE q.query = 'What is the value of "Increase"?'`).get() as { id: number };
+      const source = getQaWithChart(own, qa.id);
+      if (!source) throw new Error('the 5593.png question is missing');
+      const newItem = (draft: Partial<NewItem['draft']> & Pick<NewItem['draft'], 'assumption' | 'question' | 'answer' | 'program' | 'edit'>): NewItem => ({
+        source,
+        draft: { answer_type: 'integer', rationale: 'hand-built', affects_answer: true, ...draft },
+        origin: 'human',
+        proposalId: null,
+        runId: null,
+        model: null,
+        createdBy: null,
+        idempotencyKey: null,
+      });
+      // The factual question under an assumption that leaves its answer as it was, kept as a control.
+      const control = createItem(
+        own,
+        newItem({
+          assumption: 'Suppose "Decrease" doubled.',
+          question: 'Suppose "Decrease" doubled. What would the value of "Increase" be?',
+          answer: '30',
+          affects_answer: false,
+          edit: [{ op: 'scale', row: 'Decrease', factor: 2 }],
+          program: 'value("Increase")',
+        }),
+        'control',
+      );
+      // Another question: the total, not the value of "Increase".
+      const different = createVerifiedItem(
+        own,
+        newItem({
+          assumption: 'Suppose "Increase" doubled.',
+          question: 'Suppose "Increase" doubled. What would the total of all values be?',
+          answer: '130',
+          edit: [{ op: 'scale', row: 'Increase', factor: 2 }],
+          program: 'sum(series())',
+        }),
+      );
+      if (!control.ok || !control.item || !different) throw new Error('not stored');
+      expect([control.item.question_relation, control.item.is_control, different.question_relation]).toEqual(['same', true, 'different']);
+      own.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
+        VALUES (?, ?, 'human', 'Suppose x.', 'Suppose x. Q?', '1', 'integer', 'r', 1, '1', '{}', 'accepted')`).run(source.qa.id, source.chart.id);
+      own.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+
+      const text = async (format: 'chart-hqa' | 'chartqa' | 'jsonl') => {
+        const out = new PassThrough();
+        const chunks: Buffer[] = [];
+        out.on('data', (chunk: Buffer) => chunks.push(chunk));
+        await writeExport(own, out, { format, name: 'relation', full: false });
+        out.end();
+        return Buffer.concat(chunks).toString('utf8');
+      };
+      const doc = ChartHqaExportV1Schema.parse(JSON.parse(await text('chart-hqa')));
+      const expected = [
+        ['same', true],
+        ['different', false],
+        ['different', false], // the unclassified one
+      ];
+      expect(doc.items.map((i) => [i.question_relation, i.control])).toEqual(expected);
+      expect(doc.stats).toMatchObject({ questions: 3, same_question: 1, controls: 1 });
+      const lines = (await text('jsonl')).trim().split('\n').map((line) => ExportItemFullSchema.omit({ provenance: true }).strict().parse(JSON.parse(line)));
+      expect(lines.map((i) => [i.question_relation, i.control])).toEqual(expected);
+      const chartqa = JSON.parse(await text('chartqa')) as Record<string, unknown>[];
+      expect(chartqa.map((row) => Object.keys(row).sort())).toEqual(expected.map(() => ['imgname', 'label', 'query']));
+    } finally {
+      own.close();
+    }
   });
 });
 
