@@ -1,3 +1,4 @@
+import { classifyLegacyItems } from './items/item-validity';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
@@ -10,6 +11,7 @@ import { attachRealtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { closeRenderPool } from './charts/render-pool';
+import { closeOfflinePool } from './generation/offline-pool';
 import { EvalExecutor } from './eval/eval-executor';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { ReflectionBatches } from './reflection/reflection-batches';
@@ -34,6 +36,8 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const adminPassword = await ensureAdmin(db);
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
+  const classified = classifyLegacyItems(db);
+  if (classified > 0) logger.info({ items: classified }, 'classified the question relation of items made before it existed');
 
   const ctxRef: { publish: AppContext['publish']; publishTo: AppContext['publishTo'] } = { publish: () => undefined, publishTo: () => undefined };
   const ctx: AppContext = {
@@ -83,7 +87,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown()]);
       realtime.io.close();
       await httpClosed;
-      await closeRenderPool();
+      await Promise.all([closeRenderPool(), closeOfflinePool()]);
       db.close();
     })();
     return closing;

@@ -210,3 +210,18 @@ export function insertItem(db: Db, item: ItemInsert): number | null {
     });
   return result.changes === 0 ? null : Number(result.lastInsertRowid);
 }
+
+/** Items not classified yet (made before the question relation existed), oldest first. */
+export function unclassifiedItems(db: Db, limit: number): { id: number; question: string; assumption: string; factual_query: string }[] {
+  return db
+    .prepare(
+      `SELECT i.id, i.question, i.assumption, q.query AS factual_query FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id
+       WHERE i.question_relation IS NULL ORDER BY i.id LIMIT ?`,
+    )
+    .all(limit) as { id: number; question: string; assumption: string; factual_query: string }[];
+}
+
+export function setQuestionRelations(db: Db, items: readonly { id: number; relation: QuestionRelation }[]): void {
+  const update = db.prepare('UPDATE hqa_items SET question_relation = ? WHERE id = ?');
+  for (const item of items) update.run(item.relation, item.id);
+}

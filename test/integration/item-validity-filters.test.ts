@@ -5,6 +5,7 @@ import type { Edit } from '../../shared/table/edit';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
 import { createItem, createVerifiedItem, type NewItem } from '../../server/items/item-service';
+import { classifyLegacyItems } from '../../server/items/item-validity';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -140,5 +141,12 @@ describe('items filtered by benchmark validity', () => {
       expect(res.status).toBe(400);
       expect(ErrorBodySchema.parse(res.body).error.field).toBe(field);
     }
+  });
+
+  it('classifies items made before the relation existed, as new items are classified (what a server start does)', async () => {
+    expect(classifyLegacyItems(db())).toBe(1);
+    expect(await listed('question_relation=unclassified')).toEqual([]);
+    expect(await listed('question_relation=same')).toContain(ids.unclassified);
+    expect(classifyLegacyItems(db())).toBe(0);
   });
 });
