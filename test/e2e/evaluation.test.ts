@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EvalResultsResponseSchema } from '../../shared/api/evaluations';
-import { roundTo } from '../../shared/eval/metrics';
+import { declineRate, roundTo } from '../../shared/eval/metrics';
 import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
+import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -28,6 +29,8 @@ beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 8);
   server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  // One question that is not the factual question under an assumption: the page says it was left out.
+  addAcceptedDifferentItem(server.server.ctx.db);
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
   api = new TestClient(server.url);
@@ -109,6 +112,15 @@ describe('model evaluation in the browser', () => {
     await expect.poll(() => evaluation.accuracyCell('factual-baseline', 'qa').textContent()).toBe('100.00%');
     expect(await evaluation.accuracyCell('factual-baseline', 'hqa').textContent()).toBe(storedAccuracy(hqaRun));
     expect(await evaluation.accuracyCell('factual-baseline', 'no-image').textContent()).toBe('—');
+    // Beside the decline and bias rates: the different question they left out, and what the baseline's figures mean.
+    expect(await evaluation.accuracyCell('factual-baseline', 'left-out').textContent()).toBe('1');
+    const same = server.server.ctx.db
+      .prepare("SELECT SUM(correct) AS correct, COUNT(*) AS items FROM eval_results WHERE run_id = ? AND question_relation = 'same'")
+      .get(hqaRun) as { correct: number; items: number };
+    expect(await evaluation.accuracyCell('factual-baseline', 'decline').textContent()).toBe(`${roundTo(declineRate(100, (100 * same.correct) / same.items) ?? 0).toFixed(2)}%`);
+    expect(await evaluation.accuracyCell('factual-baseline', 'bias').textContent()).toBe('100.00%');
+    expect(await evaluation.baselineNote.isVisible()).toBe(true);
+    expect(await evaluation.baselineNote.textContent()).toMatch(/answers every hypothetical question with its factual label.*bias rate is 100% by construction/);
     expect(await evaluation.answerTypeRow('factual-baseline').locator('td').count()).toBe(5);
     await expect.poll(() => evaluation.answerTypeChart.getAttribute('data-state')).toBe('drawn');
     expect(await evaluation.answerTypeChart.locator('svg').count()).toBe(1);

@@ -21,6 +21,8 @@ export class EvaluationPage {
   readonly accuracyTable: Locator;
   readonly answerTypeTable: Locator;
   readonly answerTypeChart: Locator;
+  /** What the factual baseline's figures mean, under the comparison tables. */
+  readonly baselineNote: Locator;
 
   constructor(
     readonly page: Page,
@@ -38,6 +40,7 @@ export class EvaluationPage {
     this.accuracyTable = page.getByTestId('comparison-accuracy');
     this.answerTypeTable = page.getByTestId('comparison-answer-types');
     this.answerTypeChart = page.getByTestId('answer-type-chart');
+    this.baselineNote = page.getByTestId('factual-baseline-note');
   }
 
   async goto(): Promise<this> {
@@ -89,7 +92,7 @@ export class EvaluationPage {
     return ((await this.runRow(id).getByTestId('eval-status').textContent()) ?? '').trim();
   }
 
-  /** A cell of the accuracy table (`qa`, `hqa`, `decline`, `no-image`, `bias`) for one model. */
+  /** A cell of the accuracy table (`qa`, `hqa`, `decline`, `bias`, `left-out`, `no-image`) for one model. */
   accuracyCell(model: string, column: string): Locator {
     return this.accuracyTable.locator(`tr[data-model="${model}"] td[data-col="${column}"]`);
   }

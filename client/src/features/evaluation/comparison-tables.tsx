@@ -10,7 +10,13 @@ function RunScore({ value, runId }: { value: number | null; runId: number | null
   return runId === null || value === null ? <>{text}</> : <Link to={evalRunPath(runId)}>{text}</Link>;
 }
 
-/** The paper's Table 3 (plus the no-image control and the bias rate): one row per model. */
+/** What the "Left out" column counts, said where it is shown. */
+const LEFT_OUT_TITLE = 'Questions that are not the factual question under an assumption: counted in accuracy, left out of the decline and bias rates';
+
+/**
+ * The paper's Table 3 (plus the bias rate, the questions those rates left out, and the no-image
+ * control): one row per model.
+ */
 export function AccuracyTable({ rows }: { rows: EvalComparisonRow[] }) {
   return (
     <table className="data-grid comparison-table" data-testid="comparison-accuracy">
@@ -24,14 +30,17 @@ export function AccuracyTable({ rows }: { rows: EvalComparisonRow[] }) {
           <th scope="col" className="num" title="Relaxed accuracy on the hypothetical questions (Acc_HQA)">
             Chart-HQA
           </th>
-          <th scope="col" className="num" title="|Acc_QA − Acc_HQA| / Acc_QA">
+          <th scope="col" className="num" title="|Acc_QA − Acc_HQA| / Acc_QA, over the questions that are the factual question under an assumption">
             Decline rate
-          </th>
-          <th scope="col" className="num" title="The hypothetical questions without the chart">
-            No image
           </th>
           <th scope="col" className="num" title="Share of answer-changing questions answered with the factual label">
             Bias rate
+          </th>
+          <th scope="col" className="num" title={LEFT_OUT_TITLE}>
+            Left out
+          </th>
+          <th scope="col" className="num" title="The hypothetical questions without the chart">
+            No image
           </th>
         </tr>
       </thead>
@@ -50,11 +59,14 @@ export function AccuracyTable({ rows }: { rows: EvalComparisonRow[] }) {
             <td className="num" data-col="decline">
               {formatScore(row.decline_rate)}
             </td>
-            <td className="num" data-col="no-image">
-              <RunScore value={row.no_image_accuracy} runId={row.no_image_run_id} />
-            </td>
             <td className="num" data-col="bias">
               {formatScore(row.bias_rate)}
+            </td>
+            <td className="num" data-col="left-out" title={LEFT_OUT_TITLE}>
+              {row.left_out_different}
+            </td>
+            <td className="num" data-col="no-image">
+              <RunScore value={row.no_image_accuracy} runId={row.no_image_run_id} />
             </td>
           </tr>
         ))}
@@ -99,5 +111,17 @@ export function AnswerTypeTable({ rows }: { rows: EvalComparisonRow[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** What the factual baseline's figures mean: without it, its 100% bias rate reads as a finding. */
+export function FactualBaselineNote() {
+  return (
+    <p className="muted small" data-testid="factual-baseline-note">
+      The factual baseline answers every hypothetical question with its factual label, as a model that ignores the assumption would. So its Chart-HQA
+      accuracy is the share of items whose answer the assumption does not change (controls), its bias rate is 100% by construction on the items whose answer
+      changes, and its decline rate against its own factual run shows how far a model that ignores the assumption falls. Left out: questions that are not the
+      factual question under an assumption; accuracy counts them, the decline and bias rates do not.
+    </p>
   );
 }

@@ -92,6 +92,15 @@ export function EvalScoreTables({ run, baseline }: { run: EvalRun; baseline: Bas
               <td className="num small">{ratio(counts.biased, counts.affects_answer)} biased</td>
             </tr>
             <tr>
+              <th scope="row" title="Counted in accuracy, not in the decline and bias rates">
+                Left out
+              </th>
+              <td className="num" data-testid="score-left-out">
+                {score.left_out_different}
+              </td>
+              <td className="small">questions that are not the factual question under an assumption</td>
+            </tr>
+            <tr>
               <th scope="row" title="Population variance of the per-type accuracies (percent²)">
                 Answer-type variance
               </th>

@@ -5,7 +5,7 @@ import { roleAtLeast } from '../../../../shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { LoadError } from '../../ui/error-messages';
 import { AnswerTypeChart } from './answer-type-chart';
-import { AccuracyTable, AnswerTypeTable } from './comparison-tables';
+import { AccuracyTable, AnswerTypeTable, FactualBaselineNote } from './comparison-tables';
 import { UnsolvedQuestions } from './unsolved-questions';
 import { useEvalComparison, useEvalRuns } from './eval-api';
 import { EvalRunsTable, evalRunPath } from './eval-runs-table';
@@ -34,7 +34,8 @@ function EvalComparison() {
       <h2 id="comparison-heading">Comparison</h2>
       <p className="muted small page-intro">
         Each model’s latest finished run of each mode. Decline rate = |Acc<sub>QA</sub> − Acc<sub>HQA</sub>| / Acc<sub>QA</sub>; bias rate: questions whose
-        assumption changes the answer, answered with the factual label instead.
+        assumption changes the answer, answered with the factual label instead. Both count only questions that are the factual question under an
+        assumption.
       </p>
       {comparison.isPending && <p className="muted">Loading the comparison…</p>}
       {comparison.isError && <LoadError what="the comparison" error={comparison.error} />}
@@ -51,6 +52,7 @@ function EvalComparison() {
           <div className="table-scroll">
             <AnswerTypeTable rows={comparison.data.rows} />
           </div>
+          <FactualBaselineNote />
           <AnswerTypeChart rows={comparison.data.rows} />
           <UnsolvedQuestions />
         </>
