@@ -104,6 +104,7 @@ function buildChart(rng: Rng, type: ChartType, number: string): DemoChart {
     seriesNoun: layout.seriesNoun,
     timeRows: layout.time !== null,
     additive: theme.kind !== 'level',
+    additiveAcrossRows: theme.kind === 'amount' || (theme.kind === 'share' && layout.time === null),
     comparableSeries: shape !== 'entity-measure',
   };
   const questions = demoQuestionsForTable(table, ctx, rng, randInt(rng, 2, 4));

@@ -19,6 +19,11 @@ export interface QuestionContext {
   timeRows: boolean;
   /** Sums of values mean something (amounts, shares; not temperatures or rates). */
   additive: boolean;
+  /**
+   * Sums of two rows mean something: amounts always, shares only as parts of one whole (two
+   * slices), never across periods (a market share in 2013 plus one in 2017 measures nothing).
+   */
+  additiveAcrossRows: boolean;
   /** Values of different series share a unit (false for a scatter plot's two measures). */
   comparableSeries: boolean;
 }

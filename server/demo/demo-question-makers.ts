@@ -52,7 +52,7 @@ export const seriesExtreme = (direction: 'max' | 'min'): Maker => (table, ctx, r
 };
 
 export const columnPair = (op: 'difference' | 'sum'): Maker => (table, ctx, rng) => {
-  if (op === 'sum' && !ctx.additive) return null;
+  if (op === 'sum' && !ctx.additiveAcrossRows) return null;
   const w = wording(table, ctx);
   const options = seriesIndexes(table).filter((s) => presentRows(table, s).length >= 2);
   if (options.length === 0) return null;

@@ -299,7 +299,7 @@ describe('generateDemoSplit (60 charts, seed 1)', () => {
 describe('demoQuestion', () => {
   const ctx: QuestionContext = {
     measure: 'revenue', rowNoun: 'year', rowNounPlural: 'years', seriesNoun: 'region',
-    timeRows: true, additive: true, comparableSeries: true,
+    timeRows: true, additive: true, additiveAcrossRows: true, comparableSeries: true,
   };
   const gappy = tableFromCells(['Characteristic', 'Revenue'], [['2019', '10.5'], ['2020', '-'], ['2021', '30'], ['2022', '12.25']]);
   const grouped = tableFromCells(['Characteristic', 'Europe', 'Asia'], [['2020', '4', '7.5'], ['2021', '5', 'nan'], ['2022', '6', '9']]);
@@ -333,7 +333,15 @@ describe('demoQuestion', () => {
 
   it('does not add up values that are not additive', () => {
     for (let seed = 1; seed <= 50; seed++) {
-      expect(demoQuestion('sum', grouped, { ...ctx, additive: false }, mulberry32(seed))).toBeNull();
+      expect(demoQuestion('sum', grouped, { ...ctx, additive: false, additiveAcrossRows: false }, mulberry32(seed))).toBeNull();
+    }
+  });
+
+  it('never adds up one series across periods unless it is an amount (no market share of 2013 plus 2017)', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const question = demoQuestion('sum', grouped, { ...ctx, additiveAcrossRows: false }, mulberry32(seed));
+      // A sum may still add two series of one period (parts of one whole), never two periods of one series.
+      if (question) expect(question.query).toMatch(/^What is the sum of (Europe|Asia) and (Europe|Asia) in 20\d\d\?$/);
     }
   });
 });
