@@ -397,6 +397,17 @@ describe('the factual baseline and imported predictions', () => {
     expect((await rev.get('/api/eval-runs/unsolved?limit=0')).status).toBe(400);
   });
 
+  it('a run frozen before questions had a relation counts every question as the factual one', async () => {
+    const cancelled = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.find((r) => r.model === 'slow-1');
+    if (!cancelled) throw new Error('the cancelled run is missing');
+    const stored = db().prepare('SELECT score FROM eval_runs WHERE id = ?').get(cancelled.id) as { score: string };
+    const { same_question: _same, same_correct: _correct, ...old } = JSON.parse(stored.score) as Record<string, unknown>;
+    db().prepare('UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(old), cancelled.id);
+    const { run } = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${cancelled.id}`)).body);
+    expect(run.score.counts).toMatchObject({ items: items.length, same_question: items.length, same_correct: 0 });
+    expect(run.score.left_out_different).toBe(0);
+  });
+
   it('reviewers see runs but cannot start, import or cancel; bad starts name the field', async () => {
     expect((await rev.get('/api/eval-runs')).status).toBe(200);
     expect((await rev.post('/api/eval-runs', { engine: 'factual-baseline' })).status).toBe(403);
