@@ -5,6 +5,7 @@ import { RunConfigSchema, type GenerateReport, type Run } from '../../shared/api
 import type { AppContext } from '../app-context';
 import { loadConfig } from '../config';
 import { engineFactory } from '../generation/engine-factory';
+import { closeOfflinePool } from '../generation/offline-pool';
 import { RunExecutor } from '../generation/run-executor';
 import { getRun, publicRun } from '../generation/run-queries';
 import { ensureSeedProposals } from '../pool/pool-service';
@@ -104,6 +105,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     return finished.status === 'done' ? 0 : 1;
   } finally {
     bar?.stop();
+    await closeOfflinePool();
     db.close();
   }
 }

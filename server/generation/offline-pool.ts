@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { offlineItem, type OfflineItemInput, type OfflineItemResult } from './offline';
+
+/**
+ * The offline rules usually write an item in a few milliseconds, but a question they must try
+ * against many proposals and edits takes them a hundred or more, all of it synchronous: on the
+ * event loop that stalls every request and socket push while an offline run works. A thread
+ * pool builds items off the loop (input and result are plain data, structured-cloned). The
+ * rules are seeded by the task id, so a thread writes exactly what the loop would have.
+ * HQA_OFFLINE_THREADS=0 builds in-process (one-core machines; debugging).
+ */
+const WORKER = fileURLToPath(new URL('./offline-worker-entry.mjs', import.meta.url));
+/** Idle threads exit, so a CLI command or a test does not linger on them. */
+const IDLE_TIMEOUT_MS = 10_000;
+
+let pool: Piscina<OfflineItemInput, OfflineItemResult> | null = null;
+
+function threads(): number {
+  const value = Number(process.env.HQA_OFFLINE_THREADS ?? 1);
+  return Number.isInteger(value) && value >= 0 ? value : 1;
+}
+
+export async function offlineItemOffThread(input: OfflineItemInput): Promise<OfflineItemResult> {
+  const count = threads();
+  if (count === 0) return offlineItem(input);
+  pool ??= new Piscina<OfflineItemInput, OfflineItemResult>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+  return pool.run(input);
+}
+
+/** Ends the offline threads (server shutdown, end of a CLI command). */
+export async function closeOfflinePool(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  await closing?.destroy();
+}
