@@ -9,6 +9,7 @@ import { getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
 import type { GenerationEngine } from './engine';
+import { EventLoopSlices } from './event-loop-slices';
 import { ActiveJobs } from '../jobs/active-jobs';
 import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
 import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
@@ -30,6 +31,12 @@ import {
 
 /** How often a busy run tells clients its progress. */
 const PROGRESS_THROTTLE_MS = 250;
+/**
+ * Longest stretch runs work between two turns of the event loop (see EventLoopSlices), plus the
+ * task under way: short enough that a request waits for a few milliseconds, long enough that
+ * the turns cost an offline run nothing it would notice.
+ */
+const WORK_SLICE_MS = 5;
 
 /** A task stopped by pause, cancel or shutdown, with the usage of the calls it had made. */
 class AbortedWithUsage extends Error {
@@ -48,6 +55,8 @@ export type EngineFactory = (run: RunRecord) => GenerationEngine;
 export class RunExecutor {
   private readonly active = new ActiveJobs();
   private readonly lastProgress = new Map<number, number>();
+  /** Shared by every run of this process, so two offline runs together still leave room for requests. */
+  private readonly slices = new EventLoopSlices(WORK_SLICE_MS);
 
   constructor(
     private readonly ctx: AppContext,
@@ -154,6 +163,12 @@ export class RunExecutor {
   private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController): Promise<void> {
     const work = async () => {
       while (!controller.signal.aborted) {
+        // Asked again after the turn: another worker may have used up the new slice meanwhile.
+        const turn = this.slices.turnIfDue();
+        if (turn) {
+          await turn;
+          continue;
+        }
         if (this.budgetReached(run.id, controller)) return;
         const task = claimNextTask(this.ctx.db, run.id, kind);
         if (!task) return;
