@@ -16,6 +16,7 @@ export interface GenerateOptions {
   chartType?: string;
   split?: string;
   items?: string;
+  order?: string;
   proposalBatches?: string;
   concurrency?: string;
   model?: string;
@@ -50,6 +51,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     chart_type: options.chartType,
     split: options.split,
     items: num(options.items),
+    order: options.order,
     proposal_batches: num(options.proposalBatches),
     concurrency: num(options.concurrency),
     model: options.model,

@@ -69,6 +69,7 @@ program
   .option('--chart-type <type>', 'only this chart type')
   .option('--split <name>', 'only factual QAs of this split')
   .option('--items <n>', 'factual QAs to write items for', '20')
+  .option('--order <order>', 'stratified (spread over chart types and charts, seeded by the run id) or id (lowest QA ids first)', 'stratified')
   .option('--proposal-batches <n>', 'Stage 1 calls per chart type', '1')
   .option('--concurrency <n>', 'calls in flight at once', '4')
   .option('--model <name>', 'model name (default: the generation_model setting)')

@@ -4,7 +4,8 @@ import type { Settings } from '../../shared/settings';
 import { itemKey } from '../items/item-service';
 import { activeProposals } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
-import { insertTask, markItemsPlanned, type RunRecord } from './run-queries';
+import { countProposalItems, eligibleQaIds, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
+import { stratifiedSample } from './stratified-sample';
 import { mulberry32 } from '../demo/demo-random';
 
 /** A run's sampling is replayed from its id: the same seeded PRNG as the demo and offline engine. */
@@ -34,46 +35,41 @@ export function planProposalTasks(db: Db, run: RunRecord): number {
   return planned;
 }
 
+/** Keeps the sample's random stream apart from the proposal shuffle's (both seeded by the run id). */
+const SAMPLE_SALT = 0x9e3779b9;
+
 /**
- * Stage 2 tasks: the run's factual QAs (filters: split, chart type, only QAs without items),
- * each paired with an active proposal of its chart's type — the one with the fewest items so
- * far, so the pool is used evenly; with `weight_to_gaps`, first the one whose operation has
- * the fewest accepted items of this chart type. The pair is the idempotency key: a pair another run already
- * made or planned is skipped for the next proposal. Planned once, in one transaction.
+ * The run's factual QAs in the order its tasks are planned (filters: split, chart type, only QAs
+ * without items). `stratified` (the default) spreads them over chart types and charts, seeded
+ * by the run id; `id` takes the lowest ids, as runs did before there was a choice.
+ */
+function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string }[] {
+  const filters = { split: run.config.split, chartType: run.config.chart_type, onlyNew: run.config.only_new_qas };
+  if (run.config.order === 'id') return lowestIdQas(db, filters, run.config.items);
+  // In memory over ids only: at 100,000 QAs this took half the time of ranking them in SQL with window functions.
+  return stratifiedSample(eligibleQaIds(db, filters), run.config.items, mulberry32(run.id ^ SAMPLE_SALT)).map((qa) => ({ id: qa.id, chart_type: qa.chartType }));
+}
+
+/**
+ * Stage 2 tasks: the run's factual QAs (see selectQas), each paired with an active proposal
+ * of its chart's type — the one with the fewest items so far, so the pool is used evenly; with
+ * `weight_to_gaps`, first the one whose operation has the fewest accepted items of this chart
+ * type. The pair is the idempotency key: a pair another run already made or planned is skipped
+ * for the next proposal. Planned once, in one transaction; tasks are worked in planned order.
  */
 export function planItemTasks(db: Db, run: RunRecord): number {
   if (run.stage === 'proposals' || run.items_planned) return 0;
-  const where: string[] = [];
-  const params: Record<string, string | number> = { limit: run.config.items };
-  if (run.config.split) {
-    where.push('c.split = @split');
-    params.split = run.config.split;
-  }
-  if (run.config.chart_type) {
-    where.push('c.chart_type = @chart_type');
-    params.chart_type = run.config.chart_type;
-  }
-  if (run.config.only_new_qas) {
-    where.push('NOT EXISTS (SELECT 1 FROM hqa_items i WHERE i.qa_id = q.id)');
-    where.push("NOT EXISTS (SELECT 1 FROM run_tasks t WHERE t.qa_id = q.id AND t.status IN ('pending', 'running'))");
-  }
   const random = mulberry32(run.id);
   let planned = 0;
   db.transaction(() => {
-    const qas = db
-      .prepare(
-        `SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY q.id LIMIT @limit`,
-      )
-      .all(params) as { id: number; chart_type: string }[];
-    const usage = db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ?');
+    const qas = selectQas(db, run);
     const proposalsByType = new Map<ChartType, { id: number; load: number; gap: number }[]>();
     for (const qa of qas) {
       const chartType = ChartTypeSchema.parse(qa.chart_type);
       let candidates = proposalsByType.get(chartType);
       if (!candidates) {
         const gap = run.config.weight_to_gaps ? operationCoverage(db, chartType) : () => 0;
-        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: (usage.get(p.id) as { n: number }).n, gap: gap(p.text) }));
+        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: countProposalItems(db, p.id), gap: gap(p.text) }));
         proposalsByType.set(chartType, candidates);
       }
       // Thinnest coverage first when the run weights toward gaps (gap is 0 for all otherwise), then the least used.

@@ -29,6 +29,41 @@ export interface RunRecord extends Run {
   heartbeat_at: string | null;
 }
 
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<Db, Statements>();
+
+/** The statements every task runs, prepared once per connection: a run executes them thousands of times. */
+function prepare(db: Db) {
+  return {
+    getRun: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
+    insertTask: db.prepare('INSERT OR IGNORE INTO run_tasks (run_id, kind, chart_type, qa_id, proposal_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)'),
+    countTask: db.prepare('UPDATE runs SET tasks_total = tasks_total + 1 WHERE id = ?'),
+    claimTask: db.prepare(
+      `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, updated_at = ${NOW}
+       WHERE id = (SELECT id FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id LIMIT 1)
+       RETURNING id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts`,
+    ),
+    finishTask: db.prepare(`UPDATE run_tasks SET status = ?, error = ?, updated_at = ${NOW} WHERE id = ?`),
+    countFinished: db.prepare(
+      `UPDATE runs SET tasks_done = tasks_done + ?, tasks_failed = tasks_failed + ?, proposals_created = proposals_created + ?,
+        items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
+    ),
+    addUsage: db.prepare(
+      'UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?',
+    ),
+    proposalItems: db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ?'),
+  };
+}
+
+function statements(db: Db): Statements {
+  let prepared = cache.get(db);
+  if (!prepared) {
+    prepared = prepare(db);
+    cache.set(db, prepared);
+  }
+  return prepared;
+}
+
 function toRun(row: RunRow): RunRecord {
   return {
     ...row,
@@ -55,7 +90,7 @@ export function insertRun(db: Db, input: { engine: Engine; model: string; config
 }
 
 export function getRun(db: Db, id: number): RunRecord | null {
-  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  const row = statements(db).getRun.get(id) as RunRow | undefined;
   return row ? toRun(row) : null;
 }
 
@@ -114,23 +149,62 @@ export function insertTask(
   db: Db,
   task: { runId: number; kind: 'proposals' | 'item'; chartType: ChartType | null; qaId: number | null; proposalId: number | null; key: string },
 ): boolean {
-  const result = db
-    .prepare('INSERT OR IGNORE INTO run_tasks (run_id, kind, chart_type, qa_id, proposal_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(task.runId, task.kind, task.chartType, task.qaId, task.proposalId, task.key);
+  const { insertTask: insert, countTask } = statements(db);
+  const result = insert.run(task.runId, task.kind, task.chartType, task.qaId, task.proposalId, task.key);
   if (result.changes === 0) return false;
-  db.prepare('UPDATE runs SET tasks_total = tasks_total + 1 WHERE id = ?').run(task.runId);
+  countTask.run(task.runId);
   return true;
+}
+
+/** Which factual QAs a run may take (its split and chart type; with `onlyNew`, none that has an item or an open task). */
+export interface QaFilters {
+  split?: string;
+  chartType?: ChartType;
+  onlyNew: boolean;
+}
+
+function qaWhere(filters: QaFilters): { sql: string; params: Record<string, string> } {
+  const where: string[] = [];
+  const params: Record<string, string> = {};
+  if (filters.split) {
+    where.push('c.split = @split');
+    params.split = filters.split;
+  }
+  if (filters.chartType) {
+    where.push('c.chart_type = @chart_type');
+    params.chart_type = filters.chartType;
+  }
+  if (filters.onlyNew) {
+    where.push('NOT EXISTS (SELECT 1 FROM hqa_items i WHERE i.qa_id = q.id)');
+    // NOT IN builds its list once; a correlated lookup would scan run_tasks (no index on qa_id) per QA.
+    where.push("q.id NOT IN (SELECT t.qa_id FROM run_tasks t WHERE t.qa_id IS NOT NULL AND t.status IN ('pending', 'running'))");
+  }
+  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** The `limit` eligible QAs with the lowest ids, lowest first (a run's `id` order). */
+export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: number; chart_type: string }[] {
+  const { sql, params } = qaWhere(filters);
+  return db
+    .prepare(`SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
+    .all({ ...params, limit }) as { id: number; chart_type: string }[];
+}
+
+/** Every eligible QA as ids and its chart's type: what a stratified sample is drawn from. */
+export function eligibleQaIds(db: Db, filters: QaFilters): { id: number; chartId: number; chartType: string }[] {
+  const { sql, params } = qaWhere(filters);
+  // Raw rows: no object per row and column name for what may be 100,000 QAs.
+  const rows = db.prepare(`SELECT q.id, q.chart_id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string][];
+  return rows.map(([id, chartId, chartType]) => ({ id, chartId, chartType }));
+}
+
+export function countProposalItems(db: Db, proposalId: number): number {
+  return (statements(db).proposalItems.get(proposalId) as { n: number }).n;
 }
 
 /** Atomically takes the next pending task of a kind (one statement: no two workers get the same). */
 export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow | null {
-  const row = db
-    .prepare(
-      `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, updated_at = ${NOW}
-       WHERE id = (SELECT id FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id LIMIT 1)
-       RETURNING id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts`,
-    )
-    .get(runId, kind) as TaskRow | undefined;
+  const row = statements(db).claimTask.get(runId, kind) as TaskRow | undefined;
   return row ?? null;
 }
 
@@ -153,17 +227,13 @@ export interface TaskOutcome {
 
 /** Marks a task finished and moves the run's counters with it; call inside the transaction that wrote its results. */
 export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
-  db.prepare(`UPDATE run_tasks SET status = ?, error = ?, updated_at = ${NOW} WHERE id = ?`).run(outcome.ok ? 'done' : 'failed', outcome.error ?? null, task.id);
-  db.prepare(
-    `UPDATE runs SET tasks_done = tasks_done + ?, tasks_failed = tasks_failed + ?, proposals_created = proposals_created + ?,
-      items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
-  ).run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
+  const { finishTask: finish, countFinished } = statements(db);
+  finish.run(outcome.ok ? 'done' : 'failed', outcome.error ?? null, task.id);
+  countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
 }
 
 export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cost: number }): void {
-  db.prepare(
-    'UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?',
-  ).run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cost, runId);
+  statements(db).addUsage.run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cost, runId);
 }
 
 export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {

@@ -3,6 +3,14 @@ import { ChartTypeSchema } from '../domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema } from '../domain/generation';
 import { PageQuerySchema } from './common';
 
+/**
+ * How Stage 2 picks its factual QAs: `stratified` spreads them over the data (round-robin over
+ * chart types, within a type over charts, seeded by the run id); `id` takes the lowest ids.
+ */
+export const QA_ORDERS = ['stratified', 'id'] as const;
+export const QaOrderSchema = z.enum(QA_ORDERS);
+export type QaOrder = z.infer<typeof QaOrderSchema>;
+
 /** What a curator chooses when starting a generation run. */
 export const RunConfigSchema = z.object({
   engine: EngineSchema,
@@ -15,6 +23,8 @@ export const RunConfigSchema = z.object({
   items: z.number().int().min(0).max(100_000).default(20),
   /** Only QAs that have no item yet. */
   only_new_qas: z.boolean().default(true),
+  /** Stage 2: which QAs come first (see QA_ORDERS). */
+  order: QaOrderSchema.default('stratified'),
   /** Stage 1: proposal calls per chart type. */
   proposal_batches: z.number().int().min(0).max(100).default(1),
   temperature: z.number().min(0).max(2).optional(),

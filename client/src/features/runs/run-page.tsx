@@ -13,7 +13,7 @@ import { BackLink, RecordPage } from '../../ui/record-page';
 import { ItemListTable } from '../items/item-list-table';
 import { parseId, useItems } from '../items/items-api';
 import { EngineTag, RunDates, RunProgressBar, RunStatusTag, UsageFigures } from './run-parts';
-import { formatCost, formatDuration, isFinished, runTiming } from './run-progress';
+import { QA_ORDER_LABELS, formatCost, formatDuration, isFinished, runTiming } from './run-progress';
 import { useRun, useRunAction, type RunAction } from './runs-api';
 import { useNow } from './use-now';
 
@@ -93,6 +93,8 @@ function RunConfigView({ run }: { run: Run }) {
       <dd>
         {config.items} {config.only_new_qas ? '(only QAs without items)' : ''}
       </dd>
+      <dt>Which QAs</dt>
+      <dd>{QA_ORDER_LABELS[config.order]}</dd>
       <dt>Proposal batches</dt>
       <dd>{config.proposal_batches} per type</dd>
       <dt>Concurrency</dt>

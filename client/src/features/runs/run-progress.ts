@@ -1,5 +1,5 @@
 import { FINISHED_RUN_STATUSES, OFFLINE_MODEL, type Engine } from '../../../../shared/domain/generation';
-import type { Run } from '../../../../shared/api/runs';
+import type { QaOrder, Run } from '../../../../shared/api/runs';
 
 export interface TaskCounts {
   done: number;
@@ -71,3 +71,9 @@ export function formatCost(cost: number): string {
 export function engineLabel(engine: Engine, model: string): string {
   return engine === 'offline' ? `${OFFLINE_MODEL} (rule-based, no LLM)` : `${model} (LLM)`;
 }
+
+/** How a run picks its factual QAs, as the form and the run page say it. */
+export const QA_ORDER_LABELS: Record<QaOrder, string> = {
+  stratified: 'Spread over chart types and charts',
+  id: 'Lowest QA ids first',
+};

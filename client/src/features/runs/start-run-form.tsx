@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { RunConfigSchema, type RunConfigInput } from '../../../../shared/api/runs';
+import { QA_ORDERS, QaOrderSchema, RunConfigSchema, type QaOrder, type RunConfigInput } from '../../../../shared/api/runs';
 import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
 import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage } from '../../../../shared/domain/generation';
 import { ActionError } from '../../ui/error-messages';
@@ -10,6 +10,7 @@ import { SubmitButton } from '../../ui/submit-button';
 import { useFieldErrors } from '../../ui/use-field-errors';
 import { useChartFacets } from '../charts/charts-api';
 import { EngineField } from './engine-field';
+import { QA_ORDER_LABELS } from './run-progress';
 import { useOpenaiAvailability, useStartRun } from './runs-api';
 
 const STAGE_LABELS: Record<RunStage, string> = {
@@ -26,6 +27,7 @@ type Draft = {
   chartType: ChartType | '';
   split: string;
   items: string;
+  order: QaOrder;
   onlyNewQas: boolean;
   proposalBatches: string;
   concurrency: string;
@@ -41,6 +43,7 @@ const INITIAL: Draft = {
   chartType: '',
   split: '',
   items: '20',
+  order: 'stratified',
   onlyNewQas: true,
   proposalBatches: '1',
   concurrency: '4',
@@ -61,6 +64,7 @@ function toRequest(draft: Draft): RunConfigInput {
     chart_type: draft.chartType || undefined,
     split: draft.split || undefined,
     items: numberOrUndefined(draft.items),
+    order: draft.order,
     only_new_qas: draft.onlyNewQas,
     proposal_batches: numberOrUndefined(draft.proposalBatches),
     concurrency: numberOrUndefined(draft.concurrency),
@@ -170,6 +174,27 @@ export function StartRunForm() {
           )}
         </Field>
         {itemsStage && numberField('Items (factual QAs)', 'items', 'items')}
+        {itemsStage && (
+          <Field label="Which QAs" error={errorFor('order')}>
+            {(control) => (
+              <select
+                {...control}
+                name="order"
+                value={draft.order}
+                onChange={(event) => {
+                  const order = QaOrderSchema.safeParse(event.target.value);
+                  if (order.success) set('order', order.data);
+                }}
+              >
+                {QA_ORDERS.map((order) => (
+                  <option key={order} value={order}>
+                    {QA_ORDER_LABELS[order]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         {proposalsStage && numberField('Proposal batches per type', 'proposal_batches', 'proposalBatches')}
         {numberField('Concurrency', 'concurrency', 'concurrency')}
         {numberField(
