@@ -58,7 +58,10 @@ describe('items drawn from a revised proposal no longer show the fault (demo cha
         if (!result.ok) return [];
         const applied = applyEdit(chart.table, result.draft.edit);
         if (!applied.ok) return [];
-        const change = Math.max(...applied.changes.map((c) => (c.before && c.after !== null ? Math.abs(c.after - c.before) / Math.abs(c.before) : 0)));
+        // The size of the change the proposal names: its first op's cell (a balancing part of a whole moves by as much, not by as much relatively).
+        const first = result.draft.edit[0];
+        const primary = applied.changes.filter((c) => first === undefined || !('row' in first) || first.row === undefined || c.row === String(first.row));
+        const change = Math.max(...primary.map((c) => (c.before && c.after !== null ? Math.abs(c.after - c.before) / Math.abs(c.before) : 0)));
         const asked = questionProgram(qa.query, qa.label, chart.table, chart.type)?.rows ?? [];
         const touchesAsked = applied.changes.some((c) => asked.includes(c.row));
         return [{ change, touchesAsked, lookup: asked.length > 0 }];

@@ -5,7 +5,7 @@ import type { Edit, EditOp, EditOpName } from '../table/edit';
 import { labelsMatch } from '../table/labels';
 import type { DataTable } from '../table/model';
 import { selectRow, tableFacts, valueOf, type ColumnFacts, type TableFacts } from '../table/table-facts';
-import { INTENT_KINDS, parseIntent, type Intent, type IntentKind, type RowSelector } from './proposal-intent';
+import { INTENT_KINDS, parseIntent, ROW_SELECTORS, type Intent, type IntentKind, type RowSelector } from './proposal-intent';
 
 /**
  * Does an item do what its proposal says? A proposal names an operation ("halve the largest
@@ -24,7 +24,7 @@ export const ProposalOperationSchema = z.object({
   /** What it acts on: one row (bar, slice, point), every row of a series, or a new row. */
   scope: z.enum(['row', 'every_row', 'new_row']).nullable(),
   /** Rows named by rank or position, in order of mention ("largest", "first"). */
-  selectors: z.array(z.enum(['max', 'min', 'second_max', 'second_min', 'median', 'first', 'last'])),
+  selectors: z.array(z.enum(ROW_SELECTORS)),
 });
 export type ProposalOperation = z.infer<typeof ProposalOperationSchema>;
 
@@ -73,7 +73,7 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
   }
   const primary = edit.find((op) => PRIMARY_OPS[kind].includes(op.op) && op.op !== 'add') ?? edit[0];
   if (!primary) return { consistent: false, message: 'the edit has no operation' };
-  const shape = shapeProblem(kind, edit);
+  const shape = shapeProblem(kind, edit) ?? (intent.oneSeries && edit.some((op) => op.op === 'swap' && op.series === undefined) ? 'the edit swaps whole rows, every series included' : null);
   if (shape) return { consistent: false, message: `the proposal asks to ${describeKind(kind)}, but ${shape}` };
   if (intent.everyRow && (kind === 'scale' || kind === 'add')) {
     const wide = edit.some((op) => (op.op === 'scale' || op.op === 'add') && op.row === undefined);
@@ -81,6 +81,8 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
     return { consistent: true, message: 'the edit changes every row, as the proposal says' };
   }
   const facts = tableFacts(original, chartType, '');
+  const axis = axisProblem(intent, edit, original);
+  if (axis) return { consistent: false, message: axis };
   const direction = directionProblem(intent, primary, facts);
   if (direction) return { consistent: false, message: direction };
   const selected = selectorProblem(intent, kind, edit, facts);
@@ -118,6 +120,17 @@ function shapeProblem(kind: IntentKind, edit: Edit): string | null {
     }
   }
   return null;
+}
+
+/** "The horizontal (x) value": on a table of several series, the edit changes the first series only (the second for vertical / y). */
+function axisProblem(intent: Intent, edit: Edit, original: DataTable): string | null {
+  if (intent.axis === null || original.series.length < 2) return null;
+  const wanted = original.series[intent.axis];
+  if (wanted === undefined) return null;
+  const touched = edit.map(seriesOf).filter((name): name is string => name !== undefined);
+  const foreign = touched.filter((name) => !labelsMatch(name, wanted));
+  if (touched.length > 0 && foreign.length === 0) return null;
+  return `the proposal changes the ${intent.axis === 0 ? 'horizontal' : 'vertical'} measure (${JSON.stringify(wanted)}), but the edit changes ${foreign.length ? foreign.map((n) => JSON.stringify(n)).join(', ') : 'every series'}`;
 }
 
 /** The proposal says "lower" or "halve": the changed value must fall (and rise for "raise", "double"). */
@@ -194,7 +207,7 @@ function rowIs(facts: TableFacts, column: ColumnFacts, row: string, selector: Ro
   if (expected === null || actual === null) return false;
   if (expected === actual) return true;
   // Ranks by value tie: any row with the selected value is that rank.
-  const byValue = selector !== 'first' && selector !== 'last';
+  const byValue = selector !== 'first' && selector !== 'last' && !(selector === 'middle' && facts.timeAxis);
   return byValue && valueOf(column, expected) === valueOf(column, actual);
 }
 
@@ -205,6 +218,7 @@ function selectorWord(selector: RowSelector): string {
     second_max: 'second-largest',
     second_min: 'second-smallest',
     median: 'median',
+    middle: 'middle',
     first: 'first',
     last: 'last',
   };

@@ -11,7 +11,9 @@ export const INTENT_KINDS = ['trend', 'swap', 'swap_series', 'add_row', 'remove_
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
 /** A row named by its rank or position rather than its label, so proposals stay general. */
-export type RowSelector = 'max' | 'min' | 'second_max' | 'second_min' | 'median' | 'first' | 'last';
+export const ROW_SELECTORS = ['max', 'min', 'second_max', 'second_min', 'median', 'middle', 'first', 'last'] as const;
+/** `median` ranks by value; `middle` is the middle position on a time axis (by value elsewhere). */
+export type RowSelector = (typeof ROW_SELECTORS)[number];
 
 export interface Intent {
   kind: IntentKind | null;
@@ -37,6 +39,8 @@ export interface Intent {
   axis: 0 | 1 | null;
   /** The change acts on the element the factual question asks about ("the bar the question asks about"). */
   asked: boolean;
+  /** The change stays within one series ("within a single series"): a swap of two rows' values in it, not of whole bars. */
+  oneSeries: boolean;
   /** A move between the segments of one bar ("within the same bar"), not between two bars. */
   withinRow: boolean;
   /** The phrase naming what the rules cannot perform faithfully; `kind` is then null. */
@@ -80,7 +84,8 @@ const SELECTORS: [RowSelector, RegExp][] = [
   ['second_min', /\bsecond[- ](smallest|lowest|shortest)\b/g],
   ['max', /\b(largest|biggest|highest|greatest|tallest|top|peak|maximum|leading)\b/g],
   ['min', /\b(smallest|lowest|shortest|least|minimum|bottom|trough|fewest)\b/g],
-  ['median', /\b(median|middle|mid-sized|middle-sized)\b/g],
+  ['median', /\b(median|mid-sized|middle-sized)\b/g],
+  ['middle', /\b(middle|midpoint|mid-point)\b/g],
   ['first', /\b(first|earliest|oldest|opening)\b/g],
   ['last', /\b(last|latest|final|most recent|newest)\b/g],
 ];
@@ -118,6 +123,7 @@ export function parseIntent(text: string): Intent {
     average: /\b(average|mean)\b/.test(t),
     axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
     asked: /\b(the question asks about|asked about in the question|the question names)\b/.test(t),
+    oneSeries: /\b(within|in|of) (a|one|the same|a single) (single )?series\b|\bwithin one legend group\b/.test(t),
     withinRow: /\b(segments?|within (the|one|a) (bar|group|column)|same bar|of that bar)\b/.test(t),
     unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
   };

@@ -2,6 +2,7 @@ import type { ChartType } from '../domain/chart-types';
 import { diffTables } from './edit-apply';
 import type { Finding } from './lint';
 import type { DataTable } from './model';
+import { nearHundred, PERCENT_SUM_TOLERANCE, sumOf } from './wholes';
 import { parseProgram, type Node } from './program';
 
 /**
@@ -34,8 +35,6 @@ const AMOUNT_HEADER =
   /\b(number|count|population|people|revenue|sales|income|turnover|spending|expenditure|users|visitors|students|employees|units|shipments|production|volume|amount|value in|in (million|billion|thousand)s?|tons|tonnes|passengers|arrests|cases|deaths|births)\b/i;
 /** Rating scales a column may be on: the smallest one holding every original value. */
 const RATING_SCALES = [5, 7, 10, 100];
-/** How close to 100 the cells of a "whole" must sum (ChartQA rounds for display). */
-const WHOLE_TOLERANCE = 1.5;
 
 export function lintItem(input: ItemLintInput): Finding[] {
   return [...statesAnswer(input), ...meaninglessAggregates(input), ...(input.edited ? implausibleValues(input, input.edited) : [])];
@@ -135,9 +134,6 @@ function columnCells(table: DataTable, name: string | null): { raw: string; valu
   });
 }
 
-function nearHundred(total: number): boolean {
-  return Math.abs(total - 100) <= WHOLE_TOLERANCE;
-}
 
 function seriesReason(table: DataTable, chartType: ChartType, title: string, name: string | null): string | null {
   const header = name ?? table.series[0] ?? '';
@@ -166,9 +162,21 @@ function rowReason(table: DataTable, chartType: ChartType, label: string): strin
   return null;
 }
 
-/** Edited or added cells no such chart could show: a share past 100, a rating past its scale, a negative amount. */
-function implausibleValues({ original }: ItemLintInput, edited: DataTable): Finding[] {
+/** Headers of the shares of one market: together they can never pass 100. */
+const MARKET_SHARE = /\bmarket shares?\b/i;
+
+/** Edited or added cells no such chart could show: a share past 100, a rating past its scale, a negative amount, a market past 100%. */
+function implausibleValues({ original, title }: ItemLintInput, edited: DataTable): Finding[] {
   const findings: Finding[] = [];
+  edited.series.forEach((name, e) => {
+    if (!MARKET_SHARE.test(`${name} ${title}`)) return;
+    const s = original.series.indexOf(name);
+    const before = s === -1 ? 0 : sumOf(original.rows.map((row) => row.values[s]));
+    const after = sumOf(edited.rows.map((row) => row.values[e]));
+    if (before <= 100 + PERCENT_SUM_TOLERANCE && after > 100 + PERCENT_SUM_TOLERANCE) {
+      findings.push({ code: 'implausible_value', severity: 'warning', message: `the market shares of ${JSON.stringify(name)} now add up to ${Math.round(after * 100) / 100}%, more than the whole market` });
+    }
+  });
   const changes = diffTables(original, edited);
   const originalLabels = new Set(original.rows.map((row) => row.label));
   const added = edited.rows.filter((row) => !originalLabels.has(row.label));
@@ -179,20 +187,21 @@ function implausibleValues({ original }: ItemLintInput, edited: DataTable): Find
   for (const cell of touched) {
     const cells = columnCells(original, cell.series);
     const values = cells.map((c) => c.value);
-    const reason = implausibility(cell.series, values, cell.value);
+    const reason = implausibility(cell.series, values, cell.value, title);
     if (reason === null) continue;
     findings.push({ code: 'implausible_value', severity: 'warning', message: `${JSON.stringify(cell.row)} / ${JSON.stringify(cell.series)} becomes ${cell.value}: ${reason}` });
   }
   return findings;
 }
 
-function implausibility(header: string, values: readonly number[], value: number): string | null {
+function implausibility(header: string, values: readonly number[], value: number, title: string): string | null {
   if (values.length === 0) return null;
   const nonNegative = values.every((v) => v >= 0);
   if (SHARE_HEADER.test(header) && nonNegative && values.every((v) => v <= 100) && (value > 100 || value < 0)) {
     return 'the series is a share, and shares lie within 0–100';
   }
-  if (RATING_HEADER.test(header) && nonNegative) {
+  // A chart titled "ratings" rates in every series, whatever each series is called.
+  if ((RATING_HEADER.test(header) || RATING_HEADER.test(title)) && nonNegative) {
     const scale = RATING_SCALES.find((top) => values.every((v) => v <= top));
     if (scale !== undefined && (value > scale || value < 0)) return `the series is a rating on a scale of 0–${scale}, which the new value leaves`;
   }

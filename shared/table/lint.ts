@@ -5,6 +5,7 @@ import { labelText } from './edit-apply';
 import type { Edit, EditError, EditOp, Label } from './edit';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
+import { nearHundred, rowsAreWholes, seriesIsWhole, sumOf } from './wholes';
 
 /**
  * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
@@ -13,7 +14,7 @@ import type { DataTable } from './model';
 export const LINT_CODES = [
   /** Pie: a series whose slices summed to 100 (± PERCENT_SUM_TOLERANCE) no longer does. Error. */
   'pie_sum',
-  /** Stacked bar: the original was 100%-stacked (every row summed to ~100) and an edited row no longer does. Error. */
+  /** Stacked bar or area, or grouped bars of shares: every row summed to ~100 and an edited row no longer does. Error. */
   'stacked_row_sum',
   /** A share (a `%` column, or any pie column) was edited to a value outside 0–100. Error. */
   'share_out_of_range',
@@ -35,6 +36,8 @@ export const LINT_CODES = [
    * inserts at the label's place and swap never moves labels, so order breaks only so.) Warning.
    */
   'x_order_broken',
+  /** Not a pie, but a percentage series whose values summed to ~100 (the shares of one whole) no longer does. Warning. */
+  'share_sum',
   /** The edit could not be applied for another reason (a series left out of a multi-series table, a duplicate row, …). Error. */
   'edit_error',
   // Item findings (shared/table/item-lint.ts and the verifier): they need the item's words, program or proposal.
@@ -59,8 +62,7 @@ export type Severity = z.infer<typeof SeveritySchema>;
 export const FindingSchema = z.object({ code: LintCodeSchema, severity: SeveritySchema, message: z.string() });
 export type Finding = z.infer<typeof FindingSchema>;
 
-/** How far from 100 pie slices or a 100%-stacked row may sum: ChartQA values are rounded for display. */
-export const PERCENT_SUM_TOLERANCE = 1.5;
+export { PERCENT_SUM_TOLERANCE } from './wholes';
 
 /** Header words that mark a column of counts (people, things, events), not amounts or scores. */
 const COUNT_HEADER =
@@ -90,8 +92,8 @@ export function lintEdit(
   if (sameTable(original, edited)) {
     findings.push({ code: 'no_change', severity: 'warning', message: 'the edit changes nothing: the edited table equals the original' });
   }
-  if (chartType === 'pie') findings.push(...pieSums(original, edited));
-  if (chartType === 'stacked_bar') findings.push(...stackedRowSums(original, edited));
+  findings.push(...seriesSums(chartType, original, edited));
+  if (rowsAreWholes(original, chartType)) findings.push(...stackedRowSums(original, edited));
   if (chartType === 'line' || chartType === 'area') findings.push(...xOrder(original, edited));
   findings.push(...valueRanges(chartType, original, edited));
   return findings;
@@ -153,35 +155,37 @@ function walkLabels(original: DataTable, edit: Edit): Finding[] {
   return findings;
 }
 
-function pieSums(original: DataTable, edited: DataTable): Finding[] {
+/** Pie slices (an error) and any other shares of one whole (a warning: the whole is inferred) must still sum to 100. */
+function seriesSums(chartType: ChartType, original: DataTable, edited: DataTable): Finding[] {
   const findings: Finding[] = [];
+  const timeAxis = axisDirection(original.rows.map((row) => row.label)) !== null;
   original.series.forEach((name, s) => {
-    const before = sum(original.rows.map((row) => row.values[s] ?? null));
     const e = edited.series.indexOf(name);
-    if (!nearHundred(before) || e === -1) return;
-    const after = sum(edited.rows.map((row) => row.values[e] ?? null));
+    if (e === -1 || !seriesIsWhole(original, chartType, s, timeAxis)) return;
+    const after = sumOf(edited.rows.map((row) => row.values[e]));
     if (nearHundred(after)) return;
-    findings.push({
-      code: 'pie_sum',
-      severity: 'error',
-      message: `the slices of ${JSON.stringify(name)} now sum to ${round2(after)} instead of 100; adjust the other slices so the pie stays a whole`,
-    });
+    findings.push(
+      chartType === 'pie'
+        ? { code: 'pie_sum', severity: 'error', message: `the slices of ${JSON.stringify(name)} now sum to ${round2(after)} instead of 100; adjust the other slices so the pie stays a whole` }
+        : {
+            code: 'share_sum',
+            severity: 'warning',
+            message: `the shares of ${JSON.stringify(name)} summed to 100 (parts of one whole) but now sum to ${round2(after)}; take the change from the other parts`,
+          },
+    );
   });
   return findings;
 }
 
 function stackedRowSums(original: DataTable, edited: DataTable): Finding[] {
-  const filled = original.rows.filter((row) => row.values.some((v) => v !== null));
-  const fullStack = original.series.length > 1 && filled.length > 0 && filled.every((row) => nearHundred(sum(row.values)));
-  if (!fullStack) return [];
-  const broken = edited.rows.filter((row) => row.values.some((v) => v !== null) && !nearHundred(sum(row.values)));
+  const broken = edited.rows.filter((row) => row.values.some((v) => v !== null) && !nearHundred(sumOf(row.values)));
   if (broken.length === 0) return [];
-  const named = broken.slice(0, MAX_CELLS_NAMED).map((row) => `${JSON.stringify(row.label)} sums to ${round2(sum(row.values))}`);
+  const named = broken.slice(0, MAX_CELLS_NAMED).map((row) => `${JSON.stringify(row.label)} sums to ${round2(sumOf(row.values))}`);
   return [
     {
       code: 'stacked_row_sum',
       severity: 'error',
-      message: `every bar of this 100% stacked chart summed to 100, but now ${named.join(', ')}${more(broken.length)}; adjust the other segments`,
+      message: `every bar (or group) of this chart summed to 100, but now ${named.join(', ')}${more(broken.length)}; adjust the other segments`,
     },
   ];
 }
@@ -254,13 +258,6 @@ function originalValue(original: DataTable, label: string, s: number): number | 
   return original.rows.find((row) => row.label === label)?.values[s] ?? null;
 }
 
-function sum(values: readonly (number | null)[]): number {
-  return values.reduce<number>((total, v) => total + (v ?? 0), 0);
-}
-
-function nearHundred(total: number): boolean {
-  return Math.abs(total - 100) <= PERCENT_SUM_TOLERANCE;
-}
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;

@@ -1,7 +1,7 @@
 import type { ChartType } from '../domain/chart-types';
 import { axisDirection, orderKey } from './axis-order';
 import { normalizeLabel } from './labels';
-import { PERCENT_SUM_TOLERANCE } from './lint';
+import { nearHundred, rowsAreWholes, seriesIsWhole } from './wholes';
 import type { DataTable } from './model';
 import type { RowSelector } from '../generation/proposal-intent';
 
@@ -53,6 +53,7 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
   const unique = (label: string) => counts.get(normalizeLabel(label)) === 1 && label.trim() !== '';
 
   const seriesKeys = table.series.map(normalizeLabel);
+  const timeAxis = axisDirection(table.rows.map((row) => row.label)) !== null;
   const columns: ColumnFacts[] = [];
   table.series.forEach((name, s) => {
     // A series name that occurs twice cannot be addressed by an edit or a program.
@@ -77,19 +78,15 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
       percent: percent || (chartType === 'pie' && nearHundred(total)),
       integer: cells.every((cell) => Number.isInteger(cell.value)),
       nonNegative: cells.every((cell) => cell.value >= 0),
-      whole: chartType === 'pie' && nearHundred(total),
+      // Slices of a pie, or the shares of one whole on any chart (not one share per period).
+      whole: seriesIsWhole(table, chartType, s, timeAxis),
       decimals: Math.min(decimals, 4),
     });
   });
   columns.sort((a, b) => b.cells.length - a.cells.length);
 
   const filled = table.rows.filter((row) => row.values.some((v) => v !== null));
-  const rowWhole =
-    (chartType === 'stacked_bar' || chartType === 'area') &&
-    table.series.length > 1 &&
-    filled.length > 0 &&
-    filled.every((row) => nearHundred(sum(row.values)));
-  const timeAxis = axisDirection(table.rows.map((row) => row.label)) !== null;
+  const rowWhole = rowsAreWholes(table, chartType) && filled.length > 0;
   return { table, chartType, columns, rowWhole, timeAxis, rowNoun: rowNounOf(table, title, timeAxis) };
 }
 
@@ -109,6 +106,9 @@ export function selectRow(facts: TableFacts, column: ColumnFacts, selector: RowS
       return pickAt(byValue, byValue.length - 2);
     case 'median':
       return pickAt(byValue, Math.floor(byValue.length / 2));
+    case 'middle':
+      // "The middle point of the line" is the middle period; without a time axis, the middle-sized row.
+      return facts.timeAxis ? pickAt(byTime, Math.floor(byTime.length / 2)) : pickAt(byValue, Math.floor(byValue.length / 2));
     case 'first':
       return pickAt(byTime, 0);
     case 'last':
@@ -151,9 +151,6 @@ export function sum(values: readonly (number | null)[]): number {
   return values.reduce<number>((total, v) => total + (v ?? 0), 0);
 }
 
-export function nearHundred(total: number): boolean {
-  return Math.abs(total - 100) <= PERCENT_SUM_TOLERANCE;
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

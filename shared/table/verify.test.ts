@@ -189,4 +189,46 @@ describe('verifyItem', () => {
     const pie = verifyItem({ table: buildPieTable(), chartType: 'pie', edit: [{ op: 'add', row: 'Yes', delta: 2 }, { op: 'add', row: 'No, and I don\'t plan to', delta: -2 }], program: 'sum(series())', answer: '100' });
     expect(pie.lint.map((f) => f.code)).not.toContain('meaningless_aggregate');
   });
+
+  it('keeps the parts of one whole on any chart: shares summing to 100, groups of shares, a market', () => {
+    const answers = buildTable(`
+      Answer         | Share of respondents
+      Very satisfied | 30%
+      Satisfied      | 45%
+      Not satisfied  | 25%
+    `);
+    const scaled = verifyItem({ table: answers, chartType: 'horizontal_bar', edit: [{ op: 'scale', factor: 1.5 }], program: 'value("Satisfied")', answer: '67.5' });
+    expect(scaled.lint.map((f) => f.code)).toContain('share_sum');
+    const moved = verifyItem({ table: answers, chartType: 'horizontal_bar', edit: [{ op: 'add', row: 'Satisfied', delta: 5 }, { op: 'add', row: 'Not satisfied', delta: -5 }], program: 'value("Satisfied")', answer: '50' });
+    expect(moved.lint.map((f) => f.code)).not.toContain('share_sum');
+    // A share per year is no whole, even when the years happen to sum to 100.
+    const years = buildTable(`
+      Year | Share
+      2018 | 50%
+      2019 | 50%
+    `);
+    expect(verifyItem({ table: years, chartType: 'line', edit: [{ op: 'add', row: '2019', delta: 5 }], program: 'value(2019)', answer: '55' }).lint.map((f) => f.code)).not.toContain('share_sum');
+    const groups = buildTable(`
+      Age   | Likely | Not likely
+      18-29 | 60%    | 40%
+      30-49 | 55%    | 45%
+    `);
+    const halved = verifyItem({ table: groups, chartType: 'grouped_bar', edit: [{ op: 'scale', series: 'Likely', factor: 0.5 }], program: 'value("18-29", "Likely")', answer: '30' });
+    expect(halved.lint.find((f) => f.code === 'stacked_row_sum')?.severity).toBe('error');
+    const market = buildTable(`
+      Company | Market share
+      Altura  | 40%
+      Norvik  | 35%
+      Others  | 25%
+    `);
+    const grown = verifyItem({ table: market, chartType: 'vertical_bar', edit: [{ op: 'add', row: 'Altura', delta: 30 }], program: 'value("Altura")', answer: '70', title: 'Market share of phone makers' });
+    expect(grown.lint.find((f) => f.code === 'implausible_value')?.message).toMatch(/more than the whole market/);
+    const ratings = buildTable(`
+      Criterion | Helion | Quanta
+      Design    | 8.1    | 9.2
+      Safety    | 7.5    | 6.9
+    `);
+    const past = verifyItem({ table: ratings, chartType: 'other', edit: [{ op: 'add', row: 'Design', series: 'Quanta', delta: 1.5 }], program: 'value("Design", "Quanta")', answer: '10.7', title: 'Ratings of phones by criterion' });
+    expect(past.lint.find((f) => f.code === 'implausible_value')?.message).toMatch(/scale of 0–10/);
+  });
 });

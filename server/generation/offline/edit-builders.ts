@@ -156,6 +156,8 @@ function swap(input: PlanInput): PlanDraft | null {
   const b = partner === null ? null : valueOf(column, partner);
   if (partner === null || a === null || b === null || a === b) return null;
   if (facts.rowWhole) {
+    // Swapping one series between two bars of 100% would break both: only whole bars swap, which is not "within one series".
+    if (input.intent.oneSeries) return null;
     return {
       kind: 'swap',
       edit: [{ op: 'swap', rows: [row, partner] }],

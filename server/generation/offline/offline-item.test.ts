@@ -152,7 +152,8 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   it('turns the named operation into the matching edit, on the row its rank names', () => {
     expect(item('Remove the largest bar from the chart.').edit).toEqual([{ op: 'remove_row', row: 'Germany' }]);
     expect(item('Swap the values of the largest and the smallest bars.').edit).toEqual([{ op: 'swap', rows: ['Germany', 'Spain'], series: 'Revenue in million euros' }]);
-    expect(item('Set the smallest bar equal to the largest bar.', { query: 'What is the revenue of Spain?', label: '18' }).edit).toEqual([
+    // Asked "what is Spain's revenue?", the assumption would state the answer (42): it is asked of the total instead.
+    expect(item('Set the smallest bar equal to the largest bar.', { query: 'What is the total revenue?', label: '115' }).edit).toEqual([
       { op: 'set', row: 'Spain', series: 'Revenue in million euros', value: 42 },
     ]);
     const raised = item('Raise the smallest bar until it exceeds the largest bar.');
@@ -212,6 +213,11 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     const draft = item('Remove one series from the legend entirely.', { query: 'In 2019, which group had the highest value?', label: 'Female' }, grouped, 'grouped_bar');
     expect(draft.edit).toEqual([{ op: 'remove_series', series: 'Female' }]);
     expect(draft.answer).toBe('Male');
+  });
+
+  it('never makes an item whose assumption states its answer', () => {
+    const stated = offlineItem({ table: bars, chartType: 'vertical_bar', title: '', qa: { query: 'What is the revenue of Spain?', label: '18' }, proposal: { id: 1, text: 'Set the smallest bar equal to the largest bar.' }, seed: 1 });
+    expect(stated.ok).toBe(false);
   });
 
   it('never makes an item whose "which is largest" answer is a tie', () => {

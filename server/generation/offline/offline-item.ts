@@ -121,8 +121,10 @@ function tiedWinner(program: string, table: DataTable): boolean {
 
 /** The series the question reads first (its answer moves with them), then the others. */
 function columnsFor(facts: TableFacts, factual: QuestionProgram, intent: Intent, rng: Rng): ColumnFacts[] {
-  const byAxis = intent.axis === null ? null : facts.table.series[intent.axis];
-  const first = facts.columns.filter((column) => factual.series.includes(column.name) || column.name === byAxis);
+  // "The horizontal value of the point": the proposal names the series, and only it may change.
+  const byAxis = intent.axis === null ? null : (facts.table.series[intent.axis] ?? null);
+  if (byAxis !== null && facts.table.series.length > 1) return facts.columns.filter((column) => column.name === byAxis);
+  const first = facts.columns.filter((column) => factual.series.includes(column.name));
   return [...first, ...shuffled(rng, facts.columns.filter((column) => !first.includes(column)))];
 }
 

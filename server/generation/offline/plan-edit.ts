@@ -39,7 +39,7 @@ export const DEFAULT_KINDS: Record<ChartType, IntentKind[]> = {
 /** How many rows a kind is tried on before the next kind: enough to get past a share that would top 100. */
 const ROW_TRIES = 8;
 
-const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer']);
+const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer', 'share_sum']);
 
 /** An intent carrying only the row selectors: what a fallback kind builds from. */
 function neutral(intent: Intent, kind: IntentKind): Intent {

@@ -45,7 +45,8 @@ describe('questionProgram on real ChartQA questions', () => {
     ['Can you identify how many points the female data moved from 2009 to 2019?', 'value("2019", "Female") - value("2009", "Female")'],
     ['In what year was the infant mortality rate 9.4 out of every 1,000 births?', 'argmax(where(series(), "==", 9.4))'],
     ['Is the Decrease value is two times the value of Increase?', 'value("Decrease") == 2 * value("Increase")'],
-    ['which year there is same number of stores in Western Europe and North America ?', 'argmin(abs(series("Western Europe") - series("North America")))'],
+    ['which year there is same number of stores in Western Europe and North America ?', 'argmax(where(abs(series("Western Europe") - series("North America")), "==", 0))'],
+    ['In which year does the Israel and Australia intersect?', 'argmin(abs(row("Israel") - row("Australia")))'],
   ])('%s → %s', (query, program) => {
     expect(at(query)).toBe(program);
   });
@@ -56,12 +57,14 @@ describe('questionProgram on real ChartQA questions', () => {
     // 14005615 is 2008's value; 1990 holds 14195100, which ChartQA's 5% would let pass.
     expect(at('What was the number of arrests in 1990?')).toBeNull();
     expect(at('Who is the all time leader in goals scored for the national football team of Belgium?')).toBeNull();
+    // ChartQA labels this "increase" with the 2018 level: a lookup would reproduce the label but not answer the question.
+    expect(at('What is the predicted increase in online sales of jewelry, watches and accessories in Germany by 2018?')).toBeNull();
   });
 
   it('programs most of the sample and every demo question', () => {
     const qas = sample();
     const programmed = qas.filter((qa) => programOf(qa) !== null);
-    expect(programmed.length / qas.length).toBeGreaterThan(0.75);
+    expect(programmed.length / qas.length).toBeGreaterThan(0.7);
     const demo = [...demoCharts({ charts: 120, seed: 11 })].flatMap((chart) => chart.questions.map((qa) => ({ chart, qa })));
     const failed = demo.filter(({ chart, qa }) => questionProgram(qa.query, qa.label, chart.table, chart.type) === null).map(({ qa }) => qa.query);
     expect(failed).toEqual([]);

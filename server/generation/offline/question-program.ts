@@ -265,11 +265,15 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
     for (const s of choices) yield { program: `argmin(where(${col(s)}, ">", min(${col(s)})))`, shape: 'second_min', rows: [], series: seriesOf(s) };
   }
   // "In which year are A and B the same?", "… intersect": the row where two series come closest.
-  if (asksLabel && names.length >= 2 && names[0] && names[1] && /\b(same|equal|intersect\w*|cross\w*|meet)\b/.test(q)) {
-    yield { program: `argmin(abs(${col(names[0])} - ${col(names[1])}))`, shape: 'row_of_value', rows: [], series: [names[0], names[1]] };
+  // "The same number" asks for equality, which a changed chart may no longer have (then there is
+  // no answer, and no item); "intersect" asks where two lines cross: the closest point.
+  const pairing = /\b(same|equal)\b/.test(q) ? 'equal' : /\b(intersect\w*|cross\w*|meet)\b/.test(q) ? 'closest' : null;
+  const meeting = (a: string, b: string) => (pairing === 'equal' ? `argmax(where(abs(${a} - ${b}), "==", 0))` : `argmin(abs(${a} - ${b}))`);
+  if (asksLabel && pairing && names.length >= 2 && names[0] && names[1]) {
+    yield { program: meeting(col(names[0]), col(names[1])), shape: 'row_of_value', rows: [], series: [names[0], names[1]] };
   }
-  if (asksLabel && rows.length >= 2 && rows[0] && rows[1] && /\b(same|equal|intersect\w*|cross\w*|meet)\b/.test(q)) {
-    yield { program: `argmin(abs(row(${literal(rows[0])}) - row(${literal(rows[1])})))`, shape: 'row_of_value', rows: [rows[0], rows[1]], series: [] };
+  if (asksLabel && pairing && rows.length >= 2 && rows[0] && rows[1]) {
+    yield { program: meeting(`row(${literal(rows[0])})`, `row(${literal(rows[1])})`), shape: 'row_of_value', rows: [rows[0], rows[1]], series: [] };
   }
   const extreme = MAX_WORDS.test(q) ? 'max' : MIN_WORDS.test(q) ? 'min' : null;
   if (extreme) {
@@ -290,8 +294,11 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
       for (const s of choices) yield { program: `argmax(where(${col(s)}, "==", ${n.value}))`, shape: 'row_of_value', rows: [], series: seriesOf(s) };
     }
   }
-  for (const r of rows) {
-    for (const s of choices) yield { program: cell(parsed, r, s), shape: 'lookup', rows: [r], series: seriesOf(s) };
+  // "What is the increase by 2018?" asks a change: a level that happens to equal the label is not its answer.
+  if (!/\b(increase[sd]?|decrease[sd]?|change[sd]?|growth|grew|rise|rose|fall|fell|drop|gain|loss|difference)\b/.test(q)) {
+    for (const r of rows) {
+      for (const s of choices) yield { program: cell(parsed, r, s), shape: 'lookup', rows: [r], series: seriesOf(s) };
+    }
   }
 }
 

@@ -29,13 +29,14 @@ export function removeRow(input: PlanInput): PlanDraft | null {
   if (column.whole) {
     const heir = partner === null ? null : valueOf(column, partner);
     if (partner === null || heir === null || !fits(column, clean(heir + before))) return null;
+    const part = facts.chartType === 'pie' ? 'slice' : facts.rowNoun;
     return {
       kind: 'remove_row',
       edit: [
         { op: 'remove_row', row },
         { op: 'add', row: partner, series: column.name, delta: before },
       ],
-      assumption: `Suppose the ${nameOf(row)} slice were removed and its ${fmt(before)} points added to ${nameOf(partner)}.`,
+      assumption: `Suppose the ${nameOf(row)} ${part} were removed and its ${fmt(before)} points added to ${nameOf(partner)}.`,
       effect: `${nameOf(row)} (${valueText(column, before)}) disappears and ${changeText(column, partner, heir, clean(heir + before))}`,
     };
   }
@@ -76,7 +77,9 @@ export function addRow(input: PlanInput): PlanDraft | null {
     };
   }
   if (column.whole) {
-    // The new slice is carved out of the row the proposal names, so the pie still sums to 100.
+    // The new part is carved out of the row the proposal names, so the whole still sums to 100.
+    // A part "at the average" or "above the maximum" would need every other part to shrink.
+    if (input.intent.average || input.intent.overtake || input.intent.selectors.includes('max')) return null;
     const donor = valueOf(column, row);
     const points = givenAmount(input) ?? pick(rng, DEFAULT_POINTS);
     if (donor === null || !(points > 0) || !fits(column, clean(donor - points))) return null;
@@ -86,7 +89,7 @@ export function addRow(input: PlanInput): PlanDraft | null {
         { op: 'add_row', row: label, values: { [column.name]: points } },
         { op: 'add', row, series: column.name, delta: -points },
       ],
-      assumption: `Suppose a new slice, "${label}", of ${fmt(points)}% were added, its points taken from ${nameOf(row)}.`,
+      assumption: `Suppose a new ${noun}, "${label}", of ${fmt(points)}% were added, its points taken from ${nameOf(row)}.`,
       effect: `${nameOf(label)} appears with ${fmt(points)}% and ${changeText(column, row, donor, clean(donor - points))}`,
     };
   }
