@@ -9,6 +9,9 @@ import {
   type ProposalStatus,
 } from '../../shared/domain/generation';
 
+import { proposalOperation } from '../../shared/generation/proposal-consistency';
+import { extractOperation } from '../analytics/operations';
+
 /** All SQL of the proposal pool. */
 
 interface ProposalRow {
@@ -52,6 +55,7 @@ function toProposal(row: ProposalRow): Proposal {
     child_ids: ids(row.child_ids),
     item_count: row.item_count,
     accepted_count: row.accepted_count,
+    operation: { ...proposalOperation(row.text), verb_object: extractOperation(row.text) },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ProposalOriginSchema, ProposalStatusSchema } from '../domain/generation';
+import { ProposalOperationSchema } from '../generation/proposal-consistency';
+import { OperationSchema } from './analytics';
 import { PageQuerySchema } from './common';
+
+/**
+ * What a proposal asks for, read from its words: the edit operation the verifier holds its
+ * items to (kind, allowed ops, scope, ranks) and the verb–object pair analytics counts.
+ */
+export const ProposalOperationViewSchema = ProposalOperationSchema.extend({ verb_object: OperationSchema.nullable() });
+export type ProposalOperationView = z.infer<typeof ProposalOperationViewSchema>;
 
 export const ProposalSchema = z.object({
   id: z.number().int(),
@@ -17,6 +26,7 @@ export const ProposalSchema = z.object({
   child_ids: z.array(z.number().int()),
   item_count: z.number().int(),
   accepted_count: z.number().int(),
+  operation: ProposalOperationViewSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -59,6 +59,25 @@ export function Lineage({ proposal }: { proposal: Proposal }) {
   );
 }
 
+/**
+ * The operation its items are held to, as the verifier reads it: "scale · the largest row ·
+ * ops scale, add, set". Proposals the rules cannot read say so: their items are not checked.
+ */
+export function OperationLine({ proposal }: { proposal: Proposal }) {
+  const { kind, ops, scope, selectors, verb_object: verbObject } = proposal.operation;
+  const label = kind === null ? 'operation not read by the rules (its items are not checked for consistency)' : [
+    kind.replace(/_/g, ' '),
+    scope === 'every_row' ? 'every row' : scope === 'new_row' ? 'a new row' : selectors.length ? `the ${selectors.map((s) => s.replace('_', ' ')).join(' and ')} row` : 'one row',
+    `ops ${ops.join(', ')}`,
+  ].join(' · ');
+  return (
+    <p className="small muted proposal-operation" data-testid="proposal-operation">
+      Operation: {label}
+      {verbObject && ` · ${verbObject.verb} / ${verbObject.noun}`}
+    </p>
+  );
+}
+
 /** In-place text edit: Enter saves, Esc cancels; a text too close to another proposal is refused on the field. */
 function EditTextForm({ proposal, onDone }: { proposal: Proposal; onDone: () => void }) {
   const update = useUpdateProposal(proposal.id);
@@ -167,6 +186,7 @@ export function ProposalCard({ proposal, canEdit }: { proposal: Proposal; canEdi
           {proposal.text}
         </p>
       )}
+      <OperationLine proposal={proposal} />
       <Lineage proposal={proposal} />
       {canEdit && !editing && (
         <div className="proposal-actions">
