@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { QuestionRelationSchema } from '../../shared/domain/generation';
 import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
 import { scoreItems, scoreWithBaseline, type ScorableItem, type Score, type ScoreWithBaseline } from '../../shared/eval/metrics';
 
@@ -14,7 +15,14 @@ export interface ScoreCommandOptions {
 const ScoreDatasetSchema = z.object({
   name: z.string(),
   version: z.literal(CHART_HQA_VERSION),
-  items: z.array(ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, question_relation: true, original: true })),
+  items: z.array(
+    ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, original: true }).extend({
+      // An export made before items were classified cannot say which questions the decline and bias rates may count.
+      question_relation: QuestionRelationSchema.or(z.undefined()).refine((value) => value !== undefined, {
+        message: 'missing: the export predates question relations, so the decline and bias rates cannot tell which items ask the factual question; export the dataset again',
+      }),
+    }),
+  ),
 });
 
 /** `hqa eval` output. A null prediction (the model gave no extractable answer) counts as missing. */
@@ -53,7 +61,7 @@ function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['ite
       answer_type: item.answer_type,
       affects_answer: item.affects_answer,
       original_label: item.original.label,
-      question_relation: item.question_relation,
+      question_relation: item.question_relation ?? 'different',
     };
   });
 }

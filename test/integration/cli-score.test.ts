@@ -146,7 +146,7 @@ describe('hqa score', () => {
     const path = write('no-relation.json', { ...dataset, items: [old] });
     const result = runCli(['score', '--dataset', path, '--predictions', predictionsPath, '--json'], { dbPath });
     expect(result.status).toBe(1);
-    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/no-relation\.json: items\[0\]\.question_relation/);
+    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/no-relation\.json: items\[0\]\.question_relation: missing: the export predates question relations.*export the dataset again/);
   });
 
   it('names the file and the field of a bad dataset', () => {
