@@ -71,7 +71,8 @@ describe('generation runs in the browser', () => {
         if (status && seen[seen.length - 1] !== status) seen.push(status);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await runs.startRun({ stage: 'both', chartType, items: 6, proposalBatches: 1, concurrency: 2 });
+    // The lowest-id QAs, chosen in the form, reach the run's configuration.
+    await runs.startRun({ stage: 'both', chartType, items: 6, order: 'id', proposalBatches: 1, concurrency: 2 });
 
     await page.waitForURL(/\/runs\/\d+$/);
     const run = new RunPage(page);
@@ -94,6 +95,8 @@ describe('generation runs in the browser', () => {
       failed: stored.tasks_failed,
     });
     expect(stored.tasks_total).toBeGreaterThan(0);
+    expect(stored.config.order).toBe('id');
+    await page.getByText('Lowest QA ids first').waitFor();
     expect(stored.tasks_done + stored.tasks_failed).toBe(stored.tasks_total);
     expect(stored.items_created).toBeGreaterThan(0);
     expect(stored.items_created).toBeLessThanOrEqual(6);

@@ -4,6 +4,7 @@ export interface StartRunOptions {
   stage?: 'proposals' | 'items' | 'both';
   chartType?: string;
   items?: number;
+  order?: 'stratified' | 'id';
   proposalBatches?: number;
   concurrency?: number;
 }
@@ -37,6 +38,7 @@ export class RunsPage {
     if (options.stage) await form.getByLabel('Stage', { exact: true }).selectOption(options.stage);
     if (options.chartType) await form.getByLabel('Chart type', { exact: true }).selectOption(options.chartType);
     if (options.items !== undefined) await form.getByLabel('Items (factual QAs)').fill(String(options.items));
+    if (options.order) await form.getByLabel('Which QAs').selectOption(options.order);
     if (options.proposalBatches !== undefined) await form.getByLabel('Proposal batches per type').fill(String(options.proposalBatches));
     const concurrency = form.getByLabel('Concurrency', { exact: true });
     if (options.concurrency !== undefined) await concurrency.fill(String(options.concurrency));
