@@ -1,4 +1,3 @@
-import { classifyLegacyItems } from './items/item-validity';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
@@ -13,6 +12,7 @@ import { RunExecutor } from './generation/run-executor';
 import { closeRenderPool } from './charts/render-pool';
 import { closeOfflinePool } from './generation/offline-pool';
 import { EvalExecutor } from './eval/eval-executor';
+import { classifyLegacyItems } from './items/item-validity';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { ReflectionBatches } from './reflection/reflection-batches';
 import { ensureSeedProposals } from './pool/pool-service';

@@ -4,8 +4,8 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { getQaWithChart } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
-import { createVerifiedItem } from '../items/item-service';
-import { getProposal, maxPoolRound } from '../pool/pool-queries';
+import { createItem, itemKey } from '../items/item-service';
+import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
 import type { GenerationEngine } from './engine';
@@ -37,6 +37,16 @@ const PROGRESS_THROTTLE_MS = 250;
  * the turns cost an offline run nothing it would notice.
  */
 const WORK_SLICE_MS = 5;
+
+/**
+ * Whether a task is drawn to be a control question: a fixed share of tasks, by a hash of the
+ * task id, so a resumed run draws the same ones.
+ */
+export function isControlTask(taskId: number, share: number): boolean {
+  if (share <= 0) return false;
+  return mulberry32(taskId ^ CONTROL_SALT)() < share;
+}
+const CONTROL_SALT = 0x5eed;
 
 /** A task stopped by pause, cancel or shutdown, with the usage of the calls it had made. */
 class AbortedWithUsage extends Error {
@@ -237,7 +247,10 @@ export class RunExecutor {
     const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
-    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, signal });
+    const control = isControlTask(task.id, getSettings(db).unchanged_control_share);
+    // Only an engine that knows beforehand what it can make picks among the pool (see ItemRequest).
+    const alternatives = engine.engine === 'offline' ? activeProposalsByLoad(db, source.chart.chart_type).filter((p) => p.id !== proposal.id) : [];
+    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, alternatives, control, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = db.transaction(() => {
       addRunUsage(db, run.id, result.usage);
@@ -245,21 +258,31 @@ export class RunExecutor {
         finishTask(db, task, { ok: false, error: result.reason, itemFailed: true });
         return null;
       }
-      const stored = createVerifiedItem(db, {
-        source,
-        draft: result.draft,
-        origin: engine.engine === 'offline' ? 'offline' : 'llm',
-        proposalId: proposal.id,
-        runId: run.id,
-        model: engine.model,
-        createdBy: null,
-        idempotencyKey: task.idempotency_key,
-      });
-      finishTask(db, task, { ok: true, itemsCreated: stored ? 1 : 0 });
-      return stored;
+      const proposalId = result.proposalId ?? proposal.id;
+      const created = createItem(
+        db,
+        {
+          source,
+          draft: result.draft,
+          origin: engine.engine === 'offline' ? 'offline' : 'llm',
+          proposalId,
+          runId: run.id,
+          model: engine.model,
+          createdBy: null,
+          idempotencyKey: proposalId === proposal.id ? task.idempotency_key : itemKey(proposalId, source.qa.id),
+        },
+        control ? 'control' : 'drop',
+      );
+      if (!created.ok) {
+        finishTask(db, task, { ok: false, error: created.reason, itemFailed: true });
+        return null;
+      }
+      finishTask(db, task, { ok: true, itemsCreated: created.item ? 1 : 0 });
+      return created.item;
     })();
     if (item) this.ctx.publish('item.created', { item });
   }
+
 
   private publishProgress(runId: number, force: boolean): void {
     const now = Date.now();
