@@ -225,3 +225,14 @@ export function setQuestionRelations(db: Db, items: readonly { id: number; relat
   const update = db.prepare('UPDATE hqa_items SET question_relation = ? WHERE id = ?');
   for (const item of items) update.run(item.relation, item.id);
 }
+
+/** The texts the question relation is read from: the final question (a correction) or the model's. */
+export function itemQuestionTexts(db: Db, itemId: number): { question: string; assumption: string; factual_query: string } | null {
+  const row = db
+    .prepare(
+      `SELECT COALESCE(i.final_question, i.question) AS question, i.assumption, q.query AS factual_query
+       FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.id = ?`,
+    )
+    .get(itemId) as { question: string; assumption: string; factual_query: string } | undefined;
+  return row ?? null;
+}

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { reclassifyItem } from '../items/item-validity';
 import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../shared/api/review';
 import { SubmitReviewRequestSchema } from '../../shared/api/review';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
@@ -32,6 +33,15 @@ import {
   setRequeueReason,
   standingDecisions,
 } from './review-queries';
+
+/**
+ * The item's final answer/question, and the question's relation to the factual one again: a
+ * reviewer's corrected question may ask another question (or bring a different one back).
+ */
+function applyFinalAnswer(db: Db, input: Parameters<typeof setFinalAnswer>[1]): void {
+  setFinalAnswer(db, input);
+  reclassifyItem(db, input.itemId);
+}
 
 /** A reviewer holds at most this many leases: the item on screen and the prefetched next one. */
 export const MAX_LEASES_PER_REVIEWER = 2;
@@ -150,7 +160,7 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
   setItemStatus(db, itemId, outcome);
   if (outcome === 'accepted') {
     const corrected = reviews.filter((r) => r.decision === 'accept' && (r.corrected_answer !== null || r.corrected_question !== null)).at(-1);
-    if (corrected) setFinalAnswer(db, { itemId, answer: corrected.corrected_answer, question: corrected.corrected_question, source: 'review', reviewId: corrected.id, userId });
+    if (corrected) applyFinalAnswer(db, { itemId, answer: corrected.corrected_answer, question: corrected.corrected_question, source: 'review', reviewId: corrected.id, userId });
   }
   return outcome;
 }
@@ -202,7 +212,7 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
     retractReview(db, reviewId, 'undo');
     if (state && DECIDED.includes(state.status)) {
       setItemStatus(db, review.item_id, 'in_review');
-      setFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
+      applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
     }
     const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
     insertLease(db, review.item_id, reviewerId, expiresAt);
@@ -225,7 +235,7 @@ export function adjudicate(
     const status: ItemStatus = input.decision === 'accept' ? 'accepted' : 'rejected';
     setItemStatus(db, itemId, status);
     if (input.final_answer !== undefined || input.final_question !== undefined) {
-      setFinalAnswer(db, { itemId, answer: input.final_answer ?? null, question: input.final_question ?? null, source: 'adjudication', reviewId: null, userId: curatorId });
+      applyFinalAnswer(db, { itemId, answer: input.final_answer ?? null, question: input.final_question ?? null, source: 'adjudication', reviewId: null, userId: curatorId });
     }
     return status;
   }).immediate();
@@ -251,7 +261,7 @@ export function requeue(
       for (const lease of deleteItemLeases(db, itemId)) releasedLeases.push({ item_id: itemId, reviewer_id: lease.reviewer_id });
       setItemStatus(db, itemId, 'pending');
       setRequeueReason(db, itemId, reason);
-      setFinalAnswer(db, { itemId, answer: null, question: null, source: 'requeue', reviewId: null, userId: curatorId });
+      applyFinalAnswer(db, { itemId, answer: null, question: null, source: 'requeue', reviewId: null, userId: curatorId });
       requeued.push(itemId);
     }
     return { requeued, releasedLeases };

@@ -161,6 +161,17 @@ describe('reviews and consensus', () => {
     expect(history.reviews.find((r) => r.retracted_at === null)?.criteria.correctness).toEqual({ pass: false, note: 'off by one' });
   });
 
+  it('a corrected question is classified again: one that asks another question becomes "different"', async () => {
+    await setK(1);
+    const task = await next(reviewer(0));
+    const id = task?.item.id ?? 0;
+    expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'same' });
+    const assumption = (db().prepare('SELECT assumption FROM hqa_items WHERE id = ?').get(id) as { assumption: string }).assumption;
+    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_question: `${assumption} What would be the total of all values?`, corrected_answer: '1' }));
+    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
+    expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'different' });
+  });
+
   it('k = 2 majority: a split goes to adjudication, where a curator decides', async () => {
     await setK(2, 'majority');
     const task = await next(reviewer(0));
