@@ -8,7 +8,9 @@ import { createItem, itemKey } from '../items/item-service';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
+import type { ChartType } from '../../shared/domain/chart-types';
 import type { GenerationEngine } from './engine';
+import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
 import { ActiveJobs } from '../jobs/active-jobs';
 import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
@@ -248,8 +250,7 @@ export class RunExecutor {
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const control = isControlTask(task.id, getSettings(db).unchanged_control_share);
-    // Only an engine that knows beforehand what it can make picks among the pool (see ItemRequest).
-    const alternatives = engine.engine === 'offline' ? activeProposalsByLoad(db, source.chart.chart_type).filter((p) => p.id !== proposal.id) : [];
+    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, source.chart.chart_type, proposal) : [];
     const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, alternatives, control, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = db.transaction(() => {
@@ -283,6 +284,19 @@ export class RunExecutor {
     if (item) this.ctx.publish('item.created', { item });
   }
 
+
+  /**
+   * The pool's other proposals an engine may pair the task's QA with instead (only one that
+   * knows beforehand what it can make: see ItemRequest), least used first; a run weighted to
+   * coverage gaps offers none whose operation is better covered than the planned proposal's.
+   */
+  private alternativesFor(run: RunRecord, chartType: ChartType, planned: { id: number; text: string }): { id: number; text: string }[] {
+    const pool = activeProposalsByLoad(this.ctx.db, chartType).filter((p) => p.id !== planned.id);
+    if (!run.config.weight_to_gaps) return pool;
+    const gap = operationCoverage(this.ctx.db, chartType);
+    const limit = gap(planned.text);
+    return pool.filter((p) => gap(p.text) <= limit).sort((a, b) => gap(a.text) - gap(b.text));
+  }
 
   private publishProgress(runId: number, force: boolean): void {
     const now = Date.now();

@@ -28,8 +28,9 @@ const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   server = await startTestServer();
-  // Reflection happens only when the curator asks for it, so the test sees exactly that one.
-  putSettings(server.server.ctx.db, { auto_reflect: false });
+  // Reflection happens only when the curator asks for it, so the test sees exactly that one; one
+  // decided item is enough to reflect on here (the minimum's own test is an integration test).
+  putSettings(server.server.ctx.db, { auto_reflect: false, reflection_min_decisions: 1 });
   for (const [user, role] of [
     [CURATOR, 'curator'],
     [REVIEWER, 'reviewer'],

@@ -99,9 +99,19 @@ async function buildHaiItems() {
   for (const { id } of seeds) updateProposal(db(), id, { status: 'retired' });
   updateProposal(db(), seedId, { status: 'retired' });
   const { executor } = server.server;
-  const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: chartType, items: 2 }), null);
+  // More QAs than items wanted: the offline rules skip a question neither operation can change.
+  const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: chartType, items: 12 }), null);
   await executor.start(run.id);
   haiRunId = run.id;
+  // One item of each new proposal is the database the figures below are computed for.
+  for (const proposalId of [childId, grandchildId]) {
+    const ids = (db().prepare('SELECT id FROM hqa_items WHERE run_id = ? AND proposal_id = ? ORDER BY id').all(run.id, proposalId) as { id: number }[]).map((r) => r.id);
+    expect(ids.length, `proposal ${proposalId} made no item`).toBeGreaterThan(0);
+    db().prepare('DELETE FROM hqa_items WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids.slice(1)));
+  }
+  // Items of the run on other proposals (none when only the two are active) would blur the round's figures.
+  db().prepare('DELETE FROM hqa_items WHERE run_id = ? AND proposal_id NOT IN (?, ?)').run(run.id, childId, grandchildId);
+  db().prepare("UPDATE runs SET items_created = (SELECT COUNT(*) FROM hqa_items WHERE run_id = ?) WHERE id = ?").run(run.id, run.id);
   for (const { id } of [...seeds, { id: seedId }]) updateProposal(db(), id, { status: 'active' });
   addCall(haiRunId, 0.2);
   await review(acceptReview({ complexity: 4 }));

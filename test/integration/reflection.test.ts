@@ -62,7 +62,8 @@ async function itemsOfProposal(server: TestServer, proposalId: number, count: nu
   const db = server.server.ctx.db;
   const proposal = getProposal(db, proposalId);
   if (!proposal) throw new Error(`no proposal ${proposalId}`);
-  const qaIds = (db.prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.chart_type = ? ORDER BY q.id').all(proposal.chart_type) as { id: number }[]).map((r) => r.id);
+  // Any chart the proposal's operation fits will do: the offline rules read the operation, not the type.
+  const qaIds = (db.prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ORDER BY c.chart_type = ? DESC, q.id').all(proposal.chart_type) as { id: number }[]).map((r) => r.id);
   const ids: number[] = [];
   for (const qaId of qaIds) {
     if (ids.length >= count) break;

@@ -2,11 +2,24 @@ import { RunConfigSchema } from '../../shared/api/runs';
 import type { SubmitReviewRequest } from '../../shared/api/review';
 import type { TestServer } from './test-server';
 
-/** Items to review: an offline items-only run over the demo split. */
+/**
+ * Exactly `items` items to review, from one offline items-only run over the demo split. The
+ * offline engine makes no item for a question it cannot ask under an assumption that changes
+ * its answer, so the run is asked for more and the surplus (never reviewed) is dropped, so
+ * that tests can count on the number.
+ */
 export async function generateItems(server: TestServer, items: number): Promise<number> {
   const { executor } = server.server;
-  const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items, concurrency: 4 }), null);
+  const db = server.server.ctx.db;
+  const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: items * 2 + 4, concurrency: 4 }), null);
   await executor.start(run.id);
+  const made = (db.prepare('SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id').all(run.id) as { id: number }[]).map((r) => r.id);
+  if (made.length < items) throw new Error(`the offline run made ${made.length} items, fewer than the ${items} the test needs`);
+  const surplus = made.slice(items);
+  if (surplus.length > 0) {
+    db.prepare('DELETE FROM hqa_items WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(surplus));
+    db.prepare('UPDATE runs SET items_created = items_created - ? WHERE id = ?').run(surplus.length, run.id);
+  }
   return run.id;
 }
 
