@@ -11,6 +11,7 @@ import { openBrowser, type BrowserSession } from './browser';
 import { ChartPage } from './pages/chart-page';
 import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
  * On real ChartQA charts: the sample's (no PNG, drawn from the table) say they are drawn, and
@@ -38,12 +39,7 @@ function itemOn(imgname: string, query: string, edit: HqaItemDraft['edit'] | nul
   const item = createVerifiedItem(db(), {
     source,
     draft: { assumption: 'Suppose the chart changed.', question: `Suppose the chart changed. ${query}`, answer: '1', answer_type: 'integer', rationale: 'e2e', affects_answer: true, edit, program: '1' },
-    origin: 'human',
-    proposalId: null,
-    runId: null,
-    model: null,
-    createdBy: null,
-    idempotencyKey: null,
+    ...HUMAN_ITEM,
   });
   if (!item) throw new Error('not stored');
   return item.id;

@@ -11,6 +11,7 @@ import { openBrowser, type BrowserSession } from './browser';
 import { ItemsListPage } from './pages/items-list-page';
 import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
  * Benchmark validity in the browser, on ChartQA's two_col_158 (tyre makers' revenue): a reviewer
@@ -42,12 +43,7 @@ function itemOn(edit: Edit, program: string, answer: string, options: { question
   const item: NewItem = {
     source,
     draft: { assumption, question: `${assumption} ${options.question ?? FACTUAL}`, answer, answer_type: 'text', rationale: 'e2e', affects_answer: true, edit, program },
-    origin: 'human',
-    proposalId: null,
-    runId: null,
-    model: null,
-    createdBy: null,
-    idempotencyKey: null,
+    ...HUMAN_ITEM,
   };
   const result = createItem(db(), item, options.control ? 'control' : 'keep');
   const stored: ItemSummary | null = result.ok ? result.item : null;

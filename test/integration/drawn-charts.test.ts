@@ -18,6 +18,7 @@ import { runCliAsync } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
  * Charts drawn from their tables must not contradict their questions, and must say they are
@@ -87,12 +88,7 @@ function itemOn(qa: number): number {
       edit: null,
       program: '1',
     },
-    origin: 'human',
-    proposalId: null,
-    runId: null,
-    model: null,
-    createdBy: null,
-    idempotencyKey: null,
+    ...HUMAN_ITEM,
   });
   if (!item) throw new Error('not stored');
   return item.id;

@@ -87,7 +87,13 @@ beforeAll(async () => {
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
   // The offline engine makes no item for a factual QA it cannot program: ask for more than the 8 kept.
   const run = await generateItems(server, 16);
-  db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ? AND id IN (SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id LIMIT 8)").run(run, run);
+  // The fake model answers by the question's text, so the accepted items' factual questions are distinct texts.
+  db()
+    .prepare(
+      `UPDATE hqa_items SET status = 'accepted' WHERE id IN (
+         SELECT MIN(i.id) FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.run_id = ? GROUP BY q.query ORDER BY MIN(i.id) LIMIT 8)`,
+    )
+    .run(run);
   // A reviewer's correction: runs must score against it, as exports do.
   db().prepare("UPDATE hqa_items SET final_answer = '12345' WHERE id = (SELECT MIN(id) FROM hqa_items WHERE status = 'accepted')").run();
   // A hand-written item that asks another question: left out of the decline and bias rates.

@@ -14,6 +14,7 @@ import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -215,12 +216,7 @@ describe('the question relation and control questions', () => {
       const newItem = (draft: Partial<NewItem['draft']> & Pick<NewItem['draft'], 'assumption' | 'question' | 'answer' | 'program' | 'edit'>): NewItem => ({
         source,
         draft: { answer_type: 'integer', rationale: 'hand-built', affects_answer: true, ...draft },
-        origin: 'human',
-        proposalId: null,
-        runId: null,
-        model: null,
-        createdBy: null,
-        idempotencyKey: null,
+        ...HUMAN_ITEM,
       });
       // The factual question under an assumption that leaves its answer as it was, kept as a control.
       const control = createItem(

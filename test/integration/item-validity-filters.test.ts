@@ -9,6 +9,7 @@ import { classifyLegacyItems } from '../../server/items/item-validity';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
  * GET /api/items narrows the list by benchmark validity. Items on ChartQA's two_col_158 (tyre
@@ -34,12 +35,7 @@ function draftOn(edit: Edit, program: string, answer: string, question?: string)
   return {
     source,
     draft: { assumption, question: `${assumption} ${question ?? FACTUAL}`, answer, answer_type: 'text', rationale: 'hand-built', affects_answer: true, edit, program },
-    origin: 'human',
-    proposalId: null,
-    runId: null,
-    model: null,
-    createdBy: null,
-    idempotencyKey: null,
+    ...HUMAN_ITEM,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ItemSummary } from '../../shared/api/items';
 import { relaxedCorrect } from '../../shared/table/answers';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { createVerifiedItem } from '../../server/items/item-service';
+import { HUMAN_ITEM } from './item-factory';
 
 /**
  * An accepted, hand-written item that asks another question than its factual one ("how many
@@ -14,7 +15,9 @@ export function addAcceptedDifferentItem(db: Db): ItemSummary {
   const qas = db
     .prepare(
       `SELECT q.id FROM factual_qas q WHERE q.chart_id IN (SELECT chart_id FROM hqa_items WHERE status = 'accepted')
-       AND lower(q.query) NOT LIKE '%how many%' ORDER BY q.id`,
+       AND lower(q.query) NOT LIKE '%how many%'
+       AND NOT EXISTS (SELECT 1 FROM hqa_items i JOIN factual_qas o ON o.id = i.qa_id WHERE i.status = 'accepted' AND o.query = q.query AND o.id != q.id)
+       ORDER BY q.id`,
     )
     .all() as { id: number }[];
   for (const { id } of qas) {
@@ -37,12 +40,7 @@ export function addAcceptedDifferentItem(db: Db): ItemSummary {
         edit: [{ op: 'remove_row', row: first.label }],
         program: 'count(rows())',
       },
-      origin: 'human',
-      proposalId: null,
-      runId: null,
-      model: null,
-      createdBy: null,
-      idempotencyKey: null,
+      ...HUMAN_ITEM,
     });
     if (!item) throw new Error('the different item was not stored');
     if (item.question_relation !== 'different') throw new Error(`expected a different question, the service classified it ${String(item.question_relation)}`);
