@@ -87,6 +87,22 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): number[] {
   return ran;
 }
 
+/**
+ * A domain's statements, prepared once per connection and reused: better-sqlite3 compiles a
+ * statement on every `prepare`, and hot paths (a run's tasks, every model call) run thousands.
+ */
+export function preparedOnce<T>(prepare: (db: Db) => T): (db: Db) => T {
+  const cache = new WeakMap<Db, T>();
+  return (db) => {
+    let prepared = cache.get(db);
+    if (prepared === undefined) {
+      prepared = prepare(db);
+      cache.set(db, prepared);
+    }
+    return prepared;
+  };
+}
+
 /** Opens and migrates: what the server and the CLI both do first. */
 export function openAndMigrate(path: string): Db {
   const db = openDatabase(path);

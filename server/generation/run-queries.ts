@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import { preparedOnce, type Db } from '../../db/database';
 import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
@@ -29,8 +29,6 @@ export interface RunRecord extends Run {
   heartbeat_at: string | null;
 }
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<Db, Statements>();
 
 /** The statements every task runs, prepared once per connection: a run executes them thousands of times. */
 function prepare(db: Db) {
@@ -55,14 +53,7 @@ function prepare(db: Db) {
   };
 }
 
-function statements(db: Db): Statements {
-  let prepared = cache.get(db);
-  if (!prepared) {
-    prepared = prepare(db);
-    cache.set(db, prepared);
-  }
-  return prepared;
-}
+const statements = preparedOnce(prepare);
 
 function toRun(row: RunRow): RunRecord {
   return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../db/database';
+import { preparedOnce, type Db } from '../../db/database';
 
 /** All SQL of `llm_calls`: one row per attempt, written before the output is parsed. */
 
@@ -31,8 +31,6 @@ export interface LlmCall extends LlmCallRecord {
   created_at: string;
 }
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<Db, Statements>();
 
 function prepare(db: Db) {
   return {
@@ -46,14 +44,7 @@ function prepare(db: Db) {
   };
 }
 
-function statements(db: Db): Statements {
-  let prepared = cache.get(db);
-  if (!prepared) {
-    prepared = prepare(db);
-    cache.set(db, prepared);
-  }
-  return prepared;
-}
+const statements = preparedOnce(prepare);
 
 /**
  * Records one request; returns the row id. The run's counters are not touched here: the
