@@ -9,6 +9,12 @@ export const ERROR_CODES = [
   'conflict',
   'rate_limited',
   'payload_too_large',
+  /** A write whose body is not JSON (or not UTF-8, or compressed in a way the server does not read). */
+  'unsupported_media_type',
+  /** A write from a page of another origin (cross-site or same-site forgery). */
+  'bad_origin',
+  /** The database cannot take writes (full disk, read-only file): reads still work. */
+  'storage_unavailable',
   'internal',
 ] as const;
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

@@ -7,6 +7,9 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  bad_origin: 403,
+  storage_unavailable: 503,
   rate_limited: 429,
   internal: 500,
 };
