@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { formatBytes, InputFileError } from './csv-table';
+import { InputFileError } from './input-file-error';
 import { parseJsonFile } from './json-file';
+import type { SplitFolder } from './split-folder';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 export const MAX_ANNOTATION_BYTES = 5 * 1024 * 1024;
@@ -25,26 +24,20 @@ export function sha256(data: string | Buffer): string {
 }
 
 /** The chart's PNG if the split has one. Missing is normal (the chart is rendered); a broken one is an error. */
-export function readChartPng(dir: string, stem: string): { png: Buffer; sha256: string } | null {
-  const path = join(dir, 'png', `${stem}.png`);
-  if (!existsSync(path)) return null;
+export function readChartPng(folder: SplitFolder, stem: string): { png: Buffer; sha256: string } | null {
   const name = `png/${stem}.png`;
-  const size = statSync(path).size;
-  if (size > MAX_IMAGE_BYTES) throw new InputFileError(name, `the image is ${formatBytes(size)}; images may be at most ${formatBytes(MAX_IMAGE_BYTES)}`);
-  const png = readFileSync(path);
+  const png = folder.readBytes(name, { maxBytes: MAX_IMAGE_BYTES, kind: 'images' });
+  if (png === null) return null;
   if (png.length === 0) throw new InputFileError(name, 'the image file is empty');
   if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new InputFileError(name, 'not a PNG image (bad signature)');
   return { png, sha256: sha256(png) };
 }
 
 /** The chart's annotation JSON if the split has one, validated for the keys the importer reads. */
-export function readAnnotation(dir: string, stem: string): { text: string; annotation: Annotation } | null {
-  const path = join(dir, 'annotations', `${stem}.json`);
-  if (!existsSync(path)) return null;
+export function readAnnotation(folder: SplitFolder, stem: string): { text: string; annotation: Annotation } | null {
   const name = `annotations/${stem}.json`;
-  const size = statSync(path).size;
-  if (size > MAX_ANNOTATION_BYTES) throw new InputFileError(name, `the file is ${formatBytes(size)}; annotations may be at most ${formatBytes(MAX_ANNOTATION_BYTES)}`);
-  const text = readFileSync(path, 'utf8');
+  const text = folder.readText(name, { maxBytes: MAX_ANNOTATION_BYTES, kind: 'annotations' });
+  if (text === null) return null;
   if (text.trim() === '') throw new InputFileError(name, 'the file is empty');
   const data = parseJsonFile(text, name);
   const parsed = AnnotationSchema.safeParse(data);

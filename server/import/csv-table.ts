@@ -1,21 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { tableFromCells, type DataTable } from '../../shared/table/model';
+import { formatBytes, InputFileError } from './input-file-error';
+import { decodeUtf8File } from './utf8-text';
 
 /** A table file larger than this is refused unread: real ChartQA tables are a few KB. */
 export const MAX_TABLE_BYTES = 2 * 1024 * 1024;
-
-/** A problem with one input file, with the line it is on where there is one. */
-export class InputFileError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-    readonly line?: number,
-  ) {
-    super(line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`);
-    this.name = 'InputFileError';
-  }
-}
 
 /**
  * Parses ChartQA table CSV text (CRLF or LF, optional BOM, quoted fields) into a DataTable.
@@ -39,17 +29,11 @@ export function parseTableCsv(text: string, file: string): DataTable {
   return tableFromCells(header, body);
 }
 
-/** Reads a ChartQA table file, refusing oversized files before reading them. */
+/** Reads a ChartQA table file (UTF-8), refusing oversized files before reading them. */
 export function readTableCsv(path: string, displayName = path): DataTable {
   const size = statSync(path).size;
   if (size > MAX_TABLE_BYTES) {
     throw new InputFileError(displayName, `the file is ${formatBytes(size)}; tables may be at most ${formatBytes(MAX_TABLE_BYTES)}`);
   }
-  return parseTableCsv(readFileSync(path, 'utf8'), displayName);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return parseTableCsv(decodeUtf8File(readFileSync(path), displayName), displayName);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../db/database';
 import type { ImportError, ImportReport } from '../../shared/api/import';
@@ -8,8 +8,10 @@ import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
 import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
-import { formatBytes, InputFileError, MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
+import { MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
+import { InputFileError } from './input-file-error';
 import { findQuestionFiles, readQuestionFile, stemOfImgname, type QuestionEntry } from './question-files';
+import { SplitFolder } from './split-folder';
 
 export interface ImportOptions {
   /** The split name; default: the prefix of the question files, else the folder's name. */
@@ -48,6 +50,8 @@ function decideSplit(dir: string, requested: string | undefined): string {
  * Imports a split in ChartQA layout (`tables/*.csv`, optional `png/`, `annotations/`, and
  * `<split>_human.json` / `<split>_augmented.json`). Each chart with its image and questions
  * is written in one transaction; a bad file is reported and skipped, the rest still import.
+ * Files are read through `SplitFolder`: only inside the split folder (by realpath, so a link
+ * out of it is refused) and only as UTF-8.
  * Re-importing unchanged files writes nothing. A chart whose table changed has its items
  * verified again in that same transaction (`reverifyChartItems`).
  */
@@ -56,6 +60,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   const tablesDir = join(dir, 'tables');
   if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
   const split = decideSplit(dir, options.split);
+  const folder = new SplitFolder(dir);
   const errors: ImportError[] = [];
   const report: ImportReport = {
     split,
@@ -72,7 +77,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   const questionFiles = findQuestionFiles(dir).filter((f) => f.split === split);
   for (const file of questionFiles) {
     try {
-      const { entries, errors: entryErrors } = readQuestionFile(file);
+      const { entries, errors: entryErrors } = readQuestionFile(folder, file);
       errors.push(...entryErrors.map((e) => toImportError(e, file.name)));
       for (const entry of entries) {
         const stem = stemOfImgname(entry.imgname);
@@ -112,23 +117,19 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
     const tableName = `tables/${name}`;
     const qas: QaInsert[] = (questionsByStem.get(stem) ?? []).map(({ query, label, source }) => ({ query, label, source }));
     try {
-      const path = join(tablesDir, name);
-      const size = statSync(path).size;
-      if (size > MAX_TABLE_BYTES) {
-        throw new InputFileError(tableName, `the file is ${formatBytes(size)}; tables may be at most ${formatBytes(MAX_TABLE_BYTES)}`);
-      }
-      const csvText = readFileSync(path, 'utf8');
+      const csvText = folder.readText(tableName, { maxBytes: MAX_TABLE_BYTES, kind: 'tables' });
+      if (csvText === null) throw new InputFileError(tableName, 'the file was removed during the import');
       const table = parseTableCsv(csvText, tableName);
 
       let annotation: ReturnType<typeof readAnnotation> = null;
       try {
-        annotation = readAnnotation(dir, stem);
+        annotation = readAnnotation(folder, stem);
       } catch (error) {
         errors.push(toImportError(error, `annotations/${stem}.json`));
       }
       let image: ReturnType<typeof readChartPng> = null;
       try {
-        image = readChartPng(dir, stem);
+        image = readChartPng(folder, stem);
       } catch (error) {
         errors.push(toImportError(error, `png/${stem}.png`));
       }

@@ -1,5 +1,5 @@
 import { parse as parseLenient, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { InputFileError } from './csv-table';
+import { InputFileError } from './input-file-error';
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;

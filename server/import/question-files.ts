@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { z } from 'zod';
 import type { QaSource } from '../../shared/domain/qa';
-import { formatBytes, InputFileError } from './csv-table';
+import { InputFileError } from './input-file-error';
 import { parseJsonFile } from './json-file';
+import type { SplitFolder } from './split-folder';
 
 /** Question files of a big real split are a few MB; anything past this is not a question file. */
 export const MAX_QUESTION_FILE_BYTES = 32 * 1024 * 1024;
@@ -13,8 +13,8 @@ const QUESTION_FILE = /^(.+)_(human|augmented)\.json$/;
 export interface QuestionFile {
   split: string;
   source: QaSource;
+  /** The file's name inside the split folder. */
   name: string;
-  path: string;
 }
 
 /** Finds `<split>_human.json` / `<split>_augmented.json` in a split folder. */
@@ -22,7 +22,7 @@ export function findQuestionFiles(dir: string): QuestionFile[] {
   return readdirSync(dir)
     .map((name) => ({ name, match: QUESTION_FILE.exec(name) }))
     .filter((f): f is { name: string; match: RegExpExecArray } => f.match !== null)
-    .map(({ name, match }) => ({ split: match[1] ?? '', source: match[2] as QaSource, name, path: join(dir, name) }))
+    .map(({ name, match }) => ({ split: match[1] ?? '', source: match[2] as QaSource, name }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -45,12 +45,10 @@ export interface QuestionEntry {
  * Reads one question file. Entries that are not `{imgname, query, label}` are reported (by
  * their index) and left out; the others are returned.
  */
-export function readQuestionFile(file: QuestionFile): { entries: QuestionEntry[]; errors: InputFileError[] } {
-  const size = statSync(file.path).size;
-  if (size > MAX_QUESTION_FILE_BYTES) {
-    throw new InputFileError(file.name, `the file is ${formatBytes(size)}; question files may be at most ${formatBytes(MAX_QUESTION_FILE_BYTES)}`);
-  }
-  const text = readFileSync(file.path, 'utf8');
+export function readQuestionFile(folder: SplitFolder, file: QuestionFile): { entries: QuestionEntry[]; errors: InputFileError[] } {
+  const text = folder.readText(file.name, { maxBytes: MAX_QUESTION_FILE_BYTES, kind: 'question files' });
+  // Found by listing the folder a moment ago: gone now means it was removed during the import.
+  if (text === null) throw new InputFileError(file.name, 'the file was removed during the import');
   if (text.trim() === '') throw new InputFileError(file.name, 'the file is empty');
   const data = parseJsonFile(text, file.name);
   if (!Array.isArray(data)) throw new InputFileError(file.name, 'expected a JSON array of {imgname, query, label}');
