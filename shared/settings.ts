@@ -24,6 +24,12 @@ export const SettingsSchema = z.object({
   proposals_per_call: z.number().int().min(1).max(20).default(5),
   request_timeout_ms: z.number().int().min(1000).max(600_000).default(60_000),
   max_retries: z.number().int().min(0).max(10).default(4),
+  /**
+   * Generation: a run pauses itself, with its stop reason, after this many tasks in a row whose
+   * model call failed in transport after its retries (no connection, DNS, timeouts, 5xx, 429:
+   * server/generation/transport-streak.ts); a task the endpoint answered resets the count.
+   */
+  pause_after_transport_failures: z.number().int().min(1).max(100).default(5),
   /** Review: how many reviews decide an item, and how they decide it. */
   reviews_per_item: z.number().int().min(1).max(9).default(1),
   consensus_rule: ConsensusRuleSchema.default('majority'),

@@ -1,9 +1,10 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { pino } from 'pino';
 import { openAndMigrate } from '../../db/database';
-import { RunConfigSchema, type GenerateReport, type Run } from '../../shared/api/runs';
+import { RunConfigSchema, type GenerateReport, type Run, type RunConfig } from '../../shared/api/runs';
 import type { AppContext } from '../app-context';
 import { loadConfig } from '../config';
+import { HttpError } from '../http/http-error';
 import { engineFactory } from '../generation/engine-factory';
 import { closeOfflinePool } from '../generation/offline-pool';
 import { RunExecutor } from '../generation/run-executor';
@@ -28,10 +29,24 @@ export interface GenerateOptions {
 
 const num = (value: string | undefined) => (value === undefined ? undefined : Number(value));
 
+/** The command-line flag of a run configuration field: `budget_cost` → `--budget-cost`. */
+const flagOf = (field: string) => `--${field.replace(/_/g, '-')}`;
+
+/** The executor's refusal of a configuration, naming the flag where the API names the field. */
+function createRun(executor: RunExecutor, config: RunConfig): Run {
+  try {
+    return executor.createRun(config, null);
+  } catch (error) {
+    if (error instanceof HttpError && error.field) throw new Error(`${flagOf(error.field)}: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
 export function toReport(run: Run): GenerateReport {
   return {
     run_id: run.id,
     status: run.status,
+    stop_reason: run.stop_reason,
     proposals_created: run.proposals_created,
     items_created: run.items_created,
     items_failed: run.items_failed,
@@ -61,8 +76,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag = `--${String(issue?.path[0] ?? 'option').replace(/_/g, '-')}`;
-    throw new Error(`${flag}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(`${flagOf(String(issue?.path[0] ?? 'option'))}: ${issue?.message ?? 'invalid'}`);
   }
   const db = openAndMigrate(config.dbPath);
   const logger = pino({ level: options.json ? 'silent' : 'warn' }, pino.destination(2));
@@ -73,6 +87,8 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     config,
     logger,
     publishTo: () => undefined,
+    // No sockets in a CLI process.
+    disconnectSockets: () => undefined,
     publish: (event, payload) => {
       if (event !== 'run.progressed' || !bar) return;
       const { run } = payload as { run: Run };
@@ -87,7 +103,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
   try {
     ensureSeedProposals(db);
     const executor = new RunExecutor(ctx, engineFactory(ctx));
-    const run = executor.createRun(parsed.data, null);
+    const run = createRun(executor, parsed.data);
     const stop = () => void executor.shutdown();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -1,6 +1,7 @@
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Engine } from '../../shared/domain/generation';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
+import type { Finding } from '../../shared/table/lint';
 import type { QaWithChart } from '../charts/chart-queries';
 
 /** Tokens and money a piece of generation cost (all zero for the offline engine). */
@@ -13,7 +14,11 @@ export interface EngineUsage {
 
 export const NO_USAGE: EngineUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
 
-export type EngineResult<T> = ({ ok: true } & T & { usage: EngineUsage }) | { ok: false; reason: string; usage: EngineUsage };
+/**
+ * `transport`: the endpoint, not the task, failed — it could not be reached or did not answer
+ * usefully after every retry (the LLM client's `transport` kind). Runs count these in a row.
+ */
+export type EngineResult<T> = ({ ok: true } & T & { usage: EngineUsage }) | { ok: false; reason: string; usage: EngineUsage; transport?: boolean };
 
 export interface ProposalRequest {
   runId: number;
@@ -49,6 +54,9 @@ export interface GenerationEngine {
   /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
   readonly model: string;
   proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
-  /** `proposalId`: the proposal the item performs, when the engine paired it with an alternative. */
-  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft; proposalId?: number }>>;
+  /**
+   * `proposalId`: the proposal the item performs, when the engine paired it with an alternative;
+   * `notes`: how the engine read the reply (e.g. `edit_normalised`), stored with the item's lint.
+   */
+  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft; proposalId?: number; notes?: Finding[] }>>;
 }

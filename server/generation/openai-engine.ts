@@ -34,7 +34,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
     messages: { system: string; user: string },
     wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> },
     request: { runId: number; taskId: number; signal: AbortSignal },
-  ): Promise<{ ok: true; value: T; usage: EngineUsage } | { ok: false; reason: string; usage: EngineUsage }> {
+  ): Promise<{ ok: true; value: T; usage: EngineUsage } | { ok: false; reason: string; usage: EngineUsage; transport: boolean }> {
     const result = await client.complete({
       purpose,
       template: { name: template.name, hash: template.hash },
@@ -54,7 +54,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
       completion_tokens: result.usage.completion_tokens,
       cost: result.usage.cost,
     };
-    return result.ok ? { ok: true, value: result.value, usage } : { ok: false, reason: result.reason, usage };
+    return result.ok ? { ok: true, value: result.value, usage } : { ok: false, reason: result.reason, usage, transport: result.kind === 'transport' };
   }
 
   return {
@@ -86,7 +86,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
         rows: chart.table.rows.map((r) => r.label),
       });
       const result = await call('stage2', stage2, messages, { schema: ModelItemOutputSchema, name: 'hqa_item', convert: toItemDraft }, request);
-      return result.ok ? { ok: true, draft: result.value, usage: result.usage } : result;
+      return result.ok ? { ok: true, draft: result.value.draft, notes: result.value.notes, usage: result.usage } : result;
     },
   };
 }

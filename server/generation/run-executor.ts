@@ -7,9 +7,11 @@ import { HttpError, notFound } from '../http/http-error';
 import { createItem, itemKey } from '../items/item-service';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
+import { callCost } from '../llm/cost';
 import { getSettings } from '../settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
-import type { GenerationEngine } from './engine';
+import type { EngineResult, GenerationEngine } from './engine';
+import { TransportStreak } from './transport-streak';
 import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
 import { ActiveJobs } from '../jobs/active-jobs';
@@ -24,6 +26,8 @@ import {
   heartbeat,
   insertRun,
   publicRun,
+  reconcileRunUsage,
+  reopenFailedTasks,
   requeueRunningTasks,
   runsWithStatus,
   transitionRun,
@@ -59,6 +63,8 @@ class AbortedWithUsage extends Error {
 
 export type EngineFactory = (run: RunRecord) => GenerationEngine;
 
+type EngineOutcome = EngineResult<object>;
+
 /**
  * Starts, pauses, cancels and resumes generation runs. A run's plan lives in `run_tasks`, so
  * any process can pick up a run whose owner died: in-flight tasks go back to pending and the
@@ -79,7 +85,16 @@ export class RunExecutor {
     if (config.engine === 'openai' && !this.ctx.config.openaiApiKey) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
     }
-    const model = config.engine === 'offline' ? OFFLINE_MODEL : (config.model ?? getSettings(this.ctx.db).generation_model);
+    const settings = getSettings(this.ctx.db);
+    const model = config.engine === 'offline' ? OFFLINE_MODEL : (config.model ?? settings.generation_model);
+    // An unpriced model's calls cost 0 (callCost), so a money cap would never stop the run. The offline engine costs nothing, truly.
+    if (config.engine === 'openai' && config.budget_cost !== null && !callCost(model, { prompt_tokens: 0, completion_tokens: 0 }, settings.price_table).priced) {
+      throw new HttpError(
+        'bad_request',
+        `model '${model}' has no price in the settings price table, so a money budget cannot be enforced; add its price or cap tokens instead`,
+        'budget_cost',
+      );
+    }
     const id = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
     const run = this.mustGet(id);
     this.ctx.publish('run.created', { run: publicRun(run) });
@@ -114,6 +129,8 @@ export class RunExecutor {
     const run = this.mustGet(runId);
     if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
     requeueRunningTasks(this.ctx.db, runId);
+    // Paused by a process that died since (a crash, or `hqa generate` ended): its last calls may be in llm_calls only.
+    if (!this.active.has(runId) && ownerGone(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
     return publicRun(this.mustGet(runId));
   }
@@ -125,6 +142,7 @@ export class RunExecutor {
       if (this.active.has(run.id)) continue;
       if (!ownerGone(run)) continue;
       requeueRunningTasks(this.ctx.db, run.id);
+      reconcileRunUsage(this.ctx.db, run.id);
       void this.start(run.id);
       resumed.push(run.id);
     }
@@ -158,13 +176,14 @@ export class RunExecutor {
     try {
       const run = this.mustGet(runId);
       const engine = this.engineFor(run);
+      const streak = new TransportStreak(getSettings(db).pause_after_transport_failures);
       planProposalTasks(db, run);
       this.publishProgress(runId, true);
-      await this.workers(run, engine, 'proposals', controller);
+      await this.workers(run, engine, 'proposals', controller, streak);
       if (controller.signal.aborted) return;
       planItemTasks(db, this.mustGet(runId));
       this.publishProgress(runId, true);
-      await this.workers(run, engine, 'item', controller);
+      await this.workers(run, engine, 'item', controller, streak);
       if (controller.signal.aborted) return;
       transitionRun(db, runId, ['running'], 'done');
     } finally {
@@ -172,7 +191,7 @@ export class RunExecutor {
     }
   }
 
-  private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController): Promise<void> {
+  private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController, streak: TransportStreak): Promise<void> {
     const work = async () => {
       while (!controller.signal.aborted) {
         // Asked again after the turn: another worker may have used up the new slice meanwhile.
@@ -184,7 +203,7 @@ export class RunExecutor {
         if (this.budgetReached(run.id, controller)) return;
         const task = claimNextTask(this.ctx.db, run.id, kind);
         if (!task) return;
-        await this.runTask(run, engine, task, controller.signal);
+        await this.runTask(run, engine, task, controller, streak);
       }
     };
     await Promise.all(Array.from({ length: run.config.concurrency }, work));
@@ -202,11 +221,12 @@ export class RunExecutor {
     return true;
   }
 
-  private async runTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+  private async runTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, controller: AbortController, streak: TransportStreak): Promise<void> {
     const { db } = this.ctx;
+    const { signal } = controller;
     try {
-      if (task.kind === 'proposals') await this.runProposalTask(run, engine, task, signal);
-      else await this.runItemTask(run, engine, task, signal);
+      const outcome = task.kind === 'proposals' ? await this.runProposalTask(run, engine, task, signal) : await this.runItemTask(run, engine, task, signal);
+      if (streak.record(task.id, outcome)) this.pauseForEndpoint(run.id, streak, controller);
     } catch (error) {
       if (signal.aborted) {
         // Calls made before the stop were paid for: a budget must see them.
@@ -221,7 +241,8 @@ export class RunExecutor {
     this.publishProgress(run.id, false);
   }
 
-  private async runProposalTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+  /** Each task returns its engine's outcome, for the transport streak. */
+  private async runProposalTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<EngineOutcome> {
     const { db } = this.ctx;
     const chartType = task.chart_type;
     if (!chartType) throw new Error(`task ${task.id} has no chart type`);
@@ -242,9 +263,10 @@ export class RunExecutor {
       return proposals;
     })();
     for (const proposal of created) this.ctx.publish('proposal.created', { proposal });
+    return result;
   }
 
-  private async runItemTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<void> {
+  private async runItemTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<EngineOutcome> {
     const { db } = this.ctx;
     const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
@@ -271,6 +293,7 @@ export class RunExecutor {
           model: engine.model,
           createdBy: null,
           idempotencyKey: proposalId === proposal.id ? task.idempotency_key : itemKey(proposalId, source.qa.id),
+          notes: result.notes ?? [],
         },
         control ? 'control' : 'drop',
       );
@@ -282,6 +305,24 @@ export class RunExecutor {
       return created.item;
     })();
     if (item) this.ctx.publish('item.created', { item });
+    return result;
+  }
+
+  /**
+   * The endpoint failed the streak's tasks, not their content: they go back to pending with the
+   * pause, so resuming once the endpoint is back makes them. Calls in flight are cancelled.
+   */
+  private pauseForEndpoint(runId: number, streak: TransportStreak, controller: AbortController): void {
+    const { db } = this.ctx;
+    const reason = streak.reason();
+    const paused = db.transaction(() => {
+      if (!transitionRun(db, runId, ['running'], 'paused', reason)) return false;
+      reopenFailedTasks(db, runId, streak.taskIds());
+      return true;
+    })();
+    if (!paused) return;
+    this.ctx.logger.warn({ runId, reason }, 'generation run paused: endpoint unreachable');
+    controller.abort();
   }
 
 

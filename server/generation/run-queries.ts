@@ -98,17 +98,20 @@ export function runsWithStatus(db: Db, statuses: RunStatus[]): RunRecord[] {
   return rows.map(toRun);
 }
 
-/** Moves a run from one of `from` to `to`; false when it was in none of them (a race lost). */
+/**
+ * Moves a run from one of `from` to `to`; false when it was in none of them (a race lost). A run
+ * that runs again drops its stop reason: why it paused is no longer true.
+ */
 export function transitionRun(db: Db, id: number, from: RunStatus[], to: RunStatus, stopReason: string | null = null): boolean {
   const finished = to === 'done' || to === 'cancelled' || to === 'failed';
   const result = db
     .prepare(
-      `UPDATE runs SET status = ?, stop_reason = COALESCE(?, stop_reason),
+      `UPDATE runs SET status = ?, stop_reason = CASE WHEN ? = 'running' THEN NULL ELSE COALESCE(?, stop_reason) END,
         started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
         finished_at = CASE WHEN ? THEN ${NOW} ELSE NULL END
        WHERE id = ? AND status IN (${from.map(() => '?').join(',')})`,
     )
-    .run(to, stopReason, to, finished ? 1 : 0, id, ...from);
+    .run(to, to, stopReason, to, finished ? 1 : 0, id, ...from);
   return result.changes > 0;
 }
 
@@ -225,6 +228,35 @@ export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
 
 export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cost: number }): void {
   statements(db).addUsage.run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cost, runId);
+}
+
+/**
+ * Sets a run's usage to the sum of its `llm_calls` rows. A task adds its calls' usage when it
+ * finishes, so calls in flight when a process died are in `llm_calls` (written per attempt)
+ * but not in the run. Call only while no process works the run.
+ */
+export function reconcileRunUsage(db: Db, runId: number): void {
+  db.prepare(
+    `UPDATE runs SET (llm_calls, prompt_tokens, completion_tokens, cost) =
+       (SELECT COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), COALESCE(SUM(cost), 0) FROM llm_calls WHERE run_id = @id)
+     WHERE id = @id`,
+  ).run({ id: runId });
+}
+
+/**
+ * Puts failed tasks back to pending and takes them off the run's failure counts: tasks that
+ * failed because the endpoint was down, to be tried again when the run resumes.
+ */
+export function reopenFailedTasks(db: Db, runId: number, taskIds: readonly number[]): number {
+  const reopened = db
+    .prepare(
+      `UPDATE run_tasks SET status = 'pending', error = NULL, updated_at = ${NOW}
+       WHERE run_id = ? AND status = 'failed' AND id IN (SELECT value FROM json_each(?)) RETURNING kind`,
+    )
+    .all(runId, JSON.stringify(taskIds)) as { kind: string }[];
+  const items = reopened.filter((task) => task.kind === 'item').length;
+  db.prepare('UPDATE runs SET tasks_failed = tasks_failed - ?, items_failed = items_failed - ? WHERE id = ?').run(reopened.length, items, runId);
+  return reopened.length;
 }
 
 export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {

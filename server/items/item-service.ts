@@ -4,6 +4,7 @@ import type { ItemOrigin, QuestionRelation } from '../../shared/domain/generatio
 import { biasFlags } from '../../shared/generation/bias-guards';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { runProgram } from '../../shared/table/program';
+import type { Finding, LintCode } from '../../shared/table/lint';
 import { verifyItem, type VerifierResult } from '../../shared/table/verify';
 import type { QaWithChart } from '../charts/chart-queries';
 import { questionRelation } from '../language/question-relation';
@@ -24,6 +25,8 @@ export interface NewItem {
   model: string | null;
   createdBy: number | null;
   idempotencyKey: string | null;
+  /** Findings about how the item was read (see isReadingNote), kept with the verifier's lint. */
+  notes?: Finding[];
 }
 
 /**
@@ -55,6 +58,19 @@ export function verifyStoredItem(
   });
 }
 
+/**
+ * Findings about how an item was read rather than about its table (a model reply normalised):
+ * no verification can recompute them, so every verdict stored for the item carries them on.
+ */
+const READING_NOTE_CODES: ReadonlySet<LintCode> = new Set(['edit_normalised']);
+
+export const isReadingNote = (finding: Finding) => READING_NOTE_CODES.has(finding.code);
+
+/** A verdict with the item's reading notes after the verifier's own findings. */
+export function withReadingNotes(verifier: VerifierResult, notes: readonly Finding[]): VerifierResult {
+  return notes.length === 0 ? verifier : { ...verifier, lint: [...verifier.lint, ...notes] };
+}
+
 export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: false; reason: string };
 
 /**
@@ -65,7 +81,7 @@ export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: fa
  */
 export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): CreateItemResult {
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
-  const verifier = verifyStoredItem(item.source.chart, { ...item.draft, edit: item.draft.edit }, proposalText);
+  const verifier = withReadingNotes(verifyStoredItem(item.source.chart, { ...item.draft, edit: item.draft.edit }, proposalText), item.notes ?? []);
   if (policy === 'drop' && verifier.answer_unchanged === true) {
     return { ok: false, reason: `answer_unchanged: the assumption leaves the answer as it was (${verifier.recomputed_answer ?? '?'} before and after), so no item was stored` };
   }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { getChartForRender } from '../charts/chart-queries';
 import { requeue } from '../review/review-service';
-import { verifyStoredItem } from './item-service';
+import { isReadingNote, verifyStoredItem, withReadingNotes } from './item-service';
 import { listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
 
 /**
@@ -42,7 +42,7 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
   const stale: number[] = [];
   for (const item of items) {
     // The same verification as at creation, on the chart's new table and type.
-    const verifier = verifyStoredItem(chart, item, item.proposal_text);
+    const verifier = withReadingNotes(verifyStoredItem(chart, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
     storeVerifierResult(db, item.id, verifier);
     if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(chart, item, verifier.recomputed_answer)) {
       stale.push(item.id);

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
+import { FindingSchema, type Finding } from '../../shared/table/lint';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
 import { sqlFlag } from './item-queries';
 
@@ -16,10 +18,19 @@ export interface ItemToReverify {
   proposal_text: string | null;
   /** The recomputed answer stored with the item's last verification. */
   recomputed_answer: string | null;
+  /** The findings stored with it (those of a code this version no longer knows left out). */
+  stored_lint: Finding[];
 }
 
-// Only the field compared is read, so a stored result of any earlier shape still reads.
-const StoredRecomputedSchema = VerifierResultSchema.pick({ recomputed_answer: true });
+// Only the fields used are read, so a stored result of any earlier shape still reads.
+const StoredRecomputedSchema = VerifierResultSchema.pick({ recomputed_answer: true }).extend({ lint: z.array(z.unknown()).default([]) });
+
+function knownFindings(lint: unknown[]): Finding[] {
+  return lint.flatMap((entry) => {
+    const finding = FindingSchema.safeParse(entry);
+    return finding.success ? [finding.data] : [];
+  });
+}
 
 export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverify[] {
   const rows = db
@@ -40,6 +51,7 @@ export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverif
       assumption: row.assumption,
       proposal_text: row.proposal_text,
       recomputed_answer: stored.data.recomputed_answer,
+      stored_lint: knownFindings(stored.data.lint),
     };
   });
 }

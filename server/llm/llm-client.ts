@@ -208,7 +208,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
         if (failures > settings.max_retries) {
           const limit = failure.kind === 'timeout' ? ` (no response within ${settings.request_timeout_ms} ms)` : '';
           const detail = failure.kind === 'timeout' || !failure.detail ? '' : `: ${failure.detail}`;
-          return fail('transport', `${failure.label} after ${failures} attempts${limit}${detail}`);
+          return fail('transport', `${failure.label} after ${failures} ${failures === 1 ? 'attempt' : 'attempts'}${limit}${detail}`);
         }
         await sleep(retryDelay(error, failures, random), request.signal);
         continue;

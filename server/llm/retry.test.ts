@@ -88,6 +88,12 @@ describe('classifyError', () => {
     expect(classifyError(new OpenAI.APIUserAbortError())).toMatchObject({ kind: 'cancelled', retryable: false });
   });
 
+  it('names the system error under fetch failed, where the connection failed', () => {
+    const refused = new Error('connect ECONNREFUSED 127.0.0.1:8000');
+    const error = new OpenAI.APIConnectionError({ cause: new TypeError('fetch failed', { cause: refused }) });
+    expect(describeFailure(classifyError(error))).toBe('connection failed: connect ECONNREFUSED 127.0.0.1:8000');
+  });
+
   it('lets x-should-retry override the status', () => {
     expect(classifyError(apiError(500, { 'x-should-retry': 'false' })).retryable).toBe(false);
     expect(classifyError(apiError(400, { 'x-should-retry': 'true' })).retryable).toBe(true);

@@ -80,6 +80,23 @@ export function describeFailure(failure: ClassifiedFailure): string {
   return failure.detail ? `${failure.label}: ${failure.detail}` : failure.label;
 }
 
+/** How deep a cause chain is followed: fetch nests the system error two levels down. */
+const MAX_CAUSE_DEPTH = 5;
+
+/**
+ * The innermost message of an error's cause chain. Node's fetch says only `fetch failed`; the
+ * system error under it says what a stop reason needs (`connect ECONNREFUSED 127.0.0.1:8000`,
+ * `getaddrinfo ENOTFOUND llm.lan`, `other side closed`).
+ */
+function rootCause(cause: unknown): string | null {
+  let message: string | null = null;
+  for (let depth = 0; cause instanceof Error && depth < MAX_CAUSE_DEPTH; depth++) {
+    if (cause.message) message = cause.message;
+    cause = cause.cause;
+  }
+  return message;
+}
+
 /**
  * Sorts a failed request: 429, 408, 409, 5xx, connection errors and timeouts are retried;
  * other 4xx (bad request, key, permission, unknown model) are not — retrying cannot fix
@@ -89,8 +106,7 @@ export function classifyError(error: unknown): ClassifiedFailure {
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', retryable: false, label: 'cancelled', detail: null };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', retryable: true, label: 'timed out', detail: null };
   if (error instanceof OpenAI.APIConnectionError) {
-    const cause = error.cause instanceof Error ? error.cause.message : null;
-    return { kind: 'connection', retryable: true, label: 'connection failed', detail: cause ?? error.message };
+    return { kind: 'connection', retryable: true, label: 'connection failed', detail: rootCause(error.cause) ?? error.message };
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const status = error.status;

@@ -63,12 +63,13 @@ export const RunSchema = z.object({
 });
 export type Run = z.infer<typeof RunSchema>;
 
-/** `hqa generate --json` output: the run's id and its counters. */
+/** `hqa generate --json` output: the run's id, its counters and why it stopped (null when it ran to its end). */
 export const GenerateReportSchema = z
   .object({ run_id: z.number().int() })
   .extend(
     RunSchema.pick({
       status: true,
+      stop_reason: true,
       proposals_created: true,
       items_created: true,
       items_failed: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EditOpName } from '../table/edit';
+import type { Finding } from '../table/lint';
 import { HqaItemDraftSchema, ProposalBatchSchema, type HqaItemDraft } from './item-draft';
 
 /**
@@ -18,7 +19,7 @@ const _everyOpListed: [Exclude<EditOpName, (typeof EDIT_OP_NAMES)[number]>] exte
 
 const NullableLabel = z.string().nullable();
 
-/** One edit operation, flattened: the fields an op does not use must be null. */
+/** One edit operation, flattened: the fields an op does not use are null (see `toItemDraft` for what else is read). */
 export const ModelEditOpSchema = z.object({
   op: z.enum(EDIT_OP_NAMES).describe('set | scale | add | swap | remove_row | remove_series | add_row'),
   row: NullableLabel.describe('Row label (category or year) for set, remove_row, add_row; optional filter for scale and add; else null.'),
@@ -61,7 +62,7 @@ export type ModelProposalOutput = z.infer<typeof ModelProposalOutputSchema>;
 /** A wire → domain conversion, in the shape the LLM client's `convert` takes. */
 export type Converted<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-/** Which wire fields each op reads; any other field must be null. */
+/** Which wire fields each op reads. */
 const OP_FIELDS: Record<ModelEditOp['op'], { required: readonly EditField[]; optional: readonly EditField[] }> = {
   set: { required: ['row', 'value'], optional: ['series'] },
   scale: { required: ['factor'], optional: ['row', 'series'] },
@@ -73,6 +74,14 @@ const OP_FIELDS: Record<ModelEditOp['op'], { required: readonly EditField[]; opt
 };
 type EditField = Exclude<keyof ModelEditOp, 'op'>;
 const EDIT_FIELDS: readonly EditField[] = ['row', 'series', 'value', 'factor', 'delta', 'rows', 'values'];
+/**
+ * Strict structured output makes the model fill every field, so a number in a field its op does
+ * not read (`"factor": 2` on a `set`) is filler: the op says what it does without it, and it is
+ * dropped with a note. The other fields name cells (`row`, `series`, `rows`, `values`): one the
+ * op does not read widens or narrows what it touches (a `series` on a `remove_row`: the row, or
+ * one cell?), so the reply fails. An empty label or list says nothing and is dropped quietly.
+ */
+const AMOUNT_FIELDS: ReadonlySet<EditField> = new Set(['value', 'factor', 'delta']);
 
 /** Zod issues as `path: message` joined by `; ` — short, and names every bad field. */
 export function describeIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
@@ -84,17 +93,26 @@ export function describeIssues(error: z.ZodError, prefix: readonly PropertyKey[]
     .join('; ');
 }
 
-function opToEdit(op: ModelEditOp, index: number): Converted<Record<string, unknown>> {
+const isEmpty = (value: ModelEditOp[EditField]) => value === '' || (Array.isArray(value) && value.length === 0);
+
+/** An op in the domain's shape, and the finding that says which unused numbers were dropped from it. */
+type ReadOp = { op: Record<string, unknown>; note: Finding | null };
+
+function opToEdit(op: ModelEditOp, index: number): Converted<ReadOp> {
   const fields = OP_FIELDS[op.op];
   const used = new Set<EditField>([...fields.required, ...fields.optional]);
   const at = `edit.${index}`;
   for (const field of fields.required) {
     if (op[field] === null) return { ok: false, reason: `${at}.${field}: required for op '${op.op}'` };
   }
+  const dropped: string[] = [];
   for (const field of EDIT_FIELDS) {
-    if (!used.has(field) && op[field] !== null) {
-      return { ok: false, reason: `${at}.${field}: not used by op '${op.op}'; set it to null` };
+    const value = op[field];
+    if (used.has(field) || value === null || isEmpty(value)) continue;
+    if (!AMOUNT_FIELDS.has(field)) {
+      return { ok: false, reason: `${at}.${field}: op '${op.op}' takes no ${field}, so which cells it changes is unclear; set it to null` };
     }
+    dropped.push(`${field} ${JSON.stringify(value)}`);
   }
   const out: Record<string, unknown> = { op: op.op };
   for (const field of used) {
@@ -115,24 +133,37 @@ function opToEdit(op: ModelEditOp, index: number): Converted<Record<string, unkn
       out.values = record;
     }
   }
-  return { ok: true, value: out };
+  const note: Finding | null =
+    dropped.length === 0
+      ? null
+      : { code: 'edit_normalised', severity: 'info', message: `op ${index + 1} (${op.op}): ${op.op} does not use ${dropped.join(' or ')}; dropped from the model's reply` };
+  return { ok: true, value: { op: out, note } };
+}
+
+/** A Stage 2 reply read: the draft, and notes on what was dropped to read it (shown to reviewers with the lint). */
+export interface ModelItem {
+  draft: HqaItemDraft;
+  notes: Finding[];
 }
 
 /**
  * Converts the model's wire item into an `HqaItemDraft`: drops the null fields each op does
- * not use, turns add_row's `values` list into a record, then validates with
- * `HqaItemDraftSchema`. A failure's reason names the field, e.g. `edit.0.row: required for op 'set'`.
+ * not use (and unused numbers, noting each), turns add_row's `values` list into a record, then
+ * validates with `HqaItemDraftSchema`. A failure's reason names the field, e.g.
+ * `edit.0.row: required for op 'set'`.
  */
-export function toItemDraft(wire: ModelItemOutput): Converted<HqaItemDraft> {
+export function toItemDraft(wire: ModelItemOutput): Converted<ModelItem> {
   const edit: Record<string, unknown>[] = [];
+  const notes: Finding[] = [];
   for (const [index, op] of wire.edit.entries()) {
     const converted = opToEdit(op, index);
     if (!converted.ok) return converted;
-    edit.push(converted.value);
+    edit.push(converted.value.op);
+    if (converted.value.note) notes.push(converted.value.note);
   }
   const parsed = HqaItemDraftSchema.safeParse({ ...wire, edit });
   if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error) };
-  return { ok: true, value: parsed.data };
+  return { ok: true, value: { draft: parsed.data, notes } };
 }
 
 /** Stage 1's proposal texts, validated against `ProposalBatchSchema` (count, length of each). */

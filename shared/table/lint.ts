@@ -51,6 +51,11 @@ export const LINT_CODES = [
   'answer_unchanged',
   /** The edit does not perform the operation the item's proposal names. Warning. */
   'proposal_inconsistent',
+  /**
+   * The model's reply gave an edit op a number the op does not use (strict structured output
+   * makes it fill every field, e.g. `"factor": 2` on a `set`); it was dropped. Info.
+   */
+  'edit_normalised',
 ] as const;
 export const LintCodeSchema = z.enum(LINT_CODES);
 export type LintCode = z.infer<typeof LintCodeSchema>;

@@ -10,9 +10,9 @@ import {
   ModelProposalOutputSchema,
   toItemDraft,
   toProposalTexts,
+  type ModelItem,
   type ModelItemOutput,
 } from '../../shared/generation/model-output';
-import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { SettingsSchema, type Settings } from '../../shared/settings';
 import {
   errorReply,
@@ -73,7 +73,7 @@ function makeClient(overrides: Partial<Settings> = {}): LlmClient {
   });
 }
 
-function itemRequest(extra: Partial<LlmRequest<ModelItemOutput, HqaItemDraft>> = {}): LlmRequest<ModelItemOutput, HqaItemDraft> {
+function itemRequest(extra: Partial<LlmRequest<ModelItemOutput, ModelItem>> = {}): LlmRequest<ModelItemOutput, ModelItem> {
   return {
     purpose: 'stage2',
     template: TEMPLATE,
@@ -111,7 +111,7 @@ describe('LLM client: structured output', () => {
     const result = await client.complete(itemRequest({ runId }));
 
     expect(result.ok).toBe(true);
-    expect(result.ok && result.value.edit).toEqual([{ op: 'scale', row: '2020', factor: 2 }]);
+    expect(result.ok && result.value.draft.edit).toEqual([{ op: 'scale', row: '2020', factor: 2 }]);
     expect(result.attempts).toBe(1);
     const [call, ...others] = listLlmCalls(db, { runId });
     expect(others).toHaveLength(0);

@@ -46,7 +46,12 @@ export interface FakeHangReply {
   kind: 'hang';
 }
 
-export type FakeReply = FakeTextReply | FakeRefusalReply | FakeErrorReply | FakeRawReply | FakeHangReply;
+/** Closes the connection without an answer, as a server that died mid-request or a dropping proxy does. */
+export interface FakeDropReply {
+  kind: 'drop';
+}
+
+export type FakeReply = FakeTextReply | FakeRefusalReply | FakeErrorReply | FakeRawReply | FakeHangReply | FakeDropReply;
 
 type TimingOptions = ReplyTiming;
 
@@ -130,10 +135,14 @@ export function notJsonReply(
 }
 
 /** Any reply, answered after `delayMs`. */
-export function slowReply<R extends Exclude<FakeReply, FakeHangReply>>(delayMs: number, reply: R): R {
+export function slowReply<R extends Exclude<FakeReply, FakeHangReply | FakeDropReply>>(delayMs: number, reply: R): R {
   return { ...reply, delayMs };
 }
 
 export function hangReply(): FakeHangReply {
   return { kind: 'hang' };
+}
+
+export function dropReply(): FakeDropReply {
+  return { kind: 'drop' };
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FakeFinishReason, FakeHangReply, FakeRefusalReply, FakeReply, FakeTextReply } from './fake-openai-replies';
+import type { FakeDropReply, FakeFinishReason, FakeHangReply, FakeRefusalReply, FakeReply, FakeTextReply } from './fake-openai-replies';
 import { estimateTokens, promptTokens, type FakeChatRequest } from './fake-openai-request';
 
 /** How the fake OpenAI server answers: JSON bodies, OpenAI-style errors, and chat completions, whole or streamed. */
@@ -27,7 +27,7 @@ interface Completion {
 }
 
 /** Sends `reply` to a chat completion; `replyNumber` counts the replies sent and names the request and completion ids. */
-export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply>, replyNumber: number): void {
+export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number): void {
   const headers = { 'x-request-id': `req_fake_${replyNumber}`, ...reply.headers };
 
   if (reply.kind === 'error') {

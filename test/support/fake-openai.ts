@@ -29,6 +29,8 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** When set, requests must carry `Authorization: Bearer <apiKey>` or get a 401. */
   apiKey?: string;
+  /** Listen on this port (an endpoint coming back where nothing listened); default: an ephemeral one. */
+  port?: number;
 }
 
 export interface FakeOpenAI {
@@ -45,7 +47,7 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-/** Starts the fake on 127.0.0.1 with an ephemeral port. */
+/** Starts the fake on 127.0.0.1, on an ephemeral port unless `port` is given. */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   const replies = createReplyScript(options.defaultHandler);
@@ -73,6 +75,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   async function answerChat(chat: FakeChatRequest, recorded: RecordedRequest, res: ServerResponse): Promise<void> {
     const reply = await replies.next(chat, recorded);
+    if (reply.kind === 'drop') {
+      res.socket?.destroy();
+      return;
+    }
     const delay = reply.kind === 'hang' ? null : (reply.delayMs ?? 0);
     if (delay !== 0 && !(await wait(delay, res))) return;
     if (reply.kind === 'hang') return;
@@ -124,7 +130,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 
