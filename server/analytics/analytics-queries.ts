@@ -9,17 +9,19 @@ import {
   type ProposalStatus,
 } from '../../shared/domain/generation';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
+import { speaksForProposal } from '../items/item-queries';
 
 /** All SQL of the analytics domain: read-only aggregates over the pool, items, reviews and costs. */
 
 /** Decided and accepted counts, as every pass-rate query selects them. */
 const TALLY = `SUM(i.status IN ('accepted', 'rejected')) AS decided, SUM(i.status = 'accepted') AS accepted`;
 /**
- * A proposal's pass rate counts only the items that did what it says: an item whose edit
- * performs another operation judges that operation, not the proposal.
+ * A proposal's pass rate counts only the items that speak for it: ones that did what it says
+ * (an item whose edit performs another operation judges that operation, not the proposal) and
+ * that are not a reviewer's own.
  */
-const PROPOSAL_TALLY = `SUM(i.status IN ('accepted', 'rejected') AND i.proposal_consistent IS NOT 0) AS decided,
-  SUM(i.status = 'accepted' AND i.proposal_consistent IS NOT 0) AS accepted`;
+const PROPOSAL_TALLY = `SUM(i.status IN ('accepted', 'rejected') AND ${speaksForProposal('i')}) AS decided,
+  SUM(i.status = 'accepted' AND ${speaksForProposal('i')}) AS accepted`;
 
 export interface Tally {
   decided: number;

@@ -13,6 +13,17 @@ import { parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
 
 /** All SQL of HQA items. */
 
+/**
+ * SQL condition: the item aliased `alias` speaks for its proposal (pass rate, retirement,
+ * reflection). It must do what the proposal says (an item performing another operation judges
+ * that one), and not be a reviewer's own hand-written item: else one reviewer could write items
+ * on a proposal and reject them to retire it or steer its revision. Curators' items count.
+ */
+export function speaksForProposal(alias: string): string {
+  return `${alias}.proposal_consistent IS NOT 0
+    AND NOT (${alias}.origin = 'human' AND EXISTS (SELECT 1 FROM users author WHERE author.id = ${alias}.created_by AND author.role = 'reviewer'))`;
+}
+
 interface ItemRow {
   id: number;
   qa_id: number;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { FeedbackEntrySchema, type FeedbackEntry, type Reflection } from '../../shared/api/reflection';
 import type { Criterion } from '../../shared/domain/review';
+import { speaksForProposal } from '../items/item-queries';
 
 /** All SQL of reflection: the feedback a proposal gathered, and the reflections made from it. */
 
@@ -19,9 +20,14 @@ interface FeedbackRow {
   corrected_answer: string | null;
 }
 
+/** Items whose reviews are settled: until then they stay blind to other reviewers, and are no decision to reflect on. */
+const DECIDED = "('accepted', 'rejected')";
+
 /**
- * Every standing review of the proposal's items that did what it says (an item performing
- * another operation says nothing about this one): what reflection answers.
+ * Every standing review of the proposal's decided items that speak for it (an item performing
+ * another operation says nothing about this one; a reviewer's own items do not count): what
+ * reflection answers. Items still in review are left out: their reviews are not a decision yet,
+ * and whatever a reflection quotes, every reviewer may read.
  */
 export function proposalFeedback(db: Db, proposalId: number, limit = 40): FeedbackEntry[] {
   const rows = db
@@ -29,7 +35,7 @@ export function proposalFeedback(db: Db, proposalId: number, limit = 40): Feedba
       `SELECT i.id AS item_id, i.question, r.decision, r.rationality, r.correctness, r.layout, r.rationality_note, r.correctness_note,
         r.layout_note, r.feedback, r.corrected_answer
        FROM reviews r JOIN hqa_items i ON i.id = r.item_id
-       WHERE i.proposal_id = ? AND r.retracted_at IS NULL AND i.proposal_consistent IS NOT 0 ORDER BY r.id DESC LIMIT ?`,
+       WHERE i.proposal_id = ? AND r.retracted_at IS NULL AND i.status IN ${DECIDED} AND ${speaksForProposal('i')} ORDER BY r.id DESC LIMIT ?`,
     )
     .all(proposalId, limit) as FeedbackRow[];
   return rows.map((row) => {
@@ -50,11 +56,27 @@ export function proposalFeedback(db: Db, proposalId: number, limit = 40): Feedba
 export function decisionCounts(db: Db, proposalId: number): { decided: number; accepted: number; reflected: number } {
   return db
     .prepare(
-      `SELECT (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status IN ('accepted', 'rejected') AND proposal_consistent IS NOT 0) AS decided,
-        (SELECT COUNT(*) FROM hqa_items WHERE proposal_id = @id AND status = 'accepted' AND proposal_consistent IS NOT 0) AS accepted,
+      `SELECT (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = @id AND i.status IN ${DECIDED} AND ${speaksForProposal('i')}) AS decided,
+        (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = @id AND i.status = 'accepted' AND ${speaksForProposal('i')}) AS accepted,
         (SELECT reflected_decisions FROM proposals WHERE id = @id) AS reflected`,
     )
     .get({ id: proposalId }) as { decided: number; accepted: number; reflected: number };
+}
+
+/** The proposal the item speaks for (see speaksForProposal), or null: what its decision may retire or revise. */
+export function proposalSpokenFor(db: Db, itemId: number): number | null {
+  const row = db.prepare(`SELECT i.proposal_id FROM hqa_items i WHERE i.id = ? AND ${speaksForProposal('i')}`).get(itemId) as
+    | { proposal_id: number | null }
+    | undefined;
+  return row?.proposal_id ?? null;
+}
+
+/** Of these items, the ones not decided now (pending, in review, awaiting adjudication). */
+export function undecidedItemIds(db: Db, itemIds: readonly number[]): Set<number> {
+  const rows = db
+    .prepare(`SELECT id FROM hqa_items WHERE id IN (SELECT value FROM json_each(?)) AND status NOT IN ${DECIDED}`)
+    .all(JSON.stringify(itemIds)) as { id: number }[];
+  return new Set(rows.map((r) => r.id));
 }
 
 export function setReflectedDecisions(db: Db, proposalId: number, decided: number): void {
@@ -136,7 +158,7 @@ export function proposalsWithNewDecisions(db: Db, chartType: string | undefined,
       .prepare(
         `SELECT id FROM (
            SELECT p.id, p.reflected_decisions AS reflected,
-             (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ('accepted', 'rejected') AND i.proposal_consistent IS NOT 0) AS decided
+             (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ${DECIDED} AND ${speaksForProposal('i')}) AS decided
            FROM proposals p WHERE p.status = 'active' AND (@chart_type IS NULL OR p.chart_type = @chart_type))
          WHERE decided > reflected AND decided >= @min ORDER BY id`,
       )

@@ -5,7 +5,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { getSettings } from '../settings/settings-queries';
-import { decisionCounts, getReflection, insertReflection, proposalFeedback, setReflectedDecisions } from './reflection-queries';
+import { decisionCounts, getReflection, insertReflection, proposalFeedback, proposalSpokenFor, setReflectedDecisions } from './reflection-queries';
 import { createOfflineReviser, createOpenAiReviser, type Reviser } from './revisers';
 
 function reviserFor(ctx: AppContext): Reviser {
@@ -100,12 +100,15 @@ export class FeedbackLoop {
     }
   }
 
-  /** After an item is decided: retire a failing proposal, or reflect once enough new decisions came in. */
+  /**
+   * After an item is decided: retire a failing proposal, or reflect once enough new decisions
+   * came in. An item that does not speak for its proposal (a reviewer's own, or one performing
+   * another operation) moves neither.
+   */
   itemDecided(itemId: number): void {
     const { db } = this.ctx;
-    const row = db.prepare('SELECT proposal_id FROM hqa_items WHERE id = ?').get(itemId) as { proposal_id: number | null } | undefined;
-    const proposalId = row?.proposal_id;
-    if (proposalId === null || proposalId === undefined) return;
+    const proposalId = proposalSpokenFor(db, itemId);
+    if (proposalId === null) return;
     const proposal = getProposal(db, proposalId);
     if (!proposal || proposal.status !== 'active') return;
     const settings = getSettings(db);

@@ -22,9 +22,12 @@ export function heldLeases(db: Db, reviewerId: number, now: string): { item_id: 
     .all(reviewerId, now) as { item_id: number; expires_at: string }[];
 }
 
+/** The caller (`@me`) did not write the item: no one reviews their own hand-written item. */
+const NOT_AUTHOR = 'i.created_by IS NOT @me';
+
 /**
- * The next item the caller may review among items of one status, in id order: not reviewed
- * by the caller before (a requeue's retraction excepted), not leased by the caller, and with a
+ * The next item the caller may review among items of one status, in id order: not written by
+ * the caller, not reviewed by the caller before (a requeue's retraction excepted), not leased by the caller, and with a
  * free slot (standing reviews + live leases < k).
  */
 export function findClaimable(
@@ -50,6 +53,7 @@ export function findClaimable(
   const row = db
     .prepare(
       `SELECT i.id FROM hqa_items i WHERE ${where.join(' AND ')}
+        AND ${NOT_AUTHOR}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
         AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = i.id AND l.reviewer_id = @me)
         AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
@@ -71,6 +75,11 @@ export function renewLease(db: Db, itemId: number, reviewerId: number, now: stri
   return db.prepare('UPDATE leases SET expires_at = ? WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(expiresAt, itemId, reviewerId, now).changes > 0;
 }
 
+/** Removes the reviewer's lease on the item if it is still live; false when they hold none or it ran out. */
+export function deleteLiveLease(db: Db, itemId: number, reviewerId: number, now: string): boolean {
+  return db.prepare('DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(itemId, reviewerId, now).changes > 0;
+}
+
 export function deleteLease(db: Db, itemId: number, reviewerId: number): boolean {
   return db.prepare('DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
 }
@@ -87,8 +96,10 @@ export function leaseExpiry(db: Db, itemId: number, reviewerId: number): string 
   return (db.prepare('SELECT expires_at FROM leases WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) as { expires_at: string } | undefined)?.expires_at ?? null;
 }
 
-export function itemState(db: Db, itemId: number): { status: ItemStatus; answer: string; question: string } | null {
-  const row = db.prepare('SELECT status, answer, question FROM hqa_items WHERE id = ?').get(itemId) as { status: string; answer: string; question: string } | undefined;
+export function itemState(db: Db, itemId: number): { status: ItemStatus; answer: string; question: string; created_by: number | null } | null {
+  const row = db.prepare('SELECT status, answer, question, created_by FROM hqa_items WHERE id = ?').get(itemId) as
+    | { status: string; answer: string; question: string; created_by: number | null }
+    | undefined;
   return row ? { ...row, status: ItemStatusSchema.parse(row.status) } : null;
 }
 
@@ -282,7 +293,7 @@ export function availableFor(db: Db, reviewerId: number, now: string, k: number)
   return (
     db
       .prepare(
-        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review')
+        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR}
           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
           AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
             + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now AND l.reviewer_id != @me) < @k`,

@@ -14,6 +14,7 @@ import {
   deleteExpiredLeases,
   deleteItemLeases,
   deleteLease,
+  deleteLiveLease,
   findClaimable,
   getReviewOwner,
   hasStandingReview,
@@ -166,8 +167,10 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
 }
 
 /**
- * Stores a review. The caller must hold the item's lease — or, if it expired, the slot must
- * still be free. Review, lease release and the consensus decision are one transaction.
+ * Stores a review. The caller must hold a live lease on the item: a review without a claim, or
+ * after the lease ran out (its slot may have gone to someone else), is refused — claiming again
+ * is the way back. The author of a hand-written item never reviews it. Review, lease release
+ * and the consensus decision are one transaction.
  */
 export function submitReview(db: Db, itemId: number, reviewerId: number, body: SubmitReviewRequest): { review_id: number; item_status: ItemStatus; undo_until: string } {
   const review = SubmitReviewRequestSchema.parse(body);
@@ -175,14 +178,11 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, body: S
     const now = nowIso();
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
+    if (state.created_by === reviewerId) throw new HttpError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
     if (DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
     if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
-    const hadLease = deleteLease(db, itemId, reviewerId);
-    if (!hadLease) {
-      const k = getSettings(db).reviews_per_item;
-      if (standingDecisions(db, itemId).length + liveLeaseCount(db, itemId, now, reviewerId) >= k) {
-        throw new HttpError('conflict', `your lease on item ${itemId} expired and its slot was taken; your review was not stored`);
-      }
+    if (!deleteLiveLease(db, itemId, reviewerId, now)) {
+      throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
     }
     const stored = insertReview(db, {
       itemId,

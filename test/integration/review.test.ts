@@ -121,10 +121,10 @@ describe('the queue', () => {
       const status = db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(task?.item.id) as { status: string };
       expect(status.status).toBe('pending');
       expect((await next(reviewer(1)))?.item.id).toBe(task?.item.id);
-      // The first reviewer's late submit is refused: the slot is taken.
+      // The first reviewer's late submit is refused: a review needs a live lease.
       const late = await reviewer(0).post(`/api/review/items/${task?.item.id}`, acceptReview());
       expect(late.status).toBe(409);
-      expect(ErrorBodySchema.parse(late.body).error.message).toMatch(/expired and its slot was taken/);
+      expect(ErrorBodySchema.parse(late.body).error.message).toMatch(/no live lease/);
     } finally {
       socket.close();
     }

@@ -206,6 +206,23 @@ describe('review session', () => {
     expect(nextId(s)).toBe(3);
   });
 
+  it('does not send a review of an item whose lease ran out: it stays on screen until claimed again', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    s.leaseExpired(1);
+    s.submit(ACCEPT, () => undefined);
+    await settled(s);
+    expect(api.calls.some((call) => call.startsWith('submit'))).toBe(false);
+    expect(shownId(s)).toBe(1);
+    expect(s.getSnapshot().notice?.text).toContain('Claim it again to submit it');
+    s.claimAgain();
+    await settled(s);
+    expect(s.getSnapshot().current?.expired).toBe(false);
+    s.submit(ACCEPT, () => undefined);
+    await settled(s);
+    expect(api.calls).toContain('submit 1');
+  });
+
   it('a filter change gives back the prefetched item and claims again under the new filters', async () => {
     const api = new FakeApi([1, 2, 3]);
     const s = await started(api);

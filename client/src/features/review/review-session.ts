@@ -192,6 +192,11 @@ export class ReviewSession {
     const shown = this.state.current;
     if (!shown) return;
     const itemId = shown.task.item.id;
+    // The server stores a review only under a live lease: the way back is to claim again.
+    if (shown.expired) {
+      this.set({ notice: { kind: 'error', text: `Your lease on item #${itemId} ran out, so your review cannot be stored. Claim it again to submit it; your draft is kept.` } });
+      return;
+    }
     this.set({ notice: null });
     this.advance(async () => {
       try {

@@ -136,8 +136,8 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
         {shown.expired && (
           <div className="notice notice-warning lease-expired" role="alert" data-testid="lease-expired">
             <p>
-              <strong>Your lease on this item ran out</strong> and it went back to the queue. You may still submit: the review
-              is stored if no one else has taken the slot. Or claim it again.
+              <strong>Your lease on this item ran out</strong> and it went back to the queue. A review is stored only under a live
+              lease: claim it again to submit (your draft is kept).
             </p>
             <button type="button" onClick={onClaimAgain} disabled={busy}>
               Claim again

@@ -3,8 +3,10 @@ import { Link, useNavigate } from 'react-router';
 import type { FactualQa } from '../../../../../shared/api/charts';
 import type { ItemDetail } from '../../../../../shared/api/items';
 import type { ChartType } from '../../../../../shared/domain/chart-types';
+import { roleAtLeast } from '../../../../../shared/domain/roles';
 import { ANSWER_TYPES, AnswerTypeSchema } from '../../../../../shared/table/answers';
 import { errorMessage } from '../../../api/http';
+import { useCurrentUser } from '../../../auth/session';
 import { Field } from '../../../ui/field';
 import { serverFieldMessage, serverFieldOf, type FieldErrors } from '../../../ui/form-errors';
 import { ItemListTable } from '../../items/item-list-table';
@@ -71,6 +73,8 @@ function TextArea({
 /** The write-item form: one factual QA, the item's fields, verified by the server on save. */
 function WriteItemForm({ qas, chartType }: { qas: FactualQa[]; chartType: ChartType }) {
   const create = useCreateItem();
+  // Only curators credit an item to a proposal: it counts toward the proposal's pass rate and reflection.
+  const mayAttach = roleAtLeast(useCurrentUser().role, 'curator');
   const proposals = useProposals({ chart_type: chartType, status: 'active', page: 1, page_size: PROPOSAL_CHOICES });
   const [draft, setDraft] = useState<ItemDraftForm>(() => emptyDraft(qas[0]?.id ?? null));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -113,24 +117,26 @@ function WriteItemForm({ qas, chartType }: { qas: FactualQa[]; chartType: ChartT
             </select>
           )}
         </Field>
-        <Field label="Proposal (optional)" error={errorFor('proposal_id')}>
-          {(control) => (
-            <select
-              {...control}
-              name="proposal_id"
-              value={draft.proposalId ?? ''}
-              onChange={(event) => set('proposalId', Number(event.target.value) || null)}
-              className="proposal-select"
-            >
-              <option value="">none</option>
-              {(proposals.data?.proposals ?? []).map((p) => (
-                <option key={p.id} value={p.id}>
-                  #{p.id} {p.text}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        {mayAttach && (
+          <Field label="Proposal (optional)" error={errorFor('proposal_id')}>
+            {(control) => (
+              <select
+                {...control}
+                name="proposal_id"
+                value={draft.proposalId ?? ''}
+                onChange={(event) => set('proposalId', Number(event.target.value) || null)}
+                className="proposal-select"
+              >
+                <option value="">none</option>
+                {(proposals.data?.proposals ?? []).map((p) => (
+                  <option key={p.id} value={p.id}>
+                    #{p.id} {p.text}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
       </div>
       {qa && (
         <p className="muted small" data-testid="write-item-factual">
