@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { DatabaseUnwritableError, isUnwritable, probeWritable } from './storage-errors';
 
 export type Db = Database.Database;
 
@@ -103,14 +104,20 @@ export function preparedOnce<T>(prepare: (db: Db) => T): (db: Db) => T {
   };
 }
 
-/** Opens and migrates: what the server and the CLI both do first. */
+/**
+ * Opens and migrates: what the server and the CLI both do first. A database that cannot be
+ * written (read-only file or folder, full disk) is a DatabaseUnwritableError naming the file,
+ * raised here rather than at the first write of whatever runs next.
+ */
 export function openAndMigrate(path: string): Db {
-  const db = openDatabase(path);
+  let db: Db | undefined;
   try {
+    db = openDatabase(path);
+    probeWritable(db);
     migrate(db);
+    return db;
   } catch (error) {
-    db.close();
-    throw error;
+    db?.close();
+    throw isUnwritable(error) ? new DatabaseUnwritableError(path, error) : error;
   }
-  return db;
 }

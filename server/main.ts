@@ -1,11 +1,17 @@
 import { pino } from 'pino';
+import { DatabaseUnwritableError } from '../db/storage-errors';
 import { loadConfig } from './config';
 import { startServer } from './start-server';
 
 /** `npm start`: the workbench on HQA_PORT with its embedded defaults. */
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
-const server = await startServer(config, logger);
+const server = await startServer(config, logger).catch((error: unknown) => {
+  // The one start failure a user causes and fixes: one line naming the file, not a stack trace.
+  if (!(error instanceof DatabaseUnwritableError)) throw error;
+  process.stderr.write(`Chart-HQA Workbench cannot start: ${error.message}\n`);
+  process.exit(1);
+});
 
 if (server.adminPassword) {
   process.stdout.write(

@@ -5,7 +5,7 @@ import { BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
 import { VerifierResultSchema } from '../table/verify';
-import { PageQuerySchema } from './common';
+import { IdSchema, PageQuerySchema } from './common';
 
 export const ItemSummarySchema = z.object({
   id: z.number().int(),
@@ -62,16 +62,16 @@ export type QuestionRelationFilter = z.infer<typeof QuestionRelationFilterSchema
 
 // GET /api/items
 export const ItemListQuerySchema = PageQuerySchema.extend({
-  run_id: z.coerce.number().int().positive().optional(),
-  chart_id: z.coerce.number().int().positive().optional(),
-  proposal_id: z.coerce.number().int().positive().optional(),
+  run_id: IdSchema.optional(),
+  chart_id: IdSchema.optional(),
+  proposal_id: IdSchema.optional(),
   status: ItemStatusSchema.optional(),
   origin: ItemOriginSchema.optional(),
   chart_type: ChartTypeSchema.optional(),
   /** `false`: only items whose verifier disagreed with their answer. */
   verifier_match: z.enum(['true', 'false']).optional(),
   /** Items this user reviewed. */
-  reviewer_id: z.coerce.number().int().positive().optional(),
+  reviewer_id: IdSchema.optional(),
   /** `unclassified`: items whose relation to the factual question is not known yet. */
   question_relation: QuestionRelationFilterSchema.optional(),
   /** `true`: the verifier found the same answer before and after the edit; `false`: it found the answer changed (unknown ones match neither). */

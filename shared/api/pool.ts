@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ProposalOriginSchema, ProposalStatusSchema } from '../domain/generation';
+import { freeText } from '../domain/text-input';
 import { ProposalOperationSchema } from '../generation/proposal-consistency';
 import { OperationSchema } from './analytics';
 import { PageQuerySchema } from './common';
@@ -32,7 +33,7 @@ export const ProposalSchema = z.object({
 });
 export type Proposal = z.infer<typeof ProposalSchema>;
 
-export const ProposalTextSchema = z.string().trim().min(10, 'must be at least 10 characters').max(400, 'must be at most 400 characters');
+export const ProposalTextSchema = freeText().trim().min(10, 'must be at least 10 characters').max(400, 'must be at most 400 characters');
 
 // GET /api/pool
 export const ProposalListQuerySchema = PageQuerySchema.extend({

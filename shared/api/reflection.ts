@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChartTypeSchema } from '../domain/chart-types';
 import { ProposalSchema } from './pool';
 
 export const FeedbackEntrySchema = z.object({
@@ -46,7 +47,7 @@ export const ReflectionBatchSchema = z.object({
 export type ReflectionBatch = z.infer<typeof ReflectionBatchSchema>;
 
 // POST /api/reflection/batch   (curator: reflect on every active proposal with new decisions) → { batch }
-export const ReflectionBatchRequestSchema = z.object({ chart_type: z.string().optional() });
+export const ReflectionBatchRequestSchema = z.object({ chart_type: ChartTypeSchema.optional() });
 export const ReflectionBatchResponseSchema = z.object({ batch: ReflectionBatchSchema });
 
 // GET /api/reflection/batches   → the batches this server process ran or runs, newest first

@@ -3,13 +3,14 @@ import { DrawingStyleSchema } from '../chart-spec/drawing-style';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ItemStatusSchema } from '../domain/generation';
 import { DecisionSchema } from '../domain/review';
+import { freeText } from '../domain/text-input';
 import { DataTableSchema } from '../table/model';
 import { ItemDetailSchema } from './items';
 
 /** One criterion's verdict with an optional note. */
 export const CriterionVerdictSchema = z.object({
   pass: z.boolean(),
-  note: z.string().trim().max(2000).default(''),
+  note: freeText().trim().max(2000).default(''),
 });
 
 export const ReviewCriteriaSchema = z.object({
@@ -64,9 +65,9 @@ export const SubmitReviewRequestSchema = z
   .object({
     decision: DecisionSchema,
     criteria: ReviewCriteriaSchema,
-    feedback: z.string().trim().max(4000).default(''),
-    corrected_answer: z.string().trim().min(1).max(200).optional(),
-    corrected_question: z.string().trim().min(1).max(1000).optional(),
+    feedback: freeText().trim().max(4000).default(''),
+    corrected_answer: freeText().trim().min(1).max(200).optional(),
+    corrected_question: freeText().trim().min(1).max(1000).optional(),
     complexity: z.number().int().min(1).max(5).optional(),
     time_spent_ms: z.number().int().min(0).max(24 * 3600 * 1000),
   })
@@ -135,9 +136,9 @@ export const AdjudicationListResponseSchema = z.object({
 // POST /api/review/items/:id/adjudicate   (curator)
 export const AdjudicateRequestSchema = z.object({
   decision: DecisionSchema,
-  final_answer: z.string().trim().min(1).max(200).optional(),
-  final_question: z.string().trim().min(1).max(1000).optional(),
-  note: z.string().trim().max(4000).default(''),
+  final_answer: freeText().trim().min(1).max(200).optional(),
+  final_question: freeText().trim().min(1).max(1000).optional(),
+  note: freeText().trim().max(4000).default(''),
 });
 export const AdjudicateResponseSchema = z.object({ item_status: ItemStatusSchema });
 

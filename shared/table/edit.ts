@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../domain/text-input';
 
 /**
  * A counterfactual edit: the change to a chart's data table that a hypothetical question
@@ -16,6 +17,9 @@ export const MAX_EDIT_OPS = 50;
  */
 export const LabelSchema = z.union([z.string().min(1).max(200), z.number()]);
 export type Label = z.infer<typeof LabelSchema>;
+
+/** The name of a row an edit adds: a new name, so it may hold no hidden characters (shared/domain/text-input.ts). */
+const NewLabelSchema = z.union([nameText().min(1).max(200), z.number()]);
 
 // zod 4's number already refuses NaN and ±Infinity, which JSON cannot carry anyway.
 const FiniteNumber = z.number();
@@ -71,7 +75,7 @@ export const RemoveSeriesOpSchema = z.strictObject({
  */
 export const AddRowOpSchema = z.strictObject({
   op: z.literal('add_row'),
-  row: LabelSchema,
+  row: NewLabelSchema,
   values: z.union([FiniteNumber, z.record(z.string(), FiniteNumber.nullable())]),
 });
 
