@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isStorageFailure } from '../../db/storage-errors';
 import type { ErrorBody } from '../../shared/errors';
 import { HttpError } from './http-error';
 
@@ -21,7 +22,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof HttpError) httpError = error;
     else if (parserError.type === 'entity.too.large') httpError = new HttpError('payload_too_large', 'request body is too large');
     else if (parserError.type === 'entity.parse.failed') httpError = new HttpError('bad_request', 'request body is not valid JSON', 'body');
-    else {
+    else if (isStorageFailure(error)) {
+      // Full disk, read-only file or failing I/O: the operator must hear of it; the client may
+      // retry later. Writes are transactions, so the failed one left nothing behind.
+      logger.error({ err: error, method: req.method, url: req.originalUrl }, 'the database cannot take writes');
+      httpError = new HttpError('storage_unavailable', 'the database cannot take writes right now (disk full or read-only): nothing was saved; reading still works');
+    } else {
       logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error in request');
       httpError = new HttpError('internal', 'internal error');
     }
