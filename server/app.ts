@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
-import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { HealthResponse } from '../shared/api/health';
 import type { AppContext } from './app-context';
@@ -9,6 +8,9 @@ import { authRoutes } from './auth/auth-routes';
 import { chartRoutes } from './charts/chart-routes';
 import { countCharts } from './charts/chart-queries';
 import { apiNotFound, errorHandler } from './http/error-handler';
+import { redactingLogger } from './http/log-redaction';
+import { securityHeaders } from './http/security-headers';
+import { writeGuard } from './http/write-guard';
 import { userRoutes } from './users/user-routes';
 import { itemRoutes } from './items/item-routes';
 import { poolRoutes } from './pool/pool-routes';
@@ -41,15 +43,12 @@ export interface AppServices {
 export function createApp(ctx: AppContext, services: AppServices): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'", 'ws:', 'wss:'] },
-      },
-    }),
-  );
-  app.use(pinoHttp({ logger: ctx.logger, autoLogging: { ignore: (req) => req.url === '/api/health' } }));
+  // One hop: the proxy in front is trusted, not whatever X-Forwarded-For a client adds before it.
+  app.set('trust proxy', ctx.config.trustProxy ? 1 : false);
+  app.use(securityHeaders(ctx.config));
+  app.use(pinoHttp({ logger: redactingLogger(ctx.logger), autoLogging: { ignore: (req) => req.url === '/api/health' } }));
+  // Before any body is read: a forged or non-JSON write is refused unparsed.
+  app.use('/api', writeGuard(ctx.config));
   const smallJson = express.json({ limit: JSON_BODY_LIMIT });
   // The predictions import parses its own, bigger body — after the role check, not before.
   app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH ? next() : smallJson(req, res, next)));

@@ -11,7 +11,15 @@ export interface Config {
   /** Import the bundled demo split when the database has no charts. */
   demoOnEmpty: boolean;
   cookieSecure: boolean;
+  /**
+   * The direct peer is one reverse proxy whose X-Forwarded-Proto / -Host / -For the server
+   * believes (HTTPS, the origin writes must come from, the address logins are counted by).
+   */
+  trustProxy: boolean;
+  /** Failed logins per address per window (every name tried from it). */
   loginRateLimit: number;
+  /** Failed logins per user name per window (from every address); locks that name only. */
+  loginAccountRateLimit: number;
   loginRateWindowMs: number;
   /** Where the built client lives; the server serves it when the folder exists. */
   clientDir: string;
@@ -46,7 +54,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.HQA_LOG_LEVEL || 'info',
     demoOnEmpty: boolFrom(env, 'HQA_DEMO', true),
     cookieSecure: boolFrom(env, 'HQA_COOKIE_SECURE', false),
-    loginRateLimit: intFrom(env, 'HQA_LOGIN_RATE_LIMIT', 10),
+    trustProxy: boolFrom(env, 'HQA_TRUST_PROXY', false),
+    loginRateLimit: intFrom(env, 'HQA_LOGIN_RATE_LIMIT', 50),
+    loginAccountRateLimit: intFrom(env, 'HQA_LOGIN_ACCOUNT_RATE_LIMIT', 10),
     loginRateWindowMs: intFrom(env, 'HQA_LOGIN_RATE_WINDOW_S', 15 * 60) * 1000,
     clientDir: resolve(env.HQA_CLIENT_DIR || 'dist/client'),
   };

@@ -6,6 +6,7 @@ import { createApp } from './app';
 import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
 import type { Config } from './config';
+import { LOG_REDACTION } from './http/log-redaction';
 import { attachRealtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
@@ -31,7 +32,7 @@ export interface RunningServer {
 }
 
 /** Opens and migrates the database, prepares a first start, and listens on config.port (0 = any free port). */
-export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel })): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel, redact: LOG_REDACTION })): Promise<RunningServer> {
   const db = openAndMigrate(config.dbPath);
   const adminPassword = await ensureAdmin(db);
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
@@ -55,7 +56,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   const app = createApp(ctx, { executor, reviewEvents, evalExecutor, feedbackLoop, reflectionBatches });
   const httpServer = createServer(app);
-  const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()));
+  const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;
   presence.broadcast = () => void realtime.broadcastPresence();

@@ -1,12 +1,11 @@
 import { Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { LoginRequestSchema } from '../../shared/api/auth';
-import type { ErrorBody } from '../../shared/errors';
 import type { AppContext } from '../app-context';
 import { HttpError } from '../http/http-error';
 import { parseInput } from '../http/validate';
 import { findUserForLogin } from '../users/user-queries';
 import { currentUser, requireRole, sessionToken } from './auth-middleware';
+import { loginLimiters } from './login-limits';
 import { verifyPassword } from './passwords';
 import { createSession, endSession, SESSION_COOKIE } from './sessions';
 
@@ -15,20 +14,8 @@ const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  const loginLimiter = rateLimit({
-    windowMs: ctx.config.loginRateWindowMs,
-    limit: ctx.config.loginRateLimit,
-    // Only failed attempts count: a team behind one address can still log in all day.
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, res) => {
-      const body: ErrorBody = { error: { code: 'rate_limited', message: 'too many failed logins; wait a few minutes and try again' } };
-      res.status(429).json(body);
-    },
-  });
 
-  router.post('/login', loginLimiter, async (req, res) => {
+  router.post('/login', ...loginLimiters(ctx.config), async (req, res) => {
     const { username, password } = parseInput(LoginRequestSchema, req.body, 'body');
     const user = findUserForLogin(ctx.db, username);
     const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);

@@ -2,13 +2,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { isStorageFailure } from '../../db/storage-errors';
 import type { ErrorBody } from '../../shared/errors';
+import { bodyReadError } from './body-errors';
 import { HttpError } from './http-error';
-
-/** Express' body parser reports its own failures with a `type` and a status. */
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
 
 export function apiNotFound(): RequestHandler {
   return (req, _res, next) => next(new HttpError('not_found', `no API route ${req.method} ${req.path}`));
@@ -18,10 +13,9 @@ export function apiNotFound(): RequestHandler {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let httpError: HttpError;
-    const parserError = error as BodyParserError;
+    const bodyError = bodyReadError(error, req.headers['content-encoding']);
     if (error instanceof HttpError) httpError = error;
-    else if (parserError.type === 'entity.too.large') httpError = new HttpError('payload_too_large', 'request body is too large');
-    else if (parserError.type === 'entity.parse.failed') httpError = new HttpError('bad_request', 'request body is not valid JSON', 'body');
+    else if (bodyError) httpError = bodyError;
     else if (isStorageFailure(error)) {
       // Full disk, read-only file or failing I/O: the operator must hear of it; the client may
       // retry later. Writes are transactions, so the failed one left nothing behind.

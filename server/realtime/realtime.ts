@@ -4,6 +4,7 @@ import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '../../shared/events';
 import { sessionToken } from '../auth/auth-middleware';
+import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { userForToken } from '../auth/sessions';
 
 interface SocketData {
@@ -20,13 +21,22 @@ export function attachRealtime(
   httpServer: HttpServer,
   db: Db,
   reviewingCounts: () => Map<number, number>,
+  originPolicy: OriginPolicy,
 ): {
   io: RealtimeServer;
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
   publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
   broadcastPresence: () => Promise<void>;
 } {
-  const io: RealtimeServer = new Server(httpServer, { serveClient: false });
+  const io: RealtimeServer = new Server(httpServer, {
+    serveClient: false,
+    // A page of another origin (another port of the same host is same-site, so the session
+    // cookie rides along) must not open a socket as its visitor: the handshake is refused (403).
+    allowRequest: (req, callback) => {
+      const refusal = crossOriginRefusal(req, originPolicy);
+      callback(refusal === null ? null : `bad_origin: ${refusal}`, refusal === null);
+    },
+  });
 
   io.use((socket, next) => {
     const user = userForToken(db, sessionToken(socket.handshake.headers.cookie));

@@ -28,15 +28,15 @@ export interface BrowserSession {
 
 /**
  * One Chromium with a fresh temporary profile: one browser session (its own cookies). Each
- * user in a test gets their own.
+ * user in a test gets their own. `args` adds Chromium flags (e.g. --host-resolver-rules).
  */
-export async function openBrowser(): Promise<BrowserSession> {
+export async function openBrowser(options: { args?: string[] } = {}): Promise<BrowserSession> {
   const profile = mkdtempSync(join(tmpdir(), 'hqa-e2e-profile-'));
   // playwright refuses `--user-data-dir` in args; a persistent context passes it for us.
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
     viewport: { width: 1366, height: 860 },
   });
   context.setDefaultTimeout(UI_TIMEOUT_MS);

@@ -9,7 +9,8 @@ export class TestClient {
   async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
     const headers: Record<string, string> = {};
     if (this.cookie) headers.cookie = this.cookie;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // The server takes writes in JSON only, body or not (a GET's absent body needs no type).
+    if (body !== undefined || method !== 'GET') headers['content-type'] = 'application/json';
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { Role } from '../../shared/domain/roles';
 import { loadConfig, type Config } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/start-server';
@@ -17,9 +17,10 @@ export interface TestServer {
 
 /**
  * The real server on an ephemeral port with a temporary SQLite file, serving the built
- * client from dist/client, the demo split imported unless `demo: false`.
+ * client from dist/client, the demo split imported unless `demo: false`, logging nowhere
+ * unless given a `logger`.
  */
-export async function startTestServer(options: { demo?: boolean; config?: Partial<Config> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { demo?: boolean; config?: Partial<Config>; logger?: Logger } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'hqa-test-'));
   const dbPath = join(dir, 'hqa.sqlite');
   const config: Config = {
@@ -30,10 +31,11 @@ export async function startTestServer(options: { demo?: boolean; config?: Partia
     logLevel: 'silent',
     demoOnEmpty: options.demo ?? true,
     loginRateLimit: 1000,
+    loginAccountRateLimit: 1000,
     clientDir: resolve('dist/client'),
     ...options.config,
   };
-  const server = await startServer(config, pino({ level: 'silent' }));
+  const server = await startServer(config, options.logger ?? pino({ level: 'silent' }));
   return {
     url: server.url,
     dbPath,

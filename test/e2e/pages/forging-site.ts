@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page, Response } from 'playwright-core';
+
+/** The forms the forging page holds, each posting to the workbench into a hidden frame. */
+export type ForgedForm = 'text-plain-logout' | 'urlencoded-logout' | 'text-plain-create-user';
+
+/** What a WebSocket opened by the forging page saw before it closed. */
+export interface SocketAttempt {
+  opened: boolean;
+  messages: string[];
+}
+
+function forgingHtml(workbench: string): string {
+  // A text/plain form sends `name=value`: this name and value make the body valid JSON.
+  const jsonName = (fields: Record<string, string>) => JSON.stringify({ ...fields, pad: '' }).slice(0, -2);
+  const user = jsonName({ username: 'forged', role: 'admin', password: 'forged-pass-1' }).replace(/'/g, '&#39;');
+  return `<!doctype html><html><head><title>Somewhere else</title></head><body>
+<iframe name="sink" title="sink"></iframe>
+<form id="text-plain-logout" method="post" enctype="text/plain" target="sink" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
+<form id="urlencoded-logout" method="post" target="sink" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
+<form id="text-plain-create-user" method="post" enctype="text/plain" target="sink" action="${workbench}/api/users"><input name='${user}' value='"}'></form>
+</body></html>`;
+}
+
+/**
+ * A second HTTP server on another port of 127.0.0.1 — same site as the workbench, another
+ * origin — serving a page that forges requests to the workbench with its visitor's cookies.
+ */
+export class ForgingSite {
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly workbench: string,
+  ) {}
+
+  static async start(workbench: string): Promise<ForgingSite> {
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(forgingHtml(workbench)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return new ForgingSite(server, `http://127.0.0.1:${port}`, workbench);
+  }
+
+  async open(page: Page): Promise<void> {
+    await page.goto(this.url);
+  }
+
+  /** Submits one form and waits for the workbench's answer in the hidden frame. */
+  async submit(page: Page, form: ForgedForm): Promise<Response> {
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().startsWith(this.workbench) && r.request().method() === 'POST'),
+      page.locator(`#${form}`).evaluate((element) => (element as HTMLFormElement).submit()),
+    ]);
+    return response;
+  }
+
+  /** Opens a raw socket.io WebSocket to the workbench, asks to join its namespace, and reports what came back. */
+  async openSocket(page: Page, waitMs: number): Promise<SocketAttempt> {
+    const url = `${this.workbench.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+    return page.evaluate(
+      ({ url, waitMs }) =>
+        new Promise<SocketAttempt>((resolve) => {
+          const attempt: SocketAttempt = { opened: false, messages: [] };
+          const socket = new WebSocket(url);
+          const done = () => resolve(attempt);
+          socket.onopen = () => (attempt.opened = true);
+          socket.onmessage = (event) => {
+            const data = String(event.data);
+            attempt.messages.push(data);
+            // engine.io's open packet: then ask socket.io for the default namespace, as its client does.
+            if (data.startsWith('0{')) socket.send('40');
+          };
+          socket.onclose = done;
+          setTimeout(() => {
+            socket.close();
+            done();
+          }, waitMs);
+        }),
+      { url, waitMs },
+    );
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
