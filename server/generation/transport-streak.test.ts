@@ -10,7 +10,7 @@ describe('TransportStreak', () => {
     expect([streak.record(1, down()), streak.record(2, down()), streak.record(3, down('HTTP 503: overloaded after 2 attempts'))]).toEqual([false, false, true]);
     expect(streak.taskIds()).toEqual([1, 2, 3]);
     expect(streak.reason()).toBe(
-      'endpoint unreachable: 3 calls in a row failed after their retries (last: HTTP 503: overloaded after 2 attempts); paused, resume once the endpoint answers again',
+      'endpoint unreachable: 3 calls in a row failed after their retries (last: HTTP 503: overloaded after 2 attempts); resume the run once it answers again',
     );
   });
 

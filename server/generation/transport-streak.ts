@@ -32,7 +32,7 @@ export class TransportStreak {
   reason(): string {
     return (
       `endpoint unreachable: ${this.failed.length} calls in a row failed after their retries (last: ${this.lastReason}); ` +
-      'paused, resume once the endpoint answers again'
+      'resume the run once it answers again'
     );
   }
 }

@@ -64,7 +64,7 @@ describe('a run against a port with nothing listening', () => {
 
     const paused = await runOf(admin, run.id);
     expect(paused).toMatchObject({ status: 'paused', tasks_total: 9, tasks_done: 0, proposals_created: 0, llm_calls: 10 });
-    expect(paused.stop_reason).toMatch(/^endpoint unreachable: 5 calls in a row failed after their retries \(last: connection failed after 2 attempts: .*ECONNREFUSED.*\); paused, resume once the endpoint answers again$/);
+    expect(paused.stop_reason).toMatch(/^endpoint unreachable: 5 calls in a row failed after their retries \(last: connection failed after 2 attempts: .*ECONNREFUSED.*\); resume the run once it answers again$/);
     // The endpoint failed those five tasks, not their content: they wait for the resume with the four never tried.
     expect(paused.tasks_failed).toBe(0);
     const calls = llmCalls(server, run.id);
@@ -111,7 +111,7 @@ describe('a run against an endpoint that keeps failing', () => {
 
     const paused = await runOf(admin, run.id);
     expect(paused).toMatchObject({ status: 'paused', llm_calls: 11, items_created: 1 });
-    expect(paused.stop_reason).toMatch(/^endpoint unreachable: 3 calls in a row failed after their retries \(last: HTTP 500 after 2 attempts: .*\); paused/);
+    expect(paused.stop_reason).toMatch(/^endpoint unreachable: 3 calls in a row failed after their retries \(last: HTTP 500 after 2 attempts: .*\); resume the run once it answers again$/);
     expect(fake.pending()).toBe(0);
     expect(llmCalls(server, run.id).map((call) => call.outcome)).toEqual([...Array(4).fill('error'), 'ok', ...Array(6).fill('error')]);
     expect(llmCalls(server, run.id)[7]?.error).toMatch(/timed out/);

@@ -7,9 +7,13 @@ export interface ServerProcess {
   output: () => string;
 }
 
-/** Starts `server/main.ts` as `npm start` does (without the client build) and waits for its URL. */
+/**
+ * Starts `server/main.ts` as `npm start` does (without the client build) and waits for its URL.
+ * Node itself runs the server (tsx as its loader), so a signal reaches the server: the `tsx`
+ * command would run it in a child of its own, which a SIGKILL of `tsx` leaves running.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('server/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve('server/main.ts')], {
     env: { ...process.env, HQA_PORT: '0', HQA_LOG_LEVEL: 'warn', ...env },
   });
   let output = '';

@@ -16,6 +16,7 @@ const NUMBER_FIELDS = [
   { key: 'proposals_per_call', label: 'Proposals per call', step: '1' },
   { key: 'request_timeout_ms', label: 'Request timeout (ms)', step: '1000' },
   { key: 'max_retries', label: 'Max retries', step: '1' },
+  { key: 'pause_after_transport_failures', label: 'Pause a run after endpoint failures in a row', step: '1' },
 ] as const;
 
 /** Review settings edited as numbers: how many reviews decide an item, how long a claim lasts. */

@@ -190,7 +190,7 @@ function RunView({ run, errors, back }: { run: Run; errors: RunError[]; back: Re
       )}
       {run.stop_reason && (
         <p className={run.status === 'failed' ? 'error' : 'notice small'} data-testid="stop-reason">
-          Stopped: {run.stop_reason}
+          {run.status === 'paused' ? 'Paused' : 'Stopped'}: {run.stop_reason}
         </p>
       )}
 

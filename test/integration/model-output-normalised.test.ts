@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reverifyChartItems } from '../../server/items/reverify-items';
+import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import type { FakeChatRequest } from '../support/fake-openai';
+import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { correctItem } from '../support/fake-hqa-model';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let curator: TestClient;
+
+/** What a model under strict structured output may write: every field of the op filled, numbers where null was meant. */
+function itemWithFiller(chat: FakeChatRequest) {
+  const item = correctItem(chat);
+  return { ...item, edit: item.edit.map((op) => ({ ...op, factor: 2, delta: 0 })) };
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  curator = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+});
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+async function runItems(config: Record<string, unknown>): Promise<Run> {
+  const res = await curator.post('/api/runs', { engine: 'openai', stage: 'items', concurrency: 1, ...config });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const { run } = RunResponseSchema.parse(res.body);
+  await server.server.executor.start(run.id);
+  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+}
+
+describe('Stage 2 replies whose edit ops carry fields the op does not use', () => {
+  it('make their items, each with an edit_normalised note that re-verification keeps', async () => {
+    fake.setDefault((chat) => jsonReply(itemWithFiller(chat)));
+    const run = await runItems({ chart_type: 'pie', items: 3 });
+
+    expect(run).toMatchObject({ status: 'done', items_created: 3, items_failed: 0, llm_calls: 3 });
+    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    expect(items).toHaveLength(3);
+    for (const summary of items) {
+      const { item } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body);
+      expect(item.edit).toEqual([{ op: 'set', row: expect.any(String), series: expect.any(String), value: 1000 }]);
+      expect(item.verifier.match).toBe(true);
+      expect(item.verifier.lint).toContainEqual({
+        code: 'edit_normalised',
+        severity: 'info',
+        message: "op 1 (set): set does not use factor 2 or delta 0; dropped from the model's reply",
+      });
+      // The note is about the reply, not the table: a chart's re-verification cannot recompute it, and keeps it.
+      reverifyChartItems(server.server.ctx.db, item.chart_id);
+      const again = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body).item;
+      expect(again.verifier.lint.filter((finding) => finding.code === 'edit_normalised')).toHaveLength(1);
+    }
+  });
+
+  it('still fails a reply whose extra field changes which cells the op touches, after the repair', async () => {
+    fake.setDefault((chat) => {
+      const item = correctItem(chat);
+      return jsonReply({ ...item, edit: [{ ...item.edit[0], op: 'remove_row', value: null }] });
+    });
+    const run = await runItems({ chart_type: 'pie', items: 1 });
+
+    expect(run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1, llm_calls: 2 });
+    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    expect(detail.errors[0]?.error).toBe("schema-invalid after repair: edit.0.series: op 'remove_row' takes no series, so which cells it changes is unclear; set it to null");
+  });
+});
