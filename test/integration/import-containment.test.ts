@@ -37,6 +37,8 @@ function storedCharts(dbPath: string) {
 }
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
+/** Each test runs the CLI: more than the default 30 s on a loaded machine. */
+const CLI_TEST_MS = 90_000;
 
 describe('hqa import reads only files inside the split folder, only as UTF-8', () => {
   it('refuses links out of the split and non-UTF-8 files by name, reads links that stay inside and BOMs, imports the rest', () => {
@@ -96,7 +98,7 @@ describe('hqa import reads only files inside the split folder, only as UTF-8', (
     expect(charts.get('two_col_1124.png')?.table.rows.length).toBeGreaterThan(0);
     expect(charts.get('two_col_41271.png')?.table.label_header).toBe('Characteristic');
     expect(charts.get('multi_col_101207.png')?.has_image).not.toBeNull();
-  });
+  }, CLI_TEST_MS);
 
   it('refuses a whole folder linked out of the split, a question file linked out, and a Latin-1 question file', () => {
     const split = join(dir, 's2');
@@ -119,5 +121,5 @@ describe('hqa import reads only files inside the split folder, only as UTF-8', (
       message: expect.stringContaining(`byte 0xF1 at byte offset ${latin1(augmented).indexOf(0xf1)}`),
     });
     expect(report).toMatchObject({ charts_imported: 1, qas_imported: 0 });
-  });
+  }, CLI_TEST_MS);
 });

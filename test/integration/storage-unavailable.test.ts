@@ -145,18 +145,21 @@ describe('starting on a read-only database file prints one line naming it and ex
 
   const oneLine = (path: string) => new RegExp(`^[^\\n]*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the database cannot be written \\([^\\n]*SQLITE_READONLY[^\\n]*\\n$`);
 
+  // Each spawns a process (tsx compiles cold for a new uid): more than the default 30 s on a loaded machine.
+  const SPAWN_TEST_MS = 120_000;
+
   it('hqa import', () => {
     const result = spawnSync(resolve('node_modules/.bin/tsx'), [resolve('server/cli/main.ts'), 'import', CHARTQA_EXTRA], {
       env: env(),
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: SPAWN_TEST_MS - 10_000,
       ...unprivileged,
     });
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^hqa: /);
     expect(result.stderr).toMatch(oneLine(dbPath));
     expect(result.status).toBe(1);
-  });
+  }, SPAWN_TEST_MS);
 
   it('the server (npm start runs server/main.ts)', async () => {
     const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('server/main.ts')], { env: env(), ...unprivileged });
@@ -164,12 +167,12 @@ describe('starting on a read-only database file prints one line naming it and ex
     let stdout = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), SPAWN_TEST_MS - 10_000);
     const status = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     clearTimeout(killer);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^Chart-HQA Workbench cannot start: /);
     expect(stderr).toMatch(oneLine(dbPath));
     expect(status).toBe(1);
-  });
+  }, SPAWN_TEST_MS);
 });
