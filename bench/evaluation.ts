@@ -40,7 +40,7 @@ const silent = pino({ level: 'silent' });
 const ms = (start: number) => performance.now() - start;
 
 function context(db: Db): AppContext {
-  return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, publish: () => undefined, publishTo: () => undefined };
+  return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 }
 
 async function modelRuns(): Promise<void> {

@@ -35,7 +35,7 @@ try {
   generateDemoSplit({ dir: join(dir, 'split'), split: 'bench', charts: Math.ceil(items / 2.5) + 20, seed: 3 });
   importSplit(db, join(dir, 'split'), { split: 'bench' });
   ensureSeedProposals(db);
-  const ctx: AppContext = { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined };
+  const ctx: AppContext = { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 
   let inModelMs = 0;
   const timed = (engine: GenerationEngine): GenerationEngine => ({

@@ -37,7 +37,7 @@ interface Coverage {
 
 async function coverage(db: Db): Promise<Coverage> {
   ensureSeedProposals(db);
-  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined };
+  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
   const executor = new RunExecutor(ctx, () => createOfflineEngine());
   const qas = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas').get() as { n: number }).n;
   const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', items: qas, proposal_batches: 2, concurrency: 4 }), null);

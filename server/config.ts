@@ -23,6 +23,11 @@ export interface Config {
   loginRateWindowMs: number;
   /** Where the built client lives; the server serves it when the folder exists. */
   clientDir: string;
+  /**
+   * How often open sockets are checked against their sessions: ends the server does not make
+   * itself (idle or absolute expiry, `hqa user disable` from another process) close them within this.
+   */
+  sessionSweepMs: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -43,6 +48,15 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
 
 export const DEFAULT_DB_PATH = 'data/hqa.sqlite';
 export const DEFAULT_PORT = 5174;
+export const DEFAULT_SESSION_SWEEP_MS = 5_000;
+/** A sweep reads every open socket's session: not more often than this. */
+const MIN_SESSION_SWEEP_MS = 100;
+
+function sessionSweepFrom(env: NodeJS.ProcessEnv): number {
+  const value = intFrom(env, 'HQA_SESSION_SWEEP_MS', DEFAULT_SESSION_SWEEP_MS);
+  if (value < MIN_SESSION_SWEEP_MS) throw new Error(`HQA_SESSION_SWEEP_MS=${value}: expected at least ${MIN_SESSION_SWEEP_MS}`);
+  return value;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -59,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginAccountRateLimit: intFrom(env, 'HQA_LOGIN_ACCOUNT_RATE_LIMIT', 10),
     loginRateWindowMs: intFrom(env, 'HQA_LOGIN_RATE_WINDOW_S', 15 * 60) * 1000,
     clientDir: resolve(env.HQA_CLIENT_DIR || 'dist/client'),
+    sessionSweepMs: sessionSweepFrom(env),
   };
 }

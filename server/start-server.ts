@@ -7,7 +7,7 @@ import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
 import type { Config } from './config';
 import { LOG_REDACTION } from './http/log-redaction';
-import { attachRealtime } from './realtime/realtime';
+import { attachRealtime, type Realtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { closeRenderPool } from './charts/render-pool';
@@ -26,6 +26,7 @@ export interface RunningServer {
   executor: RunExecutor;
   evalExecutor: EvalExecutor;
   reflectionBatches: ReflectionBatches;
+  realtime: Realtime;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
   close: () => Promise<void>;
@@ -40,13 +41,18 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const classified = classifyLegacyItems(db);
   if (classified > 0) logger.info({ items: classified }, 'classified the question relation of items made before it existed');
 
-  const ctxRef: { publish: AppContext['publish']; publishTo: AppContext['publishTo'] } = { publish: () => undefined, publishTo: () => undefined };
+  const ctxRef: Pick<AppContext, 'publish' | 'publishTo' | 'disconnectSockets'> = {
+    publish: () => undefined,
+    publishTo: () => undefined,
+    disconnectSockets: () => undefined,
+  };
   const ctx: AppContext = {
     db,
     config,
     logger,
     publish: (event, payload) => ctxRef.publish(event, payload),
     publishTo: (userId, event, payload) => ctxRef.publishTo(userId, event, payload),
+    disconnectSockets: (target) => ctxRef.disconnectSockets(target),
   };
   const executor = new RunExecutor(ctx, engineFactory(ctx));
   const evalExecutor = new EvalExecutor(ctx);
@@ -59,9 +65,14 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;
+  ctxRef.disconnectSockets = realtime.disconnectSockets;
   presence.broadcast = () => void realtime.broadcastPresence();
   const sweeper = setInterval(() => reviewEvents.sweep(), LEASE_SWEEP_MS);
   sweeper.unref();
+  const sessionSweeper = setInterval(() => {
+    realtime.sweepSessions().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
+  }, config.sessionSweepMs);
+  sessionSweeper.unref();
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -84,6 +95,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
       const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
       clearInterval(sweeper);
+      clearInterval(sessionSweeper);
       reviewEvents.close();
       await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown()]);
       realtime.io.close();
@@ -93,5 +105,5 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     })();
     return closing;
   };
-  return { url, ctx, executor, evalExecutor, reflectionBatches, adminPassword, close };
+  return { url, ctx, executor, evalExecutor, reflectionBatches, realtime, adminPassword, close };
 }

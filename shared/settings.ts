@@ -36,6 +36,11 @@ export const SettingsSchema = z.object({
   /** How long a claimed item stays the reviewer's without a renewal. */
   lease_seconds: z.number().int().min(30).max(3600).default(300),
   /**
+   * Sessions: one unused this long ends (a workday, so a reviewer's overnight tab does not stay
+   * signed in). A session's absolute life (7 days) ends it whatever this says.
+   */
+  session_idle_minutes: z.number().int().min(5).max(7 * 24 * 60).default(12 * 60),
+  /**
    * Generation: the share of items kept on purpose although their assumption leaves the answer
    * unchanged (controls, marked in the export). Others whose answer does not change are not stored.
    */

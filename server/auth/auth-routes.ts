@@ -34,7 +34,8 @@ export function authRoutes(ctx: AppContext): Router {
 
   router.post('/logout', (req, res) => {
     const token = sessionToken(req.headers.cookie);
-    if (token) endSession(ctx.db, token);
+    // The session's sockets close with it; the user's other sessions (other browsers) stay.
+    if (token) ctx.disconnectSockets({ sessionId: endSession(ctx.db, token) });
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     res.json({ ok: true });
   });

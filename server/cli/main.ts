@@ -4,7 +4,7 @@ import { loadConfig } from '../config';
 import { generateDemoSplit } from '../demo/demo-split';
 import { ImportSetupError } from '../import/import-split';
 import { runImport } from './import-command';
-import { runUserAdd } from './user-command';
+import { runUserAction, runUserAdd, type UserAction } from './user-command';
 import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
 import { runGenerate, type GenerateOptions } from './generate-command';
 import { runScore, type ScoreCommandOptions } from '../eval/score-command';
@@ -37,6 +37,21 @@ user
   .action(async (name: string, options: { role: string }) => {
     process.exitCode = await runUserAdd(name, options);
   });
+const USER_ACTIONS: { action: UserAction; description: string }[] = [
+  { action: 'disable', description: 'disable a user: they cannot log in and their sessions end (never the last enabled admin)' },
+  { action: 'enable', description: 'let a disabled user log in again' },
+  { action: 'reset-password', description: 'give a user a generated password, printed once; their sessions end' },
+  { action: 'revoke', description: 'end every session of a user; they may log in again' },
+];
+for (const { action, description } of USER_ACTIONS) {
+  user
+    .command(action)
+    .description(description)
+    .argument('<name>', 'username')
+    .action(async (name: string) => {
+      process.exitCode = await runUserAction(action, name);
+    });
+}
 
 program
   .command('verify')

@@ -3,7 +3,7 @@ import { PasswordSchema, UsernameSchema } from '../../shared/api/auth';
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
 import { HttpError } from '../http/http-error';
-import { createUser } from '../users/user-service';
+import { createUser, disableUser, enableUser, resetPassword, revokeSessions, userIdByName, type AccountContext } from '../users/user-service';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -31,6 +31,47 @@ export async function runUserAdd(name: string, options: { role: string }): Promi
     const { user, generatedPassword } = await createUser(db, username.data, role.data, password);
     process.stdout.write(`created ${user.role} "${user.username}"\n`);
     if (generatedPassword) process.stdout.write(`password (shown once): ${generatedPassword}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof HttpError) throw new Error(error.message, { cause: error });
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+export type UserAction = 'disable' | 'enable' | 'reset-password' | 'revoke';
+
+/** What each action does to the user named, and the lines it prints. */
+const ACTIONS: Record<UserAction, (ctx: AccountContext, id: number) => Promise<string[]>> = {
+  disable: (ctx, id) => {
+    const { user, revokedSessions } = disableUser(ctx, id);
+    return Promise.resolve([`disabled "${user.username}"; ended ${sessionCount(revokedSessions)}`]);
+  },
+  enable: (ctx, id) => Promise.resolve([`enabled "${enableUser(ctx, id).username}"`]),
+  'reset-password': async (ctx, id) => {
+    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, id);
+    return [`reset the password of "${user.username}"; ended ${sessionCount(revokedSessions)}`, `password (shown once): ${generatedPassword}`];
+  },
+  revoke: (ctx, id) => {
+    const { user, revokedSessions } = revokeSessions(ctx, id);
+    return Promise.resolve([`ended ${sessionCount(revokedSessions)} of "${user.username}"`]);
+  },
+};
+
+const sessionCount = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
+
+/**
+ * `user disable|enable|reset-password|revoke <name>`: the same service functions as the Admin
+ * page. This process holds no sockets: a running server closes the user's within its session
+ * sweep (HQA_SESSION_SWEEP_MS), and their requests fail at once.
+ */
+export async function runUserAction(action: UserAction, name: string): Promise<number> {
+  const db = openAndMigrate(loadConfig().dbPath);
+  try {
+    const ctx: AccountContext = { db, disconnectSockets: () => undefined };
+    const lines = await ACTIONS[action](ctx, userIdByName(db, name));
+    process.stdout.write(lines.map((line) => `${line}\n`).join(''));
     return 0;
   } catch (error) {
     if (error instanceof HttpError) throw new Error(error.message, { cause: error });

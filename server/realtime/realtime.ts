@@ -3,15 +3,20 @@ import { Server } from 'socket.io';
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '../../shared/events';
+import type { SocketTarget } from '../app-context';
 import { sessionToken } from '../auth/auth-middleware';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
-import { userForToken } from '../auth/sessions';
+import { liveSessions, sessionForToken } from '../auth/sessions';
 
 interface SocketData {
   user: User;
+  /** The session the socket was opened with: it closes when that session ends. */
+  sessionId: string;
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export type Realtime = ReturnType<typeof attachRealtime>;
 
 /**
  * socket.io on the HTTP server, authenticated by the same session cookie as the API: a
@@ -27,6 +32,8 @@ export function attachRealtime(
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
   publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
   broadcastPresence: () => Promise<void>;
+  disconnectSockets: (target: SocketTarget) => void;
+  sweepSessions: () => Promise<void>;
 } {
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
@@ -39,9 +46,10 @@ export function attachRealtime(
   });
 
   io.use((socket, next) => {
-    const user = userForToken(db, sessionToken(socket.handshake.headers.cookie));
-    if (!user) return next(new Error('unauthenticated'));
-    socket.data.user = user;
+    const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie));
+    if (!session) return next(new Error('unauthenticated'));
+    socket.data.user = session.user;
+    socket.data.sessionId = session.id;
     next();
   });
 
@@ -57,7 +65,7 @@ export function attachRealtime(
   };
 
   io.on('connection', (socket) => {
-    void socket.join(`user:${socket.data.user.id}`);
+    void socket.join([`user:${socket.data.user.id}`, `session:${socket.data.sessionId}`]);
     void broadcastPresence();
     socket.on('disconnect', () => void broadcastPresence());
   });
@@ -69,5 +77,25 @@ export function attachRealtime(
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
     (io.to(`user:${userId}`).emit as (event: string, payload: unknown) => boolean)(event, payload);
   };
-  return { io, publish, publishTo, broadcastPresence };
+  const disconnectSockets = (target: SocketTarget) => {
+    const room = 'userId' in target ? `user:${target.userId}` : `session:${target.sessionId}`;
+    // Closing the connection (not just the namespace) leaves nothing to send on under the old identity.
+    io.in(room).disconnectSockets(true);
+  };
+
+  /**
+   * Closes every socket whose session is no longer live or whose user's role changed since it
+   * connected: for the ends the server does not make itself (idle or absolute expiry, `hqa user
+   * disable` in another process). Its own ends close sockets at once (disconnectSockets).
+   */
+  const sweepSessions = async () => {
+    const sockets = await io.fetchSockets();
+    if (sockets.length === 0) return;
+    const live = liveSessions(db, [...new Set(sockets.map((s) => s.data.sessionId))]);
+    for (const s of sockets) {
+      const session = live.get(s.data.sessionId);
+      if (!session || session.role !== s.data.user.role) s.disconnect(true);
+    }
+  };
+  return { io, publish, publishTo, broadcastPresence, disconnectSockets, sweepSessions };
 }

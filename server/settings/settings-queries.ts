@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import { preparedOnce, type Db } from '../../db/database';
 import { SettingsSchema, type Settings } from '../../shared/settings';
 
 /** All SQL of settings: one row per key, the value as JSON. */
@@ -21,6 +21,26 @@ export function getSettings(db: Db): Settings {
     if (field && field.safeParse(value).success) valid[key] = value;
   }
   return SettingsSchema.parse(valid);
+}
+
+const oneSetting = preparedOnce((db) => db.prepare('SELECT value FROM settings WHERE key = ?'));
+
+/**
+ * One setting in force, read alone: for hot paths (the session check of every request) that
+ * need one key, not all of them. Same rule as getSettings: an invalid stored value gives the default.
+ */
+export function getSetting<K extends keyof Settings>(db: Db, key: K): Settings[K] {
+  const field = SettingsSchema.shape[key];
+  const row = oneSetting(db).get(key) as { value: string } | undefined;
+  let stored: unknown;
+  try {
+    stored = row ? (JSON.parse(row.value) as unknown) : undefined;
+  } catch {
+    // A hand-edited, broken value: the default applies instead.
+  }
+  const parsed = field.safeParse(stored);
+  // The field's own schema parsed it, so it is that key's type; zod cannot say so for a generic key.
+  return (parsed.success ? parsed.data : field.parse(undefined)) as Settings[K];
 }
 
 export function putSettings(db: Db, patch: Partial<Settings>): Settings {

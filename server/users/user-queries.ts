@@ -2,19 +2,51 @@ import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { RoleSchema, type Role } from '../../shared/domain/roles';
 
-/** All SQL of users and sessions. */
+/** All SQL of users (sessions: server/auth/session-queries.ts). */
 
-interface UserRow {
+export interface UserRow {
   id: number;
   username: string;
   role: string;
   created_at: string;
 }
 
-const toUser = (row: UserRow): User => ({ ...row, role: RoleSchema.parse(row.role) });
+export const toUser = (row: UserRow): User => ({ ...row, role: RoleSchema.parse(row.role) });
 
-export function listUsers(db: Db): User[] {
-  return (db.prepare('SELECT id, username, role, created_at FROM users WHERE disabled_at IS NULL ORDER BY username').all() as UserRow[]).map(toUser);
+/** A user, enabled or not: what the admin manages. */
+export interface Account extends User {
+  disabled_at: string | null;
+}
+
+const toAccount = (row: UserRow & { disabled_at: string | null }): Account => ({ ...toUser(row), disabled_at: row.disabled_at });
+
+/** Every user, disabled ones too (an admin re-enables them from the list). */
+export function listAccounts(db: Db): Account[] {
+  const rows = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users ORDER BY username').all() as (UserRow & { disabled_at: string | null })[];
+  return rows.map(toAccount);
+}
+
+export function getAccount(db: Db, id: number): Account | null {
+  const row = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users WHERE id = ?').get(id) as
+    | (UserRow & { disabled_at: string | null })
+    | undefined;
+  return row ? toAccount(row) : null;
+}
+
+export function findAccountByName(db: Db, username: string): Account | null {
+  const row = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users WHERE username = ?').get(username) as
+    | (UserRow & { disabled_at: string | null })
+    | undefined;
+  return row ? toAccount(row) : null;
+}
+
+/** Disables (at `at`) or re-enables (null) a user. */
+export function setUserDisabled(db: Db, id: number, at: string | null): void {
+  db.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(at, id);
+}
+
+export function setPasswordHash(db: Db, id: number, passwordHash: string): void {
+  db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, id);
 }
 
 export function getUser(db: Db, id: number): User | null {
@@ -46,26 +78,4 @@ export function countUsers(db: Db): number {
 
 export function countAdmins(db: Db): number {
   return (db.prepare("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled_at IS NULL").get() as { n: number }).n;
-}
-
-export function insertSession(db: Db, tokenHash: string, userId: number, expiresAt: string): void {
-  db.prepare('INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (?, ?, ?)').run(tokenHash, userId, expiresAt);
-}
-
-export function findSessionUser(db: Db, tokenHash: string, now: string): User | null {
-  const row = db
-    .prepare(
-      `SELECT u.id, u.username, u.role, u.created_at FROM sessions s JOIN users u ON u.id = s.user_id
-       WHERE s.token_hash = ? AND s.expires_at > ? AND u.disabled_at IS NULL`,
-    )
-    .get(tokenHash, now) as UserRow | undefined;
-  return row ? toUser(row) : null;
-}
-
-export function deleteSession(db: Db, tokenHash: string): void {
-  db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
-}
-
-export function deleteExpiredSessions(db: Db, now: string): number {
-  return db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now).changes;
 }

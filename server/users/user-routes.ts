@@ -4,15 +4,15 @@ import { CreateUserRequestSchema, UpdateUserRequestSchema } from '../../shared/a
 import type { AppContext } from '../app-context';
 import { requireRole } from '../auth/auth-middleware';
 import { parseInput } from '../http/validate';
-import { listUsers } from './user-queries';
-import { changeRole, createUser } from './user-service';
+import { changeRole, createUser, disableUser, enableUser, listAdminUsers, resetPassword, revokeSessions } from './user-service';
 
 export function userRoutes(ctx: AppContext): Router {
   const router = Router();
   router.use(requireRole(ctx.db, 'admin'));
+  const idOf = (params: unknown) => parseInput(IdParamSchema, params, 'params').id;
 
   router.get('/', (_req, res) => {
-    res.json({ users: listUsers(ctx.db) });
+    res.json({ users: listAdminUsers(ctx.db) });
   });
 
   router.post('/', async (req, res) => {
@@ -22,9 +22,28 @@ export function userRoutes(ctx: AppContext): Router {
   });
 
   router.patch('/:id', (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+    const id = idOf(req.params);
     const { role } = parseInput(UpdateUserRequestSchema, req.body, 'body');
-    res.json({ user: changeRole(ctx.db, id, role) });
+    res.json({ user: changeRole(ctx, id, role) });
+  });
+
+  router.post('/:id/disable', (req, res) => {
+    const { user, revokedSessions } = disableUser(ctx, idOf(req.params));
+    res.json({ user, revoked_sessions: revokedSessions });
+  });
+
+  router.post('/:id/enable', (req, res) => {
+    res.json({ user: enableUser(ctx, idOf(req.params)) });
+  });
+
+  router.post('/:id/reset-password', async (req, res) => {
+    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, idOf(req.params));
+    res.json({ user, generated_password: generatedPassword, revoked_sessions: revokedSessions });
+  });
+
+  router.post('/:id/revoke-sessions', (req, res) => {
+    const { user, revokedSessions } = revokeSessions(ctx, idOf(req.params));
+    res.json({ user, revoked_sessions: revokedSessions });
   });
   return router;
 }

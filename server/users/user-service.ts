@@ -1,9 +1,26 @@
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
+import type { AdminUser } from '../../shared/api/users';
 import type { Role } from '../../shared/domain/roles';
+import type { AppContext } from '../app-context';
 import { generatePassword, hashPassword } from '../auth/passwords';
+import { countLiveSessionsByUser } from '../auth/session-queries';
+import { endUserSessions, sessionClock } from '../auth/sessions';
 import { HttpError, notFound } from '../http/http-error';
-import { countAdmins, getUser, insertUser, updateUserRole } from './user-queries';
+import {
+  countAdmins,
+  findAccountByName,
+  getAccount,
+  insertUser,
+  listAccounts,
+  setPasswordHash,
+  setUserDisabled,
+  updateUserRole,
+  type Account,
+} from './user-queries';
+
+/** What an account change needs: the database, and a way to close the user's open sockets. */
+export type AccountContext = Pick<AppContext, 'db' | 'disconnectSockets'>;
 
 /** Creates a user; without a password one is generated and returned once. */
 export async function createUser(db: Db, username: string, role: Role, password?: string): Promise<{ user: User; generatedPassword?: string }> {
@@ -14,16 +31,104 @@ export async function createUser(db: Db, username: string, role: Role, password?
   return generatedPassword ? { user, generatedPassword } : { user };
 }
 
-/** Changes a role, refusing to leave the workbench without an admin. */
-export function changeRole(db: Db, id: number, role: Role): User {
-  return db.transaction(() => {
-    const user = getUser(db, id);
-    if (!user) throw notFound(`user ${id}`);
-    if (user.role === 'admin' && role !== 'admin' && countAdmins(db) <= 1) {
-      throw new HttpError('conflict', 'cannot take the role of the last admin', 'role');
-    }
-    const updated = updateUserRole(db, id, role);
-    if (!updated) throw notFound(`user ${id}`);
-    return updated;
+/** Every user with their live session count, disabled ones included. */
+export function listAdminUsers(db: Db): AdminUser[] {
+  const sessions = countLiveSessionsByUser(db, sessionClock(db));
+  return listAccounts(db).map((account) => ({ ...account, active_sessions: sessions.get(account.id) ?? 0 }));
+}
+
+function accountOrThrow(db: Db, id: number): Account {
+  const account = getAccount(db, id);
+  if (!account) throw notFound(`user ${id}`);
+  return account;
+}
+
+function adminUser(db: Db, id: number): AdminUser {
+  const account = accountOrThrow(db, id);
+  const sessions = countLiveSessionsByUser(db, sessionClock(db));
+  return { ...account, active_sessions: sessions.get(id) ?? 0 };
+}
+
+/** The id of the user named `username` (any case), for the CLI. */
+export function userIdByName(db: Db, username: string): number {
+  const account = findAccountByName(db, username);
+  if (!account) throw notFound(`user "${username}"`);
+  return account.id;
+}
+
+/** Refuses to leave the workbench without an enabled admin: `account` losing admin rights must not be the last. */
+function refuseLastAdmin(db: Db, account: Account, action: string, field?: string): void {
+  if (account.role === 'admin' && account.disabled_at === null && countAdmins(db) <= 1) {
+    const message = `cannot ${action} "${account.username}": they are the last enabled admin; make another user admin first`;
+    throw new HttpError('conflict', message, field);
+  }
+}
+
+/**
+ * Changes a role, refusing to leave the workbench without an admin. The user's open sockets
+ * close, so none keeps acting (or receiving) under the old role; requests read the role anew.
+ */
+export function changeRole(ctx: AccountContext, id: number, role: Role): AdminUser {
+  const { db } = ctx;
+  db.transaction(() => {
+    const account = accountOrThrow(db, id);
+    if (account.disabled_at !== null) throw new HttpError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
+    if (role !== 'admin') refuseLastAdmin(db, account, 'take the admin role from', 'role');
+    updateUserRole(db, id, role);
+  }).immediate();
+  ctx.disconnectSockets({ userId: id });
+  return adminUser(db, id);
+}
+
+/** Disables a user: they cannot log in, and every session of theirs ends with its sockets. */
+export function disableUser(ctx: AccountContext, id: number, now = new Date()): { user: AdminUser; revokedSessions: number } {
+  const { db } = ctx;
+  const revokedSessions = db.transaction(() => {
+    const account = accountOrThrow(db, id);
+    if (account.disabled_at !== null) return 0;
+    refuseLastAdmin(db, account, 'disable');
+    setUserDisabled(db, id, now.toISOString());
+    return endUserSessions(db, id, now);
+  }).immediate();
+  ctx.disconnectSockets({ userId: id });
+  return { user: adminUser(db, id), revokedSessions };
+}
+
+/** Lets a disabled user log in again; sessions that ended with the disable stay ended. */
+export function enableUser(ctx: AccountContext, id: number): AdminUser {
+  accountOrThrow(ctx.db, id);
+  setUserDisabled(ctx.db, id, null);
+  return adminUser(ctx.db, id);
+}
+
+/** Ends every session of a user (each signed-in browser must log in again). */
+export function revokeSessions(ctx: AccountContext, id: number): { user: AdminUser; revokedSessions: number } {
+  const { db } = ctx;
+  const revokedSessions = db.transaction(() => {
+    accountOrThrow(db, id);
+    return endUserSessions(db, id);
   })();
+  ctx.disconnectSockets({ userId: id });
+  return { user: adminUser(db, id), revokedSessions };
+}
+
+/**
+ * Gives a user a generated password, returned this once, and ends their sessions: a reset is
+ * for a password that is lost or known to someone else, who must not stay signed in with it.
+ */
+export async function resetPassword(
+  ctx: AccountContext,
+  id: number,
+): Promise<{ user: AdminUser; generatedPassword: string; revokedSessions: number }> {
+  const { db } = ctx;
+  accountOrThrow(db, id);
+  const generatedPassword = generatePassword();
+  const hash = await hashPassword(generatedPassword);
+  const revokedSessions = db.transaction(() => {
+    accountOrThrow(db, id);
+    setPasswordHash(db, id, hash);
+    return endUserSessions(db, id);
+  })();
+  ctx.disconnectSockets({ userId: id });
+  return { user: adminUser(db, id), generatedPassword, revokedSessions };
 }

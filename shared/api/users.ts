@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { RoleSchema } from '../domain/roles';
 import { PasswordSchema, UserSchema, UsernameSchema } from './auth';
 
-// GET /api/users
-export const UserListResponseSchema = z.object({ users: z.array(UserSchema) });
+/** A user as the admin sees them: whether they may log in, and how many live sessions they hold. */
+export const AdminUserSchema = UserSchema.extend({
+  /** When the user was disabled; null while they may log in. */
+  disabled_at: z.string().nullable(),
+  active_sessions: z.number().int().nonnegative(),
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+// GET /api/users   (disabled users included)
+export const UserListResponseSchema = z.object({ users: z.array(AdminUserSchema) });
 
 // POST /api/users
 export const CreateUserRequestSchema = z.object({
@@ -18,6 +26,25 @@ export const CreateUserResponseSchema = z.object({
   generated_password: z.string().optional(),
 });
 
-// PATCH /api/users/:id
+// PATCH /api/users/:id   (the user's open sockets are closed: they reconnect with the new role)
 export const UpdateUserRequestSchema = z.object({ role: RoleSchema });
-export const UpdateUserResponseSchema = z.object({ user: UserSchema });
+export const UpdateUserResponseSchema = z.object({ user: AdminUserSchema });
+
+/** How many live sessions an action ended (their sockets closed with them). */
+const RevokedSessionsSchema = z.number().int().nonnegative();
+
+// POST /api/users/:id/disable   (the user cannot log in; their sessions end; refused for the last enabled admin)
+export const DisableUserResponseSchema = z.object({ user: AdminUserSchema, revoked_sessions: RevokedSessionsSchema });
+
+// POST /api/users/:id/enable
+export const EnableUserResponseSchema = z.object({ user: AdminUserSchema });
+
+// POST /api/users/:id/reset-password   (a generated password, returned this once; the user's sessions end)
+export const ResetPasswordResponseSchema = z.object({
+  user: AdminUserSchema,
+  generated_password: z.string(),
+  revoked_sessions: RevokedSessionsSchema,
+});
+
+// POST /api/users/:id/revoke-sessions   (every session of the user ends; they may log in again)
+export const RevokeSessionsResponseSchema = z.object({ user: AdminUserSchema, revoked_sessions: RevokedSessionsSchema });

@@ -3,6 +3,7 @@ import { getSettings } from '../../server/settings/settings-queries';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { AdminPage } from './pages/admin-page';
 import { AppFrame } from './pages/app-frame';
+import { LoginPage } from './pages/login-page';
 import { SignedInBrowsers } from './signed-in-browsers';
 
 const ADMIN = { username: 'ada', password: 'admin-pass-123' };
@@ -11,7 +12,8 @@ let server: TestServer;
 const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No session sweep: a browser signed out here was signed out by the action itself, at once.
+  server = await startTestServer({ config: { sessionSweepMs: 3_600_000 } });
   await server.createUser(ADMIN.username, 'admin', ADMIN.password);
 });
 
@@ -67,6 +69,71 @@ describe('admin in the browser', () => {
     expect(await form.getByLabel('Username').getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('an admin disables a user, whose open browser is signed out at once and who cannot log in; enabled, they log in again', async () => {
+    await server.createUser('dana', 'reviewer', 'dana-pass-123');
+    const dana = await signIn('dana', 'dana-pass-123');
+    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    await admin.userSessions('dana').getByText('1').waitFor();
+
+    await admin.accountAction('dana', 'Disable');
+    await admin.userActions('dana').getByText('Disabled; ended 1 session.').waitFor();
+    expect(await admin.userStatus('dana').textContent()).toMatch(/^Disabled /);
+    expect(await admin.roleSelect('dana').isDisabled()).toBe(true);
+    // No request of dana's was needed: the closed socket sent their browser to the login page.
+    await new LoginPage(dana, server.url).submit.waitFor();
+    const refused = await new LoginPage(dana, server.url).goto();
+    await refused.submitCredentials('dana', 'dana-pass-123');
+    await refused.error.waitFor();
+
+    await admin.accountAction('dana', 'Enable');
+    await admin.userStatus('dana').getByText('Active').waitFor();
+    await refused.submitCredentials('dana', 'dana-pass-123');
+    await dana.getByTestId('current-user').waitFor();
+  });
+
+  it('an admin resets a password: the new one is shown once, the old one stops working', async () => {
+    await server.createUser('emma', 'curator', 'emma-pass-123');
+    const emma = await signIn('emma', 'emma-pass-123');
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const admin = await new AdminPage(page, server.url).goto();
+
+    const password = await admin.resetPassword('emma');
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    await new LoginPage(emma, server.url).submit.waitFor();
+    await admin.userRow('emma').getByRole('button', { name: 'Done' }).click();
+    expect(await admin.userRow('emma').getByTestId('reset-password').count()).toBe(0);
+    await page.reload();
+    await admin.usersTable.waitFor();
+    expect(await page.content()).not.toContain(password);
+
+    const login = await new LoginPage(emma, server.url).goto();
+    await login.submitCredentials('emma', 'emma-pass-123');
+    await login.error.waitFor();
+    await login.login('emma', password);
+  });
+
+  it('an admin revokes a user’s sessions: every browser of theirs is signed out, and they may log in again', async () => {
+    await server.createUser('finn', 'reviewer', 'finn-pass-123');
+    const finn = await signIn('finn', 'finn-pass-123');
+    const finnElsewhere = await signIn('finn', 'finn-pass-123');
+    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    await admin.userSessions('finn').getByText('2').waitFor();
+
+    await admin.accountAction('finn', 'Revoke sessions');
+    await admin.userActions('finn').getByText('Ended 2 sessions.').waitFor();
+    expect(await admin.userSessions('finn').textContent()).toBe('0');
+    await new LoginPage(finn, server.url).submit.waitFor();
+    await new LoginPage(finnElsewhere, server.url).submit.waitFor();
+    await new LoginPage(finn, server.url).login('finn', 'finn-pass-123');
+  });
+
+  it('an admin cannot disable themselves nor reset their own password here', async () => {
+    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const own = admin.userActions(ADMIN.username);
+    expect(await own.getByRole('button', { name: 'Disable', exact: true }).isDisabled()).toBe(true);
+    expect(await own.getByRole('button', { name: 'Reset password', exact: true }).isDisabled()).toBe(true);
+  });
+
   it('an admin changes the generation model and ROUGE threshold, and a bad threshold is refused on its field', async () => {
     const page = await signIn(ADMIN.username, ADMIN.password);
     const admin = await new AdminPage(page, server.url).goto();
@@ -89,6 +156,22 @@ describe('admin in the browser', () => {
     expect(await admin.settingError('ROUGE-L duplicate threshold')).toMatch(/1/);
     expect(await admin.settingsNotice.count()).toBe(0);
     expect(await model.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('an admin sets the session idle timeout, which refuses less than 5 minutes', async () => {
+    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const idle = admin.setting('Session idle timeout (minutes)');
+    await idle.waitFor();
+    expect(await idle.inputValue()).toBe('720');
+    await idle.fill('90');
+    await admin.saveSettings();
+    await admin.settingsNotice.getByText('Settings saved.').waitFor();
+    expect(getSettings(server.server.ctx.db).session_idle_minutes).toBe(90);
+
+    await idle.fill('2');
+    await admin.saveSettings();
+    expect(await admin.settingError('Session idle timeout (minutes)')).toMatch(/5/);
+    expect(getSettings(server.server.ctx.db).session_idle_minutes).toBe(90);
   });
 
   it('an admin keeps a share of unchanged-answer items as controls; the field says what it does and refuses a share above 1', async () => {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
 import { verifyPassword } from '../../server/auth/passwords';
+import { createSession, userForToken } from '../../server/auth/sessions';
 import { findUserForLogin } from '../../server/users/user-queries';
+import { userIdByName } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-user-'));
@@ -42,5 +44,64 @@ describe('hqa user add', () => {
     const taken = runCli(['user', 'add', 'ANA', '--role', 'reviewer'], { dbPath, input: 'another-secret\n' });
     expect(taken.status).toBe(1);
     expect(taken.stderr).toMatch(/a user named "ANA" already exists/);
+  });
+});
+
+/** Opens the CLI's database in this process for a moment. */
+function withDb<T>(use: (db: ReturnType<typeof openAndMigrate>) => T): T {
+  const db = openAndMigrate(dbPath);
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+describe('hqa user disable|enable|reset-password|revoke', () => {
+  const signIn = (username: string) => withDb((db) => createSession(db, userIdByName(db, username)).token);
+  const sessionWorks = (token: string) => withDb((db) => userForToken(db, token) !== null);
+
+  it('disable ends the sessions and refuses login; enable lets the user log in again, old sessions stay ended', async () => {
+    runCli(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });
+    const token = signIn('dora');
+    const disabled = runCli(['user', 'disable', 'dora'], { dbPath });
+    expect(disabled).toMatchObject({ status: 0, stdout: 'disabled "dora"; ended 1 session\n' });
+    expect(sessionWorks(token)).toBe(false);
+    expect(await passwordWorks('dora', 'dora-secret-1')).toBe(false);
+
+    expect(runCli(['user', 'enable', 'DORA'], { dbPath })).toMatchObject({ status: 0, stdout: 'enabled "dora"\n' });
+    expect(await passwordWorks('dora', 'dora-secret-1')).toBe(true);
+    expect(sessionWorks(token)).toBe(false);
+  });
+
+  it('reset-password prints a generated password once; only it works, and the sessions end', async () => {
+    runCli(['user', 'add', 'emil', '--role', 'curator'], { dbPath, input: 'emil-secret-1\n' });
+    const token = signIn('emil');
+    const reset = runCli(['user', 'reset-password', 'emil'], { dbPath });
+    expect(reset.status).toBe(0);
+    const lines = reset.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('reset the password of "emil"; ended 1 session');
+    const password = /^password \(shown once\): (\S+)$/.exec(lines[1] ?? '')?.[1];
+    expect(lines).toHaveLength(2);
+    expect(await passwordWorks('emil', password ?? '')).toBe(true);
+    expect(await passwordWorks('emil', 'emil-secret-1')).toBe(false);
+    expect(sessionWorks(token)).toBe(false);
+  });
+
+  it('revoke ends every session of the user, who may log in again', async () => {
+    runCli(['user', 'add', 'fay', '--role', 'reviewer'], { dbPath, input: 'fay-secret-11\n' });
+    const tokens = [signIn('fay'), signIn('fay')];
+    expect(runCli(['user', 'revoke', 'fay'], { dbPath })).toMatchObject({ status: 0, stdout: 'ended 2 sessions of "fay"\n' });
+    expect(tokens.map(sessionWorks)).toEqual([false, false]);
+    expect(await passwordWorks('fay', 'fay-secret-11')).toBe(true);
+  });
+
+  it('names an unknown user, and refuses to disable the last enabled admin', () => {
+    const missing = runCli(['user', 'revoke', 'nobody'], { dbPath });
+    expect(missing).toMatchObject({ status: 1, stderr: 'hqa: user "nobody" not found\n' });
+    runCli(['user', 'add', 'gus', '--role', 'admin'], { dbPath, input: 'gus-secret-11\n' });
+    const last = runCli(['user', 'disable', 'gus'], { dbPath });
+    expect(last).toMatchObject({ status: 1, stderr: 'hqa: cannot disable "gus": they are the last enabled admin; make another user admin first\n' });
+    expect(withDb((db) => findUserForLogin(db, 'gus'))).not.toBeNull();
   });
 });

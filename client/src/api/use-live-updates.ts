@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { User } from '../../../shared/api/auth';
 import { connectSocket, feedQueryCache, type PresenceUsers } from './socket';
 import { queryKeys } from './query-keys';
 
@@ -12,7 +13,27 @@ export function useLiveUpdates(): void {
   useEffect(() => {
     const socket = connectSocket();
     const detach = feedQueryCache(socket, queryClient);
+    // The server closes a socket when its session ends or the user's role changes. Ask who we
+    // are now: signed out shows the login page (and unmounts this); still signed in reconnects
+    // as the user is now, forgetting what was fetched under the old role.
+    let unmounted = false;
+    const onDisconnect = (reason: string) => {
+      if (reason !== 'io server disconnect') return;
+      const before = queryClient.getQueryData<User | null>(queryKeys.me());
+      void queryClient.refetchQueries({ queryKey: queryKeys.me() }).then(() => {
+        const now = queryClient.getQueryData<User | null>(queryKeys.me());
+        if (!now || unmounted) return;
+        if (before && (before.id !== now.id || before.role !== now.role)) {
+          // Reset, not remove: the page on screen fetches again at once under the new role.
+          void queryClient.resetQueries({ predicate: (query) => query.queryKey[0] !== queryKeys.me()[0] });
+        }
+        socket.connect();
+      });
+    };
+    socket.on('disconnect', onDisconnect);
     return () => {
+      unmounted = true;
+      socket.off('disconnect', onDisconnect);
       detach();
       socket.disconnect();
     };

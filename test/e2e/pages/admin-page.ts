@@ -33,6 +33,33 @@ export class AdminPage {
     return this.page.getByLabel(`Role of ${username}`, { exact: true });
   }
 
+  /** The account cell of a user's row: Disable / Enable, Reset password, Revoke sessions, and their outcome. */
+  userActions(username: string): Locator {
+    return this.userRow(username).getByRole('group');
+  }
+
+  userStatus(username: string): Locator {
+    return this.userRow(username).getByTestId('user-status');
+  }
+
+  userSessions(username: string): Locator {
+    return this.userRow(username).getByTestId('user-sessions');
+  }
+
+  /** Clicks an account action of a user's and, for one that ends sessions, confirms it. */
+  async accountAction(username: string, action: 'Disable' | 'Enable' | 'Reset password' | 'Revoke sessions'): Promise<void> {
+    await this.userActions(username).getByRole('button', { name: action, exact: true }).click();
+    if (action !== 'Enable') await this.userActions(username).getByRole('button', { name: 'Confirm' }).click();
+  }
+
+  /** Resets a user's password and returns the new one, shown once. */
+  async resetPassword(username: string): Promise<string> {
+    await this.accountAction(username, 'Reset password');
+    const shown = this.userRow(username).getByTestId('reset-password');
+    await shown.waitFor();
+    return ((await shown.textContent()) ?? '').trim();
+  }
+
   /** Adds a user; with no password the server generates one, which this returns. */
   async addUser(username: string, role: string, password?: string): Promise<string | undefined> {
     const form = this.page.locator('form.add-user');

@@ -4,6 +4,7 @@ import { formatTime } from '../../app/format';
 import { useCurrentUser } from '../../auth/session';
 import { AddUserForm } from './add-user-form';
 import { SettingsForm } from './settings-form';
+import { UserActions } from './user-actions';
 import { UserRoleSelect } from './user-role-select';
 import { useUsers } from './users-api';
 
@@ -25,11 +26,14 @@ function UsersTable() {
           <th scope="col">Username</th>
           <th scope="col">Role</th>
           <th scope="col">Created</th>
+          <th scope="col">Status</th>
+          <th scope="col">Sessions</th>
+          <th scope="col">Account</th>
         </tr>
       </thead>
       <tbody>
         {users.data.users.map((user) => (
-          <tr key={user.id} data-username={user.username}>
+          <tr key={user.id} data-username={user.username} data-disabled={user.disabled_at !== null ? 'true' : undefined}>
             <td>
               {user.username}
               {user.id === me.id && <span className="muted small"> (you)</span>}
@@ -39,6 +43,19 @@ function UsersTable() {
             </td>
             <td>
               <time dateTime={user.created_at}>{formatTime(user.created_at)}</time>
+            </td>
+            <td data-testid="user-status">
+              {user.disabled_at === null ? (
+                'Active'
+              ) : (
+                <>
+                  Disabled <time dateTime={user.disabled_at}>{formatTime(user.disabled_at)}</time>
+                </>
+              )}
+            </td>
+            <td data-testid="user-sessions">{user.active_sessions}</td>
+            <td>
+              <UserActions user={user} isSelf={user.id === me.id} />
             </td>
           </tr>
         ))}

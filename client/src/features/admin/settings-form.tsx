@@ -33,7 +33,15 @@ const CONTROL_SHARE_FIELD = {
   hint: 'Share (0–1) of generated items made as controls, whose assumption leaves the answer unchanged on purpose (marked in the export); other unchanged-answer items are not stored.',
 } as const;
 
-const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS];
+/** Sessions: how long an unused one lasts (the absolute life of 7 days is not a setting). */
+const SESSION_IDLE_FIELD = {
+  key: 'session_idle_minutes',
+  label: 'Session idle timeout (minutes)',
+  step: '1',
+  hint: 'A session unused this long ends, and its user logs in again (5 minutes to 7 days). Every session ends 7 days after login, however busy.',
+} as const;
+
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD];
 
 type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
 
@@ -259,6 +267,22 @@ function SettingsEditor({ settings }: { settings: Settings }) {
           )}
         </Field>
       </div>
+      <h2 id="session-settings-heading">Sessions</h2>
+      <div className="form-row" role="group" aria-labelledby="session-settings-heading">
+        <Field label={SESSION_IDLE_FIELD.label} error={errorFor(SESSION_IDLE_FIELD.key)} hint={SESSION_IDLE_FIELD.hint}>
+          {(control) => (
+            <input
+              {...control}
+              name={SESSION_IDLE_FIELD.key}
+              type="number"
+              min={5}
+              step={SESSION_IDLE_FIELD.step}
+              value={draft[SESSION_IDLE_FIELD.key]}
+              onChange={(event) => set(SESSION_IDLE_FIELD.key, event.target.value)}
+            />
+          )}
+        </Field>
+      </div>
       <div className="form-row">
         <button type="submit" className="primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save settings'}
@@ -278,7 +302,7 @@ function SettingsEditor({ settings }: { settings: Settings }) {
   );
 }
 
-/** The admin's settings: generation (model, sampling, duplicate filter, limits, unchanged-answer controls, prices) and review (k, rule, lease). */
+/** The admin's settings: generation (model, sampling, duplicate filter, limits, unchanged-answer controls, prices), review (k, rule, lease) and sessions (idle timeout). */
 export function SettingsForm() {
   const settings = useSettings();
   if (settings.isPending) return <p className="muted">Loading settings…</p>;

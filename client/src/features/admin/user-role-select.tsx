@@ -1,11 +1,12 @@
 import { ROLES, RoleSchema } from '../../../../shared/domain/roles';
-import type { User } from '../../../../shared/api/auth';
+import type { AdminUser } from '../../../../shared/api/users';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { useUpdateUserRole } from './users-api';
 
-/** One user's role, changeable in place; an admin may not change their own role (no lock-out). */
-export function UserRoleSelect({ user, isSelf }: { user: User; isSelf: boolean }) {
+/** One user's role, changeable in place; an admin may not change their own role (no lock-out), nor a disabled user's. */
+export function UserRoleSelect({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
+  const disabledUser = user.disabled_at !== null;
   const update = useUpdateUserRole();
   return (
     <div className="role-cell">
@@ -15,8 +16,8 @@ export function UserRoleSelect({ user, isSelf }: { user: User; isSelf: boolean }
             {...control}
             name="role"
             value={user.role}
-            disabled={isSelf || update.isPending}
-            title={isSelf ? 'You cannot change your own role' : undefined}
+            disabled={isSelf || disabledUser || update.isPending}
+            title={isSelf ? 'You cannot change your own role' : disabledUser ? 'Enable the account to change its role' : undefined}
             onChange={(event) => {
               const role = RoleSchema.safeParse(event.target.value);
               if (role.success) update.mutate({ id: user.id, role: role.data });

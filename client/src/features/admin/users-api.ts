@@ -1,6 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CreateUserResponseSchema,
+  DisableUserResponseSchema,
+  EnableUserResponseSchema,
+  ResetPasswordResponseSchema,
+  RevokeSessionsResponseSchema,
   UpdateUserResponseSchema,
   UserListResponseSchema,
   type CreateUserRequest,
@@ -16,19 +20,35 @@ export function useUsers() {
   });
 }
 
-export function useCreateUser() {
+/** A mutation on the users whose success refreshes the list (status, role, session counts). */
+function useUsersMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateUserRequest) => apiPost('/api/users', CreateUserResponseSchema, body),
+    mutationFn,
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.all() }),
   });
 }
 
+export function useCreateUser() {
+  return useUsersMutation((body: CreateUserRequest) => apiPost('/api/users', CreateUserResponseSchema, body));
+}
+
 export function useUpdateUserRole() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, role }: { id: number; role: Role }) =>
-      apiPatch(`/api/users/${id}`, UpdateUserResponseSchema, { role }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.all() }),
-  });
+  return useUsersMutation(({ id, role }: { id: number; role: Role }) => apiPatch(`/api/users/${id}`, UpdateUserResponseSchema, { role }));
+}
+
+export function useDisableUser() {
+  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/disable`, DisableUserResponseSchema));
+}
+
+export function useEnableUser() {
+  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/enable`, EnableUserResponseSchema));
+}
+
+export function useResetPassword() {
+  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/reset-password`, ResetPasswordResponseSchema));
+}
+
+export function useRevokeSessions() {
+  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/revoke-sessions`, RevokeSessionsResponseSchema));
 }
