@@ -141,6 +141,9 @@ describe('a run against an endpoint that keeps failing', () => {
   });
 });
 
+/** A CLI process starts in seconds, in tens of them on a loaded 2-core machine. */
+const CLI_TEST_TIMEOUT_MS = 90_000;
+
 describe('hqa generate against a dead endpoint', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hqa-dead-endpoint-'));
   const dbPath = join(dir, 'hqa.sqlite');
@@ -156,11 +159,11 @@ describe('hqa generate against a dead endpoint', () => {
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ status: 'paused', llm_calls: 5, proposals_created: 0 });
     expect(report.stop_reason).toMatch(/^endpoint unreachable: 5 calls in a row failed after their retries \(last: connection failed after 1 attempt: .*ECONNREFUSED/);
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('refuses --budget-cost for a model with no price', () => {
     const result = runCli(['generate', '--stage', 'items', '--model', 'local-llama', '--budget-cost', '1', '--json'], { dbPath, env: { OPENAI_API_KEY: 'test-key' } });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^hqa: --budget-cost: model 'local-llama' has no price in the settings price table/);
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });

@@ -59,5 +59,6 @@ describe('a run survives SIGKILL', () => {
     } finally {
       await fake.close();
     }
-  });
+    // Two server starts and a run: the first one killed for real now, on a loaded 2-core machine.
+  }, 120_000);
 });
