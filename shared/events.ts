@@ -28,16 +28,19 @@ export const ServerEventSchemas = {
   'item.created': z.object({ item: ItemSummarySchema }),
   /** Progress of a reflection batch, like run.progressed for generation runs. */
   'reflection.progressed': z.object({ batch: ReflectionBatchSchema }),
-  /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). */
-  'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int() }),
+  /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). Who: curators and admins only (blind review). */
+  'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int().optional() }),
   'item.released': z.object({ item_id: z.number().int() }),
   /** A review was submitted or undone, or a curator adjudicated: the item's status now. */
   'item.decided': z.object({ item_id: z.number().int(), status: ItemStatusSchema }),
   /** Sent only to the reviewer whose lease ran out. */
   'lease.expired': z.object({ item_id: z.number().int() }),
   'queue.changed': z.object({ counts: StatusCountsSchema }),
+  /** Distinct users online and how many of them hold a lease; who they are: curators and admins only (blind review). */
   'presence.changed': z.object({
-    users: z.array(z.object({ id: z.number().int(), username: z.string(), role: RoleSchema, reviewing: z.number().int().default(0) })),
+    online: z.number().int(),
+    reviewing: z.number().int(),
+    users: z.array(z.object({ id: z.number().int(), username: z.string(), role: RoleSchema, reviewing: z.number().int().default(0) })).optional(),
   }),
 } as const;
 

@@ -7,6 +7,7 @@ import type { SocketTarget } from '../app-context';
 import { sessionToken } from '../auth/auth-middleware';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
+import { audienceRoom, REVIEWER_ROOM, reviewerView, STAFF_ROOM } from './audiences';
 
 interface SocketData {
   user: User;
@@ -61,19 +62,24 @@ export function attachRealtime(
       const user = s.data.user;
       seen.set(user.id, { id: user.id, username: user.username, role: user.role, reviewing: reviewing.get(user.id) ?? 0 });
     }
-    io.emit('presence.changed', { users: [...seen.values()].sort((a, b) => a.username.localeCompare(b.username)) });
+    const users = [...seen.values()].sort((a, b) => a.username.localeCompare(b.username));
+    publish('presence.changed', { online: users.length, reviewing: users.filter((u) => u.reviewing > 0).length, users });
   };
 
   io.on('connection', (socket) => {
-    void socket.join([`user:${socket.data.user.id}`, `session:${socket.data.sessionId}`]);
+    void socket.join([`user:${socket.data.user.id}`, `session:${socket.data.sessionId}`, audienceRoom(socket.data.user.role)]);
     void broadcastPresence();
     socket.on('disconnect', () => void broadcastPresence());
   });
 
-  const publish = <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => {
+  /** To everyone; an event that names people reaches reviewers without them (audiences.ts). */
+  function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
+    const forReviewers = reviewerView(event, payload);
     // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
-    (io.emit as (event: string, payload: unknown) => boolean)(event, payload);
-  };
+    if (forReviewers === null) return void (io.emit as (event: string, payload: unknown) => boolean)(event, payload);
+    (io.to(STAFF_ROOM).emit as (event: string, payload: unknown) => boolean)(event, payload);
+    (io.to(REVIEWER_ROOM).emit as (event: string, payload: unknown) => boolean)(event, forReviewers);
+  }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
     (io.to(`user:${userId}`).emit as (event: string, payload: unknown) => boolean)(event, payload);
   };

@@ -177,11 +177,11 @@ describe('realtime', () => {
     expect(error.message).toBe('unauthenticated');
     socket.close();
   });
-  it('announces who is online', async () => {
+  it('announces how many are online (who they are: test/integration/blind-review.test.ts)', async () => {
     const reviewer = await as('rev', 'reviewer-pass-1');
     const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: reviewer.cookie }, transports: ['websocket'] });
     const presence = await new Promise<Parameters<ServerToClientEvents['presence.changed']>[0]>((resolve) => socket.on('presence.changed', resolve));
-    expect(presence.users.map((u) => u.username)).toContain('rev');
+    expect(presence.online).toBeGreaterThanOrEqual(1);
     socket.close();
   });
 });

@@ -20,7 +20,8 @@ import { queryKeys } from './query-keys';
 
 export type WorkbenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export type PresenceUsers = ServerEventPayload<'presence.changed'>['users'];
+/** Who is online: counts for everyone, the people themselves for curators and admins only. */
+export type Presence = ServerEventPayload<'presence.changed'>;
 
 type RunListResponse = z.infer<typeof RunListResponseSchema>;
 type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
@@ -190,7 +191,7 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
   return {
     'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
     'charts.imported': () => void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() }),
-    'presence.changed': ({ users }) => queryClient.setQueryData<PresenceUsers>(queryKeys.presence(), users),
+    'presence.changed': (presence) => queryClient.setQueryData<Presence>(queryKeys.presence(), presence),
     'run.created': () => invalidate(queryKeys.runs.lists()),
     'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
     'eval.created': ({ run }) => applyEvalRun(queryClient, run, invalidate),

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '../../../shared/api/auth';
-import { connectSocket, feedQueryCache, type PresenceUsers } from './socket';
+import { connectSocket, feedQueryCache, type Presence } from './socket';
 import { queryKeys } from './query-keys';
 
 /**
@@ -40,8 +40,8 @@ export function useLiveUpdates(): void {
   }, [queryClient]);
 }
 
-/** Who is online, as last pushed by the server (empty until the first push). */
-export function usePresence(): PresenceUsers {
-  const { data } = useQuery<PresenceUsers>({ queryKey: queryKeys.presence(), queryFn: skipToken, staleTime: Infinity });
-  return data ?? [];
+/** Who is online, as last pushed by the server (null until the first push). */
+export function usePresence(): Presence | null {
+  const { data } = useQuery<Presence>({ queryKey: queryKeys.presence(), queryFn: skipToken, staleTime: Infinity });
+  return data ?? null;
 }

@@ -5,16 +5,16 @@ import { useLiveUpdates, usePresence } from '../api/use-live-updates';
 import { useCurrentUser, useLogout } from '../auth/session';
 import { PAGES } from './pages';
 
+/** How many are online and reviewing; curators and admins also get who (reviewers get counts only: blind review). */
 function PresenceBadge() {
-  const users = usePresence();
-  if (users.length === 0) return null;
-  const names = users.map((u) => `${u.username} (${u.role}${u.reviewing > 0 ? ', reviewing' : ''})`).join(', ');
-  const reviewing = users.filter((u) => u.reviewing > 0).length;
+  const presence = usePresence();
+  if (!presence || presence.online === 0) return null;
+  const names = presence.users?.map((u) => `${u.username} (${u.role}${u.reviewing > 0 ? ', reviewing' : ''})`).join(', ');
   return (
-    <span className="presence" title={`Online: ${names}`} data-testid="presence">
+    <span className="presence" title={names ? `Online: ${names}` : undefined} data-testid="presence">
       <span className="presence-dot" aria-hidden="true" />
-      {users.length} online
-      {reviewing > 0 && <> · {reviewing} reviewing</>}
+      {presence.online} online
+      {presence.reviewing > 0 && <> · {presence.reviewing} reviewing</>}
     </span>
   );
 }

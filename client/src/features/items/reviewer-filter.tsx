@@ -9,8 +9,10 @@ import { Field } from '../../ui/field';
 import { parseId } from './items-api';
 
 /**
- * "Reviewed by": the people this user can name — themselves, whoever is online, and for admins
- * every user. A reviewer id from a link (review history) stays selectable as "#id".
+ * "Reviewed by": the people this user can name — themselves, and for curators whoever is
+ * online, for admins every user. Reviewers may filter by themselves only (blind review: the
+ * server refuses another reviewer's id). A reviewer id from a link (review history) stays
+ * selectable as "#id".
  */
 export function ReviewerFilter({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
   const me = useCurrentUser();
@@ -23,7 +25,7 @@ export function ReviewerFilter({ value, onChange }: { value: number | null; onCh
   });
   const people = new Map<number, string>([[me.id, `me (${me.username})`]]);
   for (const user of users.data?.users ?? []) if (!people.has(user.id)) people.set(user.id, user.username);
-  for (const user of online) if (!people.has(user.id)) people.set(user.id, user.username);
+  for (const user of online?.users ?? []) if (!people.has(user.id)) people.set(user.id, user.username);
   if (value !== null && !people.has(value)) people.set(value, `user #${value}`);
 
   return (

@@ -1,0 +1,30 @@
+import { roleAtLeast, type Role } from '../../shared/domain/roles';
+import type { ServerEventName, ServerEventPayload } from '../../shared/events';
+
+/**
+ * Who gets which version of an event. Review is blind: a reviewer may learn that an item was
+ * claimed or how many people are online, not who claimed it or who they are. Curators and
+ * admins see everything. Every socket joins the room of its user's role when it connects (a
+ * role change closes the user's sockets, so they join again under the new role).
+ */
+export const STAFF_ROOM = 'audience:staff';
+export const REVIEWER_ROOM = 'audience:reviewers';
+
+export function audienceRoom(role: Role): string {
+  return roleAtLeast(role, 'curator') ? STAFF_ROOM : REVIEWER_ROOM;
+}
+
+type ReviewerViews = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => ServerEventPayload<E> };
+
+/** The events that name people, and what reviewers get of them instead. */
+const REVIEWER_VIEWS: ReviewerViews = {
+  'item.claimed': ({ item_id }) => ({ item_id }),
+  'presence.changed': ({ online, reviewing }) => ({ online, reviewing }),
+};
+
+/** What reviewers get of this event; null when it names no one and everyone gets the same. */
+export function reviewerView<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): ServerEventPayload<E> | null {
+  // The map's value type for a generic E cannot be narrowed by indexing: the map is typed per event above.
+  const view = REVIEWER_VIEWS[event] as ((payload: ServerEventPayload<E>) => ServerEventPayload<E>) | undefined;
+  return view ? view(payload) : null;
+}
