@@ -17,6 +17,7 @@ import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
+import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
  * Re-importing ChartQA's two_col_158 (tyre makers' revenue) with Goodyear raised from 14.75 to
@@ -53,12 +54,8 @@ function makeItem(program: string, answer: string, edit: unknown = null): number
       edit: edit as never,
       program,
     },
-    origin: 'human',
-    proposalId: null,
-    runId: null,
-    model: null,
-    createdBy: reviewerId,
-    idempotencyKey: null,
+    // Written by nobody who reviews: an author never reviews their own item.
+    ...HUMAN_ITEM,
   });
   if (!item) throw new Error('not stored');
   return item.id;
