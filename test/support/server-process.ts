@@ -36,7 +36,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 
 export function stopProcess(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): Promise<number | null> {
   return new Promise((resolveExit) => {
-    if (child.exitCode !== null) return resolveExit(child.exitCode);
+    // A child a signal ended has no exit code but a signal code, and sends no second `exit`.
+    if (child.exitCode !== null || child.signalCode !== null) return resolveExit(child.exitCode);
     child.once('exit', (code) => resolveExit(code));
     child.kill(signal);
   });
