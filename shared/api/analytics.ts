@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ProposalOriginSchema, ProposalStatusSchema } from '../domain/generation';
 import { AnswerTypeSchema } from '../table/answers';
+import { IdParamSchema } from './common';
+import { endpoint } from './endpoint';
 
 /**
  * Pool analytics, the human / machine / HAI comparison and the coverage map (issue 6, items
@@ -65,7 +67,7 @@ export const PoolAnalyticsResponseSchema = z.object({
 });
 export type PoolAnalyticsResponse = z.infer<typeof PoolAnalyticsResponseSchema>;
 
-// GET /api/analytics/lineage/:proposalId   (reviewer)
+// GET /api/analytics/lineage/:id   (reviewer; the id is a proposal's)
 export const LineageNodeSchema = PassRateSchema.extend({
   id: z.number().int(),
   chart_type: ChartTypeSchema,
@@ -157,3 +159,12 @@ export const CoverageResponseSchema = z.object({
   thinnest: z.array(CoverageCellSchema.extend({ proposal_ids: z.array(z.number().int()) })),
 });
 export type CoverageResponse = z.infer<typeof CoverageResponseSchema>;
+
+export const analyticsApi = {
+  pool: endpoint('GET', '/api/analytics/pool', { response: PoolAnalyticsResponseSchema }),
+  lineage: endpoint('GET', '/api/analytics/lineage/:id', { params: IdParamSchema, response: LineageResponseSchema }),
+  /** Curator. */
+  ablation: endpoint('GET', '/api/analytics/ablation', { query: AblationQuerySchema, response: AblationResponseSchema }),
+  /** Curator. */
+  coverage: endpoint('GET', '/api/analytics/coverage', { query: CoverageQuerySchema, response: CoverageResponseSchema }),
+} as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RoleSchema } from '../domain/roles';
+import { endpoint } from './endpoint';
 
 export const UsernameSchema = z
   .string()
@@ -31,3 +32,11 @@ export const LogoutResponseSchema = z.object({ ok: z.literal(true) });
 
 // GET /api/auth/me
 export const MeResponseSchema = z.object({ user: UserSchema });
+
+export const authApi = {
+  /** Public; rate-limited per address and per user name. Sets the session cookie. */
+  login: endpoint('POST', '/api/auth/login', { body: LoginRequestSchema, response: LoginResponseSchema }),
+  /** Public: ends the cookie's session, if any. */
+  logout: endpoint('POST', '/api/auth/logout', { response: LogoutResponseSchema }),
+  me: endpoint('GET', '/api/auth/me', { response: MeResponseSchema }),
+} as const;

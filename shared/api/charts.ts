@@ -3,7 +3,8 @@ import { DrawingStyleSchema } from '../chart-spec/drawing-style';
 import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
 import { QaSourceSchema } from '../domain/qa';
 import { DataTableSchema } from '../table/model';
-import { PageQuerySchema } from './common';
+import { IdParamSchema, PageQuerySchema } from './common';
+import { endpoint } from './endpoint';
 
 export const ChartSummarySchema = z.object({
   id: z.number().int(),
@@ -73,3 +74,13 @@ export type UpdateChartRequest = z.infer<typeof UpdateChartRequestSchema>;
 export const UpdateChartResponseSchema = z.object({ chart: ChartSummarySchema });
 
 // GET /api/charts/:id/image  → image/png (the chart's PNG, or one rendered from its table)
+
+export const chartsApi = {
+  list: endpoint('GET', '/api/charts', { query: ChartListQuerySchema, response: ChartListResponseSchema }),
+  facets: endpoint('GET', '/api/charts/facets', { response: ChartFacetsResponseSchema }),
+  get: endpoint('GET', '/api/charts/:id', { params: IdParamSchema, response: ChartDetailResponseSchema }),
+  /** Curator. */
+  update: endpoint('PATCH', '/api/charts/:id', { params: IdParamSchema, body: UpdateChartRequestSchema, response: UpdateChartResponseSchema }),
+  /** image/png with an ETag (304 when it matches If-None-Match); `X-Chart-Image: original | rendered`. */
+  image: endpoint('GET', '/api/charts/:id/image', { params: IdParamSchema, response: 'file' }),
+} as const;

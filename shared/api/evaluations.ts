@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { AnswerTypeSchema } from '../table/answers';
 import type { Score } from '../eval/metrics';
-import { PageQuerySchema } from './common';
+import { IdParamSchema, PageQuerySchema } from './common';
+import { endpoint } from './endpoint';
 
 /**
  * Model evaluation runs stored in the workbench: a model asked every accepted item (or its
@@ -234,3 +235,18 @@ export type EvalResultsQuery = z.infer<typeof EvalResultsQuerySchema>;
 export const EvalResultsResponseSchema = z.object({ results: z.array(EvalResultSchema), total: z.number().int() });
 
 // POST /api/eval-runs/:id/cancel   (curator) → EvalRunResponse
+
+/** Reading evaluations is for reviewers; starting, importing and cancelling for curators. */
+export const evalApi = {
+  list: endpoint('GET', '/api/eval-runs', { response: EvalRunListResponseSchema }),
+  comparison: endpoint('GET', '/api/eval-runs/comparison', { response: EvalComparisonResponseSchema }),
+  unsolved: endpoint('GET', '/api/eval-runs/unsolved', { query: UnsolvedQueryRequestSchema, response: UnsolvedResponseSchema }),
+  get: endpoint('GET', '/api/eval-runs/:id', { params: IdParamSchema, response: EvalRunDetailResponseSchema }),
+  results: endpoint('GET', '/api/eval-runs/:id/results', { params: IdParamSchema, query: EvalResultsQuerySchema, response: EvalResultsResponseSchema }),
+  /** `hqa eval`'s file (a JSON array of PredictionRow), streamed as an attachment, for `hqa score` or another tool. */
+  predictions: endpoint('GET', '/api/eval-runs/:id/predictions', { params: IdParamSchema, response: 'file' }),
+  create: endpoint('POST', '/api/eval-runs', { body: StartEvalRequestSchema, response: EvalRunResponseSchema, status: 201 }),
+  /** Its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
+  import: endpoint('POST', '/api/eval-runs/import', { body: ImportEvalRequestSchema, response: EvalRunResponseSchema, status: 201 }),
+  cancel: endpoint('POST', '/api/eval-runs/:id/cancel', { params: IdParamSchema, response: EvalRunResponseSchema }),
+} as const;

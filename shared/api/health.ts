@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 // GET /api/health
 export const HealthResponseSchema = z.object({
@@ -8,3 +9,7 @@ export const HealthResponseSchema = z.object({
   charts: z.number().int(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+export const healthApi = {
+  get: endpoint('GET', '/api/health', { response: HealthResponseSchema }),
+} as const;

@@ -5,7 +5,8 @@ import { BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
 import { VerifierResultSchema } from '../table/verify';
-import { IdSchema, PageQuerySchema } from './common';
+import { IdParamSchema, IdSchema, PageQuerySchema } from './common';
+import { endpoint } from './endpoint';
 
 export const ItemSummarySchema = z.object({
   id: z.number().int(),
@@ -94,3 +95,11 @@ export const CreateItemRequestSchema = HqaItemDraftSchema.extend({
   edit: HqaItemDraftSchema.shape.edit.nullable().optional(),
 });
 export type CreateItemRequest = z.infer<typeof CreateItemRequestSchema>;
+
+export const itemsApi = {
+  /** A reviewer may filter by reviewer_id only for themselves (blind review); curators by anyone. */
+  list: endpoint('GET', '/api/items', { query: ItemListQuerySchema, response: ItemListResponseSchema }),
+  get: endpoint('GET', '/api/items/:id', { params: IdParamSchema, response: ItemDetailResponseSchema }),
+  /** Only curators may attach the item to a proposal. */
+  create: endpoint('POST', '/api/items', { body: CreateItemRequestSchema, response: ItemDetailResponseSchema, status: 201 }),
+} as const;

@@ -4,7 +4,8 @@ import { ProposalOriginSchema, ProposalStatusSchema } from '../domain/generation
 import { freeText } from '../domain/text-input';
 import { ProposalOperationSchema } from '../generation/proposal-consistency';
 import { OperationSchema } from './analytics';
-import { PageQuerySchema } from './common';
+import { IdParamSchema, PageQuerySchema } from './common';
+import { endpoint } from './endpoint';
 
 /**
  * What a proposal asks for, read from its words: the edit operation the verifier holds its
@@ -64,3 +65,12 @@ export const UpdateProposalRequestSchema = z
   .object({ text: ProposalTextSchema.optional(), status: z.enum(['active', 'retired']).optional() })
   .refine((body) => body.text !== undefined || body.status !== undefined, { message: 'give text or status' });
 export type UpdateProposalRequest = z.infer<typeof UpdateProposalRequestSchema>;
+
+export const poolApi = {
+  list: endpoint('GET', '/api/pool', { query: ProposalListQuerySchema, response: ProposalListResponseSchema }),
+  get: endpoint('GET', '/api/pool/:id', { params: IdParamSchema, response: ProposalResponseSchema }),
+  /** Curator. */
+  create: endpoint('POST', '/api/pool', { body: CreateProposalRequestSchema, response: ProposalResponseSchema, status: 201 }),
+  /** Curator. */
+  update: endpoint('PATCH', '/api/pool/:id', { params: IdParamSchema, body: UpdateProposalRequestSchema, response: ProposalResponseSchema }),
+} as const;

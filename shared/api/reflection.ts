@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
+import { IdParamSchema } from './common';
+import { endpoint } from './endpoint';
 import { ProposalSchema } from './pool';
 
 export const FeedbackEntrySchema = z.object({
@@ -52,3 +54,11 @@ export const ReflectionBatchResponseSchema = z.object({ batch: ReflectionBatchSc
 
 // GET /api/reflection/batches   → the batches this server process ran or runs, newest first
 export const ReflectionBatchListResponseSchema = z.object({ batches: z.array(ReflectionBatchSchema) });
+
+/** Reviewers read reflections (without items undecided since); curators reflect. */
+export const reflectionApi = {
+  list: endpoint('GET', '/api/reflection/proposals/:id', { params: IdParamSchema, response: ReflectionListResponseSchema }),
+  reflect: endpoint('POST', '/api/reflection/proposals/:id', { params: IdParamSchema, response: ReflectResponseSchema, status: 201 }),
+  batches: endpoint('GET', '/api/reflection/batches', { response: ReflectionBatchListResponseSchema }),
+  startBatch: endpoint('POST', '/api/reflection/batch', { body: ReflectionBatchRequestSchema, response: ReflectionBatchResponseSchema, status: 202 }),
+} as const;

@@ -5,6 +5,8 @@ import { ItemStatusSchema } from '../domain/generation';
 import { DecisionSchema } from '../domain/review';
 import { freeText } from '../domain/text-input';
 import { DataTableSchema } from '../table/model';
+import { IdParamSchema } from './common';
+import { endpoint } from './endpoint';
 import { ItemDetailSchema } from './items';
 
 /** One criterion's verdict with an optional note. */
@@ -59,6 +61,7 @@ export const NextResponseSchema = z.object({ task: ReviewTaskSchema.nullable() }
 // POST /api/review/leases/:id/renew   → { lease_expires_at }
 export const RenewResponseSchema = z.object({ lease_expires_at: z.string() });
 // POST /api/review/leases/:id/release → { ok: true }
+export const ReleaseResponseSchema = z.object({ ok: z.literal(true) });
 
 // POST /api/review/items/:id   (reviewer, holding the lease): submit a review
 export const SubmitReviewRequestSchema = z
@@ -176,3 +179,18 @@ export const ReviewStatsResponseSchema = z.object({
     .nullable(),
 });
 export type ReviewStatsResponse = z.infer<typeof ReviewStatsResponseSchema>;
+
+/** Reviewers claim, submit and undo; curators read histories, adjudicate and re-queue. */
+export const reviewApi = {
+  next: endpoint('POST', '/api/review/next', { body: NextRequestSchema, response: NextResponseSchema }),
+  queue: endpoint('GET', '/api/review/queue', { response: QueueResponseSchema }),
+  renew: endpoint('POST', '/api/review/leases/:id/renew', { params: IdParamSchema, response: RenewResponseSchema }),
+  release: endpoint('POST', '/api/review/leases/:id/release', { params: IdParamSchema, response: ReleaseResponseSchema }),
+  submit: endpoint('POST', '/api/review/items/:id', { params: IdParamSchema, body: SubmitReviewRequestSchema, response: SubmitReviewResponseSchema, status: 201 }),
+  undo: endpoint('POST', '/api/review/reviews/:id/undo', { params: IdParamSchema, response: UndoResponseSchema }),
+  history: endpoint('GET', '/api/review/items/:id/history', { params: IdParamSchema, response: ItemHistoryResponseSchema }),
+  adjudication: endpoint('GET', '/api/review/adjudication', { response: AdjudicationListResponseSchema }),
+  adjudicate: endpoint('POST', '/api/review/items/:id/adjudicate', { params: IdParamSchema, body: AdjudicateRequestSchema, response: AdjudicateResponseSchema }),
+  requeue: endpoint('POST', '/api/review/requeue', { body: RequeueRequestSchema, response: RequeueResponseSchema }),
+  stats: endpoint('GET', '/api/review/stats', { response: ReviewStatsResponseSchema }),
+} as const;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema } from '../domain/generation';
-import { PageQuerySchema } from './common';
+import { IdParamSchema, PageQuerySchema } from './common';
+import { endpoint } from './endpoint';
 
 /**
  * How Stage 2 picks its factual QAs: `stratified` spreads them over the data (round-robin over
@@ -106,3 +107,13 @@ export const RunDetailResponseSchema = z.object({
 });
 
 // POST /api/runs/:id/pause | /resume | /cancel   (curator) → RunResponseSchema
+
+/** Reading runs is for reviewers; starting and steering them for curators. */
+export const runsApi = {
+  list: endpoint('GET', '/api/runs', { query: RunListQuerySchema, response: RunListResponseSchema }),
+  get: endpoint('GET', '/api/runs/:id', { params: IdParamSchema, response: RunDetailResponseSchema }),
+  create: endpoint('POST', '/api/runs', { body: StartRunRequestSchema, response: RunResponseSchema, status: 201 }),
+  pause: endpoint('POST', '/api/runs/:id/pause', { params: IdParamSchema, response: RunResponseSchema }),
+  resume: endpoint('POST', '/api/runs/:id/resume', { params: IdParamSchema, response: RunResponseSchema }),
+  cancel: endpoint('POST', '/api/runs/:id/cancel', { params: IdParamSchema, response: RunResponseSchema }),
+} as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { RoleSchema } from '../domain/roles';
 import { PasswordSchema, UserSchema, UsernameSchema } from './auth';
+import { IdParamSchema } from './common';
+import { endpoint } from './endpoint';
 
 /** A user as the admin sees them: whether they may log in, and how many live sessions they hold. */
 export const AdminUserSchema = UserSchema.extend({
@@ -48,3 +50,14 @@ export const ResetPasswordResponseSchema = z.object({
 
 // POST /api/users/:id/revoke-sessions   (every session of the user ends; they may log in again)
 export const RevokeSessionsResponseSchema = z.object({ user: AdminUserSchema, revoked_sessions: RevokedSessionsSchema });
+
+/** Every users endpoint is the admin's. */
+export const usersApi = {
+  list: endpoint('GET', '/api/users', { response: UserListResponseSchema }),
+  create: endpoint('POST', '/api/users', { body: CreateUserRequestSchema, response: CreateUserResponseSchema, status: 201 }),
+  update: endpoint('PATCH', '/api/users/:id', { params: IdParamSchema, body: UpdateUserRequestSchema, response: UpdateUserResponseSchema }),
+  disable: endpoint('POST', '/api/users/:id/disable', { params: IdParamSchema, response: DisableUserResponseSchema }),
+  enable: endpoint('POST', '/api/users/:id/enable', { params: IdParamSchema, response: EnableUserResponseSchema }),
+  resetPassword: endpoint('POST', '/api/users/:id/reset-password', { params: IdParamSchema, response: ResetPasswordResponseSchema }),
+  revokeSessions: endpoint('POST', '/api/users/:id/revoke-sessions', { params: IdParamSchema, response: RevokeSessionsResponseSchema }),
+} as const;
