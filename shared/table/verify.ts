@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import type { ChartType } from '../domain/chart-types';
-import { checkProposalConsistency } from '../generation/proposal-consistency';
 import { answersAgree, resultsAgree, roundForTable } from './answer-compare';
 import { AnswerTypeSchema, classifyAnswer } from './answers';
-import { applyEdit, parseEdit, type Edit } from './edit';
 import { lintItem } from './item-lint';
-import { FindingSchema, lintEdit, type Finding } from './lint';
+import { FindingSchema, type Finding } from './lint';
 import type { DataTable } from './model';
-import { formatAnswer, parseProgram, runProgram, type Scalar } from './program';
+import { formatAnswer, parseProgram, type Scalar } from './program';
+import { traceItem } from './trace-item';
 
 /**
  * The verifier: applies an item's edit to its chart's table, reruns its program on the
@@ -77,26 +76,18 @@ export function verifyItem({ table, chartType, edit, program, answer, assumption
     proposal_consistent: null,
   });
 
-  const hasEdit = edit !== undefined && edit !== null;
-  let ops: Edit = [];
-  if (hasEdit) {
-    const parsed = parseEdit(edit);
-    if (!parsed.ok) return failed({ stage: 'edit', message: parsed.error.message });
-    ops = parsed.edit;
-  }
-  const applied = applyEdit(table, ops);
-  if (!applied.ok) {
-    return failed({ stage: 'edit', message: applied.error.message }, lintEdit(chartType, table, null, ops, [applied.error]));
-  }
-  const lint = hasEdit ? lintEdit(chartType, table, applied.table, ops) : [];
-  const consistency = hasEdit && proposal ? checkProposalConsistency(proposal, chartType, table, ops) : null;
+  // An item stores "no edit" as null; the trace reads only undefined that way.
+  const trace = traceItem({ table, chartType, edit: edit ?? undefined, program, proposal });
+  if (trace.edited === null) return failed({ stage: 'edit', message: trace.edit.error.message }, trace.lint);
+  const lint = [...(trace.lint ?? [])];
+  const consistency = trace.consistency;
   if (consistency?.consistent === false) lint.push({ code: 'proposal_inconsistent', severity: 'warning', message: consistency.message });
-  const after = runProgram(applied.table, program);
+  const after = trace.edited;
   if (!after.ok) return { ...failed({ stage: 'program', ...after.error }, lint), proposal_consistent: consistency?.consistent ?? null };
 
-  const tables = [table, applied.table];
+  const tables = [table, trace.table];
   const recomputed = shown(after.value, program, table);
-  const before = hasEdit ? runProgram(table, program) : null;
+  const before = trace.original;
   const unchanged = before?.ok ? resultsAgree(before.value, after.value, tables) : null;
   if (unchanged && !lint.some((finding) => finding.code === 'no_change')) {
     lint.push({
@@ -105,7 +96,7 @@ export function verifyItem({ table, chartType, edit, program, answer, assumption
       message: `the program gives ${shown(after.value, program, table)} on the edited table and ${before?.ok ? shown(before.value, program, table) : '?'} on the original: the assumption does not change the answer`,
     });
   }
-  lint.push(...lintItem({ chartType, title, assumption, program, answer: answer.trim() === '' ? recomputed : answer, original: table, edited: applied.table }));
+  lint.push(...lintItem({ chartType, title, assumption, program, answer: answer.trim() === '' ? recomputed : answer, original: table, edited: trace.table }));
   return {
     recomputed_answer: recomputed,
     answer_type,

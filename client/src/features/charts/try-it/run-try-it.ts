@@ -1,9 +1,10 @@
 import type { ChartType } from '../../../../../shared/domain/chart-types';
 import { classifyAnswer, type AnswerType } from '../../../../../shared/table/answers';
-import { applyEdit, parseEdit, type CellChange } from '../../../../../shared/table/edit';
-import { lintEdit, type Finding } from '../../../../../shared/table/lint';
+import type { CellChange } from '../../../../../shared/table/edit';
+import type { Finding } from '../../../../../shared/table/lint';
 import type { DataTable } from '../../../../../shared/table/model';
-import { runProgram } from '../../../../../shared/table/program';
+import type { ProgramResult } from '../../../../../shared/table/program';
+import { traceItem, type RunTrace } from '../../../../../shared/table/trace-item';
 
 /** What became of the typed edit. */
 export type EditOutcome =
@@ -34,50 +35,43 @@ export interface TryItResult {
 }
 
 /**
- * Runs a typed edit and program the way the verifier (`verifyItem`) does — parse the edit,
- * apply it, lint it against the chart type, run the program on the edited table — but keeps
- * what the panel shows that a stored result does not: the edited table and its changes.
- * Pure and bounded (the engine limits edits, programs and evaluation work), so it runs on
- * every pause in typing without a server round trip.
+ * Runs a typed edit and program through the verifier's own pipeline (`traceItem`, which
+ * `verifyItem` reads its verdict from) and keeps what the panel shows that a stored result
+ * does not: the edited table and its changes. Pure and bounded, so it runs on every pause in
+ * typing without a server round trip.
  */
 export function runTryIt(table: DataTable, chartType: ChartType, editText: string, programText: string): TryItResult {
-  const edit = runEdit(table, chartType, editText);
-  const program = edit.outcome.kind === 'invalid' ? blockedOrEmpty(programText) : runTypedProgram(edit.table, programText);
-  return { edit: edit.outcome, program, lint: edit.lint };
+  const edit = readEditText(editText);
+  if (!edit.ok) return { edit: { kind: 'invalid', message: edit.message }, program: blockedOrEmpty(programText), lint: [] };
+  const trace = traceItem({ table, chartType, edit: edit.value, program: programText });
+  if (trace.edited === null) return { edit: { kind: 'invalid', message: trace.edit.error.message }, program: blockedOrEmpty(programText), lint: trace.lint };
+  return { edit: editOutcome(trace.edit), program: programOutcome(trace.edited, programText), lint: trace.lint };
 }
 
-function runEdit(
-  table: DataTable,
-  chartType: ChartType,
-  editText: string,
-): { outcome: EditOutcome; table: DataTable; lint: Finding[] | null } {
-  if (editText.trim() === '') return { outcome: { kind: 'none' }, table, lint: null };
-  let json: unknown;
+/** Empty text is no edit (`undefined` to the trace); anything else must be JSON. */
+function readEditText(editText: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (editText.trim() === '') return { ok: true, value: undefined };
   try {
-    json = JSON.parse(editText);
+    return { ok: true, value: JSON.parse(editText) };
   } catch (error) {
     // The browser's JSON message says where the text went wrong; the engine's only that it did.
     const detail = error instanceof Error ? `: ${error.message}` : '';
-    return { outcome: { kind: 'invalid', message: `the edit is not valid JSON${detail}` }, table, lint: [] };
+    return { ok: false, message: `the edit is not valid JSON${detail}` };
   }
-  const parsed = parseEdit(json);
-  if (!parsed.ok) return { outcome: { kind: 'invalid', message: parsed.error.message }, table, lint: [] };
-  const applied = applyEdit(table, parsed.edit);
-  if (!applied.ok) {
-    const lint = lintEdit(chartType, table, null, parsed.edit, [applied.error]);
-    return { outcome: { kind: 'invalid', message: applied.error.message }, table, lint };
-  }
-  const { ok: _ok, ...outcome } = applied;
-  return { outcome: { kind: 'applied', ...outcome }, table: applied.table, lint: lintEdit(chartType, table, applied.table, parsed.edit) };
+}
+
+function editOutcome(edit: RunTrace['edit']): EditOutcome {
+  if (edit.kind === 'none') return edit;
+  const { kind, edit: _ops, ...applied } = edit;
+  return { kind, ...applied };
 }
 
 function blockedOrEmpty(programText: string): ProgramOutcome {
   return programText.trim() === '' ? { kind: 'empty' } : { kind: 'blocked' };
 }
 
-function runTypedProgram(table: DataTable, programText: string): ProgramOutcome {
+function programOutcome(result: ProgramResult, programText: string): ProgramOutcome {
   if (programText.trim() === '') return { kind: 'empty' };
-  const result = runProgram(table, programText);
   if (!result.ok) return { kind: 'error', ...result.error };
   return { kind: 'answer', answer: result.answer, answer_type: classifyAnswer(result.answer) };
 }
