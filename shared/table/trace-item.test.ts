@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSalesTable } from './table-fixtures';
-import { traceItem } from './trace-item';
+import { traceEdit, traceItem } from './trace-item';
 
 const table = buildSalesTable();
 
@@ -61,5 +61,14 @@ describe('traceItem', () => {
       proposal: 'Double the Online values',
     });
     expect(trace.consistency).toMatchObject({ consistent: false });
+  });
+});
+
+describe('traceEdit', () => {
+  it('is the trace’s edit stage alone, so a view that runs nothing shows the same edited table', () => {
+    const edit = [{ op: 'remove_row', row: '2020' }];
+    expect(traceEdit(table, edit)).toEqual(traceItem({ table, chartType: 'line', edit, program: '1' }).edit);
+    expect(traceEdit(table, undefined)).toEqual({ kind: 'none' });
+    expect(traceEdit(table, [{ op: 'set', row: '1999', series: 'Online', value: 1 }]).kind).toBe('failed');
   });
 });

@@ -78,22 +78,29 @@ export function traceItem({ table, chartType, edit, program, proposal = null }: 
     original: null,
   });
 
-  if (edit === undefined) {
-    return { edit: { kind: 'none' }, table, lint: null, consistency: null, edited: runProgram(table, program), original: null };
+  const traced = traceEdit(table, edit);
+  if (traced.kind === 'none') {
+    return { edit: traced, table, lint: null, consistency: null, edited: runProgram(table, program), original: null };
   }
-  const parsed = parseEdit(edit);
-  if (!parsed.ok) return blocked({ kind: 'unreadable', error: parsed.error }, []);
-  const applied = applyEdit(table, parsed.edit);
-  if (!applied.ok) {
-    return blocked({ kind: 'failed', edit: parsed.edit, error: applied.error }, lintEdit(chartType, table, null, parsed.edit, [applied.error]));
-  }
-  const { ok: _ok, ...outcome } = applied;
+  if (traced.kind === 'unreadable') return blocked(traced, []);
+  if (traced.kind === 'failed') return blocked(traced, lintEdit(chartType, table, null, traced.edit, [traced.error]));
   return {
-    edit: { kind: 'applied', edit: parsed.edit, ...outcome },
-    table: applied.table,
-    lint: lintEdit(chartType, table, applied.table, parsed.edit),
-    consistency: proposal ? checkProposalConsistency(proposal, chartType, table, parsed.edit) : null,
-    edited: runProgram(applied.table, program),
+    edit: traced,
+    table: traced.table,
+    lint: lintEdit(chartType, table, traced.table, traced.edit),
+    consistency: proposal ? checkProposalConsistency(proposal, chartType, table, traced.edit) : null,
+    edited: runProgram(traced.table, program),
     original: runProgram(table, program),
   };
+}
+
+/** The edit stage alone: for a view that shows an item's edited table and runs nothing. */
+export function traceEdit(table: DataTable, edit: unknown): EditTrace {
+  if (edit === undefined) return { kind: 'none' };
+  const parsed = parseEdit(edit);
+  if (!parsed.ok) return { kind: 'unreadable', error: parsed.error };
+  const applied = applyEdit(table, parsed.edit);
+  if (!applied.ok) return { kind: 'failed', edit: parsed.edit, error: applied.error };
+  const { ok: _ok, ...outcome } = applied;
+  return { kind: 'applied', edit: parsed.edit, ...outcome };
 }
