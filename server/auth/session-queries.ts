@@ -22,6 +22,9 @@ function prepare(db: Db) {
       `SELECT s.token_hash, u.id AS user_id, u.role FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash IN (SELECT value FROM json_each(@tokenHashes)) AND ${LIVE}`,
     ),
+    liveCountByUser: db.prepare(`SELECT s.user_id, COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE ${LIVE} GROUP BY s.user_id`),
+    delete: db.prepare('DELETE FROM sessions WHERE token_hash = ?'),
+    deleteOfUser: db.prepare('DELETE FROM sessions WHERE user_id = @userId RETURNING (expires_at > @now AND last_seen_at > @idleSince) AS live'),
   };
 }
 
@@ -60,20 +63,16 @@ export function liveSessionsAmong(db: Db, tokenHashes: string[], clock: SessionC
 
 /** Live sessions per user, for the admin's list. */
 export function countLiveSessionsByUser(db: Db, clock: SessionClock): Map<number, number> {
-  const rows = db
-    .prepare(`SELECT s.user_id, COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE ${LIVE} GROUP BY s.user_id`)
-    .all(clock) as { user_id: number; n: number }[];
+  const rows = statements(db).liveCountByUser.all(clock) as { user_id: number; n: number }[];
   return new Map(rows.map((row) => [row.user_id, row.n]));
 }
 
 export function deleteSession(db: Db, tokenHash: string): void {
-  db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  statements(db).delete.run(tokenHash);
 }
 
 /** Ends every session of a user; returns how many of them were live (dead ones go too). */
 export function deleteUserSessions(db: Db, userId: number, clock: SessionClock): number {
-  const rows = db
-    .prepare('DELETE FROM sessions WHERE user_id = @userId RETURNING (expires_at > @now AND last_seen_at > @idleSince) AS live')
-    .all({ userId, ...clock }) as { live: number }[];
+  const rows = statements(db).deleteOfUser.all({ userId, ...clock }) as { live: number }[];
   return rows.filter((row) => row.live === 1).length;
 }

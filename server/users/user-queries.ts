@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import type { User } from '../../shared/api/auth';
 import { RoleSchema, type Role } from '../../shared/domain/roles';
 
@@ -22,19 +23,19 @@ const toAccount = (row: UserRow & { disabled_at: string | null }): Account => ({
 
 /** Every user, disabled ones too (an admin re-enables them from the list). */
 export function listAccounts(db: Db): Account[] {
-  const rows = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users ORDER BY username').all() as (UserRow & { disabled_at: string | null })[];
+  const rows = statement(db, 'SELECT id, username, role, created_at, disabled_at FROM users ORDER BY username').all() as (UserRow & { disabled_at: string | null })[];
   return rows.map(toAccount);
 }
 
 export function getAccount(db: Db, id: number): Account | null {
-  const row = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users WHERE id = ?').get(id) as
+  const row = statement(db, 'SELECT id, username, role, created_at, disabled_at FROM users WHERE id = ?').get(id) as
     | (UserRow & { disabled_at: string | null })
     | undefined;
   return row ? toAccount(row) : null;
 }
 
 export function findAccountByName(db: Db, username: string): Account | null {
-  const row = db.prepare('SELECT id, username, role, created_at, disabled_at FROM users WHERE username = ?').get(username) as
+  const row = statement(db, 'SELECT id, username, role, created_at, disabled_at FROM users WHERE username = ?').get(username) as
     | (UserRow & { disabled_at: string | null })
     | undefined;
   return row ? toAccount(row) : null;
@@ -42,40 +43,39 @@ export function findAccountByName(db: Db, username: string): Account | null {
 
 /** Disables (at `at`) or re-enables (null) a user. */
 export function setUserDisabled(db: Db, id: number, at: string | null): void {
-  db.prepare('UPDATE users SET disabled_at = ? WHERE id = ?').run(at, id);
+  statement(db, 'UPDATE users SET disabled_at = ? WHERE id = ?').run(at, id);
 }
 
 export function setPasswordHash(db: Db, id: number, passwordHash: string): void {
-  db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, id);
+  statement(db, 'UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, id);
 }
 
 export function getUser(db: Db, id: number): User | null {
-  const row = db.prepare('SELECT id, username, role, created_at FROM users WHERE id = ? AND disabled_at IS NULL').get(id) as UserRow | undefined;
+  const row = statement(db, 'SELECT id, username, role, created_at FROM users WHERE id = ? AND disabled_at IS NULL').get(id) as UserRow | undefined;
   return row ? toUser(row) : null;
 }
 
 export function findUserForLogin(db: Db, username: string): (User & { password_hash: string }) | null {
-  const row = db
-    .prepare('SELECT id, username, role, created_at, password_hash FROM users WHERE username = ? AND disabled_at IS NULL')
+  const row = statement(db, 'SELECT id, username, role, created_at, password_hash FROM users WHERE username = ? AND disabled_at IS NULL')
     .get(username) as (UserRow & { password_hash: string }) | undefined;
   return row ? { ...toUser(row), password_hash: row.password_hash } : null;
 }
 
 /** Inserts a user; returns null when the name is taken (names are case-insensitive). */
 export function insertUser(db: Db, username: string, role: Role, passwordHash: string): User | null {
-  const result = db.prepare('INSERT OR IGNORE INTO users (username, role, password_hash) VALUES (?, ?, ?)').run(username, role, passwordHash);
+  const result = statement(db, 'INSERT OR IGNORE INTO users (username, role, password_hash) VALUES (?, ?, ?)').run(username, role, passwordHash);
   return result.changes === 0 ? null : getUser(db, Number(result.lastInsertRowid));
 }
 
 export function updateUserRole(db: Db, id: number, role: Role): User | null {
-  db.prepare('UPDATE users SET role = ? WHERE id = ? AND disabled_at IS NULL').run(role, id);
+  statement(db, 'UPDATE users SET role = ? WHERE id = ? AND disabled_at IS NULL').run(role, id);
   return getUser(db, id);
 }
 
 export function countUsers(db: Db): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
+  return (statement(db, 'SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
 }
 
 export function countAdmins(db: Db): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled_at IS NULL").get() as { n: number }).n;
+  return (statement(db, "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled_at IS NULL").get() as { n: number }).n;
 }
