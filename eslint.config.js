@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { clientBoundaries } from './client/client-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'client/dist', 'coverage', '.tmp'] },
@@ -25,6 +26,8 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // Pages stand side by side: no page imports another, and nothing shared imports a page.
+  ...clientBoundaries,
   {
     // shared/ is pure: no Node or DOM I/O, so both sides and the CLI can import it.
     files: ['shared/**/*.ts'],

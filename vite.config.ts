@@ -7,8 +7,14 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   root: 'client',
   plugins: [react()],
-  // zod without its `new Function` probe, which the CSP reports on every page (see the file).
-  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./client/src/zod-csp.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      // zod without its `new Function` probe, which the CSP reports on every page (see the file).
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./client/src/zod-csp.ts', import.meta.url)) },
+      // The client's name for shared/ (tsconfig.json `paths`).
+      { find: /^@shared\//, replacement: fileURLToPath(new URL('./shared/', import.meta.url)) },
+    ],
+  },
   build: { outDir: '../dist/client', emptyOutDir: true },
   server: {
     proxy: {

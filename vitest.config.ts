@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Client code under test imports shared/ as @shared/... (tsconfig.json `paths`, vite.config.ts).
+  resolve: { alias: [{ find: /^@shared\//, replacement: fileURLToPath(new URL('./shared/', import.meta.url)) }] },
   test: {
     include: ['shared/**/*.test.ts', 'client/src/**/*.test.ts', 'server/**/*.test.ts', 'db/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ErrorBodySchema, type ErrorCode } from '../../../shared/errors';
+import { ErrorBodySchema, type ErrorCode } from '@shared/errors';
 
 /** An API failure carrying the server's stable error code (and the offending field, if any). */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
-import type { ChartListQuery } from '../../../shared/api/charts';
-import type { EvalResultsQuery } from '../../../shared/api/evaluations';
-import type { ItemListQuery } from '../../../shared/api/items';
-import type { ProposalListQuery } from '../../../shared/api/pool';
+import type { ChartListQuery } from '@shared/api/charts';
+import type { EvalResultsQuery } from '@shared/api/evaluations';
+import type { ItemListQuery } from '@shared/api/items';
+import type { ProposalListQuery } from '@shared/api/pool';
 
 /**
  * Every react-query key in the client. Keys are hierarchical so one prefix invalidates a

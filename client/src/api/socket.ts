@@ -1,21 +1,21 @@
 import { io, type Socket } from 'socket.io-client';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '../../../shared/api/charts';
-import type { EvalRun, EvalRunDetailResponseSchema, EvalRunListResponseSchema } from '../../../shared/api/evaluations';
-import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '../../../shared/api/items';
-import type { QueueResponseSchema } from '../../../shared/api/review';
-import type { ItemStatus } from '../../../shared/domain/generation';
-import type { Proposal, ProposalListResponse } from '../../../shared/api/pool';
-import type { ReflectionBatch } from '../../../shared/api/reflection';
-import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '../../../shared/api/runs';
+import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '@shared/api/charts';
+import type { EvalRun, EvalRunDetailResponseSchema, EvalRunListResponseSchema } from '@shared/api/evaluations';
+import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '@shared/api/items';
+import type { QueueResponseSchema } from '@shared/api/review';
+import type { ItemStatus } from '@shared/domain/generation';
+import type { Proposal, ProposalListResponse } from '@shared/api/pool';
+import type { ReflectionBatch } from '@shared/api/reflection';
+import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '@shared/api/runs';
 import {
   ServerEventSchemas,
   type ClientToServerEvents,
   type ServerEventName,
   type ServerEventPayload,
   type ServerToClientEvents,
-} from '../../../shared/events';
+} from '@shared/events';
 import { queryKeys } from './query-keys';
 
 export type WorkbenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

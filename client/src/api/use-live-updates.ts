@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { User } from '../../../shared/api/auth';
+import type { User } from '@shared/api/auth';
 import { connectSocket, feedQueryCache, type Presence } from './socket';
 import { queryKeys } from './query-keys';
 

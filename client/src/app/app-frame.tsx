@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
-import { roleAtLeast } from '../../../shared/domain/roles';
+import { roleAtLeast } from '@shared/domain/roles';
 import { useLiveUpdates, usePresence } from '../api/use-live-updates';
 import { useCurrentUser, useLogout } from '../auth/session';
 import { PAGES } from './pages';

@@ -1,4 +1,4 @@
-import type { Role } from '../../../shared/domain/roles';
+import type { Role } from '@shared/domain/roles';
 
 export type PageId = 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
 

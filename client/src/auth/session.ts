@@ -5,7 +5,7 @@ import {
   MeResponseSchema,
   type LoginRequest,
   type User,
-} from '../../../shared/api/auth';
+} from '@shared/api/auth';
 import { apiGet, apiPost, isApiError } from '../api/http';
 import { queryKeys } from '../api/query-keys';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../shared/domain/chart-types';
+import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
 import { Field } from './field';
 
 type FilterOption<T extends string> = { value: T; label: string };

@@ -4,7 +4,7 @@ import {
   AdjudicateRequestSchema,
   AdjudicateResponseSchema,
   AdjudicationListResponseSchema,
-} from '../../../../shared/api/review';
+} from '@shared/api/review';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

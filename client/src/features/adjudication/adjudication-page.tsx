@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AdjudicateRequestSchema, type ReviewRecord } from '../../../../shared/api/review';
-import type { ItemDetail } from '../../../../shared/api/items';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
-import type { Decision } from '../../../../shared/domain/review';
+import { AdjudicateRequestSchema, type ReviewRecord } from '@shared/api/review';
+import type { ItemDetail } from '@shared/api/items';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import type { Decision } from '@shared/domain/review';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
-import { ColourWarning } from '../items/colour-warning';
-import { VerifierMark } from '../items/item-tags';
-import { MarkedQuestion } from '../review/item-context';
+import { ColourWarning } from '../../views/colour-warning';
+import { VerifierMark } from '../../views/item-tags';
+import { MarkedQuestion } from '../../views/marked-question';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
-import { ReviewCard } from './review-card';
+import { ReviewCard } from '../../views/review-card';
 
 /** Distinct corrections the reviewers proposed, offered as one-click final answers. */
 function corrections(reviews: ReviewRecord[], pick: (review: ReviewRecord) => string | null): string[] {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { CreateUserRequestSchema, type CreateUserRequest } from '../../../../shared/api/users';
-import { ROLES, RoleSchema, type Role } from '../../../../shared/domain/roles';
+import { CreateUserRequestSchema, type CreateUserRequest } from '@shared/api/users';
+import { ROLES, RoleSchema, type Role } from '@shared/domain/roles';
 import { errorMessage, isApiError } from '../../api/http';
 import { Field } from '../../ui/field';
 import { useCreateUser } from './users-api';

@@ -1,6 +1,6 @@
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import { roleAtLeast } from '@shared/domain/roles';
 import { errorMessage } from '../../api/http';
-import { formatTime } from '../../app/format';
+import { formatTime } from '../../ui/format';
 import { useCurrentUser } from '../../auth/session';
 import { AddUserForm } from './add-user-form';
 import { SettingsForm } from './settings-form';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SettingsResponseSchema, type UpdateSettingsRequest } from '../../../../shared/api/settings';
+import { SettingsResponseSchema, type UpdateSettingsRequest } from '@shared/api/settings';
 import { apiGet, apiPatch } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

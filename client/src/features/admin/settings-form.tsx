@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { UpdateSettingsRequestSchema, type UpdateSettingsRequest } from '../../../../shared/api/settings';
-import { CONSENSUS_RULES, ConsensusRuleSchema, type ConsensusRule } from '../../../../shared/domain/review';
-import type { Settings } from '../../../../shared/settings';
+import { UpdateSettingsRequestSchema, type UpdateSettingsRequest } from '@shared/api/settings';
+import { CONSENSUS_RULES, ConsensusRuleSchema, type ConsensusRule } from '@shared/domain/review';
+import type { Settings } from '@shared/settings';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';

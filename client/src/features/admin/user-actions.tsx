@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AdminUser } from '../../../../shared/api/users';
+import type { AdminUser } from '@shared/api/users';
 import { errorMessage } from '../../api/http';
 import { useDisableUser, useEnableUser, useResetPassword, useRevokeSessions } from './users-api';
 

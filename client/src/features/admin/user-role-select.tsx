@@ -1,5 +1,5 @@
-import { ROLES, RoleSchema } from '../../../../shared/domain/roles';
-import type { AdminUser } from '../../../../shared/api/users';
+import { ROLES, RoleSchema } from '@shared/domain/roles';
+import type { AdminUser } from '@shared/api/users';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { useUpdateUserRole } from './users-api';

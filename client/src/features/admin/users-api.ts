@@ -8,8 +8,8 @@ import {
   UpdateUserResponseSchema,
   UserListResponseSchema,
   type CreateUserRequest,
-} from '../../../../shared/api/users';
-import type { Role } from '../../../../shared/domain/roles';
+} from '@shared/api/users';
+import type { Role } from '@shared/domain/roles';
 import { apiGet, apiPatch, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ChartSummary } from '../../../../shared/api/charts';
+import type { ChartSummary } from '@shared/api/charts';
 import { useNavigableRows, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { TypeBadge } from './type-badge';
 import type { ChartLinkState } from './link-state';

@@ -1,8 +1,8 @@
-import type { ChartSummary } from '../../../../shared/api/charts';
+import type { ChartSummary } from '@shared/api/charts';
 import { errorMessage } from '../../api/http';
 import { ChartTypeSelect } from '../../ui/filter-select';
 import { TypeBadge } from './type-badge';
-import { useUpdateChart } from './charts-api';
+import { useUpdateChart } from '../../api/charts-api';
 
 type ChartTypeControlProps = {
   chart: Pick<ChartSummary, 'id' | 'chart_type' | 'type_source'>;

@@ -6,7 +6,7 @@ import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { usePageKeys } from '../../keyboard/use-page-keys';
 import { LoadError } from '../../ui/error-messages';
 import { ChartListTable } from './chart-list-table';
-import { useChartFacets, useChartList } from './charts-api';
+import { useChartFacets, useChartList } from '../../api/charts-api';
 import type { ChartLinkState } from './link-state';
 import { CHART_PAGE_SIZE, readFilters, toListQuery, writeFilters } from './list-filters';
 import { Pager, PastEndNotice } from '../../ui/pager';

@@ -1,4 +1,4 @@
-import type { FactualQa } from '../../../../shared/api/charts';
+import type { FactualQa } from '@shared/api/charts';
 
 /** The chart's factual questions (ChartQA human and augmented). */
 export function FactualQaTable({ qas }: { qas: FactualQa[] }) {

@@ -1,5 +1,5 @@
-import { ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
-import type { ChartListQuery } from '../../../../shared/api/charts';
+import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
+import type { ChartListQuery } from '@shared/api/charts';
 
 export const CHART_PAGE_SIZE = 25;
 

@@ -1,4 +1,4 @@
-import { CHART_TYPE_LABELS, type ChartType, type TypeSource } from '../../../../shared/domain/chart-types';
+import { CHART_TYPE_LABELS, type ChartType, type TypeSource } from '@shared/domain/chart-types';
 
 const SOURCE_TITLES: Record<TypeSource, string> = {
   annotation: 'Taken from the ChartQA annotation file',

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { EvalComparisonRow } from '../../../../shared/api/evaluations';
+import type { EvalComparisonRow } from '@shared/api/evaluations';
 import { VegaFigure } from '../../ui/vega/vega-figure';
 import { answerTypeFigure } from './eval-figures';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { EvalComparisonRow } from '../../../../shared/api/evaluations';
-import { ANSWER_TYPES } from '../../../../shared/table/answers';
+import type { EvalComparisonRow } from '@shared/api/evaluations';
+import { ANSWER_TYPES } from '@shared/table/answers';
 import { ANSWER_TYPE_LABELS, formatScore, formatVariance } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
 

@@ -12,7 +12,7 @@ import {
   type EvalRun,
   type ImportEvalRequest,
   type StartEvalRequest,
-} from '../../../../shared/api/evaluations';
+} from '@shared/api/evaluations';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

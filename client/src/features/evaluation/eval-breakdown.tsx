@@ -1,5 +1,5 @@
-import type { EvalBreakdown } from '../../../../shared/api/evaluations';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import type { EvalBreakdown } from '@shared/api/evaluations';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { formatScore } from './eval-format';
 import { AccuracyHead } from './eval-score-tables';
 

@@ -2,7 +2,7 @@ import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile } from 'vega-lite';
 import { describe, expect, it } from 'vitest';
-import type { EvalComparisonRow } from '../../../../shared/api/evaluations';
+import type { EvalComparisonRow } from '@shared/api/evaluations';
 import { answerTypeBars, answerTypeFigure } from './eval-figures';
 
 function row(model: string, by_answer_type: EvalComparisonRow['by_answer_type']): EvalComparisonRow {

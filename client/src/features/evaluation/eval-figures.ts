@@ -1,5 +1,5 @@
-import type { EvalComparisonRow } from '../../../../shared/api/evaluations';
-import { ANSWER_TYPES, type AnswerType } from '../../../../shared/table/answers';
+import type { EvalComparisonRow } from '@shared/api/evaluations';
+import { ANSWER_TYPES, type AnswerType } from '@shared/table/answers';
 import { FIGURE_FONT, type FigureSpec } from '../../ui/vega/figure-spec';
 import { ANSWER_TYPE_LABELS } from './eval-format';
 

@@ -1,6 +1,6 @@
-import type { EvalEngine, EvalMode, EvalRun, EvalRunStatus } from '../../../../shared/api/evaluations';
-import { PERCENT_DECIMALS } from '../../../../shared/eval/metrics';
-import type { AnswerType } from '../../../../shared/table/answers';
+import type { EvalEngine, EvalMode, EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import { PERCENT_DECIMALS } from '@shared/eval/metrics';
+import type { AnswerType } from '@shared/table/answers';
 
 export const MODE_LABELS: Record<EvalMode, string> = {
   hqa: 'Hypothetical',

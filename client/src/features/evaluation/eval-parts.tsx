@@ -1,5 +1,5 @@
-import type { EvalRun, EvalRunStatus } from '../../../../shared/api/evaluations';
-import { RunStatusTag } from '../runs/run-parts';
+import type { EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import { RunStatusTag } from '../../views/run-parts';
 import { finishedCount, isActive } from './eval-format';
 
 /** The generation runs' status tag: the statuses mean the same. */

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
-import type { EvalResult } from '../../../../shared/api/evaluations';
+import type { EvalResult } from '@shared/api/evaluations';
 import { useNavigableRows, useSelectedRowRef } from '../../keyboard/use-list-navigation';
 import { ANSWER_TYPE_LABELS } from './eval-format';
 

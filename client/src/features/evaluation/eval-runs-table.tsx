@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { EvalRun } from '../../../../shared/api/evaluations';
-import { formatTime } from '../../app/format';
+import type { EvalRun } from '@shared/api/evaluations';
+import { formatTime } from '../../ui/format';
 import { useNavigableRows } from '../../keyboard/use-list-navigation';
 import { ENGINE_LABELS, MODE_LABELS, formatScore } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import type { EvalRun, EvalRunDetailResponseSchema } from '../../../../shared/api/evaluations';
-import { ANSWER_TYPES } from '../../../../shared/table/answers';
+import type { EvalRun, EvalRunDetailResponseSchema } from '@shared/api/evaluations';
+import { ANSWER_TYPES } from '@shared/table/answers';
 import { ANSWER_TYPE_LABELS, MODE_LABELS, formatScore, formatVariance, isActive } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { EXPORT_FORMATS, type ExportFormat } from '../../../../shared/export/chart-hqa';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import { EXPORT_FORMATS, type ExportFormat } from '@shared/export/chart-hqa';
+import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { LoadError } from '../../ui/error-messages';
 import { AnswerTypeChart } from './answer-type-chart';

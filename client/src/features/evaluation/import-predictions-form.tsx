@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ImportEvalRequestSchema, type EvalMode, type PredictionRow } from '../../../../shared/api/evaluations';
+import { ImportEvalRequestSchema, type EvalMode, type PredictionRow } from '@shared/api/evaluations';
 import { errorMessage, isApiError } from '../../api/http';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';

@@ -1,4 +1,4 @@
-import { EVAL_MODES, type EvalMode } from '../../../../shared/api/evaluations';
+import { EVAL_MODES, type EvalMode } from '@shared/api/evaluations';
 import { MODE_HINTS, MODE_LABELS } from './eval-format';
 
 type ModeRadiosProps = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PredictionRowSchema, type PredictionRow } from '../../../../shared/api/evaluations';
+import { PredictionRowSchema, type PredictionRow } from '@shared/api/evaluations';
 
 export type ParsedPredictions = { ok: true; predictions: PredictionRow[] } | { ok: false; message: string };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EVAL_OUTCOMES, type EvalResultsQuery } from '../../../../shared/api/evaluations';
-import { AnswerTypeSchema, type AnswerType } from '../../../../shared/table/answers';
-import { parseId } from '../items/items-api';
+import { EVAL_OUTCOMES, type EvalResultsQuery } from '@shared/api/evaluations';
+import { AnswerTypeSchema, type AnswerType } from '@shared/table/answers';
+import { parseId } from '../../ui/parse-id';
 
 export const RESULT_PAGE_SIZE = 25;
 

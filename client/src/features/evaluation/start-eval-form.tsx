@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { StartEvalRequestSchema, type EvalMode, type StartEvalRequest } from '../../../../shared/api/evaluations';
+import { StartEvalRequestSchema, type EvalMode, type StartEvalRequest } from '@shared/api/evaluations';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
 import { NumberField } from '../../ui/number-field';
 import { SubmitButton } from '../../ui/submit-button';
 import { useFieldErrors } from '../../ui/use-field-errors';
-import { EngineField } from '../runs/engine-field';
-import { useOpenaiAvailability } from '../runs/runs-api';
+import { EngineField } from '../../views/engine-field';
+import { useOpenaiAvailability } from '../../api/runs-api';
 import { useStartEval } from './eval-api';
 import { MODE_HINTS, MODE_LABELS } from './eval-format';
 import { evalRunPath } from './eval-runs-table';

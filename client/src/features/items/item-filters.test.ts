@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ItemListQuerySchema } from '../../../../shared/api/items';
+import { ItemListQuerySchema } from '@shared/api/items';
 import { readItemFilters, toItemQuery, writeItemFilters } from './item-filters';
 
 describe('the items list’s validity filters in the URL', () => {

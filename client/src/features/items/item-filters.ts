@@ -1,7 +1,7 @@
-import { FlagFilterSchema, QuestionRelationFilterSchema, type FlagFilter, type ItemListQuery, type QuestionRelationFilter } from '../../../../shared/api/items';
-import { ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
-import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '../../../../shared/domain/generation';
-import { parseId } from './items-api';
+import { FlagFilterSchema, QuestionRelationFilterSchema, type FlagFilter, type ItemListQuery, type QuestionRelationFilter } from '@shared/api/items';
+import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
+import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '@shared/domain/generation';
+import { parseId } from '../../ui/parse-id';
 
 export const ITEM_PAGE_SIZE = 25;
 

@@ -1,20 +1,21 @@
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { ItemDetail } from '../../../../shared/api/items';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
-import { roleAtLeast } from '../../../../shared/domain/roles';
-import { formatTime } from '../../app/format';
+import type { ItemDetail } from '@shared/api/items';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import { roleAtLeast } from '@shared/domain/roles';
+import { formatTime } from '../../ui/format';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { LoadError } from '../../ui/error-messages';
 import { BackLink, RecordNotFound, isNotFound } from '../../ui/record-page';
-import { ColourWarning } from './colour-warning';
-import { BiasFlags, ItemStatusTag, OriginTag } from './item-tags';
-import { parseId, useItem } from './items-api';
-import { RequeueNotice } from './requeue-notice';
+import { ColourWarning } from '../../views/colour-warning';
+import { BiasFlags, ItemStatusTag, OriginTag } from '../../views/item-tags';
+import { useItem } from '../../api/items-api';
+import { parseId } from '../../ui/parse-id';
+import { RequeueNotice } from '../../views/requeue-notice';
 import { ReviewHistory } from './review-history';
-import { ValidityNotices } from './validity-flags';
-import { VerifierView } from './verifier-view';
+import { ValidityNotices } from '../../views/validity-flags';
+import { VerifierView } from '../../views/verifier-view';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '../../../../shared/domain/generation';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '@shared/domain/generation';
+import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { usePageKeys } from '../../keyboard/use-page-keys';
@@ -11,8 +11,8 @@ import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select
 import { Pager } from '../../ui/pager';
 import { useUrlFilters } from '../../ui/use-url-filters';
 import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters } from './item-filters';
-import { ItemListTable, type ItemSelection } from './item-list-table';
-import { useItems, useRequeue } from './items-api';
+import { ItemListTable, type ItemSelection } from '../../views/item-list-table';
+import { useItems, useRequeue } from '../../api/items-api';
 import { ReviewerFilter } from './reviewer-filter';
 import { NO_VALIDITY_FILTERS, ValidityFilters, hasValidityFilter } from './validity-filters';
 

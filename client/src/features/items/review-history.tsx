@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/http';
-import { formatTime } from '../../app/format';
-import { ReviewCard } from '../adjudication/review-card';
-import { useItemHistory } from './items-api';
+import { formatTime } from '../../ui/format';
+import { ReviewCard } from '../../views/review-card';
+import { useItemHistory } from '../../api/items-api';
 
 const SOURCE_LABELS = {
   model: 'generated',

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { UserListResponseSchema } from '../../../../shared/api/users';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import { UserListResponseSchema } from '@shared/api/users';
+import { roleAtLeast } from '@shared/domain/roles';
 import { apiGet } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import { usePresence } from '../../api/use-live-updates';
 import { useCurrentUser } from '../../auth/session';
 import { Field } from '../../ui/field';
-import { parseId } from './items-api';
+import { parseId } from '../../ui/parse-id';
 
 /**
  * "Reviewed by": the people this user can name — themselves, and for curators whoever is

@@ -1,4 +1,4 @@
-import { FlagFilterSchema, QuestionRelationFilterSchema, type QuestionRelationFilter } from '../../../../shared/api/items';
+import { FlagFilterSchema, QuestionRelationFilterSchema, type QuestionRelationFilter } from '@shared/api/items';
 import { FilterSelect } from '../../ui/filter-select';
 import type { ItemListFilters } from './item-filters';
 

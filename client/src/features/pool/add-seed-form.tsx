@@ -1,12 +1,12 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { CreateProposalRequestSchema, type Proposal } from '../../../../shared/api/pool';
-import { CHART_TYPE_LABELS, type ChartType } from '../../../../shared/domain/chart-types';
+import { CreateProposalRequestSchema, type Proposal } from '@shared/api/pool';
+import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { ChartTypeSelect } from '../../ui/filter-select';
 import { useFieldErrors } from '../../ui/use-field-errors';
-import { useAddSeed } from './pool-api';
+import { useAddSeed } from '../../api/pool-api';
 
 /** What became of the last seed added: in the pool, or kept aside as a near-copy. */
 function AddedNotice({ proposal }: { proposal: Proposal }) {

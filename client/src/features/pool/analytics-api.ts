@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { LineageResponseSchema, PoolAnalyticsResponseSchema } from '../../../../shared/api/analytics';
+import { LineageResponseSchema, PoolAnalyticsResponseSchema } from '@shared/api/analytics';
 import { apiGet } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { LineageNode, LineageResponse } from '../../../../shared/api/analytics';
+import type { LineageNode, LineageResponse } from '@shared/api/analytics';
 import { errorMessage } from '../../api/http';
-import { formatPassRate } from '../../app/format';
+import { formatPassRate } from '../../ui/format';
 import { useLineage } from './analytics-api';
 
 /** "raise bar": the verb–object pair read from a proposal's text, or a note that none was. */

@@ -1,6 +1,6 @@
-import type { ProposalListResponse } from '../../../../shared/api/pool';
-import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from '../../../../shared/domain/chart-types';
-import { PROPOSAL_STATUSES, type ProposalStatus } from '../../../../shared/domain/generation';
+import type { ProposalListResponse } from '@shared/api/pool';
+import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from '@shared/domain/chart-types';
+import { PROPOSAL_STATUSES, type ProposalStatus } from '@shared/domain/generation';
 
 type PoolCountsProps = {
   counts: ProposalListResponse['counts'];

@@ -1,7 +1,7 @@
-import type { ProposalListQuery } from '../../../../shared/api/pool';
-import { ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
-import { ProposalOriginSchema, ProposalStatusSchema, type ProposalOrigin, type ProposalStatus } from '../../../../shared/domain/generation';
-import { parseId } from '../items/items-api';
+import type { ProposalListQuery } from '@shared/api/pool';
+import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
+import { ProposalOriginSchema, ProposalStatusSchema, type ProposalOrigin, type ProposalStatus } from '@shared/domain/generation';
+import { parseId } from '../../ui/parse-id';
 
 export const POOL_PAGE_SIZE = 50;
 

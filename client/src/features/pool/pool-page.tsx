@@ -4,8 +4,8 @@ import {
   PROPOSAL_STATUSES,
   ProposalOriginSchema,
   ProposalStatusSchema,
-} from '../../../../shared/domain/generation';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+} from '@shared/domain/generation';
+import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { usePageKeys } from '../../keyboard/use-page-keys';
@@ -15,7 +15,7 @@ import { SearchBox } from '../../ui/search-box';
 import { Pager } from '../../ui/pager';
 import { useUrlFilters } from '../../ui/use-url-filters';
 import { AddSeedForm } from './add-seed-form';
-import { useProposals } from './pool-api';
+import { useProposals } from '../../api/pool-api';
 import { PoolCounts } from './pool-counts';
 import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';

@@ -1,11 +1,11 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { ProposalTextSchema, type Proposal } from '../../../../shared/api/pool';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
+import { ProposalTextSchema, type Proposal } from '@shared/api/pool';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { serverFieldMessage, serverFieldOf } from '../../ui/form-errors';
-import { useUpdateProposal } from './pool-api';
+import { useUpdateProposal } from '../../api/pool-api';
 
 /** `#3 #4` as links to those proposals. */
 function ProposalLinks({ ids }: { ids: number[] }) {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import type { FeedbackEntry } from '../../../../shared/api/reflection';
-import { CRITERION_LABELS } from '../../../../shared/domain/review';
+import type { FeedbackEntry } from '@shared/api/reflection';
+import { CRITERION_LABELS } from '@shared/domain/review';
 
 const DECISION_STATUS = { accept: 'accepted', reject: 'rejected' } as const;
 

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import type { Proposal } from '../../../../shared/api/pool';
-import type { Reflection } from '../../../../shared/api/reflection';
-import { EngineSchema } from '../../../../shared/domain/generation';
+import type { Proposal } from '@shared/api/pool';
+import type { Reflection } from '@shared/api/reflection';
+import { EngineSchema } from '@shared/domain/generation';
 import { errorMessage } from '../../api/http';
-import { formatTime } from '../../app/format';
-import { engineLabel } from '../runs/run-progress';
+import { formatTime } from '../../ui/format';
+import { engineLabel } from '../../views/run-progress';
 import { useReflect, type ReflectResponse } from './reflection-api';
 
 /** The reviser honestly named: the offline one is rules, not a model. */

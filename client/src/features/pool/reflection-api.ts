@@ -6,8 +6,8 @@ import {
   ReflectionListResponseSchema,
   ReflectResponseSchema,
   type ReflectionBatch,
-} from '../../../../shared/api/reflection';
-import type { ChartType } from '../../../../shared/domain/chart-types';
+} from '@shared/api/reflection';
+import type { ChartType } from '@shared/domain/chart-types';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import { applyReflectionBatch } from '../../api/socket';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ReflectionBatch } from '../../../../shared/api/reflection';
-import { CHART_TYPE_LABELS, type ChartType } from '../../../../shared/domain/chart-types';
+import type { ReflectionBatch } from '@shared/api/reflection';
+import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { useLatestReflectionBatch, useReflectionBatch, useStartReflectionBatch } from './reflection-api';
 

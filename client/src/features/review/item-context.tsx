@@ -1,48 +1,17 @@
 import { useState } from 'react';
-import type { ReviewTask } from '../../../../shared/api/review';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
-import type { EditOutcome } from '../charts/try-it/run-try-it';
-import { DataTableView } from '../charts/data-table-view';
-import { EditedTableView } from '../charts/try-it/edited-table-view';
+import type { ReviewTask } from '@shared/api/review';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import type { EditOutcome } from '../../views/edit-outcome';
+import { DataTableView } from '../../views/data-table-view';
+import { EditedTableView } from '../../views/edited-table-view';
 import { DrawnChartNote } from '../../ui/drawn-chart-note';
-import { ColourWarning } from '../items/colour-warning';
-import { BiasFlags, VerifierMark } from '../items/item-tags';
-import { RequeueNotice } from '../items/requeue-notice';
-import { ValidityNotices } from '../items/validity-flags';
-import { VerifierView } from '../items/verifier-view';
-import { VegaChart } from './chart/counterfactual-chart';
-
-/**
- * The hypothetical question with its assumption marked. Questions start with their assumption;
- * when the model put it elsewhere (or reworded it) the assumption is shown on its own line.
- * Everything is rendered as text.
- */
-export function MarkedQuestion({ question, assumption }: { question: string; assumption: string }) {
-  const marked = assumption.trim();
-  const at = marked === '' ? -1 : question.indexOf(marked);
-  if (at === -1) {
-    return (
-      <>
-        <p className="review-question-text" data-testid="review-question">
-          {question}
-        </p>
-        <p className="small">
-          <span className="muted">Assumption (not found in the question): </span>
-          <mark className="assumption">{assumption}</mark>
-        </p>
-      </>
-    );
-  }
-  return (
-    <p className="review-question-text" data-testid="review-question">
-      {question.slice(0, at)}
-      <mark className="assumption" title="The assumption" data-testid="review-assumption">
-        {marked}
-      </mark>
-      {question.slice(at + marked.length)}
-    </p>
-  );
-}
+import { ColourWarning } from '../../views/colour-warning';
+import { BiasFlags, VerifierMark } from '../../views/item-tags';
+import { RequeueNotice } from '../../views/requeue-notice';
+import { ValidityNotices } from '../../views/validity-flags';
+import { MarkedQuestion } from '../../views/marked-question';
+import { VerifierView } from '../../views/verifier-view';
+import { CounterfactualChart } from './counterfactual-chart';
 
 function OriginalImage({ chart }: { chart: ReviewTask['chart'] }) {
   const src = `/api/charts/${chart.id}/image?v=${encodeURIComponent(chart.chart_type)}`;
@@ -68,7 +37,7 @@ function Counterfactual({ task, outcome }: { task: ReviewTask; outcome: EditOutc
   }
   return (
     <>
-      <VegaChart
+      <CounterfactualChart
         key={task.item.id}
         table={outcome.table}
         chartType={chart.chart_type}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import type { QueueFilters } from '../../../../shared/api/review';
-import { ITEM_STATUSES } from '../../../../shared/domain/generation';
+import type { QueueFilters } from '@shared/api/review';
+import { ITEM_STATUSES } from '@shared/domain/generation';
 import { ChartTypeFilter } from '../../ui/filter-select';
 import { Field } from '../../ui/field';
-import { parseId } from '../items/items-api';
-import { useRuns } from '../runs/runs-api';
+import { parseId } from '../../ui/parse-id';
+import { useRuns } from '../../api/runs-api';
 import { useQueue } from './review-api';
 
 /** Live queue figures: what is left for this reviewer and how many items are in each status. */

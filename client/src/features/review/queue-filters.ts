@@ -1,6 +1,6 @@
-import type { QueueFilters } from '../../../../shared/api/review';
-import { ChartTypeSchema } from '../../../../shared/domain/chart-types';
-import { parseId } from '../items/items-api';
+import type { QueueFilters } from '@shared/api/review';
+import { ChartTypeSchema } from '@shared/domain/chart-types';
+import { parseId } from '../../ui/parse-id';
 
 /** The review queue's filters, kept in the URL so a reload (or a shared link) keeps them. */
 export function readQueueFilters(params: URLSearchParams): QueueFilters {

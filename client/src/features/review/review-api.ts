@@ -9,7 +9,7 @@ import {
   type QueueFilters,
   type ReviewTask,
   type SubmitReviewRequest,
-} from '../../../../shared/api/review';
+} from '@shared/api/review';
 import { apiGet, apiPost } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import type { ExpiredLease } from '../../api/socket';

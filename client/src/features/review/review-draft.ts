@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SubmitReviewRequestSchema, type SubmitReviewRequest } from '../../../../shared/api/review';
-import { CRITERIA, type Criterion, type Decision } from '../../../../shared/domain/review';
+import { SubmitReviewRequestSchema, type SubmitReviewRequest } from '@shared/api/review';
+import { CRITERIA, type Criterion, type Decision } from '@shared/domain/review';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
 
 /**

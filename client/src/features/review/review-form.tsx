@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import type { ItemDetail } from '../../../../shared/api/items';
-import { CRITERIA, CRITERION_LABELS, type Criterion, type Decision } from '../../../../shared/domain/review';
+import type { ItemDetail } from '@shared/api/items';
+import { CRITERIA, CRITERION_LABELS, type Criterion, type Decision } from '@shared/domain/review';
 import type { FieldErrors } from '../../ui/form-errors';
 import { suggestedDecision, type ReviewDraft } from './review-draft';
 import { REVIEW_KEYS, type ReviewKeyName } from './review-keys';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
-import type { QueueFilters } from '../../../../shared/api/review';
+import type { QueueFilters } from '@shared/api/review';
 import { useCurrentUser } from '../../auth/session';
 import { QueueCounts, QueueFilterBar } from './queue-bar';
 import { readQueueFilters, writeQueueFilters } from './queue-filters';

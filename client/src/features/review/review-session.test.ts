@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../../../shared/api/review';
+import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '@shared/api/review';
 import { ApiError } from '../../api/http';
 import type { ReviewApi, SubmitResult } from './review-api';
 import { ReviewSession } from './review-session';

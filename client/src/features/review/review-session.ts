@@ -1,5 +1,5 @@
-import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../../../shared/api/review';
-import type { Decision } from '../../../../shared/domain/review';
+import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '@shared/api/review';
+import type { Decision } from '@shared/domain/review';
 import { errorMessage, isApiError } from '../../api/http';
 import type { ReviewApi } from './review-api';
 

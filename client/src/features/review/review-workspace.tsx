@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { SubmitReviewRequest } from '../../../../shared/api/review';
-import type { Criterion, Decision } from '../../../../shared/domain/review';
-import { formatTime } from '../../app/format';
+import type { SubmitReviewRequest } from '@shared/api/review';
+import type { Criterion, Decision } from '@shared/domain/review';
+import { formatTime } from '../../ui/format';
 import type { FieldErrors } from '../../ui/form-errors';
 import { counterfactualOf } from './counterfactual';
 import { ItemContext } from './item-context';

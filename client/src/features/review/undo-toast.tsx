@@ -1,4 +1,4 @@
-import { useNow } from '../runs/use-now';
+import { useNow } from '../../ui/use-now';
 import type { LastDecision } from './review-session';
 import { Key } from './review-form';
 

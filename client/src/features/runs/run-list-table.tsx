@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import type { Run } from '../../../../shared/api/runs';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
-import { formatTime } from '../../app/format';
+import type { Run } from '@shared/api/runs';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import { formatTime } from '../../ui/format';
 import { useNavigableRows } from '../../keyboard/use-list-navigation';
-import { EngineTag, RunProgressBar, RunStatusTag } from './run-parts';
-import { formatCost } from './run-progress';
+import { EngineTag, RunProgressBar, RunStatusTag } from '../../views/run-parts';
+import { formatCost } from '../../views/run-progress';
 
 /** Runs, newest first, each with its live status and progress; rows open the run's view. */
 export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run) => void }) {

@@ -1,12 +1,12 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { LoadError } from '../../ui/error-messages';
 import { Pager } from '../../ui/pager';
-import { parseId } from '../items/items-api';
+import { parseId } from '../../ui/parse-id';
 import { RunListTable } from './run-list-table';
-import { RUN_PAGE_SIZE, useRuns } from './runs-api';
+import { RUN_PAGE_SIZE, useRuns } from '../../api/runs-api';
 import { StartRunForm } from './start-run-form';
 
 const SHORTCUTS = [

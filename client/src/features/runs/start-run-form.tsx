@@ -1,17 +1,17 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { QA_ORDERS, QaOrderSchema, RunConfigSchema, type QaOrder, type RunConfigInput } from '../../../../shared/api/runs';
-import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '../../../../shared/domain/chart-types';
-import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage } from '../../../../shared/domain/generation';
+import { QA_ORDERS, QaOrderSchema, RunConfigSchema, type QaOrder, type RunConfigInput } from '@shared/api/runs';
+import { CHART_TYPES, CHART_TYPE_LABELS, ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
+import { OFFLINE_MODEL, RUN_STAGES, RunStageSchema, type Engine, type RunStage } from '@shared/domain/generation';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
 import { NumberField } from '../../ui/number-field';
 import { SubmitButton } from '../../ui/submit-button';
 import { useFieldErrors } from '../../ui/use-field-errors';
-import { useChartFacets } from '../charts/charts-api';
-import { EngineField } from './engine-field';
-import { QA_ORDER_LABELS } from './run-progress';
-import { useOpenaiAvailability, useStartRun } from './runs-api';
+import { useChartFacets } from '../../api/charts-api';
+import { EngineField } from '../../views/engine-field';
+import { QA_ORDER_LABELS } from '../../views/run-progress';
+import { useOpenaiAvailability, useStartRun } from '../../api/runs-api';
 
 const STAGE_LABELS: Record<RunStage, string> = {
   both: 'Both stages',

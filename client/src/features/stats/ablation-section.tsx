@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { AblationQuerySchema, type AblationGroup, type AblationRow } from '../../../../shared/api/analytics';
+import { AblationQuerySchema, type AblationGroup, type AblationRow } from '@shared/api/analytics';
 import { errorMessage } from '../../api/http';
-import { formatPercent } from '../../app/format';
+import { formatPercent } from '../../ui/format';
 import { Field } from '../../ui/field';
-import { useDebouncedValue } from '../charts/try-it/use-debounced-value';
-import { formatCost } from '../runs/run-progress';
+import { useDebouncedValue } from '../../ui/use-debounced-value';
+import { formatCost } from '../../views/run-progress';
 import { useAblation } from './stats-api';
 
 /** The paper's default for pricing reviewer time, and the API's. */

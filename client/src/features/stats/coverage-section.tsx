@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import type { CoverageCell, CoverageResponse } from '../../../../shared/api/analytics';
-import { CHART_TYPE_LABELS, CHART_TYPES } from '../../../../shared/domain/chart-types';
-import { ANSWER_TYPES, AnswerTypeSchema, type AnswerType } from '../../../../shared/table/answers';
+import type { CoverageCell, CoverageResponse } from '@shared/api/analytics';
+import { CHART_TYPE_LABELS, CHART_TYPES } from '@shared/domain/chart-types';
+import { ANSWER_TYPES, AnswerTypeSchema, type AnswerType } from '@shared/table/answers';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { FilterSelect, optionsOf } from '../../ui/filter-select';

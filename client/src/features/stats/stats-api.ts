@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { AblationResponseSchema, CoverageResponseSchema } from '../../../../shared/api/analytics';
-import { ReviewStatsResponseSchema } from '../../../../shared/api/review';
+import { AblationResponseSchema, CoverageResponseSchema } from '@shared/api/analytics';
+import { ReviewStatsResponseSchema } from '@shared/api/review';
 import { apiGet } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import type { ReviewStatsResponse } from '../../../../shared/api/review';
-import { CHART_TYPE_LABELS, ChartTypeSchema } from '../../../../shared/domain/chart-types';
-import { CRITERIA, CRITERION_LABELS } from '../../../../shared/domain/review';
-import { roleAtLeast } from '../../../../shared/domain/roles';
+import type { ReviewStatsResponse } from '@shared/api/review';
+import { CHART_TYPE_LABELS, ChartTypeSchema } from '@shared/domain/chart-types';
+import { CRITERIA, CRITERION_LABELS } from '@shared/domain/review';
+import { roleAtLeast } from '@shared/domain/roles';
 import { errorMessage } from '../../api/http';
-import { formatPercent } from '../../app/format';
+import { formatPercent } from '../../ui/format';
 import { useCurrentUser } from '../../auth/session';
 import { AblationSection } from './ablation-section';
 import { CoverageSection } from './coverage-section';

@@ -7,10 +7,14 @@ type VegaFigureProps = {
   /** What the figure shows, for assistive technology; give the numbers in a table nearby too. */
   label: string;
   testId?: string;
+  /** The drawing's class: `vega-figure` for analytics figures, `vega-chart` for a chart beside its image. */
+  className?: string;
+  /** What the error line calls it. */
+  noun?: 'figure' | 'chart';
 };
 
 /** A Vega or Vega-Lite figure drawn in the browser as SVG; Vega is fetched the first time one is shown. */
-export function VegaFigure({ figure, label, testId }: VegaFigureProps) {
+export function VegaFigure({ figure, label, testId, className = 'vega-figure', noun = 'figure' }: VegaFigureProps) {
   const container = useRef<HTMLDivElement>(null);
   // What became of the last figure drawn; a newer figure is 'drawing' until it is done.
   const [outcome, setOutcome] = useState<{ figure: FigureSpec; error: string | null } | null>(null);
@@ -47,7 +51,7 @@ export function VegaFigure({ figure, label, testId }: VegaFigureProps) {
     <>
       <div
         ref={container}
-        className="vega-figure"
+        className={className}
         role="img"
         aria-label={label}
         aria-busy={state === 'drawing'}
@@ -57,7 +61,7 @@ export function VegaFigure({ figure, label, testId }: VegaFigureProps) {
       {state === 'drawing' && <p className="muted small chart-status">Drawing…</p>}
       {typeof state === 'object' && (
         <p className="error" role="alert">
-          The figure could not be drawn: {state.error}
+          The {noun} could not be drawn: {state.error}
         </p>
       )}
     </>

@@ -1,4 +1,4 @@
-import type { DataTable } from '../../../../../shared/table/model';
+import type { DataTable } from '@shared/table/model';
 
 /** Snippets a click puts into a field, written with the chart's own labels so they run as they are. */
 export interface TryItExamples {

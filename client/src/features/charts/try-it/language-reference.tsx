@@ -1,5 +1,5 @@
-import { MAX_EDIT_OPS } from '../../../../../shared/table/edit';
-import { MAX_PROGRAM_LENGTH } from '../../../../../shared/table/program';
+import { MAX_EDIT_OPS } from '@shared/table/edit';
+import { MAX_PROGRAM_LENGTH } from '@shared/table/program/index';
 
 /** The grammar doc in the repository; the workbench does not serve docs. */
 const GRAMMAR_DOC = 'docs/program-language.md';

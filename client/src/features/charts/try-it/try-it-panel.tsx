@@ -1,14 +1,14 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react';
-import { CHART_TYPE_LABELS, type ChartType } from '../../../../../shared/domain/chart-types';
-import type { DataTable } from '../../../../../shared/table/model';
+import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
+import type { DataTable } from '@shared/table/model';
 import { Field } from '../../../ui/field';
-import { EditedTableView } from './edited-table-view';
+import { EditedTableView } from '../../../views/edited-table-view';
 import { buildExamples } from './examples';
 import { LanguageReference } from './language-reference';
-import { LintFindingsView } from './lint-findings-view';
+import { LintFindingsView } from '../../../views/lint-findings-view';
 import { ProgramErrorView } from './program-error-view';
 import { runTryIt, type TryItResult } from './run-try-it';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '../../../ui/use-debounced-value';
 
 /** Long enough to skip the keystrokes of a word, short enough to feel live. */
 const TYPING_PAUSE_MS = 150;

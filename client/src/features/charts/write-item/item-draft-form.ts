@@ -1,5 +1,5 @@
-import { CreateItemRequestSchema, type CreateItemRequest } from '../../../../../shared/api/items';
-import { classifyAnswer, type AnswerType } from '../../../../../shared/table/answers';
+import { CreateItemRequestSchema, type CreateItemRequest } from '@shared/api/items';
+import { classifyAnswer, type AnswerType } from '@shared/table/answers';
 import { fieldErrorsOf, type FieldErrors } from '../../../ui/form-errors';
 
 /** The write-item form as typed. */

@@ -1,19 +1,19 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { FactualQa } from '../../../../../shared/api/charts';
-import type { ItemDetail } from '../../../../../shared/api/items';
-import type { ChartType } from '../../../../../shared/domain/chart-types';
-import { roleAtLeast } from '../../../../../shared/domain/roles';
-import { ANSWER_TYPES, AnswerTypeSchema } from '../../../../../shared/table/answers';
+import type { FactualQa } from '@shared/api/charts';
+import type { ItemDetail } from '@shared/api/items';
+import type { ChartType } from '@shared/domain/chart-types';
+import { roleAtLeast } from '@shared/domain/roles';
+import { ANSWER_TYPES, AnswerTypeSchema } from '@shared/table/answers';
 import { errorMessage } from '../../../api/http';
 import { useCurrentUser } from '../../../auth/session';
 import { Field } from '../../../ui/field';
 import { serverFieldMessage, serverFieldOf, type FieldErrors } from '../../../ui/form-errors';
-import { ItemListTable } from '../../items/item-list-table';
-import { BiasFlags } from '../../items/item-tags';
-import { useCreateItem, useItems } from '../../items/items-api';
-import { VerifierView } from '../../items/verifier-view';
-import { useProposals } from '../../pool/pool-api';
+import { ItemListTable } from '../../../views/item-list-table';
+import { BiasFlags } from '../../../views/item-tags';
+import { useCreateItem, useItems } from '../../../api/items-api';
+import { VerifierView } from '../../../views/verifier-view';
+import { useProposals } from '../../../api/pool-api';
 import { effectiveAnswerType, emptyDraft, toCreateItemRequest, type ItemDraftForm } from './item-draft-form';
 
 /** Proposals offered to credit an item to: the active ones of the chart's type. */

@@ -1,7 +1,7 @@
 import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { describe, expect, it } from 'vitest';
-import type { PoolAnalyticsResponse } from '../../../../../shared/api/analytics';
+import type { PoolAnalyticsResponse } from '@shared/api/analytics';
 import { SUNBURST_SIZE_PX, sunburstFigure, sunburstNodes } from './figures';
 
 const OPERATIONS: PoolAnalyticsResponse['operations'] = [

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { PoolAnalyticsResponse } from '../../../../../shared/api/analytics';
-import { CHART_TYPE_LABELS, type ChartType } from '../../../../../shared/domain/chart-types';
-import { PROPOSAL_ORIGINS } from '../../../../../shared/domain/generation';
+import type { PoolAnalyticsResponse } from '@shared/api/analytics';
+import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
+import { PROPOSAL_ORIGINS } from '@shared/domain/generation';
 import { FIGURE_FONT, ORIGIN_COLORS, type FigureSpec } from '../../../ui/vega/figure-spec';
 
 /**

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import type { PoolAnalyticsResponse } from '../../../../../shared/api/analytics';
-import { CHART_TYPE_LABELS, CHART_TYPES, ChartTypeSchema, type ChartType } from '../../../../../shared/domain/chart-types';
+import type { PoolAnalyticsResponse } from '@shared/api/analytics';
+import { CHART_TYPE_LABELS, CHART_TYPES, ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
 import { Field } from '../../../ui/field';
 import { VegaFigure } from '../../../ui/vega/vega-figure';
 import { sunburstFigure, sunburstNodes } from './figures';

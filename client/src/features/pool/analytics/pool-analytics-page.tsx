@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import type { PoolAnalyticsResponse } from '../../../../../shared/api/analytics';
-import { CHART_TYPE_LABELS } from '../../../../../shared/domain/chart-types';
+import type { PoolAnalyticsResponse } from '@shared/api/analytics';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { errorMessage } from '../../../api/http';
-import { formatPassRate, formatPercent } from '../../../app/format';
+import { formatPassRate, formatPercent } from '../../../ui/format';
 import { VegaFigure } from '../../../ui/vega/vega-figure';
 import { usePoolAnalytics } from '../analytics-api';
 import { PoolTabs } from '../pool-tabs';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { PoolAnalyticsResponse } from '../../../../../shared/api/analytics';
-import { CHART_TYPE_LABELS } from '../../../../../shared/domain/chart-types';
-import { formatPassRate } from '../../../app/format';
+import type { PoolAnalyticsResponse } from '@shared/api/analytics';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import { formatPassRate } from '../../../ui/format';
 
 type Row = PoolAnalyticsResponse['pass_rate']['by_proposal'][number];
 

@@ -1,6 +1,6 @@
-import type { ItemSummary } from '../../../../shared/api/items';
-import type { BiasFlag } from '../../../../shared/generation/bias-guards';
-import { OFFLINE_MODEL } from '../../../../shared/domain/generation';
+import type { ItemSummary } from '@shared/api/items';
+import type { BiasFlag } from '@shared/generation/bias-guards';
+import { OFFLINE_MODEL } from '@shared/domain/generation';
 
 const BIAS_FLAG_TEXT: Record<BiasFlag, { label: string; title: string }> = {
   unchanged_answer: {

@@ -1,6 +1,6 @@
-import type { Run } from '../../../../shared/api/runs';
-import type { RunStatus } from '../../../../shared/domain/generation';
-import { formatTime } from '../../app/format';
+import type { Run } from '@shared/api/runs';
+import type { RunStatus } from '@shared/domain/generation';
+import { formatTime } from '../ui/format';
 import { engineLabel, formatCost, taskCounts } from './run-progress';
 
 /** A run's status in its colour; evaluation runs share it under their own test id (`testId`). */

@@ -1,5 +1,5 @@
-import type { ItemDetail, ItemSummary } from '../../../../shared/api/items';
-import type { VerifierResult } from '../../../../shared/table/verify';
+import type { ItemDetail, ItemSummary } from '@shared/api/items';
+import type { VerifierResult } from '@shared/table/verify';
 
 /**
  * Whether an item is the benchmark's task: the factual question under an assumption that

@@ -1,5 +1,5 @@
-import type { VerifierResult } from '../../../../shared/table/verify';
-import { LintFindingsView } from '../charts/try-it/lint-findings-view';
+import type { VerifierResult } from '@shared/table/verify';
+import { LintFindingsView } from './lint-findings-view';
 import { VerifierMark } from './item-tags';
 
 /**

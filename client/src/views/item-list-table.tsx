@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import type { ItemSummary } from '../../../../shared/api/items';
-import { CHART_TYPE_LABELS } from '../../../../shared/domain/chart-types';
-import { useHotkeys } from '../../keyboard/use-hotkeys';
-import { selectableRow, useListNavigation, useSelectedRowRef } from '../../keyboard/use-list-navigation';
+import type { ItemSummary } from '@shared/api/items';
+import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
+import { useHotkeys } from '../keyboard/use-hotkeys';
+import { selectableRow, useListNavigation, useSelectedRowRef } from '../keyboard/use-list-navigation';
 import { BiasFlags, ItemStatusTag, OriginTag, VerifierMark } from './item-tags';
 import { ValidityTags } from './validity-flags';
 

@@ -1,5 +1,5 @@
-import type { CellChange } from '../../../../../shared/table/edit';
-import type { DataTable } from '../../../../../shared/table/model';
+import type { CellChange } from '@shared/table/edit';
+import type { DataTable } from '@shared/table/model';
 
 export type CellStatus = 'same' | 'changed' | 'added' | 'removed';
 

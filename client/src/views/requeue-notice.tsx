@@ -1,4 +1,4 @@
-import type { RequeueReason } from '../../../../shared/domain/generation';
+import type { RequeueReason } from '@shared/domain/generation';
 
 /** What each system reason for sending an item back to review tells its reader. */
 export const REQUEUE_REASON_TEXT: Record<RequeueReason, string> = {

@@ -1,4 +1,4 @@
-import { Field } from '../../ui/field';
+import { Field } from '../ui/field';
 
 type EngineFieldProps<E extends string> = {
   /** The engine that needs no API key: offered first, and what any other choice falls back to. */

@@ -1,6 +1,6 @@
-import { isMissingCell } from '../../../../../shared/table/cell';
-import type { DataTable } from '../../../../../shared/table/model';
-import type { EditOutcome } from './run-try-it';
+import { isMissingCell } from '@shared/table/cell';
+import type { DataTable } from '@shared/table/model';
+import type { EditOutcome } from './edit-outcome';
 import { diffForDisplay, type DiffCell } from './table-diff';
 
 type AppliedOutcome = Extract<EditOutcome, { kind: 'applied' }>;

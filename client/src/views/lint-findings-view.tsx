@@ -1,4 +1,4 @@
-import type { Finding } from '../../../../../shared/table/lint';
+import type { Finding } from '@shared/table/lint';
 
 /** Layout-lint findings: severity, code and the sentence that explains them. */
 export function LintFindingsView({ findings }: { findings: Finding[] }) {

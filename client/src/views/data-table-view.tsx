@@ -1,5 +1,5 @@
-import type { DataTable } from '../../../../shared/table/model';
-import { isMissingCell } from '../../../../shared/table/cell';
+import type { DataTable } from '@shared/table/model';
+import { isMissingCell } from '@shared/table/cell';
 
 function Cell({ raw, value }: { raw: string; value: number | null }) {
   if (isMissingCell(raw)) {

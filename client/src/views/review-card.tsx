@@ -1,6 +1,6 @@
-import type { ReviewRecord } from '../../../../shared/api/review';
-import { CRITERIA, CRITERION_LABELS } from '../../../../shared/domain/review';
-import { formatTime } from '../../app/format';
+import type { ReviewRecord } from '@shared/api/review';
+import { CRITERIA, CRITERION_LABELS } from '@shared/domain/review';
+import { formatTime } from '../ui/format';
 
 function seconds(ms: number): string {
   return ms < 90_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 60_000).toFixed(1)} min`;

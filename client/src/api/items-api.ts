@@ -4,10 +4,10 @@ import {
   ItemListResponseSchema,
   type CreateItemRequest,
   type ItemListQuery,
-} from '../../../../shared/api/items';
-import { ItemHistoryResponseSchema, RequeueResponseSchema } from '../../../../shared/api/review';
-import { apiGet, apiPost } from '../../api/http';
-import { queryKeys } from '../../api/query-keys';
+} from '@shared/api/items';
+import { ItemHistoryResponseSchema, RequeueResponseSchema } from '@shared/api/review';
+import { apiGet, apiPost } from './http';
+import { queryKeys } from './query-keys';
 
 export function useItems(query: ItemListQuery) {
   return useQuery({
@@ -55,10 +55,4 @@ export function useRequeue() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.review.all() });
     },
   });
-}
-
-/** A positive integer id from a route or search parameter, else null. */
-export function parseId(param: string | null | undefined): number | null {
-  const id = Number(param);
-  return param && Number.isInteger(id) && id > 0 ? id : null;
 }

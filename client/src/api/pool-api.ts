@@ -7,9 +7,9 @@ import {
   type ProposalListQuery,
   type ProposalListResponse,
   type UpdateProposalRequest,
-} from '../../../../shared/api/pool';
-import { apiGet, apiPatch, apiPost } from '../../api/http';
-import { queryKeys } from '../../api/query-keys';
+} from '@shared/api/pool';
+import { apiGet, apiPatch, apiPost } from './http';
+import { queryKeys } from './query-keys';
 
 export function useProposals(query: ProposalListQuery) {
   return useQuery({

@@ -1,5 +1,5 @@
-import { FINISHED_RUN_STATUSES, OFFLINE_MODEL, type Engine } from '../../../../shared/domain/generation';
-import type { QaOrder, Run } from '../../../../shared/api/runs';
+import { FINISHED_RUN_STATUSES, OFFLINE_MODEL, type Engine } from '@shared/domain/generation';
+import type { QaOrder, Run } from '@shared/api/runs';
 
 export interface TaskCounts {
   done: number;

@@ -1,15 +1,15 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { HealthResponseSchema } from '../../../../shared/api/health';
+import { HealthResponseSchema } from '@shared/api/health';
 import {
   RunDetailResponseSchema,
   RunListResponseSchema,
   RunResponseSchema,
   type Run,
   type RunConfigInput,
-} from '../../../../shared/api/runs';
-import { apiGet, apiPost } from '../../api/http';
-import { queryKeys } from '../../api/query-keys';
+} from '@shared/api/runs';
+import { apiGet, apiPost } from './http';
+import { queryKeys } from './query-keys';
 
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
 

@@ -2,11 +2,11 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ItemDetailSchema, type ItemDetail } from '../../../../shared/api/items';
-import { ReviewTaskSchema } from '../../../../shared/api/review';
-import { buildTable } from '../../../../shared/table/table-fixtures';
-import { ItemContext } from '../review/item-context';
-import { ItemBody } from './item-page';
+import { ItemDetailSchema, type ItemDetail } from '@shared/api/items';
+import { ReviewTaskSchema } from '@shared/api/review';
+import { buildTable } from '@shared/table/table-fixtures';
+import { ItemContext } from '../features/review/item-context';
+import { ItemBody } from '../features/items/item-page';
 
 const REASON_TEXT = 'Sent back to review: the chart’s data table changed on re-import';
 

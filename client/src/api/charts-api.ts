@@ -7,9 +7,9 @@ import {
   type ChartDetailResponse,
   type ChartListQuery,
   type UpdateChartRequest,
-} from '../../../../shared/api/charts';
-import { apiGet, apiPatch } from '../../api/http';
-import { queryKeys } from '../../api/query-keys';
+} from '@shared/api/charts';
+import { apiGet, apiPatch } from './http';
+import { queryKeys } from './query-keys';
 
 export function useChartList(query: ChartListQuery) {
   return useQuery({

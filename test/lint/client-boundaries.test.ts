@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** The no-restricted-imports messages ESLint gives `code` as if it were the file at `filePath`. */
+async function importErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+// The floor plan of client/src (eslint.config.js → client/client-boundaries.js), checked on snippets.
+describe('client boundaries', () => {
+  it('refuses a page importing another page, from any depth', async () => {
+    expect(await importErrors('client/src/features/review/x.ts', "export { ItemBody } from '../items/item-page';\n")).toHaveLength(1);
+    expect(await importErrors('client/src/features/charts/write-item/x.ts', "export { useProposals } from '../../pool/pool-api';\n")).toHaveLength(1);
+    expect(await importErrors('client/src/features/pool/x.ts', "export { RunsPage } from '../../features/runs/runs-page';\n")).toHaveLength(1);
+  });
+
+  it('lets a page import itself and what is shared', async () => {
+    const code = [
+      "export { ItemListTable } from '../../../views/item-list-table';",
+      "export { useItems } from '../../../api/items-api';",
+      "export { formatTime } from '../../../ui/format';",
+      "export { runTryIt } from '../try-it/run-try-it';",
+      "export { ChartPage } from '../../charts/chart-page';",
+      '',
+    ].join('\n');
+    expect(await importErrors('client/src/features/charts/write-item/x.ts', code)).toEqual([]);
+  });
+
+  it('refuses views, api and ui importing a page', async () => {
+    for (const folder of ['views', 'api', 'ui']) {
+      expect(await importErrors(`client/src/${folder}/x.ts`, "export { ReviewPage } from '../features/review/review-page';\n")).toHaveLength(1);
+    }
+  });
+});
