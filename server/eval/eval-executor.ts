@@ -1,18 +1,13 @@
-import { hostname } from 'node:os';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { HttpError, notFound } from '../http/http-error';
-import { ActiveJobs } from '../jobs/active-jobs';
-import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
+import { DurableJobs } from '../jobs/durable-job';
 import { getSettings } from '../settings/settings-queries';
 import {
   addEvalUsage,
-  claimEvalOwnership,
   claimNextQuestion,
-  evalHeartbeat,
-  evalRunsWithStatus,
   getEvalRun,
   insertEvalQuestions,
   insertEvalRun,
@@ -69,7 +64,7 @@ export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
  * (its snapshot), each answer as it arrives, so a run whose process died resumes where it was.
  */
 export class EvalExecutor {
-  private readonly active = new ActiveJobs();
+  private readonly jobs: DurableJobs;
   private readonly lastProgress = new Map<number, number>();
   private readonly askerFor: AskerFactory;
 
@@ -77,6 +72,7 @@ export class EvalExecutor {
     private readonly ctx: AppContext,
     askerFor?: AskerFactory,
   ) {
+    this.jobs = new DurableJobs(ctx, 'eval_runs');
     this.askerFor =
       askerFor ??
       ((run) => {
@@ -106,18 +102,17 @@ export class EvalExecutor {
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
   start(runId: number): Promise<void> {
-    const running = this.active.running(runId);
+    const running = this.jobs.running(runId);
     if (running) return running;
     if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running')) return Promise.resolve();
-    return this.active.start(
-      runId,
-      (controller) => this.execute(runId, controller),
-      (error) => {
+    return this.jobs.start(runId, {
+      execute: (controller) => this.execute(runId, controller),
+      onFailure: (error) => {
         this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
         transitionEvalRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
-      () => this.publishProgress(runId, true),
-    );
+      onSettled: () => this.publishProgress(runId, true),
+    });
   }
 
   cancel(runId: number): EvalRun {
@@ -125,26 +120,22 @@ export class EvalExecutor {
     if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) {
       throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
     }
-    this.active.abort(runId);
+    this.jobs.abort(runId);
     this.publishProgress(runId, true);
     return publicEvalRun(this.ctx.db, this.mustGet(runId));
   }
 
   /** At server start: runs left running or queued by a process that is gone are taken up again. */
   resumeOrphans(): number[] {
-    const resumed: number[] = [];
-    for (const run of evalRunsWithStatus(this.ctx.db, ['running', 'queued'])) {
-      if (this.active.has(run.id) || !ownerGone(run)) continue;
-      requeueRunningQuestions(this.ctx.db, run.id);
-      void this.start(run.id);
-      resumed.push(run.id);
-    }
-    return resumed;
+    return this.jobs.takeOrphans((runId) => {
+      requeueRunningQuestions(this.ctx.db, runId);
+      void this.start(runId);
+    });
   }
 
   /** Server shutdown: runs stay `running` and resume at the next start. */
   shutdown(): Promise<void> {
-    return this.active.shutdown();
+    return this.jobs.shutdown();
   }
 
   private mustGet(runId: number): EvalRunRecord {
@@ -155,32 +146,25 @@ export class EvalExecutor {
 
   private async execute(runId: number, controller: AbortController): Promise<void> {
     const { db } = this.ctx;
-    claimEvalOwnership(db, runId, process.pid, hostname());
-    const beat = setInterval(() => evalHeartbeat(db, runId), HEARTBEAT_MS);
-    beat.unref();
-    try {
-      const run = this.mustGet(runId);
-      const asker = this.askerFor(run);
-      this.publishProgress(runId, true);
-      let answered = 0;
-      const drawAhead = asker && run.mode !== 'no_image' ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
-      const work = async () => {
-        while (!controller.signal.aborted) {
-          const question = claimNextQuestion(db, runId);
-          if (!question) return;
-          drawAhead?.next();
-          await this.answer(run, asker, question, controller.signal);
-          this.publishProgress(runId, false);
-          // The factual baseline never waits on I/O: let requests in between its answers.
-          if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-        }
-      };
-      await Promise.all(Array.from({ length: run.concurrency }, work));
-      if (controller.signal.aborted) return;
-      transitionEvalRun(db, runId, ['running'], 'done');
-    } finally {
-      clearInterval(beat);
-    }
+    const run = this.mustGet(runId);
+    const asker = this.askerFor(run);
+    this.publishProgress(runId, true);
+    let answered = 0;
+    const drawAhead = asker && run.mode !== 'no_image' ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
+    const work = async () => {
+      while (!controller.signal.aborted) {
+        const question = claimNextQuestion(db, runId);
+        if (!question) return;
+        drawAhead?.next();
+        await this.answer(run, asker, question, controller.signal);
+        this.publishProgress(runId, false);
+        // The factual baseline never waits on I/O: let requests in between its answers.
+        if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await Promise.all(Array.from({ length: run.concurrency }, work));
+    if (controller.signal.aborted) return;
+    transitionEvalRun(db, runId, ['running'], 'done');
   }
 
   private async answer(run: EvalRunRecord, asker: ModelAsker | null, claimed: ClaimedQuestion, signal: AbortSignal): Promise<void> {

@@ -99,10 +99,6 @@ export function listEvalRuns(db: Db): EvalRunRecord[] {
   return (db.prepare(`${RUN_SELECT} ORDER BY r.id DESC`).all() as EvalRunRow[]).map(toRecord);
 }
 
-export function evalRunsWithStatus(db: Db, statuses: EvalRunStatus[]): EvalRunRecord[] {
-  return (db.prepare(`${RUN_SELECT} WHERE r.status IN (SELECT value FROM json_each(?)) ORDER BY r.id`).all(JSON.stringify(statuses)) as EvalRunRow[]).map(toRecord);
-}
-
 /**
  * Moves a run between statuses if it is in one of `from`; false when it was not. Ending a run
  * freezes its score, so listing finished runs never re-aggregates their results.
@@ -131,14 +127,6 @@ export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to:
 /** Questions still pending or in flight become failed (no prediction) with `reason`. */
 export function failUnanswered(db: Db, runId: number, reason: string): void {
   db.prepare("UPDATE eval_results SET status = 'failed', error = COALESCE(error, ?) WHERE run_id = ? AND status IN ('pending', 'running')").run(reason, runId);
-}
-
-export function claimEvalOwnership(db: Db, id: number, pid: number, host: string): void {
-  db.prepare(`UPDATE eval_runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
-}
-
-export function evalHeartbeat(db: Db, id: number): void {
-  db.prepare(`UPDATE eval_runs SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
 }
 
 export function addEvalUsage(db: Db, id: number, usage: { prompt_tokens: number; completion_tokens: number; cost: number }): void {

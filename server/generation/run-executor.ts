@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
@@ -14,22 +13,18 @@ import type { EngineResult, GenerationEngine } from './engine';
 import { TransportStreak } from './transport-streak';
 import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
-import { ActiveJobs } from '../jobs/active-jobs';
-import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
+import { DurableJobs } from '../jobs/durable-job';
 import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
 import {
   addRunUsage,
   claimNextTask,
-  claimRunOwnership,
   finishTask,
   getRun,
-  heartbeat,
   insertRun,
   publicRun,
   reconcileRunUsage,
   reopenFailedTasks,
   requeueRunningTasks,
-  runsWithStatus,
   transitionRun,
   type RunRecord,
   type TaskRow,
@@ -71,7 +66,7 @@ type EngineOutcome = EngineResult<object>;
  * idempotency key per proposal × QA keeps anything from being made twice.
  */
 export class RunExecutor {
-  private readonly active = new ActiveJobs();
+  private readonly jobs: DurableJobs;
   private readonly lastProgress = new Map<number, number>();
   /** Shared by every run of this process, so two offline runs together still leave room for requests. */
   private readonly slices = new EventLoopSlices(WORK_SLICE_MS);
@@ -79,7 +74,9 @@ export class RunExecutor {
   constructor(
     private readonly ctx: AppContext,
     private readonly engineFor: EngineFactory,
-  ) {}
+  ) {
+    this.jobs = new DurableJobs(ctx, 'runs');
+  }
 
   createRun(config: RunConfig, createdBy: number | null): Run {
     if (config.engine === 'openai' && !this.ctx.config.openaiApiKey) {
@@ -103,18 +100,17 @@ export class RunExecutor {
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
   start(runId: number): Promise<void> {
-    const running = this.active.running(runId);
+    const running = this.jobs.running(runId);
     if (running) return running;
     if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
-    return this.active.start(
-      runId,
-      (controller) => this.execute(runId, controller),
-      (error) => {
+    return this.jobs.start(runId, {
+      execute: (controller) => this.execute(runId, controller),
+      onFailure: (error) => {
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');
         transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
-      () => this.publishProgress(runId, true),
-    );
+      onSettled: () => this.publishProgress(runId, true),
+    });
   }
 
   pause(runId: number): Run {
@@ -129,35 +125,30 @@ export class RunExecutor {
     const run = this.mustGet(runId);
     if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
     requeueRunningTasks(this.ctx.db, runId);
-    // Paused by a process that died since (a crash, or `hqa generate` ended): its last calls may be in llm_calls only.
-    if (!this.active.has(runId) && ownerGone(run)) reconcileRunUsage(this.ctx.db, runId);
+    // Paused while its process died (a crash): its last calls may be in llm_calls only.
+    if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
     return publicRun(this.mustGet(runId));
   }
 
   /** At server start: runs left running or queued by a process that is gone are taken up again. */
   resumeOrphans(): number[] {
-    const resumed: number[] = [];
-    for (const run of runsWithStatus(this.ctx.db, ['running', 'queued'])) {
-      if (this.active.has(run.id)) continue;
-      if (!ownerGone(run)) continue;
-      requeueRunningTasks(this.ctx.db, run.id);
-      reconcileRunUsage(this.ctx.db, run.id);
-      void this.start(run.id);
-      resumed.push(run.id);
-    }
-    return resumed;
+    return this.jobs.takeOrphans((runId) => {
+      requeueRunningTasks(this.ctx.db, runId);
+      reconcileRunUsage(this.ctx.db, runId);
+      void this.start(runId);
+    });
   }
 
   /** Stops every run this process executes (server shutdown): they stay `running` and resume next start. */
   shutdown(): Promise<void> {
-    return this.active.shutdown();
+    return this.jobs.shutdown();
   }
 
   private stop(runId: number, from: RunStatus[], to: 'paused' | 'cancelled'): Run {
     const run = this.mustGet(runId);
     if (!transitionRun(this.ctx.db, runId, from, to)) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
-    this.active.abort(runId);
+    this.jobs.abort(runId);
     this.publishProgress(runId, true);
     return publicRun(this.mustGet(runId));
   }
@@ -170,25 +161,18 @@ export class RunExecutor {
 
   private async execute(runId: number, controller: AbortController): Promise<void> {
     const { db } = this.ctx;
-    claimRunOwnership(db, runId, process.pid, hostname());
-    const beat = setInterval(() => heartbeat(db, runId), HEARTBEAT_MS);
-    beat.unref();
-    try {
-      const run = this.mustGet(runId);
-      const engine = this.engineFor(run);
-      const streak = new TransportStreak(getSettings(db).pause_after_transport_failures);
-      planProposalTasks(db, run);
-      this.publishProgress(runId, true);
-      await this.workers(run, engine, 'proposals', controller, streak);
-      if (controller.signal.aborted) return;
-      planItemTasks(db, this.mustGet(runId));
-      this.publishProgress(runId, true);
-      await this.workers(run, engine, 'item', controller, streak);
-      if (controller.signal.aborted) return;
-      transitionRun(db, runId, ['running'], 'done');
-    } finally {
-      clearInterval(beat);
-    }
+    const run = this.mustGet(runId);
+    const engine = this.engineFor(run);
+    const streak = new TransportStreak(getSettings(db).pause_after_transport_failures);
+    planProposalTasks(db, run);
+    this.publishProgress(runId, true);
+    await this.workers(run, engine, 'proposals', controller, streak);
+    if (controller.signal.aborted) return;
+    planItemTasks(db, this.mustGet(runId));
+    this.publishProgress(runId, true);
+    await this.workers(run, engine, 'item', controller, streak);
+    if (controller.signal.aborted) return;
+    transitionRun(db, runId, ['running'], 'done');
   }
 
   private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController, streak: TransportStreak): Promise<void> {

@@ -91,13 +91,6 @@ export function listRuns(db: Db, page: number, pageSize: number): { runs: RunRec
   return { runs: rows.map(toRun), total };
 }
 
-export function runsWithStatus(db: Db, statuses: RunStatus[]): RunRecord[] {
-  const rows = db
-    .prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE status IN (${statuses.map(() => '?').join(',')}) ORDER BY id`)
-    .all(...statuses) as RunRow[];
-  return rows.map(toRun);
-}
-
 /**
  * Moves a run from one of `from` to `to`; false when it was in none of them (a race lost). A run
  * that runs again drops its stop reason: why it paused is no longer true.
@@ -113,14 +106,6 @@ export function transitionRun(db: Db, id: number, from: RunStatus[], to: RunStat
     )
     .run(to, to, stopReason, to, finished ? 1 : 0, id, ...from);
   return result.changes > 0;
-}
-
-export function claimRunOwnership(db: Db, id: number, pid: number, host: string): void {
-  db.prepare(`UPDATE runs SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
-}
-
-export function heartbeat(db: Db, id: number): void {
-  db.prepare(`UPDATE runs SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
 }
 
 export function markItemsPlanned(db: Db, id: number): void {

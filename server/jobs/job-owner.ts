@@ -1,6 +1,9 @@
 import { hostname } from 'node:os';
 
-/** A background job's owner (generation and evaluation runs), recorded so another process can take over. */
+/**
+ * A background job's owner (generation and evaluation runs, reflection batches), recorded so
+ * another process can take over. `owner_pid` null: nobody owns it (never started, or released).
+ */
 export interface JobOwner {
   owner_pid: number | null;
   owner_host: string | null;
@@ -21,12 +24,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** This process, as it records itself as a job's owner. */
+export function thisProcess(): { pid: number; host: string } {
+  return { pid: process.pid, host: hostname() };
+}
+
 /**
- * Whether a job left running belongs to nobody: on this host its process is gone (a pid check
- * is exact); on another host its heartbeat went stale (all we can know from here).
+ * Whether a job left running belongs to nobody, as `self` sees it: on its host the owner's
+ * process is gone (a pid check is exact); on another host its heartbeat went stale (all we can
+ * know from there). A job `self` owns is not gone.
  */
-export function ownerGone(job: JobOwner, now = Date.now()): boolean {
+export function ownerGone(job: JobOwner, self = thisProcess(), now = Date.now()): boolean {
   if (job.owner_pid === null) return true;
-  if (job.owner_host === hostname()) return job.owner_pid !== process.pid && !isAlive(job.owner_pid);
+  if (job.owner_host === self.host) return job.owner_pid !== self.pid && !isAlive(job.owner_pid);
   return now - Date.parse(job.heartbeat_at ?? '') > STALE_OWNER_MS;
 }

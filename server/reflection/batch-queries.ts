@@ -58,18 +58,6 @@ export function listBatches(db: Db, limit: number): BatchRecord[] {
   return (db.prepare(`SELECT ${COLUMNS} FROM reflection_batches ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
 }
 
-export function runningBatches(db: Db): BatchRecord[] {
-  return (db.prepare(`SELECT ${COLUMNS} FROM reflection_batches WHERE status = 'running' ORDER BY id`).all() as BatchRow[]).map(toRecord);
-}
-
-export function claimBatchOwnership(db: Db, id: number, pid: number, host: string): void {
-  db.prepare(`UPDATE reflection_batches SET owner_pid = ?, owner_host = ?, heartbeat_at = ${NOW} WHERE id = ?`).run(pid, host, id);
-}
-
-export function batchHeartbeat(db: Db, id: number): void {
-  db.prepare(`UPDATE reflection_batches SET heartbeat_at = ${NOW} WHERE id = ?`).run(id);
-}
-
 /** One proposal done: revised, or failed with its error. */
 export function recordBatchStep(db: Db, id: number, outcome: { revised: boolean } | { error: { proposal_id: number; error: string } }): void {
   if ('error' in outcome) {

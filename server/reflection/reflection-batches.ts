@@ -1,9 +1,7 @@
-import { hostname } from 'node:os';
 import type { ReflectionBatch } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
-import { ActiveJobs } from '../jobs/active-jobs';
-import { HEARTBEAT_MS, ownerGone } from '../jobs/job-owner';
-import { batchHeartbeat, claimBatchOwnership, finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep, runningBatches } from './batch-queries';
+import { DurableJobs } from '../jobs/durable-job';
+import { finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep } from './batch-queries';
 import { getSettings } from '../settings/settings-queries';
 import { proposalsWithNewDecisions } from './reflection-queries';
 import { ReflectionCancelled, type FeedbackLoop } from './reflection-service';
@@ -18,12 +16,14 @@ const BATCHES_LISTED = 20;
  * `reflection.progressed`.
  */
 export class ReflectionBatches {
-  private readonly active = new ActiveJobs();
+  private readonly jobs: DurableJobs;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly loop: FeedbackLoop,
-  ) {}
+  ) {
+    this.jobs = new DurableJobs(ctx, 'reflection_batches');
+  }
 
   start(chartType: string | undefined, userId: number): ReflectionBatch {
     const id = insertBatch(this.ctx.db, { chartType: chartType ?? null, proposalIds: proposalsWithNewDecisions(this.ctx.db, chartType, getSettings(this.ctx.db).reflection_min_decisions), createdBy: userId });
@@ -39,59 +39,42 @@ export class ReflectionBatches {
 
   /** At server start: batches left running by a process that is gone go on from where they were. */
   resumeOrphans(): number[] {
-    const resumed: number[] = [];
-    for (const batch of runningBatches(this.ctx.db)) {
-      if (this.active.has(batch.id) || !ownerGone(batch)) continue;
-      void this.run(batch.id);
-      resumed.push(batch.id);
-    }
-    return resumed;
+    return this.jobs.takeOrphans((id) => void this.run(id));
   }
 
   /** Server shutdown: the current call stops, and the batch resumes at the next start. */
   shutdown(): Promise<void> {
-    return this.active.shutdown();
+    return this.jobs.shutdown();
   }
 
   /** Runs a batch to its end (or until stopped); joins the run already under way. */
   run(id: number): Promise<void> {
-    return (
-      this.active.running(id) ??
-      this.active.start(
-        id,
-        (controller) => this.execute(id, controller.signal),
-        (error) => this.ctx.logger.error({ err: error, batchId: id }, 'reflection batch stopped on an error'),
-        () => this.publish(id),
-      )
-    );
+    return this.jobs.start(id, {
+      execute: (controller) => this.execute(id, controller.signal),
+      onFailure: (error) => this.ctx.logger.error({ err: error, batchId: id }, 'reflection batch stopped on an error'),
+      onSettled: () => this.publish(id),
+    });
   }
 
   private async execute(id: number, signal: AbortSignal): Promise<void> {
     const { db } = this.ctx;
-    claimBatchOwnership(db, id, process.pid, hostname());
-    const beat = setInterval(() => batchHeartbeat(db, id), HEARTBEAT_MS);
-    beat.unref();
-    try {
-      while (!signal.aborted) {
-        const batch = getBatch(db, id);
-        if (!batch || batch.status !== 'running') return;
-        const proposalId = batch.proposal_ids[batch.done];
-        if (proposalId === undefined) {
-          finishBatch(db, id);
-          return;
-        }
-        try {
-          const { revised } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
-          recordBatchStep(db, id, { revised: revised !== null });
-        } catch (error) {
-          // Stopped mid-call: nothing was stored, and the resumed batch asks again.
-          if (error instanceof ReflectionCancelled) return;
-          recordBatchStep(db, id, { error: { proposal_id: proposalId, error: error instanceof Error ? error.message : String(error) } });
-        }
-        this.publish(id);
+    while (!signal.aborted) {
+      const batch = getBatch(db, id);
+      if (!batch || batch.status !== 'running') return;
+      const proposalId = batch.proposal_ids[batch.done];
+      if (proposalId === undefined) {
+        finishBatch(db, id);
+        return;
       }
-    } finally {
-      clearInterval(beat);
+      try {
+        const { revised } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
+        recordBatchStep(db, id, { revised: revised !== null });
+      } catch (error) {
+        // Stopped mid-call: nothing was stored, and the resumed batch asks again.
+        if (error instanceof ReflectionCancelled) return;
+        recordBatchStep(db, id, { error: { proposal_id: proposalId, error: error instanceof Error ? error.message : String(error) } });
+      }
+      this.publish(id);
     }
   }
 

@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAndMigrate, openDatabase, type Db } from '../../db/database';
+import { insertBatch } from '../reflection/batch-queries';
+import { DurableJobs, type JobWork } from './durable-job';
+import { STALE_OWNER_MS } from './job-owner';
+import { jobOwner } from './job-queries';
+
+const logger = pino({ level: 'silent' });
+const HOST_A = { pid: process.pid, host: 'host-a' };
+const HOST_B = { pid: process.pid, host: 'host-b' };
+/** Short, so a test sees several beats. */
+const BEAT_MS = 20;
+
+/** A job that works until it is stopped, saying whether it was. */
+function untilStopped(): JobWork & { stopped: () => boolean; started: () => boolean } {
+  let started = false;
+  let stopped = false;
+  return {
+    execute: (controller) =>
+      new Promise<void>((resolve) => {
+        started = true;
+        controller.signal.addEventListener('abort', () => {
+          stopped = true;
+          resolve();
+        });
+      }),
+    onFailure: (error) => {
+      throw error;
+    },
+    onSettled: () => undefined,
+    started: () => started,
+    stopped: () => stopped,
+  };
+}
+
+describe('durable jobs: two owners on one database file', () => {
+  let dir: string;
+  let dbA: Db;
+  let dbB: Db;
+  let clockB: number;
+  let a: DurableJobs;
+  let b: DurableJobs;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hqa-durable-job-'));
+    dbA = openAndMigrate(join(dir, 'hqa.sqlite'));
+    dbB = openDatabase(join(dir, 'hqa.sqlite'));
+    clockB = 0;
+    a = new DurableJobs({ db: dbA, logger }, 'reflection_batches', { owner: HOST_A, heartbeatMs: BEAT_MS });
+    // B's clock runs `clockB` ahead: ahead by more than STALE_OWNER_MS, A's heartbeats look stale to it.
+    b = new DurableJobs({ db: dbB, logger }, 'reflection_batches', { owner: HOST_B, heartbeatMs: BEAT_MS, now: () => Date.now() + clockB });
+  });
+
+  afterEach(async () => {
+    await Promise.all([a.shutdown(), b.shutdown()]);
+    dbA.close();
+    dbB.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const newJob = () => insertBatch(dbA, { chartType: null, proposalIds: [1, 2], createdBy: null });
+
+  it('a job runs where it is claimed and heartbeats; another host takes it over only once the heartbeat is stale, and the first stops', async () => {
+    const id = newJob();
+    const workA = untilStopped();
+    const runningA = a.start(id, workA);
+    expect(jobOwner(dbA, 'reflection_batches', id)).toMatchObject({ owner_pid: HOST_A.pid, owner_host: 'host-a' });
+    const firstBeat = jobOwner(dbA, 'reflection_batches', id)?.heartbeat_at;
+    await expect.poll(() => jobOwner(dbA, 'reflection_batches', id)?.heartbeat_at).not.toBe(firstBeat);
+
+    // Fresh heartbeat: B neither takes it as an orphan nor starts it beside A.
+    const resumedByB: number[] = [];
+    expect(b.takeOrphans((jobId) => resumedByB.push(jobId))).toEqual([]);
+    const refused = untilStopped();
+    await b.start(id, refused);
+    expect(refused.started()).toBe(false);
+    expect(jobOwner(dbB, 'reflection_batches', id)?.owner_host).toBe('host-a');
+
+    // A's host falls silent, as B sees it: now the job is B's, once.
+    clockB = STALE_OWNER_MS + 1_000;
+    expect(b.takeOrphans((jobId) => resumedByB.push(jobId))).toEqual([id]);
+    expect(resumedByB).toEqual([id]);
+    expect(jobOwner(dbB, 'reflection_batches', id)?.owner_host).toBe('host-b');
+    const workB = untilStopped();
+    void b.start(id, workB);
+    expect(workB.started()).toBe(true);
+
+    // A's next heartbeat finds the job is no longer its own: A stops, and leaves B's ownership alone.
+    await runningA;
+    expect(workA.stopped()).toBe(true);
+    expect(a.has(id)).toBe(false);
+    expect(jobOwner(dbA, 'reflection_batches', id)?.owner_host).toBe('host-b');
+    expect(workB.stopped()).toBe(false);
+  });
+
+  it('an aborted job is released: another host may take it at once, heartbeat fresh or not', async () => {
+    const id = newJob();
+    const work = untilStopped();
+    const running = a.start(id, work);
+    a.abort(id);
+    await running;
+    expect(work.stopped()).toBe(true);
+    expect(jobOwner(dbA, 'reflection_batches', id)?.owner_pid).toBeNull();
+    expect(b.takeOrphans(() => undefined)).toEqual([id]);
+  });
+
+  it('shutdown stops every job and releases each', async () => {
+    const ids = [newJob(), newJob()];
+    const works = ids.map((id) => {
+      const work = untilStopped();
+      void a.start(id, work);
+      return work;
+    });
+    await a.shutdown();
+    expect(works.map((work) => work.stopped())).toEqual([true, true]);
+    expect(ids.map((id) => jobOwner(dbA, 'reflection_batches', id)?.owner_pid)).toEqual([null, null]);
+    expect(b.takeOrphans(() => undefined)).toEqual(ids);
+  });
+
+  it('a job started twice here runs once; a finished job is no orphan', async () => {
+    const id = newJob();
+    const first = untilStopped();
+    const running = a.start(id, first);
+    const second = untilStopped();
+    expect(a.start(id, second)).toBe(running);
+    expect(second.started()).toBe(false);
+    a.abort(id);
+    await running;
+    dbA.prepare("UPDATE reflection_batches SET status = 'done' WHERE id = ?").run(id);
+    expect(b.takeOrphans(() => undefined)).toEqual([]);
+  });
+
+  it('on this host, a job whose owner process exited is an orphan at once, and its owner died rather than released it', () => {
+    const id = newJob();
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    dbA.prepare("UPDATE reflection_batches SET owner_pid = ?, owner_host = ?, heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").run(deadPid, hostname(), id);
+    const here = new DurableJobs({ db: dbB, logger }, 'reflection_batches');
+    const owner = jobOwner(dbB, 'reflection_batches', id);
+    if (!owner) throw new Error(`job ${id} vanished`);
+    expect(here.ownerDied(owner)).toBe(true);
+    expect(here.takeOrphans(() => undefined)).toEqual([id]);
+    expect(jobOwner(dbB, 'reflection_batches', id)).toMatchObject({ owner_pid: process.pid, owner_host: hostname() });
+    // Released, not died: nothing was lost.
+    expect(here.ownerDied({ owner_pid: null, owner_host: hostname(), heartbeat_at: null })).toBe(false);
+  });
+});

@@ -1,0 +1,144 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import { ActiveJobs, type JobFailure } from './active-jobs';
+import { HEARTBEAT_MS, ownerGone, thisProcess, type JobOwner } from './job-owner';
+import { claimJob, heartbeatJob, jobOwner, releaseJob, unfinishedJobs, type JobTable, type Owner } from './job-queries';
+
+export interface DurableJobOptions {
+  /** Who this process is on the jobs it owns; tests give two owners one database file. */
+  owner?: Owner;
+  heartbeatMs?: number;
+  /** The clock that judges another host's heartbeat stale. */
+  now?: () => number;
+}
+
+export interface JobWork {
+  /** The job's own work loop; winds down soon after the controller aborts. */
+  execute: (controller: AbortController) => Promise<void>;
+  onFailure: JobFailure;
+  /** After the job stops for any reason, its ownership already released. */
+  onSettled: () => void;
+}
+
+/**
+ * The jobs of one table (generation runs, evaluation runs or reflection batches) as this
+ * process works them, durably: a job it runs is recorded as its own and heartbeats; one it
+ * stops (done, failed, paused, cancelled, shut down) is released, so any process may take it
+ * at once; one whose owner died without releasing it is an orphan, taken over by whichever
+ * process claims it first. A job taken over while it still ran here (its heartbeat was stale:
+ * a host cut off) stops here. What a job does, and what a resume must repair first, is its
+ * executor's.
+ */
+export class DurableJobs {
+  private readonly active = new ActiveJobs();
+  private readonly owner: Owner;
+  private readonly heartbeatMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly ctx: { db: Db; logger: Logger },
+    private readonly table: JobTable,
+    options: DurableJobOptions = {},
+  ) {
+    this.owner = options.owner ?? thisProcess();
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether job `id` runs in this process. */
+  has(id: number): boolean {
+    return this.active.has(id);
+  }
+
+  /** The running job's promise, if `id` runs here. */
+  running(id: number): Promise<void> | undefined {
+    return this.active.running(id);
+  }
+
+  /**
+   * Runs job `id` here until it stops; joins it if it already runs here. A job another live
+   * process owns is left to it: nothing runs, and the promise resolves at once.
+   */
+  start(id: number, work: JobWork): Promise<void> {
+    const running = this.active.running(id);
+    if (running) return running;
+    if (!this.claim(id)) return Promise.resolve();
+    return this.active.start(id, (controller) => this.owned(id, controller, work.execute), work.onFailure, work.onSettled);
+  }
+
+  abort(id: number): void {
+    this.active.abort(id);
+  }
+
+  /**
+   * Claims every unfinished job whose owner is gone and hands each to `resume` (which repairs
+   * what the dead owner left half done, then starts it); the ids it took. Claimed before the
+   * repair, so two processes starting at once never repair the same job.
+   */
+  takeOrphans(resume: (id: number) => void): number[] {
+    const taken: number[] = [];
+    for (const job of unfinishedJobs(this.ctx.db, this.table)) {
+      if (this.active.has(job.id) || !ownerGone(job, this.owner, this.now())) continue;
+      if (!claimJob(this.ctx.db, this.table, job.id, this.owner, job)) continue;
+      resume(job.id);
+      taken.push(job.id);
+    }
+    return taken;
+  }
+
+  /**
+   * Whether the job's last owner died while it held it (a crash, not a stop): then whatever that
+   * owner kept in memory only, such as usage not yet counted, is lost.
+   */
+  ownerDied(job: JobOwner): boolean {
+    return job.owner_pid !== null && ownerGone(job, this.owner, this.now());
+  }
+
+  /** Stops every job this process runs and waits for each (server shutdown): each is released, to resume at the next start. */
+  shutdown(): Promise<void> {
+    return this.active.shutdown();
+  }
+
+  /** Takes job `id` if it is free, gone, or already this process's. */
+  private claim(id: number): boolean {
+    const job = jobOwner(this.ctx.db, this.table, id);
+    if (!job) return false;
+    const mine = job.owner_pid === this.owner.pid && job.owner_host === this.owner.host;
+    if (!mine && !ownerGone(job, this.owner, this.now())) {
+      this.ctx.logger.warn({ table: this.table, jobId: id, ownerPid: job.owner_pid, ownerHost: job.owner_host }, 'job not started here: another live process owns it');
+      return false;
+    }
+    return claimJob(this.ctx.db, this.table, id, this.owner, job);
+  }
+
+  private async owned(id: number, controller: AbortController, execute: JobWork['execute']): Promise<void> {
+    const beat = setInterval(() => this.beat(id, controller), this.heartbeatMs);
+    beat.unref();
+    try {
+      await execute(controller);
+    } finally {
+      clearInterval(beat);
+      this.release(id);
+    }
+  }
+
+  private beat(id: number, controller: AbortController): void {
+    try {
+      if (heartbeatJob(this.ctx.db, this.table, id, this.owner)) return;
+      this.ctx.logger.warn({ table: this.table, jobId: id }, 'job taken over by another process: stopping it here');
+      controller.abort();
+    } catch (error) {
+      // A timer has no caller to throw to; the next beat tries again, and a stale owner is only taken over.
+      this.ctx.logger.warn({ err: error, table: this.table, jobId: id }, 'job heartbeat failed');
+    }
+  }
+
+  private release(id: number): void {
+    try {
+      releaseJob(this.ctx.db, this.table, id, this.owner);
+    } catch (error) {
+      // Unreleased, the job stays this process's until the process is gone: resumed then, not lost.
+      this.ctx.logger.warn({ err: error, table: this.table, jobId: id }, 'releasing a job failed');
+    }
+  }
+}
