@@ -1,5 +1,7 @@
 import type { Db } from '../../db/database';
+import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
 import { whereClause } from '../../db/sql-filters';
+import { statement } from '../../db/statements';
 import type { FlagFilter, ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin, type QuestionRelation } from '../../shared/domain/generation';
@@ -71,6 +73,12 @@ const FROM = 'FROM hqa_items i JOIN charts c ON c.id = i.chart_id';
 
 const BiasFlagsSchema = z.array(BiasFlagSchema);
 
+/**
+ * An item's edit as it was written: the verifier may have refused it (its verdict says why), so
+ * it stays unknown here and is validated where it is applied.
+ */
+export const StoredEditSchema = z.unknown();
+
 function toSummary(row: ItemRow): ItemSummary {
   return {
     id: row.id,
@@ -87,7 +95,7 @@ function toSummary(row: ItemRow): ItemSummary {
     answer_type: AnswerTypeSchema.parse(row.answer_type),
     affects_answer: row.affects_answer === 1,
     verifier_match: row.verifier_match === null ? null : row.verifier_match === 1,
-    bias_flags: BiasFlagsSchema.parse(JSON.parse(row.bias_flags)),
+    bias_flags: parseJsonColumn(BiasFlagsSchema, row.bias_flags, { table: 'hqa_items', column: 'bias_flags', id: row.id }),
     question_relation: row.question_relation === null ? null : QuestionRelationSchema.parse(row.question_relation),
     answer_unchanged: nullableFlag(row.answer_unchanged),
     is_control: row.is_control === 1,
@@ -108,13 +116,12 @@ export function sqlFlag(value: boolean | null): number | null {
 }
 
 export function getItemSummary(db: Db, id: number): ItemSummary | null {
-  const row = db.prepare(`SELECT ${SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
+  const row = statement(db, `SELECT ${SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
   return row ? toSummary(row) : null;
 }
 
 export function getItemDetail(db: Db, id: number): ItemDetail | null {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT ${SUMMARY}, i.assumption, i.rationale, i.edit, i.program, i.verifier, i.final_answer,
         q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text,
         c.data_table AS chart_table, c.annotation AS chart_annotation,
@@ -129,9 +136,9 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
     ...toSummary(row),
     assumption: row.assumption,
     rationale: row.rationale,
-    edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+    edit: parseNullableJsonColumn(StoredEditSchema, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }),
     program: row.program,
-    verifier: VerifierResultSchema.parse(JSON.parse(row.verifier)),
+    verifier: parseJsonColumn(VerifierResultSchema, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id }),
     final_answer: row.final_answer,
     factual_query: row.factual_query,
     factual_label: row.factual_label,
@@ -160,9 +167,8 @@ export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[];
     // Unknown (NULL) flags match neither true nor false.
     ...(['answer_unchanged', 'proposal_consistent', 'is_control'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: flagValue(query[key]) })),
   ]);
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT ${SUMMARY} ${FROM} ${whereSql} ORDER BY i.id DESC LIMIT @limit OFFSET @offset`)
+  const total = (statement(db, `SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
+  const rows = statement(db, `SELECT ${SUMMARY} ${FROM} ${whereSql} ORDER BY i.id DESC LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ItemRow[];
   return { items: rows.map(toSummary), total };
 }
@@ -185,8 +191,7 @@ export interface ItemInsert {
 
 /** Inserts an item; returns null when its idempotency key already made one. */
 export function insertItem(db: Db, item: ItemInsert): number | null {
-  const result = db
-    .prepare(
+  const result = statement(db,
       `INSERT OR IGNORE INTO hqa_items (qa_id, chart_id, proposal_id, run_id, origin, model, created_by, assumption, question, answer,
         answer_type, rationale, affects_answer, edit, program, verifier, verifier_match, bias_flags, idempotency_key,
         question_relation, answer_unchanged, is_control, proposal_consistent)
@@ -224,8 +229,7 @@ export function insertItem(db: Db, item: ItemInsert): number | null {
 
 /** Items not classified yet (made before the question relation existed), oldest first. */
 export function unclassifiedItems(db: Db, limit: number): { id: number; question: string; assumption: string; factual_query: string }[] {
-  return db
-    .prepare(
+  return statement(db,
       `SELECT i.id, i.question, i.assumption, q.query AS factual_query FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id
        WHERE i.question_relation IS NULL ORDER BY i.id LIMIT ?`,
     )
@@ -233,14 +237,13 @@ export function unclassifiedItems(db: Db, limit: number): { id: number; question
 }
 
 export function setQuestionRelations(db: Db, items: readonly { id: number; relation: QuestionRelation }[]): void {
-  const update = db.prepare('UPDATE hqa_items SET question_relation = ? WHERE id = ?');
+  const update = statement(db, 'UPDATE hqa_items SET question_relation = ? WHERE id = ?');
   for (const item of items) update.run(item.relation, item.id);
 }
 
 /** The texts the question relation is read from: the final question (a correction) or the model's. */
 export function itemQuestionTexts(db: Db, itemId: number): { question: string; assumption: string; factual_query: string } | null {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT COALESCE(i.final_question, i.question) AS question, i.assumption, q.query AS factual_query
        FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.id = ?`,
     )

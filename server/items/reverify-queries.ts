@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
+import { statement } from '../../db/statements';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
 import { FindingSchema, type Finding } from '../../shared/table/lint';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
-import { sqlFlag } from './item-queries';
+import { sqlFlag, StoredEditSchema } from './item-queries';
 
 /** The SQL of re-verifying a chart's items after its table changed. */
 
@@ -33,25 +35,23 @@ function knownFindings(lint: unknown[]): Finding[] {
 }
 
 export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverify[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT i.id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
        FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.chart_id = ? ORDER BY i.id`,
     )
     .all(chartId) as { id: number; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null }[];
   return rows.map((row) => {
-    const stored = StoredRecomputedSchema.safeParse(JSON.parse(row.verifier));
-    if (!stored.success) throw new Error(`item ${row.id}: stored verifier is invalid: ${stored.error.message}`);
+    const stored = parseJsonColumn(StoredRecomputedSchema, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id });
     return {
       id: row.id,
       status: ItemStatusSchema.parse(row.status),
-      edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+      edit: parseNullableJsonColumn(StoredEditSchema, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }),
       program: row.program,
       answer: row.answer,
       assumption: row.assumption,
       proposal_text: row.proposal_text,
-      recomputed_answer: stored.data.recomputed_answer,
-      stored_lint: knownFindings(stored.data.lint),
+      recomputed_answer: stored.recomputed_answer,
+      stored_lint: knownFindings(stored.lint),
     };
   });
 }
@@ -59,7 +59,7 @@ export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverif
 
 /** The new verdict, and the columns that copy parts of it for filtering. */
 export function storeVerifierResult(db: Db, itemId: number, verifier: VerifierResult): void {
-  db.prepare(
+  statement(db,
     `UPDATE hqa_items SET verifier = @verifier, verifier_match = @match, answer_unchanged = @unchanged, proposal_consistent = @consistent,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
   ).run({

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import type { QueueFilters, ReviewCriteria, ReviewRecord } from '../../shared/api/review';
 import { ItemStatusSchema, type ItemStatus, type RequeueReason } from '../../shared/domain/generation';
 import { DecisionSchema, type Decision } from '../../shared/domain/review';
@@ -13,12 +14,11 @@ export function nowIso(offsetMs = 0): string {
 
 /** Removes expired leases and returns who held what, so they can be told. */
 export function deleteExpiredLeases(db: Db, now: string): { item_id: number; reviewer_id: number }[] {
-  return db.prepare('DELETE FROM leases WHERE expires_at <= ? RETURNING item_id, reviewer_id').all(now) as { item_id: number; reviewer_id: number }[];
+  return statement(db, 'DELETE FROM leases WHERE expires_at <= ? RETURNING item_id, reviewer_id').all(now) as { item_id: number; reviewer_id: number }[];
 }
 
 export function heldLeases(db: Db, reviewerId: number, now: string): { item_id: number; expires_at: string }[] {
-  return db
-    .prepare('SELECT item_id, expires_at FROM leases WHERE reviewer_id = ? AND expires_at > ? ORDER BY created_at, item_id')
+  return statement(db, 'SELECT item_id, expires_at FROM leases WHERE reviewer_id = ? AND expires_at > ? ORDER BY created_at, item_id')
     .all(reviewerId, now) as { item_id: number; expires_at: string }[];
 }
 
@@ -50,8 +50,7 @@ export function findClaimable(
     params.chart_type = input.filters.chart_type;
   }
   if (input.exclude.length > 0) where.push(`i.id NOT IN (${input.exclude.map(Number).join(',')})`);
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT i.id FROM hqa_items i WHERE ${where.join(' AND ')}
         AND ${NOT_AUTHOR}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
@@ -65,39 +64,39 @@ export function findClaimable(
 }
 
 export function insertLease(db: Db, itemId: number, reviewerId: number, expiresAt: string): void {
-  db.prepare(
+  statement(db,
     `INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, ?, ?)
      ON CONFLICT (item_id, reviewer_id) DO UPDATE SET expires_at = excluded.expires_at`,
   ).run(itemId, reviewerId, expiresAt);
 }
 
 export function renewLease(db: Db, itemId: number, reviewerId: number, now: string, expiresAt: string): boolean {
-  return db.prepare('UPDATE leases SET expires_at = ? WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(expiresAt, itemId, reviewerId, now).changes > 0;
+  return statement(db, 'UPDATE leases SET expires_at = ? WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(expiresAt, itemId, reviewerId, now).changes > 0;
 }
 
 /** Removes the reviewer's lease on the item if it is still live; false when they hold none or it ran out. */
 export function deleteLiveLease(db: Db, itemId: number, reviewerId: number, now: string): boolean {
-  return db.prepare('DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(itemId, reviewerId, now).changes > 0;
+  return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(itemId, reviewerId, now).changes > 0;
 }
 
 export function deleteLease(db: Db, itemId: number, reviewerId: number): boolean {
-  return db.prepare('DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
+  return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
 }
 
 export function deleteItemLeases(db: Db, itemId: number): { reviewer_id: number }[] {
-  return db.prepare('DELETE FROM leases WHERE item_id = ? RETURNING reviewer_id').all(itemId) as { reviewer_id: number }[];
+  return statement(db, 'DELETE FROM leases WHERE item_id = ? RETURNING reviewer_id').all(itemId) as { reviewer_id: number }[];
 }
 
 export function liveLeaseCount(db: Db, itemId: number, now: string, exceptReviewer: number): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM leases WHERE item_id = ? AND expires_at > ? AND reviewer_id != ?').get(itemId, now, exceptReviewer) as { n: number }).n;
+  return (statement(db, 'SELECT COUNT(*) AS n FROM leases WHERE item_id = ? AND expires_at > ? AND reviewer_id != ?').get(itemId, now, exceptReviewer) as { n: number }).n;
 }
 
 export function leaseExpiry(db: Db, itemId: number, reviewerId: number): string | null {
-  return (db.prepare('SELECT expires_at FROM leases WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) as { expires_at: string } | undefined)?.expires_at ?? null;
+  return (statement(db, 'SELECT expires_at FROM leases WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) as { expires_at: string } | undefined)?.expires_at ?? null;
 }
 
 export function itemState(db: Db, itemId: number): { status: ItemStatus; answer: string; question: string; created_by: number | null } | null {
-  const row = db.prepare('SELECT status, answer, question, created_by FROM hqa_items WHERE id = ?').get(itemId) as
+  const row = statement(db, 'SELECT status, answer, question, created_by FROM hqa_items WHERE id = ?').get(itemId) as
     | { status: string; answer: string; question: string; created_by: number | null }
     | undefined;
   return row ? { ...row, status: ItemStatusSchema.parse(row.status) } : null;
@@ -105,8 +104,7 @@ export function itemState(db: Db, itemId: number): { status: ItemStatus; answer:
 
 export function standingDecisions(db: Db, itemId: number): { id: number; decision: Decision; corrected_answer: string | null; corrected_question: string | null }[] {
   return (
-    db
-      .prepare('SELECT id, decision, corrected_answer, corrected_question FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id')
+    statement(db, 'SELECT id, decision, corrected_answer, corrected_question FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id')
       .all(itemId) as { id: number; decision: string; corrected_answer: string | null; corrected_question: string | null }[]
   ).map((r) => ({ ...r, decision: DecisionSchema.parse(r.decision) }));
 }
@@ -124,8 +122,7 @@ export interface ReviewInsert {
 }
 
 export function insertReview(db: Db, r: ReviewInsert): { id: number; created_at: string } {
-  return db
-    .prepare(
+  return statement(db,
       `INSERT INTO reviews (item_id, reviewer_id, decision, rationality, rationality_note, correctness, correctness_note, layout, layout_note,
         feedback, corrected_answer, corrected_question, complexity, time_spent_ms)
        VALUES (@item, @reviewer, @decision, @rat, @rat_note, @cor, @cor_note, @lay, @lay_note, @feedback, @ca, @cq, @complexity, @ms)
@@ -150,27 +147,27 @@ export function insertReview(db: Db, r: ReviewInsert): { id: number; created_at:
 }
 
 export function hasStandingReview(db: Db, itemId: number, reviewerId: number): boolean {
-  return db.prepare('SELECT 1 FROM reviews WHERE item_id = ? AND reviewer_id = ? AND retracted_at IS NULL').get(itemId, reviewerId) !== undefined;
+  return statement(db, 'SELECT 1 FROM reviews WHERE item_id = ? AND reviewer_id = ? AND retracted_at IS NULL').get(itemId, reviewerId) !== undefined;
 }
 
 export function getReviewOwner(db: Db, reviewId: number): { item_id: number; reviewer_id: number; created_at: string; retracted_at: string | null } | null {
   return (
-    (db.prepare('SELECT item_id, reviewer_id, created_at, retracted_at FROM reviews WHERE id = ?').get(reviewId) as
+    (statement(db, 'SELECT item_id, reviewer_id, created_at, retracted_at FROM reviews WHERE id = ?').get(reviewId) as
       | { item_id: number; reviewer_id: number; created_at: string; retracted_at: string | null }
       | undefined) ?? null
   );
 }
 
 export function retractReview(db: Db, reviewId: number, reason: 'undo' | 'requeue'): void {
-  db.prepare(`UPDATE reviews SET retracted_at = ${NOW}, retract_reason = ? WHERE id = ? AND retracted_at IS NULL`).run(reason, reviewId);
+  statement(db, `UPDATE reviews SET retracted_at = ${NOW}, retract_reason = ? WHERE id = ? AND retracted_at IS NULL`).run(reason, reviewId);
 }
 
 export function retractItemReviews(db: Db, itemId: number, reason: 'undo' | 'requeue'): number {
-  return db.prepare(`UPDATE reviews SET retracted_at = ${NOW}, retract_reason = ? WHERE item_id = ? AND retracted_at IS NULL`).run(reason, itemId).changes;
+  return statement(db, `UPDATE reviews SET retracted_at = ${NOW}, retract_reason = ? WHERE item_id = ? AND retracted_at IS NULL`).run(reason, itemId).changes;
 }
 
 export function adjudicatedSince(db: Db, itemId: number, since: string): boolean {
-  return db.prepare('SELECT 1 FROM adjudications WHERE item_id = ? AND created_at >= ?').get(itemId, since) !== undefined;
+  return statement(db, 'SELECT 1 FROM adjudications WHERE item_id = ? AND created_at >= ?').get(itemId, since) !== undefined;
 }
 
 /**
@@ -179,7 +176,7 @@ export function adjudicatedSince(db: Db, itemId: number, since: string): boolean
  */
 export function setItemStatus(db: Db, itemId: number, status: ItemStatus): void {
   const decided = status === 'accepted' || status === 'rejected' || status === 'needs_adjudication';
-  db.prepare(
+  statement(db,
     `UPDATE hqa_items SET status = @status, decided_at = CASE WHEN @decided THEN ${NOW} ELSE NULL END,
       requeue_reason = CASE WHEN @decided THEN NULL ELSE requeue_reason END, updated_at = ${NOW} WHERE id = @id`,
   ).run({ status, decided: decided ? 1 : 0, id: itemId });
@@ -187,7 +184,7 @@ export function setItemStatus(db: Db, itemId: number, status: ItemStatus): void 
 
 /** Why the system sent the item back to review; null when a person did. */
 export function setRequeueReason(db: Db, itemId: number, reason: RequeueReason | null): void {
-  db.prepare(`UPDATE hqa_items SET requeue_reason = ?, updated_at = ${NOW} WHERE id = ?`).run(reason, itemId);
+  statement(db, `UPDATE hqa_items SET requeue_reason = ?, updated_at = ${NOW} WHERE id = ?`).run(reason, itemId);
 }
 
 /** The item's final answer/question (null = the model's own), with a history entry. */
@@ -195,10 +192,9 @@ export function setFinalAnswer(
   db: Db,
   input: { itemId: number; answer: string | null; question: string | null; source: 'review' | 'adjudication' | 'undo' | 'requeue'; reviewId: number | null; userId: number | null },
 ): void {
-  const row = db
-    .prepare(`UPDATE hqa_items SET final_answer = ?, final_question = ?, updated_at = ${NOW} WHERE id = ? RETURNING answer, question`)
+  const row = statement(db, `UPDATE hqa_items SET final_answer = ?, final_question = ?, updated_at = ${NOW} WHERE id = ? RETURNING answer, question`)
     .get(input.answer, input.question, input.itemId) as { answer: string; question: string };
-  db.prepare('INSERT INTO item_answer_history (item_id, answer, question, source, review_id, user_id) VALUES (?, ?, ?, ?, ?, ?)').run(
+  statement(db, 'INSERT INTO item_answer_history (item_id, answer, question, source, review_id, user_id) VALUES (?, ?, ?, ?, ?, ?)').run(
     input.itemId,
     input.answer ?? row.answer,
     input.question ?? row.question,
@@ -209,7 +205,7 @@ export function setFinalAnswer(
 }
 
 export function insertAdjudication(db: Db, itemId: number, curatorId: number, decision: Decision, note: string): void {
-  db.prepare('INSERT INTO adjudications (item_id, curator_id, decision, note) VALUES (?, ?, ?, ?)').run(itemId, curatorId, decision, note);
+  statement(db, 'INSERT INTO adjudications (item_id, curator_id, decision, note) VALUES (?, ?, ?, ?)').run(itemId, curatorId, decision, note);
 }
 
 interface ReviewRow {
@@ -259,8 +255,7 @@ function toRecord(row: ReviewRow): ReviewRecord {
 
 export function listItemReviews(db: Db, itemId: number, standingOnly: boolean): ReviewRecord[] {
   return (
-    db
-      .prepare(
+    statement(db,
         `SELECT r.*, u.username AS reviewer FROM reviews r JOIN users u ON u.id = r.reviewer_id
          WHERE r.item_id = ? ${standingOnly ? 'AND r.retracted_at IS NULL' : ''} ORDER BY r.id`,
       )
@@ -269,8 +264,7 @@ export function listItemReviews(db: Db, itemId: number, standingOnly: boolean): 
 }
 
 export function listAnswerHistory(db: Db, itemId: number) {
-  return db
-    .prepare(
+  return statement(db,
       `SELECT h.answer, h.question, h.source, u.username AS user, h.created_at FROM item_answer_history h
        LEFT JOIN users u ON u.id = h.user_id WHERE h.item_id = ? ORDER BY h.id`,
     )
@@ -278,12 +272,12 @@ export function listAnswerHistory(db: Db, itemId: number) {
 }
 
 export function itemsNeedingAdjudication(db: Db, limit = 100): number[] {
-  return (db.prepare("SELECT id FROM hqa_items WHERE status = 'needs_adjudication' ORDER BY decided_at, id LIMIT ?").all(limit) as { id: number }[]).map((r) => r.id);
+  return (statement(db, "SELECT id FROM hqa_items WHERE status = 'needs_adjudication' ORDER BY decided_at, id LIMIT ?").all(limit) as { id: number }[]).map((r) => r.id);
 }
 
 export function statusCounts(db: Db): Record<ItemStatus, number> {
   const counts: Record<ItemStatus, number> = { pending: 0, in_review: 0, accepted: 0, rejected: 0, needs_adjudication: 0 };
-  for (const row of db.prepare('SELECT status, COUNT(*) AS n FROM hqa_items GROUP BY status').all() as { status: string; n: number }[]) {
+  for (const row of statement(db, 'SELECT status, COUNT(*) AS n FROM hqa_items GROUP BY status').all() as { status: string; n: number }[]) {
     counts[ItemStatusSchema.parse(row.status)] = row.n;
   }
   return counts;
@@ -291,8 +285,7 @@ export function statusCounts(db: Db): Record<ItemStatus, number> {
 
 export function availableFor(db: Db, reviewerId: number, now: string, k: number): number {
   return (
-    db
-      .prepare(
+    statement(db,
         `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR}
           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
           AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
@@ -303,6 +296,6 @@ export function availableFor(db: Db, reviewerId: number, now: string, k: number)
 }
 
 export function leaseCountsByReviewer(db: Db, now: string): Map<number, number> {
-  const rows = db.prepare('SELECT reviewer_id, COUNT(*) AS n FROM leases WHERE expires_at > ? GROUP BY reviewer_id').all(now) as { reviewer_id: number; n: number }[];
+  const rows = statement(db, 'SELECT reviewer_id, COUNT(*) AS n FROM leases WHERE expires_at > ? GROUP BY reviewer_id').all(now) as { reviewer_id: number; n: number }[];
   return new Map(rows.map((r) => [r.reviewer_id, r.n]));
 }

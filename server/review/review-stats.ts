@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { ReviewStatsResponse } from '../../shared/api/review';
 import { CRITERIA } from '../../shared/domain/review';
 import { agreement } from '../../shared/review/agreement';
+import { listDailyReviewCounts, listDecidedItems, listOwnReviews, listReviewTimes, listVerdictsOfMultiplyReviewed } from './review-stats-queries';
 
 /** Review figures: the caller's own, and for curators the team's (pass rates, agreement, throughput). */
 
@@ -15,9 +16,7 @@ function median(values: number[]): number | null {
 const rate = (accepted: number, reviewed: number) => (reviewed === 0 ? null : (accepted / reviewed) * 100);
 
 export function ownStats(db: Db, reviewerId: number): ReviewStatsResponse['me'] {
-  const rows = db
-    .prepare('SELECT decision, time_spent_ms, created_at FROM reviews WHERE reviewer_id = ? AND retracted_at IS NULL')
-    .all(reviewerId) as { decision: string; time_spent_ms: number; created_at: string }[];
+  const rows = listOwnReviews(db, reviewerId);
   const today = new Date().toISOString().slice(0, 10);
   return {
     reviews: rows.length,
@@ -29,12 +28,7 @@ export function ownStats(db: Db, reviewerId: number): ReviewStatsResponse['me'] 
 }
 
 export function teamStats(db: Db): NonNullable<ReviewStatsResponse['team']> {
-  const decided = db
-    .prepare(
-      `SELECT c.chart_type, i.proposal_id, p.text AS proposal_text, i.status FROM hqa_items i JOIN charts c ON c.id = i.chart_id
-       LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.status IN ('accepted', 'rejected')`,
-    )
-    .all() as { chart_type: string; proposal_id: number | null; proposal_text: string | null; status: string }[];
+  const decided = listDecidedItems(db);
   const group = (key: (r: (typeof decided)[number]) => string) => {
     const map = new Map<string, { reviewed: number; accepted: number }>();
     for (const row of decided) {
@@ -47,24 +41,15 @@ export function teamStats(db: Db): NonNullable<ReviewStatsResponse['team']> {
   };
   const accepted = decided.filter((r) => r.status === 'accepted').length;
 
-  const verdictRows = db
-    .prepare(
-      `SELECT item_id, rationality, correctness, layout FROM reviews WHERE retracted_at IS NULL
-       AND item_id IN (SELECT item_id FROM reviews WHERE retracted_at IS NULL GROUP BY item_id HAVING COUNT(*) >= 2) ORDER BY item_id`,
-    )
-    .all() as { item_id: number; rationality: number; correctness: number; layout: number }[];
+  const verdictRows = listVerdictsOfMultiplyReviewed(db);
   const perItem = new Map<number, typeof verdictRows>();
   for (const row of verdictRows) perItem.set(row.item_id, [...(perItem.get(row.item_id) ?? []), row]);
   const byCriterion = Object.fromEntries(
     CRITERIA.map((criterion) => [criterion, agreement([...perItem.values()].map((rows) => rows.map((r) => r[criterion] === 1)))]),
   ) as NonNullable<ReviewStatsResponse['team']>['agreement'];
 
-  const throughput = db
-    .prepare("SELECT substr(created_at, 1, 10) AS day, COUNT(*) AS reviews FROM reviews WHERE retracted_at IS NULL GROUP BY day ORDER BY day DESC LIMIT 30")
-    .all() as { day: string; reviews: number }[];
-  const reviewerRows = db
-    .prepare('SELECT u.username AS reviewer, r.time_spent_ms FROM reviews r JOIN users u ON u.id = r.reviewer_id WHERE r.retracted_at IS NULL')
-    .all() as { reviewer: string; time_spent_ms: number }[];
+  const throughput = listDailyReviewCounts(db);
+  const reviewerRows = listReviewTimes(db);
   const byReviewer = new Map<string, number[]>();
   for (const row of reviewerRows) byReviewer.set(row.reviewer, [...(byReviewer.get(row.reviewer) ?? []), row.time_spent_ms / 1000]);
 
