@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
-import { pinoHttp } from 'pino-http';
-import type { HealthResponse } from '../shared/api/health';
 import type { AppContext } from './app-context';
 import { authRoutes } from './auth/auth-routes';
 import { chartRoutes } from './charts/chart-routes';
-import { countCharts } from './charts/chart-queries';
 import { apiNotFound, errorHandler } from './http/error-handler';
-import { redactingLogger } from './http/log-redaction';
+import { healthRoutes } from './http/health-routes';
+import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { writeGuard } from './http/write-guard';
 import { userRoutes } from './users/user-routes';
@@ -17,7 +15,7 @@ import { poolRoutes } from './pool/pool-routes';
 import type { RunExecutor } from './generation/run-executor';
 import { runRoutes } from './generation/run-routes';
 import { settingsRoutes } from './settings/settings-routes';
-import type { ReviewEvents } from './review/review-events';
+import type { ReviewCommands } from './review/review-commands';
 import { reviewRoutes } from './review/review-routes';
 import type { FeedbackLoop } from './reflection/reflection-service';
 import type { ReflectionBatches } from './reflection/reflection-batches';
@@ -29,12 +27,12 @@ import { EVAL_IMPORT_PATH, evalRoutes } from './eval/eval-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
-export const VERSION = '0.1.0';
+export { VERSION } from './http/health-routes';
 
 /** The long-lived services routes drive (they outlive a request: runs, batches, events). */
 export interface AppServices {
   executor: RunExecutor;
-  reviewEvents: ReviewEvents;
+  review: ReviewCommands;
   evalExecutor: EvalExecutor;
   feedbackLoop: FeedbackLoop;
   reflectionBatches: ReflectionBatches;
@@ -46,34 +44,29 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
   // One hop: the proxy in front is trusted, not whatever X-Forwarded-For a client adds before it.
   app.set('trust proxy', ctx.config.trustProxy ? 1 : false);
   app.use(securityHeaders(ctx.config));
-  app.use(pinoHttp({ logger: redactingLogger(ctx.logger), autoLogging: { ignore: (req) => req.url === '/api/health' } }));
+  app.use(requestLog(ctx.logger));
   // Before any body is read: a forged or non-JSON write is refused unparsed.
   app.use('/api', writeGuard(ctx.config));
   const smallJson = express.json({ limit: JSON_BODY_LIMIT });
   // The predictions import parses its own, bigger body — after the role check, not before.
   app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH ? next() : smallJson(req, res, next)));
 
-  app.get('/api/health', (_req, res) => {
-    const body: HealthResponse = {
-      status: 'ok',
-      version: VERSION,
-      engine: ctx.config.openaiApiKey ? 'openai' : 'offline',
-      charts: countCharts(ctx.db),
-    };
-    res.json(body);
-  });
-  app.use('/api/auth', authRoutes(ctx));
-  app.use('/api/users', userRoutes(ctx));
-  app.use('/api/charts', chartRoutes(ctx));
-  app.use('/api/pool', poolRoutes(ctx));
-  app.use('/api/items', itemRoutes(ctx));
-  app.use('/api/runs', runRoutes(ctx, services.executor));
-  app.use('/api/settings', settingsRoutes(ctx));
-  app.use('/api/review', reviewRoutes(ctx, services.reviewEvents, services.feedbackLoop));
-  app.use('/api/reflection', reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches));
-  app.use('/api/export', exportRoutes(ctx));
-  app.use('/api/analytics', analyticsRoutes(ctx));
-  app.use('/api/eval-runs', evalRoutes(ctx, services.evalExecutor));
+  // Each domain's routes carry their full paths (from the shared/api descriptors), mounted with handle().
+  app.use(
+    healthRoutes(ctx),
+    authRoutes(ctx),
+    userRoutes(ctx),
+    chartRoutes(ctx),
+    poolRoutes(ctx),
+    itemRoutes(ctx),
+    runRoutes(ctx, services.executor),
+    settingsRoutes(ctx),
+    reviewRoutes(ctx, services.review),
+    reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
+    exportRoutes(ctx),
+    analyticsRoutes(ctx),
+    evalRoutes(ctx, services.evalExecutor),
+  );
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');

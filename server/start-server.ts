@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { openAndMigrate } from '../db/database';
 import { createApp } from './app';
@@ -18,10 +19,13 @@ import { FeedbackLoop } from './reflection/reflection-service';
 import { ReflectionBatches } from './reflection/reflection-batches';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
+import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
 
 export interface RunningServer {
   url: string;
+  /** The express app the HTTP server serves (the API contract test walks its routes). */
+  app: Express;
   ctx: AppContext;
   executor: RunExecutor;
   evalExecutor: EvalExecutor;
@@ -60,7 +64,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
-  const app = createApp(ctx, { executor, reviewEvents, evalExecutor, feedbackLoop, reflectionBatches });
+  // Review settles an item, the feedback loop takes it from there: review never imports reflection.
+  const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
+  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches });
   const httpServer = createServer(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
@@ -105,5 +111,5 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     })();
     return closing;
   };
-  return { url, ctx, executor, evalExecutor, reflectionBatches, realtime, adminPassword, close };
+  return { url, app, ctx, executor, evalExecutor, reflectionBatches, realtime, adminPassword, close };
 }

@@ -1,47 +1,28 @@
-import { Router } from 'express';
-import { ChartListQuerySchema, UpdateChartRequestSchema } from '../../shared/api/charts';
-import { IdParamSchema } from '../../shared/api/common';
+import type { Router } from 'express';
+import { chartsApi } from '../../shared/api/charts';
 import type { AppContext } from '../app-context';
-import { requireRole } from '../auth/auth-middleware';
 import { notFound } from '../http/http-error';
-import { parseInput } from '../http/validate';
-import { chartFacets, getChartDetail, getChartSummary, listCharts, listQasForChart, setChartType } from './chart-queries';
+import { apiRouter, handle } from '../http/handle';
+import { chartFacets, getChartDetail, listCharts, listQasForChart } from './chart-queries';
 import { chartImage } from './chart-image';
+import { changeChartType } from './chart-service';
 
 export function chartRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const reviewer = requireRole(ctx.db, 'reviewer');
-  const curator = requireRole(ctx.db, 'curator');
+  const api = apiRouter(ctx.db);
 
-  router.get('/', reviewer, (req, res) => {
-    const query = parseInput(ChartListQuerySchema, req.query, 'query');
+  handle(api, chartsApi.list, 'reviewer', ({ query }) => {
     const { charts, total } = listCharts(ctx.db, query);
-    res.json({ charts, total, page: query.page, page_size: query.page_size });
+    return { charts, total, page: query.page, page_size: query.page_size };
   });
-
-  router.get('/facets', reviewer, (_req, res) => {
-    res.json(chartFacets(ctx.db));
-  });
-
-  router.get('/:id', reviewer, (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+  handle(api, chartsApi.facets, 'reviewer', () => chartFacets(ctx.db));
+  handle(api, chartsApi.get, 'reviewer', ({ params: { id } }) => {
     const chart = getChartDetail(ctx.db, id);
     if (!chart) throw notFound(`chart ${id}`);
-    res.json({ chart, qas: listQasForChart(ctx.db, id) });
+    return { chart, qas: listQasForChart(ctx.db, id) };
   });
+  handle(api, chartsApi.update, 'curator', ({ params: { id }, body }) => ({ chart: changeChartType(ctx, id, body.chart_type) }));
 
-  router.patch('/:id', curator, (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
-    const { chart_type } = parseInput(UpdateChartRequestSchema, req.body, 'body');
-    if (!setChartType(ctx.db, id, chart_type, 'curator')) throw notFound(`chart ${id}`);
-    const chart = getChartSummary(ctx.db, id);
-    if (!chart) throw notFound(`chart ${id}`);
-    ctx.publish('chart.updated', { chart });
-    res.json({ chart });
-  });
-
-  router.get('/:id/image', reviewer, async (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+  handle(api, chartsApi.image, 'reviewer', async ({ params: { id }, req, res }) => {
     const image = await chartImage(ctx.db, id);
     if (!image) throw notFound(`chart ${id}`);
     res.setHeader('ETag', `"${image.etag}"`);
@@ -53,5 +34,5 @@ export function chartRoutes(ctx: AppContext): Router {
     }
     res.type('png').send(image.png);
   });
-  return router;
+  return api.router;
 }

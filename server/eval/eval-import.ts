@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
-import type { EvalMode, PredictionRow } from '../../shared/api/evaluations';
+import type { EvalMode, EvalRun, PredictionRow } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
+import type { AppContext } from '../app-context';
 import { HttpError } from '../http/http-error';
-import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
+import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, publicEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 
 /** A row of the predictions that cannot be stored; callers name it their way (`body.predictions.3.id`, `predictions[3].id`). */
@@ -44,4 +45,11 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
     if (!run) throw new Error(`imported evaluation run ${runId} vanished`);
     return run;
   })();
+}
+
+/** The server's import: stored as `importPredictions` stores it, then every client told (`eval.created`). */
+export function importEvalRun(ctx: AppContext, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number): EvalRun {
+  const run = publicEvalRun(ctx.db, importPredictions(ctx.db, input, createdBy));
+  ctx.publish('eval.created', { run });
+  return run;
 }

@@ -1,56 +1,39 @@
 import { once } from 'node:events';
-import express, { Router } from 'express';
-import { IdParamSchema } from '../../shared/api/common';
-import { EvalResultsQuerySchema, IMPORT_BODY_LIMIT, ImportEvalRequestSchema, StartEvalRequestSchema, UnsolvedQueryRequestSchema } from '../../shared/api/evaluations';
+import express, { type Router } from 'express';
+import { evalApi, IMPORT_BODY_LIMIT } from '../../shared/api/evaluations';
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
-import { currentUser, requireRole } from '../auth/auth-middleware';
 import { HttpError, notFound } from '../http/http-error';
-import { parseInput } from '../http/validate';
+import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
-import { importPredictions, PredictionRowError } from './eval-import';
+import { importEvalRun, PredictionRowError } from './eval-import';
 import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun, unsolvedQuestions } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
-export const EVAL_IMPORT_PATH = '/api/eval-runs/import';
+export const EVAL_IMPORT_PATH = evalApi.import.path;
 
 export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
-  const router = Router();
-  const reviewer = requireRole(ctx.db, 'reviewer');
-  const curator = requireRole(ctx.db, 'curator');
+  const api = apiRouter(ctx.db);
   const allRuns = () => listEvalRuns(ctx.db).map((run) => publicEvalRun(ctx.db, run));
 
-  router.get('/', reviewer, (_req, res) => {
-    res.json({ runs: allRuns() });
-  });
-
-  router.get('/comparison', reviewer, (_req, res) => {
-    res.json({ rows: compareModels(allRuns()) });
-  });
-
-  router.get('/unsolved', reviewer, (req, res) => {
-    const { limit } = parseInput(UnsolvedQueryRequestSchema, req.query, 'query');
+  handle(api, evalApi.list, 'reviewer', () => ({ runs: allRuns() }));
+  handle(api, evalApi.comparison, 'reviewer', () => ({ rows: compareModels(allRuns()) }));
+  handle(api, evalApi.unsolved, 'reviewer', ({ query: { limit } }) => {
     const models = compareModels(allRuns()).map((row) => ({ model: row.model, run_id: row.hqa_run_id }));
-    res.json({ models, ...unsolvedQuestions(ctx.db, models.map((m) => m.run_id), limit) });
+    return { models, ...unsolvedQuestions(ctx.db, models.map((m) => m.run_id), limit) };
   });
-
-  router.get('/:id', reviewer, (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+  handle(api, evalApi.get, 'reviewer', ({ params: { id } }) => {
     const record = getEvalRun(ctx.db, id);
     if (!record) throw notFound(`evaluation run ${id}`);
     const run = publicEvalRun(ctx.db, record);
-    res.json({ run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id) });
+    return { run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id) };
   });
-
-  router.get('/:id/results', reviewer, (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+  handle(api, evalApi.results, 'reviewer', ({ params: { id }, query }) => {
     if (!getEvalRun(ctx.db, id)) throw notFound(`evaluation run ${id}`);
-    res.json(listResults(ctx.db, id, parseInput(EvalResultsQuerySchema, req.query, 'query')));
+    return listResults(ctx.db, id, query);
   });
 
-  // GET /api/eval-runs/:id/predictions → `hqa eval`'s file, for `hqa score` or another tool
-  router.get('/:id/predictions', reviewer, async (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
+  handle(api, evalApi.predictions, 'reviewer', async ({ params: { id }, res }) => {
     const run = getEvalRun(ctx.db, id);
     if (!run) throw notFound(`evaluation run ${id}`);
     res.type('application/json');
@@ -66,31 +49,29 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     res.end('\n]\n');
   });
 
-  router.post('/', curator, (req, res) => {
-    const request = parseInput(StartEvalRequestSchema, req.body, 'body');
-    const run = executor.createRun(request, currentUser(req).id);
+  handle(api, evalApi.create, 'curator', ({ body, user }) => {
+    const run = executor.createRun(body, user.id);
     void executor.start(run.id);
-    res.status(201).json({ run });
+    return { run };
   });
 
-  router.post('/import', curator, express.json({ limit: IMPORT_BODY_LIMIT }), (req, res) => {
-    const request = parseInput(ImportEvalRequestSchema, req.body, 'body');
-    let record;
-    try {
-      record = importPredictions(ctx.db, request, currentUser(req).id);
-    } catch (error) {
-      if (!(error instanceof PredictionRowError)) throw error;
-      const field = `body.predictions.${error.index}.${error.field}`;
-      throw new HttpError('bad_request', `${field}: ${error.reason}`, field);
-    }
-    const run = publicEvalRun(ctx.db, record);
-    ctx.publish('eval.created', { run });
-    res.status(201).json({ run });
-  });
+  handle(
+    api,
+    evalApi.import,
+    'curator',
+    ({ body, user }) => {
+      try {
+        return { run: importEvalRun(ctx, body, user.id) };
+      } catch (error) {
+        if (!(error instanceof PredictionRowError)) throw error;
+        const field = `body.predictions.${error.index}.${error.field}`;
+        throw new HttpError('bad_request', `${field}: ${error.reason}`, field);
+      }
+    },
+    // The app's JSON parser skips this path: its bigger body is read only after the role check.
+    { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
+  );
 
-  router.post('/:id/cancel', curator, (req, res) => {
-    const { id } = parseInput(IdParamSchema, req.params, 'params');
-    res.json({ run: executor.cancel(id) });
-  });
-  return router;
+  handle(api, evalApi.cancel, 'curator', ({ params: { id } }) => ({ run: executor.cancel(id) }));
+  return api.router;
 }

@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { createItem, itemKey } from '../items/item-service';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
+import { announceProposals } from '../pool/pool-commands';
 import { callCost } from '../llm/cost';
 import { getSettings } from '../settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
@@ -246,7 +247,7 @@ export class RunExecutor {
       finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length });
       return proposals;
     })();
-    for (const proposal of created) this.ctx.publish('proposal.created', { proposal });
+    announceProposals(this.ctx, created);
     return result;
   }
 

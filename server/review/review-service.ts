@@ -1,9 +1,7 @@
 import type { Db } from '../../db/database';
 import { reclassifyItem } from '../items/item-validity';
-import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '../../shared/api/review';
-import { SubmitReviewRequestSchema } from '../../shared/api/review';
+import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
-import type { Decision } from '../../shared/domain/review';
 import { consensus } from '../../shared/review/consensus';
 import { getChartDetail } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
@@ -172,8 +170,7 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
  * is the way back. The author of a hand-written item never reviews it. Review, lease release
  * and the consensus decision are one transaction.
  */
-export function submitReview(db: Db, itemId: number, reviewerId: number, body: SubmitReviewRequest): { review_id: number; item_status: ItemStatus; undo_until: string } {
-  const review = SubmitReviewRequestSchema.parse(body);
+export function submitReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
   return db.transaction(() => {
     const now = nowIso();
     const state = itemState(db, itemId);
@@ -225,7 +222,7 @@ export function adjudicate(
   db: Db,
   itemId: number,
   curatorId: number,
-  input: { decision: Decision; final_answer?: string | undefined; final_question?: string | undefined; note: string },
+  input: Adjudication,
 ): ItemStatus {
   return db.transaction(() => {
     const state = itemState(db, itemId);

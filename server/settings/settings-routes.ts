@@ -1,25 +1,18 @@
-import { Router } from 'express';
-import { UpdateSettingsRequestSchema } from '../../shared/api/settings';
+import type { Router } from 'express';
+import { settingsApi } from '../../shared/api/settings';
 import type { Settings } from '../../shared/settings';
 import type { AppContext } from '../app-context';
-import { requireRole } from '../auth/auth-middleware';
-import { parseInput } from '../http/validate';
+import { apiRouter, handle } from '../http/handle';
 import { getSettings, putSettings } from './settings-queries';
 
 export function settingsRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(requireRole(ctx.db, 'admin'));
-
-  router.get('/', (_req, res) => {
-    res.json({ settings: getSettings(ctx.db) });
-  });
-
-  router.patch('/', (req, res) => {
-    const parsed = parseInput(UpdateSettingsRequestSchema, req.body, 'body');
+  const api = apiRouter(ctx.db);
+  handle(api, settingsApi.get, 'admin', () => ({ settings: getSettings(ctx.db) }));
+  handle(api, settingsApi.update, 'admin', ({ body, req }) => {
     // The schema fills defaults for keys left out; store only what the admin sent.
     const sent = new Set(Object.keys(req.body as object));
-    const patch = Object.fromEntries(Object.entries(parsed).filter(([key]) => sent.has(key))) as Partial<Settings>;
-    res.json({ settings: putSettings(ctx.db, patch) });
+    const patch = Object.fromEntries(Object.entries(body).filter(([key]) => sent.has(key))) as Partial<Settings>;
+    return { settings: putSettings(ctx.db, patch) };
   });
-  return router;
+  return api.router;
 }

@@ -1,49 +1,31 @@
-import { Router } from 'express';
-import { IdParamSchema } from '../../shared/api/common';
-import { CreateUserRequestSchema, UpdateUserRequestSchema } from '../../shared/api/users';
+import type { Router } from 'express';
+import { usersApi } from '../../shared/api/users';
 import type { AppContext } from '../app-context';
-import { requireRole } from '../auth/auth-middleware';
-import { parseInput } from '../http/validate';
+import { apiRouter, handle } from '../http/handle';
 import { changeRole, createUser, disableUser, enableUser, listAdminUsers, resetPassword, revokeSessions } from './user-service';
 
+/** Every route here is the admin's. */
 export function userRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(requireRole(ctx.db, 'admin'));
-  const idOf = (params: unknown) => parseInput(IdParamSchema, params, 'params').id;
+  const api = apiRouter(ctx.db);
 
-  router.get('/', (_req, res) => {
-    res.json({ users: listAdminUsers(ctx.db) });
-  });
-
-  router.post('/', async (req, res) => {
-    const body = parseInput(CreateUserRequestSchema, req.body, 'body');
+  handle(api, usersApi.list, 'admin', () => ({ users: listAdminUsers(ctx.db) }));
+  handle(api, usersApi.create, 'admin', async ({ body }) => {
     const { user, generatedPassword } = await createUser(ctx.db, body.username, body.role, body.password);
-    res.status(201).json(generatedPassword ? { user, generated_password: generatedPassword } : { user });
+    return generatedPassword ? { user, generated_password: generatedPassword } : { user };
   });
-
-  router.patch('/:id', (req, res) => {
-    const id = idOf(req.params);
-    const { role } = parseInput(UpdateUserRequestSchema, req.body, 'body');
-    res.json({ user: changeRole(ctx, id, role) });
+  handle(api, usersApi.update, 'admin', ({ params: { id }, body }) => ({ user: changeRole(ctx, id, body.role) }));
+  handle(api, usersApi.disable, 'admin', ({ params: { id } }) => {
+    const { user, revokedSessions } = disableUser(ctx, id);
+    return { user, revoked_sessions: revokedSessions };
   });
-
-  router.post('/:id/disable', (req, res) => {
-    const { user, revokedSessions } = disableUser(ctx, idOf(req.params));
-    res.json({ user, revoked_sessions: revokedSessions });
+  handle(api, usersApi.enable, 'admin', ({ params: { id } }) => ({ user: enableUser(ctx, id) }));
+  handle(api, usersApi.resetPassword, 'admin', async ({ params: { id } }) => {
+    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, id);
+    return { user, generated_password: generatedPassword, revoked_sessions: revokedSessions };
   });
-
-  router.post('/:id/enable', (req, res) => {
-    res.json({ user: enableUser(ctx, idOf(req.params)) });
+  handle(api, usersApi.revokeSessions, 'admin', ({ params: { id } }) => {
+    const { user, revokedSessions } = revokeSessions(ctx, id);
+    return { user, revoked_sessions: revokedSessions };
   });
-
-  router.post('/:id/reset-password', async (req, res) => {
-    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, idOf(req.params));
-    res.json({ user, generated_password: generatedPassword, revoked_sessions: revokedSessions });
-  });
-
-  router.post('/:id/revoke-sessions', (req, res) => {
-    const { user, revokedSessions } = revokeSessions(ctx, idOf(req.params));
-    res.json({ user, revoked_sessions: revokedSessions });
-  });
-  return router;
+  return api.router;
 }

@@ -89,12 +89,15 @@ export const SubmitReviewRequestSchema = z
     }
   });
 export type SubmitReviewRequest = z.input<typeof SubmitReviewRequestSchema>;
+/** A review as the server stores it, after parsing (defaults filled). */
+export type SubmittedReview = z.output<typeof SubmitReviewRequestSchema>;
 export const SubmitReviewResponseSchema = z.object({
   review_id: z.number().int(),
   item_status: ItemStatusSchema,
   /** Until then the reviewer may undo this decision. */
   undo_until: z.string(),
 });
+export type SubmitReviewResponse = z.infer<typeof SubmitReviewResponseSchema>;
 
 // POST /api/review/reviews/:id/undo   (the reviewer who made it, within the window) → the task again
 export const UndoResponseSchema = z.object({ task: ReviewTaskSchema });
@@ -143,6 +146,8 @@ export const AdjudicateRequestSchema = z.object({
   final_question: freeText().trim().min(1).max(1000).optional(),
   note: freeText().trim().max(4000).default(''),
 });
+/** An adjudication as the server stores it, after parsing. */
+export type Adjudication = z.output<typeof AdjudicateRequestSchema>;
 export const AdjudicateResponseSchema = z.object({ item_status: ItemStatusSchema });
 
 // POST /api/review/requeue   (curator): send items back to the queue; their reviews are kept, retracted

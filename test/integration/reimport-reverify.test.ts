@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate, type Db } from '../../db/database';
 import { ImportReportSchema } from '../../shared/api/import';
+import { SubmitReviewRequestSchema } from '../../shared/api/review';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { formatSummary } from '../../server/cli/import-command';
@@ -69,7 +70,8 @@ function claim(itemId: number, exclude: number[] = []): void {
 
 function decide(itemId: number, decision: 'accept' | 'reject'): void {
   claim(itemId);
-  submitReview(db, itemId, reviewerId, decision === 'accept' ? acceptReview() : rejectReview());
+  // The service takes a parsed review (the route's handle parses it): defaults filled.
+  submitReview(db, itemId, reviewerId, SubmitReviewRequestSchema.parse(decision === 'accept' ? acceptReview() : rejectReview()));
 }
 
 const item = (id: number) => {

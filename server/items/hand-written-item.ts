@@ -1,0 +1,41 @@
+import type { User } from '../../shared/api/auth';
+import type { CreateItemRequest, ItemDetail } from '../../shared/api/items';
+import { roleAtLeast } from '../../shared/domain/roles';
+import type { AppContext } from '../app-context';
+import { getQaWithChart } from '../charts/chart-queries';
+import { HttpError } from '../http/http-error';
+import { getProposal } from '../pool/pool-queries';
+import { getItemDetail } from './item-queries';
+import { createVerifiedItem } from './item-service';
+
+/**
+ * A person writes an item for a factual QA: same fields and the same verification as a
+ * generated one; every client is told (`item.created`). Refusals name the body field.
+ */
+export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User): ItemDetail {
+  const source = getQaWithChart(ctx.db, body.qa_id);
+  if (!source) throw new HttpError('bad_request', `body.qa_id: no factual QA ${body.qa_id}`, 'body.qa_id');
+  // An item counts toward its proposal's pass rate, retirement and reflection: only curators may attach one.
+  if (body.proposal_id !== undefined && !roleAtLeast(author.role, 'curator')) {
+    throw new HttpError('forbidden', 'body.proposal_id: only curators may attach a hand-written item to a proposal', 'body.proposal_id');
+  }
+  if (body.proposal_id !== undefined && !getProposal(ctx.db, body.proposal_id)) {
+    throw new HttpError('bad_request', `body.proposal_id: no proposal ${body.proposal_id}`, 'body.proposal_id');
+  }
+  const { qa_id: _qa, proposal_id: proposalId, ...draft } = body;
+  const item = createVerifiedItem(ctx.db, {
+    source,
+    draft: { ...draft, edit: draft.edit ?? null },
+    origin: 'human',
+    proposalId: proposalId ?? null,
+    runId: null,
+    model: null,
+    createdBy: author.id,
+    idempotencyKey: null,
+  });
+  if (!item) throw new Error(`hand-written item for QA ${body.qa_id} was not stored`);
+  ctx.publish('item.created', { item });
+  const detail = getItemDetail(ctx.db, item.id);
+  if (!detail) throw new Error(`hand-written item ${item.id} vanished after it was stored`);
+  return detail;
+}

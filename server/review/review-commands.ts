@@ -1,0 +1,73 @@
+import type { Db } from '../../db/database';
+import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
+import type { ItemStatus } from '../../shared/domain/generation';
+import type { ReviewEvents } from './review-events';
+import { adjudicate, claimNext, release, renew, requeue, submitReview, undoReview } from './review-service';
+
+/** What the rest of the workbench does when review settles an item; wired where services are built. */
+export interface ReviewHooks {
+  /** An item was accepted or rejected (by consensus or adjudication): the feedback loop's turn. */
+  readonly onDecided: (itemId: number) => void;
+}
+
+const settled = (status: ItemStatus) => status === 'accepted' || status === 'rejected';
+
+/**
+ * Review's writes with their after-effects: each stores through `review-service.ts` (one
+ * transaction each) and then tells clients (`ReviewEvents`) and the hooks, so a route only
+ * calls one method and never decides what follows a decision.
+ */
+export class ReviewCommands {
+  constructor(
+    private readonly db: Db,
+    private readonly events: ReviewEvents,
+    private readonly hooks: ReviewHooks,
+  ) {}
+
+  /** The reviewer's next task (their own live lease first), or null when the queue has none for them. */
+  next(reviewerId: number, filters: QueueFilters & { exclude_item_ids: number[] }): ReviewTask | null {
+    const { task, claimed, expired } = claimNext(this.db, reviewerId, filters);
+    this.events.expired(expired);
+    if (claimed !== null) this.events.claimed(claimed, reviewerId);
+    return task;
+  }
+
+  /** The lease's new expiry. */
+  renew(itemId: number, reviewerId: number): string {
+    return renew(this.db, itemId, reviewerId);
+  }
+
+  release(itemId: number, reviewerId: number): void {
+    if (release(this.db, itemId, reviewerId)) this.events.released(itemId);
+  }
+
+  submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
+    const result = submitReview(this.db, itemId, reviewerId, review);
+    this.events.decided(itemId, result.item_status);
+    if (settled(result.item_status)) this.hooks.onDecided(itemId);
+    return result;
+  }
+
+  /** Takes the review back within its window; the item is the reviewer's task again. */
+  undo(reviewId: number, reviewerId: number): ReviewTask {
+    const { task, itemId, status } = undoReview(this.db, reviewId, reviewerId);
+    this.events.decided(itemId, status);
+    this.events.claimed(itemId, reviewerId);
+    return task;
+  }
+
+  adjudicate(itemId: number, curatorId: number, input: Adjudication): ItemStatus {
+    const status = adjudicate(this.db, itemId, curatorId, input);
+    this.events.decided(itemId, status);
+    this.hooks.onDecided(itemId);
+    return status;
+  }
+
+  /** How many items went back to the queue. */
+  requeue(itemIds: number[], curatorId: number): number {
+    const { requeued, releasedLeases } = requeue(this.db, itemIds, curatorId);
+    this.events.expired(releasedLeases);
+    for (const id of requeued) this.events.decided(id, 'pending');
+    return requeued.length;
+  }
+}
