@@ -239,19 +239,16 @@ describe('renderChartSvg / renderChartPng', () => {
     expect(concurrent).toEqual(sequential);
   });
 
-  it('renders the 30 sample ChartQA charts to PNG in well under a few seconds', async () => {
+  // How long this takes is bench/render-charts.ts's to say (npm run bench:render).
+  it('renders each of the 30 sample ChartQA charts to PNG', async () => {
     const files = readdirSync(SAMPLE_TABLES).filter((f) => f.endsWith('.csv'));
     expect(files).toHaveLength(30);
     const tables = files.map((f) => readTableCsv(join(SAMPLE_TABLES, f)));
-    const started = performance.now();
     for (const [i, data] of tables.entries()) {
       const chartType: ChartType = data.series.length > 1 ? (i % 2 ? 'line' : 'stacked_bar') : i % 3 ? 'vertical_bar' : 'pie';
       const png = await renderChartPng(data, chartType, { title: files[i] });
       expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     }
-    const elapsed = performance.now() - started;
-    console.info(`rendered ${tables.length} charts in ${elapsed.toFixed(0)} ms (${(elapsed / tables.length).toFixed(1)} ms each)`);
-    expect(elapsed).toBeLessThan(5000);
   });
 });
 

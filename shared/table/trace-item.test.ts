@@ -42,7 +42,7 @@ describe('traceItem', () => {
     const trace = traceItem({ table, chartType: 'line', edit: [{ op: 'set', row: '1999', series: 'Online', value: 1 }], program: '1' });
     expect(trace.edit).toMatchObject({ kind: 'failed', edit: [{ op: 'set', row: '1999' }] });
     expect(trace.edit.kind === 'failed' && trace.edit.error.message).toContain('1999');
-    expect(trace.lint.length).toBeGreaterThan(0);
+    expect(trace.lint?.length).toBeGreaterThan(0);
     expect(trace.edited).toBeNull();
   });
 

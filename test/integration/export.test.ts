@@ -18,6 +18,8 @@ import { HUMAN_ITEM } from '../support/item-factory';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
 const dbPath = join(dir, 'hqa.sqlite');
+/** Enough items for the writer to stream many chunks; the 100,000 of the benchmark are bench/export.ts's. */
+const LARGE_EXPORT_ITEMS = 2_000;
 let db: Db;
 afterAll(() => {
   db.close();
@@ -274,8 +276,9 @@ describe('the question relation and control questions', () => {
   });
 });
 
-describe('a 100,000-item export', () => {
-  it('streams in seconds with flat memory', async () => {
+// How fast 100,000 items stream, and in how much memory, is bench/export.ts's to say (npm run bench:export).
+describe('a large export', () => {
+  it('streams every accepted item', async () => {
     const big = openAndMigrate(join(dir, 'big.sqlite'));
     try {
       importSplit(big, CHARTQA_SAMPLE);
@@ -283,27 +286,20 @@ describe('a 100,000-item export', () => {
       const insert = big.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
         VALUES (?, ?, 'human', 'Suppose x.', ?, '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
       big.transaction(() => {
-        for (let i = 0; i < 100_000; i++) insert.run(qa.id, qa.chart_id, `Suppose x. Question number ${i}?`);
+        for (let i = 0; i < LARGE_EXPORT_ITEMS; i++) insert.run(qa.id, qa.chart_id, `Suppose x. Question number ${i}?`);
       })();
       const out = new PassThrough();
       let bytes = 0;
-      let peak = 0;
+      let chunks = 0;
       out.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (bytes % 64 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+        chunks += 1;
       });
-      global.gc?.();
-      const before = process.memoryUsage().heapUsed;
-      const started = performance.now();
       const result = await writeExport(big, out, { format: 'chart-hqa', name: 'big', full: false });
-      const seconds = (performance.now() - started) / 1000;
-      peak = Math.max(peak, process.memoryUsage().heapUsed);
-      expect(result.items).toBe(100_000);
-      expect(bytes).toBeGreaterThan(100_000 * 200);
-      expect(seconds).toBeLessThan(30);
-      // The whole document is ~30 MB of text; holding it (or its objects) would show here.
-      expect(peak - before).toBeLessThan(60 * 1024 * 1024);
-      console.log(`exported 100,000 items (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s; heap growth ${((peak - before) / 1e6).toFixed(1)} MB`);
+      expect(result.items).toBe(LARGE_EXPORT_ITEMS);
+      // Written as it is read, not built whole and written once.
+      expect(chunks).toBeGreaterThan(1);
+      expect(bytes).toBeGreaterThan(LARGE_EXPORT_ITEMS * 200);
     } finally {
       big.close();
     }
