@@ -4,9 +4,9 @@ import { setMaxListeners } from 'node:events';
 export type JobFailure = (error: unknown) => void;
 
 /**
- * The background jobs (generation or evaluation runs) this process is executing: one abort
- * signal each, so pause/cancel/shutdown reach every in-flight call, and one promise each, so
- * starting a job twice joins the first.
+ * The background jobs this process is executing, in memory (DurableJobs keeps their ownership
+ * in the database): one abort signal each, so pause/cancel/shutdown reach every in-flight call,
+ * and one promise each, so starting a job twice joins the first.
  */
 export class ActiveJobs {
   private readonly jobs = new Map<number, { controller: AbortController; done: Promise<void> }>();
