@@ -1,0 +1,194 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from '../../db/database';
+import type { ReviewCriteria } from '../../shared/api/review';
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { Engine, ItemStatus, ProposalOrigin, ProposalStatus, RunStage } from '../../shared/domain/generation';
+import type { QaSource } from '../../shared/domain/qa';
+import type { Role } from '../../shared/domain/roles';
+import { tableFromCells, type DataTable } from '../../shared/table/model';
+import { createChartWriter, getQaWithChart } from '../../server/charts/chart-queries';
+import { insertRun } from '../../server/generation/run-queries';
+import { createVerifiedItem, type ItemDraftInput } from '../../server/items/item-service';
+import { recordLlmCall, type LlmCallRecord } from '../../server/llm/llm-call-queries';
+import { insertProposal } from '../../server/pool/pool-queries';
+import { insertReflection, type ReflectionInsert } from '../../server/reflection/reflection-queries';
+import { insertLease, insertReview } from '../../server/review/review-queries';
+import { createUser } from '../../server/users/user-service';
+import { RunConfigSchema } from '../../shared/api/runs';
+
+/**
+ * Factories for integration tests: each writes one domain record with readable defaults,
+ * through the domain's own write function where there is one (so a test's rows are the rows
+ * the server writes), and otherwise through the one statement here. A test states only what
+ * it is about; everything else is a default it can read below.
+ */
+
+/** Lease ends no test outlives: a lease the test holds for as long as it needs. */
+export const FAR_FUTURE = '2999-01-01T00:00:00.000Z';
+
+let counter = 0;
+/** Unique per process, so defaults never collide with each other (or with imported names). */
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
+
+export async function buildUser(db: Db, { username = unique('user'), role = 'reviewer' as Role, password }: { username?: string; role?: Role; password?: string } = {}) {
+  return (await createUser(db, username, role, password ?? `${username}-password`)).user;
+}
+
+const SMALL_TABLE = tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '20']]);
+
+export function buildChart(
+  db: Db,
+  { split = 'test', imgname = `${unique('chart')}.png`, title = null as string | null, chartType = 'vertical_bar' as ChartType, table = SMALL_TABLE as DataTable } = {},
+): number {
+  return createChartWriter(db).write(
+    { split, imgname, title, chart_type: chartType, type_source: 'inferred', table, annotation: null, source_file: imgname, content_hash: unique('hash'), image: null },
+    [],
+  ).chartId;
+}
+
+/** A factual question on a chart, as the importer stores it. */
+export function buildQa(db: Db, { chartId, query = unique('What is the value'), label = '1', source = 'human' as QaSource }: { chartId: number; query?: string; label?: string; source?: QaSource }): number {
+  return Number(db.prepare('INSERT INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)').run(chartId, query, label, source).lastInsertRowid);
+}
+
+export function buildProposal(
+  db: Db,
+  { chartType = 'vertical_bar' as ChartType, text = unique('Double the largest value'), origin = 'seed' as ProposalOrigin, status = 'active' as ProposalStatus, parentIds = [] as number[] } = {},
+): number {
+  return insertProposal(db, { chart_type: chartType, text, origin, status, parent_ids: parentIds });
+}
+
+/** A run as `POST /api/runs` stores it (nothing executed): for rows that name a run. */
+export function buildRun(db: Db, { engine = 'openai' as Engine, model = 'test-model', stage = 'items' as RunStage, createdBy = null as number | null } = {}): number {
+  return insertRun(db, { engine, model, config: RunConfigSchema.parse({ engine, stage }), poolRound: 0, createdBy });
+}
+
+const DEFAULT_DRAFT: ItemDraftInput = {
+  assumption: 'Suppose nothing changed.',
+  question: 'Suppose nothing changed. What is the value?',
+  answer: '1',
+  answer_type: 'integer',
+  rationale: 'hand-built',
+  affects_answer: true,
+  edit: null,
+  program: '1',
+};
+
+/**
+ * A hand-written item on a factual QA, verified and stored as the item service stores every
+ * item; `status` then sets it as a decision would have.
+ */
+export function buildItem(db: Db, { qaId, draft = {}, createdBy = null, status }: { qaId: number; draft?: Partial<ItemDraftInput>; createdBy?: number | null; status?: ItemStatus }): number {
+  const source = getQaWithChart(db, qaId);
+  if (!source) throw new Error(`buildItem: no factual QA ${qaId}`);
+  const item = createVerifiedItem(db, { source, draft: { ...DEFAULT_DRAFT, ...draft }, origin: 'human', proposalId: null, runId: null, model: null, createdBy, idempotencyKey: null });
+  if (!item) throw new Error(`buildItem: the item on QA ${qaId} was not stored`);
+  if (status) db.prepare('UPDATE hqa_items SET status = ? WHERE id = ?').run(status, item.id);
+  return item.id;
+}
+
+/**
+ * An accepted item's row as stored, unverified (an empty verifier result): for tests of what
+ * reads items, such as the export, where verifying thousands of items would only cost time.
+ */
+export function buildStoredItem(db: Db, { qaId, chartId, question = 'Suppose x. Q?' }: { qaId: number; chartId: number; question?: string }): number {
+  return Number(storedItemStatement(db).run(qaId, chartId, question).lastInsertRowid);
+}
+
+/** Prepared once per database: `buildStoredItem` is called in loops of thousands. */
+const storedItemStatements = new WeakMap<Db, Statement<[number, number, string]>>();
+function storedItemStatement(db: Db): Statement<[number, number, string]> {
+  let statement = storedItemStatements.get(db);
+  if (!statement) {
+    statement = db.prepare<[number, number, string]>(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
+      VALUES (?, ?, 'human', 'Suppose x.', ?, '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
+    storedItemStatements.set(db, statement);
+  }
+  return statement;
+}
+
+/** A copy of a stored item under another proposal and status: more items like one the test has. */
+export function copyItem(db: Db, itemId: number, { proposalId, status }: { proposalId: number | null; status: ItemStatus }): number {
+  return Number(
+    db
+      .prepare(`INSERT INTO hqa_items (qa_id, chart_id, proposal_id, origin, assumption, question, answer, answer_type, rationale,
+      affects_answer, edit, program, verifier, verifier_match, bias_flags, status)
+      SELECT qa_id, chart_id, ?, origin, assumption, question, answer, answer_type, rationale, affects_answer, edit, program, verifier,
+      verifier_match, bias_flags, ? FROM hqa_items WHERE id = ?`)
+      .run(proposalId, status, itemId).lastInsertRowid,
+  );
+}
+
+const PASS = { pass: true, note: '' };
+
+/** A review as submitting one stores it (no lease or consensus: the test sets the item's status). */
+export function buildReview(
+  db: Db,
+  {
+    itemId,
+    reviewerId,
+    decision = 'accept',
+    criteria = {},
+    feedback = '',
+    correctedAnswer = null,
+    timeSpentMs = 1000,
+  }: { itemId: number; reviewerId: number; decision?: 'accept' | 'reject'; criteria?: Partial<ReviewCriteria>; feedback?: string; correctedAnswer?: string | null; timeSpentMs?: number },
+): number {
+  return insertReview(db, {
+    itemId,
+    reviewerId,
+    decision,
+    criteria: { rationality: PASS, correctness: PASS, layout: PASS, ...criteria },
+    feedback,
+    correctedAnswer,
+    correctedQuestion: null,
+    complexity: null,
+    timeSpentMs,
+  }).id;
+}
+
+/** A lease on an item for a reviewer, as a claim writes it; by default one that never runs out. */
+export function buildLease(db: Db, { itemId, reviewerId, expiresAt = FAR_FUTURE }: { itemId: number; reviewerId: number; expiresAt?: string }): void {
+  insertLease(db, itemId, reviewerId, expiresAt);
+}
+
+/** One model call as the provider records it: a successful Stage 2 call costing nothing unless said. */
+export function buildLlmCall(db: Db, call: Partial<LlmCallRecord> = {}): number {
+  return recordLlmCall(db, {
+    run_id: null,
+    task_id: null,
+    eval_run_id: null,
+    purpose: 'stage2',
+    engine: 'openai',
+    model: 'm',
+    template: 't',
+    template_hash: 'h',
+    attempt: 1,
+    raw_output: null,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    latency_ms: 0,
+    cost: 0,
+    outcome: 'ok',
+    error: null,
+    ...call,
+  });
+}
+
+/** A finished reflection on a proposal, as the reflection service stores one. */
+export function buildReflection(db: Db, { proposalId, ...rest }: { proposalId: number } & Partial<Omit<ReflectionInsert, 'proposalId'>>): number {
+  return insertReflection(db, {
+    proposalId,
+    revisedId: null,
+    trigger: 'manual',
+    engine: 'openai',
+    model: 'm',
+    feedback: [],
+    addressed: null,
+    status: 'done',
+    error: null,
+    usage: { prompt_tokens: 0, completion_tokens: 0, cost: 0 },
+    createdBy: null,
+    ...rest,
+  });
+}
