@@ -14,6 +14,7 @@ import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
+import { buildQa, buildReview, buildStoredItem } from '../support/factories';
 import { HUMAN_ITEM } from '../support/item-factory';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
@@ -62,10 +63,15 @@ beforeAll(async () => {
     if (!item) throw new Error('not stored');
     return item.id;
   };
-  const review = (itemId: number, decision: 'accept' | 'reject', corrected: string | null) => {
-    db.prepare(`INSERT INTO reviews (item_id, reviewer_id, decision, rationality, correctness, layout, feedback, corrected_answer, time_spent_ms)
-      VALUES (?, ?, ?, 1, ?, ?, ?, ?, 1000)`).run(itemId, reviewer.id, decision, corrected ? 0 : 1, decision === 'reject' ? 0 : 1, decision === 'reject' ? 'breaks the pie' : '', corrected);
-  };
+  const review = (itemId: number, decision: 'accept' | 'reject', corrected: string | null) =>
+    buildReview(db, {
+      itemId,
+      reviewerId: reviewer.id,
+      decision,
+      criteria: { correctness: { pass: !corrected, note: '' }, layout: { pass: decision !== 'reject', note: '' } },
+      feedback: decision === 'reject' ? 'breaks the pie' : '',
+      correctedAnswer: corrected,
+    });
   const a = make(qas[0]?.id ?? 0, { assumption: 'Suppose Bridgestone were 50.', question: 'Suppose Bridgestone were 50. What is the highest revenue?', answer: '50', edit: [{ op: 'set', row: 'Bridgestone (Japan)', value: 50 }], program: 'max(series())', affects: true });
   const b = make(qas[1]?.id ?? 0, { assumption: 'Suppose Michelin doubled.', question: 'Suppose Michelin doubled. What is its revenue?', answer: '53', edit: [{ op: 'scale', row: 'Michelin (France)', factor: 2 }], program: 'round(value("Michelin (France)"))', affects: true });
   const c = make(qas[2]?.id ?? 0, { assumption: 'Suppose Increase were 60.', question: 'Suppose Increase were 60. Q?', answer: '60', edit: null, program: 'value("Increase")', affects: true });
@@ -176,15 +182,14 @@ describe('charts of two splits with the same file name', () => {
       importSplit(two, CHARTQA_EXTRA, { split: 'beta' });
       expect(() => importSplit(two, CHARTQA_EXTRA, { split: '../escape' })).toThrow(/--split: "..\/escape" must be/);
       // Question files are found by split name, so these splits have charts only: add a question each.
-      two.prepare("INSERT INTO factual_qas (chart_id, source, query, label) SELECT id, 'human', 'Which is highest?', 'X' FROM charts WHERE imgname = 'multi_col_101207.png'").run();
+      const chartIds = two.prepare("SELECT id FROM charts WHERE imgname = 'multi_col_101207.png'").all() as { id: number }[];
+      for (const { id } of chartIds) buildQa(two, { chartId: id, query: 'Which is highest?', label: 'X' });
       const qa = (split: string) =>
         two.prepare("SELECT q.id, q.chart_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = ? AND c.imgname = 'multi_col_101207.png'").get(split) as {
           id: number;
           chart_id: number;
         };
-      const insert = two.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
-        VALUES (?, ?, 'human', 'Suppose x.', 'Suppose x. Q?', '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
-      for (const split of ['alpha', 'beta']) insert.run(qa(split).id, qa(split).chart_id);
+      for (const split of ['alpha', 'beta']) buildStoredItem(two, { qaId: qa(split).id, chartId: qa(split).chart_id });
       // Make the two files differ, to see each chart lands in its own file.
       two
         .prepare("UPDATE chart_images SET png = (SELECT i.png FROM chart_images i JOIN charts c ON c.id = i.chart_id WHERE c.imgname = 'multi_col_20134.png' AND c.split = 'beta') WHERE chart_id = ?")
@@ -246,8 +251,7 @@ describe('the question relation and control questions', () => {
       );
       if (!control.ok || !control.item || !different) throw new Error('not stored');
       expect([control.item.question_relation, control.item.is_control, different.question_relation]).toEqual(['same', true, 'different']);
-      own.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
-        VALUES (?, ?, 'human', 'Suppose x.', 'Suppose x. Q?', '1', 'integer', 'r', 1, '1', '{}', 'accepted')`).run(source.qa.id, source.chart.id);
+      buildStoredItem(own, { qaId: source.qa.id, chartId: source.chart.id });
       own.prepare("UPDATE hqa_items SET status = 'accepted'").run();
 
       const text = async (format: 'chart-hqa' | 'chartqa' | 'jsonl') => {
@@ -283,10 +287,8 @@ describe('a large export', () => {
     try {
       importSplit(big, CHARTQA_SAMPLE);
       const qa = big.prepare('SELECT q.id, q.chart_id FROM factual_qas q LIMIT 1').get() as { id: number; chart_id: number };
-      const insert = big.prepare(`INSERT INTO hqa_items (qa_id, chart_id, origin, assumption, question, answer, answer_type, rationale, affects_answer, program, verifier, status)
-        VALUES (?, ?, 'human', 'Suppose x.', ?, '1', 'integer', 'r', 1, '1', '{}', 'accepted')`);
       big.transaction(() => {
-        for (let i = 0; i < LARGE_EXPORT_ITEMS; i++) insert.run(qa.id, qa.chart_id, `Suppose x. Question number ${i}?`);
+        for (let i = 0; i < LARGE_EXPORT_ITEMS; i++) buildStoredItem(big, { qaId: qa.id, chartId: qa.chart_id, question: `Suppose x. Question number ${i}?` });
       })();
       const out = new PassThrough();
       let bytes = 0;
