@@ -1,20 +1,13 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ChartDetailResponseSchema,
-  ChartFacetsResponseSchema,
-  ChartListResponseSchema,
-  UpdateChartResponseSchema,
-  type ChartDetailResponse,
-  type ChartListQuery,
-  type UpdateChartRequest,
-} from '@shared/api/charts';
-import { apiGet, apiPatch } from './http';
+import { endpointUrl } from '@shared/api/endpoint';
+import { chartsApi, type ChartDetailResponse, type ChartListQuery, type UpdateChartRequest } from '@shared/api/charts';
+import { call } from './http';
 import { queryKeys } from './query-keys';
 
 export function useChartList(query: ChartListQuery) {
   return useQuery({
     queryKey: queryKeys.charts.list(query),
-    queryFn: () => apiGet('/api/charts', ChartListResponseSchema, query),
+    queryFn: () => call(chartsApi.list, { query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -22,7 +15,7 @@ export function useChartList(query: ChartListQuery) {
 export function useChartFacets() {
   return useQuery({
     queryKey: queryKeys.charts.facets(),
-    queryFn: () => apiGet('/api/charts/facets', ChartFacetsResponseSchema),
+    queryFn: () => call(chartsApi.facets),
   });
 }
 
@@ -30,14 +23,14 @@ export function useChartFacets() {
 export function useChart(id: number | null) {
   return useQuery({
     queryKey: queryKeys.charts.detail(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/charts/${id}`, ChartDetailResponseSchema),
+    queryFn: id === null ? skipToken : () => call(chartsApi.get, { params: { id } }),
   });
 }
 
 export function useUpdateChart(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateChartRequest) => apiPatch(`/api/charts/${id}`, UpdateChartResponseSchema, body),
+    mutationFn: (body: UpdateChartRequest) => call(chartsApi.update, { params: { id }, body }),
     onSuccess: ({ chart }) => {
       queryClient.setQueryData<ChartDetailResponse>(queryKeys.charts.detail(id), (old) =>
         old ? { ...old, chart: { ...old.chart, ...chart } } : old,
@@ -49,7 +42,6 @@ export function useUpdateChart(id: number) {
 }
 
 export function chartImageUrl(chart: { id: number; has_image: boolean; chart_type: string }): string {
-  const base = `/api/charts/${chart.id}/image`;
   // A chart without a PNG is drawn from its table according to its type: a new type, a new image.
-  return chart.has_image ? base : `${base}?v=${encodeURIComponent(chart.chart_type)}`;
+  return endpointUrl(chartsApi.image, { params: { id: chart.id }, query: chart.has_image ? {} : { v: chart.chart_type } });
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { endpointUrl, type CallInput, type Endpoint, type ResponseOf } from '@shared/api/endpoint';
 import { ErrorBodySchema, type ErrorCode } from '@shared/errors';
 
 /** An API failure carrying the server's stable error code (and the offending field, if any). */
@@ -51,18 +52,6 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(response.status, codeForStatus(response.status), message, undefined, retryAfter);
 }
 
-export type QueryParams = Record<string, string | number | undefined>;
-
-function withQuery(path: string, params: QueryParams | undefined): string {
-  if (!params) return path;
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') search.set(key, String(value));
-  }
-  const query = search.toString();
-  return query ? `${path}?${query}` : path;
-}
-
 async function request<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
   let response: Response;
   try {
@@ -87,16 +76,24 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T>, bo
   return parsed.data;
 }
 
-export function apiGet<T>(path: string, schema: z.ZodType<T>, params?: QueryParams): Promise<T> {
-  return request('GET', withQuery(path, params), schema);
-}
+/** An endpoint that answers JSON (not a file the browser fetches by URL). */
+export type JsonEndpoint = Endpoint & { readonly schemas: { readonly response: z.ZodType } };
 
-export function apiPost<T>(path: string, schema: z.ZodType<T>, body: unknown = {}): Promise<T> {
-  return request('POST', path, schema, body);
-}
+/** The call's input, optional when the endpoint takes no params, query or body it requires. */
+type CallArgs<E extends Endpoint> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
 
-export function apiPatch<T>(path: string, schema: z.ZodType<T>, body: unknown): Promise<T> {
-  return request('PATCH', path, schema, body);
+/**
+ * Calls an endpoint as its descriptor says: its method, its path with `params` filled in and
+ * `query` appended, `body` as JSON, the answer parsed with its response schema. Failures are
+ * ApiErrors with the server's code. A write without a body still sends `{}`: the server takes
+ * writes as JSON only.
+ */
+export function call<E extends JsonEndpoint>(e: E, ...[input]: CallArgs<E>): Promise<ResponseOf<E>> {
+  const { params, query, body } = (input ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
+  const url = endpointUrl(e, { params, query });
+  const sent = e.method === 'GET' ? undefined : (body ?? {});
+  // request's T is the schema's output, which is what ResponseOf<E> names for this E.
+  return request(e.method, url, e.schemas.response, sent) as Promise<ResponseOf<E>>;
 }
 
 /** A user-facing sentence for any error a query or mutation may throw. */

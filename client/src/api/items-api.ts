@@ -1,18 +1,13 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ItemDetailResponseSchema,
-  ItemListResponseSchema,
-  type CreateItemRequest,
-  type ItemListQuery,
-} from '@shared/api/items';
-import { ItemHistoryResponseSchema, RequeueResponseSchema } from '@shared/api/review';
-import { apiGet, apiPost } from './http';
+import { itemsApi, type CreateItemRequest, type ItemListQuery } from '@shared/api/items';
+import { reviewApi } from '@shared/api/review';
+import { call } from './http';
 import { queryKeys } from './query-keys';
 
 export function useItems(query: ItemListQuery) {
   return useQuery({
     queryKey: queryKeys.items.list(query),
-    queryFn: () => apiGet('/api/items', ItemListResponseSchema, query),
+    queryFn: () => call(itemsApi.list, { query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -21,7 +16,7 @@ export function useItems(query: ItemListQuery) {
 export function useItem(id: number | null) {
   return useQuery({
     queryKey: queryKeys.items.detail(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/items/${id}`, ItemDetailResponseSchema),
+    queryFn: id === null ? skipToken : () => call(itemsApi.get, { params: { id } }),
   });
 }
 
@@ -29,7 +24,7 @@ export function useItem(id: number | null) {
 export function useCreateItem() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateItemRequest) => apiPost('/api/items', ItemDetailResponseSchema, body),
+    mutationFn: (body: CreateItemRequest) => call(itemsApi.create, { body }),
     onSuccess: ({ item }) => {
       queryClient.setQueryData(queryKeys.items.detail(item.id), { item });
       void queryClient.invalidateQueries({ queryKey: queryKeys.items.lists() });
@@ -41,7 +36,7 @@ export function useCreateItem() {
 export function useItemHistory(id: number | null) {
   return useQuery({
     queryKey: queryKeys.review.history(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/review/items/${id}/history`, ItemHistoryResponseSchema),
+    queryFn: id === null ? skipToken : () => call(reviewApi.history, { params: { id } }),
   });
 }
 
@@ -49,7 +44,7 @@ export function useItemHistory(id: number | null) {
 export function useRequeue() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (itemIds: number[]) => apiPost('/api/review/requeue', RequeueResponseSchema, { item_ids: itemIds }),
+    mutationFn: (itemIds: number[]) => call(reviewApi.requeue, { body: { item_ids: itemIds } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.items.all() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.review.all() });

@@ -1,20 +1,19 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  ProposalListResponseSchema,
-  ProposalResponseSchema,
+  poolApi,
   type CreateProposalRequest,
   type Proposal,
   type ProposalListQuery,
   type ProposalListResponse,
   type UpdateProposalRequest,
 } from '@shared/api/pool';
-import { apiGet, apiPatch, apiPost } from './http';
+import { call } from './http';
 import { queryKeys } from './query-keys';
 
 export function useProposals(query: ProposalListQuery) {
   return useQuery({
     queryKey: queryKeys.pool.list(query),
-    queryFn: () => apiGet('/api/pool', ProposalListResponseSchema, query),
+    queryFn: () => call(poolApi.list, { query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -23,7 +22,7 @@ export function useProposals(query: ProposalListQuery) {
 export function useProposal(id: number | null) {
   return useQuery({
     queryKey: queryKeys.pool.detail(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/pool/${id}`, ProposalResponseSchema),
+    queryFn: id === null ? skipToken : () => call(poolApi.get, { params: { id } }),
   });
 }
 
@@ -42,7 +41,7 @@ function useRememberProposal() {
 export function useAddSeed() {
   const remember = useRememberProposal();
   return useMutation({
-    mutationFn: (body: CreateProposalRequest) => apiPost('/api/pool', ProposalResponseSchema, body),
+    mutationFn: (body: CreateProposalRequest) => call(poolApi.create, { body }),
     onSuccess: ({ proposal }) => remember(proposal),
   });
 }
@@ -50,7 +49,7 @@ export function useAddSeed() {
 export function useUpdateProposal(id: number) {
   const remember = useRememberProposal();
   return useMutation({
-    mutationFn: (body: UpdateProposalRequest) => apiPatch(`/api/pool/${id}`, ProposalResponseSchema, body),
+    mutationFn: (body: UpdateProposalRequest) => call(poolApi.update, { params: { id }, body }),
     onSuccess: ({ proposal }) => remember(proposal),
   });
 }

@@ -1,14 +1,8 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { HealthResponseSchema } from '@shared/api/health';
-import {
-  RunDetailResponseSchema,
-  RunListResponseSchema,
-  RunResponseSchema,
-  type Run,
-  type RunConfigInput,
-} from '@shared/api/runs';
-import { apiGet, apiPost } from './http';
+import { healthApi } from '@shared/api/health';
+import { runsApi, type RunDetailResponseSchema, type Run, type RunConfigInput } from '@shared/api/runs';
+import { call } from './http';
 import { queryKeys } from './query-keys';
 
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
@@ -24,7 +18,7 @@ export type RunAction = 'pause' | 'resume' | 'cancel';
 export function useOpenaiAvailability(): { available: boolean; keyMissing: boolean } {
   const health = useQuery({
     queryKey: queryKeys.health(),
-    queryFn: () => apiGet('/api/health', HealthResponseSchema),
+    queryFn: () => call(healthApi.get),
     staleTime: 5 * 60_000,
   });
   const available = health.data?.engine === 'openai';
@@ -34,7 +28,7 @@ export function useOpenaiAvailability(): { available: boolean; keyMissing: boole
 export function useRuns(page: number) {
   return useQuery({
     queryKey: queryKeys.runs.list(page),
-    queryFn: () => apiGet('/api/runs', RunListResponseSchema, { page, page_size: RUN_PAGE_SIZE }),
+    queryFn: () => call(runsApi.list, { query: { page, page_size: RUN_PAGE_SIZE } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -43,7 +37,7 @@ export function useRuns(page: number) {
 export function useRun(id: number | null) {
   return useQuery({
     queryKey: queryKeys.runs.detail(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/runs/${id}`, RunDetailResponseSchema),
+    queryFn: id === null ? skipToken : () => call(runsApi.get, { params: { id } }),
   });
 }
 
@@ -62,7 +56,7 @@ function rememberRun(queryClient: ReturnType<typeof useQueryClient>, run: Run): 
 export function useStartRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (config: RunConfigInput) => apiPost('/api/runs', RunResponseSchema, config),
+    mutationFn: (config: RunConfigInput) => call(runsApi.create, { body: config }),
     onSuccess: ({ run }) => rememberRun(queryClient, run),
   });
 }
@@ -70,7 +64,7 @@ export function useStartRun() {
 export function useRunAction(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (action: RunAction) => apiPost(`/api/runs/${id}/${action}`, RunResponseSchema),
+    mutationFn: (action: RunAction) => call(runsApi[action], { params: { id } }),
     onSuccess: ({ run }) => rememberRun(queryClient, run),
   });
 }

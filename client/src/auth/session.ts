@@ -1,18 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import {
-  LoginResponseSchema,
-  LogoutResponseSchema,
-  MeResponseSchema,
-  type LoginRequest,
-  type User,
-} from '@shared/api/auth';
-import { apiGet, apiPost, isApiError } from '../api/http';
+import { authApi, type LoginRequest, type User } from '@shared/api/auth';
+import { call, isApiError } from '../api/http';
 import { queryKeys } from '../api/query-keys';
 
 /** The signed-in user, or null when there is no session (a 401 is an answer here, not an error). */
 async function fetchMe(): Promise<User | null> {
   try {
-    const { user } = await apiGet('/api/auth/me', MeResponseSchema);
+    const { user } = await call(authApi.me);
     return user;
   } catch (error) {
     if (isApiError(error) && error.status === 401) return null;
@@ -40,7 +34,7 @@ export function useCurrentUser(): User {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginRequest) => apiPost('/api/auth/login', LoginResponseSchema, body),
+    mutationFn: (body: LoginRequest) => call(authApi.login, { body }),
     onSuccess: ({ user }) => {
       forgetSessionData(queryClient);
       queryClient.setQueryData(queryKeys.me(), user);
@@ -51,7 +45,7 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiPost('/api/auth/logout', LogoutResponseSchema),
+    mutationFn: () => call(authApi.logout),
     onSettled: () => {
       forgetSessionData(queryClient);
       queryClient.setQueryData(queryKeys.me(), null);

@@ -1,11 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import {
-  AdjudicateRequestSchema,
-  AdjudicateResponseSchema,
-  AdjudicationListResponseSchema,
-} from '@shared/api/review';
-import { apiGet, apiPost } from '../../api/http';
+import { reviewApi, type AdjudicateRequestSchema } from '@shared/api/review';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 export type AdjudicateRequest = z.input<typeof AdjudicateRequestSchema>;
@@ -14,14 +10,14 @@ export type AdjudicateRequest = z.input<typeof AdjudicateRequestSchema>;
 export function useAdjudicationList() {
   return useQuery({
     queryKey: queryKeys.review.adjudication(),
-    queryFn: () => apiGet('/api/review/adjudication', AdjudicationListResponseSchema),
+    queryFn: () => call(reviewApi.adjudication),
   });
 }
 
 export function useAdjudicate(itemId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AdjudicateRequest) => apiPost(`/api/review/items/${itemId}/adjudicate`, AdjudicateResponseSchema, body),
+    mutationFn: (body: AdjudicateRequest) => call(reviewApi.adjudicate, { params: { id: itemId }, body }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.review.adjudication() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.items.detail(itemId) });

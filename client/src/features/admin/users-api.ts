@@ -1,22 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  CreateUserResponseSchema,
-  DisableUserResponseSchema,
-  EnableUserResponseSchema,
-  ResetPasswordResponseSchema,
-  RevokeSessionsResponseSchema,
-  UpdateUserResponseSchema,
-  UserListResponseSchema,
-  type CreateUserRequest,
-} from '@shared/api/users';
+import { usersApi, type CreateUserRequest } from '@shared/api/users';
 import type { Role } from '@shared/domain/roles';
-import { apiGet, apiPatch, apiPost } from '../../api/http';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 export function useUsers() {
   return useQuery({
     queryKey: queryKeys.users.list(),
-    queryFn: () => apiGet('/api/users', UserListResponseSchema),
+    queryFn: () => call(usersApi.list),
   });
 }
 
@@ -30,25 +21,25 @@ function useUsersMutation<V, R>(mutationFn: (variables: V) => Promise<R>) {
 }
 
 export function useCreateUser() {
-  return useUsersMutation((body: CreateUserRequest) => apiPost('/api/users', CreateUserResponseSchema, body));
+  return useUsersMutation((body: CreateUserRequest) => call(usersApi.create, { body }));
 }
 
 export function useUpdateUserRole() {
-  return useUsersMutation(({ id, role }: { id: number; role: Role }) => apiPatch(`/api/users/${id}`, UpdateUserResponseSchema, { role }));
+  return useUsersMutation(({ id, role }: { id: number; role: Role }) => call(usersApi.update, { params: { id }, body: { role } }));
 }
 
 export function useDisableUser() {
-  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/disable`, DisableUserResponseSchema));
+  return useUsersMutation((id: number) => call(usersApi.disable, { params: { id } }));
 }
 
 export function useEnableUser() {
-  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/enable`, EnableUserResponseSchema));
+  return useUsersMutation((id: number) => call(usersApi.enable, { params: { id } }));
 }
 
 export function useResetPassword() {
-  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/reset-password`, ResetPasswordResponseSchema));
+  return useUsersMutation((id: number) => call(usersApi.resetPassword, { params: { id } }));
 }
 
 export function useRevokeSessions() {
-  return useUsersMutation((id: number) => apiPost(`/api/users/${id}/revoke-sessions`, RevokeSessionsResponseSchema));
+  return useUsersMutation((id: number) => call(usersApi.revokeSessions, { params: { id } }));
 }

@@ -1,19 +1,16 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
-  EvalComparisonResponseSchema,
-  EvalResultsResponseSchema,
-  EvalRunDetailResponseSchema,
-  EvalRunListResponseSchema,
-  EvalRunResponseSchema,
-  UnsolvedResponseSchema,
+  evalApi,
+  type EvalRunDetailResponseSchema,
+  type EvalRunListResponseSchema,
   type EvalResultsQuery,
   type EvalBreakdown,
   type EvalRun,
   type ImportEvalRequest,
   type StartEvalRequest,
 } from '@shared/api/evaluations';
-import { apiGet, apiPost } from '../../api/http';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 type EvalRunListResponse = z.infer<typeof EvalRunListResponseSchema>;
@@ -23,7 +20,7 @@ export type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
 export function useEvalRuns() {
   return useQuery({
     queryKey: queryKeys.evals.lists(),
-    queryFn: () => apiGet('/api/eval-runs', EvalRunListResponseSchema),
+    queryFn: () => call(evalApi.list),
   });
 }
 
@@ -31,7 +28,7 @@ export function useEvalRuns() {
 export function useUnsolvedQuestions() {
   return useQuery({
     queryKey: queryKeys.evals.unsolved(),
-    queryFn: () => apiGet('/api/eval-runs/unsolved', UnsolvedResponseSchema),
+    queryFn: () => call(evalApi.unsolved, { query: {} }),
   });
 }
 
@@ -39,7 +36,7 @@ export function useUnsolvedQuestions() {
 export function useEvalComparison() {
   return useQuery({
     queryKey: queryKeys.evals.comparison(),
-    queryFn: () => apiGet('/api/eval-runs/comparison', EvalComparisonResponseSchema),
+    queryFn: () => call(evalApi.comparison),
   });
 }
 
@@ -47,14 +44,14 @@ export function useEvalComparison() {
 export function useEvalRun(id: number | null) {
   return useQuery({
     queryKey: queryKeys.evals.detail(id ?? 0),
-    queryFn: id === null ? skipToken : () => apiGet(`/api/eval-runs/${id}`, EvalRunDetailResponseSchema),
+    queryFn: id === null ? skipToken : () => call(evalApi.get, { params: { id } }),
   });
 }
 
 export function useEvalResults(id: number, query: EvalResultsQuery) {
   return useQuery({
     queryKey: queryKeys.evals.results(id, query),
-    queryFn: () => apiGet(`/api/eval-runs/${id}/results`, EvalResultsResponseSchema, query),
+    queryFn: () => call(evalApi.results, { params: { id }, query }),
     // A page being refetched as the run answers keeps its rows (and any expanded one) on screen.
     placeholderData: keepPreviousData,
   });
@@ -85,7 +82,7 @@ function rememberEvalRun(queryClient: QueryClient, run: EvalRun): void {
 export function useStartEval() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: StartEvalRequest) => apiPost('/api/eval-runs', EvalRunResponseSchema, request),
+    mutationFn: (request: StartEvalRequest) => call(evalApi.create, { body: request }),
     onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
   });
 }
@@ -93,7 +90,7 @@ export function useStartEval() {
 export function useImportEval() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ImportEvalRequest) => apiPost('/api/eval-runs/import', EvalRunResponseSchema, request),
+    mutationFn: (request: ImportEvalRequest) => call(evalApi.import, { body: request }),
     onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
   });
 }
@@ -101,7 +98,7 @@ export function useImportEval() {
 export function useCancelEval(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiPost(`/api/eval-runs/${id}/cancel`, EvalRunResponseSchema),
+    mutationFn: () => call(evalApi.cancel, { params: { id } }),
     onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
   });
 }

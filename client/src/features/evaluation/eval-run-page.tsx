@@ -1,6 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { EvalRun } from '@shared/api/evaluations';
+import { endpointUrl } from '@shared/api/endpoint';
+import { evalApi, type EvalRun } from '@shared/api/evaluations';
 import { roleAtLeast } from '@shared/domain/roles';
 import { ANSWER_TYPES, AnswerTypeSchema } from '@shared/table/answers';
 import { useCurrentUser } from '../../auth/session';
@@ -175,7 +176,7 @@ function EvalRunView({ run, baseline, breakdown, back }: EvalRunDetailResponse &
       <EvalBreakdownTables breakdown={breakdown} />
       <EvalUsage run={run} />
       <p className="muted small">
-        <a href={`/api/eval-runs/${run.id}/predictions`} download data-testid="eval-predictions-download">
+        <a href={endpointUrl(evalApi.predictions, { params: { id: run.id } })} download data-testid="eval-predictions-download">
           Download the predictions
         </a>{' '}
         as <code>hqa eval</code> writes them (<code>[{'{'}id, prediction, raw{'}'}]</code>), to score with <code>hqa score</code> or another tool.

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { endpointUrl } from '@shared/api/endpoint';
+import { exportApi } from '@shared/api/export';
 import { EXPORT_FORMATS, type ExportFormat } from '@shared/export/chart-hqa';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
@@ -70,7 +72,7 @@ export function EvaluationPage() {
   const [format, setFormat] = useState<ExportFormat>('chart-hqa');
   const [full, setFull] = useState(false);
   const isCurator = roleAtLeast(user.role, 'curator');
-  const href = `/api/export?format=${format}${full && format !== 'chartqa' ? '&full=true' : ''}`;
+  const href = endpointUrl(exportApi.download, { query: { format, ...(full && format !== 'chartqa' ? { full: 'true' } : {}) } });
   return (
     <section className="page">
       <title>Evaluation · Chart-HQA</title>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { UserListResponseSchema } from '@shared/api/users';
+import { usersApi } from '@shared/api/users';
 import { roleAtLeast } from '@shared/domain/roles';
-import { apiGet } from '../../api/http';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import { usePresence } from '../../api/use-live-updates';
 import { useCurrentUser } from '../../auth/session';
@@ -20,7 +20,7 @@ export function ReviewerFilter({ value, onChange }: { value: number | null; onCh
   const isAdmin = roleAtLeast(me.role, 'admin');
   const users = useQuery({
     queryKey: queryKeys.users.list(),
-    queryFn: () => apiGet('/api/users', UserListResponseSchema),
+    queryFn: () => call(usersApi.list),
     enabled: isAdmin,
   });
   const people = new Map<number, string>([[me.id, `me (${me.username})`]]);

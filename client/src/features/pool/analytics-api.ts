@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { LineageResponseSchema, PoolAnalyticsResponseSchema } from '@shared/api/analytics';
-import { apiGet } from '../../api/http';
+import { analyticsApi } from '@shared/api/analytics';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 /** Pool growth, pass rates, operations and diversity; refetched (throttled) as the pool and reviews change. */
 export function usePoolAnalytics() {
   return useQuery({
     queryKey: queryKeys.analytics.pool(),
-    queryFn: () => apiGet('/api/analytics/pool', PoolAnalyticsResponseSchema),
+    queryFn: () => call(analyticsApi.pool),
   });
 }
 
@@ -15,6 +15,6 @@ export function usePoolAnalytics() {
 export function useLineage(proposalId: number) {
   return useQuery({
     queryKey: queryKeys.analytics.lineage(proposalId),
-    queryFn: () => apiGet(`/api/analytics/lineage/${proposalId}`, LineageResponseSchema),
+    queryFn: () => call(analyticsApi.lineage, { params: { id: proposalId } }),
   });
 }

@@ -1,14 +1,12 @@
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
-  ReflectionBatchListResponseSchema,
-  ReflectionBatchResponseSchema,
-  ReflectionListResponseSchema,
-  ReflectResponseSchema,
+  reflectionApi,
+  type ReflectResponseSchema,
   type ReflectionBatch,
 } from '@shared/api/reflection';
 import type { ChartType } from '@shared/domain/chart-types';
-import { apiGet, apiPost } from '../../api/http';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import { applyReflectionBatch } from '../../api/socket';
 
@@ -18,7 +16,7 @@ export type ReflectResponse = z.infer<typeof ReflectResponseSchema>;
 export function useReflections(proposalId: number) {
   return useQuery({
     queryKey: queryKeys.pool.reflections(proposalId),
-    queryFn: () => apiGet(`/api/reflection/proposals/${proposalId}`, ReflectionListResponseSchema),
+    queryFn: () => call(reflectionApi.list, { params: { id: proposalId } }),
   });
 }
 
@@ -29,7 +27,7 @@ export function useReflections(proposalId: number) {
 export function useReflect(proposalId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiPost(`/api/reflection/proposals/${proposalId}`, ReflectResponseSchema),
+    mutationFn: () => call(reflectionApi.reflect, { params: { id: proposalId } }),
     onSuccess: ({ revised }) => {
       if (revised) queryClient.setQueryData(queryKeys.pool.detail(revised.id), { proposal: revised });
       void queryClient.invalidateQueries({ queryKey: queryKeys.pool.reflections(proposalId) });
@@ -47,7 +45,7 @@ export function useStartReflectionBatch() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (chartType: ChartType | undefined) =>
-      apiPost('/api/reflection/batch', ReflectionBatchResponseSchema, chartType ? { chart_type: chartType } : {}),
+      call(reflectionApi.startBatch, { body: chartType ? { chart_type: chartType } : {} }),
     onSuccess: ({ batch }) => applyReflectionBatch(queryClient, batch),
   });
 }
@@ -71,7 +69,7 @@ export function useLatestReflectionBatch(): ReflectionBatch | undefined {
   const { data } = useQuery({
     queryKey: queryKeys.reflectionBatches.list(),
     queryFn: async () => {
-      const { batches } = await apiGet('/api/reflection/batches', ReflectionBatchListResponseSchema);
+      const { batches } = await call(reflectionApi.batches);
       for (const batch of batches) applyReflectionBatch(queryClient, batch);
       return batches;
     },

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { chartsApi } from '@shared/api/charts';
+import { endpointUrl } from '@shared/api/endpoint';
 import type { ReviewTask } from '@shared/api/review';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import type { EditOutcome } from '../../views/edit-outcome';
@@ -14,7 +16,8 @@ import { VerifierView } from '../../views/verifier-view';
 import { CounterfactualChart } from './counterfactual-chart';
 
 function OriginalImage({ chart }: { chart: ReviewTask['chart'] }) {
-  const src = `/api/charts/${chart.id}/image?v=${encodeURIComponent(chart.chart_type)}`;
+  // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
+  const src = endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
   const [failed, setFailed] = useState(false);
   return failed ? (
     <p className="error" role="alert">

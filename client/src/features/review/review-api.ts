@@ -1,20 +1,16 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
-  NextResponseSchema,
-  QueueResponseSchema,
-  RenewResponseSchema,
-  SubmitReviewResponseSchema,
-  UndoResponseSchema,
+  // The descriptors; `reviewApi` below is the session's view of them.
+  reviewApi as reviewEndpoints,
+  type SubmitReviewResponseSchema,
   type QueueFilters,
   type ReviewTask,
   type SubmitReviewRequest,
 } from '@shared/api/review';
-import { apiGet, apiPost } from '../../api/http';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import type { ExpiredLease } from '../../api/socket';
-
-const ReleaseResponseSchema = z.object({ ok: z.literal(true) });
 
 export type SubmitResult = z.infer<typeof SubmitReviewResponseSchema>;
 
@@ -29,20 +25,20 @@ export interface ReviewApi {
 
 export const reviewApi: ReviewApi = {
   next: async (filters, excludeItemIds) =>
-    (await apiPost('/api/review/next', NextResponseSchema, { ...filters, exclude_item_ids: excludeItemIds })).task,
-  renew: async (itemId) => (await apiPost(`/api/review/leases/${itemId}/renew`, RenewResponseSchema)).lease_expires_at,
+    (await call(reviewEndpoints.next, { body: { ...filters, exclude_item_ids: excludeItemIds } })).task,
+  renew: async (itemId) => (await call(reviewEndpoints.renew, { params: { id: itemId } })).lease_expires_at,
   release: async (itemId) => {
-    await apiPost(`/api/review/leases/${itemId}/release`, ReleaseResponseSchema);
+    await call(reviewEndpoints.release, { params: { id: itemId } });
   },
-  submit: (itemId, body) => apiPost(`/api/review/items/${itemId}`, SubmitReviewResponseSchema, body),
-  undo: async (reviewId) => (await apiPost(`/api/review/reviews/${reviewId}/undo`, UndoResponseSchema)).task,
+  submit: (itemId, body) => call(reviewEndpoints.submit, { params: { id: itemId }, body }),
+  undo: async (reviewId) => (await call(reviewEndpoints.undo, { params: { id: reviewId } })).task,
 };
 
 /** Queue size for this reviewer and counts per status; kept fresh by `queue.changed` pushes. */
 export function useQueue() {
   return useQuery({
     queryKey: queryKeys.review.queue(),
-    queryFn: () => apiGet('/api/review/queue', QueueResponseSchema),
+    queryFn: () => call(reviewEndpoints.queue),
   });
 }
 

@@ -1,14 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { AblationResponseSchema, CoverageResponseSchema } from '@shared/api/analytics';
-import { ReviewStatsResponseSchema } from '@shared/api/review';
-import { apiGet } from '../../api/http';
+import { analyticsApi } from '@shared/api/analytics';
+import { reviewApi } from '@shared/api/review';
+import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 
 /** The caller's review figures and, for curators, the team's; refetched when an item is decided. */
 export function useReviewStats() {
   return useQuery({
     queryKey: queryKeys.review.stats(),
-    queryFn: () => apiGet('/api/review/stats', ReviewStatsResponseSchema),
+    queryFn: () => call(reviewApi.stats),
   });
 }
 
@@ -16,7 +16,7 @@ export function useReviewStats() {
 export function useAblation(reviewerHourlyRate: number) {
   return useQuery({
     queryKey: queryKeys.analytics.ablation(reviewerHourlyRate),
-    queryFn: () => apiGet('/api/analytics/ablation', AblationResponseSchema, { reviewer_hourly_rate: reviewerHourlyRate }),
+    queryFn: () => call(analyticsApi.ablation, { query: { reviewer_hourly_rate: reviewerHourlyRate } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -25,7 +25,7 @@ export function useAblation(reviewerHourlyRate: number) {
 export function useCoverage(limit: number) {
   return useQuery({
     queryKey: queryKeys.analytics.coverage(limit),
-    queryFn: () => apiGet('/api/analytics/coverage', CoverageResponseSchema, { limit }),
+    queryFn: () => call(analyticsApi.coverage, { query: { limit } }),
     placeholderData: keepPreviousData,
   });
 }
