@@ -1,5 +1,7 @@
 import type { Db } from '../../db/database';
+import { parseJsonColumn } from '../../db/json-column';
 import { containsPattern, whereClause } from '../../db/sql-filters';
+import { statement } from '../../db/statements';
 import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
 import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
@@ -54,19 +56,18 @@ export function listCharts(db: Db, query: ChartListQuery): { charts: ChartSummar
     { sql: 'c.split = @split', param: 'split', value: query.split },
     { sql: 'c.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
   ]);
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM charts c ${whereSql}`).get(params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS} FROM charts c ${whereSql} ORDER BY c.split, c.imgname LIMIT @limit OFFSET @offset`)
+  const total = (statement(db, `SELECT COUNT(*) AS n FROM charts c ${whereSql}`).get(params) as { n: number }).n;
+  const rows = statement(db, `SELECT ${SUMMARY_COLUMNS} FROM charts c ${whereSql} ORDER BY c.split, c.imgname LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ChartRow[];
   return { charts: rows.map(toSummary), total };
 }
 
 export function chartFacets(db: Db): { splits: { split: string; count: number }[]; chart_types: { chart_type: ChartType; count: number }[] } {
-  const splits = db.prepare('SELECT split, COUNT(*) AS count FROM charts GROUP BY split ORDER BY split').all() as {
+  const splits = statement(db, 'SELECT split, COUNT(*) AS count FROM charts GROUP BY split ORDER BY split').all() as {
     split: string;
     count: number;
   }[];
-  const types = db.prepare('SELECT chart_type, COUNT(*) AS count FROM charts GROUP BY chart_type ORDER BY chart_type').all() as {
+  const types = statement(db, 'SELECT chart_type, COUNT(*) AS count FROM charts GROUP BY chart_type ORDER BY chart_type').all() as {
     chart_type: string;
     count: number;
   }[];
@@ -74,13 +75,12 @@ export function chartFacets(db: Db): { splits: { split: string; count: number }[
 }
 
 export function getChartSummary(db: Db, id: number): ChartSummary | null {
-  const row = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM charts c WHERE c.id = ?`).get(id) as ChartRow | undefined;
+  const row = statement(db, `SELECT ${SUMMARY_COLUMNS} FROM charts c WHERE c.id = ?`).get(id) as ChartRow | undefined;
   return row ? toSummary(row) : null;
 }
 
 export function getChartDetail(db: Db, id: number): ChartDetail | null {
-  const row = db
-    .prepare(`SELECT ${SUMMARY_COLUMNS}, c.data_table, c.annotation, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
+  const row = statement(db, `SELECT ${SUMMARY_COLUMNS}, c.data_table, c.annotation, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
     .get(id) as ChartDetailRow | undefined;
   if (!row) return null;
   const table = parseStoredTable(row.data_table, id);
@@ -95,9 +95,7 @@ export function getChartDetail(db: Db, id: number): ChartDetail | null {
 }
 
 export function parseStoredTable(json: string, chartId: number): DataTable {
-  const parsed = DataTableSchema.safeParse(JSON.parse(json));
-  if (!parsed.success) throw new Error(`chart ${chartId}: stored data_table is invalid: ${parsed.error.message}`);
-  return parsed.data;
+  return parseJsonColumn(DataTableSchema, json, { table: 'charts', column: 'data_table', id: chartId });
 }
 
 /**
@@ -117,7 +115,7 @@ export function getChartForRender(
   db: Db,
   id: number,
 ): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string } | null {
-  const row = db.prepare('SELECT data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
+  const row = statement(db, 'SELECT data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
     | { data_table: string; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
     | undefined;
   if (!row) return null;
@@ -132,25 +130,23 @@ export function getChartForRender(
 }
 
 export function getChartImage(db: Db, id: number): { png: Buffer; sha256: string } | null {
-  return (db.prepare('SELECT png, sha256 FROM chart_images WHERE chart_id = ?').get(id) as { png: Buffer; sha256: string } | undefined) ?? null;
+  return (statement(db, 'SELECT png, sha256 FROM chart_images WHERE chart_id = ?').get(id) as { png: Buffer; sha256: string } | undefined) ?? null;
 }
 
 export function listQasForChart(db: Db, chartId: number): FactualQa[] {
-  const rows = db
-    .prepare('SELECT id, chart_id, query, label, source FROM factual_qas WHERE chart_id = ? ORDER BY source DESC, id')
+  const rows = statement(db, 'SELECT id, chart_id, query, label, source FROM factual_qas WHERE chart_id = ? ORDER BY source DESC, id')
     .all(chartId) as { id: number; chart_id: number; query: string; label: string; source: string }[];
   return rows.map((row) => ({ ...row, source: QaSourceSchema.parse(row.source) }));
 }
 
 export function setChartType(db: Db, id: number, chartType: ChartType, source: TypeSource): boolean {
-  const result = db
-    .prepare(`UPDATE charts SET chart_type = ?, type_source = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`)
+  const result = statement(db, `UPDATE charts SET chart_type = ?, type_source = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`)
     .run(chartType, source, id);
   return result.changes > 0;
 }
 
 export function countCharts(db: Db): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM charts').get() as { n: number }).n;
+  return (statement(db, 'SELECT COUNT(*) AS n FROM charts').get() as { n: number }).n;
 }
 
 /** Write side used by the importer: one chart with its image and questions. */
@@ -181,21 +177,21 @@ export interface ChartWriteResult {
 }
 
 export function createChartWriter(db: Db) {
-  const findChart = db.prepare('SELECT id, content_hash, type_source, chart_type, data_table FROM charts WHERE split = ? AND imgname = ?');
-  const insertChart = db.prepare(`INSERT INTO charts
+  const findChart = statement(db, 'SELECT id, content_hash, type_source, chart_type, data_table FROM charts WHERE split = ? AND imgname = ?');
+  const insertChart = statement(db, `INSERT INTO charts
     (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, annotation, source_file, content_hash)
     VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, @annotation, @source_file, @content_hash)`);
   // A curator's type is a human decision: a re-import updates the data but keeps that type.
-  const updateChart = db.prepare(`UPDATE charts SET title = @title,
+  const updateChart = statement(db, `UPDATE charts SET title = @title,
       chart_type = CASE WHEN type_source = 'curator' THEN chart_type ELSE @chart_type END,
       type_source = CASE WHEN type_source = 'curator' THEN type_source ELSE @type_source END,
       data_table = @data_table, row_count = @row_count, series_count = @series_count, annotation = @annotation,
       source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id`);
-  const upsertImage = db.prepare(`INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
+  const upsertImage = statement(db, `INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
-  const insertQa = db.prepare('INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
-  const refreshInferredType = db.prepare(`UPDATE charts SET chart_type = @chart_type, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  const insertQa = statement(db, 'INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
+  const refreshInferredType = statement(db, `UPDATE charts SET chart_type = @chart_type, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id AND type_source = 'inferred' AND chart_type <> @chart_type`);
 
   /**
@@ -253,8 +249,7 @@ export interface QaWithChart {
 }
 
 export function getQaWithChart(db: Db, qaId: number): QaWithChart | null {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT q.id, q.chart_id, q.query, q.label, q.source, c.imgname, c.split, c.chart_type, c.title, c.data_table
        FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE q.id = ?`,
     )
