@@ -14,6 +14,7 @@ import { generateDemoSplit } from '../server/demo/demo-split';
 import { EvalExecutor } from '../server/eval/eval-executor';
 import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from '../server/eval/eval-queries';
 import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
+import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS } from '../server/llm/model-roles';
 import { engineFactory } from '../server/generation/engine-factory';
 import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
@@ -65,7 +66,7 @@ async function modelRuns(): Promise<void> {
       }
     },
   });
-  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ apiKey: 'bench', baseURL: fake.url, model: evalRun.model, prices: {} })));
+  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id })));
   const mode = process.env.BENCH_MODE === 'no_image' ? 'no_image' : 'hqa'; // BENCH_MODE=no_image: the no-image control, no chart work
   const measure = async (label: string) => {
     inModelMs = 0;

@@ -13,6 +13,7 @@ import { RunExecutor } from '../server/generation/run-executor';
 import { getRun } from '../server/generation/run-queries';
 import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
+import { providersFor } from '../server/llm/model-roles';
 import { getSettings } from '../server/settings/settings-queries';
 import { hqaModel } from '../test/support/fake-hqa-model';
 import { startFakeOpenAI } from '../test/support/fake-openai';
@@ -50,9 +51,9 @@ try {
       }
     },
   });
-  const executor = new RunExecutor(ctx, (run) =>
-    timed(createOpenAiEngine({ db, apiKey: 'bench', baseURL: fake.url, model: run.model, temperature: 0, settings: getSettings(db) })),
-  );
+  const { connection } = providersFor(getSettings(db), ctx.config).generation;
+  if (!connection) throw new Error('the bench context names an endpoint');
+  const executor = new RunExecutor(ctx, (run) => timed(createOpenAiEngine({ db, connection, model: run.model, temperature: 0, settings: getSettings(db) })));
   const run = executor.createRun(RunConfigSchema.parse({ engine: 'openai', model: 'gpt-4o-mini', stage: 'items', items, concurrency }), null);
   const start = performance.now();
   await executor.start(run.id);

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { z } from 'zod';
 import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
-import { SettingsSchema } from '../../shared/settings';
-import { openAndMigrate } from '../../db/database';
-import { loadConfig } from '../config';
+import { openAndMigrate, type Db } from '../../db/database';
+import { loadConfig, type Config } from '../config';
+import { providersFor } from '../llm/model-roles';
 import { EvalAskError, openAiAsker } from './model-asker';
 import { getSettings } from '../settings/settings-queries';
 
@@ -48,17 +48,6 @@ function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-function priceTable() {
-  const { dbPath } = loadConfig();
-  if (!existsSync(dbPath)) return SettingsSchema.parse({}).price_table;
-  const db = openAndMigrate(dbPath);
-  try {
-    return getSettings(db).price_table;
-  } finally {
-    db.close();
-  }
-}
-
 /**
  * `hqa eval`: asks an OpenAI-compatible vision model every question of an export (or, with
  * `--original`, the factual question it came from), the chart sent as a base64 PNG unless
@@ -67,7 +56,18 @@ function priceTable() {
  */
 export async function runEval(options: EvalCommandOptions): Promise<number> {
   const config = loadConfig();
-  if (!config.openaiApiKey) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
+  // The workbench's database (made if there is none): its price table, and its llm_calls for every attempt's cost.
+  const db = openAndMigrate(config.dbPath);
+  try {
+    return await evaluate(db, config, options);
+  } finally {
+    db.close();
+  }
+}
+
+async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Promise<number> {
+  const { connection } = providersFor(getSettings(db), config).evaluation;
+  if (!connection) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
   const withImage = options.image !== false;
   if (withImage && !options.images) throw new Error('--images: give the folder of chart images (hqa export --images DIR), or --no-image for the control');
   const concurrency = Number(options.concurrency ?? 4);
@@ -81,7 +81,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
   const todo = dataset.items.filter((item) => !done.has(item.id));
 
-  const asker = openAiAsker({ apiKey: config.openaiApiKey, baseURL: config.openaiBaseUrl, model: options.model, prices: priceTable() });
+  const asker = openAiAsker({ db, connection, model: options.model });
   const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
   const errors: { id: string; error: string }[] = [];
   const save = () => {

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { HttpError, notFound } from '../http/http-error';
 import { DurableJobs } from '../jobs/durable-job';
+import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import {
   addEvalUsage,
@@ -77,15 +78,15 @@ export class EvalExecutor {
       askerFor ??
       ((run) => {
         if (run.engine !== 'openai') return null;
-        const { openaiApiKey, openaiBaseUrl } = ctx.config;
-        if (!openaiApiKey) throw new Error('OPENAI_API_KEY is not set');
-        return openAiAsker({ apiKey: openaiApiKey, baseURL: openaiBaseUrl, model: run.model, prices: getSettings(ctx.db).price_table });
+        const { connection } = providersFor(getSettings(ctx.db), ctx.config).evaluation;
+        if (!connection) throw new Error('OPENAI_API_KEY is not set');
+        return openAiAsker({ db: ctx.db, connection, model: run.model, evalRunId: run.id });
       });
   }
 
   /** Stores the run and its questions (the accepted items now) in one transaction. */
   createRun(request: StartEvalRequest, createdBy: number | null): EvalRun {
-    if (request.engine === 'openai' && !this.ctx.config.openaiApiKey) {
+    if (request.engine === 'openai' && !providersFor(getSettings(this.ctx.db), this.ctx.config).evaluation.connection) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');

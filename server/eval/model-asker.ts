@@ -1,10 +1,9 @@
-import OpenAI from 'openai';
+import { createHash } from 'node:crypto';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
+import type { Db } from '../../db/database';
 import { extractAnswer } from '../../shared/eval/answer-extraction';
-import type { ModelPrice } from '../../shared/settings';
-import { callCost } from '../llm/cost';
-import { withRequestSignal } from '../llm/request-signal';
-import { abortableSleep, classifyError, describeFailure, retryDelay, type Sleep } from '../llm/retry';
+import { createTransport, type ModelConnection } from '../llm/provider';
+import { describeFailure, type Sleep } from '../llm/retry';
 
 /** The instruction every question gets: ChartQA-style answers the scorer can compare. */
 export const EVAL_SYSTEM_PROMPT = [
@@ -13,9 +12,8 @@ export const EVAL_SYSTEM_PROMPT = [
   'End your reply with one line of the form "Answer: <answer>", where <answer> is a number without units or thousands separators (for example 42 or 3.5), Yes or No, or a label exactly as it appears on the chart.',
 ].join(' ');
 
-export const EVAL_MAX_ATTEMPTS = 5;
-/** Vision calls over big charts are slow; this is per attempt. */
-const EVAL_TIMEOUT_MS = 120_000;
+/** The prompt is no template file; its hash still traces each recorded call to the exact text. */
+const EVAL_TEMPLATE = { name: 'evaluation', hash: createHash('sha256').update(EVAL_SYSTEM_PROMPT).digest('hex') };
 
 export interface EvalQuestion {
   text: string;
@@ -47,45 +45,45 @@ export interface ModelAsker {
   ask(question: EvalQuestion, signal?: AbortSignal): Promise<EvalAnswer>;
 }
 
+export interface OpenAiAskerOptions {
+  /** Where every attempt is recorded (`llm_calls`, purpose `evaluation`). */
+  db: Db;
+  /** The evaluation role's (`providersFor(…).evaluation`): its timeout, retries and prices. */
+  connection: ModelConnection;
+  model: string;
+  /** The server's evaluation run the answers are for; `hqa eval` has none. */
+  evalRunId?: number;
+  sleep?: Sleep;
+}
+
 /**
  * Asks an OpenAI-compatible vision model one question, the chart as a base64 PNG data URL, at
- * temperature 0, retrying what a retry can fix (429, 5xx, timeouts) with full-jitter backoff.
- * `hqa eval` and the server's evaluation runs share it, so both ask the same way.
+ * temperature 0, through the one transport: retries what a retry can fix (429, 5xx, timeouts)
+ * and records every attempt. `hqa eval` and the server's evaluation runs share it, so both ask the same way.
  */
-export function openAiAsker(options: { apiKey: string; baseURL?: string | undefined; model: string; prices: Record<string, ModelPrice>; sleep?: Sleep }): ModelAsker {
-  const client = new OpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0, timeout: EVAL_TIMEOUT_MS });
-  const sleep = options.sleep ?? abortableSleep;
+export function openAiAsker(options: OpenAiAskerOptions): ModelAsker {
+  const transport = createTransport({ db: options.db, connection: options.connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
   return {
     async ask(question, signal) {
       const content: ChatCompletionContentPart[] = [];
       if (question.png) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${question.png.toString('base64')}` } });
       content.push({ type: 'text', text: question.text });
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const completion = await withRequestSignal(signal, (requestSignal) =>
-            client.chat.completions.create(
-              {
-                model: options.model,
-                temperature: 0,
-                messages: [
-                  { role: 'system', content: EVAL_SYSTEM_PROMPT },
-                  { role: 'user', content },
-                ],
-              },
-              requestSignal ? { signal: requestSignal } : {},
-            ),
-          );
-          const raw = completion.choices[0]?.message.content ?? '';
-          const usage = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };
-          return { raw, prediction: extractAnswer(raw), ...usage, cost: callCost(options.model, usage, options.prices).cost, attempts: attempt };
-        } catch (error) {
-          const failure = classifyError(error);
-          if (failure.kind === 'cancelled' || signal?.aborted) throw new EvalAskError('cancelled', attempt, true);
-          if (!failure.retryable || attempt >= EVAL_MAX_ATTEMPTS) throw new EvalAskError(`${describeFailure(failure)} after ${attempt} attempt(s)`, attempt, false);
-          await sleep(retryDelay(error, attempt), signal);
-          if (signal?.aborted) throw new EvalAskError('cancelled', attempt, true);
-        }
+      const call = transport.call({ purpose: 'evaluation', model: options.model, template: EVAL_TEMPLATE, evalRunId: options.evalRunId, signal });
+      const reply = await call.send({
+        body: () => ({
+          temperature: 0,
+          messages: [
+            { role: 'system', content: EVAL_SYSTEM_PROMPT },
+            { role: 'user', content },
+          ],
+        }),
+      });
+      if (!reply.ok) {
+        if (reply.kind === 'cancelled') throw new EvalAskError('cancelled', call.attempts, true);
+        throw new EvalAskError(`${describeFailure(reply.failure)} after ${reply.failures} attempt(s)`, reply.failures, false);
       }
+      const raw = reply.content ?? '';
+      return { raw, prediction: extractAnswer(raw), ...reply.tokens, cost: reply.cost, attempts: call.attempts };
     },
   };
 }

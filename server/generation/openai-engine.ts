@@ -4,13 +4,14 @@ import type { z } from 'zod';
 import { ModelItemOutputSchema, ModelProposalOutputSchema, toItemDraft, toProposalTexts, type Converted } from '../../shared/generation/model-output';
 import type { Settings } from '../../shared/settings';
 import { createLlmClient } from '../llm/llm-client';
+import type { ModelConnection } from '../llm/provider';
 import { chartTypeDescription, loadTemplate, tableToPromptCsv } from '../llm/templates';
 import type { EngineUsage, GenerationEngine } from './engine';
 
 export interface OpenAiEngineOptions {
   db: Db;
-  apiKey: string;
-  baseURL?: string;
+  /** The generation role's (`providersFor(…).generation`). */
+  connection: ModelConnection;
   model: string;
   temperature: number;
   settings: Settings;
@@ -18,13 +19,7 @@ export interface OpenAiEngineOptions {
 
 /** Stage 1 and Stage 2 through an OpenAI-compatible endpoint, with the prompts of `prompts/`. */
 export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngine {
-  const client = createLlmClient({
-    db: options.db,
-    apiKey: options.apiKey,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    settings: options.settings,
-    engineName: 'openai',
-  });
+  const client = createLlmClient({ db: options.db, connection: options.connection, engineName: 'openai' });
   const stage1 = loadTemplate('stage1-proposals');
   const stage2 = loadTemplate('stage2-item');
   /** One stage's call: the template's hash recorded, the usage summed over attempts. */

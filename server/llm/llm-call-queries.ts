@@ -10,6 +10,8 @@ export type LlmCallOutcome = z.infer<typeof LlmCallOutcomeSchema>;
 export interface LlmCallRecord {
   run_id: number | null;
   task_id: number | null;
+  /** The evaluation run the call answered for (`eval_runs`); null for generation, reflection and `hqa eval`. */
+  eval_run_id: number | null;
   purpose: string;
   engine: string;
   model: string;
@@ -35,9 +37,9 @@ export interface LlmCall extends LlmCallRecord {
 function prepare(db: Db) {
   return {
     insert: db.prepare(
-      `INSERT INTO llm_calls (run_id, task_id, purpose, engine, model, template, template_hash, attempt, raw_output,
+      `INSERT INTO llm_calls (run_id, task_id, eval_run_id, purpose, engine, model, template, template_hash, attempt, raw_output,
          prompt_tokens, completion_tokens, latency_ms, cost, outcome, error)
-       VALUES (@run_id, @task_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
+       VALUES (@run_id, @task_id, @eval_run_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
          @prompt_tokens, @completion_tokens, @latency_ms, @cost, @outcome, @error)`,
     ),
     settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
@@ -62,14 +64,15 @@ export function settleLlmCall(db: Db, id: number, outcome: LlmCallOutcome, error
 
 type LlmCallRow = Omit<LlmCall, 'outcome'> & { outcome: string };
 
-/** The calls of a run or a task (or every call), oldest first. */
-export function listLlmCalls(db: Db, filter: { runId?: number; taskId?: number } = {}): LlmCall[] {
+/** The calls of a run, a task or an evaluation run (or every call), oldest first. */
+export function listLlmCalls(db: Db, filter: { runId?: number; taskId?: number; evalRunId?: number } = {}): LlmCall[] {
   const rows = db
     .prepare(
       `SELECT * FROM llm_calls
        WHERE (@run_id IS NULL OR run_id = @run_id) AND (@task_id IS NULL OR task_id = @task_id)
+         AND (@eval_run_id IS NULL OR eval_run_id = @eval_run_id)
        ORDER BY id`,
     )
-    .all({ run_id: filter.runId ?? null, task_id: filter.taskId ?? null }) as LlmCallRow[];
+    .all({ run_id: filter.runId ?? null, task_id: filter.taskId ?? null, eval_run_id: filter.evalRunId ?? null }) as LlmCallRow[];
   return rows.map((row) => ({ ...row, outcome: LlmCallOutcomeSchema.parse(row.outcome) }));
 }

@@ -1,30 +1,26 @@
 import OpenAI from 'openai';
-import { withRequestSignal } from './request-signal';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { describeIssues, type Converted } from '../../shared/generation/model-output';
-import type { Settings } from '../../shared/settings';
 import { callCost } from './cost';
-import { recordLlmCall, settleLlmCall, type LlmCallRecord } from './llm-call-queries';
-import { abortableSleep, classifyError, describeFailure, retryDelay, type Random, type Sleep } from './retry';
+import { createTransport, type ChatBody, type Fallback, type ModelConnection } from './provider';
+import { describeFailure, type Random, type Sleep } from './retry';
 import { loadTemplate } from './templates';
 
 /**
- * The one way the workbench talks to a model: the official SDK against any OpenAI-compatible
- * endpoint, with structured output (or JSON mode where the endpoint lacks it), one repair
- * retry for invalid output, our own retries with backoff, and a `llm_calls` row per request.
+ * Structured calls to a model, through the one transport (`provider.ts`: retries with backoff,
+ * a `llm_calls` row per request): structured output (or JSON mode where the endpoint lacks
+ * it) and one repair retry for invalid output.
  * Model and transport problems never throw; they come back as `ok: false` with a reason.
  */
 
 export interface LlmClientOptions {
   db: Db;
-  apiKey: string;
-  baseURL?: string;
-  /** A snapshot: the timeout is fixed when the client is made, so make one per run. */
-  settings: Settings;
+  /** A role's (`providersFor(…).generation`, `.reflection`): fixed when the client is made, so make one per run. */
+  connection: ModelConnection;
   engineName?: 'openai';
   sleep?: Sleep;
   random?: Random;
@@ -139,103 +135,73 @@ function jsonModeSystem(system: string, format: ResponseFormatJSONSchema): strin
 }
 
 export function createLlmClient(options: LlmClientOptions): LlmClient {
-  const { db, settings } = options;
-  const engine = options.engineName ?? 'openai';
-  const sleep = options.sleep ?? abortableSleep;
-  const random = options.random ?? Math.random;
-  // maxRetries 0: every retry is ours, so each attempt is recorded and its wait is testable.
-  const openai = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: settings.request_timeout_ms });
+  const { db, connection } = options;
+  const transport = createTransport({
+    db,
+    connection,
+    engine: options.engineName ?? 'openai',
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  });
   let mode: OutputMode = 'json_schema';
 
   async function complete<W, T>(request: LlmRequest<W, T>): Promise<LlmResult<T>> {
     const format = responseFormat(request.wireSchema, request.schemaName);
     const repairTurns: ChatCompletionMessageParam[] = [];
-    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: callCost(request.model, NO_TOKENS, settings.price_table).priced };
-    let attempts = 0;
-    /** Failed tries of the current request; a response resets it, so the repair request gets its own retries. */
-    let failures = 0;
+    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: callCost(request.model, NO_TOKENS, connection.prices).priced };
+    const call = transport.call({
+      purpose: request.purpose,
+      model: request.model,
+      template: request.template,
+      runId: request.runId,
+      taskId: request.taskId,
+      signal: request.signal,
+    });
     let repaired = false;
-
-    const fail = (kind: LlmFailureKind, reason: string): LlmResult<T> => ({ ok: false, kind, reason, usage, attempts });
-    const record = (fields: Pick<LlmCallRecord, 'raw_output' | 'latency_ms' | 'outcome' | 'error'> & Partial<LlmCallRecord>) =>
-      recordLlmCall(db, {
-        run_id: request.runId ?? null,
-        task_id: request.taskId ?? null,
-        purpose: request.purpose,
-        engine,
-        model: request.model,
-        template: request.template.name,
-        template_hash: request.template.hash,
-        attempt: attempts,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        cost: 0,
-        ...fields,
-      });
+    /** The mode of this call's latest request: another call may have switched `mode` while it was out. */
+    let sentMode: OutputMode = mode;
+    // Recorded with the failed attempt, which then does not use up a retry.
+    const toJsonMode: Fallback = {
+      when: (error) => sentMode === 'json_schema' && rejectsJsonSchema(error),
+      note: 'switching to JSON mode',
+      apply: () => (mode = 'json_object'),
+    };
+    const fail = (kind: LlmFailureKind, reason: string): LlmResult<T> => ({ ok: false, kind, reason, usage, attempts: call.attempts });
+    const body = (): ChatBody => {
+      sentMode = mode;
+      return {
+        temperature: request.temperature,
+        messages: [
+          { role: 'system', content: sentMode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format) },
+          { role: 'user', content: request.messages.user },
+          ...repairTurns,
+        ],
+        response_format: sentMode === 'json_schema' ? format : { type: 'json_object' },
+      };
+    };
 
     for (;;) {
-      if (request.signal?.aborted) return fail('cancelled', 'cancelled');
-      attempts += 1;
-      const callMode = mode;
-      const system = callMode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format);
-      const started = performance.now();
-      let completion: ChatCompletion;
-      try {
-        completion = await withRequestSignal(request.signal, (signal) =>
-          openai.chat.completions.create(
-            {
-              model: request.model,
-              temperature: request.temperature,
-              messages: [{ role: 'system', content: system }, { role: 'user', content: request.messages.user }, ...repairTurns],
-              response_format: callMode === 'json_schema' ? format : { type: 'json_object' },
-            },
-            { signal },
-          ),
-        );
-      } catch (error) {
-        const latency_ms = performance.now() - started;
-        const failure = classifyError(error);
-        if (callMode === 'json_schema' && rejectsJsonSchema(error)) {
-          mode = 'json_object';
-          record({ raw_output: null, latency_ms, outcome: 'error', error: `${describeFailure(failure)} (switching to JSON mode)` });
-          continue;
-        }
-        const aborted = failure.kind === 'cancelled' || request.signal?.aborted === true;
-        record({ raw_output: null, latency_ms, outcome: 'error', error: aborted ? 'cancelled' : describeFailure(failure) });
-        if (aborted) return fail('cancelled', 'cancelled');
-        failures += 1;
-        if (!failure.retryable) return fail(failure.kind === 'client' ? 'rejected' : 'transport', describeFailure(failure));
-        if (failures > settings.max_retries) {
-          const limit = failure.kind === 'timeout' ? ` (no response within ${settings.request_timeout_ms} ms)` : '';
-          const detail = failure.kind === 'timeout' || !failure.detail ? '' : `: ${failure.detail}`;
-          return fail('transport', `${failure.label} after ${failures} ${failures === 1 ? 'attempt' : 'attempts'}${limit}${detail}`);
-        }
-        await sleep(retryDelay(error, failures, random), request.signal);
-        continue;
+      // Each send has its own retries: the repair request is not cut short by the first one's.
+      const reply = await call.send({ body, fallback: toJsonMode, validateLater: true });
+      if (!reply.ok) {
+        if (reply.kind === 'cancelled') return fail('cancelled', 'cancelled');
+        const { failure, failures } = reply;
+        if (reply.kind === 'rejected') return fail(failure.kind === 'client' ? 'rejected' : 'transport', describeFailure(failure));
+        const limit = failure.kind === 'timeout' ? ` (no response within ${connection.timeoutMs} ms)` : '';
+        const detail = failure.kind === 'timeout' || !failure.detail ? '' : `: ${failure.detail}`;
+        return fail('transport', `${failure.label} after ${failures} ${failures === 1 ? 'attempt' : 'attempts'}${limit}${detail}`);
       }
-      const latency_ms = performance.now() - started;
-      failures = 0;
-
-      const tokens = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };
-      const { cost } = callCost(request.model, tokens, settings.price_table);
-      usage.prompt_tokens += tokens.prompt_tokens;
-      usage.completion_tokens += tokens.completion_tokens;
-      usage.cost += cost;
-      const choice = completion.choices[0];
-      const refusal = choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'stopped by the content filter' : null);
-      const raw = choice?.message.content ?? null;
-      if (refusal) {
-        record({ raw_output: raw ?? refusal, latency_ms, ...tokens, cost, outcome: 'refused', error: refusal });
-        return fail('refused', `refused: ${refusal}`);
-      }
-      // Recorded before parsing: the raw output is kept whatever validation makes of it.
-      const id = record({ raw_output: raw, latency_ms, ...tokens, cost, outcome: 'invalid', error: 'not yet validated' });
-      const checked = validate(raw, choice?.finish_reason, request);
+      usage.prompt_tokens += reply.tokens.prompt_tokens;
+      usage.completion_tokens += reply.tokens.completion_tokens;
+      usage.cost += reply.cost;
+      if (reply.refusal) return fail('refused', `refused: ${reply.refusal}`);
+      const raw = reply.content;
+      const checked = validate(raw, reply.completion.choices[0]?.finish_reason, request);
       if (checked.ok) {
-        settleLlmCall(db, id, 'ok', null);
-        return { ok: true, value: checked.value, usage, attempts };
+        call.settle(reply.callId, 'ok', null);
+        return { ok: true, value: checked.value, usage, attempts: call.attempts };
       }
-      settleLlmCall(db, id, 'invalid', `${checked.kind}: ${checked.error}`);
+      call.settle(reply.callId, 'invalid', `${checked.kind}: ${checked.error}`);
       if (repaired) return fail('invalid', `${checked.kind} after repair: ${checked.error}`);
       repaired = true;
       repairTurns.push({ role: 'assistant', content: raw ?? '' }, { role: 'user', content: repairMessage(checked.error, request.schemaName) });

@@ -4,21 +4,16 @@ import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
+import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { decisionCounts, getReflection, insertReflection, proposalFeedback, proposalSpokenFor, setReflectedDecisions } from './reflection-queries';
 import { createOfflineReviser, createOpenAiReviser, type Reviser } from './revisers';
 
+/** The reflection role: its model when an endpoint is configured, else its stand-in, the offline rule reviser. */
 function reviserFor(ctx: AppContext): Reviser {
-  const settings = getSettings(ctx.db);
-  if (!ctx.config.openaiApiKey) return createOfflineReviser();
-  return createOpenAiReviser({
-    db: ctx.db,
-    apiKey: ctx.config.openaiApiKey,
-    ...(ctx.config.openaiBaseUrl ? { baseURL: ctx.config.openaiBaseUrl } : {}),
-    model: settings.generation_model,
-    temperature: settings.temperature,
-    settings,
-  });
+  const { connection, model, temperature } = providersFor(getSettings(ctx.db), ctx.config).reflection;
+  if (!connection || !model) return createOfflineReviser();
+  return createOpenAiReviser({ db: ctx.db, connection, model, temperature });
 }
 
 /** A reflection stopped before it finished (its batch is stopping); nothing was stored. */

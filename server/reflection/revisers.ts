@@ -4,10 +4,10 @@ import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-typ
 import { reviseFromFeedback } from './feedback-rules';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import { ModelReflectionOutputSchema, toRevision } from '../../shared/generation/model-output';
-import type { Settings } from '../../shared/settings';
 import type { EngineUsage } from '../generation/engine';
 import { NO_USAGE } from '../generation/engine';
 import { createLlmClient } from '../llm/llm-client';
+import type { ModelConnection } from '../llm/provider';
 import { chartTypeDescription, loadTemplate } from '../llm/templates';
 
 export interface RevisionRequest {
@@ -44,14 +44,9 @@ export function createOfflineReviser(): Reviser {
   };
 }
 
-export function createOpenAiReviser(options: { db: Db; apiKey: string; baseURL?: string; model: string; temperature: number; settings: Settings }): Reviser {
-  const client = createLlmClient({
-    db: options.db,
-    apiKey: options.apiKey,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
-    settings: options.settings,
-    engineName: 'openai',
-  });
+/** The reflection role's model (`providersFor(…).reflection`), with `prompts/reflection.md`. */
+export function createOpenAiReviser(options: { db: Db; connection: ModelConnection; model: string; temperature: number }): Reviser {
+  const client = createLlmClient({ db: options.db, connection: options.connection, engineName: 'openai' });
   const template = loadTemplate('reflection');
   return {
     engine: 'openai',

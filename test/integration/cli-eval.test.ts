@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { serverErrorReply, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
+import { openAndMigrate } from '../../db/database';
+import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { runCliAsync } from '../support/cli';
 import { CHARTQA_EXTRA } from '../support/paths';
 
@@ -93,5 +95,37 @@ describe('hqa eval', () => {
     expect(noImages.stderr).toMatch(/--images: give the folder/);
     const noKey = await runCliAsync(['eval', '--dataset', dataset, '--model', 'm', '--no-image', '--out', join(dir, 'x.json')], { dbPath });
     expect(noKey.stderr).toMatch(/OPENAI_API_KEY is not set/);
+  });
+
+  it('records every attempt in the workbench database: purpose evaluation, the retried one too, with its cost', async () => {
+    const model = 'gpt-4o-mini';
+    const since = () => {
+      const db = openAndMigrate(dbPath);
+      try {
+        return listLlmCalls(db);
+      } finally {
+        db.close();
+      }
+    };
+    const before = since().length;
+    fake.script(serverErrorReply());
+    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', model, '--no-image', '--out', join(dir, 'c.json'), '--concurrency', '1', '--json'], {
+      dbPath,
+      env: env(),
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const report = z.object({ prompt_tokens: z.number(), cost: z.number() }).parse(JSON.parse(result.stdout));
+    const calls = since().slice(before);
+    expect(calls.map((c) => [c.attempt, c.outcome])).toEqual([
+      [1, 'error'],
+      [2, 'ok'],
+      [1, 'ok'],
+      [1, 'ok'],
+    ]);
+    for (const call of calls) expect(call).toMatchObject({ purpose: 'evaluation', model, template: 'evaluation', run_id: null, eval_run_id: null });
+    expect(calls.reduce((sum, c) => sum + c.prompt_tokens, 0)).toBe(report.prompt_tokens);
+    expect(report.cost).toBeGreaterThan(0);
+    // The report rounds its cost to a millionth.
+    expect(calls.reduce((sum, c) => sum + c.cost, 0)).toBeCloseTo(report.cost, 5);
   });
 });

@@ -61,9 +61,7 @@ function makeClient(overrides: Partial<Settings> = {}): LlmClient {
   settings = { ...SettingsSchema.parse({}), request_timeout_ms: TEST_TIMEOUT_MS, max_retries: MAX_RETRIES, ...overrides };
   return createLlmClient({
     db,
-    apiKey: 'test-key',
-    baseURL: fake.url,
-    settings,
+    connection: { apiKey: 'test-key', baseURL: fake.url, timeoutMs: settings.request_timeout_ms, maxRetries: settings.max_retries, prices: settings.price_table },
     engineName: 'openai',
     // No real waiting: the test asserts the requested wait instead.
     sleep: async (ms) => {
