@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
+import { announceProposals } from '../pool/pool-commands';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { decisionCounts, getReflection, insertReflection, proposalFeedback, proposalSpokenFor, setReflectedDecisions } from './reflection-queries';
@@ -86,7 +87,7 @@ export class FeedbackLoop {
         });
         return { id: reflectionId, revised: revisedProposal };
       })();
-      if (revised) this.ctx.publish('proposal.created', { proposal: revised });
+      if (revised) announceProposals(this.ctx, [revised]);
       const reflection = getReflection(db, id);
       if (!reflection) throw new Error(`reflection ${id} vanished`);
       return { reflection, revised };
