@@ -23,33 +23,26 @@ const alternatives = (names) => names.map((name) => name.replace(/[.*+?^${}()|[\
 /** A relative import that climbs out of a page and into page `name` (or `features/name`). */
 const intoPages = (names) => `^(\\.\\./)+(features/)?(${alternatives(names)})(/|$)`;
 
+/** shared/ is reached by its alias, never by climbing out of client/ (tsconfig.json `paths`). */
+const sharedByAlias = { regex: '^(\\.\\./)+shared/', message: 'Import shared/ as @shared/... (tsconfig.json paths).' };
+
+/** The rule with the shared pattern and `patterns`: a later block's rule replaces an earlier one's. */
+const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [sharedByAlias, ...patterns] }] });
+
 export const clientBoundaries = [
+  { files: ['client/src/**/*.{ts,tsx}'], rules: restricted() },
   ...PAGES.map((page) => ({
     files: [`client/src/features/${page}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: intoPages(PAGES.filter((other) => other !== page)),
-              message: `A page imports no other page: move what ${page}/ shares to client/src/views/, api/ or ui/.`,
-            },
-          ],
-        },
-      ],
-    },
+    rules: restricted({
+      regex: intoPages(PAGES.filter((other) => other !== page)),
+      message: `A page imports no other page: move what ${page}/ shares to client/src/views/, api/ or ui/.`,
+    }),
   })),
   {
     // app/ mounts the pages; everything else is beneath them. Tests may render a view inside
     // the pages that show it; the code itself never imports one.
     files: ['client/src/{api,auth,keyboard,ui,views}/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^(\\.\\./)+features/', message: 'Shared client code imports no page; the page imports it.' }] },
-      ],
-    },
+    rules: restricted({ regex: '^(\\.\\./)+features/', message: 'Shared client code imports no page; the page imports it.' }),
   },
 ];

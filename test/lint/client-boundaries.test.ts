@@ -36,4 +36,12 @@ describe('client boundaries', () => {
       expect(await importErrors(`client/src/${folder}/x.ts`, "export { ReviewPage } from '../features/review/review-page';\n")).toHaveLength(1);
     }
   });
+
+  it('refuses shared/ by a relative path anywhere in the client', async () => {
+    for (const file of ['client/src/features/review/x.ts', 'client/src/views/x.ts', 'client/src/app/x.ts', 'client/src/views/x.test.ts']) {
+      const depth = file.split('/').length - 1;
+      expect(await importErrors(file, `export { IdSchema } from '${'../'.repeat(depth)}shared/api/common';\n`)).toHaveLength(1);
+    }
+    expect(await importErrors('client/src/features/review/x.ts', "export { IdSchema } from '@shared/api/common';\n")).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSalesTable } from '../../../../../shared/table/table-fixtures';
-import { verifyItem } from '../../../../../shared/table/verify';
+import { buildSalesTable } from '@shared/table/table-fixtures';
+import { verifyItem } from '@shared/table/verify';
 import { runTryIt } from './run-try-it';
 
 const table = buildSalesTable();

@@ -1,23 +1,10 @@
-import type { ChartType } from '../../../../../shared/domain/chart-types';
-import { classifyAnswer, type AnswerType } from '../../../../../shared/table/answers';
-import type { CellChange } from '../../../../../shared/table/edit';
-import type { Finding } from '../../../../../shared/table/lint';
-import type { DataTable } from '../../../../../shared/table/model';
-import type { ProgramResult } from '../../../../../shared/table/program';
-import { traceItem, type RunTrace } from '../../../../../shared/table/trace-item';
-
-/** What became of the typed edit. */
-export type EditOutcome =
-  | { kind: 'none' }
-  | { kind: 'invalid'; message: string }
-  | {
-      kind: 'applied';
-      table: DataTable;
-      changes: CellChange[];
-      added_rows: string[];
-      removed_rows: string[];
-      removed_series: string[];
-    };
+import type { ChartType } from '@shared/domain/chart-types';
+import { classifyAnswer, type AnswerType } from '@shared/table/answers';
+import type { Finding } from '@shared/table/lint';
+import type { DataTable } from '@shared/table/model';
+import type { ProgramResult } from '@shared/table/program';
+import { traceItem, type RunTrace } from '@shared/table/trace-item';
+import type { EditOutcome } from '../../../views/edit-outcome';
 
 /** What became of the typed program. */
 export type ProgramOutcome =
