@@ -1,6 +1,6 @@
-import { applyEdit, parseEdit } from '../../../../shared/table/edit';
-import type { DataTable } from '../../../../shared/table/model';
-import type { EditOutcome } from '../charts/try-it/run-try-it';
+import { applyEdit, parseEdit } from '@shared/table/edit';
+import type { DataTable } from '@shared/table/model';
+import type { EditOutcome } from '../../views/edit-outcome';
 
 /**
  * The item's edit applied to its chart's table with the shared engine (as the verifier did):
