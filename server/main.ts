@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { DatabaseUnwritableError } from '../db/storage-errors';
 import { loadConfig } from './config';
+import { hasModelEndpoint } from './llm/model-roles';
 import { startServer } from './start-server';
 
 /** `npm start`: the workbench on HQA_PORT with its embedded defaults. */
@@ -18,7 +19,7 @@ if (server.adminPassword) {
     `\n  First start: created user "admin" with password\n\n      ${server.adminPassword}\n\n  It is shown only this once. Add more users on the Admin page or with \`npm run hqa -- user add\`.\n\n`,
   );
 }
-logger.info({ url: server.url, db: config.dbPath, engine: config.openaiApiKey ? 'openai' : 'offline' }, 'Chart-HQA Workbench is listening');
+logger.info({ url: server.url, db: config.dbPath, engine: hasModelEndpoint(config) ? 'openai' : 'offline' }, 'Chart-HQA Workbench is listening');
 process.stdout.write(`  Open ${server.url}\n`);
 
 let stopping = false;

@@ -8,6 +8,7 @@ import { HttpError } from '../http/http-error';
 import { engineFactory } from '../generation/engine-factory';
 import { closeOfflinePool } from '../generation/offline-pool';
 import { RunExecutor } from '../generation/run-executor';
+import { hasModelEndpoint } from '../llm/model-roles';
 import { getRun, publicRun } from '../generation/run-queries';
 import { ensureSeedProposals } from '../pool/pool-service';
 
@@ -61,7 +62,7 @@ export function toReport(run: Run): GenerateReport {
 export async function runGenerate(options: GenerateOptions): Promise<number> {
   const config = loadConfig();
   const parsed = RunConfigSchema.safeParse({
-    engine: options.engine ?? (config.openaiApiKey ? 'openai' : 'offline'),
+    engine: options.engine ?? (hasModelEndpoint(config) ? 'openai' : 'offline'),
     stage: options.stage,
     chart_type: options.chartType,
     split: options.split,

@@ -3,7 +3,7 @@ import { FACTUAL_BASELINE_MODEL } from '../../shared/api/evaluations';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import { SettingsSchema } from '../../shared/settings';
 import { loadConfig } from '../config';
-import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
+import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, hasModelEndpoint, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
 
 const settings = SettingsSchema.parse({
   generation_model: 'gpt-4.1-mini',
@@ -27,6 +27,8 @@ describe('providersFor', () => {
 
   it('an empty key counts as none, as the config reads it', () => {
     expect(providersFor(settings, loadConfig({ OPENAI_API_KEY: '' })).generation.connection).toBeNull();
+    expect(hasModelEndpoint(loadConfig({ OPENAI_API_KEY: '' }))).toBe(false);
+    expect(hasModelEndpoint(loadConfig({ OPENAI_API_KEY: 'sk-test' }))).toBe(true);
   });
 
   it('generation and reflection ask the settings model at the settings temperature, with the settings timeout, retries and prices', () => {

@@ -55,6 +55,11 @@ function endpointFrom(env: ModelEnv): Endpoint | null {
   return { apiKey: env.openaiApiKey, ...(env.openaiBaseUrl ? { baseURL: env.openaiBaseUrl } : {}) };
 }
 
+/** Whether the roles ask models: the default engine of a generation run, what the server reports it uses. */
+export function hasModelEndpoint(env: ModelEnv): boolean {
+  return endpointFrom(env) !== null;
+}
+
 /**
  * Every role resolved from a settings snapshot and the environment. Generation, reflection and
  * judging use the settings' timeout and retries; evaluation, whose vision calls are slower, its
