@@ -72,18 +72,42 @@ export function attachRealtime(
     socket.on('disconnect', () => void broadcastPresence());
   });
 
+  /**
+   * Events wait in order for the end of the event loop's current turn, then go out together:
+   * each costs one socket write per listener (50 reviewers, 50 writes), and the request that
+   * caused it should answer first, not after them. Within a turn a burst of claims answers
+   * all its requests before the first broadcast.
+   */
+  const outbox: (() => void)[] = [];
+  let flushScheduled = false;
+  const flushOutbox = () => {
+    flushScheduled = false;
+    for (const send of outbox.splice(0)) send();
+  };
+  const enqueue = (send: () => void) => {
+    outbox.push(send);
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(flushOutbox);
+  };
+  // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
+  type Emit = (event: string, payload: unknown) => boolean;
+
   /** To everyone; an event that names people reaches reviewers without them (audiences.ts). */
   function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
     const forReviewers = reviewerView(event, payload);
-    // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
-    if (forReviewers === null) return void (io.emit as (event: string, payload: unknown) => boolean)(event, payload);
-    (io.to(STAFF_ROOM).emit as (event: string, payload: unknown) => boolean)(event, payload);
-    (io.to(REVIEWER_ROOM).emit as (event: string, payload: unknown) => boolean)(event, forReviewers);
+    enqueue(() => {
+      if (forReviewers === null) return void (io.emit as Emit)(event, payload);
+      (io.to(STAFF_ROOM).emit as Emit)(event, payload);
+      (io.to(REVIEWER_ROOM).emit as Emit)(event, forReviewers);
+    });
   }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
-    (io.to(`user:${userId}`).emit as (event: string, payload: unknown) => boolean)(event, payload);
+    enqueue(() => (io.to(`user:${userId}`).emit as Emit)(event, payload));
   };
   const disconnectSockets = (target: SocketTarget) => {
+    // What was published before the session ended still reaches it; nothing after does, and it closes now, not a turn later.
+    flushOutbox();
     const room = 'userId' in target ? `user:${target.userId}` : `session:${target.sessionId}`;
     // Closing the connection (not just the namespace) leaves nothing to send on under the old identity.
     io.in(room).disconnectSockets(true);

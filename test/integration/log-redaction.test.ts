@@ -4,45 +4,67 @@ import { pino } from 'pino';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
-/** Every line the server logs, as written (JSON text), through a pino destination the test holds. */
-const logged: string[] = [];
-const logText = () => logged.join('');
-
-let server: TestServer;
-
-beforeAll(async () => {
+/** A server logging at `level` through a pino destination the test holds: every line as written (JSON text). */
+async function loggingServer(level: 'info' | 'debug'): Promise<{ server: TestServer; logged: string[] }> {
+  const logged: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logged.push(chunk.toString('utf8'));
       done();
     },
   });
-  server = await startTestServer({ demo: false, logger: pino({ level: 'info' }, destination) });
+  const server = await startTestServer({ demo: false, logger: pino({ level }, destination) });
   await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
+  return { server, logged };
+}
+
+/** A login and a few requests with the session's token in a cookie and a bearer header; returns the token. */
+async function requestsWithToken(server: TestServer, logged: string[]): Promise<string> {
+  const client = new TestClient(server.url);
+  await client.login('rev', 'reviewer-pass-1');
+  const token = client.cookie.slice(client.cookie.indexOf('=') + 1);
+  expect(token.length).toBeGreaterThan(20);
+
+  expect((await client.get('/api/auth/me')).status).toBe(200);
+  expect((await client.get('/api/charts')).status).toBe(200);
+  expect((await client.get('/api/no-such-route')).status).toBe(404);
+  const bearer = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}`, cookie: client.cookie } });
+  expect(bearer.status).toBe(200);
+  expect((await client.post('/api/auth/logout')).status).toBe(200);
+  // pino-http writes a request's line when its response finishes, which may trail the client.
+  await expect.poll(() => logged.filter((line) => line.includes('"url":"/api/auth/logout"')).length).toBe(1);
+  return token;
+}
+
+let info: { server: TestServer; logged: string[] };
+let debug: { server: TestServer; logged: string[] };
+
+beforeAll(async () => {
+  info = await loggingServer('info');
+  debug = await loggingServer('debug');
 });
 afterAll(async () => {
-  await server.close();
+  await info.server.close();
+  await debug.server.close();
 });
 
 describe('the request log', () => {
-  it('holds no session token: not the login response Set-Cookie, not a request Cookie, not an Authorization header', async () => {
-    const client = new TestClient(server.url);
-    await client.login('rev', 'reviewer-pass-1');
-    const token = client.cookie.slice(client.cookie.indexOf('=') + 1);
-    expect(token.length).toBeGreaterThan(20);
-
-    expect((await client.get('/api/auth/me')).status).toBe(200);
-    expect((await client.get('/api/charts')).status).toBe(200);
-    expect((await client.get('/api/no-such-route')).status).toBe(404);
-    const bearer = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}`, cookie: client.cookie } });
-    expect(bearer.status).toBe(200);
-    expect((await client.post('/api/auth/logout')).status).toBe(200);
-
-    // pino-http writes a request's line when its response finishes, which may trail the client.
-    await expect.poll(() => logged.filter((line) => line.includes('"url":"/api/auth/logout"')).length).toBe(1);
-    const requestLines = logged.filter((line) => line.includes('"req":'));
+  it('at info is one short line per request: method, URL, status and time, no headers, so no session token', async () => {
+    const token = await requestsWithToken(info.server, info.logged);
+    const requestLines = info.logged.filter((line) => line.includes('"req":'));
     expect(requestLines.length).toBeGreaterThanOrEqual(6);
-    expect(logText()).not.toContain(token);
+    expect(info.logged.join('')).not.toContain(token);
+    const me = JSON.parse(requestLines.find((line) => line.includes('"url":"/api/auth/me"')) ?? '{}') as Record<string, unknown>;
+    expect(me).toMatchObject({ req: { method: 'GET', url: '/api/auth/me' }, res: { statusCode: 200 }, responseTime: expect.any(Number) as unknown });
+    expect(Object.keys(me.req as object).sort()).toEqual(['id', 'method', 'url']);
+    expect(Object.keys(me.res as object)).toEqual(['statusCode']);
+  });
+
+  it('at debug carries the headers with the session token censored: not the login response Set-Cookie, not a request Cookie, not an Authorization header', async () => {
+    const token = await requestsWithToken(debug.server, debug.logged);
+    const requestLines = debug.logged.filter((line) => line.includes('"req":'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(6);
+    expect(debug.logged.join('')).not.toContain(token);
     // The headers are there, censored: the log still says a cookie was sent.
     const login = requestLines.find((line) => line.includes('"url":"/api/auth/login"')) ?? '';
     expect(JSON.parse(login)).toMatchObject({ res: { statusCode: 200, headers: { 'set-cookie': '[redacted]' } } });

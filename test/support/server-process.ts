@@ -11,9 +11,10 @@ export interface ServerProcess {
  * Starts `server/main.ts` as `npm start` does (without the client build) and waits for its URL.
  * Node itself runs the server (tsx as its loader), so a signal reaches the server: the `tsx`
  * command would run it in a child of its own, which a SIGKILL of `tsx` leaves running.
+ * `nodeArgs` go to Node before the loader (a benchmark's `--cpu-prof`).
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve('server/main.ts')], {
+export async function startServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', resolve('server/main.ts')], {
     env: { ...process.env, HQA_PORT: '0', HQA_LOG_LEVEL: 'warn', ...env },
   });
   let output = '';
@@ -25,6 +26,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       const match = /Open (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
+        // Matching the whole output again on every later chunk grows with it (a chatty server's log).
+        child.stdout.off('data', check);
         resolveUrl(match[1]);
       }
     };
