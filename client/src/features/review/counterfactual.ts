@@ -1,5 +1,5 @@
-import { applyEdit, parseEdit } from '@shared/table/edit';
 import type { DataTable } from '@shared/table/model';
+import { traceEdit } from '@shared/table/trace-item';
 import type { EditOutcome } from '../../views/edit-outcome';
 
 /**
@@ -7,11 +7,10 @@ import type { EditOutcome } from '../../views/edit-outcome';
  * the table the hypothetical question is about, and what changed.
  */
 export function counterfactualOf(table: DataTable, edit: unknown): EditOutcome {
-  if (edit === null || edit === undefined) return { kind: 'none' };
-  const parsed = parseEdit(edit);
-  if (!parsed.ok) return { kind: 'invalid', message: parsed.error.message };
-  const applied = applyEdit(table, parsed.edit);
-  if (!applied.ok) return { kind: 'invalid', message: applied.error.message };
-  const { ok: _ok, ...outcome } = applied;
-  return { kind: 'applied', ...outcome };
+  // A stored item writes "no edit" as null; the trace reads only undefined that way.
+  const traced = traceEdit(table, edit ?? undefined);
+  if (traced.kind === 'none') return traced;
+  if (traced.kind !== 'applied') return { kind: 'invalid', message: traced.error.message };
+  const { edit: _ops, ...outcome } = traced;
+  return outcome;
 }
