@@ -12,6 +12,7 @@ import { RunConfigSchema } from '../../shared/api/runs';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import { extractOperation, operationKey } from '../../server/analytics/operations';
 import { insertProposal, updateProposal } from '../../server/pool/pool-queries';
+import { buildLlmCall, buildReflection } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -48,9 +49,7 @@ async function review(decision: SubmitReviewRequest): Promise<number> {
 }
 
 function addCall(runId: number, cost: number) {
-  db()
-    .prepare(`INSERT INTO llm_calls (run_id, purpose, engine, model, template, template_hash, outcome, cost) VALUES (?, 'stage2', 'openai', 'm', 't', 'h', 'ok', ?)`)
-    .run(runId, cost);
+  buildLlmCall(db(), { run_id: runId, cost });
 }
 
 /** 6 offline items from the round-0 seeds: 4 accepted (complexity 2–5), 2 rejected; 0.6 of LLM cost. */
@@ -92,9 +91,7 @@ async function buildHaiItems() {
   const proposal = { chart_type: chartType, status: 'active', round: 1 } as const;
   childId = insertProposal(db(), { ...proposal, text: 'Raise the smallest value until it becomes the largest, and ask which one leads.', origin: 'revised', parent_ids: [seedId] });
   grandchildId = insertProposal(db(), { ...proposal, text: 'Triple the smallest value and ask how the ranking changes.', origin: 'generated', parent_ids: [childId, otherSeedId] });
-  db()
-    .prepare(`INSERT INTO reflections (proposal_id, revised_proposal_id, trigger, engine, model, feedback, status, cost) VALUES (?, ?, 'manual', 'openai', 'm', '[]', 'done', 0.05)`)
-    .run(seedId, childId);
+  buildReflection(db(), { proposalId: seedId, revisedId: childId, usage: { prompt_tokens: 0, completion_tokens: 0, cost: 0.05 } });
   // Only the two new proposals are active while the run plans, so its items use them.
   for (const { id } of seeds) updateProposal(db(), id, { status: 'retired' });
   updateProposal(db(), seedId, { status: 'retired' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { operationCoverage } from '../../server/generation/gap-weights';
 import { putSettings } from '../../server/settings/settings-queries';
+import { copyItem } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -35,11 +36,7 @@ describe('coverage-steered generation', () => {
     // Give every uncovered proposal more (rejected) items than the covered ones have, so that
     // plain least-used sampling would pick covered proposals: only the weighting explains the result.
     const template = db.prepare('SELECT id FROM hqa_items WHERE run_id = ? LIMIT 1').get(first) as { id: number };
-    const copy = db.prepare(`INSERT INTO hqa_items (qa_id, chart_id, proposal_id, origin, assumption, question, answer, answer_type, rationale,
-      affects_answer, edit, program, verifier, verifier_match, bias_flags, status)
-      SELECT qa_id, chart_id, ?, origin, assumption, question, answer, answer_type, rationale, affects_answer, edit, program, verifier,
-      verifier_match, bias_flags, 'rejected' FROM hqa_items WHERE id = ?`);
-    for (const id of uncovered) for (let n = 0; n < 3; n++) copy.run(id, template.id);
+    for (const id of uncovered) for (let n = 0; n < 3; n++) copyItem(db, template.id, { proposalId: id, status: 'rejected' });
 
     const control = await run({ items: 1 });
     const controlUsed = db.prepare('SELECT proposal_id FROM hqa_items WHERE run_id = ?').get(control) as { proposal_id: number };

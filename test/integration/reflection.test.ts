@@ -12,10 +12,12 @@ import { offlineItem } from '../../server/generation/offline/offline-item';
 import { createVerifiedItem, itemKey } from '../../server/items/item-service';
 import { getProposal } from '../../server/pool/pool-queries';
 import { addProposal } from '../../server/pool/pool-service';
+import { userIdByName } from '../../server/users/user-service';
 import { NO_USAGE } from '../../server/generation/engine';
 import { ReflectionBatches } from '../../server/reflection/reflection-batches';
 import { FeedbackLoop } from '../../server/reflection/reflection-service';
 import type { Reviser } from '../../server/reflection/revisers';
+import { buildLease } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
@@ -45,7 +47,7 @@ async function itemsAndReviews(server: TestServer, reviewer: TestClient, chartTy
   for (const itemId of itemIds) {
     // Put this item first in the caller's queue by leasing it directly through the API.
     db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
-    db.prepare("INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, (SELECT id FROM users WHERE username = 'rev'), '2999-01-01T00:00:00.000Z')").run(itemId);
+    buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
     const res = await reviewer.post(`/api/review/items/${itemId}`, verdict === 'reject' ? rejectReview('The slices must still sum to 100; take the points from another slice.') : acceptReview());
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
@@ -82,7 +84,7 @@ async function reviewAll(server: TestServer, reviewer: TestClient, itemIds: numb
   const db = server.server.ctx.db;
   for (const itemId of itemIds) {
     db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
-    db.prepare("INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, (SELECT id FROM users WHERE username = 'rev'), '2999-01-01T00:00:00.000Z')").run(itemId);
+    buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
     const res = await reviewer.post(`/api/review/items/${itemId}`, { ...rejectReview(feedback), criteria: { ...rejectReview().criteria, layout: { pass: true, note: '' }, rationality: { pass: false, note: '' } } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }

@@ -10,6 +10,7 @@ import { createVerifiedItem } from '../../server/items/item-service';
 import { getProposal } from '../../server/pool/pool-queries';
 import { addProposal } from '../../server/pool/pool-service';
 import { putSettings } from '../../server/settings/settings-queries';
+import { buildLease } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
@@ -142,7 +143,7 @@ describe('no self-approval', () => {
     expect(QueueResponseSchema.parse((await ben.get('/api/review/queue')).body).available).toBe(1);
 
     // A lease the queue would never give (inserted here) does not let the author review it either.
-    db().prepare("INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, ?, '2999-01-01T00:00:00.000Z')").run(item.id, userId('ann'));
+    buildLease(db(), { itemId: item.id, reviewerId: userId('ann') });
     const own = await ann.post(`/api/review/items/${item.id}`, acceptReview());
     expect(own.status).toBe(403);
     expect(ErrorBodySchema.parse(own.body).error.message).toMatch(/you wrote item \d+/);
