@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import {
   ItemOriginSchema,
@@ -32,8 +33,7 @@ export interface Tally {
 const tally = (row: { decided: number | null; accepted: number | null }): Tally => ({ decided: row.decided ?? 0, accepted: row.accepted ?? 0 });
 
 export function proposalCreationsByDay(db: Db): { day: string; origin: ProposalOrigin; count: number }[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT substr(created_at, 1, 10) AS day, origin, COUNT(*) AS count FROM proposals
        WHERE status != 'duplicate' GROUP BY day, origin ORDER BY day, origin`,
     )
@@ -42,19 +42,17 @@ export function proposalCreationsByDay(db: Db): { day: string; origin: ProposalO
 }
 
 export function overallTally(db: Db): Tally {
-  return tally(db.prepare(`SELECT ${TALLY} FROM hqa_items i`).get() as { decided: number | null; accepted: number | null });
+  return tally(statement(db, `SELECT ${TALLY} FROM hqa_items i`).get() as { decided: number | null; accepted: number | null });
 }
 
 export function tallyByChartType(db: Db): (Tally & { chart_type: ChartType })[] {
-  const rows = db
-    .prepare(`SELECT c.chart_type, ${TALLY} FROM hqa_items i JOIN charts c ON c.id = i.chart_id GROUP BY c.chart_type ORDER BY c.chart_type`)
+  const rows = statement(db, `SELECT c.chart_type, ${TALLY} FROM hqa_items i JOIN charts c ON c.id = i.chart_id GROUP BY c.chart_type ORDER BY c.chart_type`)
     .all() as { chart_type: string; decided: number | null; accepted: number | null }[];
   return rows.map((r) => ({ chart_type: ChartTypeSchema.parse(r.chart_type), ...tally(r) }));
 }
 
 export function tallyByRound(db: Db): (Tally & { round: number })[] {
-  const rows = db
-    .prepare(`SELECT p.round, ${PROPOSAL_TALLY} FROM hqa_items i JOIN proposals p ON p.id = i.proposal_id GROUP BY p.round ORDER BY p.round`)
+  const rows = statement(db, `SELECT p.round, ${PROPOSAL_TALLY} FROM hqa_items i JOIN proposals p ON p.id = i.proposal_id GROUP BY p.round ORDER BY p.round`)
     .all() as { round: number; decided: number | null; accepted: number | null }[];
   return rows.map((r) => ({ round: r.round, ...tally(r) }));
 }
@@ -97,20 +95,19 @@ const PROPOSAL_STATS = `SELECT p.id, p.chart_type, p.text, p.origin, p.status, p
 
 /** Proposals that have items, with their items' tally. */
 export function proposalsWithItems(db: Db): ProposalStatsRow[] {
-  return (db.prepare(`${PROPOSAL_STATS} GROUP BY p.id HAVING COUNT(i.id) > 0 ORDER BY p.id`).all() as RawProposalStats[]).map(toProposalStats);
+  return (statement(db, `${PROPOSAL_STATS} GROUP BY p.id HAVING COUNT(i.id) > 0 ORDER BY p.id`).all() as RawProposalStats[]).map(toProposalStats);
 }
 
 /** Proposals in the pool or once in it: what operation diversity counts. */
 export function poolProposals(db: Db, statuses: readonly ProposalStatus[]): { id: number; chart_type: ChartType; text: string }[] {
-  const rows = db
-    .prepare('SELECT id, chart_type, text FROM proposals WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id')
+  const rows = statement(db, 'SELECT id, chart_type, text FROM proposals WHERE status IN (SELECT value FROM json_each(?)) ORDER BY id')
     .all(JSON.stringify(statuses)) as { id: number; chart_type: string; text: string }[];
   return rows.map((r) => ({ ...r, chart_type: ChartTypeSchema.parse(r.chart_type) }));
 }
 
 /** A proposal's ancestors (up to the roots) and descendants, each set without the proposal itself. */
 export function lineageIds(db: Db, proposalId: number): { ancestors: number[]; descendants: number[] } {
-  const ids = (sql: string) => (db.prepare(sql).all(proposalId) as { id: number }[]).map((r) => r.id);
+  const ids = (sql: string) => (statement(db, sql).all(proposalId) as { id: number }[]).map((r) => r.id);
   return {
     ancestors: ids(`WITH RECURSIVE up(id) AS (
         SELECT parent_id FROM proposal_parents WHERE proposal_id = ?
@@ -125,15 +122,14 @@ export function lineageIds(db: Db, proposalId: number): { ancestors: number[]; d
 
 export function proposalStatsFor(db: Db, ids: readonly number[]): ProposalStatsRow[] {
   return (
-    db.prepare(`${PROPOSAL_STATS} WHERE p.id IN (SELECT value FROM json_each(?)) GROUP BY p.id ORDER BY p.id`).all(JSON.stringify(ids)) as RawProposalStats[]
+    statement(db, `${PROPOSAL_STATS} WHERE p.id IN (SELECT value FROM json_each(?)) GROUP BY p.id ORDER BY p.id`).all(JSON.stringify(ids)) as RawProposalStats[]
   ).map(toProposalStats);
 }
 
 /** Parent links with both ends among `ids`. */
 export function parentLinksWithin(db: Db, ids: readonly number[]): { proposal_id: number; parent_id: number }[] {
   const list = JSON.stringify(ids);
-  return db
-    .prepare(
+  return statement(db,
       `SELECT proposal_id, parent_id FROM proposal_parents
        WHERE proposal_id IN (SELECT value FROM json_each(@list)) AND parent_id IN (SELECT value FROM json_each(@list))
        ORDER BY proposal_id, parent_id`,
@@ -163,8 +159,7 @@ export interface AblationItemRow {
 }
 
 export function ablationItems(db: Db): AblationItemRow[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT i.id, i.origin, i.status, i.run_id, i.assumption, i.proposal_id, p.text AS proposal_text, p.origin AS proposal_origin,
          p.round AS proposal_round, COALESCE(r.reviews, 0) AS reviews, COALESCE(r.rationality, 0) AS rationality_passed,
          COALESCE(r.layout, 0) AS layout_passed, COALESCE(r.complexity_sum, 0) AS complexity_sum, COALESCE(r.complexity_rated, 0) AS complexity_rated,
@@ -187,8 +182,7 @@ export function ablationItems(db: Db): AblationItemRow[] {
 
 /** Per run: the LLM cost its call records add up to, and how many items it created. */
 export function runCosts(db: Db): Map<number, { cost: number; items_created: number }> {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT r.id, r.items_created, COALESCE((SELECT SUM(l.cost) FROM llm_calls l WHERE l.run_id = r.id), 0) AS cost FROM runs r`,
     )
     .all() as { id: number; items_created: number; cost: number }[];
@@ -197,8 +191,7 @@ export function runCosts(db: Db): Map<number, { cost: number; items_created: num
 
 /** Per revised proposal: the cost of the reflection calls that wrote it. */
 export function reflectionCosts(db: Db): Map<number, number> {
-  const rows = db
-    .prepare('SELECT revised_proposal_id AS id, SUM(cost) AS cost FROM reflections WHERE revised_proposal_id IS NOT NULL GROUP BY revised_proposal_id')
+  const rows = statement(db, 'SELECT revised_proposal_id AS id, SUM(cost) AS cost FROM reflections WHERE revised_proposal_id IS NOT NULL GROUP BY revised_proposal_id')
     .all() as { id: number; cost: number }[];
   return new Map(rows.map((r) => [r.id, r.cost]));
 }
@@ -212,8 +205,7 @@ export interface AcceptedItemRow {
 }
 
 export function acceptedItems(db: Db): AcceptedItemRow[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT c.chart_type, i.answer_type, i.affects_answer, p.text AS proposal_text, i.assumption
        FROM hqa_items i JOIN charts c ON c.id = i.chart_id LEFT JOIN proposals p ON p.id = i.proposal_id
        WHERE i.status = 'accepted' ORDER BY i.id`,

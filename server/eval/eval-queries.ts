@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { parseNullableJsonColumn } from '../../db/json-column';
 import {
   EvalEngineSchema,
   EvalScoreSchema,
@@ -21,6 +22,7 @@ import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema, type QuestionRelation } from '../../shared/domain/generation';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 import { containsPattern, whereClause } from '../../db/sql-filters';
+import { statement } from '../../db/statements';
 
 /** All SQL of evaluation runs and their per-question results. */
 
@@ -69,7 +71,7 @@ function toRecord(row: EvalRunRow): EvalRunRecord {
     engine: EvalEngineSchema.parse(row.engine),
     mode: EvalModeSchema.parse(row.mode),
     status: EvalRunStatusSchema.parse(row.status),
-    frozen_score: score === null ? null : FrozenCountsSchema.parse(JSON.parse(score)),
+    frozen_score: parseNullableJsonColumn(FrozenCountsSchema, score, { table: 'eval_runs', column: 'score', id: row.id }),
   };
 }
 
@@ -84,19 +86,18 @@ export function insertEvalRun(
   input: { model: string; engine: EvalEngine; mode: EvalMode; concurrency: number; status: EvalRunStatus; createdBy: number | null },
 ): number {
   return Number(
-    db
-      .prepare('INSERT INTO eval_runs (model, engine, mode, concurrency, status, created_by) VALUES (?, ?, ?, ?, ?, ?)')
+    statement(db, 'INSERT INTO eval_runs (model, engine, mode, concurrency, status, created_by) VALUES (?, ?, ?, ?, ?, ?)')
       .run(input.model, input.engine, input.mode, input.concurrency, input.status, input.createdBy).lastInsertRowid,
   );
 }
 
 export function getEvalRun(db: Db, id: number): EvalRunRecord | null {
-  const row = db.prepare(`${RUN_SELECT} WHERE r.id = ?`).get(id) as EvalRunRow | undefined;
+  const row = statement(db, `${RUN_SELECT} WHERE r.id = ?`).get(id) as EvalRunRow | undefined;
   return row ? toRecord(row) : null;
 }
 
 export function listEvalRuns(db: Db): EvalRunRecord[] {
-  return (db.prepare(`${RUN_SELECT} ORDER BY r.id DESC`).all() as EvalRunRow[]).map(toRecord);
+  return (statement(db, `${RUN_SELECT} ORDER BY r.id DESC`).all() as EvalRunRow[]).map(toRecord);
 }
 
 /**
@@ -106,8 +107,7 @@ export function listEvalRuns(db: Db): EvalRunRecord[] {
 export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to: EvalRunStatus, error: string | null = null): boolean {
   const ends = to === 'done' || to === 'cancelled' || to === 'failed';
   return db.transaction(() => {
-    const changed = db
-      .prepare(
+    const changed = statement(db,
         `UPDATE eval_runs SET status = ?, error = COALESCE(?, error),
           started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
           finished_at = CASE WHEN ? THEN ${NOW} ELSE finished_at END
@@ -118,7 +118,7 @@ export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to:
     if (ends) {
       // Questions never asked (cancelled, failed) count as missing, and so as wrong.
       failUnanswered(db, id, `not asked: the run was ${to}`);
-      db.prepare('UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(scoreCounts(db, id)), id);
+      statement(db, 'UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(scoreCounts(db, id)), id);
     }
     return true;
   })();
@@ -126,11 +126,11 @@ export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to:
 
 /** Questions still pending or in flight become failed (no prediction) with `reason`. */
 export function failUnanswered(db: Db, runId: number, reason: string): void {
-  db.prepare("UPDATE eval_results SET status = 'failed', error = COALESCE(error, ?) WHERE run_id = ? AND status IN ('pending', 'running')").run(reason, runId);
+  statement(db, "UPDATE eval_results SET status = 'failed', error = COALESCE(error, ?) WHERE run_id = ? AND status IN ('pending', 'running')").run(reason, runId);
 }
 
 export function addEvalUsage(db: Db, id: number, usage: { prompt_tokens: number; completion_tokens: number; cost: number }): void {
-  db.prepare('UPDATE eval_runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?').run(
+  statement(db, 'UPDATE eval_runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?').run(
     usage.prompt_tokens,
     usage.completion_tokens,
     usage.cost,
@@ -152,7 +152,7 @@ export interface EvalQuestionRow {
 }
 
 export function insertEvalQuestions(db: Db, runId: number, rows: Iterable<EvalQuestionRow>): number {
-  const insert = db.prepare(
+  const insert = statement(db,
     `INSERT INTO eval_results (run_id, item_id, position, question, gold, answer_type, affects_answer, original_label, question_relation, status)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
   );
@@ -173,15 +173,14 @@ type QuestionRow = Omit<EvalQuestionRow, 'affects_answer' | 'answer_type' | 'que
 
 /** The next pending question in dataset order, marked running (one statement: no two workers get it). */
 export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `UPDATE eval_results SET status = 'running', attempts = attempts + 1
        WHERE run_id = ? AND item_id = (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT 1)
        RETURNING item_id, position, question, gold, answer_type, affects_answer, original_label, question_relation`,
     )
     .get(runId, runId) as QuestionRow | undefined;
   if (!row) return null;
-  const chart = db.prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
+  const chart = statement(db, 'SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
   return {
     ...row,
     answer_type: AnswerTypeSchema.parse(row.answer_type),
@@ -193,8 +192,7 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
 
 /** Charts of the next pending questions, in asking order: drawn ahead while the model answers. */
 export function upcomingCharts(db: Db, runId: number, questions: number): number[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT DISTINCT i.chart_id FROM (SELECT item_id FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position LIMIT ?) e
        JOIN hqa_items i ON i.id = e.item_id`,
     )
@@ -217,7 +215,7 @@ export interface QuestionOutcome {
 }
 
 export function recordAnswer(db: Db, runId: number, itemId: number, outcome: QuestionOutcome & { failed: boolean }): void {
-  db.prepare(
+  statement(db,
     `UPDATE eval_results SET status = ?, prediction = ?, raw = ?, correct = ?, biased = ?, error = ?, answered_at = ${NOW}
      WHERE run_id = ? AND item_id = ?`,
   ).run(
@@ -238,8 +236,7 @@ export function recordAnswer(db: Db, runId: number, itemId: number, outcome: Que
  * `same` counts take only `same` questions, as `measureItems` does.
  */
 export function scoreCounts(db: Db, runId: number): ScoreCounts {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT answer_type, COUNT(*) AS items, SUM(prediction IS NOT NULL) AS predicted, COALESCE(SUM(correct), 0) AS correct,
         SUM(affects_answer AND question_relation = 'same') AS affects, SUM(biased AND question_relation = 'same') AS biased,
         SUM(question_relation = 'same') AS same, COALESCE(SUM(CASE WHEN question_relation = 'same' THEN correct END), 0) AS same_correct
@@ -281,7 +278,7 @@ const PREDICTIONS_PAGE = 1000;
  * questions, as `hqa eval` leaves out what failed.
  */
 export function* iteratePredictions(db: Db, runId: number): Generator<{ id: string; prediction: string | null; raw: string }[]> {
-  const page = db.prepare(
+  const page = statement(db,
     `SELECT item_id, prediction, raw, position FROM eval_results WHERE run_id = ? AND status = 'answered' AND position > ? ORDER BY position LIMIT ${PREDICTIONS_PAGE}`,
   );
   let after = -1;
@@ -300,15 +297,13 @@ export function evalBreakdown(db: Db, runId: number): EvalBreakdown {
     const accuracy = percent(correct, items);
     return { items, correct, accuracy: accuracy === null ? null : roundTo(accuracy) };
   };
-  const byType = db
-    .prepare(
+  const byType = statement(db,
       `SELECT c.chart_type, COUNT(*) AS items, COALESCE(SUM(e.correct), 0) AS correct
        FROM eval_results e JOIN hqa_items i ON i.id = e.item_id JOIN charts c ON c.id = i.chart_id
        WHERE e.run_id = ? AND e.status IN ('answered', 'failed') GROUP BY c.chart_type ORDER BY c.chart_type`,
     )
     .all(runId) as { chart_type: string; items: number; correct: number }[];
-  const byChange = db
-    .prepare(
+  const byChange = statement(db,
       `SELECT affects_answer, COUNT(*) AS items, COALESCE(SUM(correct), 0) AS correct
        FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed') GROUP BY affects_answer`,
     )
@@ -330,13 +325,11 @@ export function unsolvedQuestions(db: Db, runIds: number[], limit: number): Omit
   const runs = JSON.stringify(runIds);
   const grouped = `SELECT item_id, MIN(position) AS position, COUNT(*) AS asked, SUM(COALESCE(correct, 0)) AS solved
     FROM eval_results WHERE run_id IN (SELECT value FROM json_each(:runs)) AND status IN ('answered', 'failed') GROUP BY item_id`;
-  const counts = db
-    .prepare(`SELECT COUNT(*) AS compared, COALESCE(SUM(solved = 0), 0) AS total FROM (${grouped}) WHERE asked = :n`)
+  const counts = statement(db, `SELECT COUNT(*) AS compared, COALESCE(SUM(solved = 0), 0) AS total FROM (${grouped}) WHERE asked = :n`)
     .get({ runs, n: runIds.length }) as { compared: number; total: number };
-  const items = db
-    .prepare(`SELECT item_id FROM (${grouped}) WHERE asked = :n AND solved = 0 ORDER BY position LIMIT :limit`)
+  const items = statement(db, `SELECT item_id FROM (${grouped}) WHERE asked = :n AND solved = 0 ORDER BY position LIMIT :limit`)
     .all({ runs, n: runIds.length, limit }) as { item_id: number }[];
-  const answer = db.prepare('SELECT question, gold, prediction FROM eval_results WHERE run_id = ? AND item_id = ?');
+  const answer = statement(db, 'SELECT question, gold, prediction FROM eval_results WHERE run_id = ? AND item_id = ?');
   const questions = items.map(({ item_id }) => {
     const rows = runIds.map((runId) => answer.get(runId, item_id) as { question: string; gold: string; prediction: string | null });
     const first = rows[0];
@@ -381,9 +374,8 @@ export function listResults(db: Db, runId: number, query: EvalResultsQuery): { r
     { sql: "(e.question LIKE :q ESCAPE '\\' OR e.gold LIKE :q ESCAPE '\\' OR e.prediction LIKE :q ESCAPE '\\')", param: 'q', value: containsPattern(query.q) },
   ]);
   const filter = `${where.sql}${outcome ? ` AND ${outcome}` : ''}`;
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM eval_results e ${filter}`).get(where.params) as { n: number }).n;
-  const rows = db
-    .prepare(
+  const total = (statement(db, `SELECT COUNT(*) AS n FROM eval_results e ${filter}`).get(where.params) as { n: number }).n;
+  const rows = statement(db,
       `SELECT e.item_id, i.chart_id, c.imgname, e.question, e.gold, e.answer_type, e.affects_answer, e.original_label, e.status, e.prediction, e.raw,
         -- A question failed without an answer (never asked, or no prediction imported) is wrong.
         CASE WHEN e.status IN ('answered', 'failed') THEN COALESCE(e.correct, 0) END AS correct, e.biased, e.error

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import type { ExportStats } from '../../shared/export/chart-hqa';
 import { classifyAnswer } from '../../shared/table/answers';
 
@@ -48,7 +49,7 @@ const EXPORT_PAGE = 1000;
  * connection stays free for the per-item queries of `--full` and `--images` in between.
  */
 export function* iterateAccepted(db: Db): Generator<ExportRow> {
-  const page = db.prepare(
+  const page = statement(db,
     `SELECT i.id, c.imgname, c.split, c.id AS chart_id, c.chart_type, c.content_hash, i.assumption, i.question, i.final_question, i.answer,
       i.final_answer, i.answer_type, i.affects_answer, i.question_relation, i.is_control, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
       i.run_id, i.model, i.edit, i.program, i.verifier,
@@ -72,8 +73,7 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
  * are exported as `split/imgname`, so `--images` writes each chart to its own file.
  */
 export function sharedImgnames(db: Db): Set<string> {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT c.imgname FROM charts c WHERE c.id IN (SELECT chart_id FROM hqa_items WHERE status = 'accepted')
        GROUP BY c.imgname HAVING COUNT(*) > 1`,
     )
@@ -83,8 +83,7 @@ export function sharedImgnames(db: Db): Set<string> {
 
 /** The paper's Table 2 over the accepted items, computed in SQL (one pass, no rows in memory). */
 export function exportStats(db: Db): ExportStats {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT COUNT(*) AS questions, COUNT(DISTINCT i.proposal_id) AS proposals, COUNT(DISTINCT i.chart_id) AS charts,
         SUM(i.final_answer IS NULL AND i.answer_type = 'integer') AS integer_n, SUM(i.final_answer IS NULL AND i.answer_type = 'decimal') AS decimal_n,
         SUM(i.final_answer IS NULL AND i.answer_type = 'boolean') AS boolean_n, SUM(i.final_answer IS NULL AND i.answer_type = 'text') AS text_n,
@@ -107,14 +106,14 @@ export function exportStats(db: Db): ExportStats {
     same_question: number;
     controls: number;
   };
-  const decided = db.prepare("SELECT SUM(status = 'accepted') AS accepted, COUNT(*) AS decided FROM hqa_items WHERE status IN ('accepted', 'rejected')").get() as {
+  const decided = statement(db, "SELECT SUM(status = 'accepted') AS accepted, COUNT(*) AS decided FROM hqa_items WHERE status IN ('accepted', 'rejected')").get() as {
     accepted: number | null;
     decided: number;
   };
   const round2 = (n: number | null) => Math.round((n ?? 0) * 100) / 100;
   const answerTypes = { integer: row.integer_n ?? 0, decimal: row.decimal_n ?? 0, boolean: row.boolean_n ?? 0, text: row.text_n ?? 0 };
   // A corrected answer's type is that of the correction (few rows: classified here).
-  for (const corrected of db.prepare("SELECT final_answer FROM hqa_items WHERE status = 'accepted' AND final_answer IS NOT NULL").all() as { final_answer: string }[]) {
+  for (const corrected of statement(db, "SELECT final_answer FROM hqa_items WHERE status = 'accepted' AND final_answer IS NOT NULL").all() as { final_answer: string }[]) {
     answerTypes[classifyAnswer(corrected.final_answer)]++;
   }
   return {

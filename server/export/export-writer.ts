@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Db } from '../../db/database';
-import { CHART_HQA_VERSION, exportItemId, type ExportFormat, type ExportItem, type ExportItemFull, type ExportStats } from '../../shared/export/chart-hqa';
+import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
+import { CHART_HQA_VERSION, exportItemId, ExportProvenanceSchema, type ExportFormat, type ExportItem, type ExportItemFull, type ExportStats } from '../../shared/export/chart-hqa';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema } from '../../shared/domain/generation';
 import { QaSourceSchema } from '../../shared/domain/qa';
@@ -49,16 +50,16 @@ function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFul
   return {
     ...item,
     provenance: {
-      origin: row.origin as ExportItemFull['provenance']['origin'],
+      origin: ExportProvenanceSchema.shape.origin.parse(row.origin),
       run_id: row.run_id,
       model: row.model,
       split: row.split,
       table_hash: row.content_hash,
       model_answer: row.answer,
       model_question: row.question,
-      edit: row.edit === null ? null : (JSON.parse(row.edit) as unknown),
+      edit: parseNullableJsonColumn(ExportProvenanceSchema.shape.edit, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }),
       program: row.program,
-      verifier: JSON.parse(row.verifier) as unknown,
+      verifier: parseJsonColumn(ExportProvenanceSchema.shape.verifier, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id }),
       reviews: listItemReviews(db, row.id, true).map((r) => ({
         reviewer_id: r.reviewer_id,
         decision: r.decision,

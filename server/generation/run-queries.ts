@@ -1,4 +1,6 @@
 import { preparedOnce, type Db } from '../../db/database';
+import { parseJsonColumn } from '../../db/json-column';
+import { statement } from '../../db/statements';
 import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
@@ -61,7 +63,7 @@ function toRun(row: RunRow): RunRecord {
     engine: EngineSchema.parse(row.engine),
     stage: RunStageSchema.parse(row.stage),
     status: RunStatusSchema.parse(row.status),
-    config: RunConfigSchema.parse(JSON.parse(row.config)),
+    config: parseJsonColumn(RunConfigSchema, row.config, { table: 'runs', column: 'config', id: row.id }),
     items_planned: row.items_planned === 1,
   };
 }
@@ -74,8 +76,7 @@ export function publicRun(run: RunRecord): Run {
 
 export function insertRun(db: Db, input: { engine: Engine; model: string; config: RunConfig; poolRound: number; createdBy: number | null }): number {
   return Number(
-    db
-      .prepare('INSERT INTO runs (engine, model, stage, config, pool_round, created_by) VALUES (?, ?, ?, ?, ?, ?)')
+    statement(db, 'INSERT INTO runs (engine, model, stage, config, pool_round, created_by) VALUES (?, ?, ?, ?, ?, ?)')
       .run(input.engine, input.model, input.config.stage, JSON.stringify(input.config), input.poolRound, input.createdBy).lastInsertRowid,
   );
 }
@@ -86,8 +87,8 @@ export function getRun(db: Db, id: number): RunRecord | null {
 }
 
 export function listRuns(db: Db, page: number, pageSize: number): { runs: RunRecord[]; total: number } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n;
-  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT ? OFFSET ?`).all(pageSize, (page - 1) * pageSize) as RunRow[];
+  const total = (statement(db, 'SELECT COUNT(*) AS n FROM runs').get() as { n: number }).n;
+  const rows = statement(db, `SELECT ${RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT ? OFFSET ?`).all(pageSize, (page - 1) * pageSize) as RunRow[];
   return { runs: rows.map(toRun), total };
 }
 
@@ -97,8 +98,7 @@ export function listRuns(db: Db, page: number, pageSize: number): { runs: RunRec
  */
 export function transitionRun(db: Db, id: number, from: RunStatus[], to: RunStatus, stopReason: string | null = null): boolean {
   const finished = to === 'done' || to === 'cancelled' || to === 'failed';
-  const result = db
-    .prepare(
+  const result = statement(db,
       `UPDATE runs SET status = ?, stop_reason = CASE WHEN ? = 'running' THEN NULL ELSE COALESCE(?, stop_reason) END,
         started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
         finished_at = CASE WHEN ? THEN ${NOW} ELSE NULL END
@@ -109,7 +109,7 @@ export function transitionRun(db: Db, id: number, from: RunStatus[], to: RunStat
 }
 
 export function markItemsPlanned(db: Db, id: number): void {
-  db.prepare('UPDATE runs SET items_planned = 1 WHERE id = ?').run(id);
+  statement(db, 'UPDATE runs SET items_planned = 1 WHERE id = ?').run(id);
 }
 
 export interface TaskRow {
@@ -164,8 +164,7 @@ function qaWhere(filters: QaFilters): { sql: string; params: Record<string, stri
 /** The `limit` eligible QAs with the lowest ids, lowest first (a run's `id` order). */
 export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: number; chart_type: string }[] {
   const { sql, params } = qaWhere(filters);
-  return db
-    .prepare(`SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
+  return statement(db, `SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
     .all({ ...params, limit }) as { id: number; chart_type: string }[];
 }
 
@@ -173,7 +172,7 @@ export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: nu
 export function eligibleQaIds(db: Db, filters: QaFilters): { id: number; chartId: number; chartType: string }[] {
   const { sql, params } = qaWhere(filters);
   // Raw rows: no object per row and column name for what may be 100,000 QAs.
-  const rows = db.prepare(`SELECT q.id, q.chart_id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string][];
+  const rows = statement(db, `SELECT q.id, q.chart_id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string][];
   return rows.map(([id, chartId, chartType]) => ({ id, chartId, chartType }));
 }
 
@@ -193,7 +192,7 @@ export function requeueRunningTasks(db: Db, runId: number): number {
 }
 
 export function countTasks(db: Db, runId: number, status: 'pending' | 'running'): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = ?').get(runId, status) as { n: number }).n;
+  return (statement(db, 'SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = ?').get(runId, status) as { n: number }).n;
 }
 
 export interface TaskOutcome {
@@ -221,7 +220,7 @@ export function addRunUsage(db: Db, runId: number, usage: { calls: number; promp
  * but not in the run. Call only while no process works the run.
  */
 export function reconcileRunUsage(db: Db, runId: number): void {
-  db.prepare(
+  statement(db,
     `UPDATE runs SET (llm_calls, prompt_tokens, completion_tokens, cost) =
        (SELECT COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), COALESCE(SUM(cost), 0) FROM llm_calls WHERE run_id = @id)
      WHERE id = @id`,
@@ -233,20 +232,18 @@ export function reconcileRunUsage(db: Db, runId: number): void {
  * failed because the endpoint was down, to be tried again when the run resumes.
  */
 export function reopenFailedTasks(db: Db, runId: number, taskIds: readonly number[]): number {
-  const reopened = db
-    .prepare(
+  const reopened = statement(db,
       `UPDATE run_tasks SET status = 'pending', error = NULL, updated_at = ${NOW}
        WHERE run_id = ? AND status = 'failed' AND id IN (SELECT value FROM json_each(?)) RETURNING kind`,
     )
     .all(runId, JSON.stringify(taskIds)) as { kind: string }[];
   const items = reopened.filter((task) => task.kind === 'item').length;
-  db.prepare('UPDATE runs SET tasks_failed = tasks_failed - ?, items_failed = items_failed - ? WHERE id = ?').run(reopened.length, items, runId);
+  statement(db, 'UPDATE runs SET tasks_failed = tasks_failed - ?, items_failed = items_failed - ? WHERE id = ?').run(reopened.length, items, runId);
   return reopened.length;
 }
 
 export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {
-  return db
-    .prepare(
+  return statement(db,
       `SELECT id AS task_id, kind, qa_id, chart_type, error, updated_at FROM run_tasks
        WHERE run_id = ? AND status = 'failed' ORDER BY id DESC LIMIT ?`,
     )

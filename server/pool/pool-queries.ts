@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { containsPattern, whereClause } from '../../db/sql-filters';
+import { statement } from '../../db/statements';
 import type { Proposal, ProposalListQuery } from '../../shared/api/pool';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import {
@@ -62,7 +63,7 @@ function toProposal(row: ProposalRow): Proposal {
 }
 
 export function getProposal(db: Db, id: number): Proposal | null {
-  const row = db.prepare(`SELECT ${COLUMNS} FROM proposals p WHERE p.id = ?`).get(id) as ProposalRow | undefined;
+  const row = statement(db, `SELECT ${COLUMNS} FROM proposals p WHERE p.id = ?`).get(id) as ProposalRow | undefined;
   return row ? toProposal(row) : null;
 }
 
@@ -73,15 +74,14 @@ export function listProposals(db: Db, query: ProposalListQuery): { proposals: Pr
     { sql: 'p.status = @status', param: 'status', value: query.status },
     { sql: "p.text LIKE @q ESCAPE '\\'", param: 'q', value: containsPattern(query.q) },
   ]);
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM proposals p ${whereSql}`).get(params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT ${COLUMNS} FROM proposals p ${whereSql} ORDER BY p.chart_type, p.id LIMIT @limit OFFSET @offset`)
+  const total = (statement(db, `SELECT COUNT(*) AS n FROM proposals p ${whereSql}`).get(params) as { n: number }).n;
+  const rows = statement(db, `SELECT ${COLUMNS} FROM proposals p ${whereSql} ORDER BY p.chart_type, p.id LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ProposalRow[];
   return { proposals: rows.map(toProposal), total };
 }
 
 export function proposalCounts(db: Db): { chart_type: ChartType; status: ProposalStatus; count: number }[] {
-  const rows = db.prepare('SELECT chart_type, status, COUNT(*) AS count FROM proposals GROUP BY chart_type, status ORDER BY chart_type, status').all() as {
+  const rows = statement(db, 'SELECT chart_type, status, COUNT(*) AS count FROM proposals GROUP BY chart_type, status ORDER BY chart_type, status').all() as {
     chart_type: string;
     status: string;
     count: number;
@@ -91,7 +91,7 @@ export function proposalCounts(db: Db): { chart_type: ChartType; status: Proposa
 
 /** The proposals a new one is compared with for duplicates: everything not itself a duplicate. */
 export function poolTexts(db: Db, chartType: ChartType): { id: number; text: string }[] {
-  return db.prepare("SELECT id, text FROM proposals WHERE chart_type = ? AND status != 'duplicate' ORDER BY id").all(chartType) as {
+  return statement(db, "SELECT id, text FROM proposals WHERE chart_type = ? AND status != 'duplicate' ORDER BY id").all(chartType) as {
     id: number;
     text: string;
   }[];
@@ -99,7 +99,7 @@ export function poolTexts(db: Db, chartType: ChartType): { id: number; text: str
 
 export function activeProposals(db: Db, chartType: ChartType): { id: number; text: string; origin: ProposalOrigin; round: number }[] {
   return (
-    db.prepare("SELECT id, text, origin, round FROM proposals WHERE chart_type = ? AND status = 'active' ORDER BY id").all(chartType) as {
+    statement(db, "SELECT id, text, origin, round FROM proposals WHERE chart_type = ? AND status = 'active' ORDER BY id").all(chartType) as {
       id: number;
       text: string;
       origin: string;
@@ -110,8 +110,7 @@ export function activeProposals(db: Db, chartType: ChartType): { id: number; tex
 
 /** Active proposals of a chart type, those with the fewest items first (the pool used evenly). */
 export function activeProposalsByLoad(db: Db, chartType: ChartType): { id: number; text: string; items: number }[] {
-  return db
-    .prepare(
+  return statement(db,
       `SELECT p.id, p.text, (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id) AS items
        FROM proposals p WHERE p.chart_type = ? AND p.status = 'active' ORDER BY items, p.id`,
     )
@@ -119,11 +118,11 @@ export function activeProposalsByLoad(db: Db, chartType: ChartType): { id: numbe
 }
 
 export function countSeeds(db: Db, chartType: ChartType): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND origin = 'seed'").get(chartType) as { n: number }).n;
+  return (statement(db, "SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND origin = 'seed'").get(chartType) as { n: number }).n;
 }
 
 export function maxPoolRound(db: Db): number {
-  return (db.prepare("SELECT COALESCE(MAX(round), 0) AS r FROM proposals WHERE status = 'active'").get() as { r: number }).r;
+  return (statement(db, "SELECT COALESCE(MAX(round), 0) AS r FROM proposals WHERE status = 'active'").get() as { r: number }).r;
 }
 
 export interface ProposalInsert {
@@ -141,8 +140,7 @@ export interface ProposalInsert {
 
 export function insertProposal(db: Db, p: ProposalInsert): number {
   const id = Number(
-    db
-      .prepare(
+    statement(db,
         `INSERT INTO proposals (chart_type, text, origin, status, duplicate_of, similarity, run_id, round, created_by)
          VALUES (@chart_type, @text, @origin, @status, @duplicate_of, @similarity, @run_id, @round, @created_by)`,
       )
@@ -158,14 +156,13 @@ export function insertProposal(db: Db, p: ProposalInsert): number {
         created_by: p.created_by ?? null,
       }).lastInsertRowid,
   );
-  const link = db.prepare('INSERT OR IGNORE INTO proposal_parents (proposal_id, parent_id) VALUES (?, ?)');
+  const link = statement(db, 'INSERT OR IGNORE INTO proposal_parents (proposal_id, parent_id) VALUES (?, ?)');
   for (const parent of p.parent_ids ?? []) link.run(id, parent);
   return id;
 }
 
 export function updateProposal(db: Db, id: number, change: { text?: string; status?: ProposalStatus }): boolean {
-  const result = db
-    .prepare(
+  const result = statement(db,
       `UPDATE proposals SET text = COALESCE(@text, text), status = COALESCE(@status, status),
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
     )

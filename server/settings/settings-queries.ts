@@ -1,11 +1,38 @@
 import { preparedOnce, type Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import { SettingsSchema, type Settings } from '../../shared/settings';
 
 /** All SQL of settings: one row per key, the value as JSON. */
 
-/** The settings in force: stored values over the defaults. A stored value that no longer validates is ignored (with its default in force). */
+/**
+ * The settings in force: stored values over the defaults. A stored value that no longer validates is ignored (with its default in force).
+ * Read on every request (the session check, each claim and decision) and changed rarely, they
+ * are read and validated once and kept until they may have changed: putSettings on this
+ * connection drops them, and a commit by any other connection (`hqa` in another process)
+ * moves SQLite's data_version, checked on each call. Frozen, since every caller shares them.
+ */
 export function getSettings(db: Db): Settings {
-  const rows = db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
+  const version = dataVersion(db).get() as number;
+  const cached = inForce.get(db);
+  if (cached?.version === version) return cached.settings;
+  const settings = deepFreeze(readSettings(db));
+  inForce.set(db, { version, settings });
+  return settings;
+}
+
+const inForce = new WeakMap<Db, { version: number; settings: Settings }>();
+const dataVersion = preparedOnce((db) => db.prepare('PRAGMA data_version').pluck());
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function readSettings(db: Db): Settings {
+  const rows = statement(db, 'SELECT key, value FROM settings').all() as { key: string; value: string }[];
   const stored: Record<string, unknown> = {};
   for (const row of rows) {
     try {
@@ -23,31 +50,23 @@ export function getSettings(db: Db): Settings {
   return SettingsSchema.parse(valid);
 }
 
-const oneSetting = preparedOnce((db) => db.prepare('SELECT value FROM settings WHERE key = ?'));
-
-/**
- * One setting in force, read alone: for hot paths (the session check of every request) that
- * need one key, not all of them. Same rule as getSettings: an invalid stored value gives the default.
- */
+/** One setting in force (getSettings' rule: an invalid stored value gives the default). */
 export function getSetting<K extends keyof Settings>(db: Db, key: K): Settings[K] {
-  const field = SettingsSchema.shape[key];
-  const row = oneSetting(db).get(key) as { value: string } | undefined;
-  let stored: unknown;
-  try {
-    stored = row ? (JSON.parse(row.value) as unknown) : undefined;
-  } catch {
-    // A hand-edited, broken value: the default applies instead.
-  }
-  const parsed = field.safeParse(stored);
-  // The field's own schema parsed it, so it is that key's type; zod cannot say so for a generic key.
-  return (parsed.success ? parsed.data : field.parse(undefined)) as Settings[K];
+  return getSettings(db)[key];
 }
 
 export function putSettings(db: Db, patch: Partial<Settings>): Settings {
-  const upsert = db.prepare(`INSERT INTO settings (key, value) VALUES (?, ?)
+  const upsert = statement(db, `INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`);
-  db.transaction(() => {
-    for (const [key, value] of Object.entries(patch)) if (value !== undefined) upsert.run(key, JSON.stringify(value));
-  })();
+  // Inside another transaction this would be a savepoint, whose later rollback the cache could not see.
+  if (db.inTransaction) throw new Error('putSettings commits on its own: call it outside any transaction');
+  try {
+    db.transaction(() => {
+      for (const [key, value] of Object.entries(patch)) if (value !== undefined) upsert.run(key, JSON.stringify(value));
+    })();
+  } finally {
+    // Dropped whether it committed or not: what is read next comes from the table.
+    inForce.delete(db);
+  }
   return getSettings(db);
 }
