@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { preparedOnce, type Db } from '../../db/database';
+import { statement } from '../../db/statements';
 
 /** All SQL of `llm_calls`: one row per attempt, written before the output is parsed. */
 
@@ -66,8 +67,7 @@ type LlmCallRow = Omit<LlmCall, 'outcome'> & { outcome: string };
 
 /** The calls of a run, a task or an evaluation run (or every call), oldest first. */
 export function listLlmCalls(db: Db, filter: { runId?: number; taskId?: number; evalRunId?: number } = {}): LlmCall[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT * FROM llm_calls
        WHERE (@run_id IS NULL OR run_id = @run_id) AND (@task_id IS NULL OR task_id = @task_id)
          AND (@eval_run_id IS NULL OR eval_run_id = @eval_run_id)
