@@ -8,12 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { chartData, transposeTable } from '../../shared/chart-spec/chart-data';
 import { buildChartSpec } from '../../shared/chart-spec/vega-lite-spec';
 import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
-import { countNumericCells, tableFromCells, type DataTable } from '../../shared/table/model';
+import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { readTableCsv } from '../import/csv-table';
 import { renderChartPng, renderChartSvg } from './render-chart';
 
 const SAMPLE_TABLES = resolve(process.cwd(), '../shared/data/chartqa-sample/tables');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The number of cells holding a number (not missing, not text): one mark each. */
+function countNumericCells(table: DataTable): number {
+  return table.rows.reduce((n, row) => n + row.values.filter((v) => v !== null).length, 0);
+}
 
 function table(header: string[], body: string[][]): DataTable {
   return tableFromCells(header, body);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CHART_TYPES, CHART_TYPE_LABELS } from '../../shared/domain/chart-types';
 import { HqaItemDraftSchema, ProposalBatchSchema } from '../../shared/generation/item-draft';
 import { relaxedCorrect } from '../../shared/table/answers';
-import { buildTable } from '../../shared/table/table-fixtures';
+import { buildTable } from '../../test/support/table-fixtures';
 import { verifyItem } from '../../shared/table/verify';
 import { questionRelation } from '../language/question-relation';
 import { parseTableCsv } from '../import/csv-table';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEdit, EditOpSchema, parseEdit, type EditOp } from './edit';
 import { lintEdit } from './lint';
 import { DataTableSchema } from './model';
-import { buildSalesTable } from './table-fixtures';
+import { buildSalesTable } from '../../test/support/table-fixtures';
 import { CHART_TYPES } from '../domain/chart-types';
 
 /** Edits are LLM output too: whatever validates must apply or fail with a typed error, never throw. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdit, diffTables, EditOpSchema, EditSchema, parseEdit, type Edit } from './edit';
-import { buildPieTable, buildSalesTable, buildTable } from './table-fixtures';
+import { buildPieTable, buildSalesTable, buildTable } from '../../test/support/table-fixtures';
 import type { DataTable } from './model';
 
 function applied(table: DataTable, edit: Edit) {

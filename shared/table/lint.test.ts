@@ -3,7 +3,7 @@ import type { ChartType } from '../domain/chart-types';
 import { applyEdit, type Edit } from './edit';
 import { LINT_CODES, lintEdit, type LintCode } from './lint';
 import type { DataTable } from './model';
-import { buildPieTable, buildSalesTable, buildTable } from './table-fixtures';
+import { buildPieTable, buildSalesTable, buildTable } from '../../test/support/table-fixtures';
 
 /** Applies the edit as the verifier does and lints the outcome. */
 function lint(chartType: ChartType, table: DataTable, edit: Edit) {

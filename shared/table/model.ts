@@ -45,8 +45,3 @@ export function tableFromCells(header: string[], body: string[][]): DataTable {
     })),
   };
 }
-
-/** The number of cells holding a number (not missing, not text). */
-export function countNumericCells(table: DataTable): number {
-  return table.rows.reduce((n, row) => n + row.values.filter((v) => v !== null).length, 0);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSalesTable } from './table-fixtures';
+import { buildSalesTable } from '../../test/support/table-fixtures';
 import { traceEdit, traceItem } from './trace-item';
 
 const table = buildSalesTable();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPieTable, buildSalesTable, buildTable } from './table-fixtures';
+import { buildPieTable, buildSalesTable, buildTable } from '../../test/support/table-fixtures';
 import { VerifierResultSchema, verifyItem } from './verify';
 
 describe('verifyItem', () => {

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ItemDetailSchema, type ItemDetail } from '@shared/api/items';
 import { ReviewTaskSchema } from '@shared/api/review';
-import { buildTable } from '@shared/table/table-fixtures';
+import { buildTable } from '../../../test/support/table-fixtures';
 import { ItemContext } from '../features/review/item-context';
 import { ItemBody } from '../features/items/item-page';
 

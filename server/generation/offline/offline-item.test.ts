@@ -8,7 +8,7 @@ import { classifyAnswer } from '../../../shared/table/answers';
 import { applyEdit } from '../../../shared/table/edit';
 import { PERCENT_SUM_TOLERANCE } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
-import { buildPieTable, buildTable } from '../../../shared/table/table-fixtures';
+import { buildPieTable, buildTable } from '../../../test/support/table-fixtures';
 import { verifyItem } from '../../../shared/table/verify';
 import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildTable } from '../../../shared/table/table-fixtures';
+import { buildTable } from '../../../test/support/table-fixtures';
 import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';
 import { questionProgram } from './question-program';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tableFromCells } from '../model';
-import { buildSalesTable } from '../table-fixtures';
+import { buildSalesTable } from '../../../test/support/table-fixtures';
 import { INTERNAL_PROGRAM_ERROR, KNOWN_FUNCTIONS, MAX_PROGRAM_LENGTH, runProgram, type ProgramResult } from './index';
 
 /**

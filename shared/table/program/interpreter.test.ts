@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSalesTable, buildTable } from '../table-fixtures';
+import { buildSalesTable, buildTable } from '../../../test/support/table-fixtures';
 import { formatAnswer, INTERNAL_PROGRAM_ERROR, KNOWN_FUNCTIONS, runProgram } from './index';
 
 const sales = buildSalesTable();

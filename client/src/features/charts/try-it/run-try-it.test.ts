@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSalesTable } from '@shared/table/table-fixtures';
+import { buildSalesTable } from '../../../../../test/support/table-fixtures';
 import { verifyItem } from '@shared/table/verify';
 import { runTryIt } from './run-try-it';
 

@@ -1,4 +1,4 @@
-import { tableFromCells, type DataTable } from './model';
+import { tableFromCells, type DataTable } from '../../shared/table/model';
 
 /**
  * Test factory: a table from `|`-separated lines, header first, cells as raw text
