@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { parseJsonColumn } from '../../db/json-column';
+import { statement } from '../../db/statements';
 import type { ReflectionBatch } from '../../shared/api/reflection';
 import type { JobOwner } from '../jobs/job-owner';
 
@@ -29,8 +31,9 @@ interface BatchRow extends JobOwner {
 const COLUMNS = 'id, status, proposal_ids, done, revised, failed, errors, owner_pid, owner_host, heartbeat_at, created_by';
 
 function toRecord(row: BatchRow): BatchRecord {
-  const ids = IdsSchema.parse(JSON.parse(row.proposal_ids));
-  return { ...row, proposal_ids: ids, total: ids.length, errors: ErrorsSchema.parse(JSON.parse(row.errors)) };
+  const ids = parseJsonColumn(IdsSchema, row.proposal_ids, { table: 'reflection_batches', column: 'proposal_ids', id: row.id });
+  const errors = parseJsonColumn(ErrorsSchema, row.errors, { table: 'reflection_batches', column: 'errors', id: row.id });
+  return { ...row, proposal_ids: ids, total: ids.length, errors };
 }
 
 /** The public shape (what crosses the wire). */
@@ -42,34 +45,33 @@ export function publicBatch(batch: BatchRecord): ReflectionBatch {
 export function insertBatch(db: Db, input: { chartType: string | null; proposalIds: number[]; createdBy: number | null }): number {
   const status = input.proposalIds.length === 0 ? 'done' : 'running';
   return Number(
-    db
-      .prepare(`INSERT INTO reflection_batches (chart_type, status, proposal_ids, created_by, finished_at) VALUES (?, ?, ?, ?, CASE WHEN ? = 'done' THEN ${NOW} END)`)
+    statement(db, `INSERT INTO reflection_batches (chart_type, status, proposal_ids, created_by, finished_at) VALUES (?, ?, ?, ?, CASE WHEN ? = 'done' THEN ${NOW} END)`)
       .run(input.chartType, status, JSON.stringify(input.proposalIds), input.createdBy, status).lastInsertRowid,
   );
 }
 
 export function getBatch(db: Db, id: number): BatchRecord | null {
-  const row = db.prepare(`SELECT ${COLUMNS} FROM reflection_batches WHERE id = ?`).get(id) as BatchRow | undefined;
+  const row = statement(db, `SELECT ${COLUMNS} FROM reflection_batches WHERE id = ?`).get(id) as BatchRow | undefined;
   return row ? toRecord(row) : null;
 }
 
 /** Newest first. */
 export function listBatches(db: Db, limit: number): BatchRecord[] {
-  return (db.prepare(`SELECT ${COLUMNS} FROM reflection_batches ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
+  return (statement(db, `SELECT ${COLUMNS} FROM reflection_batches ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
 }
 
 /** One proposal done: revised, or failed with its error. */
 export function recordBatchStep(db: Db, id: number, outcome: { revised: boolean } | { error: { proposal_id: number; error: string } }): void {
   if ('error' in outcome) {
-    db.prepare(`UPDATE reflection_batches SET done = done + 1, failed = failed + 1, errors = json_insert(errors, '$[#]', json(?)) WHERE id = ?`).run(
+    statement(db, `UPDATE reflection_batches SET done = done + 1, failed = failed + 1, errors = json_insert(errors, '$[#]', json(?)) WHERE id = ?`).run(
       JSON.stringify(outcome.error),
       id,
     );
   } else {
-    db.prepare('UPDATE reflection_batches SET done = done + 1, revised = revised + ? WHERE id = ?').run(outcome.revised ? 1 : 0, id);
+    statement(db, 'UPDATE reflection_batches SET done = done + 1, revised = revised + ? WHERE id = ?').run(outcome.revised ? 1 : 0, id);
   }
 }
 
 export function finishBatch(db: Db, id: number): void {
-  db.prepare(`UPDATE reflection_batches SET status = 'done', finished_at = ${NOW} WHERE id = ? AND status = 'running'`).run(id);
+  statement(db, `UPDATE reflection_batches SET status = 'done', finished_at = ${NOW} WHERE id = ? AND status = 'running'`).run(id);
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { parseJsonColumn } from '../../db/json-column';
+import { statement } from '../../db/statements';
 import { FeedbackEntrySchema, type FeedbackEntry, type Reflection } from '../../shared/api/reflection';
 import type { Criterion } from '../../shared/domain/review';
 import { speaksForProposal } from '../items/item-queries';
@@ -30,8 +32,7 @@ const DECIDED = "('accepted', 'rejected')";
  * and whatever a reflection quotes, every reviewer may read.
  */
 export function proposalFeedback(db: Db, proposalId: number, limit = 40): FeedbackEntry[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT i.id AS item_id, i.question, r.decision, r.rationality, r.correctness, r.layout, r.rationality_note, r.correctness_note,
         r.layout_note, r.feedback, r.corrected_answer
        FROM reviews r JOIN hqa_items i ON i.id = r.item_id
@@ -54,8 +55,7 @@ export function proposalFeedback(db: Db, proposalId: number, limit = 40): Feedba
 }
 
 export function decisionCounts(db: Db, proposalId: number): { decided: number; accepted: number; reflected: number } {
-  return db
-    .prepare(
+  return statement(db,
       `SELECT (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = @id AND i.status IN ${DECIDED} AND ${speaksForProposal('i')}) AS decided,
         (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = @id AND i.status = 'accepted' AND ${speaksForProposal('i')}) AS accepted,
         (SELECT reflected_decisions FROM proposals WHERE id = @id) AS reflected`,
@@ -65,7 +65,7 @@ export function decisionCounts(db: Db, proposalId: number): { decided: number; a
 
 /** The proposal the item speaks for (see speaksForProposal), or null: what its decision may retire or revise. */
 export function proposalSpokenFor(db: Db, itemId: number): number | null {
-  const row = db.prepare(`SELECT i.proposal_id FROM hqa_items i WHERE i.id = ? AND ${speaksForProposal('i')}`).get(itemId) as
+  const row = statement(db, `SELECT i.proposal_id FROM hqa_items i WHERE i.id = ? AND ${speaksForProposal('i')}`).get(itemId) as
     | { proposal_id: number | null }
     | undefined;
   return row?.proposal_id ?? null;
@@ -73,14 +73,13 @@ export function proposalSpokenFor(db: Db, itemId: number): number | null {
 
 /** Of these items, the ones not decided now (pending, in review, awaiting adjudication). */
 export function undecidedItemIds(db: Db, itemIds: readonly number[]): Set<number> {
-  const rows = db
-    .prepare(`SELECT id FROM hqa_items WHERE id IN (SELECT value FROM json_each(?)) AND status NOT IN ${DECIDED}`)
+  const rows = statement(db, `SELECT id FROM hqa_items WHERE id IN (SELECT value FROM json_each(?)) AND status NOT IN ${DECIDED}`)
     .all(JSON.stringify(itemIds)) as { id: number }[];
   return new Set(rows.map((r) => r.id));
 }
 
 export function setReflectedDecisions(db: Db, proposalId: number, decided: number): void {
-  db.prepare('UPDATE proposals SET reflected_decisions = ? WHERE id = ?').run(decided, proposalId);
+  statement(db, 'UPDATE proposals SET reflected_decisions = ? WHERE id = ?').run(decided, proposalId);
 }
 
 export interface ReflectionInsert {
@@ -99,8 +98,7 @@ export interface ReflectionInsert {
 
 export function insertReflection(db: Db, r: ReflectionInsert): number {
   return Number(
-    db
-      .prepare(
+    statement(db,
         `INSERT INTO reflections (proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error,
           prompt_tokens, completion_tokens, cost, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
@@ -128,24 +126,27 @@ interface ReflectionRow extends Omit<Reflection, 'feedback'> {
 
 const FeedbackListSchema = z.array(FeedbackEntrySchema);
 
+const toReflection = (row: ReflectionRow): Reflection => ({
+  ...row,
+  feedback: parseJsonColumn(FeedbackListSchema, row.feedback, { table: 'reflections', column: 'feedback', id: row.id }),
+});
+
 export function listReflections(db: Db, proposalId: number): Reflection[] {
-  const rows = db
-    .prepare(
+  const rows = statement(db,
       `SELECT id, proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error, created_at
        FROM reflections WHERE proposal_id = ? ORDER BY id DESC`,
     )
     .all(proposalId) as ReflectionRow[];
-  return rows.map((row) => ({ ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) }));
+  return rows.map(toReflection);
 }
 
 export function getReflection(db: Db, id: number): Reflection | null {
-  const row = db
-    .prepare(
+  const row = statement(db,
       `SELECT id, proposal_id, revised_proposal_id, trigger, engine, model, feedback, addressed, status, error, created_at
        FROM reflections WHERE id = ?`,
     )
     .get(id) as ReflectionRow | undefined;
-  return row ? { ...row, feedback: FeedbackListSchema.parse(JSON.parse(row.feedback)) } : null;
+  return row ? toReflection(row) : null;
 }
 
 /**
@@ -154,8 +155,7 @@ export function getReflection(db: Db, id: number): Reflection | null {
  */
 export function proposalsWithNewDecisions(db: Db, chartType: string | undefined, minDecisions: number): number[] {
   return (
-    db
-      .prepare(
+    statement(db,
         `SELECT id FROM (
            SELECT p.id, p.reflected_decisions AS reflected,
              (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id AND i.status IN ${DECIDED} AND ${speaksForProposal('i')}) AS decided
