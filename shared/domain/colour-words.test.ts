@@ -19,6 +19,11 @@ describe('colourWordsIn', () => {
     expect(colourWordsIn('How many seats did the Green party win?', ['Green party', 'Labour'])).toEqual([]);
     expect(colourWordsIn('Which country had the highest redemption rate, Greenland or Bluefield?')).toEqual([]);
   });
+  it('reads a table label in the question whatever its case or script, and only there', () => {
+    expect(colourWordsIn('How many seats did the GREEN PARTY win in the red bars?', ['Green party', 'Labour'])).toEqual(['red']);
+    expect(colourWordsIn('Did Vert Écologie gain more than Orange Rouge in the blue bar?', ['vert écologie', 'Orange Rouge'])).toEqual(['blue']);
+    expect(colourWordsIn('Is the green bar taller than the red one?', ['Green party', 'Red Cross'])).toEqual(['green', 'red']);
+  });
   it('finds nothing in questions about the data alone', () => {
     expect(colourWordsIn('What was the infant mortality rate in the United States in 2019?')).toEqual([]);
   });

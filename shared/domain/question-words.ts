@@ -7,6 +7,8 @@
 /** Labels shorter than this are not blanked out: a one-letter row would erase letters everywhere. */
 const MIN_LABEL_CHARS = 2;
 
+const PRINTABLE_ASCII = /^[ -~\t\n\r]*$/;
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -17,6 +19,12 @@ export function outsideTableLabels(question: string, labels: readonly string[]):
     .filter((label) => label.length >= MIN_LABEL_CHARS)
     .sort((a, b) => b.length - a.length);
   let text = question;
-  for (const name of names) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'giu'), (m) => ' '.repeat(m.length));
+  // A Unicode regex per label costs more than the rest of a review claim: where question and
+  // label are printable ASCII (case folding then is plain lower-casing), one that cannot match is skipped unbuilt.
+  const asciiQuestion = PRINTABLE_ASCII.test(question) ? question.toLowerCase() : null;
+  for (const name of names) {
+    if (asciiQuestion !== null && PRINTABLE_ASCII.test(name) && !asciiQuestion.includes(name.toLowerCase())) continue;
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'giu'), (m) => ' '.repeat(m.length));
+  }
   return text;
 }
