@@ -153,9 +153,8 @@ describe('runProgram on untrusted input', () => {
     const body = Array.from({ length: 2000 }, (_, r) => [`R${r}`, ...series.map((_, s) => String(r + s))]);
     const big = tableFromCells(['Row', ...series], body);
     const source = Array.from({ length: 60 }, (_, i) => `sum(series("S${i % 50}"))`).join(' + ');
-    const started = Date.now();
+    // How long stopping it takes is bench/program-limits.ts's to say (npm run bench:program).
     const result = runProgram(big, source);
     expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/more than 100000 evaluation steps/) } });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
