@@ -10,8 +10,14 @@ import { describe, expect, it } from 'vitest';
 
 const SERVER = dirname(fileURLToPath(import.meta.url));
 
-// `.prepare(` on anything; `.exec(` only on a database (RegExp#exec is everywhere and harmless).
-const RUNS_SQL = [/\.prepare\s*\(/, /\b\w*(?:db|Db|database|Database)\s*\.exec\s*\(/];
+// `.prepare(` on anything; `.exec(` only on a database (RegExp#exec is everywhere and harmless);
+// the statement caches of db/; and SQL text itself, which has no business outside a query module.
+const RUNS_SQL = [
+  /\.prepare\s*\(/,
+  /\b\w*(?:db|Db|database|Database)\s*\.exec\s*\(/,
+  /\b(?:statement|preparedOnce)\s*\(/,
+  /\b(?:SELECT\s.+\sFROM|INSERT\s+(?:OR\s+\w+\s+)?INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET)\b/,
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,7 +32,7 @@ function offendingLines(text: string): string[] {
 }
 
 describe('SQL placement', () => {
-  it('keeps .prepare( and db.exec( in server/ inside *-queries.ts files', () => {
+  it('keeps SQL and .prepare(, db.exec(, statement( in server/ inside *-queries.ts files', () => {
     const offenders = sourceFiles(SERVER)
       .filter((path) => !path.endsWith('-queries.ts'))
       .map((path) => relative(SERVER, path))
@@ -37,6 +43,10 @@ describe('SQL placement', () => {
   it('finds what it forbids (so an empty result means something)', () => {
     expect(offendingLines("const rows = db\n  .prepare('SELECT 1')\n  .all();")).toHaveLength(1);
     expect(offendingLines("ctx.db.exec('DELETE FROM t');")).toHaveLength(1);
+    expect(offendingLines("return statement(ctx.db, sql).all();")).toHaveLength(1);
+    expect(offendingLines("const sql = `SELECT id FROM runs WHERE status = ?`;")).toHaveLength(1);
+    expect(offendingLines("const sql = 'UPDATE runs SET status = ?';")).toHaveLength(1);
     expect(offendingLines('const match = /^a(b)$/.exec(text);\nconst m = QUESTION_FILE.exec(name);')).toEqual([]);
+    expect(offendingLines('// Select the rows from the pool, then update the run.')).toEqual([]);
   });
 });
