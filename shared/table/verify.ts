@@ -15,6 +15,7 @@ import { traceItem } from './trace-item';
  * after (does the assumption matter at all?). It lints the edit for the chart type and the
  * item for what its words give away, and checks the edit against the proposal's operation.
  * Stored with each item so reviewers see where the model went wrong; advice, never a verdict.
+ * The stages themselves are `traceItem`'s (trace-item.ts), which the try-it panel shows too.
  */
 
 export const VerifierErrorSchema = z.object({
