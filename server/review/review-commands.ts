@@ -10,6 +10,9 @@ export interface ReviewHooks {
   readonly onDecided: (itemId: number) => void;
 }
 
+/** The live events review's writes send (`ReviewEvents` in the server; a recorder in tests). */
+export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'released' | 'decided' | 'expired'>;
+
 const settled = (status: ItemStatus) => status === 'accepted' || status === 'rejected';
 
 /**
@@ -20,7 +23,7 @@ const settled = (status: ItemStatus) => status === 'accepted' || status === 'rej
 export class ReviewCommands {
   constructor(
     private readonly db: Db,
-    private readonly events: ReviewEvents,
+    private readonly events: ReviewEventSink,
     private readonly hooks: ReviewHooks,
   ) {}
 

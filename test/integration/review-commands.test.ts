@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openAndMigrate, type Db } from '../../db/database';
+import { AdjudicateRequestSchema, SubmitReviewRequestSchema } from '../../shared/api/review';
+import { ReviewCommands, type ReviewEventSink } from '../../server/review/review-commands';
+import { putSettings } from '../../server/settings/settings-queries';
+import { buildChart, buildItem, buildQa, buildUser } from '../support/factories';
+import { acceptReview, rejectReview } from '../support/review-fixtures';
+
+/**
+ * Review's commands own what follows a write: the live events and the onDecided hook (the
+ * feedback loop at start-up). A route calls one method; these tests call the same method and
+ * see every after-effect, in order.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-review-commands-'));
+let db: Db;
+let reviewer: number;
+let second: number;
+let curator: number;
+let effects: string[];
+let commands: ReviewCommands;
+
+const recorder: ReviewEventSink = {
+  claimed: (itemId, reviewerId) => effects.push(`claimed ${itemId} by ${reviewerId}`),
+  released: (itemId) => effects.push(`released ${itemId}`),
+  decided: (itemId, status) => effects.push(`decided ${itemId} ${status}`),
+  expired: (leases) => leases.forEach((lease) => effects.push(`expired ${lease.item_id}`)),
+};
+const filters = { mismatch_first: false, exclude_item_ids: [] };
+const newItem = () => buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }) });
+
+beforeAll(async () => {
+  db = openAndMigrate(join(dir, 'hqa.sqlite'));
+  reviewer = (await buildUser(db)).id;
+  second = (await buildUser(db)).id;
+  curator = (await buildUser(db, { role: 'curator' })).id;
+});
+afterAll(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  effects = [];
+  putSettings(db, { reviews_per_item: 1 });
+  commands = new ReviewCommands(db, recorder, { onDecided: (itemId) => effects.push(`onDecided ${itemId}`) });
+});
+
+describe('review commands', () => {
+  it('a claim tells clients who claimed; a decision that settles the item tells clients, then the hook', () => {
+    const itemId = newItem();
+    expect(commands.next(reviewer, filters)?.item.id).toBe(itemId);
+    expect(effects).toEqual([`claimed ${itemId} by ${reviewer}`]);
+    const result = commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
+    expect(result.item_status).toBe('accepted');
+    expect(effects.slice(1)).toEqual([`decided ${itemId} accepted`, `onDecided ${itemId}`]);
+  });
+
+  it('a review that leaves the item open tells clients but not the hook; undo claims it again without the hook', () => {
+    putSettings(db, { reviews_per_item: 2 });
+    const itemId = newItem();
+    commands.next(reviewer, filters);
+    const { review_id: reviewId, item_status: status } = commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(rejectReview()));
+    expect(status).toBe('in_review');
+    expect(commands.undo(reviewId, reviewer).item.id).toBe(itemId);
+    expect(effects).toEqual([`claimed ${itemId} by ${reviewer}`, `decided ${itemId} in_review`, `decided ${itemId} in_review`, `claimed ${itemId} by ${reviewer}`]);
+    commands.release(itemId, reviewer);
+    expect(effects.at(-1)).toBe(`released ${itemId}`);
+  });
+
+  it('an adjudication tells clients and the hook; a re-queue tells clients the item is pending and its lease is gone', () => {
+    putSettings(db, { reviews_per_item: 2 });
+    const itemId = newItem();
+    commands.next(reviewer, filters);
+    commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
+    commands.next(second, filters);
+    expect(commands.submit(itemId, second, SubmitReviewRequestSchema.parse(rejectReview())).item_status).toBe('needs_adjudication');
+    effects = [];
+    expect(commands.adjudicate(itemId, curator, AdjudicateRequestSchema.parse({ decision: 'accept' }))).toBe('accepted');
+    expect(effects).toEqual([`decided ${itemId} accepted`, `onDecided ${itemId}`]);
+
+    newItem();
+    const leased = commands.next(reviewer, filters)?.item.id ?? -1;
+    effects = [];
+    expect(commands.requeue([itemId, leased], curator)).toBe(2);
+    expect(effects).toEqual([`expired ${leased}`, `decided ${itemId} pending`, `decided ${leased} pending`]);
+  });
+});
