@@ -5,6 +5,7 @@ import { getQaWithChart } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
 import { createVerifiedItem } from '../../server/items/item-service';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
+import { buildQa } from '../support/factories';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
@@ -52,7 +53,7 @@ beforeAll(async () => {
   importSplit(db(), CHARTQA_EXTRA);
   // A colour-naming question on a chart with its own PNG: the reviewer sees the colours, no warning.
   const query = 'Which country is shown by the blue bar?';
-  db().prepare("INSERT INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, 'China', 'human')").run(chartId('two_col_41347.png'), query);
+  buildQa(db(), { chartId: chartId('two_col_41347.png'), query, label: 'China' });
   // The oldest item is claimed first: the PNG one, then the drawn one.
   pngItem = itemOn('two_col_41347.png', query, null);
   drawnItem = itemOn('3398.png', 'Is the value of light green bar 35 in 1989?', [{ op: 'set', row: '2014', series: 'Centrist', value: 12 }]);
