@@ -1,8 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import express, { Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../shared/api/endpoint';
-import { mountedEndpoint } from '../../server/http/handle';
+import { healthApi } from '../../shared/api/health';
+import { apiRouter, handle, mountedEndpoint } from '../../server/http/handle';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -92,6 +94,20 @@ describe('the API contract', () => {
     // A descriptor mounted but not exported from shared/api would be a contract the client cannot call.
     expect([...mounts.keys()].filter((e) => !descriptors.has(e)).map((e) => `${e.method} ${e.path}`)).toEqual([]);
     expect(descriptors.size).toBe(60);
+  });
+
+  it('would see a route mounted by hand, however deep', () => {
+    const app = express();
+    const nested = Router();
+    nested.get('/api/by-hand', (_req, res) => res.json({}));
+    const api = apiRouter(server.server.ctx.db);
+    handle(api, healthApi.get, 'public', () => ({ status: 'ok', version: 'x', engine: 'offline', charts: 0 }));
+    app.use(api.router, Router().use(nested));
+    const found = routesOf((app.router as unknown as { stack: Layer[] }).stack);
+    expect(found.map((route) => [route.path, mountedEndpoint(route.handler)])).toEqual([
+      ['/api/health', healthApi.get],
+      ['/api/by-hand', undefined],
+    ]);
   });
 
   it('gives each method and path one descriptor', () => {
