@@ -275,9 +275,10 @@ export function itemsNeedingAdjudication(db: Db, limit = 100): number[] {
   return (statement(db, "SELECT id FROM hqa_items WHERE status = 'needs_adjudication' ORDER BY decided_at, id LIMIT ?").all(limit) as { id: number }[]).map((r) => r.id);
 }
 
+/** Items per status, from the counts triggers keep (migration 010), not a scan of every item. */
 export function statusCounts(db: Db): Record<ItemStatus, number> {
   const counts: Record<ItemStatus, number> = { pending: 0, in_review: 0, accepted: 0, rejected: 0, needs_adjudication: 0 };
-  for (const row of statement(db, 'SELECT status, COUNT(*) AS n FROM hqa_items GROUP BY status').all() as { status: string; n: number }[]) {
+  for (const row of statement(db, 'SELECT status, n FROM item_status_counts').all() as { status: string; n: number }[]) {
     counts[ItemStatusSchema.parse(row.status)] = row.n;
   }
   return counts;
