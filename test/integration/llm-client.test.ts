@@ -14,6 +14,7 @@ import {
   type ModelItemOutput,
 } from '../../shared/generation/model-output';
 import { SettingsSchema, type Settings } from '../../shared/settings';
+import { buildRun } from '../support/factories';
 import {
   errorReply,
   hangReply,
@@ -101,9 +102,7 @@ afterEach(async () => {
 
 describe('LLM client: structured output', () => {
   it('returns a Stage 2 item and records the call with tokens, cost, template and raw output', async () => {
-    const runId = Number(
-      db.prepare("INSERT INTO runs (engine, model, stage, config) VALUES ('openai', ?, 'items', '{}')").run(MODEL).lastInsertRowid,
-    );
+    const runId = buildRun(db, { model: MODEL });
     fake.script(jsonReply(buildWireItem()));
 
     const result = await client.complete(itemRequest({ runId }));
