@@ -1,6 +1,6 @@
 import type { DataTable } from '@shared/table/model';
 import { traceEdit } from '@shared/table/trace-item';
-import type { EditOutcome } from '../../views/edit-outcome';
+import { editOutcomeOf, type EditOutcome } from '../../views/edit-outcome';
 
 /**
  * The item's edit applied to its chart's table with the shared engine (as the verifier did):
@@ -8,9 +8,5 @@ import type { EditOutcome } from '../../views/edit-outcome';
  */
 export function counterfactualOf(table: DataTable, edit: unknown): EditOutcome {
   // A stored item writes "no edit" as null; the trace reads only undefined that way.
-  const traced = traceEdit(table, edit ?? undefined);
-  if (traced.kind === 'none') return traced;
-  if (traced.kind !== 'applied') return { kind: 'invalid', message: traced.error.message };
-  const { edit: _ops, ...outcome } = traced;
-  return outcome;
+  return editOutcomeOf(traceEdit(table, edit ?? undefined));
 }

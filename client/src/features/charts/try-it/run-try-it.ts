@@ -3,8 +3,8 @@ import { classifyAnswer, type AnswerType } from '@shared/table/answers';
 import type { Finding } from '@shared/table/lint';
 import type { DataTable } from '@shared/table/model';
 import type { ProgramResult } from '@shared/table/program';
-import { traceItem, type RunTrace } from '@shared/table/trace-item';
-import type { EditOutcome } from '../../../views/edit-outcome';
+import { traceItem } from '@shared/table/trace-item';
+import { editOutcomeOf, type EditOutcome } from '../../../views/edit-outcome';
 
 /** What became of the typed program. */
 export type ProgramOutcome =
@@ -31,8 +31,8 @@ export function runTryIt(table: DataTable, chartType: ChartType, editText: strin
   const edit = readEditText(editText);
   if (!edit.ok) return { edit: { kind: 'invalid', message: edit.message }, program: blockedOrEmpty(programText), lint: [] };
   const trace = traceItem({ table, chartType, edit: edit.value, program: programText });
-  if (trace.edited === null) return { edit: { kind: 'invalid', message: trace.edit.error.message }, program: blockedOrEmpty(programText), lint: trace.lint };
-  return { edit: editOutcome(trace.edit), program: programOutcome(trace.edited, programText), lint: trace.lint };
+  const program = trace.edited === null ? blockedOrEmpty(programText) : programOutcome(trace.edited, programText);
+  return { edit: editOutcomeOf(trace.edit), program, lint: trace.lint };
 }
 
 /** Empty text is no edit (`undefined` to the trace); anything else must be JSON. */
@@ -45,12 +45,6 @@ function readEditText(editText: string): { ok: true; value: unknown } | { ok: fa
     const detail = error instanceof Error ? `: ${error.message}` : '';
     return { ok: false, message: `the edit is not valid JSON${detail}` };
   }
-}
-
-function editOutcome(edit: RunTrace['edit']): EditOutcome {
-  if (edit.kind === 'none') return edit;
-  const { kind, edit: _ops, ...applied } = edit;
-  return { kind, ...applied };
 }
 
 function blockedOrEmpty(programText: string): ProgramOutcome {
