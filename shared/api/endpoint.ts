@@ -52,7 +52,8 @@ export type ResponseOf<E extends Endpoint> = E['schemas']['response'] extends z.
 /** What a handler may return: the response schema's input (so defaults may be left out). */
 export type HandlerResult<E extends Endpoint> = E['schemas']['response'] extends z.ZodType ? z.input<E['schemas']['response']> : void;
 
-type OptionalKeys<T> = { [K in keyof T]: undefined extends T[K] ? K : never }[keyof T];
+/** Parts a caller may leave out: absent ones, and those whose every field is optional (a query of defaults). */
+type OptionalKeys<T> = { [K in keyof T]: undefined extends T[K] ? K : Record<never, never> extends T[K] ? K : never }[keyof T];
 type Compact<T> = { [K in Exclude<keyof T, OptionalKeys<T>>]: T[K] } & { [K in OptionalKeys<T>]?: T[K] };
 
 /** What a caller passes: params, query and body as their schemas accept them; absent parts may be left out. */

@@ -28,7 +28,7 @@ export function useEvalRuns() {
 export function useUnsolvedQuestions() {
   return useQuery({
     queryKey: queryKeys.evals.unsolved(),
-    queryFn: () => call(evalApi.unsolved, { query: {} }),
+    queryFn: () => call(evalApi.unsolved),
   });
 }
 
