@@ -16,6 +16,7 @@ import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
 import { DurableJobs } from '../jobs/durable-job';
 import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
+import { hasModelEndpoint } from '../llm/model-roles';
 import {
   addRunUsage,
   claimNextTask,
@@ -80,7 +81,7 @@ export class RunExecutor {
   }
 
   createRun(config: RunConfig, createdBy: number | null): Run {
-    if (config.engine === 'openai' && !this.ctx.config.openaiApiKey) {
+    if (config.engine === 'openai' && !hasModelEndpoint(this.ctx.config)) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
     }
     const settings = getSettings(this.ctx.db);

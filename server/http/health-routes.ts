@@ -3,6 +3,7 @@ import { healthApi } from '../../shared/api/health';
 import type { AppContext } from '../app-context';
 import { countCharts } from '../charts/chart-queries';
 import { apiRouter, handle } from './handle';
+import { hasModelEndpoint } from '../llm/model-roles';
 
 export const VERSION = '0.1.0';
 
@@ -12,7 +13,7 @@ export function healthRoutes(ctx: AppContext): Router {
   handle(api, healthApi.get, 'public', () => ({
     status: 'ok',
     version: VERSION,
-    engine: ctx.config.openaiApiKey ? 'openai' : 'offline',
+    engine: hasModelEndpoint(ctx.config) ? 'openai' : 'offline',
     charts: countCharts(ctx.db),
   }));
   return api.router;
