@@ -202,7 +202,7 @@ export function upcomingCharts(db: Db, runId: number, questions: number): number
 
 /** Asked questions whose process stopped go back to pending. */
 export function requeueRunningQuestions(db: Db, runId: number): number {
-  return db.prepare("UPDATE eval_results SET status = 'pending' WHERE run_id = ? AND status = 'running'").run(runId).changes;
+  return statement(db, "UPDATE eval_results SET status = 'pending' WHERE run_id = ? AND status = 'running'").run(runId).changes;
 }
 
 export interface QuestionOutcome {

@@ -188,7 +188,7 @@ export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item')
 
 /** After a crash: tasks that were in flight go back to pending. */
 export function requeueRunningTasks(db: Db, runId: number): number {
-  return db.prepare(`UPDATE run_tasks SET status = 'pending', updated_at = ${NOW} WHERE run_id = ? AND status = 'running'`).run(runId).changes;
+  return statement(db, `UPDATE run_tasks SET status = 'pending', updated_at = ${NOW} WHERE run_id = ? AND status = 'running'`).run(runId).changes;
 }
 
 export function countTasks(db: Db, runId: number, status: 'pending' | 'running'): number {
