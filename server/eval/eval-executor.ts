@@ -84,6 +84,13 @@ export class EvalExecutor {
       });
   }
 
+  /** Stores a run and starts it in the background: what the Evaluation page's "run" asks. */
+  launch(request: StartEvalRequest, createdBy: number | null): EvalRun {
+    const run = this.createRun(request, createdBy);
+    void this.start(run.id);
+    return run;
+  }
+
   /** Stores the run and its questions (the accepted items now) in one transaction. */
   createRun(request: StartEvalRequest, createdBy: number | null): EvalRun {
     if (request.engine === 'openai' && !providersFor(getSettings(this.ctx.db), this.ctx.config).evaluation.connection) {

@@ -49,11 +49,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     res.end('\n]\n');
   });
 
-  handle(api, evalApi.create, 'curator', ({ body, user }) => {
-    const run = executor.createRun(body, user.id);
-    void executor.start(run.id);
-    return { run };
-  });
+  handle(api, evalApi.create, 'curator', ({ body, user }) => ({ run: executor.launch(body, user.id) }));
 
   handle(
     api,

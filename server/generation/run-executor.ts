@@ -80,6 +80,13 @@ export class RunExecutor {
     this.jobs = new DurableJobs(ctx, 'runs');
   }
 
+  /** Stores a run and starts it in the background: what the Runs page's "start" asks. */
+  launch(config: RunConfig, createdBy: number | null): Run {
+    const run = this.createRun(config, createdBy);
+    void this.start(run.id);
+    return run;
+  }
+
   createRun(config: RunConfig, createdBy: number | null): Run {
     if (config.engine === 'openai' && !hasModelEndpoint(this.ctx.config)) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');

@@ -18,11 +18,7 @@ export function runRoutes(ctx: AppContext, executor: RunExecutor): Router {
     if (!run) throw notFound(`run ${id}`);
     return { run: publicRun(run), errors: listRunErrors(ctx.db, id) };
   });
-  handle(api, runsApi.create, 'curator', ({ body, user }) => {
-    const run = executor.createRun(body, user.id);
-    void executor.start(run.id);
-    return { run };
-  });
+  handle(api, runsApi.create, 'curator', ({ body, user }) => ({ run: executor.launch(body, user.id) }));
   handle(api, runsApi.pause, 'curator', ({ params: { id } }) => ({ run: executor.pause(id) }));
   handle(api, runsApi.resume, 'curator', ({ params: { id } }) => ({ run: executor.resume(id) }));
   handle(api, runsApi.cancel, 'curator', ({ params: { id } }) => ({ run: executor.cancel(id) }));
