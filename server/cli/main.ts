@@ -1,20 +1,17 @@
 import { Command } from 'commander';
-import { migrate, openDatabase } from '../../db/database';
-import { loadConfig } from '../config';
-import { generateDemoSplit } from '../demo/demo-split';
-import { ImportSetupError } from '../import/import-split';
-import { runImport } from './import-command';
-import { runUserAction, runUserAdd, type UserAction } from './user-command';
-import { runVerify, type VerifyCommandOptions } from '../verify/verify-command';
-import { runGenerate, type GenerateOptions } from './generate-command';
-import { runScore, type ScoreCommandOptions } from '../eval/score-command';
-import { runExport, type ExportCommandOptions } from '../export/export-command';
-import { runEval, type EvalCommandOptions } from '../eval/eval-command';
-import { runRecord, type RecordCommandOptions } from '../eval/record-command';
+import type { UserAction } from './user-command';
+import type { VerifyCommandOptions } from '../verify/verify-command';
+import type { GenerateOptions } from './generate-command';
+import type { ScoreCommandOptions } from '../eval/score-command';
+import type { ExportCommandOptions } from '../export/export-command';
+import type { EvalCommandOptions } from '../eval/eval-command';
+import type { RecordCommandOptions } from '../eval/record-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
- * API uses. Errors print one line naming what was wrong and exit non-zero.
+ * API uses. Errors print one line naming what was wrong and exit non-zero. Each command loads
+ * its modules when it runs, so `hqa user …` or `hqa score` does not first load the NLP
+ * library, the model SDK and the renderer that other commands need (seconds per start).
  */
 const program = new Command('hqa').description('Chart-HQA Workbench command line').showHelpAfterError();
 
@@ -24,7 +21,8 @@ program
   .argument('<split-dir>', 'the split folder')
   .option('--split <name>', 'split name (default: the question files’ prefix, else the folder name)')
   .option('--json', 'print only the JSON report on stdout')
-  .action((dir: string, options: { split?: string; json?: boolean }) => {
+  .action(async (dir: string, options: { split?: string; json?: boolean }) => {
+    const { runImport } = await import('./import-command');
     process.exitCode = runImport(dir, options);
   });
 
@@ -35,6 +33,7 @@ user
   .argument('<name>', 'username')
   .requiredOption('--role <role>', 'admin, curator or reviewer')
   .action(async (name: string, options: { role: string }) => {
+    const { runUserAdd } = await import('./user-command');
     process.exitCode = await runUserAdd(name, options);
   });
 const USER_ACTIONS: { action: UserAction; description: string }[] = [
@@ -49,6 +48,7 @@ for (const { action, description } of USER_ACTIONS) {
     .description(description)
     .argument('<name>', 'username')
     .action(async (name: string) => {
+      const { runUserAction } = await import('./user-command');
       process.exitCode = await runUserAction(action, name);
     });
 }
@@ -61,7 +61,8 @@ program
   .option('--edit <json>', 'the counterfactual edit, a JSON array of ops')
   .requiredOption('--program <expr>', 'the program answering the question (docs/program-language.md)')
   .option('--json', 'print only JSON: { answer, answer_type, lint } or { error }')
-  .action((options: VerifyCommandOptions) => {
+  .action(async (options: VerifyCommandOptions) => {
+    const { runVerify } = await import('../verify/verify-command');
     process.exitCode = runVerify(options);
   });
 
@@ -72,7 +73,8 @@ program
   .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] of the hypothetical questions')
   .option('--baseline <p.json>', 'predictions of the same model on the original factual questions, for the decline rate')
   .option('--json', 'print only the JSON result or { error }')
-  .action((options: ScoreCommandOptions) => {
+  .action(async (options: ScoreCommandOptions) => {
+    const { runScore } = await import('../eval/score-command');
     process.exitCode = runScore(options);
   });
 
@@ -93,6 +95,7 @@ program
   .option('--weight-to-gaps', 'prefer proposals whose operation has the fewest accepted items')
   .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
   .action(async (options: GenerateOptions) => {
+    const { runGenerate } = await import('./generate-command');
     process.exitCode = await runGenerate(options);
   });
 
@@ -106,6 +109,7 @@ program
   .option('--images <dir>', 'write each chart image (original or rendered from its table) to this folder')
   .option('--json', 'print only a JSON report')
   .action(async (options: ExportCommandOptions) => {
+    const { runExport } = await import('../export/export-command');
     process.exitCode = await runExport(options);
   });
 
@@ -121,6 +125,7 @@ program
   .option('--concurrency <n>', 'questions in flight at once', '4')
   .option('--json', 'print only a JSON report')
   .action(async (options: EvalCommandOptions) => {
+    const { runEval } = await import('../eval/eval-command');
     process.exitCode = await runEval(options);
   });
 
@@ -131,14 +136,16 @@ program
   .requiredOption('--model <name>', 'the model that made them')
   .option('--mode <mode>', 'hqa, original (factual questions) or no_image', 'hqa')
   .option('--json', 'print only { run } or { error }')
-  .action((options: RecordCommandOptions) => {
+  .action(async (options: RecordCommandOptions) => {
+    const { runRecord } = await import('../eval/record-command');
     process.exitCode = runRecord(options);
   });
 
 program
   .command('migrate')
   .description('apply pending database migrations')
-  .action(() => {
+  .action(async () => {
+    const [{ migrate, openDatabase }, { loadConfig }] = await Promise.all([import('../../db/database'), import('../config')]);
     const db = openDatabase(loadConfig().dbPath);
     try {
       const ran = migrate(db);
@@ -154,7 +161,8 @@ program
   .argument('<dir>', 'output folder')
   .option('--charts <n>', 'number of charts', '60')
   .option('--seed <n>', 'random seed', '1')
-  .action((dir: string, options: { charts: string; seed: string }) => {
+  .action(async (dir: string, options: { charts: string; seed: string }) => {
+    const { generateDemoSplit } = await import('../demo/demo-split');
     const result = generateDemoSplit({ dir, split: 'demo', charts: Number(options.charts), seed: Number(options.seed) });
     process.stdout.write(`wrote ${result.charts} charts and ${result.qas} questions to ${dir}\n`);
   });
@@ -162,7 +170,7 @@ program
 try {
   await program.parseAsync();
 } catch (error) {
-  const message = error instanceof ImportSetupError || error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`hqa: ${message}\n`);
   process.exitCode = 1;
 }
