@@ -41,6 +41,9 @@ export interface AppServices {
 export function createApp(ctx: AppContext, services: AppServices): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // API answers are live state, never revalidated: hashing every JSON body for a weak ETag costs
+  // a SHA-1 per response for nothing. The chart image sets its own; static files have theirs.
+  app.set('etag', false);
   // One hop: the proxy in front is trusted, not whatever X-Forwarded-For a client adds before it.
   app.set('trust proxy', ctx.config.trustProxy ? 1 : false);
   app.use(securityHeaders(ctx.config));
