@@ -10,7 +10,8 @@ import { AnswerTypeSchema } from '../../shared/table/answers';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { z } from 'zod';
-import { unverifiableColours } from '../../shared/chart-spec/drawing-style';
+import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import type { DataTable } from '../../shared/table/model';
 import { parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
 
 /** All SQL of HQA items. */
@@ -64,6 +65,7 @@ interface ItemDetailRow extends ItemRow {
   chart_table: string;
   chart_annotation: string | null;
   chart_has_image: number;
+  chart_title: string | null;
 }
 
 const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
@@ -120,11 +122,27 @@ export function getItemSummary(db: Db, id: number): ItemSummary | null {
   return row ? toSummary(row) : null;
 }
 
+/** The item's chart as the item's own read parsed it: a review task shows it without reading it again. */
+export interface ItemChart {
+  title: string | null;
+  data_table: DataTable;
+  drawing_style: DrawingStyle | null;
+  has_image: boolean;
+}
+
 export function getItemDetail(db: Db, id: number): ItemDetail | null {
+  return getItemWithChart(db, id)?.item ?? null;
+}
+
+/**
+ * An item with its chart's table and drawing, parsed once: a claim used to parse the chart's
+ * table (JSON and zod) twice, once for the item's colour check and once for the chart.
+ */
+export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart: ItemChart } | null {
   const row = statement(db,
       `SELECT ${SUMMARY}, i.assumption, i.rationale, i.edit, i.program, i.verifier, i.final_answer,
         q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text,
-        c.data_table AS chart_table, c.annotation AS chart_annotation,
+        c.data_table AS chart_table, c.annotation AS chart_annotation, c.title AS chart_title,
         EXISTS (SELECT 1 FROM chart_images ci WHERE ci.chart_id = c.id) AS chart_has_image
        ${FROM} JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.id = ?`,
     )
@@ -132,7 +150,7 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   if (!row) return null;
   const table = parseStoredTable(row.chart_table, row.chart_id);
   const drawn = { has_image: row.chart_has_image === 1, style: storedDrawingStyle(row.chart_annotation, table) };
-  return {
+  const item: ItemDetail = {
     ...toSummary(row),
     assumption: row.assumption,
     rationale: row.rationale,
@@ -145,6 +163,7 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
     proposal_text: row.proposal_text,
     unverifiable_colours: unverifiableColours([row.factual_query, row.question], table, drawn),
   };
+  return { item, chart: { title: row.chart_title, data_table: table, drawing_style: drawn.style, has_image: drawn.has_image } };
 }
 
 /** A yes/no query filter as SQLite stores the flag. */

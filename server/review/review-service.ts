@@ -3,9 +3,8 @@ import { reclassifyItem } from '../items/item-validity';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
 import { consensus } from '../../shared/review/consensus';
-import { getChartDetail } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
-import { getItemDetail } from '../items/item-queries';
+import { getItemWithChart } from '../items/item-queries';
 import { getSettings } from '../settings/settings-queries';
 import {
   adjudicatedSince,
@@ -50,17 +49,16 @@ export const UNDO_WINDOW_MS = 30_000;
 const DECIDED: readonly ItemStatus[] = ['accepted', 'rejected', 'needs_adjudication'];
 
 export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): ReviewTask {
-  const item = getItemDetail(db, itemId);
-  if (!item) throw notFound(`item ${itemId}`);
-  const chart = getChartDetail(db, item.chart_id);
-  if (!chart) throw notFound(`chart ${item.chart_id}`);
+  const found = getItemWithChart(db, itemId);
+  if (!found) throw notFound(`item ${itemId}`);
+  const { item, chart } = found;
   return {
     item,
     chart: {
-      id: chart.id,
-      imgname: chart.imgname,
+      id: item.chart_id,
+      imgname: item.imgname,
       title: chart.title,
-      chart_type: chart.chart_type,
+      chart_type: item.chart_type,
       data_table: chart.data_table,
       has_image: chart.has_image,
       drawing_style: chart.drawing_style,
