@@ -43,6 +43,9 @@ function coalesceSocketWrites(io: RealtimeServer): void {
 
 export type Realtime = ReturnType<typeof attachRealtime>;
 
+/** How long an event may wait for others to share its writes: below what a person notices on a live page. */
+const BROADCAST_WINDOW_MS = 10;
+
 /**
  * socket.io on the HTTP server, authenticated by the same session cookie as the API: a
  * connection without a valid session is refused before any event flows.
@@ -99,10 +102,11 @@ export function attachRealtime(
   });
 
   /**
-   * Events wait in order for the end of the event loop's current turn, then go out together:
-   * each costs one socket write per listener (50 reviewers, 50 writes), and the request that
-   * caused it should answer first, not after them. Within a turn a burst of claims answers
-   * all its requests before the first broadcast.
+   * Events wait in order for a short window, then go out together: each costs one socket write
+   * per listener (50 reviewers, 50 writes), and the request that caused it should answer
+   * first, not after them. A burst of claims is handled over many turns of the event loop; a
+   * window of BROADCAST_WINDOW_MS gathers many of their events into one batch, one write per
+   * socket (coalesceSocketWrites), where flushing every turn wrote once per claim per socket.
    */
   const outbox: (() => void)[] = [];
   let flushScheduled = false;
@@ -114,7 +118,8 @@ export function attachRealtime(
     outbox.push(send);
     if (flushScheduled) return;
     flushScheduled = true;
-    setImmediate(flushOutbox);
+    // unref: a pending batch never holds a shutting-down process open.
+    setTimeout(flushOutbox, BROADCAST_WINDOW_MS).unref();
   };
   // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
   type Emit = (event: string, payload: unknown) => boolean;
