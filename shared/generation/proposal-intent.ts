@@ -120,7 +120,8 @@ export function parseIntent(text: string): Intent {
     selectors: selectorsIn(t),
     overtake: /\b(until|overtakes?|exceeds?|surpass\w*|passes|above the)\b/.test(t),
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
-    average: /\b(average|mean)\b/.test(t),
+    // Plural too: "a point whose coordinates are the averages of all points" is at the mean.
+    average: /\b(averages?|mean)\b/.test(t),
     axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
     asked: /\b(the question asks about|asked about in the question|the question names)\b/.test(t),
     oneSeries: /\b(within|in|of) (a|one|the same|a single) (single )?series\b|\bwithin one legend group\b/.test(t),

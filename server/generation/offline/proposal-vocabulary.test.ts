@@ -25,6 +25,7 @@ describe('parseIntent', () => {
     expect(parseIntent('Set the smallest bar to zero')).toMatchObject({ kind: 'set', amount: 0 });
     expect(parseIntent('Add a new category with a value above the current maximum')).toMatchObject({ kind: 'add_row', overtake: true });
     expect(parseIntent('Suppose the series grew by a constant amount every period after the first')).toMatchObject({ kind: 'trend', everyRow: false });
+    expect(parseIntent('Add a new point whose coordinates are the averages of all existing points')).toMatchObject({ kind: 'add_row', average: true });
     expect(parseIntent('Make the chart more interesting').kind).toBeNull();
   });
 
