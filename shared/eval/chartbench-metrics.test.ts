@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { isAnnotatedSubtype, isYesReply, scoreJudgementPairs, scoreNumericQuestions, type JudgementPair } from './chartbench-metrics';
+
+describe('isYesReply', () => {
+  it('is yes when the reply contains "yes" in any case, anywhere, as ChartBench fuzzy_match', () => {
+    expect(isYesReply('Yes')).toBe(true);
+    expect(isYesReply('YES.')).toBe(true);
+    expect(isYesReply('The answer is yes, because …')).toBe(true);
+    // ChartBench's substring test: "eyes" contains "yes" too, and the reference counts it.
+    expect(isYesReply('my eyes')).toBe(true);
+    expect(isYesReply('No')).toBe(false);
+    expect(isYesReply('Y e s')).toBe(false);
+    expect(isYesReply('')).toBe(false);
+  });
+});
+
+describe('isAnnotatedSubtype', () => {
+  it('follows ChartBench wi_anno list, not only the *_wi_anno names', () => {
+    expect(isAnnotatedSubtype('vertical_single_wi_anno')).toBe(true);
+    expect(isAnnotatedSubtype('pie_pie')).toBe(true);
+    expect(isAnnotatedSubtype('vertical_single')).toBe(false);
+    expect(isAnnotatedSubtype('area')).toBe(false);
+  });
+});
+
+const pair = (yesReply: string | null, noReply: string | null, keys: Partial<JudgementPair> = {}): JudgementPair => ({ yesReply, noReply, ...keys });
+
+describe('scoreJudgementPairs', () => {
+  it('computes Acc+, Acc and CoR by hand on four pairs', () => {
+    // right–right (Acc+), yes–yes (confused), no–no (confused), reversed.
+    const score = scoreJudgementPairs([pair('Yes', 'No'), pair('yes', 'Yes.'), pair('no', 'No'), pair('No', 'yes')]).overall;
+    expect(score).toEqual({
+      pairs: 4,
+      bothRight: 1,
+      assertionsRight: 4, // 2 + 1 + 1 + 0 of 8
+      confused: 2,
+      reversed: 1,
+      missing: 0,
+      accPlus: 25,
+      acc: 50,
+      cor: 50,
+    });
+  });
+
+  it('counts a missing reply wrong, and the pair neither confused nor reversed', () => {
+    const score = scoreJudgementPairs([pair(null, 'No'), pair('Yes', null), pair(null, null)]).overall;
+    expect(score.pairs).toBe(3);
+    expect(score.bothRight).toBe(0);
+    expect(score.assertionsRight).toBe(2);
+    expect(score.confused).toBe(0);
+    expect(score.reversed).toBe(0);
+    expect(score.missing).toBe(3);
+    expect(score.acc).toBeCloseTo((2 / 6) * 100, 12);
+  });
+
+  it('breaks down per group, subtype, task and annotation, leaving absent keys out', () => {
+    const result = scoreJudgementPairs([
+      pair('Yes', 'No', { group: 'bar', subtype: 'vertical_single', task: 'CR', annotated: false }),
+      pair('Yes', 'Yes', { group: 'bar', subtype: 'vertical_single_wi_anno', task: 'VE', annotated: true }),
+      pair('No', 'No', { group: 'line', subtype: 'line_err', task: 'CR', annotated: false }),
+      pair('Yes', 'No', {}),
+    ]);
+    expect(result.overall.pairs).toBe(4);
+    expect([...result.by.group.keys()]).toEqual(['bar', 'line']);
+    expect(result.by.group.get('bar')).toMatchObject({ pairs: 2, bothRight: 1, confused: 1, accPlus: 50, acc: 75, cor: 50 });
+    expect(result.by.group.get('line')).toMatchObject({ pairs: 1, bothRight: 0, confused: 1, accPlus: 0, acc: 50, cor: 100 });
+    expect(result.by.task.get('CR')).toMatchObject({ pairs: 2, accPlus: 50, acc: 75, cor: 50 });
+    expect(result.by.annotation.get('annotated')).toMatchObject({ pairs: 1, accPlus: 0, cor: 100 });
+    expect(result.by.annotation.get('unannotated')).toMatchObject({ pairs: 2, accPlus: 50 });
+    expect(result.by.subtype.size).toBe(3);
+  });
+
+  it('gives null rates over no pairs', () => {
+    expect(scoreJudgementPairs([]).overall).toMatchObject({ pairs: 0, accPlus: null, acc: null, cor: null });
+  });
+});
+
+describe('scoreNumericQuestions', () => {
+  it('scores under the chosen rule: chartqa divides by the gold, chartbench by the prediction', () => {
+    // |104 − 100| / 100 = 4 % (right under chartqa); / 104 = 3.8 % (right under chartbench).
+    // |95 − 100| / 100 = 5 % (right under chartqa); / 95 = 5.26 % (wrong under chartbench).
+    const questions = [
+      { prediction: '104', targets: ['100'], task: 'NQA' },
+      { prediction: '95', targets: ['100'], task: 'NQA' },
+      { prediction: null, targets: ['100'], task: 'NQA' },
+      { prediction: ' 12 ', targets: ['11', '12'], task: 'NQA' },
+    ];
+    expect(scoreNumericQuestions(questions, 'chartqa').overall).toEqual({ questions: 4, correct: 3, missing: 1, accuracy: 75 });
+    expect(scoreNumericQuestions(questions, 'chartbench').overall).toEqual({ questions: 4, correct: 2, missing: 1, accuracy: 50 });
+    expect(scoreNumericQuestions(questions, 'chartqa').by.task.get('NQA')?.correct).toBe(3);
+  });
+
+  it('reads a % gold as ChartBench\'s rule does (the % ignored) and as pix2struct does (divided by 100)', () => {
+    // pix2struct: "8.2%" is 0.082 on both sides, so "8.2%" matches and a bare 8.2 does not.
+    expect(scoreNumericQuestions([{ prediction: '8.2', targets: ['8.2%'] }], 'chartqa').overall.correct).toBe(0);
+    expect(scoreNumericQuestions([{ prediction: '8.2%', targets: ['8.2%'] }], 'chartqa').overall.correct).toBe(1);
+    expect(scoreNumericQuestions([{ prediction: '8.2', targets: ['8.2%'] }], 'chartbench').overall.correct).toBe(1);
+  });
+});
