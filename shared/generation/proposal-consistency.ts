@@ -81,6 +81,8 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
     return { consistent: true, message: 'the edit changes every row, as the proposal says' };
   }
   const facts = tableFacts(original, chartType, '');
+  const average = averageProblem(intent, edit, facts);
+  if (average) return { consistent: false, message: average };
   const axis = axisProblem(intent, edit, original);
   if (axis) return { consistent: false, message: axis };
   const direction = directionProblem(intent, primary, facts);
@@ -120,6 +122,32 @@ function shapeProblem(kind: IntentKind, edit: Edit): string | null {
     }
   }
   return null;
+}
+
+/**
+ * "Add a new point at the average": each value of the new row is its column's mean over the
+ * original rows, to within the column's own rounding (or 1%, for a mean the model wrote rounded).
+ */
+function averageProblem(intent: Intent, edit: Edit, facts: TableFacts): string | null {
+  if (intent.kind !== 'add_row' || !intent.average) return null;
+  for (const op of edit) {
+    if (op.op !== 'add_row') continue;
+    const entries: [string | undefined, number | null][] = typeof op.values === 'number' ? [[undefined, op.values]] : Object.entries(op.values);
+    for (const [series, value] of entries) {
+      const column = columnFor(facts, series);
+      if (!column || column.cells.length === 0 || value === null) continue;
+      const mean = column.cells.reduce((sum, cell) => sum + cell.value, 0) / column.cells.length;
+      const tolerance = Math.max(10 ** -column.decimals, Math.abs(mean) * 0.01);
+      if (Math.abs(value - mean) > tolerance) {
+        return `the proposal puts the new row at the average (${formatMean(mean, column.decimals)}${series === undefined ? '' : ` for ${JSON.stringify(series)}`}), but the edit gives it ${value}`;
+      }
+    }
+  }
+  return null;
+}
+
+function formatMean(mean: number, decimals: number): string {
+  return String(Number(mean.toFixed(Math.max(decimals, 2))));
 }
 
 /** "The horizontal (x) value": on a table of several series, the edit changes the first series only (the second for vertical / y). */

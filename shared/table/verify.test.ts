@@ -148,6 +148,12 @@ describe('verifyItem', () => {
     expect(check('Increase every bar by 20 percent.', [{ op: 'scale', row: 'Spain', factor: 1.2 }]).proposal_consistent).toBe(false);
     expect(check('Swap the values of the largest and the smallest bars.', [{ op: 'swap', rows: ['Spain', 'Germany'] }]).proposal_consistent).toBe(true);
     expect(check('Merge the two smallest slices into one.', [{ op: 'remove_row', row: 'Spain' }]).proposal_consistent).toBeNull();
+    // The mean of 30, 50 and 10 is 30.
+    expect(check('Add a new bar whose value sits at the average of the others.', [{ op: 'add_row', row: 'Italy', values: 30 }]).proposal_consistent).toBe(true);
+    const aboveAverage = check('Add a new bar whose value sits at the average of the others.', [{ op: 'add_row', row: 'Italy', values: 55 }]);
+    expect(aboveAverage.proposal_consistent).toBe(false);
+    expect(aboveAverage.lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/at the average \(30\).*gives it 55/);
+    expect(check('Add a new bar.', [{ op: 'add_row', row: 'Italy', values: 55 }]).proposal_consistent).toBe(true);
   });
 
   it('lints the item: an answer the assumption states, a sum of percentages, an implausible value', () => {

@@ -164,6 +164,19 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     ]);
   });
 
+  it('puts a new row at the average when the proposal says so, on a time axis too', () => {
+    const years = buildTable(`
+      Year | Sales
+      2018 | 10
+      2019 | 20
+      2020 | 60
+    `);
+    const draft = item('Add a new year whose value sits at the average of the others.', { query: 'What is the total sales?', label: '90' }, years, 'line');
+    // The mean of 10, 20 and 60 is 30 (the trend continued would be 100).
+    expect(draft.edit).toEqual([{ op: 'add_row', row: expect.any(String) as string, values: { Sales: 30 } }]);
+    expect(draft.answer).toBe('120');
+  });
+
   it('changes the row the factual question reads when the proposal names no rank', () => {
     const draft = item('Double one bar.', { query: 'What is the revenue of Italy?', label: '25' });
     expect(draft.edit[0]).toMatchObject({ op: 'scale', row: 'Italy', factor: 2 });

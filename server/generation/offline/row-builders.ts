@@ -111,12 +111,15 @@ export function addRow(input: PlanInput): PlanDraft | null {
   };
 }
 
-/** A new row's value: the proposal's number, the trend continued on a time axis, else above the top, the mean, or below the bottom (as the proposal says, else at random). */
+/** A new row's value: the proposal's number, the mean when the proposal says "at the average", the trend continued on a time axis, else above the top, the mean, or below the bottom (as the proposal says, else at random). */
 function newRowValue(input: PlanInput, column: ColumnFacts, given: number | null, focus: boolean): number | null {
   const decimals = column.integer ? 0 : column.decimals;
   const values = column.cells.map((cell) => cell.value);
+  const mean = roundTo(values.reduce((a, b) => a + b, 0) / values.length, decimals);
   let value: number;
   if (given !== null) value = given;
+  // "At the average" holds for every column of the new row, on a time axis too (not the trend continued).
+  else if (input.intent.average) value = mean;
   else if (input.facts.timeAxis) {
     const byTime = [...column.cells].sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0));
     const last = byTime[byTime.length - 1]?.value ?? 0;
@@ -125,10 +128,8 @@ function newRowValue(input: PlanInput, column: ColumnFacts, given: number | null
   } else {
     const { intent } = input;
     const max = Math.max(...values);
-    const mean = roundTo(values.reduce((a, b) => a + b, 0) / values.length, decimals);
     let choice = focus ? input.rng() : 0.5;
     if (focus && (intent.overtake || intent.selectors.includes('max'))) choice = 0;
-    else if (focus && intent.average) choice = 0.5;
     else if (focus && intent.selectors.includes('min')) choice = 1;
     if (choice < 0.4) value = clean(max + niceAmount(Math.abs(max) * 0.1, decimals));
     else if (choice < 0.8) value = mean;
