@@ -73,7 +73,13 @@ program
   .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] of the hypothetical questions')
   .option('--baseline <p.json>', 'predictions of the same model on the original factual questions, for the decline rate')
   .option('--json', 'print only the JSON result or { error }')
-  .action(async (options: ScoreCommandOptions) => {
+  .option('--format <format>', 'chart-hqa (default), or a seed benchmark\'s files: chartbench, multichartqa, charxiv, pairs (docs/benchmark-metrics.md)')
+  .action(async (options: ScoreCommandOptions & { format?: string; rule?: string }) => {
+    if (options.format !== undefined && options.format !== 'chart-hqa') {
+      const { runScoreFile } = await import('../eval/score-file-command');
+      process.exitCode = await runScoreFile({ ...options, format: options.format });
+      return;
+    }
     const { runScore } = await import('../eval/score-command');
     process.exitCode = runScore(options);
   });
@@ -123,6 +129,10 @@ program
   .option('--no-image', 'send no chart: the output-bias control')
   .option('--original', 'ask the original factual questions (the ChartQA baseline for the decline rate)')
   .option('--concurrency <n>', 'questions in flight at once', '4')
+  .option('--batch', 'send the questions as one OpenAI Batch API batch (half price, within 24 h) and wait; a rerun re-attaches to it')
+  .option('--batch-out <file.jsonl>', 'write the batch request JSONL and stop (for vllm run-batch -i FILE -o OUT)')
+  .option('--batch-in <out.jsonl>', 'read a batch output JSONL (OpenAI or vLLM) into the predictions instead of asking')
+  .option('--batch-poll <ms>', 'milliseconds between polls of a --batch batch', '30000')
   .option('--json', 'print only a JSON report')
   .action(async (options: EvalCommandOptions) => {
     const { runEval } = await import('../eval/eval-command');

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { extractNumbers, normalizeAnswer, openShare, parseMultiChoice, parseOpenResponse, scoreMultiChartQa, scoreMultiChartQaAnswer } from './multichartqa-metrics';
+
+describe('parseMultiChoice', () => {
+  it('reads "(A)", " A " and "A." forms, in that order of preference', () => {
+    expect(parseMultiChoice('Answer: D')).toBe('D');
+    expect(parseMultiChoice('D')).toBe('D');
+    expect(parseMultiChoice('I pick (B) here')).toBe('B');
+    expect(parseMultiChoice('C.')).toBe('C'); // the trailing full stop is stripped, leaving " C "
+    expect(parseMultiChoice('Option:C.is right')).toBe('C'); // only the "C." form finds it
+    // "(B)" wins over a lone " A " found earlier in the reply: the bracket form is tried first.
+    expect(parseMultiChoice('A guess: (B)')).toBe('B');
+  });
+
+  it('takes the last candidate when several letters appear', () => {
+    expect(parseMultiChoice('Not (A), the answer is (C)')).toBe('C');
+    expect(parseMultiChoice('(C) looked right but (A) is')).toBe('A');
+    expect(parseMultiChoice('Between B and D I choose D')).toBe('D');
+  });
+
+  it('reads "answer: x" in a long reply with no letter form, and gives null when nothing is found', () => {
+    expect(parseMultiChoice('after long thought the final answer:b for sure')).toBeNull(); // no "answer: b" (no space)
+    expect(parseMultiChoice('after long thought my Answer: b, is final')).toBe('B');
+    expect(parseMultiChoice('no letter at all')).toBeNull();
+    expect(parseMultiChoice('')).toBeNull();
+  });
+});
+
+describe('parseOpenResponse', () => {
+  it('takes the shortest tail after an indicator, plus the numbers in it', () => {
+    // "answer: " gives "delhi; 600"; numbers add 600.
+    expect(parseOpenResponse('Answer: Delhi; 600')).toEqual(['delhi; 600', 600]);
+    // Both "is " and "so " occur; the shorter tail after "so " wins.
+    // "so " leaves "42" and "is " the longer "high, so 42"; "42" normalises to the number 42 and the repeat goes.
+    expect(parseOpenResponse('The value is high, so 42')).toEqual([42]);
+  });
+
+  it('reads each line, an equation on the last, and the whole reply without indicators', () => {
+    expect(parseOpenResponse('first line is 3\n2 + 2 = 4')).toEqual([3, 4]);
+    expect(parseOpenResponse('Germany.')).toEqual(['germany']);
+  });
+
+  it('normalises numbers with commas and rounds to two decimals', () => {
+    expect(normalizeAnswer('1,234.567')).toBe(1234.57);
+    expect(normalizeAnswer(' Text ')).toBe('text');
+    expect(normalizeAnswer('8.2%')).toBe('8.2%');
+    // The reference's three patterns, run independently: the plain one also finds "200" inside "1,200",
+    // pieces of "3.5e2", and "-7" of "-7.25," (a number followed by a comma is refused, so it backs off).
+    expect(extractNumbers('from 1,200 to 3.5e2 and -7.25, or .5')).toEqual(['1,200', '3.5e2', '200', '3', '2', '-7', '.5']);
+  });
+});
+
+describe('openShare and scoreMultiChartQaAnswer', () => {
+  it('accepts a number within 5 % of the gold, and a % gold read divided by 100', () => {
+    expect(openShare(['600'], [620])).toBe(1); // 3.3 %
+    expect(openShare(['600'], [640])).toBe(0); // 6.7 %
+    expect(openShare(['8.2%'], [0.08])).toBe(1); // 0.082 vs 0.08: 2.4 %
+    expect(openShare(['8.2%'], [8.2])).toBe(0);
+    expect(openShare(['8.2%'], ['about 8.2%'])).toBe(1); // contained string
+  });
+
+  it('counts a string when the gold is contained in the reply part', () => {
+    expect(scoreMultiChartQaAnswer('open-ended', 'Air pollution vs. GDP per capita', 'Answer: Air pollution vs. GDP per capita, 1700 to 2015')).toBe(1);
+    expect(scoreMultiChartQaAnswer('open-ended', 'Germany', 'Answer: France')).toBe(0);
+  });
+
+  it('gives partial credit per ; part when the whole answer is not right', () => {
+    expect(scoreMultiChartQaAnswer('open-ended', 'Delhi; 600', 'Answer: Delhi; 600')).toBe(1);
+    expect(scoreMultiChartQaAnswer('open-ended', 'Delhi; 600', 'Answer: Delhi; 500')).toBe(0.5);
+    expect(scoreMultiChartQaAnswer('open-ended', 'Delhi; 600; 2015', 'Answer: London; 600; 2015')).toBeCloseTo(2 / 3, 12);
+    expect(scoreMultiChartQaAnswer('multiple-choice', 'B; D', 'Answer: D')).toBe(0.5);
+    expect(scoreMultiChartQaAnswer('multiple-choice', 'D', 'Answer: D')).toBe(1);
+    expect(scoreMultiChartQaAnswer('multiple-choice', 'D', null)).toBe(0);
+  });
+});
+
+describe('scoreMultiChartQa', () => {
+  it('sums credit over all questions and per task', () => {
+    const score = scoreMultiChartQa([
+      { task: 'Direct_Questions/Content', type: 'open-ended', answer: 'Germany', reply: 'Answer: Germany' },
+      { task: 'Parallel_Questions/Mixed', type: 'open-ended', answer: 'Delhi; 600', reply: 'Answer: Delhi; 1' },
+      { task: 'Parallel_Questions/Mixed', type: 'open-ended', answer: 'Delhi; 600', reply: null },
+      { task: 'Comparative_Reasoning/Easy', type: 'multiple-choice', answer: 'D', reply: '(A)' },
+    ]);
+    // 1 + 0.5 + 0 + 0 = 1.5 of 4.
+    expect(score.overall).toEqual({ questions: 4, credit: 1.5, fullyRight: 1, missing: 1, accuracy: 37.5 });
+    expect(score.byTask.get('Parallel_Questions/Mixed')).toEqual({ questions: 2, credit: 0.5, fullyRight: 0, missing: 1, accuracy: 25 });
+    expect([...score.byTask.keys()]).toEqual(['Direct_Questions/Content', 'Parallel_Questions/Mixed', 'Comparative_Reasoning/Easy']);
+    expect(score.byType.get('multiple-choice')?.accuracy).toBe(0);
+  });
+});
