@@ -25,3 +25,12 @@ export function callCost(model: string, usage: TokenUsage, priceTable: Record<st
   const cost = (usage.prompt_tokens * price.input_per_mtok + usage.completion_tokens * price.output_per_mtok) / TOKENS_PER_PRICE_UNIT;
   return { cost, priced: true };
 }
+
+/**
+ * A call answered through the Batch API: the price table's cost times `discount` (the
+ * `batch_discount` setting; OpenAI bills batches at half price). Unpriced stays unpriced.
+ */
+export function batchCallCost(model: string, usage: TokenUsage, priceTable: Record<string, ModelPrice>, discount: number): CallCost {
+  const full = callCost(model, usage, priceTable);
+  return { cost: full.cost * discount, priced: full.priced };
+}

@@ -54,6 +54,14 @@ export interface CallLabel {
 export type ChatBody = Omit<ChatCompletionCreateParamsNonStreaming, 'model'>;
 
 /**
+ * The request a body becomes for `model`: what one call sends and what a batch's JSONL line
+ * carries as its `body`, built in this one place so the two can never differ.
+ */
+export function chatRequest(model: string, body: ChatBody): ChatCompletionCreateParamsNonStreaming {
+  return { ...body, model };
+}
+
+/**
  * An error that is no failure of the endpoint but a capability it lacks (no `json_schema`):
  * recorded with `note`, then `apply` changes what `body` builds and the request is sent again
  * at once, without using up a retry.
@@ -143,7 +151,7 @@ export function createTransport(options: TransportOptions): Transport {
         let completion: ChatCompletion;
         try {
           completion = await withRequestSignal(signal, (requestSignal) =>
-            openai.chat.completions.create({ ...body(), model: label.model }, requestSignal ? { signal: requestSignal } : {}),
+            openai.chat.completions.create(chatRequest(label.model, body()), requestSignal ? { signal: requestSignal } : {}),
           );
         } catch (error) {
           const latency_ms = performance.now() - started;

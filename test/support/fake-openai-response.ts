@@ -49,6 +49,16 @@ export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exc
   res.end(streamBody(chat, completion));
 }
 
+/**
+ * The status and JSON body `sendReply` would send for a non-streamed reply: a batch line's
+ * response (fake-openai-batches.ts). A raw reply's body is kept as its text.
+ */
+export function replyBody(chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number): { status: number; body: unknown } {
+  if (reply.kind === 'error') return { status: reply.status, body: errorBody(reply.message, reply.type, reply.code) };
+  if (reply.kind === 'raw') return { status: reply.status, body: reply.body };
+  return { status: 200, body: completionBody(completionOf(chat, reply, replyNumber)) };
+}
+
 function completionOf(chat: FakeChatRequest, reply: FakeTextReply | FakeRefusalReply, replyNumber: number): Completion {
   const content = reply.kind === 'text' ? reply.content : null;
   const refusal = reply.kind === 'refusal' ? reply.refusal : null;

@@ -15,12 +15,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { FakeReply } from './fake-openai-replies';
 import { parseChatRequest, recordRequest, type FakeChatRequest, type RecordedRequest } from './fake-openai-request';
-import { errorBody, sendJson, sendReply } from './fake-openai-response';
+import { errorBody, replyBody, sendJson, sendReply } from './fake-openai-response';
 import { createReplyScript, type FakeHandler } from './fake-openai-script';
+import { createFakeBatches, type FakeBatches, type FakeBatchOptions } from './fake-openai-batches';
 
 export * from './fake-openai-replies';
 export { estimateTokens, lastUserText, type FakeChatRequest, type RecordedRequest } from './fake-openai-request';
 export type { FakeHandler } from './fake-openai-script';
+export type { FakeBatches, FakeBatchLine, FakeBatchOptions } from './fake-openai-batches';
 
 export interface FakeOpenAIOptions {
   /** Used when the script is empty. Without one, unscripted calls get a non-retryable 400. */
@@ -31,6 +33,8 @@ export interface FakeOpenAIOptions {
   apiKey?: string;
   /** Listen on this port (an endpoint coming back where nothing listened); default: an ephemeral one. */
   port?: number;
+  /** How the Files and Batch API behave (`fake-openai-batches.ts`). */
+  batches?: FakeBatchOptions;
 }
 
 export interface FakeOpenAI {
@@ -43,6 +47,8 @@ export interface FakeOpenAI {
   setDefault(handler: FakeHandler): void;
   /** Scripted replies not yet consumed. */
   pending(): number;
+  /** The Files and Batch API: batches made, their lines, lines to lose, polls to completion. */
+  batches: FakeBatches;
   /** Stops listening, ends delayed replies and destroys open sockets. */
   close(): Promise<void>;
 }
@@ -86,6 +92,22 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     sendReply(res, chat, reply, counter);
   }
 
+  /** A batch line through the same script and handlers as a call on its own. */
+  async function answerLine(body: unknown): Promise<{ status: number; body: unknown }> {
+    const parsed = parseChatRequest(body);
+    if ('problem' in parsed) {
+      const { message, code, param } = parsed.problem;
+      return { status: 400, body: errorBody(message, 'invalid_request_error', code, param) };
+    }
+    const rawBody = JSON.stringify(body);
+    const recorded: RecordedRequest = { method: 'POST', path: '/v1/chat/completions', headers: {}, rawBody, body, chat: parsed.chat, receivedAt: Date.now() };
+    const reply = await replies.next(parsed.chat, recorded);
+    if (reply.kind === 'hang' || reply.kind === 'drop') return { status: 0, body: null };
+    counter += 1;
+    return replyBody(parsed.chat, reply, counter);
+  }
+  const batches = createFakeBatches(answerLine, options.batches);
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const recorded = await recordRequest(req);
     const { method, path } = recorded;
@@ -118,6 +140,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       else sendJson(res, 404, errorBody(`The model '${id}' does not exist`, 'invalid_request_error', 'model_not_found'));
       return;
     }
+    if (await batches.route(recorded, res)) return;
     sendJson(res, 404, errorBody(`Invalid URL (${method} ${path})`, 'invalid_request_error', null));
   }
 
@@ -140,6 +163,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     script: (...queued) => replies.push(...queued),
     setDefault: (handler) => replies.setDefault(handler),
     pending: () => replies.pending(),
+    batches,
     close: () =>
       new Promise<void>((resolve) => {
         abortAll.abort();
