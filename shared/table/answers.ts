@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pythonFloat, pythonStrip } from './python-float';
 
 /**
  * Answer types and ChartQA's relaxed correctness — the one implementation the verifier, the
@@ -29,25 +30,22 @@ export function classifyAnswer(answer: string): AnswerType {
  * `relaxed_correctness`, used by the ChartQA paper) defines it: both strings are read as
  * floats the way Python's `float()` reads them, a trailing `%` dividing by 100; when both
  * parse and the target is non-zero, the prediction is correct within `tolerance` relative
- * error. Otherwise the strings must match case-insensitively — after trimming, which the
- * reference does not do (its numbers tolerate surrounding spaces; its strings do not).
+ * error. Otherwise the strings must match case-insensitively. One deliberate difference: both
+ * strings are first stripped of whitespace as Python's `str.strip()` strips it (the reference
+ * reads " 12" as 12 but " Yes" as no match for "Yes"; VLMEvalKit's copy strips the
+ * prediction). docs/scoring-rules.md tables every difference.
  */
 export function relaxedCorrect(prediction: string, target: string, tolerance = RELAXED_TOLERANCE): boolean {
-  const predicted = toFloat(prediction);
-  const expected = toFloat(target);
+  const predictionText = pythonStrip(prediction);
+  const targetText = pythonStrip(target);
+  const predicted = toFloat(predictionText);
+  const expected = toFloat(targetText);
   // Python's `if target_float:` is false for 0.0 only; NaN is truthy and then never within tolerance.
   if (predicted !== null && expected !== null && expected !== 0) {
     return Math.abs(predicted - expected) / Math.abs(expected) <= tolerance;
   }
-  return prediction.trim().toLowerCase() === target.trim().toLowerCase();
+  return predictionText.toLowerCase() === targetText.toLowerCase();
 }
-
-const DIGITS = String.raw`\d(?:_?\d)*`;
-/** Python's float() grammar: surrounding spaces, a sign, digits with single `_` between them, inf/infinity/nan. */
-const PYTHON_FLOAT = new RegExp(
-  String.raw`^\s*[-+]?(?:(?:${DIGITS}\.(?:${DIGITS})?|\.${DIGITS}|${DIGITS})(?:[eE][-+]?${DIGITS})?|inf(?:inity)?|nan)\s*$`,
-  'i',
-);
 
 /** The reference's `_to_float`: `text.rstrip('%')` drops every trailing `%` before dividing by 100. */
 export function toFloat(text: string): number | null {
@@ -56,12 +54,4 @@ export function toFloat(text: string): number | null {
     return value === null ? null : value / 100;
   }
   return pythonFloat(text);
-}
-
-function pythonFloat(text: string): number | null {
-  if (!PYTHON_FLOAT.test(text)) return null;
-  const body = text.trim().replace(/_/g, '').toLowerCase();
-  if (body.endsWith('nan')) return Number.NaN;
-  if (body.endsWith('inf') || body.endsWith('infinity')) return body.startsWith('-') ? -Infinity : Infinity;
-  return Number(body);
 }
