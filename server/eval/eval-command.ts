@@ -19,21 +19,30 @@ export interface EvalCommandOptions {
   original?: boolean;
   concurrency?: string;
   json?: boolean;
+  /** Send every question as one OpenAI Batch API batch, poll until done (resumable by its sidecar). */
+  batch?: boolean;
+  /** Write the batch's request JSONL here and stop (for `vllm run-batch`). */
+  batchOut?: string;
+  /** Read a batch output JSONL (OpenAI's or vLLM's) into predictions instead of asking. */
+  batchIn?: string;
+  /** Milliseconds between polls of a `--batch` batch. */
+  batchPoll?: string;
 }
 
-const EvalDatasetSchema = z.object({
+export const EvalDatasetSchema = z.object({
   version: z.literal(CHART_HQA_VERSION),
   items: z.array(ExportItemSchema.pick({ id: true, imgname: true, question: true, original: true })),
 });
-type EvalItem = z.infer<typeof EvalDatasetSchema>['items'][number];
+export type EvalDataset = z.infer<typeof EvalDatasetSchema>;
+export type EvalItem = EvalDataset['items'][number];
 
-const PredictionSchema = z.object({ id: z.string(), prediction: z.string().nullable(), raw: z.string() });
-type Prediction = z.infer<typeof PredictionSchema>;
+export const PredictionSchema = z.object({ id: z.string(), prediction: z.string().nullable(), raw: z.string() });
+export type Prediction = z.infer<typeof PredictionSchema>;
 
 /** Predictions are saved (atomically) after this many answers, so a killed run loses little. */
 const SAVE_EVERY = 10;
 
-function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
+export function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
@@ -65,7 +74,18 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   }
 }
 
+/** The predictions file, written atomically in dataset order, so it is deterministic whatever the concurrency or a batch's order did. */
+export function writePredictions(out: string, dataset: EvalDataset, done: Map<string, Prediction>): void {
+  const ordered = dataset.items.flatMap((item) => done.get(item.id) ?? []);
+  writeFileSync(`${out}.tmp`, `${JSON.stringify(ordered, null, 1)}\n`);
+  renameSync(`${out}.tmp`, out);
+}
+
 async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Promise<number> {
+  if (options.batch || options.batchOut !== undefined || options.batchIn !== undefined) {
+    const { evaluateInBatch } = await import('./eval-batch-command');
+    return evaluateInBatch(db, config, options);
+  }
   const { connection } = providersFor(getSettings(db), config).evaluation;
   if (!connection) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
   const withImage = options.image !== false;
@@ -84,12 +104,7 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
   const asker = openAiAsker({ db, connection, model: options.model });
   const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
   const errors: { id: string; error: string }[] = [];
-  const save = () => {
-    // In dataset order, so the file is deterministic whatever the concurrency did.
-    const ordered = dataset.items.flatMap((item) => done.get(item.id) ?? []);
-    writeFileSync(`${options.out}.tmp`, `${JSON.stringify(ordered, null, 1)}\n`);
-    renameSync(`${options.out}.tmp`, options.out);
-  };
+  const save = () => writePredictions(options.out, dataset, done);
   const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'eval {bar} {value}/{total}  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
   bar?.start(todo.length, 0);
 

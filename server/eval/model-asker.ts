@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { Db } from '../../db/database';
 import { extractAnswer } from '../../shared/eval/answer-extraction';
-import { createTransport, type ModelConnection } from '../llm/provider';
+import { createTransport, type ChatBody, type ModelConnection } from '../llm/provider';
 import { describeFailure, type Sleep } from '../llm/retry';
 
 /** The instruction every question gets: ChartQA-style answers the scorer can compare. */
@@ -13,7 +13,7 @@ export const EVAL_SYSTEM_PROMPT = [
 ].join(' ');
 
 /** The prompt is no template file; its hash still traces each recorded call to the exact text. */
-const EVAL_TEMPLATE = { name: 'evaluation', hash: createHash('sha256').update(EVAL_SYSTEM_PROMPT).digest('hex') };
+export const EVAL_TEMPLATE = { name: 'evaluation', hash: createHash('sha256').update(EVAL_SYSTEM_PROMPT).digest('hex') };
 
 export interface EvalQuestion {
   text: string;
@@ -41,6 +41,23 @@ export class EvalAskError extends Error {
   }
 }
 
+/**
+ * What one question sends, at temperature 0 with the chart as a base64 PNG data URL: the body
+ * of a call on its own and of its line in a batch (`--batch`, `--batch-out`) alike.
+ */
+export function evalChatBody(question: EvalQuestion): ChatBody {
+  const content: ChatCompletionContentPart[] = [];
+  if (question.png) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${question.png.toString('base64')}` } });
+  content.push({ type: 'text', text: question.text });
+  return {
+    temperature: 0,
+    messages: [
+      { role: 'system', content: EVAL_SYSTEM_PROMPT },
+      { role: 'user', content },
+    ],
+  };
+}
+
 export interface ModelAsker {
   ask(question: EvalQuestion, signal?: AbortSignal): Promise<EvalAnswer>;
 }
@@ -65,19 +82,9 @@ export function openAiAsker(options: OpenAiAskerOptions): ModelAsker {
   const transport = createTransport({ db: options.db, connection: options.connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
   return {
     async ask(question, signal) {
-      const content: ChatCompletionContentPart[] = [];
-      if (question.png) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${question.png.toString('base64')}` } });
-      content.push({ type: 'text', text: question.text });
+      const body = evalChatBody(question);
       const call = transport.call({ purpose: 'evaluation', model: options.model, template: EVAL_TEMPLATE, evalRunId: options.evalRunId, signal });
-      const reply = await call.send({
-        body: () => ({
-          temperature: 0,
-          messages: [
-            { role: 'system', content: EVAL_SYSTEM_PROMPT },
-            { role: 'user', content },
-          ],
-        }),
-      });
+      const reply = await call.send({ body: () => body });
       if (!reply.ok) {
         if (reply.kind === 'cancelled') throw new EvalAskError('cancelled', call.attempts, true);
         throw new EvalAskError(`${describeFailure(reply.failure)} after ${reply.failures} attempt(s)`, reply.failures, false);
