@@ -17,7 +17,7 @@ import {
   type UnsolvedResponse,
 } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
-import { emptyTypeCounts, measureCounts, percent, roundScore, roundTo, type ScoreCounts } from '../../shared/eval/metrics';
+import { emptyTypeCounts, measureCounts, roundScore, roundedPercent, type ScoreCounts } from '../../shared/eval/metrics';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema, type QuestionRelation } from '../../shared/domain/generation';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
@@ -294,8 +294,7 @@ export function* iteratePredictions(db: Db, runId: number): Generator<{ id: stri
 /** Accuracy per chart type and by whether the assumption changes the answer, over finished questions. */
 export function evalBreakdown(db: Db, runId: number): EvalBreakdown {
   const slice = (items: number, correct: number) => {
-    const accuracy = percent(correct, items);
-    return { items, correct, accuracy: accuracy === null ? null : roundTo(accuracy) };
+    return { items, correct, accuracy: roundedPercent(correct, items) };
   };
   const byType = statement(db,
       `SELECT c.chart_type, COUNT(*) AS items, COALESCE(SUM(e.correct), 0) AS correct

@@ -1,21 +1,17 @@
 import type { EvalComparisonRow, EvalMode, EvalRun } from '../api/evaluations';
-import { declineRate, percent, roundTo } from './metrics';
+import { declineRateOfShares, roundedPercent, type Share } from './metrics';
 
 /**
  * The paper's comparison tables from stored runs: per model, its latest finished run of each
- * mode. Accuracies are re-derived from counts so the decline rate never compounds rounding.
+ * mode. Accuracies are re-derived from counts so the decline rate never compounds rounding, and
+ * each figure rounds half-up on its counts' exact rational.
  * The decline rate compares the two runs on their `same` questions only (see metrics.ts).
  */
 
-const rounded = (value: number | null) => (value === null ? null : roundTo(value));
-const accuracy = (run: EvalRun | undefined) => (run ? percent(run.score.counts.correct, run.score.counts.items) : null);
-/** Accuracy over the questions that are the factual question under an assumption. */
-const sameAccuracy = (run: EvalRun) => percent(run.score.counts.same_correct, run.score.counts.same_question);
-const decline = (original: EvalRun | undefined, hqa: EvalRun) => {
-  const qa = original ? sameAccuracy(original) : null;
-  const acc = sameAccuracy(hqa);
-  return qa === null || acc === null ? null : rounded(declineRate(qa, acc));
-};
+const accuracy = (run: EvalRun | undefined) => (run ? roundedPercent(run.score.counts.correct, run.score.counts.items) : null);
+/** The questions that are the factual question under an assumption, and of those the right ones. */
+const sameShare = (run: EvalRun): Share => ({ part: run.score.counts.same_correct, whole: run.score.counts.same_question });
+const decline = (original: EvalRun | undefined, hqa: EvalRun) => (original ? declineRateOfShares(sameShare(original), sameShare(hqa)) : null);
 
 /** Latest finished run of each model × mode (highest id wins: ids grow with time). */
 function latestDone(runs: readonly EvalRun[]): Map<string, Partial<Record<EvalMode, EvalRun>>> {
@@ -35,7 +31,7 @@ export function baselineOf(run: EvalRun, runs: readonly EvalRun[]): { run_id: nu
   if (run.mode === 'original') return null;
   const original = latestDone(runs).get(run.model)?.original;
   if (!original) return null;
-  return { run_id: original.id, qa_accuracy: rounded(accuracy(original)), decline_rate: decline(original, run) };
+  return { run_id: original.id, qa_accuracy: accuracy(original), decline_rate: decline(original, run) };
 }
 
 /** One row per model with a finished `hqa` run, best HQA accuracy first. */
@@ -50,10 +46,10 @@ export function compareModels(runs: readonly EvalRun[]): EvalComparisonRow[] {
       original_run_id: modes.original?.id ?? null,
       no_image_run_id: modes.no_image?.id ?? null,
       items: hqa.score.counts.items,
-      hqa_accuracy: rounded(accuracy(hqa)),
-      qa_accuracy: rounded(accuracy(modes.original)),
+      hqa_accuracy: accuracy(hqa),
+      qa_accuracy: accuracy(modes.original),
       decline_rate: decline(modes.original, hqa),
-      no_image_accuracy: rounded(accuracy(modes.no_image)),
+      no_image_accuracy: accuracy(modes.no_image),
       by_answer_type: hqa.score.by_answer_type,
       answer_type_variance: hqa.score.answer_type_variance,
       bias_rate: hqa.score.bias_rate,

@@ -19,11 +19,8 @@ function buildItem(overrides: Partial<ScorableItem> & { id: string }): ScorableI
 
 const predictionsOf = (entries: Record<string, string>) => new Map(Object.entries(entries));
 
-// The Chart-HQA paper's Tables 3 and 4 (arXiv 2503.04095) could not be retrieved from the
-// stored copies available to us (only the abstract was reachable), so the formulas are pinned
-// with hand-computed cases. Add the paper's rows here when the tables are at hand: each row's
-// Decline Rate must equal declineRate(ChartQA, Chart-HQA) and its Variance
-// populationVariance(integer, decimal, boolean, text), both to the paper's rounding.
+// Hand-computed cases pin the formulas; paper-tables.test.ts runs every row of the paper's
+// Tables 3 and 4 (../shared/data/chart-hqa-paper) through them, rounded as the paper rounds.
 
 describe('declineRate', () => {
   it('is |Acc_QA − Acc_HQA| / Acc_QA × 100', () => {

@@ -1,10 +1,13 @@
 import type { QuestionRelation } from '../domain/generation';
-import { ANSWER_TYPES, relaxedCorrect, type AnswerType } from '../table/answers';
+import { ANSWER_TYPES, type AnswerType } from '../table/answers';
+import { answerCorrect, DEFAULT_SCORING_RULE, type ScoringRule } from './scoring-rules';
+import { percentHalfUp, quotientHalfUp, roundHalfUp, toDecimal, type DecimalInput } from './decimal-round';
 
 /**
  * Scores of a model run on Chart-HQA, as the paper reports them (relaxed accuracy, accuracy per
  * answer type and its variance, decline rate against the factual questions) plus the bias rate.
- * Every comparison goes through `relaxedCorrect`, the one relaxed-correctness implementation.
+ * Every comparison goes through `answerCorrect` under one scoring rule (default `chartqa`,
+ * pix2struct's relaxed correctness), gold and prediction normalised alike.
  *
  * The decline and bias rates measure the paper's task, the factual question under an
  * assumption, so they count only `same` items; an item that asks another question (`different`)
@@ -13,7 +16,9 @@ import { ANSWER_TYPES, relaxedCorrect, type AnswerType } from '../table/answers'
  *
  * Accuracies and rates are percentages. They are computed from raw counts and rounded to two
  * decimals only in the returned result, so a derived figure (variance, decline rate) never
- * compounds rounding.
+ * compounds rounding. Rounding is half-up on the exact value (`decimal-round.ts`): a share of
+ * counts on its exact rational, a figure given as a decimal on that decimal — as the paper
+ * rounds, where binary floats would print 43.125 as 43.12.
  */
 
 /** What scoring reads of an exported item. */
@@ -84,9 +89,16 @@ export function percent(part: number, whole: number): number | null {
   return whole === 0 ? null : (part / whole) * 100;
 }
 
+/** A percentage as the counts it came from: `part` of `whole`, exactly part / whole × 100. */
+export interface Share {
+  part: number;
+  whole: number;
+}
+
 /**
  * Population variance (divide by n, not n − 1) — the paper's Table 4 "Variance" of a model's
- * four per-answer-type accuracies. Null for no values.
+ * four per-answer-type accuracies. Null for no values. Unrounded, in binary floats: a printed
+ * figure comes from `populationVarianceDecimal` or `varianceOfShares`.
  */
 export function populationVariance(values: readonly number[]): number | null {
   if (values.length === 0) return null;
@@ -104,8 +116,38 @@ export function answerTypeVariance(byType: ByAnswerType<number | null>): number 
 }
 
 /**
+ * Population variance of decimals (a published table's accuracies, "51.55"), computed exactly and
+ * rounded half-up to `decimals`: (n·Σx² − (Σx)²) / n², one rounding at the end. Null for no values.
+ */
+export function populationVarianceDecimal(values: readonly DecimalInput[], decimals = PERCENT_DECIMALS): number | null {
+  if (values.length === 0) return null;
+  const xs = values.map((value) => toDecimal(value));
+  const sum = xs.reduce((total, x) => total.plus(x), toDecimal(0));
+  const sumOfSquares = xs.reduce((total, x) => total.plus(x.times(x)), toDecimal(0));
+  const n = xs.length;
+  return quotientHalfUp(sumOfSquares.times(n).minus(sum.times(sum)), n * n, decimals)?.toNumber() ?? null;
+}
+
+/**
+ * Population variance of percentages given as counts (`Share`s), on the exact rationals, rounded
+ * half-up to `decimals`. Null for no shares; a share with an empty whole has no percentage: leave it out.
+ */
+export function varianceOfShares(shares: readonly Share[], decimals = PERCENT_DECIMALS): number | null {
+  if (shares.length === 0) return null;
+  // Over the common denominator D = Π whole: x_i × D = 100 · part_i · D / whole_i, a whole number.
+  const denominator = shares.reduce((product, share) => product.times(share.whole), toDecimal(1));
+  const othersWhole = (index: number) => shares.reduce((product, other, j) => (j === index ? product : product.times(other.whole)), toDecimal(1));
+  const scaled = shares.map((share, index) => toDecimal(100).times(share.part).times(othersWhole(index)));
+  const sum = scaled.reduce((total, x) => total.plus(x), toDecimal(0));
+  const sumOfSquares = scaled.reduce((total, x) => total.plus(x.times(x)), toDecimal(0));
+  const n = shares.length;
+  return quotientHalfUp(sumOfSquares.times(n).minus(sum.times(sum)), denominator.times(denominator).times(n * n), decimals)?.toNumber() ?? null;
+}
+
+/**
  * The paper's Decline Rate: |Acc_QA − Acc_HQA| / Acc_QA × 100, both accuracies in percent (or
  * both as fractions — the ratio is scale-free). Null when Acc_QA is 0, where it is undefined.
+ * Unrounded, in binary floats: a printed figure comes from `declineRateDecimal` or `declineRateOfShares`.
  */
 export function declineRate(accQA: number, accHQA: number): number | null {
   if (accQA === 0) return null;
@@ -113,33 +155,66 @@ export function declineRate(accQA: number, accHQA: number): number | null {
 }
 
 /**
- * Rounds half away from zero to `decimals`. The product is first cut to 12 significant digits
- * so binary noise (1.005 × 100 = 100.49999999999999) does not round the wrong way.
+ * The decline rate of two accuracies given as decimals (Table 3's "84.80", "48.23"), computed
+ * exactly and rounded half-up to `decimals` (43.125 → 43.13). Null when Acc_QA is 0.
  */
-export function roundTo(value: number, decimals = PERCENT_DECIMALS): number {
-  const factor = 10 ** decimals;
-  const scaled = Number((Math.abs(value) * factor).toPrecision(12));
-  const rounded = (Math.sign(value) * Math.round(scaled)) / factor;
-  return rounded === 0 ? 0 : rounded;
+export function declineRateDecimal(accQA: DecimalInput, accHQA: DecimalInput, decimals = PERCENT_DECIMALS): number | null {
+  const qa = toDecimal(accQA);
+  return quotientHalfUp(qa.minus(accHQA).abs().times(100), qa, decimals)?.toNumber() ?? null;
 }
 
-const roundOrNull = (value: number | null) => (value === null ? null : roundTo(value));
+/**
+ * The decline rate of two accuracies given as counts, on the exact rational
+ * |qa.part·hqa.whole − hqa.part·qa.whole| · 100 / (qa.part·hqa.whole), rounded half-up. Null when
+ * either whole is empty or Acc_QA is 0.
+ */
+export function declineRateOfShares(qa: Share, hqa: Share, decimals = PERCENT_DECIMALS): number | null {
+  if (qa.whole === 0 || hqa.whole === 0) return null;
+  const qaScaled = toDecimal(qa.part).times(hqa.whole);
+  const hqaScaled = toDecimal(hqa.part).times(qa.whole);
+  return quotientHalfUp(qaScaled.minus(hqaScaled).abs().times(100), qaScaled, decimals)?.toNumber() ?? null;
+}
 
 /**
- * Relaxed accuracy (percent, unrounded) of predictions against a chosen gold string per item;
- * a missing prediction is wrong. Used for the factual baseline (gold = `original_label`).
+ * Rounds half away from zero to `decimals`, on the number's decimal value (its shortest decimal
+ * string: 1.005 → 1.01, 12.345 → 12.35). A percentage from counts rounds exactly with
+ * `percentHalfUp`; this is for a figure that is already a decimal.
  */
+export function roundTo(value: number, decimals = PERCENT_DECIMALS): number {
+  return roundHalfUp(value, decimals);
+}
+
+/** part / whole × 100 rounded half-up on the exact rational to the result's decimals; null for an empty whole. */
+export function roundedPercent(part: number, whole: number): number | null {
+  return percentHalfUp(part, whole, PERCENT_DECIMALS);
+}
+
+/**
+ * How many predictions are right against a chosen gold string per item; a missing prediction is
+ * wrong. Used for the factual baseline (gold = `original_label`).
+ */
+export function relaxedCorrectCount(
+  items: readonly ScorableItem[],
+  predictions: ReadonlyMap<string, string>,
+  gold: (item: ScorableItem) => string = (item) => item.answer,
+  rule: ScoringRule = DEFAULT_SCORING_RULE,
+): number {
+  let correct = 0;
+  for (const item of items) {
+    const prediction = predictions.get(item.id);
+    if (prediction !== undefined && answerCorrect(rule, prediction, gold(item))) correct += 1;
+  }
+  return correct;
+}
+
+/** Relaxed accuracy (percent, unrounded) of `relaxedCorrectCount` over the items. */
 export function relaxedAccuracy(
   items: readonly ScorableItem[],
   predictions: ReadonlyMap<string, string>,
   gold: (item: ScorableItem) => string = (item) => item.answer,
+  rule: ScoringRule = DEFAULT_SCORING_RULE,
 ): number | null {
-  let correct = 0;
-  for (const item of items) {
-    const prediction = predictions.get(item.id);
-    if (prediction !== undefined && relaxedCorrect(prediction, gold(item))) correct += 1;
-  }
-  return percent(correct, items.length);
+  return percent(relaxedCorrectCount(items, predictions, gold, rule), items.length);
 }
 
 /**
@@ -151,10 +226,11 @@ export function relaxedAccuracy(
 export function judgePrediction(
   item: Pick<ScorableItem, 'answer' | 'affects_answer' | 'original_label' | 'question_relation'>,
   prediction: string,
+  rule: ScoringRule = DEFAULT_SCORING_RULE,
 ): { correct: boolean; biased: boolean } {
-  const correct = relaxedCorrect(prediction, item.answer);
+  const correct = answerCorrect(rule, prediction, item.answer);
   const counted = item.affects_answer && item.question_relation === 'same';
-  return { correct, biased: counted && !correct && relaxedCorrect(prediction, item.original_label) };
+  return { correct, biased: counted && !correct && answerCorrect(rule, prediction, item.original_label) };
 }
 
 /** Counts of a scored run (`Score['counts']`), from which every figure is derived. */
@@ -182,7 +258,7 @@ export function emptyTypeCounts(): ByAnswerType<{ items: number; correct: number
 }
 
 /** Every figure of `Score`, unrounded. */
-export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>): RawScore {
+export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>, rule: ScoringRule = DEFAULT_SCORING_RULE): RawScore {
   const perType = emptyTypeCounts();
   const ids = new Set<string>();
   let predicted = 0;
@@ -201,7 +277,7 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
     const prediction = predictions.get(item.id);
     if (prediction === undefined) continue;
     predicted += 1;
-    const verdict = judgePrediction(item, prediction);
+    const verdict = judgePrediction(item, prediction, rule);
     if (verdict.correct) {
       correct += 1;
       bucket.correct += 1;
@@ -230,18 +306,27 @@ export function measureItems(items: readonly ScorableItem[], predictions: Readon
  * and per answer type, the population variance of the per-type accuracies, the bias rate and
  * counts. A missing prediction counts as wrong (and as not biased). Percentages have two decimals.
  */
-export function scoreItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>): Score {
-  return roundScore(measureItems(items, predictions));
+export function scoreItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>, rule: ScoringRule = DEFAULT_SCORING_RULE): Score {
+  return roundScore(measureItems(items, predictions, rule));
 }
 
+/** The answer types with items, as shares: the variance's inputs (see `answerTypeVariance`). */
+function typeShares(counts: ScoreCounts): Share[] {
+  return ANSWER_TYPES.map((type) => counts.by_answer_type[type])
+    .filter((bucket) => bucket.items > 0)
+    .map((bucket) => ({ part: bucket.correct, whole: bucket.items }));
+}
+
+/** The result's figures, rounded half-up on the exact rationals of `raw.counts` (from which every raw figure is derived). */
 export function roundScore(raw: RawScore): Score {
+  const { counts } = raw;
   return {
-    relaxed_accuracy: roundOrNull(raw.relaxedAccuracy),
-    by_answer_type: Object.fromEntries(ANSWER_TYPES.map((type) => [type, roundOrNull(raw.byAnswerType[type])])) as ByAnswerType<
-      number | null
-    >,
-    answer_type_variance: roundOrNull(raw.answerTypeVariance),
-    bias_rate: roundOrNull(raw.biasRate),
+    relaxed_accuracy: roundedPercent(counts.correct, counts.items),
+    by_answer_type: Object.fromEntries(
+      ANSWER_TYPES.map((type) => [type, roundedPercent(counts.by_answer_type[type].correct, counts.by_answer_type[type].items)]),
+    ) as ByAnswerType<number | null>,
+    answer_type_variance: varianceOfShares(typeShares(counts)),
+    bias_rate: roundedPercent(counts.biased, counts.affects_answer),
     left_out_different: raw.leftOutDifferent,
     counts: raw.counts,
   };
@@ -252,7 +337,7 @@ export interface ScoreWithBaseline extends Score {
   baseline_accuracy: number | null;
   /**
    * |Acc_QA − Acc_HQA| / Acc_QA × 100 over the `same` items (both accuracies on them), from
-   * unrounded accuracies; null when Acc_QA is 0 or there are no `same` items.
+   * their counts, rounded once; null when Acc_QA is 0 or there are no `same` items.
    */
   decline_rate: number | null;
   /** The two accuracies the decline rate compares, over its `items` (the `same` ones). */
@@ -268,16 +353,17 @@ export function scoreWithBaseline(
   items: readonly ScorableItem[],
   predictions: ReadonlyMap<string, string>,
   baseline: ReadonlyMap<string, string>,
+  rule: ScoringRule = DEFAULT_SCORING_RULE,
 ): ScoreWithBaseline {
-  const raw = measureItems(items, predictions);
+  const raw = measureItems(items, predictions, rule);
   const same = items.filter((item) => item.question_relation === 'same');
-  const accHQA = raw.sameQuestionAccuracy;
-  const accQA = relaxedAccuracy(same, baseline, (item) => item.original_label);
-  const decline = accQA === null || accHQA === null ? null : declineRate(accQA, accHQA);
+  const factual = (item: ScorableItem) => item.original_label;
+  const hqa: Share = { part: raw.counts.same_correct, whole: raw.counts.same_question };
+  const qa: Share = { part: relaxedCorrectCount(same, baseline, factual, rule), whole: same.length };
   return {
     ...roundScore(raw),
-    baseline_accuracy: roundOrNull(relaxedAccuracy(items, baseline, (item) => item.original_label)),
-    decline_rate: roundOrNull(decline),
-    decline_over: { items: same.length, accuracy: roundOrNull(accHQA), baseline_accuracy: roundOrNull(accQA) },
+    baseline_accuracy: roundedPercent(relaxedCorrectCount(items, baseline, factual, rule), items.length),
+    decline_rate: declineRateOfShares(qa, hqa),
+    decline_over: { items: same.length, accuracy: roundedPercent(hqa.part, hqa.whole), baseline_accuracy: roundedPercent(qa.part, qa.whole) },
   };
 }
