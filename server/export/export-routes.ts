@@ -7,9 +7,9 @@ import { writeExport } from './export-writer';
 export function exportRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, exportApi.download, 'curator', async ({ query, res }) => {
-    const extension = query.format === 'jsonl' ? 'jsonl' : 'json';
-    res.type(query.format === 'jsonl' ? 'application/x-ndjson' : 'application/json');
-    res.attachment(`${query.name}${query.format === 'chartqa' ? '.chartqa' : ''}.${extension}`);
+    const lines = query.format === 'jsonl' || query.format === 'pairs';
+    res.type(lines ? 'application/x-ndjson' : 'application/json');
+    res.attachment(`${query.name}${query.format === 'chartqa' ? '.chartqa' : query.format === 'pairs' ? '.pairs' : ''}.${lines ? 'jsonl' : 'json'}`);
     await writeExport(ctx.db, res, { format: query.format, name: query.name, full: query.full === 'true' });
     res.end();
   });

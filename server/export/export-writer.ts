@@ -9,6 +9,7 @@ import { QaSourceSchema } from '../../shared/domain/qa';
 import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
 import { listItemReviews } from '../review/review-queries';
 import { exportStats, iterateAccepted, sharedImgnames, type ExportRow } from './export-queries';
+import type { PairsSummary } from './pairs-writer';
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -82,10 +83,14 @@ async function write(out: Writable, text: string): Promise<void> {
 /**
  * Streams the accepted items (reviewers' corrections applied) in id order. `chart-hqa` is one
  * JSON document whose stats come first; `chartqa` is ChartQA's `[{imgname, query, label}]`;
- * `jsonl` is one item per line. Returns the stats and the number of items written.
+ * `jsonl` is one item per line; `pairs` one ChartBench judgement pair per item that has one
+ * (pairs-writer.ts). Returns the stats, the number of records written and, for `pairs`, what was skipped.
  */
-export async function writeExport(db: Db, out: Writable, options: ExportOptions, now = new Date()): Promise<{ stats: ExportStats; items: number }> {
+export async function writeExport(db: Db, out: Writable, options: ExportOptions, now = new Date()): Promise<{ stats: ExportStats; items: number; pairs?: PairsSummary }> {
   const stats = exportStats(db);
+  // `pairs`: ChartBench judgement-pair records, JSON Lines; its module (and its NLP) loads only for it.
+  const pairs = options.format === 'pairs' ? (await import('./pairs-writer')).createPairsWriter(db) : null;
+  const lines = options.format === 'jsonl' || options.format === 'pairs';
   const shared = sharedImgnames(db);
   const charts = new Set<number>();
   let count = 0;
@@ -96,9 +101,11 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
   }
   for (const row of iterateAccepted(db)) {
     const item = toExportItem(row, shared);
-    const record = options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item;
-    const separator = options.format === 'jsonl' ? '' : count === 0 ? '\n' : ',\n';
-    await write(out, `${separator}${JSON.stringify(record)}${options.format === 'jsonl' ? '\n' : ''}`);
+    const pair = pairs?.record(row, item);
+    if (pair && 'skipped' in pair) continue;
+    const record = pair ?? (options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item);
+    const separator = lines ? '' : count === 0 ? '\n' : ',\n';
+    await write(out, `${separator}${JSON.stringify(record)}${lines ? '\n' : ''}`);
     count++;
     if (options.onChart && !charts.has(row.chart_id)) {
       charts.add(row.chart_id);
@@ -107,5 +114,5 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
   }
   if (options.format === 'chart-hqa') await write(out, '\n]}\n');
   else if (options.format === 'chartqa') await write(out, '\n]\n');
-  return { stats, items: count };
+  return { stats, items: count, ...(pairs ? { pairs: pairs.summary() } : {}) };
 }

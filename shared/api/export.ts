@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ExportFormatSchema } from '../export/chart-hqa';
 import { endpoint } from './endpoint';
 
-// GET /api/export?format=chart-hqa|chartqa|jsonl&full=true&name=…   (curator) → the file, streamed
+// GET /api/export?format=chart-hqa|chartqa|jsonl|pairs&full=true&name=…   (curator) → the file, streamed
 export const ExportQuerySchema = z.object({
   format: ExportFormatSchema.default('chart-hqa'),
   full: z.enum(['true', 'false']).default('false'),

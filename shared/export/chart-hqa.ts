@@ -106,7 +106,8 @@ export type ChartHqaExportV1 = z.infer<typeof ChartHqaExportV1Schema>;
 /** The `chartqa` format: ChartQA's own question files, so its scripts run unchanged. */
 export const ChartQaExportSchema = z.array(z.object({ imgname: z.string(), query: z.string(), label: z.string() }));
 
-export const EXPORT_FORMATS = ['chart-hqa', 'chartqa', 'jsonl'] as const;
+/** `pairs`: ChartBench judgement pairs from the items with numeric answers (pairs-record.ts). */
+export const EXPORT_FORMATS = ['chart-hqa', 'chartqa', 'jsonl', 'pairs'] as const;
 export const ExportFormatSchema = z.enum(EXPORT_FORMATS);
 export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 

@@ -18,6 +18,7 @@ const FORMAT_LABELS: Record<ExportFormat, string> = {
   'chart-hqa': 'Chart-HQA JSON (stats + items)',
   chartqa: 'ChartQA question file ([{imgname, query, label}])',
   jsonl: 'JSON lines (one item per line)',
+  pairs: 'Judgement pairs, ChartBench JSON lines (a true and a false assertion per numeric item, scored by Acc+)',
 };
 
 function EvalRunList() {
@@ -72,7 +73,8 @@ export function EvaluationPage() {
   const [format, setFormat] = useState<ExportFormat>('chart-hqa');
   const [full, setFull] = useState(false);
   const isCurator = roleAtLeast(user.role, 'curator');
-  const href = endpointUrl(exportApi.download, { query: { format, ...(full && format !== 'chartqa' ? { full: 'true' } : {}) } });
+  const noProvenance = format === 'chartqa' || format === 'pairs';
+  const href = endpointUrl(exportApi.download, { query: { format, ...(full && !noProvenance ? { full: 'true' } : {}) } });
   return (
     <section className="page">
       <title>Evaluation · Chart-HQA</title>
@@ -90,7 +92,7 @@ export function EvaluationPage() {
             ))}
           </fieldset>
           <label>
-            <input type="checkbox" checked={full} disabled={format === 'chartqa'} onChange={(event) => setFull(event.target.checked)} /> Add provenance (edit, program,
+            <input type="checkbox" checked={full} disabled={noProvenance} onChange={(event) => setFull(event.target.checked)} /> Add provenance (edit, program,
             verifier, every review, run and model)
           </label>
           <p>
