@@ -23,7 +23,7 @@ import { reflectionRoutes } from './reflection/reflection-routes';
 import { exportRoutes } from './export/export-routes';
 import { analyticsRoutes } from './analytics/analytics-routes';
 import type { EvalExecutor } from './eval/eval-executor';
-import { EVAL_IMPORT_PATH, evalRoutes } from './eval/eval-routes';
+import { EVAL_IMPORT_PATH, evalRoutes, SCORE_FILE_PATH } from './eval/eval-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
@@ -51,8 +51,8 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
   // Before any body is read: a forged or non-JSON write is refused unparsed.
   app.use('/api', writeGuard(ctx.config));
   const smallJson = express.json({ limit: JSON_BODY_LIMIT });
-  // The predictions import parses its own, bigger body — after the role check, not before.
-  app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH ? next() : smallJson(req, res, next)));
+  // The predictions import and file scoring parse their own, bigger bodies — after the role check, not before.
+  app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH || req.path === SCORE_FILE_PATH ? next() : smallJson(req, res, next)));
 
   // Each domain's routes carry their full paths (from the shared/api descriptors), mounted with handle().
   app.use(

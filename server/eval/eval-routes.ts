@@ -7,10 +7,16 @@ import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
 import { importEvalRun, PredictionRowError } from './eval-import';
+import { FILE_SCORERS } from './file-scorers';
+import { ScoreFileError } from './score-file-input';
+import { providersFor } from '../llm/model-roles';
+import { getSettings } from '../settings/settings-queries';
 import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun, unsolvedQuestions } from './eval-queries';
 
 /** The import route takes a bigger body than the app's default JSON limit (every raw reply). */
 export const EVAL_IMPORT_PATH = evalApi.import.path;
+/** Scoring a file takes the whole dataset and predictions files: the same bigger body. */
+export const SCORE_FILE_PATH = evalApi.scoreFile.path;
 
 export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
   const api = apiRouter(ctx.db);
@@ -69,5 +75,21 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
   );
 
   handle(api, evalApi.cancel, 'curator', ({ params: { id } }) => ({ run: executor.cancel(id) }));
+
+  const scoreDeps = { db: () => ctx.db, providers: () => providersFor(getSettings(ctx.db), ctx.config) };
+  handle(
+    api,
+    evalApi.scoreFile,
+    'reviewer',
+    async ({ body }) => {
+      try {
+        return await FILE_SCORERS[body.format].score(body, scoreDeps);
+      } catch (error) {
+        if (error instanceof ScoreFileError) throw new HttpError('bad_request', error.message);
+        throw error;
+      }
+    },
+    { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
+  );
   return api.router;
 }

@@ -4,6 +4,8 @@ import { AnswerTypeSchema } from '../table/answers';
 import type { Score } from '../eval/metrics';
 import { IdParamSchema, PageQuerySchema } from './common';
 import { endpoint } from './endpoint';
+import { ScoreFileFormatSchema, ScoreReportSchema } from '../eval/score-report';
+import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../eval/scoring-rules';
 
 /**
  * Model evaluation runs stored in the workbench: a model asked every accepted item (or its
@@ -236,6 +238,18 @@ export const EvalResultsResponseSchema = z.object({ results: z.array(EvalResultS
 
 // POST /api/eval-runs/:id/cancel   (curator) → EvalRunResponse
 
+// POST /api/eval/score-file   (any signed-in user) → ScoreReport. A seed benchmark's dataset and
+// predictions files, read in the browser, scored as `hqa score --format` does; nothing is stored.
+/** A file's name (named in error messages) and whole text; the body may be up to IMPORT_BODY_LIMIT. */
+export const ScoreFileTextSchema = z.object({ name: z.string().trim().min(1).max(500), text: z.string().min(1, 'is empty').max(60_000_000) });
+export const ScoreFileRequestSchema = z.object({
+  format: ScoreFileFormatSchema,
+  rule: ScoringRuleSchema.default(DEFAULT_SCORING_RULE),
+  dataset: ScoreFileTextSchema,
+  predictions: ScoreFileTextSchema,
+});
+export type ScoreFileRequest = z.input<typeof ScoreFileRequestSchema>;
+
 /** Reading evaluations is for reviewers; starting, importing and cancelling for curators. */
 export const evalApi = {
   list: endpoint('GET', '/api/eval-runs', { response: EvalRunListResponseSchema }),
@@ -249,4 +263,6 @@ export const evalApi = {
   /** Its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
   import: endpoint('POST', '/api/eval-runs/import', { body: ImportEvalRequestSchema, response: EvalRunResponseSchema, status: 201 }),
   cancel: endpoint('POST', '/api/eval-runs/:id/cancel', { params: IdParamSchema, response: EvalRunResponseSchema }),
+  /** Any signed-in user; its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
+  scoreFile: endpoint('POST', '/api/eval/score-file', { body: ScoreFileRequestSchema, response: ScoreReportSchema }),
 } as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chartBenchPredictions, readChartBenchSample, type ChartBenchSampleRecord, type PairStrategy } from '../../test/support/chartbench-sample';
 import { isAnnotatedSubtype, isYesReply, scoreJudgementPairs, scoreNumericQuestions, type JudgementPair } from './chartbench-metrics';
 
 describe('isYesReply', () => {
@@ -95,5 +96,73 @@ describe('scoreNumericQuestions', () => {
     expect(scoreNumericQuestions([{ prediction: '8.2', targets: ['8.2%'] }], 'chartqa').overall.correct).toBe(0);
     expect(scoreNumericQuestions([{ prediction: '8.2%', targets: ['8.2%'] }], 'chartqa').overall.correct).toBe(1);
     expect(scoreNumericQuestions([{ prediction: '8.2', targets: ['8.2%'] }], 'chartbench').overall.correct).toBe(1);
+  });
+});
+
+describe('the real ChartBench sample (600 records of test_mini.jsonl)', () => {
+  const records = readChartBenchSample();
+  const pairRecords = records.filter((record) => record.type.QA === 'Acc+');
+  const toPairs = (strategy: (record: ChartBenchSampleRecord) => PairStrategy) => {
+    const rows = new Map(chartBenchPredictions(records, strategy, () => 1).map((row) => [row.id, row.prediction]));
+    return pairRecords.map((record) => {
+      const yesIndex = record.conversation[0]?.label === 'Yes' ? 0 : 1;
+      return {
+        group: record.type.chart,
+        subtype: record.type.image,
+        task: record.type.task,
+        annotated: isAnnotatedSubtype(record.type.image),
+        yesReply: rows.get(`${record.id}#${yesIndex}`) ?? null,
+        noReply: rows.get(`${record.id}#${1 - yesIndex}`) ?? null,
+      };
+    });
+  };
+
+  it('holds 480 pairs and 120 NQA questions', () => {
+    expect(pairRecords).toHaveLength(480);
+    expect(records.length - pairRecords.length).toBe(120);
+  });
+
+  it('every reply "yes": Acc+ 0, Acc 50 %, CoR 100 %; right: 100, 100, 0; reversed: 0, 0, 0', () => {
+    expect(scoreJudgementPairs(toPairs(() => 'yes')).overall).toMatchObject({ pairs: 480, accPlus: 0, acc: 50, cor: 100, reversed: 0 });
+    expect(scoreJudgementPairs(toPairs(() => 'right')).overall).toMatchObject({ accPlus: 100, acc: 100, cor: 0 });
+    expect(scoreJudgementPairs(toPairs(() => 'reversed')).overall).toMatchObject({ accPlus: 0, acc: 0, cor: 0, reversed: 480 });
+  });
+
+  it('a mix by record id gives the figures counted from the records themselves, per task too', () => {
+    const strategy = (record: ChartBenchSampleRecord): PairStrategy => (['right', 'yes', 'no', 'reversed'] as const)[record.id % 4] ?? 'right';
+    const result = scoreJudgementPairs(toPairs(strategy));
+    const expectFor = (subset: readonly ChartBenchSampleRecord[]) => {
+      const n = (s: PairStrategy) => subset.filter((record) => strategy(record) === s).length;
+      return {
+        pairs: subset.length,
+        accPlus: (n('right') / subset.length) * 100,
+        acc: ((2 * n('right') + n('yes') + n('no')) / (2 * subset.length)) * 100,
+        cor: ((n('yes') + n('no')) / subset.length) * 100,
+      };
+    };
+    const close = (actual: { pairs: number; accPlus: number | null; acc: number | null; cor: number | null } | undefined, expected: ReturnType<typeof expectFor>) => {
+      expect(actual?.pairs).toBe(expected.pairs);
+      expect(actual?.accPlus).toBeCloseTo(expected.accPlus, 10);
+      expect(actual?.acc).toBeCloseTo(expected.acc, 10);
+      expect(actual?.cor).toBeCloseTo(expected.cor, 10);
+    };
+    close(result.overall, expectFor(pairRecords));
+    for (const task of ['CR', 'VE', 'VC', 'GC']) close(result.by.task.get(task), expectFor(pairRecords.filter((record) => record.type.task === task)));
+    close(result.by.group.get('bar'), expectFor(pairRecords.filter((record) => record.type.chart === 'bar')));
+    // Annotated: the two *_wi_anno bar subtypes and ChartBench's pie_bar and pie_pie, 20 pairs each.
+    expect(result.by.annotation.get('annotated')?.pairs).toBe(80);
+    expect(result.by.annotation.get('unannotated')?.pairs).toBe(400);
+  });
+
+  it('NQA: answers 4 % off are right and 6 % off wrong under chartqa', () => {
+    const nqaRecords = records.filter((record) => record.type.QA === 'GPT-acc');
+    const factor = (record: ChartBenchSampleRecord) => (record.id % 2 === 0 ? 1.04 : 1.06);
+    const rows = new Map(chartBenchPredictions(records, () => 'right', factor).map((row) => [row.id, row.prediction]));
+    const questions = nqaRecords.map((record) => ({ task: record.type.task, prediction: rows.get(`${record.id}#0`) ?? null, targets: [record.conversation[0]?.label ?? ''] }));
+    const numeric = (record: ChartBenchSampleRecord) => Number.isFinite(Number((record.conversation[0]?.label ?? '').replace(/%$/, '')));
+    // Right: the 4 % ones, and the golds that are no number (answered exactly).
+    const right = nqaRecords.filter((record) => record.id % 2 === 0 || !numeric(record)).length;
+    expect(nqaRecords.filter((record) => !numeric(record)).length).toBeGreaterThan(0);
+    expect(scoreNumericQuestions(questions, 'chartqa').overall).toMatchObject({ questions: 120, correct: right });
   });
 });
