@@ -22,6 +22,8 @@ export interface LlmClientOptions {
   /** A role's (`providersFor(…).generation`, `.reflection`): fixed when the client is made, so make one per run. */
   connection: ModelConnection;
   engineName?: 'openai';
+  /** The mode to start in; default `json_schema`. The judge asks in JSON mode, as CharXiv's grading does. */
+  outputMode?: OutputMode;
   sleep?: Sleep;
   random?: Random;
 }
@@ -143,7 +145,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
-  let mode: OutputMode = 'json_schema';
+  let mode: OutputMode = options.outputMode ?? 'json_schema';
 
   async function complete<W, T>(request: LlmRequest<W, T>): Promise<LlmResult<T>> {
     const format = responseFormat(request.wireSchema, request.schemaName);

@@ -22,6 +22,7 @@ import {
   TEMPLATE_NAMES,
   USER_MARKER,
   type Stage1Vars,
+  type JudgeVars,
   type Stage2Vars,
   type TemplateName,
 } from './templates';
@@ -53,8 +54,20 @@ const stage2Vars: Stage2Vars = {
   rows: ['2019', '2020'],
 };
 
+const judgeVars: JudgeVars = { question: 'What is the label of the "x" axis?', ground_truth: 'Time & <s>', response: 'It reads "time & <s>".' };
+
 const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTemplate<N>>['render']>[0] } = {
   'stage1-proposals': stage1Vars,
+  'judge-title': judgeVars,
+  'judge-chart-text': judgeVars,
+  'judge-quantity': judgeVars,
+  'judge-yes-no': judgeVars,
+  'judge-ordered-list': judgeVars,
+  'judge-trend': judgeVars,
+  'judge-layout': judgeVars,
+  'judge-text-in-chart': judgeVars,
+  'judge-text-in-general': judgeVars,
+  'judge-number': judgeVars,
   'stage2-item': stage2Vars,
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
   reflection: {
@@ -127,8 +140,19 @@ describe('templates', () => {
   });
 
   it('uses only variables that its schema or view provides', () => {
+    const judge = Object.keys(judgeVars);
     const provided: Record<TemplateName, string[]> = {
       'stage1-proposals': Object.keys(stage1Vars),
+      'judge-title': judge,
+      'judge-chart-text': judge,
+      'judge-quantity': judge,
+      'judge-yes-no': judge,
+      'judge-ordered-list': judge,
+      'judge-trend': judge,
+      'judge-layout': judge,
+      'judge-text-in-chart': judge,
+      'judge-text-in-general': judge,
+      'judge-number': judge,
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
       'repair-json': ['error', 'schema_name'],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],

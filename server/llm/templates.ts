@@ -103,6 +103,11 @@ export const ReflectionVarsSchema = z.object({
 });
 export type ReflectionVars = z.input<typeof ReflectionVarsSchema>;
 
+/** Every `judge-<family>` template: what was asked, the ground truth, the model's whole response. */
+export const JudgeVarsSchema = z.object({ question: Text, ground_truth: Text, response: Text });
+export type JudgeVars = z.input<typeof JudgeVarsSchema>;
+const judgeTemplate = { schema: JudgeVarsSchema, view: (vars: z.output<typeof JudgeVarsSchema>) => vars };
+
 /** Each template's variable schema and the view it renders from the validated variables. */
 const TEMPLATES = {
   'stage1-proposals': { schema: Stage1VarsSchema, view: (vars: z.output<typeof Stage1VarsSchema>) => vars },
@@ -124,6 +129,17 @@ const TEMPLATES = {
       error: vars.error.length > MAX_REPAIR_ERROR_CHARS ? `${vars.error.slice(0, MAX_REPAIR_ERROR_CHARS)}…` : vars.error,
     }),
   },
+  // The LLM judge's rubric families (RUBRIC_FAMILIES in shared/eval/charxiv-metrics.ts), one prompt each.
+  'judge-title': judgeTemplate,
+  'judge-chart-text': judgeTemplate,
+  'judge-quantity': judgeTemplate,
+  'judge-yes-no': judgeTemplate,
+  'judge-ordered-list': judgeTemplate,
+  'judge-trend': judgeTemplate,
+  'judge-layout': judgeTemplate,
+  'judge-text-in-chart': judgeTemplate,
+  'judge-text-in-general': judgeTemplate,
+  'judge-number': judgeTemplate,
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

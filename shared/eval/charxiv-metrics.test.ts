@@ -48,7 +48,7 @@ describe('CharXiv templates', () => {
       '* Your final answer should be the most relevant title of the plot that is explicitly written.',
       '* If the plot does not have an explicit title or contains only a letter, answer "Not Applicable".',
     ]);
-    expect(descriptiveJudgeQuestion(10)).toBe('How many lines are there?');
+    expect(descriptiveJudgeQuestion(10)).toBe('For the plot, how many lines are there?');
     expect(descriptiveJudgeQuestion(18)).toBe('What is the layout of the subplots?');
   });
 

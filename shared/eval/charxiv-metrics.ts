@@ -180,10 +180,14 @@ export function descriptiveQuestion(id: number, loc: SubplotLoc): string {
   return [question, ...t.instructions.map((line) => `* ${line}`)].join('\n');
 }
 
-/** What the judge is told was asked: the template's question for any plot, without a location or the instructions. */
+/**
+ * What the judge is told was asked: the template's question of "the plot", without the subplot's
+ * location or the answer instructions — the same text for every figure, so the rubric, not the
+ * figure, decides the grade (CharXiv's judge too sees one question per template).
+ */
 export function descriptiveJudgeQuestion(id: number): string {
-  const { question } = descriptiveTemplate(id);
-  return `${question.charAt(0).toUpperCase()}${question.slice(1)}`;
+  const t = descriptiveTemplate(id);
+  return t.located ? `For the plot, ${t.question}` : t.question;
 }
 
 /** `inst_category` 1–4 → TC, TG, NC, NG; throws on any other value, naming it. */
