@@ -3,13 +3,20 @@ import { z } from 'zod';
 import { QuestionRelationSchema } from '../../shared/domain/generation';
 import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
 import { scoreItems, scoreWithBaseline, type ScorableItem, type Score, type ScoreWithBaseline } from '../../shared/eval/metrics';
+import { accuracyUnderRules, type RuleAccuracy } from '../../shared/eval/rule-accuracy';
+import { DEFAULT_SCORING_RULE, SCORING_RULE_SOURCES, SCORING_RULES, ScoringRuleSchema, type ScoringRule } from '../../shared/eval/scoring-rules';
 
 export interface ScoreCommandOptions {
   dataset: string;
   predictions: string;
   baseline?: string;
   json?: boolean;
+  /** A scoring rule's name (`SCORING_RULES`); default chartqa. */
+  rule?: string;
 }
+
+/** Every figure under the chosen rule, and the relaxed accuracy under each rule beside it. */
+export type RuledScore = (Score | ScoreWithBaseline) & { rule: ScoringRule; by_rule: RuleAccuracy[] };
 
 /** Only what scoring reads of a `chart-hqa` export, so a field it ignores cannot reject a file. */
 const ScoreDatasetSchema = z.object({
@@ -28,7 +35,7 @@ const ScoreDatasetSchema = z.object({
 /** `hqa eval` output. A null prediction (the model gave no extractable answer) counts as missing. */
 const PredictionsSchema = z.array(z.object({ id: z.string(), prediction: z.string().nullable(), raw: z.unknown().optional() }));
 
-type ScoreOutput = Score | ScoreWithBaseline | { error: { message: string } };
+type ScoreOutput = RuledScore | { error: { message: string } };
 
 /** Bad input, with the file and the field it names already in the message. */
 class ScoreInputError extends Error {}
@@ -39,15 +46,24 @@ class ScoreInputError extends Error {}
  */
 export function scorePredictionFiles(options: ScoreCommandOptions): { output: ScoreOutput; status: number } {
   try {
+    const rule = scoringRule(options.rule);
     const dataset = readJson(options.dataset, ScoreDatasetSchema, '');
     const items = toScorable(options.dataset, dataset.items);
     const predictions = readPredictions(options.predictions);
-    if (options.baseline === undefined) return { output: scoreItems(items, predictions), status: 0 };
-    return { output: scoreWithBaseline(items, predictions, readPredictions(options.baseline)), status: 0 };
+    const score = options.baseline === undefined ? scoreItems(items, predictions, rule) : scoreWithBaseline(items, predictions, readPredictions(options.baseline), rule);
+    const byRule = accuracyUnderRules(items.map((item) => ({ prediction: predictions.get(item.id) ?? null, gold: item.answer })));
+    return { output: { ...score, rule, by_rule: byRule }, status: 0 };
   } catch (error) {
     if (error instanceof ScoreInputError) return { output: { error: { message: error.message } }, status: 1 };
     throw error;
   }
+}
+
+function scoringRule(name: string | undefined): ScoringRule {
+  if (name === undefined) return DEFAULT_SCORING_RULE;
+  const parsed = ScoringRuleSchema.safeParse(name);
+  if (!parsed.success) throw new ScoreInputError(`--rule: "${name}" is not a scoring rule; use one of ${SCORING_RULES.join(', ')}`);
+  return parsed.data;
 }
 
 function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['items']): ScorableItem[] {
@@ -119,10 +135,15 @@ export function runScore(options: ScoreCommandOptions): number {
 
 const pct = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(2)}%`);
 
-function formatScore(score: Score | ScoreWithBaseline): string {
+function formatScore(score: RuledScore): string {
   const { counts } = score;
   const lines = [
+    `scoring rule  ${score.rule}: ${SCORING_RULE_SOURCES[score.rule]}`,
     `relaxed accuracy  ${pct(score.relaxed_accuracy)}  (${counts.correct}/${counts.items}; ${counts.missing} without a prediction)`,
+    `  under the other rules  ${score.by_rule
+      .filter((entry) => entry.rule !== score.rule)
+      .map((entry) => `${entry.rule} ${pct(entry.accuracy)} (${entry.correct}/${entry.items})`)
+      .join('  ')}`,
     ...(['integer', 'decimal', 'boolean', 'text'] as const).map(
       (type) => `  ${type.padEnd(8)} ${pct(score.by_answer_type[type])}  (${counts.by_answer_type[type].correct}/${counts.by_answer_type[type].items})`,
     ),

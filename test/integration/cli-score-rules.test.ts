@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runCli } from '../support/cli';
+
+/** `hqa score --rule`: the score under the chosen rule, the others' relaxed accuracy beside it. */
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-score-rules-'));
+const dbPath = ':memory:';
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const write = (name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+};
+
+const item = (id: string, answer: string, answer_type: string) => ({
+  id,
+  imgname: `${id}.png`,
+  chart_type: 'vertical_bar',
+  assumption: 'If every value doubled,',
+  question: `If every value doubled, what is the value for ${id}?`,
+  answer,
+  answer_type,
+  affects_answer: true,
+  question_relation: 'same',
+  control: false,
+  original: { query: `What is the value for ${id}?`, label: 'Altura', source: 'human' },
+  proposal: { id: 1, text: 'scale a series' },
+  review: { reviews: 1, accepts: 1, rejects: 0, adjudicated: false, corrected: false },
+});
+
+// Each worked by hand: chartqa divides by the gold, qwen-vl by the prediction, chartbench by the
+// prediction with the gold's % dropped, a zero reply right for a gold ≤ 0.05, letters of its end
+// token stripped from the reply.
+const CASES: [id: string, gold: string, type: string, prediction: string | null, chartqa: boolean, qwenVl: boolean, chartbench: boolean][] = [
+  ['chq-000001', '100', 'integer', '95', true, false, false], // 5/100 = 5%; 5/95 = 5.26%
+  ['chq-000002', '100', 'integer', '105.1', false, true, true], // 5.1%; 5.1/105.1 = 4.85%
+  ['chq-000003', '45%', 'integer', '45', false, false, true], // 0.45 vs 45; ChartBench reads the gold as 45
+  ['chq-000004', 'U.S.', 'text', 'U.S', true, true, true], // the gold's final period dropped as the prediction's was
+  ['chq-000005', 'Yes', 'boolean', 'Yes', true, true, false], // ChartBench strips the reply "Yes" to "Y"
+  ['chq-000006', '0.03', 'decimal', '0', false, false, true], // ChartBench: a zero reply, a gold ≤ 0.05
+  ['chq-000007', '100', 'integer', '95.2', true, false, false], // 4.8%; 4.8/95.2 = 5.04%
+  ['chq-000008', '1', 'integer', '0.951', true, false, false], // 4.9%; 0.049/0.951 = 5.15%
+  ['chq-000009', '7', 'integer', null, false, false, false], // no answer
+];
+const count = (column: 4 | 5 | 6) => CASES.filter((c) => c[column]).length;
+const [CHARTQA, QWEN, CHARTBENCH] = [count(4), count(5), count(6)];
+
+const datasetPath = write('export.json', {
+  name: 'chart-hqa',
+  version: '1',
+  created_at: '2025-01-01T00:00:00.000Z',
+  stats: {
+    questions: CASES.length,
+    proposals: 1,
+    charts: CASES.length,
+    answer_types: { integer: 6, decimal: 1, boolean: 1, text: 1 },
+    avg_chars: { question: 50, assumption: 23, answer: 3 },
+    pass_rate: 100,
+    same_question: CASES.length,
+    controls: 0,
+  },
+  items: CASES.map(([id, gold, type]) => item(id, gold, type)),
+});
+const predictionsPath = write('predictions.json', CASES.map(([id, , , prediction]) => ({ id, prediction, raw: prediction ?? '' })));
+
+const ByRuleSchema = z.array(z.object({ rule: z.string(), items: z.number(), correct: z.number(), accuracy: z.number().nullable() }));
+const OutputSchema = z.object({ rule: z.string(), relaxed_accuracy: z.number().nullable(), counts: z.object({ correct: z.number() }), by_rule: ByRuleSchema });
+
+const pct = (n: number) => Math.round((n / CASES.length) * 10000) / 100;
+
+describe('hqa score --rule', () => {
+  it('has cases that tell the three rules apart', () => {
+    expect(new Set([CHARTQA, QWEN, CHARTBENCH]).size).toBe(3);
+  });
+
+  it.each([
+    [undefined, 'chartqa', CHARTQA],
+    ['chartqa', 'chartqa', CHARTQA],
+    ['qwen-vl', 'qwen-vl', QWEN],
+    ['chartbench', 'chartbench', CHARTBENCH],
+  ] as const)('--rule %s scores every figure under %s and gives each rule\'s accuracy beside it', (flag, rule, correct) => {
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json', ...(flag ? ['--rule', flag] : [])], { dbPath });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const output = OutputSchema.parse(JSON.parse(result.stdout));
+    expect(output.rule).toBe(rule);
+    expect(output.counts.correct).toBe(correct);
+    expect(output.relaxed_accuracy).toBe(pct(correct));
+    expect(output.by_rule).toEqual([
+      { rule: 'chartqa', items: 9, correct: CHARTQA, accuracy: pct(CHARTQA) },
+      { rule: 'qwen-vl', items: 9, correct: QWEN, accuracy: pct(QWEN) },
+      { rule: 'chartbench', items: 9, correct: CHARTBENCH, accuracy: pct(CHARTBENCH) },
+    ]);
+  });
+
+  it('prints the chosen rule, its score, and the other rules beside it', () => {
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'chartbench'], { dbPath });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^scoring rule {2}chartbench: ChartBench/);
+    expect(result.stdout).toContain(`relaxed accuracy  ${pct(CHARTBENCH).toFixed(2)}%  (${CHARTBENCH}/9; 1 without a prediction)`);
+    expect(result.stdout).toContain(`under the other rules  chartqa ${pct(CHARTQA).toFixed(2)}% (${CHARTQA}/9)  qwen-vl ${pct(QWEN).toFixed(2)}% (${QWEN}/9)`);
+  });
+
+  it('refuses an unknown rule, naming the option and the rules', () => {
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'vqa', '--json'], { dbPath });
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ error: { message: '--rule: "vqa" is not a scoring rule; use one of chartqa, qwen-vl, chartbench' } });
+  });
+});
