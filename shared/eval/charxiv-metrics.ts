@@ -1,4 +1,4 @@
-import { percent, roundTo } from './metrics';
+import { roundedPercent } from './metrics';
 
 /**
  * CharXiv's metrics (princeton-nlp/CharXiv, src/get_stats.py and src/score_utils.py): an LLM judge
@@ -234,7 +234,7 @@ export interface GradeTally {
 export interface GroupScore extends GradeTally {
   key: string;
   label: string;
-  /** Mean × 100, rounded half-up to two decimals; null over no questions (CharXiv prints 0 there). */
+  /** Mean × 100, rounded half-up to two decimals on the exact share; null over no questions (CharXiv prints 0 there). */
   score: number | null;
 }
 
@@ -250,8 +250,7 @@ function tally(scores: readonly JudgeScore[]): GradeTally {
 
 function groupScore(key: string, label: string, scores: readonly JudgeScore[]): GroupScore {
   const counts = tally(scores);
-  const share = percent(counts.correct, counts.questions);
-  return { key, label, ...counts, score: share === null ? null : roundTo(share) };
+  return { key, label, ...counts, score: roundedPercent(counts.correct, counts.questions) };
 }
 
 function groupBy<K extends string>(keys: readonly K[], entries: ReadonlyArray<{ key: K; score: JudgeScore }>): Map<K, JudgeScore[]> {
