@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractNumbers, normalizeAnswer, openShare, parseMultiChoice, parseOpenResponse, scoreMultiChartQa, scoreMultiChartQaAnswer } from './multichartqa-metrics';
+import { extractNumbers, normalizeAnswer, openShare, parseMultiChoice, parseOpenResponse, scoreMultiChartQa, scoreMultiChartQaAnswer, type MultiChartQaType } from './multichartqa-metrics';
+import { readMultiChartQaSample } from '../../test/support/multichartqa-sample';
 
 describe('parseMultiChoice', () => {
   it('reads "(A)", " A " and "A." forms, in that order of preference', () => {
@@ -87,5 +88,67 @@ describe('scoreMultiChartQa', () => {
     expect(score.byTask.get('Parallel_Questions/Mixed')).toEqual({ questions: 2, credit: 0.5, fullyRight: 0, missing: 1, accuracy: 25 });
     expect([...score.byTask.keys()]).toEqual(['Direct_Questions/Content', 'Parallel_Questions/Mixed', 'Comparative_Reasoning/Easy']);
     expect(score.byType.get('multiple-choice')?.accuracy).toBe(0);
+  });
+});
+
+/**
+ * Replies scored by MultiChartQA's own code/mmmu_utils.py (parse_multi_choice_response or
+ * parse_open_response, then eval_multi_choice or eval_open with calculate_acc.py's partial-credit
+ * retry), run with python3 on these inputs: [type, gold answer, reply, the reference's credit].
+ */
+const REFERENCE_VECTORS: [MultiChartQaType, string, string, number][] = [
+  ['multiple-choice', "D", "Answer: D", 1.0],
+  ['multiple-choice', "D", "The answer is (B). Wait, no: (D)", 1.0],
+  ['multiple-choice', "B", "A. Climate\nB. Water\nso B.", 1.0],
+  ['multiple-choice', "C", "Looking at both charts carefully, my final Answer: c", 1.0],
+  ['multiple-choice', "A", "I think it is A because A is bigger", 1.0],
+  ['multiple-choice', "A", "A", 1.0],
+  ['multiple-choice', "C", "C.", 1.0],
+  ['multiple-choice', "B; D", "Answer: B", 0.5],
+  ['multiple-choice', "D", "Option D.A", 1.0],
+  ['open-ended', "Delhi; 600", "Answer: Delhi; 600", 1.0],
+  ['open-ended', "Delhi; 600", "Answer: Delhi; 590", 1.0],
+  ['open-ended', "Delhi; 600", "The first is Delhi.\nThe second is 700", 0.5],
+  ['open-ended', "Air pollution vs. GDP per capita, 1700 to 2015", "The title is: Air pollution vs. GDP per capita, 1700 to 2015.", 1.0],
+  ['open-ended', "8.2%", "Answer: 8.2%", 1.0],
+  ['open-ended', "8.2%", "Answer: 0.081", 1.0],
+  ['open-ended', "8.2%", "Answer: 8.2", 0.0],
+  ['open-ended', "1,200", "The total is 1,180 people", 1.0],
+  ['open-ended', "0", "Answer: 0", 1.0],
+  ['open-ended', "2015", "In 2015 the value was 3. So the answer is 2015.", 1.0],
+  ['open-ended', "Germany", "germany", 1.0],
+  ['open-ended', "Germany; France; 12", "Therefore germany, france = 12.5", 0.333333333333],
+  ['open-ended', "3.5", "x = 7/2 = 3.5", 1.0],
+  ['open-ended', "Not Applicable", "Answer: Not applicable", 1.0],
+  ['open-ended', "1.5e3", "It is 1500", 1.0],
+  ['open-ended', "12", "Answer:\n12", 1.0],
+  ['open-ended', "45", "the result is 44.999 and thus 45.", 1.0],
+];
+
+describe('agreement with the reference implementation', () => {
+  it.each(REFERENCE_VECTORS)('%s %j ← %j earns %d', (type, answer, reply, credit) => {
+    expect(scoreMultiChartQaAnswer(type, answer, reply)).toBeCloseTo(credit, 12);
+  });
+});
+
+describe('the real MultiChartQA sample (3 Our World in Data groups × 4 questions)', () => {
+  const questions = readMultiChartQaSample();
+
+  it('gold answers in the prompt\'s "Answer:" format all earn full credit', () => {
+    expect(questions).toHaveLength(12);
+    const score = scoreMultiChartQa(questions.map((q) => ({ ...q, reply: `Let me read both charts.\nAnswer: ${q.answer}` })));
+    expect(score.overall).toMatchObject({ questions: 12, fullyRight: 12, accuracy: 100 });
+  });
+
+  it('a wrong letter for every multiple-choice question and the gold elsewhere: accuracy is the open-ended share, per task', () => {
+    const wrongLetter = (gold: string) => (gold === 'A' ? 'B' : 'A');
+    const score = scoreMultiChartQa(questions.map((q) => ({ ...q, reply: `Answer: ${q.type === 'multiple-choice' ? wrongLetter(q.answer) : q.answer}` })));
+    const open = questions.filter((q) => q.type === 'open-ended').length;
+    expect(score.overall.accuracy).toBeCloseTo((open / 12) * 100, 10);
+    for (const [task, slice] of score.byTask) {
+      const inTask = questions.filter((q) => q.task === task);
+      expect(slice.credit).toBe(inTask.filter((q) => q.type === 'open-ended').length);
+      expect(slice.questions).toBe(inTask.length);
+    }
   });
 });

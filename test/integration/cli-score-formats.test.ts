@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ScoreReportSchema, type ScoreReport } from '../../shared/eval/score-report';
 import { runCli } from '../support/cli';
 import { CHARTBENCH_SAMPLE, chartBenchPredictions, readChartBenchSample, type PairStrategy } from '../support/chartbench-sample';
-import { SEED_BENCHMARKS } from '../support/paths';
+import { MULTICHARTQA_DATA, multiChartQaGroupFile, multiChartQaGroups, readMultiChartQaGroup } from '../support/multichartqa-sample';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-score-formats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +18,6 @@ const score = (args: string[]) => runCli(['score', ...args], { dbPath: join(dir,
 const figure = (report: ScoreReport, label: string) => report.figures.find((f) => f.label === label)?.value;
 
 const records = readChartBenchSample();
-const MULTICHARTQA_DATA = resolve(SEED_BENCHMARKS, 'multichartqa/data');
 
 describe('hqa score --format chartbench', () => {
   it('scores the real sample: every reply "yes" gives Acc+ 0, Acc 50 %, CoR 100 %, and NQA per rule', () => {
@@ -94,9 +93,9 @@ describe('hqa score --format chartbench', () => {
 });
 
 describe('hqa score --format multichartqa', () => {
-  const groupFile = (group: string) => join(MULTICHARTQA_DATA, group, 'chart-path_and_question-answer_pair.json');
-  const readGroup = (group: string) => JSON.parse(readFileSync(groupFile(group), 'utf8')) as { id: string; answer: string; type: string; task: string }[];
-  const groups = ['owid_0_covid-exemplar-germany-2020', 'owid_0_how-can-the-world-reduce-deaths-from-extreme-heat', 'owid_0_london-air-pollution'];
+  const groupFile = multiChartQaGroupFile;
+  const readGroup = readMultiChartQaGroup;
+  const groups = multiChartQaGroups();
 
   it('scores a data/ folder of groups: gold answers right, per task', () => {
     const questions = groups.flatMap(readGroup);
