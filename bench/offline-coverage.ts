@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
+import { percentHalfUp } from '../shared/eval/decimal-round';
 import type { AppContext } from '../server/app-context';
 import { DEMO_CHARTS } from '../server/bootstrap/first-start';
 import { loadConfig } from '../server/config';
@@ -59,7 +60,7 @@ async function coverage(db: Db): Promise<Coverage> {
 }
 
 function report(name: string, c: Coverage): void {
-  const pct = (n: number, of: number) => `${((100 * n) / Math.max(of, 1)).toFixed(1)}%`;
+  const pct = (n: number, of: number) => `${(percentHalfUp(n, Math.max(of, 1), 1) ?? 0).toFixed(1)}%`;
   console.log(`${name}: ${c.withSame} of ${c.qas} factual QAs get a same-question item (${pct(c.withSame, c.qas)})`);
   console.log(`  items ${c.items}: same question ${pct(c.same, c.items)}, answer changed ${pct(c.changed, c.items)}, consistent with their proposal ${pct(c.consistent, c.items)}`);
   for (const { reason, n } of c.reasons) console.log(`  no item, ${n}×: ${reason}`);

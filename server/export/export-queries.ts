@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import type { ExportStats } from '../../shared/export/chart-hqa';
+import { roundedPercent } from '../../shared/eval/metrics';
 import { classifyAnswer } from '../../shared/table/answers';
 
 /** All SQL of the export: accepted items in id order, streamed, and the Table 2 figures. */
@@ -122,7 +123,7 @@ export function exportStats(db: Db): ExportStats {
     charts: row.charts,
     answer_types: answerTypes,
     avg_chars: { question: round2(row.q_chars), assumption: round2(row.a_chars), answer: round2(row.ans_chars) },
-    pass_rate: decided.decided === 0 ? null : round2(((decided.accepted ?? 0) / decided.decided) * 100),
+    pass_rate: roundedPercent(decided.accepted ?? 0, decided.decided),
     same_question: row.same_question,
     controls: row.controls,
   };

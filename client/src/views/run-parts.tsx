@@ -1,5 +1,6 @@
 import type { Run } from '@shared/api/runs';
 import type { RunStatus } from '@shared/domain/generation';
+import { percentHalfUp } from '@shared/eval/decimal-round';
 import { formatTime } from '../ui/format';
 import { engineLabel, formatCost, taskCounts } from './run-progress';
 
@@ -26,7 +27,7 @@ export function EngineTag({ run }: { run: Pick<Run, 'engine' | 'model'> }) {
  * `compact` drops the caption (list rows).
  */
 export function RunProgressBar({ run, compact = false }: { run: Run; compact?: boolean }) {
-  const { done, failed, total, fraction } = taskCounts(run);
+  const { done, failed, total } = taskCounts(run);
   const pct = (n: number) => (total > 0 ? `${(100 * n) / total}%` : '0%');
   const caption = `${done} done · ${failed} failed · ${total} total`;
   return (
@@ -50,7 +51,7 @@ export function RunProgressBar({ run, compact = false }: { run: Run; compact?: b
       </div>
       {!compact && (
         <p className="progress-caption" data-testid="run-progress-caption">
-          <strong>{Math.round(fraction * 100)}%</strong> · {caption}
+          <strong>{percentHalfUp(Math.min(done + failed, total), total, 0) ?? 0}%</strong> · {caption}
         </p>
       )}
     </div>

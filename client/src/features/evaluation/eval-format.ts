@@ -1,4 +1,5 @@
 import type { EvalEngine, EvalMode, EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import { formatHalfUp } from '@shared/eval/decimal-round';
 import { PERCENT_DECIMALS } from '@shared/eval/metrics';
 import type { AnswerType } from '@shared/table/answers';
 
@@ -30,15 +31,16 @@ export const ANSWER_TYPE_LABELS: Record<AnswerType, string> = {
 
 /**
  * A score in percent as the paper prints it ("71.25%"), or a dash when there was nothing to
- * score. The server already rounds to this many places; fixed decimals keep columns aligned.
+ * score. The server already rounds to this many places (half-up, as the paper); fixed decimals
+ * keep columns aligned, and a figure with more places still rounds half-up on its decimal value.
  */
 export function formatScore(value: number | null): string {
-  return value === null ? '—' : `${value.toFixed(PERCENT_DECIMALS)}%`;
+  return value === null ? '—' : `${formatHalfUp(value, PERCENT_DECIMALS)}%`;
 }
 
 /** The per-answer-type variance is in percent², so it carries no `%`. */
 export function formatVariance(value: number | null): string {
-  return value === null ? '—' : value.toFixed(PERCENT_DECIMALS);
+  return value === null ? '—' : formatHalfUp(value, PERCENT_DECIMALS);
 }
 
 export function isActive(status: EvalRunStatus): boolean {

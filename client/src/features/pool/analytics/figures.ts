@@ -2,6 +2,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { PoolAnalyticsResponse } from '@shared/api/analytics';
 import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
 import { PROPOSAL_ORIGINS } from '@shared/domain/generation';
+import { percentHalfUp } from '@shared/eval/decimal-round';
 import { FIGURE_FONT, ORIGIN_COLORS, type FigureSpec } from '../../../ui/vega/figure-spec';
 
 /**
@@ -26,7 +27,8 @@ function lite(spec: TopLevelSpec): FigureSpec {
 
 /** "5 / 8" under a bar, or "none decided". */
 function caption(rate: { decided: number; accepted: number; pass_rate: number | null }): string {
-  return rate.pass_rate === null ? 'none decided' : `${rate.pass_rate.toFixed(0)} % (${rate.accepted} / ${rate.decided})`;
+  const exact = percentHalfUp(rate.accepted, rate.decided, 0);
+  return rate.pass_rate === null || exact === null ? 'none decided' : `${exact} % (${rate.accepted} / ${rate.decided})`;
 }
 
 /** Cumulative proposals per origin by day: a line per origin, coloured as the origin tags. */
