@@ -12,6 +12,7 @@ import { UnsolvedQuestions } from './unsolved-questions';
 import { useEvalComparison, useEvalRuns } from './eval-api';
 import { EvalRunsTable, evalRunPath } from './eval-runs-table';
 import { ImportPredictionsForm } from './import-predictions-form';
+import { ScoreFilePanel } from './score-file-panel';
 import { StartEvalForm } from './start-eval-form';
 
 const FORMAT_LABELS: Record<ExportFormat, string> = {
@@ -119,6 +120,7 @@ export function EvaluationPage() {
       )}
       <EvalRunList />
       <EvalComparison />
+      <ScoreFilePanel />
     </section>
   );
 }
