@@ -41,7 +41,7 @@ export interface TransportOptions {
 
 /** What every row of one logical call shares. */
 export interface CallLabel {
-  /** What the call is for: `stage1`, `stage2`, `reflection`, `evaluation`, `judge`. */
+  /** What the call is for: `stage1`, `stage2`, `reflection`, `evaluation`, `judging` (the LLM judge, server/eval/judge-grader.ts). */
   purpose: string;
   model: string;
   template: { name: string; hash: string };
