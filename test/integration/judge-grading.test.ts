@@ -9,6 +9,7 @@ import { ScoreReportSchema, type ScoreReport } from '../../shared/eval/score-rep
 import { SettingsSchema, type Settings } from '../../shared/settings';
 import { loadConfig } from '../../server/config';
 import type { ScoreDeps } from '../../server/eval/file-scorers';
+import { createJudgeGrader } from '../../server/eval/judge-grader';
 import { countGrades } from '../../server/eval/judge-queries';
 import { scoreCharxiv } from '../../server/eval/score-charxiv';
 import { ScoreFileError } from '../../server/eval/score-file-input';
@@ -260,6 +261,34 @@ describe('CharXiv grading by the LLM judge', () => {
     expect(figure(report, 'TC Text in chart')).toBe(60);
     expect(report.warnings).toContain('1 questions have no prediction and count as 0: 0');
     expect(report.warnings).toContain('1 predictions name no question of the dataset (ignored): 9999');
+  });
+
+  it('keeps at most its concurrency of judge calls in flight and reports progress after every answer', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const settings = settingsWith(JUDGE);
+    const connection = providersFor(settings, loadConfig({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url })).judge.connection;
+    if (!connection) throw new Error('no judge connection');
+    const progress: Array<[number, number]> = [];
+    const grader = createJudgeGrader({ db, connection, model: JUDGE, concurrency: 3, onProgress: (done, total) => progress.push([done, total]) });
+    const requests = Array.from({ length: 12 }, (_, i) => ({ id: `a${i}`, family: 'number' as const, question: `Value ${i}?`, groundTruth: String(i), response: i === 11 ? null : String(i) }));
+    fake.setDefault(async (chat) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((done) => setTimeout(done, 30));
+      inFlight -= 1;
+      return judgeByMatch(chat);
+    });
+    try {
+      const { grades, totals } = await grader.grade(requests);
+      expect(most).toBe(3);
+      expect(totals).toMatchObject({ asked: 11, attempts: 11, cached: 0, failed: 0 });
+      expect(grades.map((g) => [g.id, g.outcome, g.score])).toEqual(requests.map((r, i) => [r.id, i === 11 ? 'no-response' : 'graded', i === 11 ? 0 : 1]));
+      expect(progress.map(([done]) => done)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      expect(progress.every(([, total]) => total === 12)).toBe(true);
+    } finally {
+      fake.setDefault(judgeByMatch);
+    }
   });
 
   it('refuses to grade without an endpoint, saying the judge needs OPENAI_API_KEY', async () => {
