@@ -75,6 +75,16 @@ describe('derivePairs: the false value', () => {
     expect(pair).toMatchObject({ false_value: '45', false_value_source: 'edited_table' });
   });
 
+  it('takes no value that differs only in its sign, nor a table value implausibly far from the answer', () => {
+    const female = tableFromCells(['Year', 'Female'], [['2009', '5.9'], ['2019', '5.27']]);
+    const change = item({ answer: '-0.63', original_label: '0.63', program: 'value("2019", "Female") - value("2009", "Female")' });
+    // 0.63 is the size of the move; 5.27 and 5.9 are not changes at all.
+    expect(derivePairs(change, female)).toEqual({ skipped: 'no_wrong_value' });
+    const sums = tableFromCells(['Year', 'North'], [['2018', '3'], ['2019', '45'], ['2020', '2000']]);
+    expect(pairOf(item({ answer: '120', original_label: '120', program: 'sum(series("North"))' }), sums).false_value).toBe('45');
+    expect(derivePairs(item({ answer: '120', original_label: '120', program: 'sum(series("North"))' }), tableFromCells(['Year', 'North'], [['2018', '3'], ['2020', '2000']]))).toEqual({ skipped: 'no_wrong_value' });
+  });
+
   it('gives a count the nearest other count, never a table value', () => {
     const pair = pairOf(item({ answer: '3', original_label: '3', program: 'count(where(series(), ">", 50))', question: 'Suppose the value of 2019 were doubled. How many years would have sales above 50?' }));
     expect(pair).toMatchObject({ false_value: '4', false_value_source: 'nearby_count' });
@@ -90,8 +100,9 @@ describe('derivePairs: the false value', () => {
     for (const rule of SCORING_RULES) expect(correctUnder(rule, pair.false_value, '100')).toBe(false);
     // ChartBench's rule takes a reply of 0 as right for any answer ≤ 0.05, so 0 is no false value for 0.03.
     expect(correctUnder('chartbench', '0', '0.03')).toBe(true);
-    const small = tableFromCells(['Year', 'Sales'], [['2018', '0'], ['2019', '0.03'], ['2020', '0.5']]);
-    expect(pairOf(item({ answer: '0.03', original_label: '0.03' }), small).false_value).toBe('0.50');
+    // The original answer 0 would be the memory probe, but is passed over for the table's 0.2.
+    const small = tableFromCells(['Year', 'Sales'], [['2018', '0.2'], ['2019', '0.03']]);
+    expect(pairOf(item({ answer: '0.03', original_label: '0' }), small)).toMatchObject({ false_value: '0.20', false_value_source: 'edited_table' });
   });
 
   it('writes the false value in the answer’s format: decimals, separators, percent, currency and unit', () => {
@@ -148,6 +159,8 @@ describe('the wording: the question as a statement of its answer', () => {
     ['How many goals would Romelu Lukaku have scored for Belgium?', 'the number of goals that Romelu Lukaku would have scored for Belgium would be 70'],
     ['What percentage of sales would be online in 2013?', 'the percentage of sales that would be online in 2013 would be 70'],
     ['What would be the difference between Bridgestone and continental revenue ?', 'the difference between Bridgestone and continental revenue would be 70'],
+    ['In how many years would the value of Brookhaven be more than 182?', 'the number of years in which the value of Brookhaven would be more than 182 would be 70'],
+    ['What would be the value of GDP per capita (U.S. dollars) for Marovia?', 'the value of GDP per capita (U.S. dollars) for Marovia would be 70'],
   ])('%s', (question, statement) => {
     expect(statementOf(question, '70')).toBe(statement);
   });
@@ -174,6 +187,9 @@ describe('the wording: the question as a statement of its answer', () => {
   it('joins the assumption as a conditional clause, or as its own sentences', () => {
     expect(assertValue('Suppose X were doubled. What would be Y?', 'Suppose X were doubled.', '70')).toEqual({ text: 'Suppose X were doubled; then Y would be 70.', wording: 'statement' });
     expect(assertValue('If X doubled, what would Y be?', '', '70')).toEqual({ text: 'If X doubled, then Y would be 70.', wording: 'statement' });
+    expect(assertValue('Suppose every "GDP (U.S. dollars)" value were doubled. What would be Y?', 'Suppose every "GDP (U.S. dollars)" value were doubled.', '70').text).toBe(
+      'Suppose every "GDP (U.S. dollars)" value were doubled; then Y would be 70.',
+    );
     expect(assertValue('The tallest bar is removed. The rest are halved. What would be Y?', 'The tallest bar is removed. The rest are halved.', '70').text).toBe(
       'The tallest bar is removed. The rest are halved. Then Y would be 70.',
     );

@@ -13,7 +13,9 @@ import { correctUnder, SCORING_RULES } from './scoring-rules';
  *    says yes to exactly this one;
  * 2. for a count, the nearest other count;
  * 3. the nearest other value of the edited table in the answer's own series or row (or, for a
- *    computed answer, in the series and rows its program names).
+ *    computed answer, in the series and rows its program names), of the answer's sign and within
+ *    a factor of ten of it — a 5.27 is no plausible answer to a change of −0.63.
+ * A value that differs from the answer only in its sign is never used (a size or a signed change?).
  * A value is usable only when it is wrong under every scoring rule (scoring-rules.ts) once
  * written in the answer's format, so no rule calls the false assertion right. Deterministic: no
  * randomness, ties go to the table's order.
@@ -176,9 +178,26 @@ function nearbyCount(format: NumberFormat, answer: string): string | null {
   return null;
 }
 
+/**
+ * A value differing from the answer in its sign alone is no clear falsehood: "how many points
+ * would it move" is read as a size as often as a signed change (0.63 for a move of −0.63).
+ */
+const signOnly = (candidate: number, answer: number) => candidate !== answer && Math.abs(candidate) === Math.abs(answer);
+
+/** Table values this many times larger or smaller than the answer are not a plausible answer to its question. */
+const PLAUSIBLE_FACTOR = 10;
+
+/** A table value that could be taken for the answer: same sign, and within PLAUSIBLE_FACTOR of it (any small value beside a zero answer). */
+function plausibleBeside(candidate: number, answer: number): boolean {
+  if (answer === 0) return Math.abs(candidate) <= PLAUSIBLE_FACTOR;
+  if (Math.sign(candidate) !== Math.sign(answer)) return false;
+  const ratio = Math.abs(candidate / answer);
+  return ratio <= PLAUSIBLE_FACTOR && ratio >= 1 / PLAUSIBLE_FACTOR;
+}
+
 function falseValue(item: PairItem, format: NumberFormat, table: DataTable): { value: string; source: FalseValueSource } | null {
   const original = parseNumericAnswer(item.original_label);
-  if (item.same_question && original) {
+  if (item.same_question && original && !signOnly(original.value, format.value)) {
     const text = formatLike(format, original.value, original.decimals);
     if (wrongUnderEveryRule(format, item.answer, text)) return { value: text, source: 'original_label' };
   }
@@ -188,6 +207,7 @@ function falseValue(item: PairItem, format: NumberFormat, table: DataTable): { v
   }
   let best: { text: string; distance: number } | null = null;
   for (const cell of candidateCells(table, format, item.program)) {
+    if (!plausibleBeside(cell.value, format.value) || signOnly(cell.value, format.value)) continue;
     const text = formatLike(format, cell.value, cellDecimals(table, cell));
     if (!wrongUnderEveryRule(format, item.answer, text)) continue;
     const distance = Math.abs(cell.value - format.value);

@@ -32,6 +32,8 @@ const AUXILIARIES = new Set(['be', 'have']);
 /** "How many times would A be B?" counts a ratio, not things: no "the number of times that …". */
 const NOT_COUNTED = /^(times|more|less|fewer|percent|percentage)\b/i;
 const MEASURE_OF = /^what (percentage|percent|share|proportion|fraction|portion|number|amount) of (.+?) would (.+)$/i;
+/** A full stop, or ; :, between two sentences — not the one in "U.S. dollars" or "2.5". */
+const SENTENCE_BREAK = /(?:[a-z]{2}|\d|["'”)])[.!?]["'”)]?\s+[A-Z]|[;:]\s/;
 
 /** The item's question and assumption as a claim that the answer is `value`. */
 export function assertValue(question: string, assumption: string, value: string, options: WordingOptions = {}): Worded {
@@ -57,7 +59,7 @@ function compose(clause: string, statement: string): string {
   const trimmed = clause.trim();
   const bare = trimmed.replace(/[.!;,]+$/, '');
   if (bare === '') return `${statement.charAt(0).toUpperCase()}${statement.slice(1)}.`;
-  if (!/[.!?]["'”)]?\s+\S/.test(bare) && CONDITIONAL.test(bare)) return /^if\b/i.test(bare) ? `${bare}, then ${statement}.` : `${bare}; then ${statement}.`;
+  if (!SENTENCE_BREAK.test(bare) && CONDITIONAL.test(bare)) return /^if\b/i.test(bare) ? `${bare}, then ${statement}.` : `${bare}; then ${statement}.`;
   return `${/[.!?]["'”)]?$/.test(trimmed) ? trimmed : `${trimmed}.`} Then ${statement}.`;
 }
 
@@ -66,13 +68,15 @@ export function statementOf(ask: string, value: string, options: WordingOptions 
   // One question, ending in its only question mark; no second sentence before it.
   if (!/\?$/.test(ask) || ask.indexOf('?') !== ask.length - 1) return null;
   const body = ask.replace(/\s*\?$/, '').replace(/\s+/g, ' ');
-  if (/[.!;:]\s/.test(body)) return null;
+  if (SENTENCE_BREAK.test(body)) return null;
   let m = /^what would be (.+)$/i.exec(body);
   if (m?.[1]) return `${m[1]} would be ${value}`;
   m = /^what would (.+?) be\b(.*)$/i.exec(body);
   if (m?.[1] && !/\bwould\b/i.test(m[1])) return `${m[1]} would be ${value}${m[2] ?? ''}`;
   m = /^what (is|was|are|were) (.+)$/i.exec(body);
   if (m?.[1] && m[2]) return `${m[2]} ${m[1].toLowerCase()} ${value}`;
+  m = /^in how many (\w+) would (.+?) be (.+)$/i.exec(body);
+  if (m?.[1] && m[2] && m[3] && !/\bwould\b/i.test(m[2])) return `the number of ${m[1]} in which ${m[2]} would be ${m[3]} would be ${value}`;
   m = /^how many (.+?) would there be\b(.*)$/i.exec(body);
   if (m?.[1]) return `there would be ${value} ${m[1]}${m[2] ?? ''}`;
   m = /^how (many|much) (.+?) would (.+)$/i.exec(body);
