@@ -57,12 +57,11 @@ export function charxivDescriptiveId(figureId: number | string, templateId: numb
   return `${figureId}:${templateId}`;
 }
 
-interface Question {
-  id: string;
-  request: Omit<JudgeRequest, 'response'>;
-  templateId?: number;
-  category?: ReasoningCategory;
-}
+/** One question to grade, with what its grade is reported under. */
+type Question = { id: string; request: Omit<JudgeRequest, 'response'> } & (
+  | { mode: 'descriptive'; templateId: number }
+  | { mode: 'reasoning'; category: ReasoningCategory }
+);
 
 type CharxivMode = 'descriptive' | 'reasoning';
 
@@ -92,7 +91,7 @@ function readDataset(file: NamedText): Dataset {
     if (mode === 'reasoning') {
       const record = parseWith(ReasoningRecordSchema, value, where);
       const category = reasoningCategory(record.inst_category);
-      questions.push({ id: key, category, request: { id: key, family: reasoningFamily(category), question: record.query, groundTruth: record.answer } });
+      questions.push({ id: key, mode, category, request: { id: key, family: reasoningFamily(category), question: record.query, groundTruth: record.answer } });
       continue;
     }
     const record = parseWith(DescriptiveRecordSchema, value, where);
@@ -102,6 +101,7 @@ function readDataset(file: NamedText): Dataset {
       const groundTruth = record.answers[index] ?? '';
       questions.push({
         id,
+        mode,
         templateId,
         request: { id, family: descriptiveTemplate(templateId).family, question: descriptiveJudgeQuestion(templateId), groundTruth },
       });
@@ -172,7 +172,8 @@ function gradeWarnings(grades: readonly JudgeGrade[], totals: JudgeTotals, model
 const row = (score: GroupScore, ...lead: Array<string | number>) => [...lead, score.questions, score.correct, score.invalid, score.score];
 
 function descriptiveReport(questions: readonly Question[], grades: readonly JudgeGrade[], totals: JudgeTotals, model: string, warnings: string[]): ScoreReport {
-  const scores = scoreDescriptive(questions.map((question, index) => ({ templateId: question.templateId ?? 0, score: grades[index]?.score ?? null })));
+  // Grades come in the questions' order.
+  const scores = scoreDescriptive(questions.flatMap((q, index) => (q.mode === 'descriptive' ? [{ templateId: q.templateId, score: grades[index]?.score ?? null }] : [])));
   const byGroup: ReportTable = {
     title: 'By group',
     columns: ['Group', 'Templates', 'Questions', 'Correct', 'Invalid', 'Score (%)'],
@@ -199,11 +200,11 @@ function descriptiveReport(questions: readonly Question[], grades: readonly Judg
 }
 
 function reasoningReport(questions: readonly Question[], grades: readonly JudgeGrade[], totals: JudgeTotals, model: string, warnings: string[]): ScoreReport {
-  const scores = scoreReasoning(questions.map((question, index) => ({ category: question.category ?? 'TC', score: grades[index]?.score ?? null })));
+  const scores = scoreReasoning(questions.flatMap((q, index) => (q.mode === 'reasoning' ? [{ category: q.category, score: grades[index]?.score ?? null }] : [])));
   const byCategory: ReportTable = {
     title: 'By answer category',
     columns: ['Category', 'inst_category', 'Rubric', 'Questions', 'Correct', 'Invalid', 'Score (%)'],
-    rows: scores.byCategory.map((score, index) => row(score, `${score.key} (${score.label})`, index + 1, reasoningFamily(score.key as ReasoningCategory))),
+    rows: scores.byCategory.map((score, index) => row(score, `${score.key} (${score.label})`, index + 1, reasoningFamily(REASONING_CATEGORIES[index] ?? 'TC'))),
   };
   return {
     format: 'charxiv',
