@@ -18,6 +18,7 @@ import {
 } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import { emptyTypeCounts, measureCounts, roundScore, roundedPercent, type ScoreCounts } from '../../shared/eval/metrics';
+import type { ScoredPair } from '../../shared/eval/rule-accuracy';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema, type QuestionRelation } from '../../shared/domain/generation';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
@@ -289,6 +290,15 @@ export function* iteratePredictions(db: Db, runId: number): Generator<{ id: stri
     if (!last || rows.length < PREDICTIONS_PAGE) return;
     after = last.position;
   }
+}
+
+/**
+ * A run's finished questions (answered or failed; a failed one has no prediction) as what each
+ * was answered and what it is scored against, for scoring under every rule. Read row by row:
+ * the caller scores as it goes, without holding a 100,000-row array.
+ */
+export function finishedAnswers(db: Db, runId: number): Iterable<ScoredPair> {
+  return statement(db, "SELECT prediction, gold FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed')").iterate(runId) as Iterable<ScoredPair>;
 }
 
 /** Accuracy per chart type and by whether the assumption changes the answer, over finished questions. */

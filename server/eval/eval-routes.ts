@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
 import { importEvalRun, PredictionRowError } from './eval-import';
+import { runRuleAccuracies } from './rule-figures';
 import { FILE_SCORERS } from './file-scorers';
 import { ScoreFileError } from './score-file-input';
 import { providersFor } from '../llm/model-roles';
@@ -32,7 +33,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     const record = getEvalRun(ctx.db, id);
     if (!record) throw notFound(`evaluation run ${id}`);
     const run = publicEvalRun(ctx.db, record);
-    return { run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id) };
+    return { run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id), rules: runRuleAccuracies(ctx.db, run) };
   });
   handle(api, evalApi.results, 'reviewer', ({ params: { id }, query }) => {
     if (!getEvalRun(ctx.db, id)) throw notFound(`evaluation run ${id}`);

@@ -22,6 +22,7 @@ export function extractAnswer(raw: string): string | null {
 
 /** Whitespace is Python's (`str.isspace()`: no byte-order mark), as the reference scorers read it. */
 const EDGE_MARKS = new RegExp(`^[*_\`"'“”‘’${PYTHON_SPACE_CLASS}]+|[*_\`"'“”‘’.${PYTHON_SPACE_CLASS}]+$`, 'g');
+const EDGE_MARK = new RegExp(`[*_\`"'“”‘’.${PYTHON_SPACE_CLASS}]`);
 
 /**
  * What extraction does to an answer line: Markdown emphasis, quotes and whitespace dropped from
@@ -29,5 +30,7 @@ const EDGE_MARKS = new RegExp(`^[*_\`"'“”‘’${PYTHON_SPACE_CLASS}]+|[*_\`
  * `answerCorrect`), so both sides of a comparison are read alike; applying it twice changes nothing.
  */
 export function normaliseAnswer(answer: string): string {
+  // The common case, nothing to drop at either end, skips the replace.
+  if (answer === '' || (!EDGE_MARK.test(answer[0] ?? '') && !EDGE_MARK.test(answer.at(-1) ?? ''))) return answer;
   return answer.replace(EDGE_MARKS, '');
 }

@@ -178,10 +178,12 @@ describe('scoring edge cases (ChartQA relaxed correctness, as the reference impl
     expect(one('0%', '0%')).toBe(100);
   });
 
-  it('matches Yes/No in any case but not with punctuation', () => {
+  it('matches Yes/No in any case but not with punctuation, a final full stop aside', () => {
     expect(one('Yes', 'yes', 'boolean')).toBe(100);
     expect(one('No', 'NO', 'boolean')).toBe(100);
-    expect(one('Yes', 'Yes.', 'boolean')).toBe(0);
+    // Both sides lose a final full stop, as extraction drops the prediction's (answerCorrect).
+    expect(one('Yes', 'Yes.', 'boolean')).toBe(100);
+    expect(one('Yes', 'Yes!', 'boolean')).toBe(0);
     expect(one('Yes', 'No', 'boolean')).toBe(0);
   });
 

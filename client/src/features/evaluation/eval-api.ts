@@ -73,7 +73,7 @@ function rememberEvalRun(queryClient: QueryClient, run: EvalRun): void {
   queryClient.setQueryData<EvalRunListResponse>(queryKeys.evals.lists(), (old) =>
     old && !old.runs.some((r) => r.id === run.id) ? { runs: [run, ...old.runs] } : old,
   );
-  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null, breakdown: EMPTY_BREAKDOWN });
+  queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null, breakdown: EMPTY_BREAKDOWN, rules: [] });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.lists() });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.detail(run.id) });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.comparison() });

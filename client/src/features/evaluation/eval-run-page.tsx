@@ -21,6 +21,7 @@ import { useCancelEval, useEvalResults, useEvalRun, type EvalRunDetailResponse }
 import { ANSWER_TYPE_LABELS, ENGINE_LABELS, MODE_LABELS, isActive } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';
 import { EvalResultsTable } from './eval-results-table';
+import { EvalRuleTable } from './eval-rule-table';
 import { EvalScoreTables } from './eval-score-tables';
 import { EvalOutcomeSchema, RESULT_PAGE_SIZE, readResultFilters, toResultsQuery, writeResultFilters, type EvalOutcome } from './result-filters';
 
@@ -148,7 +149,7 @@ function EvalResults({ runId }: { runId: number }) {
   );
 }
 
-function EvalRunView({ run, baseline, breakdown, back }: EvalRunDetailResponse & { back: ReactNode }) {
+function EvalRunView({ run, baseline, breakdown, rules, back }: EvalRunDetailResponse & { back: ReactNode }) {
   const user = useCurrentUser();
   return (
     <section className="page">
@@ -173,6 +174,7 @@ function EvalRunView({ run, baseline, breakdown, back }: EvalRunDetailResponse &
         {roleAtLeast(user.role, 'curator') && isActive(run.status) && <CancelButton run={run} />}
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
+      <EvalRuleTable rules={rules} live={isActive(run.status)} />
       <EvalBreakdownTables breakdown={breakdown} />
       <EvalUsage run={run} />
       <p className="muted small">
