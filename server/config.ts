@@ -28,6 +28,8 @@ export interface Config {
    * itself (idle or absolute expiry, `hqa user disable` from another process) close them within this.
    */
   sessionSweepMs: number;
+  /** How often a batch run (OpenAI Batch API) polls its batch; it backs off from this while nothing changes. */
+  batchPollMs: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,6 +51,8 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
 export const DEFAULT_DB_PATH = 'data/hqa.sqlite';
 export const DEFAULT_PORT = 5174;
 export const DEFAULT_SESSION_SWEEP_MS = 5_000;
+/** A batch takes minutes to hours: polling it twice a minute is plenty. */
+export const DEFAULT_BATCH_POLL_MS = 30_000;
 /** A sweep reads every open socket's session: not more often than this. */
 const MIN_SESSION_SWEEP_MS = 100;
 
@@ -74,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateWindowMs: intFrom(env, 'HQA_LOGIN_RATE_WINDOW_S', 15 * 60) * 1000,
     clientDir: resolve(env.HQA_CLIENT_DIR || 'dist/client'),
     sessionSweepMs: sessionSweepFrom(env),
+    batchPollMs: intFrom(env, 'HQA_BATCH_POLL_MS', DEFAULT_BATCH_POLL_MS) || DEFAULT_BATCH_POLL_MS,
   };
 }

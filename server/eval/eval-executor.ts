@@ -22,8 +22,10 @@ import {
 } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
+import { cancelEvalBatch, runEvalBatch } from './eval-batch-runs';
 
-type StartEvalRequest = z.infer<typeof StartEvalRequestSchema>;
+/** A parsed start request; callers inside the server may leave `batch` out (call by call). */
+type StartEvalRequest = Omit<z.infer<typeof StartEvalRequestSchema>, 'batch'> & { batch?: boolean };
 
 /** How often a busy run tells clients its progress. */
 const PROGRESS_THROTTLE_MS = 250;
@@ -98,7 +100,7 @@ export class EvalExecutor {
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
     const id = this.ctx.db.transaction(() => {
-      const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy });
+      const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
       const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, request.mode, request.limit));
       if (count === 0) throw new HttpError('conflict', 'there are no accepted items to evaluate yet: review some first');
       return runId;
@@ -129,6 +131,11 @@ export class EvalExecutor {
       throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
     }
     this.jobs.abort(runId);
+    if (run.batch) {
+      cancelEvalBatch(this.ctx, run)
+        .catch((error: unknown) => this.ctx.logger.warn({ err: error, evalRunId: runId }, 'cancelling the batch at the provider failed'))
+        .finally(() => this.publishProgress(runId, true));
+    }
     this.publishProgress(runId, true);
     return publicEvalRun(this.ctx.db, this.mustGet(runId));
   }
@@ -155,6 +162,11 @@ export class EvalExecutor {
   private async execute(runId: number, controller: AbortController): Promise<void> {
     const { db } = this.ctx;
     const run = this.mustGet(runId);
+    if (run.batch && run.engine === 'openai') {
+      const finished = await runEvalBatch(this.ctx, run, { pollMs: this.ctx.config.batchPollMs, signal: controller.signal, onProgress: () => this.publishProgress(runId, true) });
+      if (finished && !controller.signal.aborted) transitionEvalRun(db, runId, ['running'], 'done');
+      return;
+    }
     const asker = this.askerFor(run);
     this.publishProgress(runId, true);
     let answered = 0;

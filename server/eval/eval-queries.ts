@@ -7,6 +7,7 @@ import {
   EvalModeSchema,
   EvalRunStatusSchema,
   EvalResultStatusSchema,
+  type EvalBatchProgress,
   type EvalBreakdown,
   type EvalEngine,
   type EvalMode,
@@ -24,12 +25,13 @@ import { QuestionRelationSchema, type QuestionRelation } from '../../shared/doma
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
+import { latestEvalRunBatch, type BatchRecord } from '../llm/batch-queries';
 
 /** All SQL of evaluation runs and their per-question results. */
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-export interface EvalRunRecord extends Omit<EvalRun, 'score'> {
+export interface EvalRunRecord extends Omit<EvalRun, 'score' | 'batch_progress'> {
   owner_pid: number | null;
   owner_host: string | null;
   heartbeat_at: string | null;
@@ -37,7 +39,8 @@ export interface EvalRunRecord extends Omit<EvalRun, 'score'> {
   frozen_score: ScoreCounts | null;
 }
 
-interface EvalRunRow extends Omit<EvalRunRecord, 'engine' | 'mode' | 'status' | 'frozen_score' | 'items_total' | 'items_answered' | 'items_failed'> {
+interface EvalRunRow extends Omit<EvalRunRecord, 'engine' | 'mode' | 'status' | 'frozen_score' | 'items_total' | 'items_answered' | 'items_failed' | 'batch'> {
+  batch: number;
   engine: string;
   mode: string;
   status: string;
@@ -47,7 +50,7 @@ interface EvalRunRow extends Omit<EvalRunRecord, 'engine' | 'mode' | 'status' | 
   items_failed: number;
 }
 
-const RUN_SELECT = `SELECT r.id, r.model, r.engine, r.mode, r.status, r.concurrency, r.prompt_tokens, r.completion_tokens, r.cost, r.error,
+const RUN_SELECT = `SELECT r.id, r.model, r.engine, r.mode, r.status, r.concurrency, r.batch, r.prompt_tokens, r.completion_tokens, r.cost, r.error,
   u.username AS created_by, r.created_at, r.finished_at, r.owner_pid, r.owner_host, r.heartbeat_at, r.score,
   (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id) AS items_total,
   (SELECT COUNT(*) FROM eval_results e WHERE e.run_id = r.id AND e.status = 'answered') AS items_answered,
@@ -69,6 +72,7 @@ function toRecord(row: EvalRunRow): EvalRunRecord {
   const { score, ...rest } = row;
   return {
     ...rest,
+    batch: row.batch === 1,
     engine: EvalEngineSchema.parse(row.engine),
     mode: EvalModeSchema.parse(row.mode),
     status: EvalRunStatusSchema.parse(row.status),
@@ -79,16 +83,20 @@ function toRecord(row: EvalRunRow): EvalRunRecord {
 /** The public run, scored: frozen counts once finished, live counts from its results before. */
 export function publicEvalRun(db: Db, run: EvalRunRecord): EvalRun {
   const { owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, frozen_score, ...rest } = run;
-  return { ...rest, score: roundScore(measureCounts(frozen_score ?? scoreCounts(db, run.id))) };
+  return { ...rest, batch_progress: run.batch ? batchProgress(latestEvalRunBatch(db, run.id)) : null, score: roundScore(measureCounts(frozen_score ?? scoreCounts(db, run.id))) };
+}
+
+function batchProgress(batch: BatchRecord | null): EvalBatchProgress | null {
+  return batch ? { state: batch.state, total: batch.requests_total, completed: batch.requests_completed, failed: batch.requests_failed } : null;
 }
 
 export function insertEvalRun(
   db: Db,
-  input: { model: string; engine: EvalEngine; mode: EvalMode; concurrency: number; status: EvalRunStatus; createdBy: number | null },
+  input: { model: string; engine: EvalEngine; mode: EvalMode; concurrency: number; status: EvalRunStatus; createdBy: number | null; batch?: boolean },
 ): number {
   return Number(
-    statement(db, 'INSERT INTO eval_runs (model, engine, mode, concurrency, status, created_by) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(input.model, input.engine, input.mode, input.concurrency, input.status, input.createdBy).lastInsertRowid,
+    statement(db, 'INSERT INTO eval_runs (model, engine, mode, concurrency, status, created_by, batch) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(input.model, input.engine, input.mode, input.concurrency, input.status, input.createdBy, input.batch ? 1 : 0).lastInsertRowid,
   );
 }
 
@@ -189,6 +197,21 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
     question_relation: QuestionRelationSchema.parse(row.question_relation),
     chart_id: chart.chart_id,
   };
+}
+
+/** Every pending question in dataset order, left pending: what a batch run sends as one batch. */
+export function pendingQuestions(db: Db, runId: number): ClaimedQuestion[] {
+  const rows = statement(db,
+      `SELECT e.item_id, e.position, e.question, e.gold, e.answer_type, e.affects_answer, e.original_label, e.question_relation, i.chart_id
+       FROM eval_results e JOIN hqa_items i ON i.id = e.item_id WHERE e.run_id = ? AND e.status = 'pending' ORDER BY e.position`,
+    )
+    .all(runId) as (QuestionRow & { chart_id: number })[];
+  return rows.map((row) => ({
+    ...row,
+    answer_type: AnswerTypeSchema.parse(row.answer_type),
+    affects_answer: row.affects_answer === 1,
+    question_relation: QuestionRelationSchema.parse(row.question_relation),
+  }));
 }
 
 /** Charts of the next pending questions, in asking order: drawn ahead while the model answers. */

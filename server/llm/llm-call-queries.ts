@@ -27,6 +27,8 @@ export interface LlmCallRecord {
   cost: number;
   outcome: LlmCallOutcome;
   error: string | null;
+  /** The batch (`llm_batches`) that answered it; absent or null for a call sent on its own. */
+  batch_id?: number | null;
 }
 
 export interface LlmCall extends LlmCallRecord {
@@ -39,9 +41,9 @@ function prepare(db: Db) {
   return {
     insert: db.prepare(
       `INSERT INTO llm_calls (run_id, task_id, eval_run_id, purpose, engine, model, template, template_hash, attempt, raw_output,
-         prompt_tokens, completion_tokens, latency_ms, cost, outcome, error)
+         prompt_tokens, completion_tokens, latency_ms, cost, outcome, error, batch_id)
        VALUES (@run_id, @task_id, @eval_run_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
-         @prompt_tokens, @completion_tokens, @latency_ms, @cost, @outcome, @error)`,
+         @prompt_tokens, @completion_tokens, @latency_ms, @cost, @outcome, @error, @batch_id)`,
     ),
     settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
   };
@@ -54,7 +56,7 @@ const statements = preparedOnce(prepare);
  * run executor adds a task's summed usage in the transaction that finishes the task.
  */
 export function recordLlmCall(db: Db, call: LlmCallRecord): number {
-  const row = { ...call, latency_ms: Math.round(call.latency_ms) };
+  const row = { ...call, batch_id: call.batch_id ?? null, latency_ms: Math.round(call.latency_ms) };
   return Number(statements(db).insert.run(row).lastInsertRowid);
 }
 

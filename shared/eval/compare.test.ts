@@ -39,6 +39,8 @@ function run(
     mode,
     status,
     concurrency: 1,
+    batch: false,
+    batch_progress: null,
     items_total: items,
     items_answered: items,
     items_failed: 0,
