@@ -1,4 +1,4 @@
-import type { EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import type { EvalBatchProgress, EvalRun, EvalRunStatus } from '@shared/api/evaluations';
 import { RunStatusTag } from '../../views/run-parts';
 import { finishedCount, isActive } from './eval-format';
 
@@ -11,6 +11,16 @@ export function EvalStatusTag({ status }: { status: EvalRunStatus }) {
  * "12 / 40" finished questions, with a bar while the run still moves. `caption` adds how many
  * failed (the run page).
  */
+/** What a batch run's batch is doing, as the run list and page say it. */
+const BATCH_STEP: Record<EvalBatchProgress['state'], string> = {
+  submitted: 'batch submitted',
+  in_progress: 'batch in progress',
+  downloading: 'batch downloading',
+  done: 'batch done',
+  failed: 'batch failed',
+  cancelled: 'batch cancelled',
+};
+
 export function EvalProgress({ run, caption = false }: { run: EvalRun; caption?: boolean }) {
   const finished = finishedCount(run);
   return (
@@ -22,6 +32,13 @@ export function EvalProgress({ run, caption = false }: { run: EvalRun; caption?:
         {finished} / {run.items_total}
         {caption && ` answered or failed (${run.items_failed} failed)`}
       </span>
+      {run.batch_progress && isActive(run.status) && (
+        <span className="small muted" data-testid="eval-batch-progress" data-state={run.batch_progress.state}>
+          {' '}
+          {BATCH_STEP[run.batch_progress.state]}
+          {run.batch_progress.state === 'in_progress' && ` ${run.batch_progress.completed + run.batch_progress.failed} of ${run.batch_progress.total}`}
+        </span>
+      )}
     </span>
   );
 }

@@ -16,9 +16,9 @@ import { ModeRadios } from './mode-radios';
 type StartEngine = StartEvalRequest['engine'];
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { engine: StartEngine; model: string; mode: EvalMode; concurrency: string; limit: string };
+type Draft = { engine: StartEngine; model: string; mode: EvalMode; concurrency: string; limit: string; batch: boolean };
 
-const INITIAL: Draft = { engine: 'factual-baseline', model: '', mode: 'hqa', concurrency: '4', limit: '' };
+const INITIAL: Draft = { engine: 'factual-baseline', model: '', mode: 'hqa', concurrency: '4', limit: '', batch: false };
 
 /** Empty is "not given"; anything else that is not a number fails validation on its field. */
 const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -31,6 +31,8 @@ function toRequest(draft: Draft): StartEvalRequest {
     mode: draft.mode,
     concurrency: numberOrUndefined(draft.concurrency),
     limit: numberOrUndefined(draft.limit),
+    // Only the LLM asks through the Batch API; a box ticked before switching engine is not sent.
+    batch: draft.engine === 'openai' && draft.batch,
   };
 }
 
@@ -44,7 +46,7 @@ export function StartEvalForm() {
   const [draft, setDraft] = useState<Draft>(INITIAL);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   // The model field shows only for the LLM: a server error about it otherwise goes beside the button.
-  const shownFields = ['engine', 'mode', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model'] : [])];
+  const shownFields = ['engine', 'mode', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model', 'batch'] : [])];
   const { validate, errorFor, serverField } = useFieldErrors(start.error, shownFields);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -77,6 +79,13 @@ export function StartEvalForm() {
               />
             )}
           </Field>
+        )}
+        {draft.engine === 'openai' && (
+          <label className="checkbox">
+            <input type="checkbox" name="batch" checked={draft.batch} onChange={(event) => set('batch', event.target.checked)} data-testid="eval-batch" /> Batch{' '}
+            <span className="muted">(OpenAI Batch API: half price, answers within 24 h)</span>
+            {errorFor('batch') && <span className="field-error">{errorFor('batch')}</span>}
+          </label>
         )}
         <NumberField
           label="Concurrency"
