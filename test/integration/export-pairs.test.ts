@@ -161,6 +161,13 @@ describe('judgement pairs from hand-made items', () => {
     ]);
     expect(fromOriginal.tables.find((t) => t.title === 'By answer type')?.rows).toEqual([['integer', 3, 33.33, 33.33, 0, 2]]);
 
+    // ChartBench's own scorer reads the export as one of its files, and agrees.
+    const chartBench = await FILE_SCORERS.chartbench.score(
+      { dataset, predictions: predictions((r, i) => (value(i === 0 ? r.answer : r.false_value) === value(original.get(r.id) ?? '') ? 'yes' : 'no')), rule: 'chartqa' },
+      { db: () => { throw new Error('no database'); }, providers: () => { throw new Error('no model'); } },
+    );
+    expect(['Acc+', 'Acc', 'CoR'].map((label) => figure(chartBench, label))).toEqual([33.33, 33.33, 0]);
+
     const partial = await score({ name: 'p.json', text: JSON.stringify([{ id: `${exported.records[0]?.id ?? 0}#0`, prediction: 'yes' }, { id: '999#0', prediction: 'yes' }]) });
     expect(partial.warnings).toEqual([expect.stringMatching(/^1 predictions in p\.json name no assertion.*999#0/), expect.stringMatching(/^5 assertions .* have no prediction/)]);
   });
