@@ -14,6 +14,8 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
  */
 export const SettingsSchema = z.object({
   generation_model: z.string().min(1).default('gpt-4o-mini'),
+  /** The LLM judge that grades free answers (CharXiv's metric); CharXiv's paper graded with GPT-4o. */
+  judge_model: z.string().min(1).default('gpt-4o'),
   temperature: z.number().min(0).max(2).default(0.7),
   /** Stage 1: pool proposals shown to the model as examples (Self-Instruct samples 8). */
   seed_sample_count: z.number().int().min(1).max(20).default(8),
@@ -51,6 +53,11 @@ export const SettingsSchema = z.object({
   /** Retire a proposal automatically when at least this many of its items were decided and its pass rate is at most the limit. */
   retire_min_decisions: z.number().int().min(1).max(1000).default(10),
   retire_max_pass_rate: z.number().min(0).max(1).default(0.2),
+  /**
+   * Batch runs (`--batch`, the "batch" box): what a request answered through the Batch API
+   * costs, as a share of the price table's price. OpenAI bills batches at 50%.
+   */
+  batch_discount: z.number().min(0).max(1).default(0.5),
   price_table: z.record(z.string(), ModelPriceSchema).default({
     'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 },
     'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },

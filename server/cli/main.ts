@@ -74,6 +74,7 @@ program
   .option('--baseline <p.json>', 'predictions of the same model on the original factual questions, for the decline rate')
   .option('--json', 'print only the JSON result or { error }')
   .option('--format <format>', 'chart-hqa (default), or a seed benchmark\'s files: chartbench, multichartqa, charxiv, pairs (docs/benchmark-metrics.md)')
+  .option('--rule <rule>', 'scoring rule: chartqa (pix2struct, default), qwen-vl or chartbench; the others\' accuracy is shown beside (docs/scoring-rules.md)')
   .action(async (options: ScoreCommandOptions & { format?: string; rule?: string }) => {
     if (options.format !== undefined && options.format !== 'chart-hqa') {
       const { runScoreFile } = await import('../eval/score-file-command');
@@ -109,7 +110,7 @@ program
   .command('export')
   .description('export the accepted items (corrections applied) as a Chart-HQA dataset')
   .requiredOption('--out <file>', 'output file')
-  .option('--format <format>', 'chart-hqa, chartqa or jsonl', 'chart-hqa')
+  .option('--format <format>', 'chart-hqa, chartqa, jsonl or pairs (ChartBench judgement pairs, JSON lines)', 'chart-hqa')
   .option('--name <name>', 'dataset name', 'chart-hqa')
   .option('--full', 'add provenance: table hash, edit, program, verifier, every review, run and model')
   .option('--images <dir>', 'write each chart image (original or rendered from its table) to this folder')

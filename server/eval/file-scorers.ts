@@ -4,7 +4,9 @@ import type { ScoringRule } from '../../shared/eval/scoring-rules';
 import type { Providers } from '../llm/model-roles';
 import { chartBenchReport, scoreChartBenchTexts } from './chartbench-file';
 import { multiChartQaReport, scoreMultiChartQaTexts } from './multichartqa-file';
-import { ScoreFileError, type NamedText } from './score-file-input';
+import { pairsReport, scorePairsTexts } from './pairs-file';
+import { scoreCharxiv } from './score-charxiv';
+import type { NamedText } from './score-file-input';
 
 /**
  * One scorer per seed-benchmark format, all answering the same ScoreReport, so `hqa score
@@ -34,14 +36,6 @@ export interface FileScorer {
   score(input: ScoreFileInput, deps: ScoreDeps): Promise<ScoreReport>;
 }
 
-/** Until a format's scorer lands, asking for it says so instead of scoring nothing. */
-function notAvailableYet(format: ScoreFileFormat): FileScorer {
-  return {
-    describe: `${format} (not available yet)`,
-    score: () => Promise.reject(new ScoreFileError(`--format ${format}: scoring this format is not available yet`)),
-  };
-}
-
 export const FILE_SCORERS: Record<ScoreFileFormat, FileScorer> = {
   chartbench: {
     describe: 'ChartBench: dataset = its JSONL (test.jsonl); predictions = [{ id: "<record id>#<conversation index>", prediction }] or its result JSONL (conversation[].answer)',
@@ -51,6 +45,12 @@ export const FILE_SCORERS: Record<ScoreFileFormat, FileScorer> = {
     describe: 'MultiChartQA: dataset = a group\'s chart-path_and_question-answer_pair.json (or several, concatenated by the CLI); predictions = [{ id: "<question id>", prediction }]',
     score: ({ dataset, predictions }) => Promise.resolve(multiChartQaReport(scoreMultiChartQaTexts(dataset, predictions))),
   },
-  charxiv: notAvailableYet('charxiv'),
-  pairs: notAvailableYet('pairs'),
+  charxiv: {
+    describe: 'CharXiv (LLM judge, the judge_model setting): dataset = descriptive_val.json or reasoning_val.json; predictions = [{ id: "<figure_id>:<template>" (descriptive) or "<figure_id>" (reasoning), prediction }] or CharXiv\'s gen-<model>-<mode>_val.json',
+    score: (input, deps) => scoreCharxiv(input, deps),
+  },
+  pairs: {
+    describe: 'Chart-HQA judgement pairs: dataset = hqa export --format pairs (JSONL); predictions = [{ id: "<record id>#0" (true assertion) or "<record id>#1" (false), prediction }]',
+    score: ({ dataset, predictions }) => Promise.resolve(pairsReport(scorePairsTexts(dataset, predictions))),
+  },
 };

@@ -57,9 +57,11 @@ describe('providersFor', () => {
     expect(evaluation.connection && 'baseURL' in evaluation.connection).toBe(false);
   });
 
-  it('the judge reads with the generation model at temperature 0 and the settings timeout; its stand-in is the relaxed-match rule', () => {
+  it('the judge reads with the judge_model setting (GPT-4o by default, as CharXiv graded) at temperature 0 and the settings timeout; its stand-in is the relaxed-match rule', () => {
     const { judge } = providersFor(settings, loadConfig({ OPENAI_API_KEY: 'sk-test' }));
-    expect(judge).toMatchObject({ role: 'judge', model: 'gpt-4.1-mini', temperature: 0, standIn: RULE_JUDGE, connection: { timeoutMs: 30_000, maxRetries: 2 } });
+    expect(judge).toMatchObject({ role: 'judge', model: 'gpt-4o', temperature: 0, standIn: RULE_JUDGE, connection: { timeoutMs: 30_000, maxRetries: 2 } });
+    const own = SettingsSchema.parse({ ...settings, judge_model: 'gpt-4.1' });
+    expect(providersFor(own, loadConfig({ OPENAI_API_KEY: 'sk-test' })).judge.model).toBe('gpt-4.1');
   });
 
   it('settings changed since are read again: each call resolves from the snapshot it is given', () => {

@@ -64,7 +64,7 @@ export function hasModelEndpoint(env: ModelEnv): boolean {
  * Every role resolved from a settings snapshot and the environment. Generation, reflection and
  * judging use the settings' timeout and retries; evaluation, whose vision calls are slower, its
  * own (`EVAL_TIMEOUT_MS`, `EVAL_MAX_ATTEMPTS`) and temperature 0, as scoring wants; the judge
- * reads at temperature 0 too. No setting names a judge model yet: it is the generation model.
+ * reads at temperature 0 too, with the `judge_model` setting.
  */
 export function providersFor(settings: Settings, env: ModelEnv): Providers {
   const endpoint = endpointFrom(env);
@@ -75,6 +75,6 @@ export function providersFor(settings: Settings, env: ModelEnv): Providers {
     generation: { role: 'generation', connection: fromSettings, model: settings.generation_model, temperature: settings.temperature, standIn: STAND_INS.generation },
     reflection: { role: 'reflection', connection: fromSettings, model: settings.generation_model, temperature: settings.temperature, standIn: STAND_INS.reflection },
     evaluation: { role: 'evaluation', connection: connect(EVAL_TIMEOUT_MS, EVAL_MAX_ATTEMPTS - 1), model: null, temperature: 0, standIn: STAND_INS.evaluation },
-    judge: { role: 'judge', connection: fromSettings, model: settings.generation_model, temperature: 0, standIn: STAND_INS.judge },
+    judge: { role: 'judge', connection: fromSettings, model: settings.judge_model, temperature: 0, standIn: STAND_INS.judge },
   };
 }

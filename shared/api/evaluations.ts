@@ -4,6 +4,8 @@ import { AnswerTypeSchema } from '../table/answers';
 import type { Score } from '../eval/metrics';
 import { IdParamSchema, PageQuerySchema } from './common';
 import { endpoint } from './endpoint';
+import { FigureCheckSchema, Table3RowSchema, Table4RowSchema } from '../eval/paper-tables';
+import { RuleAccuracySchema } from '../eval/rule-accuracy';
 import { ScoreFileFormatSchema, ScoreReportSchema } from '../eval/score-report';
 import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../eval/scoring-rules';
 
@@ -69,6 +71,20 @@ export type EvalScore = z.infer<typeof EvalScoreSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 export const SCORE_SCHEMA_MATCHES: Same<EvalScore, Score> = true;
 
+/**
+ * Where a batch run's batch is (OpenAI Batch API): `submitted`, `in_progress` (`completed` and
+ * `failed` of `total` answered there), `downloading` (finished there; results being stored),
+ * then `done`, `failed` or `cancelled`.
+ */
+export const EVAL_BATCH_STATES = ['submitted', 'in_progress', 'downloading', 'done', 'failed', 'cancelled'] as const;
+export const EvalBatchProgressSchema = z.object({
+  state: z.enum(EVAL_BATCH_STATES),
+  total: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+});
+export type EvalBatchProgress = z.infer<typeof EvalBatchProgressSchema>;
+
 export const EvalRunSchema = z.object({
   id: z.number().int(),
   model: z.string(),
@@ -76,6 +92,10 @@ export const EvalRunSchema = z.object({
   mode: EvalModeSchema,
   status: EvalRunStatusSchema,
   concurrency: z.number().int(),
+  /** Asked through the OpenAI Batch API (half price, answers within a day) rather than call by call. */
+  batch: z.boolean(),
+  /** The batch run's latest batch, as last polled; null for a run asked call by call (or before its batch exists). */
+  batch_progress: EvalBatchProgressSchema.nullable(),
   /** Questions in the run's snapshot. */
   items_total: z.number().int(),
   /** Asked and answered (the reply may still hold no extractable answer). */
@@ -183,8 +203,11 @@ export const StartEvalRequestSchema = z
     concurrency: z.number().int().min(1).max(32).default(4),
     /** Only the first N accepted items (a quick look before a full run). */
     limit: z.number().int().min(1).max(1_000_000).optional(),
+    /** Send the questions as one OpenAI Batch API batch: half price, answered within 24 hours. */
+    batch: z.boolean().default(false),
   })
-  .refine((request) => request.engine !== 'openai' || request.model !== undefined, { message: 'is required for the openai engine', path: ['model'] });
+  .refine((request) => request.engine !== 'openai' || request.model !== undefined, { message: 'is required for the openai engine', path: ['model'] })
+  .refine((request) => !request.batch || request.engine === 'openai', { message: 'only the openai engine asks through the Batch API', path: ['batch'] });
 export type StartEvalRequest = z.input<typeof StartEvalRequestSchema>;
 
 /** `hqa eval` output rows. A null prediction (no extractable answer) is scored as wrong. */
@@ -224,6 +247,12 @@ export const EvalRunDetailResponseSchema = z.object({
   run: EvalRunSchema,
   baseline: z.object({ run_id: z.number().int(), qa_accuracy: nullablePercent, decline_rate: nullablePercent }).nullable(),
   breakdown: EvalBreakdownSchema,
+  /**
+   * Relaxed accuracy under every scoring rule (chartqa, the reference, first), recomputed from the
+   * stored predictions, so the score can be set beside figures published under Qwen-VL's or
+   * ChartBench's rule. docs/scoring-rules.md.
+   */
+  rules: z.array(RuleAccuracySchema),
 });
 
 export const EVAL_OUTCOMES = ['all', 'correct', 'wrong', 'missing', 'biased', 'failed'] as const;
@@ -265,4 +294,46 @@ export const evalApi = {
   cancel: endpoint('POST', '/api/eval-runs/:id/cancel', { params: IdParamSchema, response: EvalRunResponseSchema }),
   /** Any signed-in user; its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
   scoreFile: endpoint('POST', '/api/eval/score-file', { body: ScoreFileRequestSchema, response: ScoreReportSchema }),
+} as const;
+
+// ── Published figures: a paper's Table 3 or Table 4 beside the models evaluated here ──
+/** Characters a published table's TSV may hold (the paper's tables are about 1 kB); under the app's JSON body limit. */
+export const PUBLISHED_TSV_MAX_CHARS = 200_000;
+
+const PublishedTableBase = {
+  id: z.number().int(),
+  /** Where the figures come from, as the uploader named it. */
+  source: z.string(),
+  file_name: z.string(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+};
+/** An uploaded table; each row's printed figure checked against the one recomputed from its own accuracies. */
+export const PublishedTableSchema = z.discriminatedUnion('kind', [
+  z.object({ ...PublishedTableBase, kind: z.literal('table3'), rows: z.array(Table3RowSchema.extend({ check: FigureCheckSchema })) }),
+  z.object({ ...PublishedTableBase, kind: z.literal('table4'), rows: z.array(Table4RowSchema.extend({ check: FigureCheckSchema })) }),
+]);
+export type PublishedTable = z.infer<typeof PublishedTableSchema>;
+
+// GET /api/published-figures   (any signed-in user) → every uploaded table, oldest first
+export const PublishedTableListResponseSchema = z.object({ tables: z.array(PublishedTableSchema) });
+
+// POST /api/published-figures   (curator) → 201 { table }. `text` is read by shared/eval/paper-tables.ts;
+// a file it refuses is a 400 naming the file, line and column.
+export const UploadPublishedTableRequestSchema = z.object({
+  source: z.string().trim().min(1, 'is empty: say where the figures come from').max(200),
+  file_name: z.string().trim().min(1).max(255),
+  text: z.string().min(1, 'is empty').max(PUBLISHED_TSV_MAX_CHARS),
+});
+export type UploadPublishedTableRequest = z.input<typeof UploadPublishedTableRequestSchema>;
+export const PublishedTableResponseSchema = z.object({ table: PublishedTableSchema });
+
+// DELETE /api/published-figures/:id   (curator) → { id }
+export const DeletePublishedTableResponseSchema = z.object({ id: z.number().int() });
+
+/** Reading published figures is for every signed-in user; uploading and deleting for curators. */
+export const publishedFiguresApi = {
+  list: endpoint('GET', '/api/published-figures', { response: PublishedTableListResponseSchema }),
+  upload: endpoint('POST', '/api/published-figures', { body: UploadPublishedTableRequestSchema, response: PublishedTableResponseSchema, status: 201 }),
+  remove: endpoint('DELETE', '/api/published-figures/:id', { params: IdParamSchema, response: DeletePublishedTableResponseSchema }),
 } as const;

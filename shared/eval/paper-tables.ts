@@ -37,7 +37,8 @@ const rankCell = z
   .regex(/^([1-9]\d*|-)?$/, 'is not a rank (a whole number from 1) or "-"')
   .transform((text) => (text === '-' || text === '' ? null : Number(text)));
 
-export const Table3RowSchema = z.object({
+/** What one TSV line of Table 3 holds, cell by cell (each cell as the reader trimmed it). */
+const Table3CellsSchema = z.object({
   model: nameCell,
   type: nameCell,
   /** Parameter count as printed ("0.3B"), "-" where unpublished. */
@@ -48,9 +49,9 @@ export const Table3RowSchema = z.object({
   chart_hqa_rank: rankCell,
   decline_rate: decimalCell,
 });
-export type Table3Row = z.output<typeof Table3RowSchema>;
 
-export const Table4RowSchema = z.object({
+/** What one TSV line of Table 4 holds. */
+const Table4CellsSchema = z.object({
   model: nameCell,
   type: nameCell,
   params: nameCell,
@@ -60,11 +61,38 @@ export const Table4RowSchema = z.object({
   text: percentCell,
   variance: decimalCell,
 });
+
+// A row as read, stored and sent: figures as printed decimal text, ranks as numbers (or null).
+const decimalText = z.string().regex(DECIMAL);
+const rank = z.number().int().min(1).nullable();
+
+/** A Table 3 row: model, type, params; ChartQA and Chart-HQA accuracy (percent) and rank; the printed decline rate. */
+export const Table3RowSchema = z.object({
+  model: z.string(),
+  type: z.string(),
+  params: z.string(),
+  chartqa_acc: decimalText,
+  chartqa_rank: rank,
+  chart_hqa_acc: decimalText,
+  chart_hqa_rank: rank,
+  decline_rate: decimalText,
+});
+export type Table3Row = z.output<typeof Table3RowSchema>;
+
+/** A Table 4 row: Chart-HQA accuracy (percent) per answer type (integer, decimal, boolean, text) and the printed variance. */
+export const Table4RowSchema = z.object({
+  model: z.string(),
+  type: z.string(),
+  params: z.string(),
+  int: decimalText,
+  dec: decimalText,
+  bool: decimalText,
+  text: decimalText,
+  variance: decimalText,
+});
 export type Table4Row = z.output<typeof Table4RowSchema>;
 
 export type PaperTable = { kind: 'table3'; rows: Table3Row[] } | { kind: 'table4'; rows: Table4Row[] };
-
-const ROW_SCHEMAS = { table3: Table3RowSchema, table4: Table4RowSchema } as const;
 
 /** A TSV that is not one of the layouts, naming where: file, 1-based line, and column (by header name where there is one). */
 export class PaperTableError extends Error {
@@ -109,11 +137,18 @@ export function readPaperTable(text: string, file: string): PaperTable {
   const headerLine = lines[0] ?? '';
   if (headerLine.trim() === '') throw new PaperTableError(file, 1, '1', 'the header line is empty');
   const header = headerLine.split('\t').map((name) => name.trim());
-  const kind = checkHeader(file, header);
-  const schema = ROW_SCHEMAS[kind];
-  const rows: Record<string, unknown>[] = [];
+  const body = { file, lines: lines.slice(1), header };
+  return checkHeader(file, header) === 'table3'
+    ? { kind: 'table3', rows: readRows(body, Table3CellsSchema) }
+    : { kind: 'table4', rows: readRows(body, Table4CellsSchema) };
+}
+
+/** The rows under a checked header (file line 2 on), each parsed by its layout's cell schema. */
+function readRows<T extends { model: string; params: string }>(body: { file: string; lines: string[]; header: string[] }, schema: z.ZodType<T>): T[] {
+  const { file, header } = body;
+  const rows: T[] = [];
   const seen = new Map<string, number>();
-  lines.slice(1).forEach((content, index) => {
+  body.lines.forEach((content, index) => {
     const line = index + 2;
     if (content.trim() === '') return;
     const cells = content.split('\t').map((cell) => cell.trim());
@@ -134,8 +169,7 @@ export function readPaperTable(text: string, file: string): PaperTable {
     rows.push(parsed.data);
   });
   if (rows.length === 0) throw new PaperTableError(file, 2, 'model', 'the file holds a header and no rows');
-  // Each row was parsed by this kind's schema just above.
-  return kind === 'table3' ? { kind, rows: rows as Table3Row[] } : { kind, rows: rows as Table4Row[] };
+  return rows;
 }
 
 /** A row's identity in its table: model + params (the paper lists Qwen2.5-VL at 7B and at 72B). */
@@ -144,14 +178,15 @@ export function paperRowKey(row: { model: string; params: string }): string {
 }
 
 /** A printed figure checked against the one recomputed from the same row's accuracies. */
-export interface FigureCheck {
+export const FigureCheckSchema = z.object({
   /** What the table prints. */
-  printed: string;
+  printed: z.string(),
   /** Recomputed exactly from the row's own accuracies, rounded half-up to the printed figure's decimals; null where undefined (Acc_QA of 0). */
-  recomputed: string | null;
+  recomputed: z.string().nullable(),
   /** Does the printed figure follow from the row's accuracies? */
-  follows: boolean;
-}
+  follows: z.boolean(),
+});
+export type FigureCheck = z.infer<typeof FigureCheckSchema>;
 
 const decimalsOf = (printed: string) => printed.split('.')[1]?.length ?? 0;
 
@@ -170,4 +205,15 @@ export function checkDeclineRate(row: Pick<Table3Row, 'chartqa_acc' | 'chart_hqa
 /** Table 4: the population variance of the row's four per-type accuracies. */
 export function checkVariance(row: Pick<Table4Row, 'int' | 'dec' | 'bool' | 'text' | 'variance'>): FigureCheck {
   return check(row.variance, (decimals) => populationVarianceDecimal([row.int, row.dec, row.bool, row.text], decimals));
+}
+
+/** A table's rows, each with its printed figure checked (Table 3: decline rate; Table 4: variance). */
+export type CheckedPaperTable =
+  | { kind: 'table3'; rows: (Table3Row & { check: FigureCheck })[] }
+  | { kind: 'table4'; rows: (Table4Row & { check: FigureCheck })[] };
+
+export function checkPaperTable(table: PaperTable): CheckedPaperTable {
+  return table.kind === 'table3'
+    ? { kind: 'table3', rows: table.rows.map((row) => ({ ...row, check: checkDeclineRate(row) })) }
+    : { kind: 'table4', rows: table.rows.map((row) => ({ ...row, check: checkVariance(row) })) };
 }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getSettings } from '../../server/settings/settings-queries';
+import { providersFor } from '../../server/llm/model-roles';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { AdminPage } from './pages/admin-page';
 import { AppFrame } from './pages/app-frame';
@@ -156,6 +157,22 @@ describe('admin in the browser', () => {
     expect(await admin.settingError('ROUGE-L duplicate threshold')).toMatch(/1/);
     expect(await admin.settingsNotice.count()).toBe(0);
     expect(await model.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('an admin sets the judge model (gpt-4o, as CharXiv graded, until changed), which the judge role then asks; an empty one is refused', async () => {
+    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const judge = admin.setting('Judge model');
+    await judge.waitFor();
+    expect(await judge.inputValue()).toBe('gpt-4o');
+    await judge.fill('gpt-4o-2024-05-13');
+    await admin.saveSettings();
+    await admin.settingsNotice.getByText('Settings saved.').waitFor();
+    expect(providersFor(getSettings(server.server.ctx.db), { openaiApiKey: 'k', openaiBaseUrl: undefined }).judge.model).toBe('gpt-4o-2024-05-13');
+
+    await judge.fill('  ');
+    await admin.saveSettings();
+    expect(await admin.settingError('Judge model')).not.toBeNull();
+    expect(getSettings(server.server.ctx.db).judge_model).toBe('gpt-4o-2024-05-13');
   });
 
   it('an admin sets the session idle timeout, which refuses less than 5 minutes', async () => {

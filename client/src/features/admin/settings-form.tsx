@@ -53,7 +53,7 @@ const CONSENSUS_LABELS: Record<ConsensusRule, string> = {
 type PriceRow = { model: string; input: string; output: string };
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { generation_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
+type Draft = { generation_model: string; judge_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
 
 function toDraft(settings: Settings): Draft {
   const numbers = Object.fromEntries(ALL_NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
@@ -62,7 +62,7 @@ function toDraft(settings: Settings): Draft {
     input: String(price.input_per_mtok),
     output: String(price.output_per_mtok),
   }));
-  return { generation_model: settings.generation_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
+  return { generation_model: settings.generation_model, judge_model: settings.judge_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
 }
 
 /** An empty box is not zero: it fails validation instead. */
@@ -72,7 +72,11 @@ function numberOf(text: string): number {
 
 /** The settings the draft describes, keeping only the keys that differ from `saved`. */
 function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
-  const next: Record<string, unknown> = { generation_model: draft.generation_model.trim(), consensus_rule: draft.consensus_rule };
+  const next: Record<string, unknown> = {
+    generation_model: draft.generation_model.trim(),
+    judge_model: draft.judge_model.trim(),
+    consensus_rule: draft.consensus_rule,
+  };
   for (const { key } of ALL_NUMBER_FIELDS) next[key] = numberOf(draft[key]);
   next.price_table = Object.fromEntries(
     draft.prices.map((row) => [row.model.trim(), { input_per_mtok: numberOf(row.input), output_per_mtok: numberOf(row.output) }]),
@@ -203,6 +207,17 @@ function SettingsEditor({ settings }: { settings: Settings }) {
               autoComplete="off"
               value={draft.generation_model}
               onChange={(event) => set('generation_model', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Judge model" error={errorFor('judge_model')} hint="Grades free answers for CharXiv-style scoring (hqa score --format charxiv), at temperature 0; CharXiv graded with gpt-4o.">
+          {(control) => (
+            <input
+              {...control}
+              name="judge_model"
+              autoComplete="off"
+              value={draft.judge_model}
+              onChange={(event) => set('judge_model', event.target.value)}
             />
           )}
         </Field>
