@@ -51,10 +51,13 @@ export function readMultiChartQaDirectory(dir: string): NamedText {
   return { name: `${dir} (${files.length} groups)`, text: JSON.stringify(records) };
 }
 
+/** Made once (zod compiles a schema on first use). */
+const ReplyRowSchema = PredictionRowSchema.pick({ id: true, prediction: true, raw: true });
+
 function readReplies(file: NamedText): Map<string, string | null> {
   const replies = new Map<string, string | null>();
   for (const record of readRecords(file)) {
-    const row = parseWith(PredictionRowSchema.pick({ id: true, prediction: true, raw: true }), record.value, record.where);
+    const row = parseWith(ReplyRowSchema, record.value, record.where);
     if (replies.has(row.id)) throw new ScoreFileError(`${record.where}: id: duplicate id "${row.id}"`);
     replies.set(row.id, row.raw ?? row.prediction);
   }

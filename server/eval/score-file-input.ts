@@ -74,10 +74,13 @@ export function readRecords(file: NamedText): Located[] {
  * from id to prediction; a null prediction (no extractable answer) is kept as null, a repeated id
  * is an error.
  */
+/** Made once: zod compiles a schema on first use, so a schema made per row would compile 100,000 times. */
+const PredictionIdSchema = PredictionRowSchema.pick({ id: true, prediction: true });
+
 export function readPredictionRows(records: readonly Located[], file: string): Map<string, string | null> {
   const predictions = new Map<string, string | null>();
   for (const record of records) {
-    const row = parseWith(PredictionRowSchema.pick({ id: true, prediction: true }), record.value, record.where);
+    const row = parseWith(PredictionIdSchema, record.value, record.where);
     if (predictions.has(row.id)) throw new ScoreFileError(`${record.where}: id: duplicate id "${row.id}" in ${file}`);
     predictions.set(row.id, row.prediction);
   }
