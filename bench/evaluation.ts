@@ -20,6 +20,10 @@ import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
 import { startFakeOpenAI, textReply } from '../test/support/fake-openai';
+import { benchBatchRoundTrip } from './evaluation-batch';
+import { benchScoreFormats } from './evaluation-formats';
+import { benchJudge } from './evaluation-judge';
+import { benchScoringRules } from './evaluation-rules';
 
 /**
  * Evaluation benchmark, two parts.
@@ -28,6 +32,9 @@ import { startFakeOpenAI, textReply } from '../test/support/fake-openai';
  *    (N × 0.1 s / 8) and the share of worker time outside the model call (image, database).
  * 2. Scale: 100,000 accepted items evaluated by the factual baseline: snapshot, answering,
  *    listing runs, a deep page of the drill-down, the comparison.
+ * 3. Scoring: 100,000 predictions under each scoring rule, the seed benchmarks' file formats,
+ *    LLM-judge grading against the fake server at 100 ms latency (ratio to ideal), and the
+ *    batch-mode round trip (JSONL → fake Batch API → predictions).
  *   npm run bench:evaluation -- [questions] [concurrency]
  */
 const questions = Number(process.argv[2] ?? 1000);
@@ -132,6 +139,10 @@ async function scale(): Promise<void> {
 try {
   await modelRuns();
   if (!process.env.BENCH_MODE) await scale();
+  await benchScoringRules();
+  await benchScoreFormats();
+  await benchJudge();
+  await benchBatchRoundTrip();
 } finally {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });

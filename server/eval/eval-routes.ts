@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import express, { type Router } from 'express';
-import { evalApi, IMPORT_BODY_LIMIT } from '../../shared/api/evaluations';
+import { evalApi, IMPORT_BODY_LIMIT, publishedFiguresApi } from '../../shared/api/evaluations';
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
 import { importEvalRun, PredictionRowError } from './eval-import';
+import { listPublished, removePublishedTable, uploadPublishedTable } from './published-figures';
 import { runRuleAccuracies } from './rule-figures';
 import { FILE_SCORERS } from './file-scorers';
 import { ScoreFileError } from './score-file-input';
@@ -92,5 +93,8 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     },
     { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
   );
+  handle(api, publishedFiguresApi.list, 'reviewer', () => ({ tables: listPublished(ctx.db) }));
+  handle(api, publishedFiguresApi.upload, 'curator', ({ body, user }) => ({ table: uploadPublishedTable(ctx.db, body, user.id) }));
+  handle(api, publishedFiguresApi.remove, 'curator', ({ params: { id } }) => removePublishedTable(ctx.db, id));
   return api.router;
 }

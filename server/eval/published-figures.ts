@@ -22,7 +22,7 @@ export function uploadPublishedTable(db: Db, request: Required<UploadPublishedTa
   try {
     table = readPaperTable(request.text, request.file_name);
   } catch (error) {
-    if (error instanceof PaperTableError) throw new HttpError('bad_request', error.message, `body.text:${error.line}:${error.column}`);
+    if (error instanceof PaperTableError) throw new HttpError('bad_request', error.message, 'body.text');
     throw error;
   }
   const id = insertPublishedTable(db, { source: request.source, fileName: request.file_name, table, createdBy: userId });
