@@ -46,7 +46,8 @@ describe('a run under every scoring rule', () => {
     let yesNo = 0;
     const predictions = items.map((item) => {
       if (PLAIN_NUMBER.test(item.answer) && Number(item.answer) !== 0) {
-        const under = (below + above) % 2 === 0;
+        // Two below for each above, so the chartqa and qwen-vl counts differ however many numbers there are.
+        const under = (below + above) % 3 !== 2;
         if (under) below += 1;
         else above += 1;
         return { id: item.id, prediction: String(Number(item.answer) * (under ? 0.952 : 1.051)), raw: '' };
