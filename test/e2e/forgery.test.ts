@@ -35,7 +35,7 @@ describe('a page on another port of 127.0.0.1 (same site, another origin)', () =
 
     await page.goto(server.url);
     expect(await page.evaluate(async () => (await fetch('/api/auth/me')).status)).toBe(200);
-  });
+  }, 150_000);
 
   it('cannot open a WebSocket to the workbench as its visitor', async () => {
     const page = await browsers.signIn(server.url, ADMIN);

@@ -16,10 +16,10 @@ function forgingHtml(workbench: string): string {
   const jsonName = (fields: Record<string, string>) => JSON.stringify({ ...fields, pad: '' }).slice(0, -2);
   const user = jsonName({ username: 'forged', role: 'admin', password: 'forged-pass-1' }).replace(/'/g, '&#39;');
   return `<!doctype html><html><head><title>Somewhere else</title></head><body>
-<iframe name="sink" title="sink"></iframe>
-<form id="text-plain-logout" method="post" enctype="text/plain" target="sink" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
-<form id="urlencoded-logout" method="post" target="sink" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
-<form id="text-plain-create-user" method="post" enctype="text/plain" target="sink" action="${workbench}/api/users"><input name='${user}' value='"}'></form>
+<iframe name="sink-1" title="sink-1"></iframe><iframe name="sink-2" title="sink-2"></iframe><iframe name="sink-3" title="sink-3"></iframe>
+<form id="text-plain-logout" method="post" enctype="text/plain" target="sink-1" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
+<form id="urlencoded-logout" method="post" target="sink-2" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
+<form id="text-plain-create-user" method="post" enctype="text/plain" target="sink-3" action="${workbench}/api/users"><input name='${user}' value='"}'></form>
 </body></html>`;
 }
 
@@ -45,13 +45,15 @@ export class ForgingSite {
     await page.goto(this.url);
   }
 
-  /** Submits one form and waits for the workbench's answer in the hidden frame. */
+  /**
+   * Submits one form and waits for the workbench's answer in its own hidden frame (one frame
+   * per form, so one navigation never cancels another's). The wait is generous: on a loaded
+   * two-core CI machine a frame navigation has taken over 10 s to report.
+   */
   async submit(page: Page, form: ForgedForm): Promise<Response> {
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().startsWith(this.workbench) && r.request().method() === 'POST'),
-      page.locator(`#${form}`).evaluate((element) => (element as HTMLFormElement).submit()),
-    ]);
-    return response;
+    const answered = page.waitForResponse((r) => r.url().startsWith(this.workbench) && r.request().method() === 'POST', { timeout: 45_000 });
+    await page.locator(`#${form}`).evaluate((element) => (element as HTMLFormElement).submit());
+    return answered;
   }
 
   /** Opens a raw socket.io WebSocket to the workbench, asks to join its namespace, and reports what came back. */
