@@ -1,5 +1,7 @@
 import { pino } from 'pino';
 import { DatabaseUnwritableError } from '../db/storage-errors';
+import { firstStartBanner, firstStartReminder } from './bootstrap/first-start';
+import { PortInUseError } from './bootstrap/listen';
 import { loadConfig } from './config';
 import { hasModelEndpoint } from './llm/model-roles';
 import { startServer } from './start-server';
@@ -8,19 +10,19 @@ import { startServer } from './start-server';
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 const server = await startServer(config, logger).catch((error: unknown) => {
-  // The one start failure a user causes and fixes: one line naming the file, not a stack trace.
-  if (!(error instanceof DatabaseUnwritableError)) throw error;
-  process.stderr.write(`Chart-HQA Workbench cannot start: ${error.message}\n`);
+  // The start failures a user causes and fixes: one line, not a stack trace. A taken port is
+  // found before the admin is created, so the one-time password is not lost with it.
+  if (error instanceof PortInUseError) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof DatabaseUnwritableError) process.stderr.write(`Chart-HQA Workbench cannot start: ${error.message}\n`);
+  else throw error;
   process.exit(1);
 });
 
-if (server.adminPassword) {
-  process.stdout.write(
-    `\n  First start: created user "admin" with password\n\n      ${server.adminPassword}\n\n  It is shown only this once. Add more users on the Admin page or with \`npm run hqa -- user add\`.\n\n`,
-  );
-}
+// Printed once the server listens, and its one line again last, below whatever start-up logged.
+if (server.adminPassword) process.stdout.write(firstStartBanner(server.adminPassword));
 logger.info({ url: server.url, db: config.dbPath, engine: hasModelEndpoint(config) ? 'openai' : 'offline' }, 'Chart-HQA Workbench is listening');
 process.stdout.write(`  Open ${server.url}\n`);
+if (server.adminPassword) process.stdout.write(`${firstStartReminder(server.adminPassword)}\n`);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

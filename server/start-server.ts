@@ -1,11 +1,12 @@
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
-import { openAndMigrate } from '../db/database';
+import { openAndMigrate, type Db } from '../db/database';
 import { createApp } from './app';
 import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
+import { listen } from './bootstrap/listen';
 import type { Config } from './config';
 import { LOG_REDACTION } from './http/log-redaction';
 import { attachRealtime, type Realtime } from './realtime/realtime';
@@ -36,10 +37,42 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Opens and migrates the database, prepares a first start, and listens on config.port (0 = any free port). */
+/** Until the app is built, a request that reaches the bound port is told to come back. */
+const starting: RequestListener = (_req, res) => {
+  res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' }).end('starting\n');
+};
+
+/**
+ * Opens and migrates the database, binds config.port (0 = any free port), then prepares a first
+ * start and builds the app. The port is bound first: a taken port (`PortInUseError`) ends the
+ * start before the admin is created, so no one-time password is made and lost.
+ */
 export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel, redact: LOG_REDACTION })): Promise<RunningServer> {
   const db = openAndMigrate(config.dbPath);
-  const adminPassword = await ensureAdmin(db);
+  let handler = starting;
+  const httpServer = createServer((req, res) => handler(req, res));
+  try {
+    await listen(httpServer, config.port, config.host);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  try {
+    return await prepare(config, logger, db, httpServer, (app) => (handler = app));
+  } catch (error) {
+    httpServer.close();
+    db.close();
+    throw error;
+  }
+}
+
+async function prepare(
+  config: Config,
+  logger: Logger,
+  db: Db,
+  httpServer: Server,
+  serve: (app: Express) => void,
+): Promise<RunningServer> {
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
   const classified = classifyLegacyItems(db);
@@ -67,7 +100,6 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   // Review settles an item, the feedback loop takes it from there: review never imports reflection.
   const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
   const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches });
-  const httpServer = createServer(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;
@@ -80,10 +112,9 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   }, config.sessionSweepMs);
   sessionSweeper.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, config.host, () => resolve());
-  });
+  // Created once the port is ours: the caller prints it after the server listens.
+  const adminPassword = await ensureAdmin(db);
+  serve(app);
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const resumed = executor.resumeOrphans();

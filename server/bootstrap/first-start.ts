@@ -22,6 +22,16 @@ export async function ensureAdmin(db: Db): Promise<string | null> {
   return generatedPassword ?? null;
 }
 
+/** What a first start prints once the server listens: the admin's one-time password. */
+export function firstStartBanner(password: string): string {
+  return `\n  First start: created user "admin" with password\n\n      ${password}\n\n  It is shown only this once. Add more users on the Admin page or with \`npm run hqa -- user add\`.\n\n`;
+}
+
+/** The banner's one line, printed again as the last line of start-up, below the log. */
+export function firstStartReminder(password: string): string {
+  return `  First start: user "admin", password ${password} (shown only this once)`;
+}
+
 /** On an empty database, generates the bundled demo split and imports it. */
 export function importDemoIfEmpty(db: Db, logger: Logger): boolean {
   if (countCharts(db) > 0) return false;
