@@ -28,6 +28,8 @@ export interface ScoreDeps {
   db: () => Db;
   /** The roles from the current settings and the environment; a judge asks `.judge`. */
   providers: () => Providers;
+  /** Called as a judge-based scorer settles each answer (graded, cached, failed), with how many of `total` are. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface FileScorer {

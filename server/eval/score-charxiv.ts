@@ -216,7 +216,7 @@ function reasoningReport(questions: readonly Question[], grades: readonly JudgeG
 }
 
 /** Grades every question's prediction with the judge and reports CharXiv's figures; throws ScoreFileError on bad input or no judge endpoint. */
-export async function scoreCharxiv(input: ScoreFileInput, deps: ScoreDeps, onProgress?: (done: number, total: number) => void): Promise<ScoreReport> {
+export async function scoreCharxiv(input: ScoreFileInput, deps: ScoreDeps): Promise<ScoreReport> {
   const dataset = readDataset(input.dataset);
   const predictions = readPredictions(input.predictions, dataset);
   const known = new Set(dataset.questions.map((question) => question.id));
@@ -227,7 +227,7 @@ export async function scoreCharxiv(input: ScoreFileInput, deps: ScoreDeps, onPro
   if (!judge.connection || !judge.model) {
     throw new ScoreFileError('the judge needs OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI): CharXiv answers are graded by an LLM judge, the judge_model setting');
   }
-  const grader = createJudgeGrader({ db: deps.db(), connection: judge.connection, model: judge.model, ...(onProgress ? { onProgress } : {}) });
+  const grader = createJudgeGrader({ db: deps.db(), connection: judge.connection, model: judge.model, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
   const { grades, totals } = await grader.grade(dataset.questions.map((question) => ({ ...question.request, response: predictions.get(question.id) ?? null })));
 
   const warnings = [

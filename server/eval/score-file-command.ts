@@ -9,6 +9,7 @@ import { FILE_SCORERS, type ScoreDeps } from './file-scorers';
 import { formatScoreReport } from './format-report';
 import { readMultiChartQaDirectory } from './multichartqa-file';
 import { ScoreFileError, type NamedText } from './score-file-input';
+import { scoreProgress } from './score-progress';
 
 export interface ScoreFileCommandOptions {
   format: string;
@@ -33,29 +34,33 @@ function readDataset(format: ScoreFileFormat, file: string): NamedText {
 }
 
 /** The database and model roles, opened only when a scorer asks (a judge-based format). */
-function lazyDeps(): ScoreDeps {
+function lazyDeps(onProgress: ScoreDeps['onProgress']): ScoreDeps {
   let db: Db | undefined;
   const openDb = () => (db ??= openAndMigrate(loadConfig().dbPath));
-  return { db: openDb, providers: () => providersFor(getSettings(openDb()), loadConfig()) };
+  return { db: openDb, providers: () => providersFor(getSettings(openDb()), loadConfig()), ...(onProgress ? { onProgress } : {}) };
 }
 
 /** Scores one file in a seed-benchmark format; throws ScoreFileError on bad input or options. */
-export async function scoreFileCommand(options: ScoreFileCommandOptions): Promise<ScoreReport> {
+export async function scoreFileCommand(options: ScoreFileCommandOptions, onProgress?: ScoreDeps['onProgress']): Promise<ScoreReport> {
   const format = ScoreFileFormatSchema.safeParse(options.format);
   if (!format.success) throw new ScoreFileError(`--format: expected chart-hqa, ${ScoreFileFormatSchema.options.join(', ')}; got "${options.format}"`);
   const rule = ScoringRuleSchema.safeParse(options.rule ?? DEFAULT_SCORING_RULE);
   if (!rule.success) throw new ScoreFileError(`--rule: expected ${ScoringRuleSchema.options.join(', ')}; got "${options.rule ?? ''}"`);
   const input = { dataset: readDataset(format.data, options.dataset), predictions: readNamed(options.predictions, 'predictions'), rule: rule.data };
-  return FILE_SCORERS[format.data].score(input, lazyDeps());
+  return FILE_SCORERS[format.data].score(input, lazyDeps(onProgress));
 }
 
 /** `hqa score --format <fmt>`: prints the report (text, or JSON with --json); 1 with one line naming the file and field on bad input. */
 export async function runScoreFile(options: ScoreFileCommandOptions): Promise<number> {
+  // The judge's progress goes to stderr: stdout holds only the report.
+  const progress = scoreProgress();
   try {
-    const report = await scoreFileCommand(options);
+    const report = await scoreFileCommand(options, progress.onProgress);
+    progress.stop();
     process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatScoreReport(report));
     return 0;
   } catch (error) {
+    progress.stop();
     if (!(error instanceof ScoreFileError)) throw error;
     if (options.json) process.stdout.write(`${JSON.stringify({ error: { message: error.message } })}\n`);
     else process.stderr.write(`error: ${error.message}\n`);

@@ -291,6 +291,16 @@ describe('CharXiv grading by the LLM judge', () => {
     }
   });
 
+  it('reports the file scorer’s progress through ScoreDeps.onProgress: (done, total) in order, ending at total, cached answers too', async () => {
+    const input = { dataset: named(REASONING, readFileSync(REASONING, 'utf8')), predictions: named('p.json', reasoningPredictions()), rule: 'chartqa' as const };
+    for (const run of ['graded', 'cached']) {
+      const progress: Array<[number, number]> = [];
+      const report = await scoreCharxiv(input, { ...deps(settingsWith(JUDGE)), onProgress: (done, total) => progress.push([done, total]) });
+      expect(figure(report, 'Grades from the cache'), run).toBe(run === 'cached' ? 20 : 0);
+      expect(progress, run).toEqual(Array.from({ length: 20 }, (_, i) => [i + 1, 20]));
+    }
+  });
+
   it('refuses to grade without an endpoint, saying the judge needs OPENAI_API_KEY', async () => {
     const input = { dataset: named(REASONING, readFileSync(REASONING, 'utf8')), predictions: named('p.json', reasoningPredictions()), rule: 'chartqa' as const };
     await expect(scoreCharxiv(input, deps(settingsWith(JUDGE), false))).rejects.toThrow(new ScoreFileError('the judge needs OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI): CharXiv answers are graded by an LLM judge, the judge_model setting'));
@@ -317,6 +327,8 @@ describe('hqa score --format charxiv', () => {
     expect(result.status, result.stderr).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
     expect(figure(report, 'Overall')).toBe(70);
+    // Not a terminal: a progress line per tenth of the answers on stderr, none on stdout.
+    expect(result.stderr.trim().split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => `judge: ${2 * (i + 1)} of 20 answers graded (${10 * (i + 1)}%)`));
     const sent = chatRequests().slice(before);
     expect(sent).toHaveLength(20);
     // The default judge: CharXiv's paper graded with GPT-4o.
