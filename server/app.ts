@@ -22,6 +22,7 @@ import type { ReflectionBatches } from './reflection/reflection-batches';
 import { reflectionRoutes } from './reflection/reflection-routes';
 import { exportRoutes } from './export/export-routes';
 import { analyticsRoutes } from './analytics/analytics-routes';
+import { overviewRoutes } from './overview/overview-routes';
 import type { EvalExecutor } from './eval/eval-executor';
 import { EVAL_IMPORT_PATH, evalRoutes, SCORE_FILE_PATH } from './eval/eval-routes';
 
@@ -68,6 +69,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
     exportRoutes(ctx),
     analyticsRoutes(ctx),
+    overviewRoutes(ctx),
     evalRoutes(ctx, services.evalExecutor),
   );
   app.use('/api', apiNotFound());

@@ -1,6 +1,7 @@
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
-import { statusCounts } from './review-queries';
+import { nowIso } from './review-queries';
+import { shownStatusCounts } from './shown-status-counts';
 import { sweepExpiredLeases } from './review-service';
 
 /** How often expired leases are returned to the queue (and their holders told). */
@@ -79,7 +80,7 @@ export class ReviewEvents {
     this.queueTimer = setTimeout(() => {
       this.queueTimer = null;
       try {
-        this.ctx.publish('queue.changed', { counts: statusCounts(this.ctx.db) });
+        this.ctx.publish('queue.changed', { counts: shownStatusCounts(this.ctx.db, nowIso()) });
       } catch (error) {
         // The database may be closing with the server.
         this.ctx.logger.debug({ err: error }, 'queue counts not sent');

@@ -7,7 +7,8 @@ import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';
-import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso, statusCounts } from './review-queries';
+import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
+import { shownStatusCounts } from './shown-status-counts';
 import { ownStats, teamStats } from './review-stats';
 
 export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
@@ -16,7 +17,7 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
   handle(api, reviewApi.next, 'reviewer', ({ body, user }) => ({ task: review.next(user.id, body) }));
   handle(api, reviewApi.queue, 'reviewer', ({ user }) => ({
     available: availableFor(ctx.db, user.id, nowIso(), getSettings(ctx.db).reviews_per_item),
-    counts: statusCounts(ctx.db),
+    counts: shownStatusCounts(ctx.db, nowIso()),
   }));
   handle(api, reviewApi.renew, 'reviewer', ({ params: { id }, user }) => ({ lease_expires_at: review.renew(id, user.id) }));
   handle(api, reviewApi.release, 'reviewer', ({ params: { id }, user }) => {

@@ -1,0 +1,27 @@
+import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
+
+/**
+ * A reviewer holds up to two leases: the item on screen (their oldest live lease: the claim hands
+ * it back first) and the next one, prefetched so it is ready the moment they submit. The
+ * prefetched item's status is `in_review` (its slot is taken), but nobody is looking at it yet.
+ *
+ * This counts the `in_review` items that nobody is looking at: no standing review, and every live
+ * lease on them is a prefetch (its holder has an older live lease). Leases are few (at most two
+ * per reviewer), so the count walks the leases, not the items.
+ */
+export function countPrefetchOnlyItems(db: Db, now: string): number {
+  return (
+    statement(
+      db,
+      `SELECT COUNT(DISTINCT l.item_id) AS n FROM leases l JOIN hqa_items i ON i.id = l.item_id
+        WHERE l.expires_at > @now AND i.status = 'in_review'
+          AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
+          AND NOT EXISTS (
+            SELECT 1 FROM leases c WHERE c.item_id = i.id AND c.expires_at > @now
+              AND NOT EXISTS (
+                SELECT 1 FROM leases o WHERE o.reviewer_id = c.reviewer_id AND o.expires_at > @now
+                  AND (o.created_at < c.created_at OR (o.created_at = c.created_at AND o.item_id < c.item_id))))`,
+    ).get({ now }) as { n: number }
+  ).n;
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OverviewResponseSchema } from '../../shared/api/overview';
+import { NextResponseSchema, QueueResponseSchema } from '../../shared/api/review';
+import { RunConfigSchema } from '../../shared/api/runs';
+import { TestClient } from '../support/http-client';
+import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
+import { connectAs, nextEvent } from '../support/socket-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/** GET /api/overview and the "in review" figure: a reviewer's prefetched next item is not a second item in review. */
+
+const ITEMS = 8;
+
+let server: TestServer;
+let admin: TestClient;
+let curator: TestClient;
+let ann: TestClient;
+let ben: TestClient;
+
+async function signIn(name: string, role: 'admin' | 'curator' | 'reviewer'): Promise<TestClient> {
+  await server.createUser(name, role, `${name}-password-1`);
+  const client = new TestClient(server.url);
+  await client.login(name, `${name}-password-1`);
+  return client;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await generateItems(server, ITEMS);
+  admin = await signIn('root', 'admin');
+  curator = await signIn('cora', 'curator');
+  ann = await signIn('ann', 'reviewer');
+  ben = await signIn('ben', 'reviewer');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.server.ctx.db;
+const storedInReview = () => (db().prepare("SELECT COUNT(*) AS n FROM hqa_items WHERE status = 'in_review'").get() as { n: number }).n;
+
+async function overview(client: TestClient = curator) {
+  const res = await client.get('/api/overview');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return OverviewResponseSchema.parse(res.body);
+}
+
+async function next(client: TestClient, exclude: number[] = []): Promise<number> {
+  const res = await client.post('/api/review/next', { exclude_item_ids: exclude });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = NextResponseSchema.parse(res.body).task?.item.id;
+  if (id === undefined) throw new Error('the queue gave no item');
+  return id;
+}
+
+async function setK(k: number) {
+  expect((await admin.request('PATCH', '/api/settings', { reviews_per_item: k, consensus_rule: 'majority' })).status).toBe(200);
+}
+
+describe('GET /api/overview', () => {
+  it('is for curators and admins, not reviewers', async () => {
+    expect((await ann.get('/api/overview')).status).toBe(403);
+    expect((await new TestClient(server.url).get('/api/overview')).status).toBe(401);
+    expect((await admin.get('/api/overview')).status).toBe(200);
+  });
+
+  it('counts a reviewer holding the item on screen and a prefetched one as one item in review, on every view of the count', async () => {
+    await setK(1);
+    expect(await overview()).toMatchObject({ queue: { pending: ITEMS, in_review: 0, total: ITEMS }, pass_rate: null, awaiting_adjudication: 0 });
+
+    const socket = await connectAs(server.url, ben);
+    try {
+      const current = await next(ann);
+      const pushed = nextEvent(socket, 'queue.changed', (p) => (p as { counts: { pending: number } }).counts.pending === ITEMS - 1);
+      const prefetched = await next(ann, [current]);
+      expect(prefetched).not.toBe(current);
+      // Both slots are taken (k = 1): the stored status of both is in_review…
+      expect(storedInReview()).toBe(2);
+      // …but ann is looking at one of them.
+      expect((await overview()).queue).toEqual({ pending: ITEMS - 1, in_review: 1, total: ITEMS });
+      const queue = QueueResponseSchema.parse((await ben.get('/api/review/queue')).body);
+      expect(queue.counts).toMatchObject({ pending: ITEMS - 1, in_review: 1 });
+      expect((await pushed) as { counts: Record<string, number> }).toMatchObject({ counts: { pending: ITEMS - 1, in_review: 1 } });
+
+      // Ben takes one of his own: two reviewers looking, two in review; ann's prefetch still waits.
+      await next(ben);
+      expect((await overview()).queue).toMatchObject({ pending: ITEMS - 2, in_review: 2 });
+
+      // Ann decides the item on screen: the prefetched one becomes the one she looks at.
+      expect((await ann.post(`/api/review/items/${current}`, acceptReview())).status).toBe(201);
+      expect(await overview()).toMatchObject({ queue: { pending: ITEMS - 3, in_review: 2, total: ITEMS - 1 }, decided: { accepted: 1, rejected: 0 }, pass_rate: 100 });
+      // She prefetches again: still one item in review for her.
+      await next(ann, [prefetched]);
+      expect(storedInReview()).toBe(3);
+      expect((await overview()).queue).toMatchObject({ pending: ITEMS - 3, in_review: 2 });
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('gives the pass rate over decided items, the items awaiting adjudication and the runs in progress', async () => {
+    db().exec(`DELETE FROM leases; UPDATE reviews SET retracted_at = '2000-01-01', retract_reason = 'requeue' WHERE retracted_at IS NULL;
+      UPDATE hqa_items SET status = 'pending', final_answer = NULL, final_question = NULL, decided_at = NULL`);
+    await setK(1);
+    const accepted = await next(ann);
+    expect((await ann.post(`/api/review/items/${accepted}`, acceptReview())).status).toBe(201);
+    const rejected = await next(ben);
+    expect((await ben.post(`/api/review/items/${rejected}`, rejectReview())).status).toBe(201);
+    const third = await next(ben);
+    expect((await ben.post(`/api/review/items/${third}`, rejectReview())).status).toBe(201);
+    expect(await overview()).toMatchObject({ decided: { accepted: 1, rejected: 2 }, awaiting_adjudication: 0 });
+    expect((await overview()).pass_rate).toBeCloseTo(100 / 3, 6);
+
+    // Two reviewers disagree under k = 2: the item waits for a curator.
+    await setK(2);
+    const disputed = await next(ann);
+    expect(await next(ben)).toBe(disputed);
+    expect((await ann.post(`/api/review/items/${disputed}`, acceptReview())).status).toBe(201);
+    expect((await ben.post(`/api/review/items/${disputed}`, rejectReview())).status).toBe(201);
+    expect(await overview()).toMatchObject({ awaiting_adjudication: 1, decided: { accepted: 1, rejected: 2 }, queue: { total: ITEMS - 4 } });
+
+    // The items' run is done; a run created and not started is queued: in progress.
+    expect((await overview()).runs_in_progress).toBe(0);
+    const run = server.server.executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 2 }), null);
+    expect(await overview()).toMatchObject({ runs_in_progress: 1, runs_paused: 0 });
+    expect((await curator.post(`/api/runs/${run.id}/cancel`)).status).toBe(200);
+    expect((await overview()).runs_in_progress).toBe(0);
+  });
+});
