@@ -75,18 +75,38 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): number[] {
   for (const file of files) {
     if (done.has(file.version)) continue;
     const sql = readFileSync(file.path, 'utf8');
-    db.transaction(() => {
-      try {
-        db.exec(sql);
-      } catch (error) {
-        throw new Error(`migration ${file.path} failed: ${(error as Error).message}`, { cause: error });
-      }
-      record.run(file.version, file.name);
-    })();
+    // A table rebuild (https://www.sqlite.org/lang_altertable.html, "other kinds of table schema
+    // changes") drops a parent table; that needs foreign keys off, which SQLite only allows
+    // outside a transaction. The rebuilt schema is checked before the migration commits.
+    const rebuild = sql.startsWith(TABLE_REBUILD_MARKER);
+    const foreignKeysWereOn = db.pragma('foreign_keys', { simple: true }) === 1;
+    if (rebuild) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        try {
+          db.exec(sql);
+        } catch (error) {
+          throw new Error(`migration ${file.path} failed: ${(error as Error).message}`, { cause: error });
+        }
+        if (rebuild) {
+          const broken = db.pragma('foreign_key_check') as { table: string; rowid: number; parent: string }[];
+          if (broken.length > 0) {
+            const first = broken[0];
+            throw new Error(`migration ${file.path} failed: ${broken.length} row(s) break a foreign key (first: ${first?.table} rowid ${first?.rowid} -> ${first?.parent})`);
+          }
+        }
+        record.run(file.version, file.name);
+      })();
+    } finally {
+      if (rebuild && foreignKeysWereOn) db.pragma('foreign_keys = ON');
+    }
     ran.push(file.version);
   }
   return ran;
 }
+
+/** First line of a migration that rebuilds tables: it runs with foreign keys off, then checked. */
+export const TABLE_REBUILD_MARKER = '-- migration: table rebuild';
 
 /**
  * A domain's statements, prepared once per connection and reused: better-sqlite3 compiles a

@@ -7,6 +7,7 @@ import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/char
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
+import { numberOrText } from '../import/answer-kind';
 
 /** All SQL of the charts domain (charts, their images and factual questions). */
 
@@ -178,19 +179,20 @@ export interface ChartWriteResult {
 
 export function createChartWriter(db: Db) {
   const findChart = statement(db, 'SELECT id, content_hash, type_source, chart_type, data_table FROM charts WHERE split = ? AND imgname = ?');
+  // A ChartQA split publishes its tables: imported and confirmed.
   const insertChart = statement(db, `INSERT INTO charts
-    (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, annotation, source_file, content_hash)
-    VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, @annotation, @source_file, @content_hash)`);
+    (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, table_source, table_confirmed, annotation, source_file, content_hash)
+    VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, 'imported', 1, @annotation, @source_file, @content_hash)`);
   // A curator's type is a human decision: a re-import updates the data but keeps that type.
   const updateChart = statement(db, `UPDATE charts SET title = @title,
       chart_type = CASE WHEN type_source = 'curator' THEN chart_type ELSE @chart_type END,
       type_source = CASE WHEN type_source = 'curator' THEN type_source ELSE @type_source END,
-      data_table = @data_table, row_count = @row_count, series_count = @series_count, annotation = @annotation,
+      data_table = @data_table, row_count = @row_count, series_count = @series_count, table_source = 'imported', table_confirmed = 1, annotation = @annotation,
       source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id`);
   const upsertImage = statement(db, `INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
-  const insertQa = statement(db, 'INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)');
+  const insertQa = statement(db, 'INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source, answer_kind) VALUES (?, ?, ?, ?, ?)');
   const refreshInferredType = statement(db, `UPDATE charts SET chart_type = @chart_type, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id AND type_source = 'inferred' AND chart_type <> @chart_type`);
 
@@ -236,7 +238,7 @@ export function createChartWriter(db: Db) {
     }
     if (chart.image && outcome !== 'unchanged') upsertImage.run(chartId, chart.image.png, chart.image.sha256);
     let qasAdded = 0;
-    for (const qa of qas) qasAdded += insertQa.run(chartId, qa.query, qa.label, qa.source).changes;
+    for (const qa of qas) qasAdded += insertQa.run(chartId, qa.query, qa.label, qa.source, numberOrText(qa.label)).changes;
     return { outcome, qasAdded, chartId, tableOrTypeChanged };
   });
   return { write };

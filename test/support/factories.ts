@@ -7,6 +7,7 @@ import type { QaSource } from '../../shared/domain/qa';
 import type { Role } from '../../shared/domain/roles';
 import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { createChartWriter, getQaWithChart } from '../../server/charts/chart-queries';
+import { numberOrText } from '../../server/import/answer-kind';
 import { insertRun } from '../../server/generation/run-queries';
 import { createVerifiedItem, type ItemDraftInput } from '../../server/items/item-service';
 import { recordLlmCall, type LlmCallRecord } from '../../server/llm/llm-call-queries';
@@ -48,7 +49,7 @@ export function buildChart(
 
 /** A factual question on a chart, as the importer stores it. */
 export function buildQa(db: Db, { chartId, query = unique('What is the value'), label = '1', source = 'human' as QaSource }: { chartId: number; query?: string; label?: string; source?: QaSource }): number {
-  return Number(db.prepare('INSERT INTO factual_qas (chart_id, query, label, source) VALUES (?, ?, ?, ?)').run(chartId, query, label, source).lastInsertRowid);
+  return Number(db.prepare('INSERT INTO factual_qas (chart_id, query, label, source, answer_kind) VALUES (?, ?, ?, ?, ?)').run(chartId, query, label, source, numberOrText(label)).lastInsertRowid);
 }
 
 export function buildProposal(
