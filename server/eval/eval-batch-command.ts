@@ -6,11 +6,13 @@ import type { Db } from '../../db/database';
 import type { Config } from '../config';
 import { batchClient, DEFAULT_POLL_MS } from '../llm/batch-api';
 import { batchInputLine, mapBatchResults, toJsonl, type BatchLineResult } from '../llm/batch-lines';
+import type { TokenUsage } from '../llm/cost';
 import { getBatchByRemoteId, insertBatch, type BatchRecord } from '../llm/batch-queries';
 import { awaitBatch, finishBatch, recordBatchCall, sendBatch, type BatchTarget } from '../llm/batch-runner';
 import { batchCallCost } from '../llm/cost';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
+import type { Settings } from '../../shared/settings';
 import { EvalDatasetSchema, PredictionSchema, readJsonFile, writePredictions, type EvalCommandOptions, type EvalDataset, type EvalItem, type Prediction } from './eval-command';
 import { EVAL_TEMPLATE, evalChatBody } from './model-asker';
 
@@ -69,7 +71,40 @@ interface Totals {
   cost: number;
 }
 
-function report(options: EvalCommandOptions, inputs: Inputs, skipped: number, totals: Totals, errors: { id: string; error: string }[], extra: Record<string, unknown> = {}): number {
+interface ItemError {
+  id: string;
+  error: string;
+}
+
+/** What a run collected for its report: the totals and the items that got no answer. */
+interface Tally {
+  totals: Totals;
+  errors: ItemError[];
+}
+
+const emptyTally = (): Tally => ({ totals: { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 }, errors: [] });
+
+/** One batch result into the predictions and the tally, counted as the normal path counts an answer; `cost` prices its tokens. */
+function takeResult(inputs: Inputs, tally: Tally, id: string, result: BatchLineResult, cost: (tokens: TokenUsage) => number): void {
+  const { totals } = tally;
+  if (!result.ok) {
+    totals.failed++;
+    tally.errors.push({ id, error: result.error });
+    return;
+  }
+  inputs.done.set(id, predictionOf(id, result));
+  totals.asked++;
+  totals.prompt_tokens += result.tokens.prompt_tokens;
+  totals.completion_tokens += result.tokens.completion_tokens;
+  totals.cost += cost(result.tokens);
+}
+
+/** A result's cost at the batch price of the settings' price table. */
+function batchPrice(model: string, settings: Pick<Settings, 'price_table' | 'batch_discount'>): (tokens: TokenUsage) => number {
+  return (tokens) => batchCallCost(model, tokens, settings.price_table, settings.batch_discount).cost;
+}
+
+function report(options: EvalCommandOptions, inputs: Inputs, skipped: number, { totals, errors }: Tally, extra: Record<string, unknown> = {}): number {
   const cost = Math.round(totals.cost * 1e6) / 1e6;
   const summary = { out: options.out, model: options.model, items: inputs.dataset.items.length, skipped, ...totals, cost, errors, ...extra };
   if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -117,24 +152,13 @@ function readBatchFile(db: Db, options: EvalCommandOptions, file: string, inputs
     [{ source: file, text }],
   );
   const settings = getSettings(db);
-  const totals: Totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
-  const errors: { id: string; error: string }[] = [];
+  const tally = emptyTally();
   for (const [id, result] of mapped.results) {
-    if (!todoIds.has(id)) continue;
-    if (!result.ok) {
-      totals.failed++;
-      errors.push({ id, error: result.error });
-      continue;
-    }
-    inputs.done.set(id, predictionOf(id, result));
-    totals.asked++;
-    totals.prompt_tokens += result.tokens.prompt_tokens;
-    totals.completion_tokens += result.tokens.completion_tokens;
-    totals.cost += batchCallCost(options.model, result.tokens, settings.price_table, settings.batch_discount).cost;
+    if (todoIds.has(id)) takeResult(inputs, tally, id, result, batchPrice(options.model, settings));
   }
-  for (const id of mapped.unknown) errors.push({ id, error: `in ${file} but not in the dataset ${options.dataset}` });
+  for (const id of mapped.unknown) tally.errors.push({ id, error: `in ${file} but not in the dataset ${options.dataset}` });
   writePredictions(options.out, inputs.dataset, inputs.done);
-  return report(options, inputs, inputs.dataset.items.length - todoIds.size, totals, errors, { unknown: mapped.unknown });
+  return report(options, inputs, inputs.dataset.items.length - todoIds.size, tally, { unknown: mapped.unknown });
 }
 
 function readSidecar(out: string): Sidecar | null {
@@ -188,7 +212,7 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
     }
     if (!options.json) process.stderr.write(`re-attaching to batch ${sidecar.remote_id} (${sidecarPath(options.out)})\n`);
   } else {
-    if (inputs.todo.length === 0) return report(options, inputs, inputs.dataset.items.length, { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 }, []);
+    if (inputs.todo.length === 0) return report(options, inputs, inputs.dataset.items.length, emptyTally());
     const requests = inputs.todo.map((item) => requestOf(item, options, inputs.withImage));
     record = await sendBatch(target, requests, 'hqa-eval.jsonl');
     sidecar = { remote_id: record.remote_id, model: options.model, ids: requests.map((request) => request.customId) };
@@ -197,8 +221,8 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
 
   const outcome = await awaitBatch(target, record, sidecar.ids);
   if (!outcome) throw new Error(`batch ${record.remote_id}: waiting was interrupted; rerun the same command to re-attach`);
-  const totals: Totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
-  const errors: { id: string; error: string }[] = [];
+  const tally = emptyTally();
+  const price = batchPrice(options.model, settings);
   const { batch } = outcome;
   // The calls are recorded once: a rerun after the database had them (and before the file was written) only writes the file.
   const recordCalls = batch.state !== 'done';
@@ -206,22 +230,13 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
     for (const id of sidecar.ids) {
       const result = outcome.mapped.results.get(id) ?? { ok: false as const, error: 'missing from the batch results' };
       const call = recordCalls ? recordBatchCall(target, batch, result) : null;
-      if (!result.ok) {
-        totals.failed++;
-        errors.push({ id, error: result.error });
-        continue;
-      }
-      inputs.done.set(id, predictionOf(id, result));
-      totals.asked++;
-      totals.prompt_tokens += result.tokens.prompt_tokens;
-      totals.completion_tokens += result.tokens.completion_tokens;
-      totals.cost += call?.cost ?? batchCallCost(options.model, result.tokens, settings.price_table, settings.batch_discount).cost;
+      takeResult(inputs, tally, id, result, (tokens) => call?.cost ?? price(tokens));
     }
     if (recordCalls) finishBatch(target, batch, outcome.problem);
   })();
-  for (const id of outcome.mapped.unknown) errors.push({ id, error: `in batch ${batch.remote_id}'s results but never asked` });
+  for (const id of outcome.mapped.unknown) tally.errors.push({ id, error: `in batch ${batch.remote_id}'s results but never asked` });
   writePredictions(options.out, inputs.dataset, inputs.done);
   rmSync(sidecarPath(options.out), { force: true });
   const skipped = inputs.dataset.items.length - sidecar.ids.length;
-  return report(options, inputs, skipped, totals, errors, { batch_id: batch.remote_id, ...(outcome.problem ? { problem: outcome.problem } : {}) });
+  return report(options, inputs, skipped, tally, { batch_id: batch.remote_id, ...(outcome.problem ? { problem: outcome.problem } : {}) });
 }
