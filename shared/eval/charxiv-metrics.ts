@@ -64,6 +64,8 @@ const NO_UNITS = 'Ignore units or scales that are written separately from the ti
 const NO_AUX_LINES = 'Ignore grid lines, tick marks, and any vertical or horizontal auxiliary lines.';
 const NO_LINES = 'the plot does not contain any lines or is not considered a line plot';
 const NO_LEGEND = 'the plot does not have a legend or no legend is considered relevant to this plot';
+const LEGEND_ONLY = 'Your final answer should account for only labels relevant to the plot in the legend, even if the legend is located outside the plot.';
+const NO_PERCENT_SIGN = 'You should remove the percentage sign (if any) in your answer.';
 const NO_COLORBAR = 'the plot does not have an explicit colorbar-based continuous legend or the legend is not considered relevant to this subplot';
 const TICK_STEP = (axis: 'x' | 'y') =>
   `the plot does not have an explicit ${axis}-axis tick value, or if the tick values are not numerical, or if the difference is not constant between all consecutive tick values`;
@@ -124,19 +126,19 @@ export const DESCRIPTIVE_TEMPLATES: readonly DescriptiveTemplate[] = [
     NA_NOTE(NO_LINES),
   ]),
   template(12, 'counting', 'quantity', 'how many discrete labels are there in the legend?', [
-    'Your final answer should account for only labels relevant to the plot in the legend, even if the legend is located outside the plot.',
+    LEGEND_ONLY,
     NA_NOTE(NO_LEGEND),
   ]),
   template(13, 'enumeration', 'ordered-list', 'what are the names of the labels in the legend?', [
-    'You should write down the labels from top to bottom, then from left to right and separate the labels with commas. Your final answer should account for only labels relevant to the plot in the legend, even if the legend is located outside the plot.',
+    `You should write down the labels from top to bottom, then from left to right and separate the labels with commas. ${LEGEND_ONLY}`,
     NA_NOTE(NO_LEGEND),
   ]),
   template(14, 'enumeration', 'quantity', 'what is the difference between the maximum and minimum values of the tick labels on the continuous legend (i.e., colorbar)?', [
-    'You should remove the percentage sign (if any) in your answer.',
+    NO_PERCENT_SIGN,
     NA_NOTE(NO_COLORBAR),
   ]),
   template(15, 'enumeration', 'quantity', 'what is the maximum value of the tick labels on the continuous legend (i.e., colorbar)?', [
-    'You should remove the percentage sign (if any) in your answer.',
+    NO_PERCENT_SIGN,
     NA_NOTE(NO_COLORBAR),
   ]),
   template(16, 'pattern_recognition', 'trend', 'what is the general trend of data from left to right?', [
@@ -253,11 +255,14 @@ function groupScore(key: string, label: string, scores: readonly JudgeScore[]): 
   return { key, label, ...counts, score: roundedPercent(counts.correct, counts.questions) };
 }
 
-function groupBy<K extends string>(keys: readonly K[], entries: ReadonlyArray<{ key: K; score: JudgeScore }>): Map<K, JudgeScore[]> {
+/** One score per key, in the keys' order (a key no question is filed under scores null), each over its questions' grades. */
+function scoreGroups<K extends string>(keys: readonly K[], label: (key: K) => string, entries: ReadonlyArray<{ key: K; score: JudgeScore }>): GroupScore[] {
   const groups = new Map<K, JudgeScore[]>(keys.map((key) => [key, []]));
   for (const { key, score } of entries) groups.get(key)?.push(score);
-  return groups;
+  return keys.map((key) => groupScore(key, label(key), groups.get(key) ?? []));
 }
+
+const overallScore = (grades: ReadonlyArray<{ score: JudgeScore }>) => groupScore('overall', 'Overall', grades.map((grade) => grade.score));
 
 export interface DescriptiveScores {
   overall: GroupScore;
@@ -270,13 +275,11 @@ export interface DescriptiveScores {
 /** CharXiv's descriptive figures from one grade per question. */
 export function scoreDescriptive(grades: ReadonlyArray<{ templateId: number; score: JudgeScore }>): DescriptiveScores {
   const withTemplate = grades.map((grade) => ({ template: descriptiveTemplate(grade.templateId), score: grade.score }));
-  const byGroup = groupBy(DESCRIPTIVE_GROUPS, withTemplate.map(({ template: t, score }) => ({ key: t.group, score })));
   const ids = DESCRIPTIVE_TEMPLATES.map((t) => `Q${t.id}`);
-  const byTemplate = groupBy(ids, withTemplate.map(({ template: t, score }) => ({ key: `Q${t.id}`, score })));
   return {
-    overall: groupScore('overall', 'Overall', grades.map((grade) => grade.score)),
-    byGroup: DESCRIPTIVE_GROUPS.map((group) => groupScore(group, DESCRIPTIVE_GROUP_LABELS[group], byGroup.get(group) ?? [])),
-    byTemplate: ids.map((id) => groupScore(id, id, byTemplate.get(id) ?? [])),
+    overall: overallScore(grades),
+    byGroup: scoreGroups(DESCRIPTIVE_GROUPS, (group) => DESCRIPTIVE_GROUP_LABELS[group], withTemplate.map(({ template: t, score }) => ({ key: t.group, score }))),
+    byTemplate: scoreGroups(ids, (id) => id, withTemplate.map(({ template: t, score }) => ({ key: `Q${t.id}`, score }))),
   };
 }
 
@@ -288,9 +291,8 @@ export interface ReasoningScores {
 
 /** CharXiv's reasoning figures from one grade per question. */
 export function scoreReasoning(grades: ReadonlyArray<{ category: ReasoningCategory; score: JudgeScore }>): ReasoningScores {
-  const byCategory = groupBy(REASONING_CATEGORIES, grades.map((grade) => ({ key: grade.category, score: grade.score })));
   return {
-    overall: groupScore('overall', 'Overall', grades.map((grade) => grade.score)),
-    byCategory: REASONING_CATEGORIES.map((category) => groupScore(category, REASONING_CATEGORY_LABELS[category], byCategory.get(category) ?? [])),
+    overall: overallScore(grades),
+    byCategory: scoreGroups(REASONING_CATEGORIES, (category) => REASONING_CATEGORY_LABELS[category], grades.map((grade) => ({ key: grade.category, score: grade.score }))),
   };
 }
