@@ -12,6 +12,7 @@ import { UnsolvedQuestions } from './unsolved-questions';
 import { useEvalComparison, useEvalRuns } from './eval-api';
 import { EvalRunsTable, evalRunPath } from './eval-runs-table';
 import { ImportPredictionsForm } from './import-predictions-form';
+import { PublishedFigures } from './published-figures';
 import { ScoreFilePanel } from './score-file-panel';
 import { StartEvalForm } from './start-eval-form';
 
@@ -120,6 +121,7 @@ export function EvaluationPage() {
       )}
       <EvalRunList />
       <EvalComparison />
+      <PublishedFigures />
       <ScoreFilePanel />
     </section>
   );
