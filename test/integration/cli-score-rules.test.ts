@@ -1,37 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../support/cli';
+import { buildExport, buildExportItem, scoreScratch } from '../support/score-export';
 
 /** `hqa score --rule`: the score under the chosen rule, the others' relaxed accuracy beside it. */
 
-const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-score-rules-'));
+const { write } = scoreScratch('hqa-cli-score-rules-');
 const dbPath = ':memory:';
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(value));
-  return path;
-};
-
-const item = (id: string, answer: string, answer_type: string) => ({
-  id,
-  imgname: `${id}.png`,
-  chart_type: 'vertical_bar',
-  assumption: 'If every value doubled,',
-  question: `If every value doubled, what is the value for ${id}?`,
-  answer,
-  answer_type,
-  affects_answer: true,
-  question_relation: 'same',
-  control: false,
-  original: { query: `What is the value for ${id}?`, label: 'Altura', source: 'human' },
-  proposal: { id: 1, text: 'scale a series' },
-  review: { reviews: 1, accepts: 1, rejects: 0, adjudicated: false, corrected: false },
-});
 
 // Each worked by hand: chartqa divides by the gold, qwen-vl by the prediction, chartbench by the
 // prediction with the gold's % dropped, a zero reply right for a gold ≤ 0.05, letters of its end
@@ -50,22 +25,7 @@ const CASES: [id: string, gold: string, type: string, prediction: string | null,
 const count = (column: 4 | 5 | 6) => CASES.filter((c) => c[column]).length;
 const [CHARTQA, QWEN, CHARTBENCH] = [count(4), count(5), count(6)];
 
-const datasetPath = write('export.json', {
-  name: 'chart-hqa',
-  version: '1',
-  created_at: '2025-01-01T00:00:00.000Z',
-  stats: {
-    questions: CASES.length,
-    proposals: 1,
-    charts: CASES.length,
-    answer_types: { integer: 6, decimal: 1, boolean: 1, text: 1 },
-    avg_chars: { question: 50, assumption: 23, answer: 3 },
-    pass_rate: 100,
-    same_question: CASES.length,
-    controls: 0,
-  },
-  items: CASES.map(([id, gold, type]) => item(id, gold, type)),
-});
+const datasetPath = write('export.json', buildExport(CASES.map(([id, gold, type]) => buildExportItem(id, gold, type, 'Altura'))));
 const predictionsPath = write('predictions.json', CASES.map(([id, , , prediction]) => ({ id, prediction, raw: prediction ?? '' })));
 
 const ByRuleSchema = z.array(z.object({ rule: z.string(), items: z.number(), correct: z.number(), accuracy: z.number().nullable() }));

@@ -1,37 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../support/cli';
+import { buildExport, buildExportItem, scoreScratch } from '../support/score-export';
 
-const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-score-'));
+const { dir, write } = scoreScratch('hqa-cli-score-');
 const dbPath = ':memory:';
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const write = (name: string, value: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-};
-
-function buildExportItem(id: string, answer: string, answer_type: string, label: string, affects_answer = true, question_relation = 'same') {
-  return {
-    id,
-    imgname: `${id}.png`,
-    chart_type: 'vertical_bar',
-    assumption: 'If every value doubled,',
-    question: `If every value doubled, what is the value for ${id}?`,
-    answer,
-    answer_type,
-    affects_answer,
-    question_relation,
-    control: !affects_answer,
-    original: { query: `What is the value for ${id}?`, label, source: 'human' },
-    proposal: { id: 1, text: 'scale a series' },
-    review: { reviews: 1, accepts: 1, rejects: 0, adjudicated: false, corrected: false },
-  };
-}
 
 const items = [
   buildExportItem('chq-000001', '40', 'integer', '20'),
@@ -40,22 +15,7 @@ const items = [
   buildExportItem('chq-000004', 'Yes', 'boolean', 'No'),
   buildExportItem('chq-000005', 'Japan', 'text', 'China'),
 ];
-const dataset = {
-  name: 'chart-hqa',
-  version: '1',
-  created_at: '2025-01-01T00:00:00.000Z',
-  stats: {
-    questions: 5,
-    proposals: 1,
-    charts: 5,
-    answer_types: { integer: 2, decimal: 1, boolean: 1, text: 1 },
-    avg_chars: { question: 50, assumption: 23, answer: 3 },
-    pass_rate: 100,
-    same_question: 5,
-    controls: 1,
-  },
-  items,
-};
+const dataset = buildExport(items);
 const datasetPath = write('export.json', dataset);
 const predictionsPath = write('predictions.json', [
   { id: 'chq-000001', prediction: '41', raw: 'The answer is 41.' }, // within 5% of 40: correct
