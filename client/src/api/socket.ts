@@ -192,8 +192,15 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
     'charts.imported': () => void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() }),
     'presence.changed': (presence) => queryClient.setQueryData<Presence>(queryKeys.presence(), presence),
-    'run.created': () => invalidate(queryKeys.runs.lists()),
-    'run.progressed': ({ run }) => applyRun(queryClient, run, invalidate),
+    'run.created': () => {
+      invalidate(queryKeys.runs.lists());
+      invalidate(queryKeys.overview());
+    },
+    'run.progressed': ({ run }) => {
+      applyRun(queryClient, run, invalidate);
+      // Only a status change moves the overview's run counts; a busy run pushes often.
+      invalidateSlowly(queryKeys.overview());
+    },
     'eval.created': ({ run }) => applyEvalRun(queryClient, run, invalidate),
     'eval.progressed': ({ run }) => applyEvalRun(queryClient, run, invalidate),
     'reflection.progressed': ({ batch }) => {
@@ -238,6 +245,7 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       invalidate(queryKeys.review.history(item_id));
       invalidate(queryKeys.review.adjudication());
       invalidate(queryKeys.review.stats());
+      invalidate(queryKeys.overview());
       // Pass rates, the comparison and coverage move; the item's proposal gathered feedback.
       invalidateSlowly(queryKeys.analytics.all());
       invalidateSlowly(queryKeys.pool.reflectionLists());
@@ -250,6 +258,7 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       queryClient.setQueryData<QueueResponse>(queryKeys.review.queue(), (old) => (old ? { ...old, counts } : old));
       // What is available to this reviewer is not in the push: fetch it.
       invalidate(queryKeys.review.queue());
+      invalidate(queryKeys.overview());
     },
   };
 }
@@ -289,6 +298,7 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
     invalidate(queryKeys.pool.all());
     invalidate(queryKeys.items.all());
     invalidate(queryKeys.review.all());
+    invalidate(queryKeys.overview());
     invalidate(queryKeys.analytics.all());
     invalidate(queryKeys.reflectionBatches.list());
   };

@@ -1,10 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, useEffect, useState } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { LoginPage } from '../auth/login-page';
 import { RequireSession } from '../auth/require-session';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
 import { AppFrame } from './app-frame';
+import { Landing } from './landing';
 import { createQueryClient } from './query-client';
 
 // One chunk per page: the first screen loads only what it shows; the others are fetched once
@@ -16,6 +17,7 @@ const pages = {
   ChartsPage: () => import('../features/charts/charts-page'),
   ItemPage: () => import('../features/items/item-page'),
   ItemsPage: () => import('../features/items/items-page'),
+  OverviewPage: () => import('../features/overview/overview-page'),
   EvalRunPage: () => import('../features/evaluation/eval-run-page'),
   EvaluationPage: () => import('../features/evaluation/evaluation-page'),
   PoolAnalyticsPage: () => import('../features/pool/analytics/pool-analytics-page'),
@@ -32,6 +34,7 @@ const ChartPage = lazy(() => pages.ChartPage().then((m) => ({ default: m.ChartPa
 const ChartsPage = lazy(() => pages.ChartsPage().then((m) => ({ default: m.ChartsPage })));
 const ItemPage = lazy(() => pages.ItemPage().then((m) => ({ default: m.ItemPage })));
 const ItemsPage = lazy(() => pages.ItemsPage().then((m) => ({ default: m.ItemsPage })));
+const OverviewPage = lazy(() => pages.OverviewPage().then((m) => ({ default: m.OverviewPage })));
 const EvalRunPage = lazy(() => pages.EvalRunPage().then((m) => ({ default: m.EvalRunPage })));
 const EvaluationPage = lazy(() => pages.EvaluationPage().then((m) => ({ default: m.EvaluationPage })));
 const PoolAnalyticsPage = lazy(() => pages.PoolAnalyticsPage().then((m) => ({ default: m.PoolAnalyticsPage })));
@@ -63,7 +66,8 @@ export function App() {
           <Route path="/login" element={<LoginPage />} />
           <Route element={<RequireSession />}>
             <Route element={<AppFrame />}>
-              <Route index element={<Navigate to="/charts" replace />} />
+              <Route index element={<Landing />} />
+              <Route path="overview" element={<OverviewPage />} />
               <Route path="review" element={<ReviewPage />} />
               <Route path="adjudication" element={<AdjudicationPage />} />
               <Route path="items" element={<ItemsPage />} />

@@ -1,6 +1,6 @@
 import type { Role } from '@shared/domain/roles';
 
-export type PageId = 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
+export type PageId = 'overview' | 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
 
 export type PageInfo = {
   id: PageId;
@@ -14,6 +14,13 @@ export type PageInfo = {
 
 /** The workbench's pages in navigation order. */
 export const PAGES: readonly PageInfo[] = [
+  {
+    id: 'overview',
+    path: '/overview',
+    label: 'Overview',
+    leastRole: 'curator',
+    purpose: 'The project at a glance: the review queue, the pass rate, runs in progress and items awaiting adjudication, each linked to where it is worked on.',
+  },
   {
     id: 'review',
     path: '/review',

@@ -4,7 +4,8 @@ import { errorMessage, isApiError } from '../api/http';
 import { Field } from '../ui/field';
 import { useLogin, useSession } from './session';
 
-const DEFAULT_PAGE = '/charts';
+/** The landing route, which sends each role where it works (app/landing.tsx). */
+const DEFAULT_PAGE = '/';
 
 /** Only same-site paths may be a post-login destination (no `//evil.example`). */
 function safeNext(next: string | null): string {
