@@ -12,6 +12,7 @@ import { VerifierMark } from '../../views/item-tags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
 import { ReviewCard } from '../../views/review-card';
+import { ItemChartsPanel } from '../../views/item-charts';
 
 /** Distinct corrections the reviewers proposed, offered as one-click final answers. */
 function corrections(reviews: ReviewRecord[], pick: (review: ReviewRecord) => string | null): string[] {
@@ -112,6 +113,7 @@ function AdjudicationCase({ item, reviews }: { item: ItemDetail; reviews: Review
         <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> · factual: {item.factual_query} → <span className="mono">{item.factual_label}</span>
       </p>
       <ColourWarning colours={item.unverifiable_colours} />
+      <ItemChartsPanel item={item} />
       <div className="reviews-side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, reviews.length)}, minmax(14rem, 1fr))` }}>
         {reviews.map((review) => (
           <ReviewCard key={review.id} review={review} />

@@ -16,6 +16,7 @@ import { RequeueNotice } from '../../views/requeue-notice';
 import { ReviewHistory } from './review-history';
 import { ValidityNotices } from '../../views/validity-flags';
 import { VerifierView } from '../../views/verifier-view';
+import { ItemChartsPanel } from '../../views/item-charts';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -148,6 +149,7 @@ export function ItemPage() {
       </header>
       {item.isPending && <p className="muted">Loading item…</p>}
       {item.isError && <LoadError what="the item" error={item.error} />}
+      {item.data && <ItemChartsPanel item={item.data.item} />}
       {item.data && <ItemBody item={item.data.item} />}
       {item.data && isCurator && (
         <section aria-labelledby="history-heading">

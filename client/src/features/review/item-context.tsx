@@ -1,57 +1,13 @@
-import { useState } from 'react';
-import { chartsApi } from '@shared/api/charts';
-import { endpointUrl } from '@shared/api/endpoint';
 import type { ReviewTask } from '@shared/api/review';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import type { EditOutcome } from '../../views/edit-outcome';
-import { DataTableView } from '../../views/data-table-view';
-import { EditedTableView } from '../../views/edited-table-view';
-import { DrawnChartNote } from '../../ui/drawn-chart-note';
 import { ColourWarning } from '../../views/colour-warning';
 import { BiasFlags, VerifierMark } from '../../views/item-tags';
 import { RequeueNotice } from '../../views/requeue-notice';
 import { ValidityNotices } from '../../views/validity-flags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { VerifierView } from '../../views/verifier-view';
-import { CounterfactualChart } from './counterfactual-chart';
-
-function OriginalImage({ chart }: { chart: ReviewTask['chart'] }) {
-  // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
-  const src = endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
-  const [failed, setFailed] = useState(false);
-  return failed ? (
-    <p className="error" role="alert">
-      The image could not be loaded.
-    </p>
-  ) : (
-    <img src={src} alt={`Original chart: ${chart.title ?? chart.imgname}`} onError={() => setFailed(true)} data-testid="review-original-image" />
-  );
-}
-
-function Counterfactual({ task, outcome }: { task: ReviewTask; outcome: EditOutcome }) {
-  const { chart } = task;
-  if (outcome.kind === 'none') return <p className="muted small chart-note">No edit: the assumption is not written as table operations, so there is no counterfactual chart.</p>;
-  if (outcome.kind === 'invalid') {
-    return (
-      <p className="error small" data-testid="counterfactual-error">
-        The edit does not apply to this table: {outcome.message}
-      </p>
-    );
-  }
-  return (
-    <>
-      <CounterfactualChart
-        key={task.item.id}
-        table={outcome.table}
-        chartType={chart.chart_type}
-        title={chart.title}
-        style={chart.drawing_style}
-        label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
-      />
-      <DrawnChartNote />
-    </>
-  );
-}
+import { ItemCharts, ItemDataTable } from '../../views/item-charts';
 
 /** The question block: what the reviewer judges, at the top. */
 function QuestionBlock({ task }: { task: ReviewTask }) {
@@ -131,21 +87,11 @@ export function ItemContext({ task, outcome }: { task: ReviewTask; outcome: Edit
   return (
     <div className="review-context">
       <QuestionBlock task={task} />
-      <div className="review-charts">
-        <figure className="review-chart">
-          <figcaption>Original chart</figcaption>
-          <OriginalImage chart={chart} />
-          {!chart.has_image && <DrawnChartNote />}
-        </figure>
-        <figure className="review-chart">
-          <figcaption>Counterfactual chart (edit applied)</figcaption>
-          <Counterfactual task={task} outcome={outcome} />
-        </figure>
-      </div>
+      <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />
       <div className="review-details">
         <section className="review-card" aria-labelledby="review-table-heading">
           <h2 id="review-table-heading">Data table</h2>
-          {outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} /> : <DataTableView table={chart.data_table} />}
+          <ItemDataTable chart={chart} outcome={outcome} />
         </section>
         <section className="review-card" aria-labelledby="review-verifier-heading">
           <h2 id="review-verifier-heading">Verifier</h2>

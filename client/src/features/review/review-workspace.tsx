@@ -3,7 +3,7 @@ import type { SubmitReviewRequest } from '@shared/api/review';
 import type { Criterion, Decision } from '@shared/domain/review';
 import { formatTime } from '../../ui/format';
 import type { FieldErrors } from '../../ui/form-errors';
-import { counterfactualOf } from './counterfactual';
+import { counterfactualOf } from '../../views/counterfactual';
 import { ItemContext } from './item-context';
 import { buildReview, clearDraft, emptyDraft, isPristine, loadDraft, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
 import { cycleComplexity, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';

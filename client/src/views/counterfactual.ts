@@ -1,6 +1,6 @@
 import type { DataTable } from '@shared/table/model';
 import { traceEdit } from '@shared/table/trace-item';
-import { editOutcomeOf, type EditOutcome } from '../../views/edit-outcome';
+import { editOutcomeOf, type EditOutcome } from './edit-outcome';
 
 /**
  * The item's edit applied to its chart's table with the shared engine (as the verifier did):

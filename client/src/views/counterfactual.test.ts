@@ -1,4 +1,4 @@
-import { buildSalesTable } from '../../../../test/support/table-fixtures';
+import { buildSalesTable } from '../../../test/support/table-fixtures';
 import { describe, expect, it } from 'vitest';
 import { counterfactualOf } from './counterfactual';
 

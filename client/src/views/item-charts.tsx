@@ -1,0 +1,118 @@
+import { useMemo, useState } from 'react';
+import { chartsApi } from '@shared/api/charts';
+import { endpointUrl } from '@shared/api/endpoint';
+import type { ReviewTask } from '@shared/api/review';
+import { useChart } from '../api/charts-api';
+import { DrawnChartNote } from '../ui/drawn-chart-note';
+import { LoadError } from '../ui/error-messages';
+import { ChartZoom } from './chart-zoom';
+import { CounterfactualChart } from './counterfactual-chart';
+import { counterfactualOf } from './counterfactual';
+import { DataTableView } from './data-table-view';
+import type { EditOutcome } from './edit-outcome';
+import { EditedTableView } from './edited-table-view';
+
+/** What drawing an item's charts takes of its chart (a review task's chart, or a chart's detail). */
+export type ItemChart = ReviewTask['chart'];
+
+function OriginalImage({ chart, zoomed }: { chart: ItemChart; zoomed: boolean }) {
+  // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
+  const src = endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
+  const [failed, setFailed] = useState(false);
+  return failed ? (
+    <p className="error" role="alert">
+      The image could not be loaded.
+    </p>
+  ) : (
+    <img
+      src={src}
+      alt={`Original chart: ${chart.title ?? chart.imgname}`}
+      onError={() => setFailed(true)}
+      data-testid={zoomed ? 'zoomed-original-image' : 'review-original-image'}
+    />
+  );
+}
+
+function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: number; chart: ItemChart; outcome: EditOutcome; zoomed: boolean }) {
+  if (outcome.kind === 'none') return <p className="muted small chart-note">No edit: the assumption is not written as table operations, so there is no counterfactual chart.</p>;
+  if (outcome.kind === 'invalid') {
+    return (
+      <p className="error small" data-testid="counterfactual-error">
+        The edit does not apply to this table: {outcome.message}
+      </p>
+    );
+  }
+  return (
+    <>
+      <CounterfactualChart
+        key={itemId}
+        table={outcome.table}
+        chartType={chart.chart_type}
+        title={chart.title}
+        style={chart.drawing_style}
+        label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
+        testId={zoomed ? 'zoomed-counterfactual-chart' : 'counterfactual-chart'}
+      />
+      <DrawnChartNote />
+    </>
+  );
+}
+
+/** The chart's table, the edited cells marked when the item's edit applies. */
+export function ItemDataTable({ chart, outcome }: { chart: ItemChart; outcome: EditOutcome }) {
+  return outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} /> : <DataTableView table={chart.data_table} />;
+}
+
+/**
+ * The original chart and the counterfactual one (the item's edit applied) side by side, each
+ * enlarging on click with the table beside it. Review, the Item page and Adjudication show it.
+ */
+export function ItemCharts({ itemId, chart, outcome }: { itemId: number; chart: ItemChart; outcome: EditOutcome }) {
+  const table = <ItemDataTable chart={chart} outcome={outcome} />;
+  const name = chart.title ?? chart.imgname;
+  const counterfactualDrawn = outcome.kind === 'applied';
+  return (
+    <div className="review-charts">
+      <figure className="review-chart">
+        <figcaption>Original chart</figcaption>
+        <ChartZoom title={`Original chart: ${name}`} chart={(zoomed) => <OriginalImage chart={chart} zoomed={zoomed} />} beside={table} testId="original-chart" />
+        {!chart.has_image && <DrawnChartNote />}
+      </figure>
+      <figure className="review-chart">
+        <figcaption>Counterfactual chart (edit applied)</figcaption>
+        {counterfactualDrawn ? (
+          <ChartZoom
+            title={`Counterfactual chart: ${name}`}
+            chart={(zoomed) => <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={zoomed} />}
+            beside={table}
+            testId="counterfactual"
+          />
+        ) : (
+          <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={false} />
+        )}
+      </figure>
+    </div>
+  );
+}
+
+/**
+ * An item's charts and data table for a page that holds the item but not its chart (the Item
+ * page, Adjudication): the chart is fetched (and cached) by id.
+ */
+export function ItemChartsPanel({ item }: { item: { id: number; chart_id: number; edit: unknown } }) {
+  const chart = useChart(item.chart_id);
+  const detail = chart.data?.chart;
+  const outcome = useMemo(() => (detail ? counterfactualOf(detail.data_table, item.edit) : null), [detail, item.edit]);
+  if (chart.isPending) return <p className="muted">Loading the chart…</p>;
+  if (chart.isError) return <LoadError what="the chart" error={chart.error} />;
+  if (!detail || !outcome) return null;
+  return (
+    <div className="item-charts" data-testid="item-charts">
+      <ItemCharts itemId={item.id} chart={detail} outcome={outcome} />
+      <section aria-label="Data table" className="item-charts-table">
+        <h2>Data table</h2>
+        <ItemDataTable chart={detail} outcome={outcome} />
+      </section>
+    </div>
+  );
+}
