@@ -1,12 +1,15 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { openAndMigrate } from '../../db/database';
+import { z } from 'zod';
+import { openAndMigrate, type Db } from '../../db/database';
 import { ExportFormatSchema } from '../../shared/export/chart-hqa';
 import { chartImage } from '../charts/chart-image';
 import { closeRenderPool } from '../charts/render-pool';
 import { loadConfig } from '../config';
 import { writeExport } from './export-writer';
+import { reviewProgress, type ReviewProgress } from './export-queries';
+import { writeHfDataset } from './hf-dataset-writer';
 
 export interface ExportCommandOptions {
   out: string;
@@ -23,14 +26,33 @@ function skippedText(skipped: Record<string, number>): string {
   return counted.length === 0 ? 'none' : counted.map(([reason, n]) => `${reason} ${n}`).join(', ');
 }
 
+/** Why there is nothing to export, in one line: no items, none reviewed, or none of the reviewed accepted. */
+export function nothingToExport(progress: ReviewProgress): string {
+  if (progress.items === 0) return 'no accepted items: no items yet (import a split and generate or write items)';
+  if (progress.reviewed === 0) return `no accepted items: 0 of ${progress.items} items reviewed yet`;
+  const outcomes = [`${progress.rejected} rejected`, ...(progress.adjudication > 0 ? [`${progress.adjudication} awaiting adjudication`] : [])];
+  return `no accepted items: ${progress.reviewed} of ${progress.items} items reviewed, none accepted (${outcomes.join(', ')})`;
+}
+
+/** `hf-dataset` is a folder, not a stream: the command line's own format, not the HTTP download's. */
+const HF_DATASET = 'hf-dataset';
+
 /** `hqa export`: the accepted items to a file, streamed; chart images (original or rendered) beside it on request. */
 export async function runExport(options: ExportCommandOptions): Promise<number> {
-  const format = ExportFormatSchema.safeParse(options.format);
-  if (!format.success) throw new Error(`--format: must be one of ${ExportFormatSchema.options.join(', ')}`);
+  const format = ExportFormatSchema.or(z.literal(HF_DATASET)).safeParse(options.format);
+  if (!format.success) throw new Error(`--format: must be one of ${[...ExportFormatSchema.options, HF_DATASET].join(', ')}`);
+  if (format.data === HF_DATASET) {
+    if (options.full) throw new Error('--full: the hf-dataset format holds the items\' public fields; use chart-hqa or jsonl for provenance');
+    if (options.images) throw new Error('--images: the hf-dataset format writes the images into --out DIR/images');
+  }
   if (options.full && format.data === 'chartqa') throw new Error('--full: the chartqa format has no room for provenance; use chart-hqa or jsonl');
   if (options.full && format.data === 'pairs') throw new Error('--full: the pairs format has no room for provenance; use chart-hqa or jsonl');
   const db = openAndMigrate(loadConfig().dbPath);
   try {
+    // An empty export is a mistake to explain, not a file to write: nothing is created.
+    const progress = reviewProgress(db);
+    if (progress.accepted === 0) throw new Error(nothingToExport(progress));
+    if (format.data === HF_DATASET) return await runHfExport(db, options);
     if (options.images) mkdirSync(options.images, { recursive: true });
     let images = 0;
     const out = createWriteStream(options.out);
@@ -61,4 +83,12 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     await closeRenderPool();
     db.close();
   }
+}
+
+async function runHfExport(db: Db, options: ExportCommandOptions): Promise<number> {
+  const started = performance.now();
+  const result = await writeHfDataset(db, options.out, { name: options.name });
+  const report = { out: options.out, format: HF_DATASET, items: result.items, images: result.images, seconds: Math.round(performance.now() - started) / 1000, stats: result.stats };
+  process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `exported ${result.items} items and ${result.images} images (${HF_DATASET}: metadata.jsonl, images/, README.md) to ${options.out}\n`);
+  return 0;
 }

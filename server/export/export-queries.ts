@@ -128,3 +128,23 @@ export function exportStats(db: Db): ExportStats {
     controls: row.controls,
   };
 }
+
+/** Why an export may be empty: items in all, items with a review in, and how the decided ones went. */
+export interface ReviewProgress {
+  items: number;
+  reviewed: number;
+  accepted: number;
+  rejected: number;
+  adjudication: number;
+}
+
+export function reviewProgress(db: Db): ReviewProgress {
+  const row = statement(db,
+    `SELECT COUNT(*) AS items,
+       COALESCE(SUM(EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL) OR i.status IN ('accepted', 'rejected', 'needs_adjudication')), 0) AS reviewed,
+       COALESCE(SUM(i.status = 'accepted'), 0) AS accepted, COALESCE(SUM(i.status = 'rejected'), 0) AS rejected,
+       COALESCE(SUM(i.status = 'needs_adjudication'), 0) AS adjudication
+     FROM hqa_items i`,
+  ).get() as ReviewProgress;
+  return row;
+}

@@ -18,6 +18,8 @@ export interface ExportOptions {
   full: boolean;
   /** Called once per chart of the export, for writing images beside it (`imgname` as the items name it, maybe `split/name`). */
   onChart?: (chart: { id: number; imgname: string }) => Promise<void> | void;
+  /** `jsonl` only: the record written for an item, in place of the item (hf-dataset adds its image's file). */
+  line?: (item: ExportItem) => object;
 }
 
 /** An accepted item as every export shows it: reviewers' corrections applied. */
@@ -103,7 +105,15 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
     const item = toExportItem(row, shared);
     const pair = pairs?.record(row, item);
     if (pair && 'skipped' in pair) continue;
-    const record = pair ?? (options.format === 'chartqa' ? { imgname: item.imgname, query: item.question, label: item.answer } : options.full ? withProvenance(db, row, item) : item);
+    const record =
+      pair ??
+      (options.format === 'chartqa'
+        ? { imgname: item.imgname, query: item.question, label: item.answer }
+        : options.full
+          ? withProvenance(db, row, item)
+          : options.line && options.format === 'jsonl'
+            ? options.line(item)
+            : item);
     const separator = lines ? '' : count === 0 ? '\n' : ',\n';
     await write(out, `${separator}${JSON.stringify(record)}${lines ? '\n' : ''}`);
     count++;

@@ -1,0 +1,45 @@
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Db } from '../../db/database';
+import type { ExportStats } from '../../shared/export/chart-hqa';
+import { HF_CARD_FILE, HF_METADATA_FILE, hfImagePath, type HfMetadataLine } from '../../shared/export/hf-dataset';
+import { chartImage } from '../charts/chart-image';
+import { getSettings } from '../settings/settings-queries';
+import { datasetCard } from './dataset-card';
+import { writeExport } from './export-writer';
+
+/**
+ * `hqa export --format hf-dataset --out DIR`: the accepted items as the `jsonl` export writes them,
+ * each with its chart's `file_name`, into `DIR/metadata.jsonl`; each chart once as a PNG under
+ * `DIR/images/`; the dataset card as `DIR/README.md`, written last, from the same stats.
+ */
+export async function writeHfDataset(db: Db, dir: string, options: { name: string }, now = new Date()): Promise<{ stats: ExportStats; items: number; images: number }> {
+  mkdirSync(dir, { recursive: true });
+  const out = createWriteStream(join(dir, HF_METADATA_FILE));
+  let images = 0;
+  const result = await writeExport(
+    db,
+    out,
+    {
+      format: 'jsonl',
+      name: options.name,
+      full: false,
+      line: (item): HfMetadataLine => ({ file_name: hfImagePath(item.imgname), ...item }),
+      onChart: async (chart) => {
+        const image = await chartImage(db, chart.id);
+        // An accepted item's chart exists (the export joins it): a missing one is a broken database.
+        if (!image) throw new Error(`chart ${chart.id} (${chart.imgname}): no image and no table to draw it from`);
+        const file = join(dir, hfImagePath(chart.imgname));
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, image.png);
+        images++;
+      },
+    },
+    now,
+  );
+  out.end();
+  await finished(out);
+  writeFileSync(join(dir, HF_CARD_FILE), datasetCard({ name: options.name, items: result.items, images, stats: result.stats, settings: getSettings(db), createdAt: now }));
+  return { stats: result.stats, items: result.items, images };
+}
