@@ -100,11 +100,6 @@ program
   .option('--budget-tokens <n>', 'stop the run cleanly at this many tokens')
   .option('--budget-cost <usd>', 'stop the run cleanly at this cost')
   .option('--weight-to-gaps', 'prefer proposals whose operation has the fewest accepted items')
-  .option('--batch', "send each stage's requests as one OpenAI Batch API batch (batch price, answered within 24 h); a rerun with --run re-attaches to a batch in flight")
-  .option('--batch-out <file>', "write the current stage's requests as JSONL for vllm run-batch, leave the run paused and print the command to read the results")
-  .option('--batch-in <file>', "read a batch output file (vLLM's or OpenAI's) into --run N's current stage; no LLM calls are recorded or costed")
-  .option('--batch-poll <ms>', 'milliseconds between polls of a batch (default HQA_BATCH_POLL_MS)')
-  .option('--run <id>', 'continue this run (paused, left by a killed process, or waiting for --batch-in) instead of starting one')
   .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
   .action(async (options: GenerateOptions) => {
     const { runGenerate } = await import('./generate-command');
