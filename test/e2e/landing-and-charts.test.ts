@@ -10,7 +10,7 @@ import { UI_TIMEOUT_MS } from './browser';
 import { ItemCharts } from './pages/item-charts';
 import { OverviewPage } from './pages/overview-page';
 import { ReviewPage } from './pages/review-page';
-import { SignedInBrowsers } from './signed-in-browsers';
+import { screenshot, SignedInBrowsers } from './signed-in-browsers';
 
 /** Issue 16, points 2 and 3: each role lands where it works; every page about an item shows its charts. */
 
@@ -93,6 +93,7 @@ async function zoomAndClose(page: Page, charts: ItemCharts, trigger: 'original' 
   const small = (await button.boundingBox())?.width ?? 0;
   const big = (await large.boundingBox())?.width ?? 0;
   expect(big).toBeGreaterThan(small);
+  await screenshot(page, `zoom-${trigger}-${new URL(url).pathname.split('/')[1]}`);
 
   await page.keyboard.press('Escape');
   await charts.zoom.waitFor({ state: 'detached' });
@@ -123,6 +124,7 @@ describe('each role lands where it works', () => {
     expect(await overview.value('adjudication').textContent()).toBe('1');
     expect(await overview.value('runs').textContent()).toBe('0');
     expect(await overview.value('pass-rate').textContent()).toBe('none decided');
+    await screenshot(page, 'overview');
     expect(await overview.figure('queue').textContent()).toContain(`${before.queue.pending} waiting, ${before.queue.in_review} in review`);
 
     // Ann decides an item: the page follows without a reload.
@@ -145,6 +147,7 @@ describe('every page about an item shows its charts', () => {
     const charts = new ItemCharts(page, page.locator('main'));
     await charts.drawn();
     expect(await charts.table.locator('tbody tr').count()).toBeGreaterThan(0);
+    await screenshot(page, 'item-page');
 
     await zoomAndClose(page, charts, 'counterfactual', () => charts.enlargeCounterfactual.click());
     // By keyboard: the chart is a button.
