@@ -18,6 +18,7 @@ const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
 const MODEL = 'half-right-7b';
 const SOURCE = 'Chart-HQA paper (arXiv 2503.04095), Table 3';
 const TABLE3 = readPaperTableFile('table3.tsv');
+const TABLE4 = readPaperTableFile('table4.tsv');
 /** Table 3's rows whose printed decline rate does not follow from their own accuracies (the paper's errors; its folder's README). */
 const ERRATA = [
   { model: 'ChartVLM-L', printed: '63.70', recomputed: '67.65' },
@@ -69,7 +70,7 @@ async function openPanel(user: Credentials): Promise<PublishedFiguresPanel> {
 }
 
 describe('published figures on the Evaluation page', () => {
-  it('a curator uploads the paper’s Table 3 by keyboard and reads it beside a model evaluated here, published rows marked, the two errata flagged', async () => {
+  it('a curator uploads the paper’s Table 3 by keyboard and reads it beside a model evaluated here, published rows marked, the two errata flagged; then Table 4', async () => {
     const panel = await openPanel(CURATOR);
     await panel.empty.waitFor();
 
@@ -142,11 +143,29 @@ describe('published figures on the Evaluation page', () => {
     expect(await reviewer.uploadForm.count()).toBe(0);
     expect(await reviewer.tables.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
 
-    // Delete by keyboard: the table and its rows leave the comparison.
-    const remove = listed.getByRole('button', { name: /^Delete table3\.tsv/ });
-    await remove.focus();
-    await panel.page.keyboard.press('Enter');
+    // Table 4 beside the same model, ranked by each row's Table 3 accuracy: every variance follows from its row.
+    await panel.file.setInputFiles(TABLE4.path);
+    await expect.poll(() => panel.fileSummary.textContent()).toBe(
+      'table4.tsv: Table 4 (accuracy per answer type and variance), 18 rows read; every printed variance follows from its row.',
+    );
+    await panel.source.fill('Chart-HQA paper (arXiv 2503.04095), Table 4');
+    await panel.uploadButton.click();
+    await panel.answerTypeTable.waitFor();
+    const typeOrder = await panel.answerTypeTable.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-model')));
+    expect(typeOrder).toEqual(order.map((row) => row.model));
+    expect(await panel.answerTypeTable.getByTestId('published-badge').count()).toBe(18);
+    expect(await panel.answerTypeTable.getByTestId('erratum-flag').count()).toBe(0);
+    const bigTypes = panel.answerTypeTable.locator('tbody tr[data-model="Qwen2.5-VL"][data-params="72B"] td');
+    expect(await bigTypes.allTextContents()).toEqual(['51.55%', '68.02%', '72.34%', '64.54%', '60.24']);
+
+    // Delete by keyboard: each table and its rows leave the comparison.
+    for (const name of ['table3.tsv', 'table4.tsv']) {
+      await panel.tableRow(name).getByRole('button', { name: new RegExp(`^Delete ${name.replace('.', '\\.')}`) }).focus();
+      await panel.page.keyboard.press('Enter');
+      await expect.poll(() => panel.tableRow(name).count()).toBe(0);
+    }
     await panel.empty.waitFor();
     expect(await panel.accuracyTable.count()).toBe(0);
+    expect(await panel.answerTypeTable.count()).toBe(0);
   });
 });

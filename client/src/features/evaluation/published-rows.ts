@@ -56,12 +56,21 @@ function byHqaAccuracy<T>(rows: readonly Ranked<T>[]): T[] {
     .map(({ row }) => row);
 }
 
-function evaluatedOrigin(row: EvalComparisonRow): RowOrigin {
-  return { kind: 'evaluated', items: row.items, hqaRunId: row.hqa_run_id };
+/** What every row of a model evaluated here holds, whichever layout. */
+function evaluatedBase(row: EvalComparisonRow): RowBase {
+  return { key: `run:${row.model}`, model: row.model, params: null, type: null, origin: { kind: 'evaluated', items: row.items, hqaRunId: row.hqa_run_id }, erratum: null };
 }
 
-function publishedOrigin(table: PublishedTable): RowOrigin {
-  return { kind: 'published', tableId: table.id, source: table.source, fileName: table.file_name };
+/** What every published row holds, whichever layout: its table's source and its own figure's check. */
+function publishedBase(table: PublishedTable, row: { model: string; type: string; params: string }, erratum: Erratum | null): RowBase {
+  return {
+    key: `table:${table.id}:${paperRowKey(row)}`,
+    model: row.model,
+    params: row.params,
+    type: row.type,
+    origin: { kind: 'published', tableId: table.id, source: table.source, fileName: table.file_name },
+    erratum,
+  };
 }
 
 /** Table 3 beside the runs: every evaluated model and every uploaded Table 3's rows, ranked by Chart-HQA accuracy. */
@@ -69,12 +78,7 @@ export function accuracyRows(evaluated: readonly EvalComparisonRow[], tables: re
   const here = evaluated.map(
     (row): Ranked<AccuracyRow> => ({
       row: {
-        key: `run:${row.model}`,
-        model: row.model,
-        params: null,
-        type: null,
-        origin: evaluatedOrigin(row),
-        erratum: null,
+        ...evaluatedBase(row),
         qa: formatScore(row.qa_accuracy),
         hqa: formatScore(row.hqa_accuracy),
         decline: formatScore(row.decline_rate),
@@ -90,12 +94,7 @@ export function accuracyRows(evaluated: readonly EvalComparisonRow[], tables: re
       : table.rows.map(
           (row): Ranked<AccuracyRow> => ({
             row: {
-              key: `table:${table.id}:${paperRowKey(row)}`,
-              model: row.model,
-              params: row.params,
-              type: row.type,
-              origin: publishedOrigin(table),
-              erratum: erratumOf(row.check, 'decline rate'),
+              ...publishedBase(table, row, erratumOf(row.check, 'decline rate')),
               qa: percentText(row.chartqa_acc),
               hqa: percentText(row.chart_hqa_acc),
               decline: percentText(row.decline_rate),
@@ -118,12 +117,7 @@ export function answerTypeRows(evaluated: readonly EvalComparisonRow[], tables: 
   const here = evaluated.map(
     (row): Ranked<AnswerTypeRow> => ({
       row: {
-        key: `run:${row.model}`,
-        model: row.model,
-        params: null,
-        type: null,
-        origin: evaluatedOrigin(row),
-        erratum: null,
+        ...evaluatedBase(row),
         byType: {
           integer: formatScore(row.by_answer_type.integer),
           decimal: formatScore(row.by_answer_type.decimal),
@@ -143,12 +137,7 @@ export function answerTypeRows(evaluated: readonly EvalComparisonRow[], tables: 
       : table.rows.map(
           (row): Ranked<AnswerTypeRow> => ({
             row: {
-              key: `table:${table.id}:${paperRowKey(row)}`,
-              model: row.model,
-              params: row.params,
-              type: row.type,
-              origin: publishedOrigin(table),
-              erratum: erratumOf(row.check, 'variance'),
+              ...publishedBase(table, row, erratumOf(row.check, 'variance')),
               byType: { integer: percentText(row.int), decimal: percentText(row.dec), boolean: percentText(row.bool), text: percentText(row.text) },
               variance: row.variance,
             },
