@@ -23,6 +23,8 @@ export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     autoLogging,
+    // The line reads as it would in an access log: `GET /api/charts 200 3ms`.
+    customSuccessMessage: (req: LoggedRequest, res, responseTime) => `${req.method} ${req.originalUrl ?? req.url} ${res.statusCode} ${Math.round(responseTime)}ms`,
     // The raw request and response reach these: pino's standard ones (which copy every header) never run.
     wrapSerializers: false,
     serializers: {

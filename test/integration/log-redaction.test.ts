@@ -58,6 +58,10 @@ describe('the request log', () => {
     expect(me).toMatchObject({ req: { method: 'GET', url: '/api/auth/me' }, res: { statusCode: 200 }, responseTime: expect.any(Number) as unknown });
     expect(Object.keys(me.req as object).sort()).toEqual(['id', 'method', 'url']);
     expect(Object.keys(me.res as object)).toEqual(['statusCode']);
+    // Its message is the access-log line: method, path, status, milliseconds.
+    expect(me.msg).toMatch(/^GET \/api\/auth\/me 200 \d+ms$/);
+    const missing = JSON.parse(requestLines.find((line) => line.includes('"url":"/api/no-such-route"')) ?? '{}') as Record<string, unknown>;
+    expect(missing.msg).toMatch(/^GET \/api\/no-such-route 404 \d+ms$/);
   });
 
   it('at debug carries the headers with the session token censored: not the login response Set-Cookie, not a request Cookie, not an Authorization header', async () => {
