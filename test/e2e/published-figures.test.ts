@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalRunResponseSchema } from '../../shared/api/evaluations';
+import { EvalRunResponseSchema, PUBLISHED_TSV_MAX_CHARS } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { readPaperTableFile } from '../support/chart-hqa-paper';
 import { TestClient } from '../support/http-client';
@@ -79,6 +79,12 @@ describe('published figures on the Evaluation page', () => {
     writeFileSync(badPath, TABLE3.text.replace('30.79', '30,79'));
     await panel.file.setInputFiles(badPath);
     await expect.poll(() => panel.errorOf(panel.file)).toBe('table3-bad.tsv, line 5, column chart_hqa_acc: "30,79" is not a decimal number such as 83.60');
+
+    // A file past the upload's limit is refused by name before the reader looks at it.
+    const hugePath = join(dir, 'huge.tsv');
+    writeFileSync(hugePath, TABLE3.text + '\n'.repeat(PUBLISHED_TSV_MAX_CHARS));
+    await panel.file.setInputFiles(hugePath);
+    await expect.poll(() => panel.errorOf(panel.file)).toMatch(/^huge\.tsv: holds [\d,]+ characters, more than the 200,000 a published table may$/);
 
     await panel.file.setInputFiles(TABLE3.path);
     await expect.poll(() => panel.fileSummary.textContent()).toBe('table3.tsv: Table 3 (accuracy and decline rate), 18 rows read; 2 printed decline rates flagged as errata.');

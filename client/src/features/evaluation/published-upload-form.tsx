@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { UploadPublishedTableRequestSchema } from '@shared/api/evaluations';
+import { PUBLISHED_TSV_MAX_CHARS, UploadPublishedTableRequestSchema } from '@shared/api/evaluations';
 import { checkPaperTable, PaperTableError, readPaperTable } from '@shared/eval/paper-tables';
 import { errorMessage } from '../../api/http';
 import { ActionError } from '../../ui/error-messages';
@@ -15,6 +15,8 @@ const LAYOUT_NAMES = { table3: 'Table 3 (accuracy and decline rate)', table4: 'T
 
 /** Reads a TSV with the reader the server uses again, so a file refused here would be refused there. */
 function readChosen(name: string, text: string): ChosenTable {
+  // A paper's table is about 1 kB: a file past the upload's limit is the wrong file; say so rather than parse it.
+  if (text.length > PUBLISHED_TSV_MAX_CHARS) return { name, error: `${name}: holds ${text.length.toLocaleString('en')} characters, more than the ${PUBLISHED_TSV_MAX_CHARS.toLocaleString('en')} a published table may` };
   try {
     const table = checkPaperTable(readPaperTable(text, name));
     const errata = table.rows.filter((row) => !row.check.follows).length;
