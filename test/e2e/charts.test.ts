@@ -38,8 +38,8 @@ async function signIn(user: { username: string; password: string }) {
 describe('charts in the browser', () => {
   it('a curator logs in, browses to a demo chart from the list and sees its image, data table and questions', async () => {
     const page = await signIn(CURATOR);
-    // The landing page is the charts list, filled by the demo split imported on first start.
-    const charts = new ChartsPage(page, server.url);
+    // The charts list, filled by the demo split imported on first start (curators land on the overview).
+    const charts = await new ChartsPage(page, server.url).goto();
     await charts.waitForRows();
     expect(await charts.rows.count()).toBeGreaterThan(0);
 
@@ -100,7 +100,7 @@ describe('charts in the browser', () => {
 
   it('a reviewer sees the type read-only, and the server refuses a change with 403', async () => {
     const page = await signIn(REVIEWER);
-    await new ChartsPage(page, server.url).openRow(0);
+    await new ChartsPage(page, server.url).goto().then((charts) => charts.openRow(0));
     const chart = new ChartPage(page);
     await chart.waitForLoad();
 
@@ -126,7 +126,7 @@ describe('charts in the browser', () => {
     const reviewerPage = await signIn(REVIEWER);
     const reviewerSession = session;
     try {
-      await new ChartsPage(curatorPage, server.url).openRow(2);
+      await new ChartsPage(curatorPage, server.url).goto().then((charts) => charts.openRow(2));
       const path = new URL(curatorPage.url()).pathname;
       await reviewerPage.goto(`${server.url}${path}`);
       const watcher = new ChartPage(reviewerPage);
