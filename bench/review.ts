@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -9,7 +10,6 @@ import { startServer } from '../server/start-server';
 import { createUser } from '../server/users/user-service';
 import { acceptReview } from '../test/support/review-fixtures';
 import { startServerProcess, stopProcess, type ServerProcess } from '../test/support/server-process';
-import { connectAs, type TestSocket } from '../test/support/socket-client';
 import { openAndMigrate } from '../db/database';
 import { TestClient } from '../test/support/http-client';
 
@@ -21,8 +21,11 @@ import { TestClient } from '../test/support/http-client';
  *     and with a person's pause (sped up) between items;
  *   - warm burst: all B claim at once again, on a warmed-up server.
  * Prints p50/p95/p99 per scenario next to the bare SQLite claim statement (the floor) and the
- * ratio to it. The server runs as in production (its own process, NODE_ENV=production, logging
- * at info into a pipe). Targets: paced p99 < 20 ms, saturated p99 < 30 ms, first burst p99 < 100 ms.
+ * ratio to it, and the CPU time each process spent per request (a figure the other load on a
+ * shared machine moves far less than latency). The server runs as in production (its own
+ * process, NODE_ENV=production, logging at info into a pipe); the reviewers' pages (sockets)
+ * run in a third process (bench/review-sockets.ts), as browsers are not the timing client.
+ * Targets: paced p99 < 20 ms, saturated p99 < 30 ms, first burst p99 < 100 ms.
  *   npm run bench:review -- [items] [reviewers] [rounds] [burst]
  * BENCH_THINK_MS (250) the paced pause, BENCH_LOG_LEVEL (info) the server's log level,
  * BENCH_SOCKETS=0 no sockets, BENCH_CPU_PROF=<dir> writes the server's .cpuprofile there.
@@ -46,7 +49,43 @@ const loadBefore = load();
 // server in a process of its own, as in production, so the clients' work is not on its thread.
 const setup = await startServer({ ...loadConfig({}), dbPath, port: 0, logLevel: 'silent' }, pino({ level: 'silent' }));
 let child: ServerProcess | null = null;
-const sockets: TestSocket[] = [];
+let socketsProcess: ChildProcessWithoutNullStreams | null = null;
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
+}
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** One line from the sockets process that `accept` takes. */
+function lineFrom(child: ChildProcessWithoutNullStreams, accept: (line: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      const found = lines.find(accept);
+      if (found === undefined) return;
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+      resolve(found);
+    };
+    const onExit = (code: number | null) => reject(new Error(`sockets process exited with ${code}`));
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
 try {
   const { db } = setup.ctx;
   // Items are copies of one template row over the demo charts' questions: the queue only
@@ -70,7 +109,40 @@ try {
     const client = new TestClient(server.url);
     await client.login(`bench${i}`, `bench-pass-${i}`);
     clients.push(client);
-    if (SOCKETS) sockets.push(await connectAs(server.url, client));
+  }
+  if (SOCKETS) {
+    const sockets = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'review-sockets.ts')]);
+    socketsProcess = sockets;
+    sockets.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    const ready = lineFrom(sockets, (l) => l === 'ready');
+    sockets.stdin.write(`${JSON.stringify({ url: server.url, cookies: clients.map((c) => c.cookie) })}\n`);
+    await ready;
+  }
+  const eventsReceived = async (): Promise<number> => {
+    if (!socketsProcess) return 0;
+    const answer = lineFrom(socketsProcess, (l) => /^\d+$/.test(l));
+    socketsProcess.stdin.write('count\n');
+    return Number(await answer);
+  };
+  /** CPU ms per request of the server, this process and the sockets process over `run`. */
+  interface Cpu {
+    server: number;
+    client: number;
+    sockets: number;
+    requests: number;
+    events: number;
+  }
+  async function withCpu<T extends { requests: number }>(run: () => Promise<T>): Promise<T & { cpu: Cpu }> {
+    const before = { server: cpuMsOf(server.child.pid), client: ownCpuMs(), sockets: cpuMsOf(socketsProcess?.pid), events: await eventsReceived() };
+    const result = await run();
+    const cpu = {
+      server: cpuMsOf(server.child.pid) - before.server,
+      client: ownCpuMs() - before.client,
+      sockets: SOCKETS ? cpuMsOf(socketsProcess?.pid) - before.sockets : 0,
+      requests: result.requests,
+      events: (await eventsReceived()) - before.events,
+    };
+    return { ...result, cpu };
   }
   const tasks = new Map<TestClient, ReviewTask>();
 
@@ -96,13 +168,13 @@ try {
     tasks.delete(client);
   }
   /** Every client claims at the same moment. */
-  async function burst(): Promise<number[]> {
+  async function burst(): Promise<{ claims: number[]; requests: number }> {
     const claims: number[] = [];
     await Promise.all(clients.map((client) => claim(client, claims)));
-    return claims;
+    return { claims, requests: claims.length };
   }
   /** Every one of the first R reviewers claims and submits in a loop, `thinkMs` between items. */
-  async function phase(thinkMs: number): Promise<{ claims: number[]; submits: number[] }> {
+  async function phase(thinkMs: number): Promise<{ claims: number[]; submits: number[]; requests: number }> {
     const claims: number[] = [];
     const submits: number[] = [];
     await Promise.all(
@@ -114,16 +186,18 @@ try {
         }
       }),
     );
-    return { claims, submits };
+    return { claims, submits, requests: claims.length + submits.length };
   }
-  const firstBurst = await burst();
+  const first = await withCpu(burst);
+  const firstBurst = first.claims;
   await Promise.all(clients.map((client) => submit(client, [])));
   await phase(THINK_MS); // warm-up: JIT, caches
-  const saturated = await phase(0);
-  const paced = await phase(THINK_MS);
+  const saturated = await withCpu(() => phase(0));
+  const paced = await withCpu(() => phase(THINK_MS));
   await Promise.all(clients.map((client) => submit(client, [])));
-  const warmBurst = await burst();
-  for (const socket of sockets) socket.close();
+  const warm = await withCpu(burst);
+  const warmBurst = warm.claims;
+  socketsProcess?.stdin.end();
   await stopProcess(server.child, 'SIGTERM');
   child = null;
 
@@ -141,6 +215,10 @@ try {
   };
   const floorP50 = pct(floor, 50);
   const ms = (v: number) => `${v.toFixed(2).padStart(7)} ms`;
+  const perRequest = (v: number, cpu: Cpu) => (v / cpu.requests).toFixed(2);
+  const cpuLine = (cpu: Cpu) =>
+    `  CPU per request: server ${perRequest(cpu.server, cpu)} ms, timing client ${perRequest(cpu.client, cpu)} ms, sockets ${perRequest(cpu.sockets, cpu)} ms; ` +
+    `${(cpu.events / cpu.requests).toFixed(0)} socket events received per request`;
   const line = (name: string, v: number[]) =>
     `${name.padEnd(30)} p50 ${ms(pct(v, 50))}  p95 ${ms(pct(v, 95))}  p99 ${ms(pct(v, 99))}  p50/floor ${(pct(v, 50) / floorP50).toFixed(0).padStart(4)}×  (n=${v.length})`;
   console.log(
@@ -149,14 +227,18 @@ try {
   console.log(`load average before ${loadBefore}, after ${load()}`);
   console.log(`first burst (${BURST} reviewers claim at once on a server just started):`);
   console.log(line('  POST /api/review/next', firstBurst));
+  console.log(cpuLine(first.cpu));
   console.log(`saturated (no pause: ${REVIEWERS} requests always in flight on one server thread):`);
   console.log(line('  POST /api/review/next', saturated.claims));
   console.log(line('  POST /api/review/items/:id', saturated.submits));
+  console.log(cpuLine(saturated.cpu));
   console.log(`paced (mean ${THINK_MS} ms between items per reviewer):`);
   console.log(line('  POST /api/review/next', paced.claims));
   console.log(line('  POST /api/review/items/:id', paced.submits));
+  console.log(cpuLine(paced.cpu));
   console.log(`warm burst (${BURST} reviewers claim at once again):`);
   console.log(line('  POST /api/review/next', warmBurst));
+  console.log(cpuLine(warm.cpu));
   console.log(line('bare claim SELECT (floor)', floor));
   const verdict = (v: number[], target: number) => `${pct(v, 99) < target ? 'met' : 'MISSED'}`;
   console.log(
@@ -165,7 +247,7 @@ try {
       `first burst < ${TARGETS.burst} ms ${verdict(firstBurst, TARGETS.burst)}`,
   );
 } finally {
-  for (const socket of sockets) socket.close();
+  socketsProcess?.kill('SIGTERM');
   if (child) await stopProcess(child.child, 'SIGTERM');
   await setup.close();
   rmSync(dir, { recursive: true, force: true });

@@ -43,8 +43,12 @@ function coalesceSocketWrites(io: RealtimeServer): void {
 
 export type Realtime = ReturnType<typeof attachRealtime>;
 
-/** How long an event may wait for others to share its writes: below what a person notices on a live page. */
-const BROADCAST_WINDOW_MS = 10;
+/**
+ * How long an event may wait for others to share its writes: below what a person notices on a
+ * live page. Each flush is one write(2) per socket; at 10 ms a busy queue flushed every window
+ * and those writes were a sixth of the server's time per claim (bench/review.ts profile).
+ */
+const BROADCAST_WINDOW_MS = 25;
 
 /**
  * socket.io on the HTTP server, authenticated by the same session cookie as the API: a
