@@ -11,6 +11,7 @@ import { RunExecutor } from '../generation/run-executor';
 import { hasModelEndpoint } from '../llm/model-roles';
 import { getRun, publicRun } from '../generation/run-queries';
 import { ensureSeedProposals } from '../pool/pool-service';
+import { readStageFile, settleAfterRead, writeStageFile } from './generate-batch-file';
 
 export interface GenerateOptions {
   engine?: string;
@@ -25,6 +26,16 @@ export interface GenerateOptions {
   budgetTokens?: string;
   budgetCost?: string;
   weightToGaps?: boolean;
+  /** Each stage's requests as one OpenAI Batch API batch. */
+  batch?: boolean;
+  /** Write the current stage's requests to this file (for `vllm run-batch`) and stop. */
+  batchOut?: string;
+  /** Read a batch output file into the run's current stage (with `--run`). */
+  batchIn?: string;
+  /** Milliseconds between polls of a batch (default HQA_BATCH_POLL_MS). */
+  batchPoll?: string;
+  /** Continue this run instead of starting one: a paused run, one a killed process left, one waiting for `--batch-in`. */
+  run?: string;
   json?: boolean;
 }
 
@@ -34,13 +45,50 @@ const num = (value: string | undefined) => (value === undefined ? undefined : Nu
 const flagOf = (field: string) => `--${field.replace(/_/g, '-')}`;
 
 /** The executor's refusal of a configuration, naming the flag where the API names the field. */
-function createRun(executor: RunExecutor, config: RunConfig): Run {
+function createRun(executor: RunExecutor, config: RunConfig, viaFile: boolean): Run {
   try {
-    return executor.createRun(config, null);
+    return executor.createRun(config, null, viaFile);
   } catch (error) {
     if (error instanceof HttpError && error.field) throw new Error(`${flagOf(error.field)}: ${error.message}`, { cause: error });
     throw error;
   }
+}
+
+/** `--run N`: the executor's refusal names the flag. */
+function continueRun(executor: RunExecutor, id: number): Promise<void> {
+  try {
+    return executor.continueRun(id);
+  } catch (error) {
+    if (error instanceof HttpError) throw new Error(`--run: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+/** `--batch-out` / `--batch-in`: one stage through a file (`generate-batch-file.ts`); exits 2 when a line failed. */
+function byFile(ctx: AppContext, id: number, options: GenerateOptions): number {
+  const read = options.batchIn === undefined ? null : readStageFile(ctx, id, options.batchIn);
+  let next = read ? settleAfterRead(ctx, id) : null;
+  const written = options.batchOut !== undefined && (read === null || next !== null) ? writeStageFile(ctx, id, options.batchOut) : null;
+  if (written) next = written.next;
+  const run = getRun(ctx.db, id);
+  if (!run) throw new Error(`run ${id} disappeared`);
+  const report = { ...toReport(publicRun(run)), written: written && { file: written.file, stage: written.stage, requests: written.requests }, read, next };
+  if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    if (read) {
+      for (const line of read.failed) process.stderr.write(`error: ${line.custom_id}: ${line.error}\n`);
+      for (const customId of read.unknown) process.stderr.write(`error: ${customId}: in ${read.file} but not one of run ${id}'s requests\n`);
+      process.stdout.write(
+        `read ${read.stored - read.failed.length} results of ${read.stored} from ${read.file} (${read.failed.length} failed; ${read.prompt_tokens + read.completion_tokens} tokens, no cost: not through our provider): ` +
+          `run ${id} has ${run.proposals_created} proposals, ${run.items_created} items, ${run.items_failed} failed\n`,
+      );
+    }
+    if (written && written.requests > 0) {
+      process.stdout.write(`wrote ${written.requests} ${written.stage === 'proposals' ? 'Stage 1 (proposal)' : 'Stage 2 (item)'} requests of run ${id} to ${written.file}; run them with\n  vllm run-batch -i ${written.file} -o OUT --model ${run.model}\nthen read the results back with\n  ${written.next}\n`);
+    } else if (next) process.stdout.write(`next: ${next}\n`);
+    else process.stdout.write(`run ${id} ${run.status}\n`);
+  }
+  return read && (read.failed.length > 0 || read.unknown.length > 0) ? 2 : 0;
 }
 
 export function toReport(run: Run): GenerateReport {
@@ -58,11 +106,29 @@ export function toReport(run: Run): GenerateReport {
   };
 }
 
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: a whole number, at least 1 (got ${value})`);
+  return n;
+}
+
+function checkBatchFlags(options: GenerateOptions): void {
+  if (options.batch && (options.batchOut !== undefined || options.batchIn !== undefined)) throw new Error('--batch: sends the requests to the Batch API itself; --batch-out/--batch-in go through a file instead: give one way');
+  if (options.batchIn !== undefined && options.run === undefined) throw new Error('--batch-in: give --run N, the run whose requests --batch-out wrote');
+  if ((options.batch || options.batchOut !== undefined) && options.engine === 'offline') throw new Error('--engine: the offline engine calls no model; --batch and --batch-out are for the openai engine');
+}
+
 /** `hqa generate`: starts a run in this process with the same executor the server uses, and waits for its end. */
 export async function runGenerate(options: GenerateOptions): Promise<number> {
-  const config = loadConfig();
+  checkBatchFlags(options);
+  const runId = wholeNumber('--run', options.run);
+  const pollMs = wholeNumber('--batch-poll', options.batchPoll);
+  const loaded = loadConfig();
+  const config = pollMs === undefined ? loaded : { ...loaded, batchPollMs: pollMs };
   const parsed = RunConfigSchema.safeParse({
-    engine: options.engine ?? (hasModelEndpoint(config) ? 'openai' : 'offline'),
+    // A file of requests is for a model (vllm run-batch), whether or not this machine has an endpoint.
+    engine: options.engine ?? (hasModelEndpoint(config) || options.batchOut !== undefined ? 'openai' : 'offline'),
     stage: options.stage,
     chart_type: options.chartType,
     split: options.split,
@@ -74,6 +140,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     budget_tokens: num(options.budgetTokens) ?? null,
     budget_cost: num(options.budgetCost) ?? null,
     weight_to_gaps: options.weightToGaps ?? false,
+    batch: options.batch ?? false,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -104,17 +171,19 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
   try {
     ensureSeedProposals(db);
     const executor = new RunExecutor(ctx, engineFactory(ctx));
-    const run = createRun(executor, parsed.data);
+    const id = runId ?? createRun(executor, parsed.data, options.batchOut !== undefined).id;
+    if (options.batchOut !== undefined || options.batchIn !== undefined) return byFile(ctx, id, options);
     const stop = () => void executor.shutdown();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await executor.start(run.id);
+    await (runId === undefined ? executor.start(id) : continueRun(executor, id));
     bar?.stop();
-    const finished = getRun(db, run.id);
-    if (!finished) throw new Error(`run ${run.id} disappeared`);
+    const finished = getRun(db, id);
+    if (!finished) throw new Error(`run ${id} disappeared`);
     const report = toReport(publicRun(finished));
     if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {
+      if (runId !== undefined) process.stderr.write(`continued run ${id}\n`);
       process.stdout.write(
         `run ${report.run_id} ${report.status}${finished.stop_reason ? ` (${finished.stop_reason})` : ''}: ${report.proposals_created} proposals, ` +
           `${report.items_created} items, ${report.items_failed} failed, ${report.llm_calls} LLM calls, ` +

@@ -1,12 +1,11 @@
 import type { Db } from '../../db/database';
-import { CHART_TYPE_LABELS } from '../../shared/domain/chart-types';
 import type { z } from 'zod';
-import { ModelItemOutputSchema, ModelProposalOutputSchema, toItemDraft, toProposalTexts, type Converted } from '../../shared/generation/model-output';
+import type { Converted } from '../../shared/generation/model-output';
 import type { Settings } from '../../shared/settings';
 import { createLlmClient } from '../llm/llm-client';
 import type { ModelConnection } from '../llm/provider';
-import { chartTypeDescription, loadTemplate, tableToPromptCsv } from '../llm/templates';
 import type { EngineUsage, GenerationEngine } from './engine';
+import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
 
 export interface OpenAiEngineOptions {
   db: Db;
@@ -20,8 +19,8 @@ export interface OpenAiEngineOptions {
 /** Stage 1 and Stage 2 through an OpenAI-compatible endpoint, with the prompts of `prompts/`. */
 export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngine {
   const client = createLlmClient({ db: options.db, connection: options.connection, engineName: 'openai' });
-  const stage1 = loadTemplate('stage1-proposals');
-  const stage2 = loadTemplate('stage2-item');
+  const stage1 = stage1Template();
+  const stage2 = stage2Template();
   /** One stage's call: the template's hash recorded, the usage summed over attempts. */
   async function call<W, T>(
     purpose: 'stage1' | 'stage2',
@@ -56,31 +55,13 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
     engine: 'openai',
     model: options.model,
     async proposals(request) {
-      const messages = stage1.render({
-        chart_type: request.chartType,
-        chart_type_label: CHART_TYPE_LABELS[request.chartType],
-        chart_type_description: chartTypeDescription(request.chartType),
-        examples: request.examples.map((e) => e.text),
-        count: options.settings.proposals_per_call,
-      });
-      const result = await call('stage1', stage1, messages, { schema: ModelProposalOutputSchema, name: 'proposal_batch', convert: toProposalTexts }, request);
+      const messages = proposalMessages(options.settings, request.chartType, request.examples);
+      const result = await call('stage1', stage1, messages, STAGE_WIRES.stage1, request);
       return result.ok ? { ok: true, texts: result.value, usage: result.usage } : result;
     },
     async item(request) {
-      const { chart, qa } = request.source;
-      const messages = stage2.render({
-        chart_type: chart.chart_type,
-        chart_type_label: CHART_TYPE_LABELS[chart.chart_type],
-        chart_type_description: chartTypeDescription(chart.chart_type),
-        proposal: request.proposal.text,
-        question: qa.query,
-        label: qa.label,
-        title: chart.title,
-        table_csv: tableToPromptCsv(chart.table),
-        series: chart.table.series,
-        rows: chart.table.rows.map((r) => r.label),
-      });
-      const result = await call('stage2', stage2, messages, { schema: ModelItemOutputSchema, name: 'hqa_item', convert: toItemDraft }, request);
+      const messages = itemMessages(request.source, request.proposal);
+      const result = await call('stage2', stage2, messages, STAGE_WIRES.stage2, request);
       return result.ok ? { ok: true, draft: result.value.draft, notes: result.value.notes, usage: result.usage } : result;
     },
   };

@@ -3,19 +3,19 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { getQaWithChart } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
-import { createItem, itemKey } from '../items/item-service';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
-import { addProposal } from '../pool/pool-service';
 import { announceProposals } from '../pool/pool-commands';
 import { callCost } from '../llm/cost';
 import { getSettings } from '../settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { EngineResult, GenerationEngine } from './engine';
 import { TransportStreak } from './transport-streak';
+import { storeItemResult, storeProposalResult } from './task-results';
+import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
 import { DurableJobs } from '../jobs/durable-job';
-import { mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
+import { isControlTask, mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
 import {
   addRunUsage,
@@ -41,15 +41,6 @@ const PROGRESS_THROTTLE_MS = 250;
  */
 const WORK_SLICE_MS = 5;
 
-/**
- * Whether a task is drawn to be a control question: a fixed share of tasks, by a hash of the
- * task id, so a resumed run draws the same ones.
- */
-export function isControlTask(taskId: number, share: number): boolean {
-  if (share <= 0) return false;
-  return mulberry32(taskId ^ CONTROL_SALT)() < share;
-}
-const CONTROL_SALT = 0x5eed;
 
 /** A task stopped by pause, cancel or shutdown, with the usage of the calls it had made. */
 class AbortedWithUsage extends Error {
@@ -87,10 +78,12 @@ export class RunExecutor {
     return run;
   }
 
-  createRun(config: RunConfig, createdBy: number | null): Run {
-    if (config.engine === 'openai' && !hasModelEndpoint(this.ctx.config)) {
+  /** `viaFile`: the requests go through a file (`hqa generate --batch-out`), so no endpoint is needed. */
+  createRun(config: RunConfig, createdBy: number | null, viaFile = false): Run {
+    if (config.engine === 'openai' && !viaFile && !hasModelEndpoint(this.ctx.config)) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
     }
+    if (config.batch && config.engine !== 'openai') throw new HttpError('bad_request', 'only the openai engine sends its requests through the Batch API', 'batch');
     const settings = getSettings(this.ctx.db);
     const model = config.engine === 'offline' ? OFFLINE_MODEL : (config.model ?? settings.generation_model);
     // An unpriced model's calls cost 0 (callCost), so a money cap would never stop the run. The offline engine costs nothing, truly.
@@ -127,7 +120,12 @@ export class RunExecutor {
   }
 
   cancel(runId: number): Run {
-    return this.stop(runId, ['running', 'queued', 'paused'], 'cancelled');
+    const run = this.stop(runId, ['running', 'queued', 'paused'], 'cancelled');
+    if (run.config.batch) {
+      const record = this.mustGet(runId);
+      cancelRunBatch(this.ctx, record).catch((error: unknown) => this.ctx.logger.warn({ err: error, runId }, 'cancelling the run\'s batch at the provider failed'));
+    }
+    return run;
   }
 
   resume(runId: number): Run {
@@ -138,6 +136,22 @@ export class RunExecutor {
     if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
     return publicRun(this.mustGet(runId));
+  }
+
+  /**
+   * `hqa generate --run N`: takes up a run no live process works — paused, or left running by
+   * one that died (a batch run then re-attaches to its batch in flight) — and runs it here.
+   */
+  continueRun(runId: number): Promise<void> {
+    const running = this.jobs.running(runId);
+    if (running) return running;
+    const run = this.mustGet(runId);
+    if (!['paused', 'running', 'queued'].includes(run.status)) throw new HttpError('conflict', `run ${runId} is ${run.status}; only a paused or unfinished run can be continued`);
+    if (run.status === 'paused' || this.jobs.ownerDied(run)) {
+      requeueRunningTasks(this.ctx.db, runId);
+      if (this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
+    }
+    return this.start(runId);
   }
 
   /** At server start: runs left running or queued by a process that is gone are taken up again. */
@@ -171,6 +185,7 @@ export class RunExecutor {
   private async execute(runId: number, controller: AbortController): Promise<void> {
     const { db } = this.ctx;
     const run = this.mustGet(runId);
+    if (run.config.batch) return this.executeInBatches(run, controller);
     const engine = this.engineFor(run);
     const streak = new TransportStreak(getSettings(db).pause_after_transport_failures);
     planProposalTasks(db, run);
@@ -182,6 +197,20 @@ export class RunExecutor {
     await this.workers(run, engine, 'item', controller, streak);
     if (controller.signal.aborted) return;
     transitionRun(db, runId, ['running'], 'done');
+  }
+
+  /** A batch run: each stage's pending tasks as one batch (`batch-stage.ts`), Stage 2's once Stage 1's results are stored. */
+  private async executeInBatches(run: RunRecord, controller: AbortController): Promise<void> {
+    const { db } = this.ctx;
+    const options = { pollMs: this.ctx.config.batchPollMs, signal: controller.signal, onProgress: () => this.publishProgress(run.id, true) };
+    planProposalTasks(db, run);
+    this.publishProgress(run.id, true);
+    // A budget is checked before a stage's batch is sent; inside a batch every request is already paid for.
+    if (this.budgetReached(run.id, controller) || !(await runStageBatch(this.ctx, this.mustGet(run.id), 'proposals', options))) return;
+    planItemTasks(db, this.mustGet(run.id));
+    this.publishProgress(run.id, true);
+    if (this.budgetReached(run.id, controller) || !(await runStageBatch(this.ctx, this.mustGet(run.id), 'item', options))) return;
+    transitionRun(db, run.id, ['running'], 'done');
   }
 
   private async workers(run: RunRecord, engine: GenerationEngine, kind: 'proposals' | 'item', controller: AbortController, streak: TransportStreak): Promise<void> {
@@ -243,18 +272,7 @@ export class RunExecutor {
     const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
     const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
-    const created = db.transaction(() => {
-      addRunUsage(db, run.id, result.usage);
-      if (!result.ok) {
-        finishTask(db, task, { ok: false, error: result.reason });
-        return [];
-      }
-      const proposals = result.texts.map((text) =>
-        addProposal(db, { chartType, text, origin: 'generated', parentIds: examples.map((e) => e.id), runId: run.id, round: run.pool_round }, settings.rouge_threshold),
-      );
-      finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length });
-      return proposals;
-    })();
+    const created = storeProposalResult(db, run, task, { chartType, examples, settings }, result);
     announceProposals(this.ctx, created);
     return result;
   }
@@ -268,35 +286,7 @@ export class RunExecutor {
     const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, source.chart.chart_type, proposal) : [];
     const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, alternatives, control, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
-    const item = db.transaction(() => {
-      addRunUsage(db, run.id, result.usage);
-      if (!result.ok) {
-        finishTask(db, task, { ok: false, error: result.reason, itemFailed: true });
-        return null;
-      }
-      const proposalId = result.proposalId ?? proposal.id;
-      const created = createItem(
-        db,
-        {
-          source,
-          draft: result.draft,
-          origin: engine.engine === 'offline' ? 'offline' : 'llm',
-          proposalId,
-          runId: run.id,
-          model: engine.model,
-          createdBy: null,
-          idempotencyKey: proposalId === proposal.id ? task.idempotency_key : itemKey(proposalId, source.qa.id),
-          notes: result.notes ?? [],
-        },
-        control ? 'control' : 'drop',
-      );
-      if (!created.ok) {
-        finishTask(db, task, { ok: false, error: created.reason, itemFailed: true });
-        return null;
-      }
-      finishTask(db, task, { ok: true, itemsCreated: created.item ? 1 : 0 });
-      return created.item;
-    })();
+    const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
     if (item) this.ctx.publish('item.created', { item });
     return result;
   }

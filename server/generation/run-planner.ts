@@ -108,3 +108,13 @@ export function sampleExamples(
   const humanTake = human.slice(0, settings.seed_sample_count - machineTake.length);
   return shuffle([...humanTake, ...machineTake], random).map(({ id, text }) => ({ id, text }));
 }
+
+/**
+ * Whether a task is drawn to be a control question: a fixed share of tasks, by a hash of the
+ * task id, so a resumed run draws the same ones.
+ */
+export function isControlTask(taskId: number, share: number): boolean {
+  if (share <= 0) return false;
+  return mulberry32(taskId ^ CONTROL_SALT)() < share;
+}
+const CONTROL_SALT = 0x5eed;

@@ -1,6 +1,7 @@
 import { preparedOnce, type Db } from '../../db/database';
 import { parseJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
+import { BatchProgressSchema } from '../../shared/api/batch-progress';
 import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
@@ -9,8 +10,10 @@ import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunSta
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status'> {
+interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status' | 'batch_progress'> {
   config: string;
+  /** JSON of the latest batch, for batch runs only. */
+  batch_progress: string | null;
   engine: string;
   stage: string;
   status: string;
@@ -22,7 +25,9 @@ interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status'> {
 
 const RUN_COLUMNS = `id, engine, model, stage, config, status, pool_round, tasks_total, tasks_done, tasks_failed, proposals_created,
   items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost, stop_reason, created_at, started_at, finished_at,
-  items_planned, owner_pid, owner_host, heartbeat_at`;
+  items_planned, owner_pid, owner_host, heartbeat_at,
+  CASE WHEN batch = 1 THEN (SELECT json_object('state', b.state, 'total', b.requests_total, 'completed', b.requests_completed, 'failed', b.requests_failed)
+    FROM llm_batches b WHERE b.run_id = runs.id ORDER BY b.id DESC LIMIT 1) END AS batch_progress`;
 
 export interface RunRecord extends Run {
   items_planned: boolean;
@@ -65,6 +70,7 @@ function toRun(row: RunRow): RunRecord {
     status: RunStatusSchema.parse(row.status),
     config: parseJsonColumn(RunConfigSchema, row.config, { table: 'runs', column: 'config', id: row.id }),
     items_planned: row.items_planned === 1,
+    batch_progress: row.batch_progress === null ? null : parseJsonColumn(BatchProgressSchema, row.batch_progress, { table: 'runs', column: 'batch_progress (latest llm_batches row)', id: row.id }),
   };
 }
 
@@ -76,8 +82,8 @@ export function publicRun(run: RunRecord): Run {
 
 export function insertRun(db: Db, input: { engine: Engine; model: string; config: RunConfig; poolRound: number; createdBy: number | null }): number {
   return Number(
-    statement(db, 'INSERT INTO runs (engine, model, stage, config, pool_round, created_by) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(input.engine, input.model, input.config.stage, JSON.stringify(input.config), input.poolRound, input.createdBy).lastInsertRowid,
+    statement(db, 'INSERT INTO runs (engine, model, stage, config, pool_round, created_by, batch) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(input.engine, input.model, input.config.stage, JSON.stringify(input.config), input.poolRound, input.createdBy, input.config.batch ? 1 : 0).lastInsertRowid,
   );
 }
 
@@ -184,6 +190,13 @@ export function countProposalItems(db: Db, proposalId: number): number {
 export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow | null {
   const row = statements(db).claimTask.get(runId, kind) as TaskRow | undefined;
   return row ?? null;
+}
+
+/** A run's pending tasks of a kind, in planned order: what a batch run sends as one stage's batch (left pending until its results are stored). */
+export function pendingTasks(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow[] {
+  return statement(db,
+    "SELECT id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id",
+  ).all(runId, kind) as TaskRow[];
 }
 
 /** After a crash: tasks that were in flight go back to pending. */

@@ -130,12 +130,13 @@ export interface RecordedBatchCall {
 
 /**
  * One result's `llm_calls` row: marked with its batch, costed at the batch price. The whole
- * batch took hours, no request alone, so its latency is recorded as 0.
+ * batch took hours, no request alone, so its latency is recorded as 0. `taskId`: the
+ * generation task the request was for.
  */
-export function recordBatchCall(target: BatchTarget, batch: BatchRecord, result: BatchLineResult): RecordedBatchCall {
+export function recordBatchCall(target: BatchTarget, batch: BatchRecord, result: BatchLineResult, taskId: number | null = null): RecordedBatchCall {
   const base = {
     run_id: target.runId ?? null,
-    task_id: null,
+    task_id: taskId,
     eval_run_id: target.evalRunId ?? null,
     purpose: target.purpose,
     engine: 'openai',

@@ -82,7 +82,7 @@ export function repairMessage(error: string, schemaName: string): string {
 
 const NO_TOKENS = { prompt_tokens: 0, completion_tokens: 0 };
 
-type Validation<T> = { ok: true; value: T } | { ok: false; kind: string; error: string };
+export type Validation<T> = { ok: true; value: T } | { ok: false; kind: string; error: string };
 
 /** Models in JSON mode often wrap the object in a Markdown fence; the object inside is what counts. */
 function stripFence(text: string): string {
@@ -90,7 +90,11 @@ function stripFence(text: string): string {
   return match?.[1] ?? text;
 }
 
-function validate<W, T>(raw: string | null, finishReason: string | undefined, request: LlmRequest<W, T>): Validation<T> {
+/**
+ * Reads a reply as the client does (the Markdown fence, JSON, the wire schema, the conversion):
+ * exported for replies that came another way, a batch's results.
+ */
+export function validateReply<W, T>(raw: string | null, finishReason: string | null | undefined, request: Pick<LlmRequest<W, T>, 'wireSchema' | 'convert'>): Validation<T> {
   if (finishReason === 'length') return { ok: false, kind: 'truncated', error: 'the reply was cut off at the token limit' };
   if (raw === null || raw.trim() === '') return { ok: false, kind: 'empty', error: 'the reply had no content' };
   let json: unknown;
@@ -136,6 +140,27 @@ function jsonModeSystem(system: string, format: ResponseFormatJSONSchema): strin
   return `${system}\n\nReply with a single JSON object (\`${format.json_schema.name}\`) that matches this JSON Schema:\n${schema}`;
 }
 
+/**
+ * The body a structured call sends in `mode`, after any repair turns: what `complete` sends,
+ * and what a batch line for the same request carries.
+ */
+export function structuredBody<W, T>(
+  request: Pick<LlmRequest<W, T>, 'messages' | 'wireSchema' | 'schemaName' | 'temperature'>,
+  mode: OutputMode,
+  repairTurns: ChatCompletionMessageParam[] = [],
+): ChatBody {
+  const format = responseFormat(request.wireSchema, request.schemaName);
+  return {
+    temperature: request.temperature,
+    messages: [
+      { role: 'system', content: mode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format) },
+      { role: 'user', content: request.messages.user },
+      ...repairTurns,
+    ],
+    response_format: mode === 'json_schema' ? format : { type: 'json_object' },
+  };
+}
+
 export function createLlmClient(options: LlmClientOptions): LlmClient {
   const { db, connection } = options;
   const transport = createTransport({
@@ -148,7 +173,6 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
   let mode: OutputMode = options.outputMode ?? 'json_schema';
 
   async function complete<W, T>(request: LlmRequest<W, T>): Promise<LlmResult<T>> {
-    const format = responseFormat(request.wireSchema, request.schemaName);
     const repairTurns: ChatCompletionMessageParam[] = [];
     const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: callCost(request.model, NO_TOKENS, connection.prices).priced };
     const call = transport.call({
@@ -171,15 +195,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
     const fail = (kind: LlmFailureKind, reason: string): LlmResult<T> => ({ ok: false, kind, reason, usage, attempts: call.attempts });
     const body = (): ChatBody => {
       sentMode = mode;
-      return {
-        temperature: request.temperature,
-        messages: [
-          { role: 'system', content: sentMode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format) },
-          { role: 'user', content: request.messages.user },
-          ...repairTurns,
-        ],
-        response_format: sentMode === 'json_schema' ? format : { type: 'json_object' },
-      };
+      return structuredBody(request, sentMode, repairTurns);
     };
 
     for (;;) {
@@ -198,7 +214,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       usage.cost += reply.cost;
       if (reply.refusal) return fail('refused', `refused: ${reply.refusal}`);
       const raw = reply.content;
-      const checked = validate(raw, reply.completion.choices[0]?.finish_reason, request);
+      const checked = validateReply(raw, reply.completion.choices[0]?.finish_reason, request);
       if (checked.ok) {
         call.settle(reply.callId, 'ok', null);
         return { ok: true, value: checked.value, usage, attempts: call.attempts };

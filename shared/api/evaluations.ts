@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { AnswerTypeSchema } from '../table/answers';
 import type { Score } from '../eval/metrics';
+import { BatchProgressSchema } from './batch-progress';
 import { IdParamSchema, PageQuerySchema } from './common';
 import { endpoint } from './endpoint';
 import { FigureCheckSchema, Table3RowSchema, Table4RowSchema } from '../eval/paper-tables';
@@ -71,19 +72,8 @@ export type EvalScore = z.infer<typeof EvalScoreSchema>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 export const SCORE_SCHEMA_MATCHES: Same<EvalScore, Score> = true;
 
-/**
- * Where a batch run's batch is (OpenAI Batch API): `submitted`, `in_progress` (`completed` and
- * `failed` of `total` answered there), `downloading` (finished there; results being stored),
- * then `done`, `failed` or `cancelled`.
- */
-export const EVAL_BATCH_STATES = ['submitted', 'in_progress', 'downloading', 'done', 'failed', 'cancelled'] as const;
-export const EvalBatchProgressSchema = z.object({
-  state: z.enum(EVAL_BATCH_STATES),
-  total: z.number().int(),
-  completed: z.number().int(),
-  failed: z.number().int(),
-});
-export type EvalBatchProgress = z.infer<typeof EvalBatchProgressSchema>;
+/** A batch run's batch, as generation runs show theirs too (`batch-progress.ts`). */
+export { BATCH_PROGRESS_STATES as EVAL_BATCH_STATES, BatchProgressSchema as EvalBatchProgressSchema, type BatchProgress as EvalBatchProgress } from './batch-progress';
 
 export const EvalRunSchema = z.object({
   id: z.number().int(),
@@ -95,7 +85,7 @@ export const EvalRunSchema = z.object({
   /** Asked through the OpenAI Batch API (half price, answers within a day) rather than call by call. */
   batch: z.boolean(),
   /** The batch run's latest batch, as last polled; null for a run asked call by call (or before its batch exists). */
-  batch_progress: EvalBatchProgressSchema.nullable(),
+  batch_progress: BatchProgressSchema.nullable(),
   /** Questions in the run's snapshot. */
   items_total: z.number().int(),
   /** Asked and answered (the reply may still hold no extractable answer). */

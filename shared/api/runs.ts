@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { EngineSchema, RunStageSchema, RunStatusSchema } from '../domain/generation';
+import { BatchProgressSchema } from './batch-progress';
 import { IdParamSchema, PageQuerySchema } from './common';
 import { endpoint } from './endpoint';
 
@@ -35,6 +36,12 @@ export const RunConfigSchema = z.object({
   /** Stop cleanly when either is reached (null = no cap). */
   budget_tokens: z.number().int().positive().nullable().default(null),
   budget_cost: z.number().positive().nullable().default(null),
+  /**
+   * Send each stage's model requests as one OpenAI Batch API batch (half price, answered within
+   * 24 h) instead of call by call: the openai engine only. A budget is checked before a stage's
+   * batch is sent, not inside it.
+   */
+  batch: z.boolean().default(false),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
@@ -58,6 +65,8 @@ export const RunSchema = z.object({
   completion_tokens: z.number().int(),
   cost: z.number(),
   stop_reason: z.string().nullable(),
+  /** A batch run's latest batch (one per stage), as last polled; null for a run called call by call or before its first batch. */
+  batch_progress: BatchProgressSchema.nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),

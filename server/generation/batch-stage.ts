@@ -1,0 +1,233 @@
+import type { Settings } from '../../shared/settings';
+import type { z } from 'zod';
+import type { Converted } from '../../shared/generation/model-output';
+import type { AppContext } from '../app-context';
+import { getQaWithChart } from '../charts/chart-queries';
+import { batchClient } from '../llm/batch-api';
+import { batchInputLine, type BatchInputLine, type BatchLineResult } from '../llm/batch-lines';
+import { ENDED_BATCH_STATES, latestRunBatch } from '../llm/batch-queries';
+import { awaitBatch, cancelBatch, finishBatch, recordBatchCall, sendBatch, type BatchTarget } from '../llm/batch-runner';
+import { settleLlmCall } from '../llm/llm-call-queries';
+import { structuredBody, validateReply } from '../llm/llm-client';
+import { providersFor } from '../llm/model-roles';
+import { getProposal } from '../pool/pool-queries';
+import { announceProposals } from '../pool/pool-commands';
+import { getSettings } from '../settings/settings-queries';
+import { NO_USAGE, type EngineUsage } from './engine';
+import { isControlTask, mulberry32, sampleExamples } from './run-planner';
+import { pendingTasks, type RunRecord, type TaskRow } from './run-queries';
+import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
+import { storeItemResult, storeProposalResult } from './task-results';
+
+/**
+ * A generation stage as one batch: the stage's pending tasks become request lines (custom_id
+ * `task-<id>`, each body exactly what the call-by-call engine sends), and each result is
+ * stored as that engine's reply would be (`task-results.ts`: same parsing, same verification).
+ * Stage 2 needs Stage 1's proposals, so a run sends one batch per stage, the next once the
+ * first is stored. The results come from the OpenAI Batch API (`runStageBatch`: one `llm_calls`
+ * row per result, at the batch price) or from a file `vllm run-batch` wrote (`storeStageResults`
+ * without calls: nothing went through our provider, so nothing is recorded or costed).
+ */
+
+export type StageKind = 'proposals' | 'item';
+
+/** The `llm_calls` purpose of a stage's requests, as the call-by-call engine records them. */
+export const STAGE_PURPOSE: Record<StageKind, 'stage1' | 'stage2'> = { proposals: 'stage1', item: 'stage2' };
+
+export const customIdOf = (task: TaskRow) => `task-${task.id}`;
+
+type Made = { proposals: ReturnType<typeof storeProposalResult>; items: NonNullable<ReturnType<typeof storeItemResult>>[] };
+
+/** One pending task's request, and how its reply is stored. */
+export interface StageTask {
+  task: TaskRow;
+  customId: string;
+  messages: { system: string; user: string };
+  /** Reads the reply as the engine does and stores it; what it made is collected in `made`. */
+  store: (reply: Reply, made: Made) => void;
+}
+
+/** A result as the engine would have returned it: the reply's content read, or why there is none. */
+type Reply = { ok: true; content: string | null; finishReason: string | null; usage: EngineUsage; callId: number | null } | { ok: false; reason: string; usage: EngineUsage };
+
+/** The reply's content through the engine's parsing; a failure says why, and its `llm_calls` row (if any) is settled `invalid` as the engine's would be. */
+function readReply<W, T>(ctx: AppContext, reply: Reply, wire: { schema: z.ZodType<W>; convert: (value: W) => Converted<T> }) {
+  if (!reply.ok) return { ok: false as const, reason: reply.reason, usage: reply.usage };
+  const checked = validateReply(reply.content, reply.finishReason, { wireSchema: wire.schema, convert: wire.convert });
+  if (checked.ok) return { ok: true as const, value: checked.value, usage: reply.usage };
+  if (reply.callId !== null) settleLlmCall(ctx.db, reply.callId, 'invalid', `${checked.kind}: ${checked.error}`);
+  // The call-by-call engine asks once more with the error shown; a batch line has no second turn.
+  return { ok: false as const, reason: `${checked.kind} (batch reply, no repair turn): ${checked.error}`, usage: reply.usage };
+}
+
+/** The stage's pending tasks, prepared: Stage 1 samples its examples as the call-by-call task does (seeded by the task id). */
+export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): StageTask[] {
+  const { db } = ctx;
+  return pendingTasks(db, run.id, kind).map((task): StageTask => {
+    const customId = customIdOf(task);
+    if (kind === 'proposals') {
+      const chartType = task.chart_type;
+      if (!chartType) throw new Error(`task ${task.id} has no chart type`);
+      const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
+      return {
+        task,
+        customId,
+        messages: proposalMessages(settings, chartType, examples),
+        store: (reply, made) => {
+          const read = readReply(ctx, reply, STAGE_WIRES.stage1);
+          const result = read.ok ? { ok: true as const, texts: read.value, usage: read.usage } : read;
+          made.proposals.push(...storeProposalResult(db, run, task, { chartType, examples, settings }, result));
+        },
+      };
+    }
+    const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
+    const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
+    if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
+    const control = isControlTask(task.id, settings.unchanged_control_share);
+    return {
+      task,
+      customId,
+      messages: itemMessages(source, proposal),
+      store: (reply, made) => {
+        const read = readReply(ctx, reply, STAGE_WIRES.stage2);
+        const result = read.ok ? { ok: true as const, draft: read.value.draft, notes: read.value.notes, usage: read.usage } : read;
+        const item = storeItemResult(db, run, task, { source, proposal, control, engine: { engine: 'openai', model: run.model } }, result);
+        if (item) made.items.push(item);
+      },
+    };
+  });
+}
+
+/** The run's temperature, as the call-by-call engine takes it (`engine-factory.ts`). */
+function temperatureOf(ctx: AppContext, run: RunRecord, settings: Settings): number {
+  return run.config.temperature ?? providersFor(settings, ctx.config).generation.temperature;
+}
+
+function wireBody<W, T>(wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> }, messages: StageTask['messages'], temperature: number) {
+  return structuredBody({ messages, wireSchema: wire.schema, schemaName: wire.name, temperature }, 'json_schema');
+}
+
+/** The stage's request lines, for the Batch API or `vllm run-batch`: the bodies the call-by-call engine's first request sends. */
+export function stageLines(ctx: AppContext, run: RunRecord, kind: StageKind, tasks: StageTask[], settings: Settings): BatchInputLine[] {
+  const temperature = temperatureOf(ctx, run, settings);
+  return tasks.map((t) =>
+    batchInputLine(t.customId, run.model, kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t.messages, temperature) : wireBody(STAGE_WIRES.stage2, t.messages, temperature)),
+  );
+}
+
+/** Publishes what a stage made, after its transaction committed. */
+function announce(ctx: AppContext, made: Made): void {
+  announceProposals(ctx, made.proposals);
+  for (const item of made.items) ctx.publish('item.created', { item });
+}
+
+export interface StoredStage {
+  stored: number;
+  /** Lines that failed or were missing, by custom_id, with the reason (also each task's error). */
+  failed: { custom_id: string; error: string }[];
+  /** custom_ids in the results that no pending task of the stage has. */
+  unknown: string[];
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/**
+ * Stores a stage's results: each task's reply through the engine's parsing and storing, in
+ * one transaction. `record` makes the result's `llm_calls` row (Batch API results) or none
+ * (a file's: null callId and no usage).
+ */
+export function storeStageResults(
+  ctx: AppContext,
+  tasks: StageTask[],
+  results: Map<string, BatchLineResult>,
+  unknown: string[],
+  record: (task: StageTask, result: BatchLineResult) => { callId: number | null; usage: EngineUsage },
+  /** Written in the same transaction, after the results (the batch marked done). */
+  last?: () => void,
+): StoredStage {
+  const made: Made = { proposals: [], items: [] };
+  const summary: StoredStage = { stored: 0, failed: [], unknown, prompt_tokens: 0, completion_tokens: 0 };
+  ctx.db.transaction(() => {
+    for (const task of tasks) {
+      const result: BatchLineResult = results.get(task.customId) ?? { ok: false, error: 'missing from the batch results' };
+      const { callId, usage } = record(task, result);
+      if (result.ok) {
+        summary.prompt_tokens += result.tokens.prompt_tokens;
+        summary.completion_tokens += result.tokens.completion_tokens;
+      }
+      let reply: Reply;
+      if (!result.ok) reply = { ok: false, reason: result.error, usage };
+      else if (result.refusal) reply = { ok: false, reason: `refused: ${result.refusal}`, usage };
+      else reply = { ok: true, content: result.content, finishReason: result.finishReason, usage, callId };
+      if (!reply.ok) summary.failed.push({ custom_id: task.customId, error: reply.reason });
+      task.store(reply, made);
+      summary.stored++;
+    }
+    last?.();
+  })();
+  announce(ctx, made);
+  return summary;
+}
+
+function targetFor(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings, options: Partial<StageBatchOptions>): BatchTarget {
+  const { connection } = providersFor(settings, ctx.config).generation;
+  if (!connection) throw new Error(`run ${run.id} is a batch run of the openai engine but OPENAI_API_KEY is not set`);
+  const template = kind === 'proposals' ? stage1Template() : stage2Template();
+  return {
+    db: ctx.db,
+    openai: batchClient(connection, connection.timeoutMs),
+    purpose: STAGE_PURPOSE[kind],
+    model: run.model,
+    template: { name: template.name, hash: template.hash },
+    prices: settings.price_table,
+    discount: settings.batch_discount,
+    runId: run.id,
+    pollMs: options.pollMs ?? 0,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  };
+}
+
+export interface StageBatchOptions {
+  pollMs: number;
+  signal: AbortSignal;
+  /** After every poll and once the results are stored. */
+  onProgress: () => void;
+}
+
+/**
+ * Sends the stage's pending tasks as one batch — or re-attaches to the stage's batch a stopped
+ * process left in flight, so nothing is sent twice — waits for it, and stores its results with
+ * batch-priced `llm_calls` rows. False when the signal stopped the wait (the batch goes on there).
+ */
+export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: StageKind, options: StageBatchOptions): Promise<boolean> {
+  const settings = getSettings(ctx.db);
+  const target = targetFor(ctx, run, kind, settings, options);
+  const tasks = prepareStage(ctx, run, kind, settings);
+  let batch = latestRunBatch(ctx.db, run.id);
+  if (!batch || ENDED_BATCH_STATES.has(batch.state) || batch.purpose !== target.purpose) {
+    if (tasks.length === 0) return true;
+    batch = await sendBatch(target, stageLines(ctx, run, kind, tasks, settings).map((line) => ({ customId: line.custom_id, body: line.body })), `run-${run.id}-${target.purpose}.jsonl`);
+  }
+  const outcome = await awaitBatch(target, batch, tasks.map((t) => t.customId));
+  if (!outcome) return false;
+  storeStageResults(ctx, tasks, outcome.mapped.results, outcome.mapped.unknown, (task, result) => {
+    const call = recordBatchCall(target, outcome.batch, result, task.task.id);
+    return { callId: call.callId, usage: { calls: 1, prompt_tokens: call.tokens.prompt_tokens, completion_tokens: call.tokens.completion_tokens, cost: call.cost } };
+  }, () => finishBatch(target, outcome.batch, outcome.problem));
+  options.onProgress();
+  return true;
+}
+
+/** A file's results (`vllm run-batch` output): stored with no `llm_calls` rows and no usage. */
+export function storeFileResults(ctx: AppContext, tasks: StageTask[], results: Map<string, BatchLineResult>, unknown: string[]): StoredStage {
+  return storeStageResults(ctx, tasks, results, unknown, () => ({ callId: null, usage: NO_USAGE }));
+}
+
+/** A cancelled batch run's batch in flight is cancelled at the provider too: nothing more is billed. */
+export async function cancelRunBatch(ctx: AppContext, run: RunRecord): Promise<void> {
+  const batch = latestRunBatch(ctx.db, run.id);
+  if (!batch || ENDED_BATCH_STATES.has(batch.state)) return;
+  const settings = getSettings(ctx.db);
+  await cancelBatch(targetFor(ctx, run, batch.purpose === 'stage1' ? 'proposals' : 'item', settings, {}), batch);
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../../db/database';
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { Settings } from '../../shared/settings';
+import type { QaWithChart } from '../charts/chart-queries';
+import { createItem, itemKey } from '../items/item-service';
+import { addProposal } from '../pool/pool-service';
+import type { EngineResult, GenerationEngine } from './engine';
+import { addRunUsage, finishTask, type RunRecord, type TaskRow } from './run-queries';
+
+/**
+ * What a finished task stores, whichever way its model reply came (a call of its own, or a
+ * line of a stage's batch): its usage, its proposals or item, the task's outcome — in one
+ * transaction (a savepoint inside the caller's). The caller publishes what was made once it is committed.
+ */
+
+export type ProposalResult = EngineResult<{ texts: string[] }>;
+export type ItemResult = Awaited<ReturnType<GenerationEngine['item']>>;
+
+export function storeProposalResult(
+  db: Db,
+  run: RunRecord,
+  task: TaskRow,
+  input: { chartType: ChartType; examples: { id: number }[]; settings: Settings },
+  result: ProposalResult,
+): ReturnType<typeof addProposal>[] {
+  return db.transaction(() => {
+    addRunUsage(db, run.id, result.usage);
+    if (!result.ok) {
+      finishTask(db, task, { ok: false, error: result.reason });
+      return [];
+    }
+    const proposals = result.texts.map((text) =>
+      addProposal(
+        db,
+        { chartType: input.chartType, text, origin: 'generated', parentIds: input.examples.map((e) => e.id), runId: run.id, round: run.pool_round },
+        input.settings.rouge_threshold,
+      ),
+    );
+    finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length });
+    return proposals;
+  })();
+}
+
+export function storeItemResult(
+  db: Db,
+  run: RunRecord,
+  task: TaskRow,
+  input: { source: QaWithChart; proposal: { id: number }; control: boolean; engine: Pick<GenerationEngine, 'engine' | 'model'> },
+  result: ItemResult,
+) {
+  const { source, proposal, control, engine } = input;
+  return db.transaction(() => {
+    addRunUsage(db, run.id, result.usage);
+    if (!result.ok) {
+      finishTask(db, task, { ok: false, error: result.reason, itemFailed: true });
+      return null;
+    }
+    const proposalId = result.proposalId ?? proposal.id;
+    const created = createItem(
+      db,
+      {
+        source,
+        draft: result.draft,
+        origin: engine.engine === 'offline' ? 'offline' : 'llm',
+        proposalId,
+        runId: run.id,
+        model: engine.model,
+        createdBy: null,
+        idempotencyKey: proposalId === proposal.id ? task.idempotency_key : itemKey(proposalId, source.qa.id),
+        notes: result.notes ?? [],
+      },
+      control ? 'control' : 'drop',
+    );
+    if (!created.ok) {
+      finishTask(db, task, { ok: false, error: created.reason, itemFailed: true });
+      return null;
+    }
+    finishTask(db, task, { ok: true, itemsCreated: created.item ? 1 : 0 });
+    return created.item;
+  })();
+}

@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openAndMigrate } from '../../db/database';
+import { GenerateReportSchema } from '../../shared/api/runs';
+import { SettingsSchema } from '../../shared/settings';
+import { getRun, listRunErrors } from '../../server/generation/run-queries';
+import { callCost } from '../../server/llm/cost';
+import { listLlmCalls } from '../../server/llm/llm-call-queries';
+import { correctItem, hqaModel } from '../support/fake-hqa-model';
+import { errorReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { runCli, runCliAsync } from '../support/cli';
+import { CHARTQA_SAMPLE } from '../support/paths';
+
+const dir = mkdtempSync(join(tmpdir(), 'hqa-batch-gen-'));
+const dbPath = join(dir, 'workbench.sqlite');
+let fake: FakeOpenAI;
+const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
+
+function withDb<T>(read: (db: ReturnType<typeof openAndMigrate>) => T): T {
+  const db = openAndMigrate(dbPath);
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+const Line = z.object({ custom_id: z.string(), method: z.literal('POST'), url: z.literal('/v1/chat/completions'), body: z.looseObject({ model: z.string(), messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })), response_format: z.unknown() }) });
+const readLines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((text) => Line.parse(JSON.parse(text)));
+const schemaOf = (body: unknown) => z.object({ response_format: z.object({ json_schema: z.object({ name: z.string() }) }) }).parse(body).response_format.json_schema.name;
+
+beforeAll(async () => {
+  // Far apart in wording, so the pool's ROUGE filter keeps every one.
+  const proposals = ['Multiply the second category by seven', 'Drop every value under the median', 'Mirror the order of the categories', 'Add twelve to the smallest entry', 'Round each value down to a multiple of five', 'Replace the first value with its square'];
+  fake = await startFakeOpenAI({ defaultHandler: hqaModel({ proposals: (call) => [proposals[(call - 1) % proposals.length] ?? 'Negate the first value'] }) });
+  expect(runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath }).status).toBe(0);
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('hqa generate --batch', () => {
+  it('sends Stage 1 then Stage 2 as one batch each, with the per-call bodies, and stores verified items with batch-priced llm_calls rows', async () => {
+    // The call-by-call engine's first Stage 1 request, to hold the batch lines to.
+    const before = fake.requests.length;
+    const single = await runCliAsync(['generate', '--engine', 'openai', '--stage', 'proposals', '--chart-type', 'vertical_bar', '--model', 'gpt-4o-mini', '--json'], { dbPath, env: env() });
+    expect(single.status, single.stderr).toBe(0);
+    const perCall = fake.requests.slice(before).find((r) => r.path === '/v1/chat/completions')?.chat;
+    if (!perCall) throw new Error('no per-call request');
+
+    fake.batches.configure({ pollsToComplete: 2, shuffle: true });
+    const created = fake.batches.created();
+    const linesBefore = fake.batches.lines.length;
+    const result = await runCliAsync(
+      ['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--chart-type', 'vertical_bar', '--items', '3', '--proposal-batches', '2', '--model', 'gpt-4o-mini', '--json'],
+      { dbPath, env: env() },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({ status: 'done', proposals_created: 2, items_created: 3, items_failed: 0, llm_calls: 5 });
+    expect(fake.batches.created()).toBe(created + 2);
+    // No chat completion outside the batches.
+    const lines = fake.batches.lines.slice(linesBefore);
+    expect(lines.map((line) => schemaOf(line.body))).toEqual(['proposal_batch', 'proposal_batch', 'hqa_item', 'hqa_item', 'hqa_item']);
+    expect(new Set(lines.slice(0, 2).map((l) => l.batch_id)).size).toBe(1);
+    expect(lines[0]?.batch_id).not.toBe(lines[2]?.batch_id);
+    expect(lines.every((line) => /^task-\d+$/.test(line.custom_id))).toBe(true);
+    const first = z.looseObject({ model: z.string(), temperature: z.unknown(), response_format: z.unknown(), messages: z.array(z.looseObject({ content: z.unknown() })) }).parse(lines[0]?.body);
+    expect(first.model).toBe('gpt-4o-mini');
+    expect(first.response_format).toEqual(perCall.response_format);
+    expect(first.temperature).toEqual(perCall.temperature);
+    expect(first.messages[0]?.content).toEqual(perCall.messages[0]?.content);
+
+    const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
+    expect(rows.map((r) => r.purpose).sort()).toEqual(['stage1', 'stage1', 'stage2', 'stage2', 'stage2']);
+    expect(rows.every((r) => r.batch_id !== null && r.task_id !== null && r.outcome === 'ok')).toBe(true);
+    const prices = SettingsSchema.parse({}).price_table;
+    for (const row of rows) expect(row.cost).toBeCloseTo(callCost('gpt-4o-mini', row, prices).cost * 0.5, 12);
+    expect(report.cost).toBeCloseTo(rows.reduce((sum, r) => sum + r.cost, 0), 6);
+    expect(report.cost).toBeGreaterThan(0);
+    const run = withDb((db) => getRun(db, report.run_id));
+    expect(run?.batch_progress).toEqual({ state: 'done', total: 3, completed: 3, failed: 0 });
+  });
+
+  it('names a failed line: its task fails with the provider’s error, the others are stored', async () => {
+    fake.batches.configure({ pollsToComplete: 1 });
+    fake.script(errorReply(400, 'prompt too long', { code: 'context_length_exceeded' }));
+    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--chart-type', 'vertical_bar', '--items', '2', '--json'], { dbPath, env: env() });
+    expect(result.status, result.stderr).toBe(0);
+    const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({ status: 'done', items_created: 1, items_failed: 1 });
+    const errors = withDb((db) => listRunErrors(db, report.run_id));
+    expect(errors.map((e) => e.error)).toEqual(['HTTP 400: context_length_exceeded: prompt too long']);
+    const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
+    expect(rows.map((r) => r.outcome).sort()).toEqual(['error', 'ok']);
+    expect(rows.find((r) => r.outcome === 'error')?.task_id).toBe(errors[0]?.task_id);
+  });
+
+  it('re-attaches to its batch in flight after being killed: the stage is not sent twice', async () => {
+    fake.batches.configure({ pollsToComplete: 1_000_000 });
+    const created = fake.batches.created();
+    const child = spawn(resolve('node_modules/.bin/tsx'), [resolve('server/cli/main.ts'), 'generate', '--engine', 'openai', '--batch', '--batch-poll', '10', '--chart-type', 'pie', '--items', '2', '--proposal-batches', '1'], {
+      env: { ...process.env, HQA_DB: dbPath, HQA_LOG_LEVEL: 'silent', ...env() },
+      stdio: 'ignore',
+      // Its own process group: tsx runs the CLI in a child node process, which a kill of tsx alone would leave running.
+      detached: true,
+    });
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    try {
+      await expect.poll(() => fake.batches.created(), { timeout: 30_000 }).toBe(created + 1);
+      const batchId = fake.batches.lines.at(-1)?.batch_id;
+      await expect.poll(() => fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/batches/${batchId}`), { timeout: 30_000 }).toBe(true);
+    } finally {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      await exited;
+    }
+    const runId = withDb((db) => z.object({ id: z.number() }).parse(db.prepare('SELECT MAX(id) AS id FROM runs').get()).id);
+    expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'running', batch_progress: { state: 'in_progress' } });
+
+    fake.batches.configure({ pollsToComplete: 1 });
+    const again = await runCliAsync(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
+    expect(again.status, again.stderr).toBe(0);
+    expect(GenerateReportSchema.parse(JSON.parse(again.stdout))).toMatchObject({ run_id: runId, status: 'done', proposals_created: 1, items_created: 2 });
+    // Stage 1's batch was the killed process's; only Stage 2's is new.
+    expect(fake.batches.created()).toBe(created + 2);
+    const rows = withDb((db) => listLlmCalls(db, { runId }));
+    expect(rows.filter((r) => r.purpose === 'stage1')).toHaveLength(1);
+  });
+});
+
+/** What vllm/entrypoints/openai/run_batch.py writes for a request: a BatchRequestOutput line. */
+function vllmLine(customId: string, content: string | null, status = 200) {
+  const body =
+    status === 200
+      ? { id: `chatcmpl-${customId}`, object: 'chat.completion', created: 1, model: 'Qwen/Qwen2-VL-7B', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } }
+      : { error: { message: 'the engine died', code: 'internal_error' } };
+  return JSON.stringify({ id: `vllm-${customId}`, custom_id: customId, response: { status_code: status, request_id: `vllm-batch-${customId}`, body }, error: null });
+}
+
+describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
+  it('writes each stage’s requests, reads vLLM’s results back into proposals and items, records no llm_calls and names a failed line by custom_id', async () => {
+    const stage1 = join(dir, 'stage1.jsonl');
+    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'line', '--items', '3', '--proposal-batches', '1', '--model', 'Qwen/Qwen2-VL-7B'], { dbPath });
+    expect(written.status, written.stderr).toBe(0);
+    const runId = Number(/of run (\d+) to/.exec(written.stdout)?.[1]);
+    expect(written.stdout).toContain(`vllm run-batch -i ${stage1} -o OUT --model Qwen/Qwen2-VL-7B`);
+    expect(written.stdout).toContain(`hqa generate --run ${runId} --batch-in OUT`);
+    expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'paused', proposals_created: 0 });
+    const lines1 = readLines(stage1);
+    expect(lines1).toHaveLength(1);
+    expect(lines1[0]?.body.model).toBe('Qwen/Qwen2-VL-7B');
+    expect(schemaOf(lines1[0]?.body)).toBe('proposal_batch');
+
+    const out1 = join(dir, 'stage1-out.jsonl');
+    writeFileSync(out1, `${lines1.map((l) => vllmLine(l.custom_id, JSON.stringify({ proposals: ['Double the last point of the first series'] }))).join('\n')}\n`);
+    const stage2 = join(dir, 'stage2.jsonl');
+    const read1 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath });
+    expect(read1.status, read1.stderr).toBe(0);
+    expect(JSON.parse(read1.stdout)).toMatchObject({ run_id: runId, status: 'paused', proposals_created: 1, llm_calls: 0, cost: 0, written: { stage: 'item', requests: 3 }, read: { stage: 'proposals', stored: 1, failed: [] } });
+
+    const lines2 = readLines(stage2);
+    expect(lines2.map((l) => schemaOf(l.body))).toEqual(['hqa_item', 'hqa_item', 'hqa_item']);
+    const [failing, ...answered] = lines2;
+    if (!failing) throw new Error('no stage 2 line');
+    const out2 = join(dir, 'stage2-out.jsonl');
+    // In vLLM's own order (not the input's), one request failed there.
+    writeFileSync(
+      out2,
+      `${[...answered.reverse().map((l) => vllmLine(l.custom_id, JSON.stringify(correctItem(l.body as unknown as FakeChatRequest)))), vllmLine(failing.custom_id, null, 500)].join('\n')}\n`,
+    );
+    const read2 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out2], { dbPath });
+    expect(read2.status, read2.stderr).toBe(2);
+    expect(read2.stderr).toContain(`error: ${failing.custom_id}: HTTP 500: internal_error: the engine died`);
+    expect(read2.stdout).toMatch(/read 2 results of 3 .*no cost/);
+
+    const run = withDb((db) => getRun(db, runId));
+    expect(run).toMatchObject({ status: 'done', proposals_created: 1, items_created: 2, items_failed: 1, llm_calls: 0, prompt_tokens: 0, cost: 0, batch_progress: null });
+    expect(withDb((db) => listLlmCalls(db, { runId }))).toEqual([]);
+    expect(withDb((db) => listRunErrors(db, runId)).map((e) => [`task-${e.task_id}`, e.error])).toEqual([[failing.custom_id, 'HTTP 500: internal_error: the engine died']]);
+  });
+
+  it('refuses a results file that answers none of the stage’s requests, storing nothing', async () => {
+    const stage1 = join(dir, 'other.jsonl');
+    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'pie', '--stage', 'proposals', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
+    const stray = join(dir, 'stray-out.jsonl');
+    writeFileSync(stray, `${vllmLine('task-999999', '{}')}\n`);
+    const read = await runCliAsync(['generate', '--run', String(runId), '--batch-in', stray], { dbPath });
+    expect(read.status).toBe(1);
+    expect(read.stderr).toMatch(/stray-out\.jsonl answers none of run \d+'s 1 Stage 1 \(proposals\) requests/);
+    expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'paused', tasks_failed: 0 });
+  });
+});
