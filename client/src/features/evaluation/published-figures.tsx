@@ -48,7 +48,7 @@ function FigureCell({ row, column, text }: { row: AccuracyRow | AnswerTypeRow; c
       {erratum && (
         <>
           {' '}
-          <span className="validity-tag validity-warning" data-testid="erratum-flag" title={erratum.reason} aria-label={`erratum: ${erratum.reason}`} tabIndex={0}>
+          <span className="validity-tag validity-warning" data-testid="erratum-flag" title={erratum.reason}>
             erratum
           </span>
         </>
@@ -186,24 +186,44 @@ function UploadedTables({ tables, canDelete }: { tables: PublishedTable[]; canDe
   );
 }
 
+/** The flagged rows' reasons in words under their table: a title is seen only on hover, this by everyone. */
+function ErrataNote({ rows }: { rows: (AccuracyRow | AnswerTypeRow)[] }) {
+  const flagged = rows.filter((row) => row.erratum !== null);
+  if (flagged.length === 0) return null;
+  return (
+    <ul className="muted small" data-testid="errata-note">
+      {flagged.map((row) => (
+        <li key={row.key} data-model={row.model}>
+          Erratum, {row.model}
+          {row.params !== null && row.params !== '-' ? ` (${row.params})` : ''}: {row.erratum?.reason}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Comparison({ evaluated, tables }: { evaluated: EvalComparisonRow[]; tables: PublishedTable[] }) {
   const kinds = new Set(tables.map((table) => table.kind));
+  const accuracy = kinds.has('table3') ? accuracyRows(evaluated, tables) : [];
+  const byType = kinds.has('table4') ? answerTypeRows(evaluated, tables) : [];
   return (
     <>
       {kinds.has('table3') && (
         <>
           <h3>Accuracy and decline rate, beside the published figures</h3>
           <div className="table-scroll">
-            <PublishedAccuracyTable rows={accuracyRows(evaluated, tables)} />
+            <PublishedAccuracyTable rows={accuracy} />
           </div>
+          <ErrataNote rows={accuracy} />
         </>
       )}
       {kinds.has('table4') && (
         <>
           <h3>By answer type, beside the published figures</h3>
           <div className="table-scroll">
-            <PublishedAnswerTypeTable rows={answerTypeRows(evaluated, tables)} />
+            <PublishedAnswerTypeTable rows={byType} />
           </div>
+          <ErrataNote rows={byType} />
         </>
       )}
     </>
