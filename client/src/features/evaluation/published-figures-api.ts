@@ -6,7 +6,8 @@ import { queryKeys } from '../../api/query-keys';
 /**
  * Published tables uploaded for the team. No socket event announces them (a table changes only
  * when a curator uploads or deletes one), so this client refetches after its own changes and
- * on reconnect; another curator's upload shows on the next visit to the page.
+ * on reconnect; another curator's upload shows once the list is fetched again (a later visit
+ * after the query's stale time, a reload).
  */
 export function usePublishedTables() {
   return useQuery({
