@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import type { ImportCommandOptions } from './import-command';
 import type { UserAction } from './user-command';
 import type { VerifyCommandOptions } from '../verify/verify-command';
 import type { GenerateOptions } from './generate-command';
@@ -17,11 +18,16 @@ const program = new Command('hqa').description('Chart-HQA Workbench command line
 
 program
   .command('import')
-  .description('import a split in ChartQA layout (tables/, png/, annotations/, <split>_human.json, <split>_augmented.json)')
-  .argument('<split-dir>', 'the split folder')
-  .option('--split <name>', 'split name (default: the question files’ prefix, else the folder name)')
+  .description(
+    'import charts and questions: a ChartQA split (tables/, png/, annotations/, <split>_human.json, <split>_augmented.json), ' +
+      'a MultiChartQA folder (data/<group>/), a ChartBench folder (*.jsonl) or CharXiv data/ files; the format is detected when not given',
+  )
+  .argument('<dir>', 'the folder as the benchmark publishes it')
+  .addOption(new Option('--format <format>', 'the folder’s format (default: detected)').choices(['chartqa', 'multichartqa', 'chartbench', 'charxiv']))
+  .option('--images <dir>', 'ChartBench / CharXiv images (each record’s image path / <figure_id>.jpg under it); without it the charts are listed as image missing')
+  .option('--split <name>', 'split name (default: ChartQA the question files’ prefix, else the folder name; multichartqa, chartbench, charxiv-val)')
   .option('--json', 'print only the JSON report on stdout')
-  .action(async (dir: string, options: { split?: string; json?: boolean }) => {
+  .action(async (dir: string, options: ImportCommandOptions) => {
     const { runImport } = await import('./import-command');
     process.exitCode = runImport(dir, options);
   });
@@ -100,6 +106,11 @@ program
   .option('--budget-tokens <n>', 'stop the run cleanly at this many tokens')
   .option('--budget-cost <usd>', 'stop the run cleanly at this cost')
   .option('--weight-to-gaps', 'prefer proposals whose operation has the fewest accepted items')
+  .option('--batch', "send each stage's requests as one OpenAI Batch API batch (batch price, answered within 24 h); a rerun with --run re-attaches to a batch in flight")
+  .option('--batch-out <file>', "write the current stage's requests as JSONL for vllm run-batch, leave the run paused and print the command to read the results")
+  .option('--batch-in <file>', "read a batch output file (vLLM's or OpenAI's) into --run N's current stage; no LLM calls are recorded or costed")
+  .option('--batch-poll <ms>', 'milliseconds between polls of a batch (default HQA_BATCH_POLL_MS)')
+  .option('--run <id>', 'continue this run (paused, left by a killed process, or waiting for --batch-in) instead of starting one')
   .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost }')
   .action(async (options: GenerateOptions) => {
     const { runGenerate } = await import('./generate-command');

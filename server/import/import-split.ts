@@ -70,6 +70,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
     qas_imported: 0,
     items_reverified: 0,
     items_requeued: 0,
+    groups_imported: 0,
     errors,
   };
 

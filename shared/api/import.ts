@@ -18,6 +18,10 @@ export const ImportReportSchema = z.object({
   items_reverified: z.number().int(),
   /** Of those, items under review or accepted whose recomputed answer changed: back in the queue (`table_changed`). */
   items_requeued: z.number().int(),
+  /** Chart groups created (MultiChartQA's group folders); 0 for formats without groups. */
+  groups_imported: z.number().int(),
+  /** Benchmark charts whose image was not found under the image folder (or no folder was given): listed as "image missing". Absent for ChartQA, whose charts are drawn from their tables. */
+  images_missing: z.number().int().optional(),
   errors: z.array(ImportErrorSchema),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

@@ -1,0 +1,61 @@
+import { existsSync, statSync } from 'node:fs';
+import type { Db } from '../../db/database';
+import type { ImportReport } from '../../shared/api/import';
+import type { ImportFormat } from '../../shared/domain/benchmark-fields';
+import { importChartBench } from './chartbench-files';
+import { charXivDataDir, charXivSplits, importCharXiv } from './charxiv-files';
+import { detectFormat } from './detect-format';
+import { ImportSetupError, importSplit } from './import-split';
+import { importMultiChartQa } from './multichartqa-folder';
+
+export interface FolderImportOptions {
+  format?: ImportFormat;
+  /** Where ChartBench's and CharXiv's images are (they are not in their repositories). */
+  images?: string;
+  split?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A split name becomes a folder name in exports (`split/imgname`): as import-split requires. */
+const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;
+
+function checkSplit(split: string): string {
+  if (!SPLIT_NAME.test(split)) throw new ImportSetupError(`--split: "${split}" must be 1–100 letters, digits, _ . - (it names a folder in exports)`);
+  return split;
+}
+
+/**
+ * `hqa import <dir>`: the folder in the format given, or the one detected. ChartQA goes to
+ * importSplit as before; the others to their importers, with a default split named for the
+ * benchmark (CharXiv: `charxiv-val`). Returns the format read with the report.
+ */
+export function importFolder(db: Db, dir: string, options: FolderImportOptions = {}): { format: ImportFormat; report: ImportReport } {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
+  if (options.images !== undefined && (!existsSync(options.images) || !statSync(options.images).isDirectory())) {
+    throw new ImportSetupError(`--images ${options.images}: not a folder`);
+  }
+  let format: ImportFormat;
+  try {
+    format = options.format ?? detectFormat(dir);
+  } catch (error) {
+    throw new ImportSetupError((error as Error).message);
+  }
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const images = options.images !== undefined ? { imagesDir: options.images } : {};
+  switch (format) {
+    case 'chartqa':
+      return { format, report: importSplit(db, dir, { ...(options.split !== undefined ? { split: options.split } : {}), ...progress }) };
+    case 'multichartqa':
+      return { format, report: importMultiChartQa(db, dir, { split: checkSplit(options.split ?? 'multichartqa'), ...progress }) };
+    case 'chartbench':
+      return { format, report: importChartBench(db, dir, { split: checkSplit(options.split ?? 'chartbench'), ...images, ...progress }) };
+    case 'charxiv': {
+      const dataDir = charXivDataDir(dir);
+      const splits = dataDir === null ? [] : charXivSplits(dataDir);
+      // The val split has answers; the test split publishes none, so val is read when both are there.
+      const charxivSplit = splits.includes('val') ? 'val' : splits[0];
+      if (charxivSplit === undefined) throw new ImportSetupError(`${dir}: no descriptive_<split>.json or reasoning_<split>.json (CharXiv's data/ files)`);
+      return { format, report: importCharXiv(db, dir, { split: checkSplit(options.split ?? `charxiv-${charxivSplit}`), charxivSplit, ...images, ...progress }) };
+    }
+  }
+}
