@@ -25,7 +25,7 @@ export const HF_FEATURES: readonly Feature[] = [
   s('question', 'The full hypothetical question, assumption included.'),
   s('answer', 'The answer under the assumption, reviewers\' corrections applied.'),
   s('answer_type', '`integer`, `decimal`, `boolean` or `text`.'),
-  b('affects_answer', 'The assumption changes the answer of the factual question (computed by the verifier).'),
+  b('affects_answer', 'The assumption changes the answer of the factual question: the generating model\'s claim, or for hand-written items the verifier\'s finding.'),
   s('question_relation', '`same`: the factual question asked under the assumption (the paper\'s task); `different`: another question.'),
   b('control', 'A control item, kept on purpose although the assumption leaves the factual answer unchanged.'),
   {

@@ -1,4 +1,5 @@
 import type { User } from '../../shared/api/auth';
+import { affectsAnswer } from '../../shared/generation/affects-answer';
 import type { CreateItemRequest, ItemDetail } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
@@ -6,7 +7,7 @@ import { getQaWithChart } from '../charts/chart-queries';
 import { HttpError } from '../http/http-error';
 import { getProposal } from '../pool/pool-queries';
 import { getItemDetail } from './item-queries';
-import { createVerifiedItem } from './item-service';
+import { createVerifiedItem, verifyStoredItem } from './item-service';
 
 /**
  * A person writes an item for a factual QA: same fields and the same verification as a
@@ -22,10 +23,14 @@ export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User
   if (body.proposal_id !== undefined && !getProposal(ctx.db, body.proposal_id)) {
     throw new HttpError('bad_request', `body.proposal_id: no proposal ${body.proposal_id}`, 'body.proposal_id');
   }
-  const { qa_id: _qa, proposal_id: proposalId, ...draft } = body;
+  const { qa_id: _qa, proposal_id: proposalId, ...fields } = body;
+  const edit = fields.edit ?? null;
+  // Whether the assumption changes the answer is the verifier's finding, not the writer's claim.
+  // Verifying here too (createItem verifies again, with the proposal) costs a millisecond per person's item.
+  const verifier = verifyStoredItem(source.chart, { edit, program: fields.program, answer: fields.answer, assumption: fields.assumption }, null);
   const item = createVerifiedItem(ctx.db, {
     source,
-    draft: { ...draft, edit: draft.edit ?? null },
+    draft: { ...fields, edit, affects_answer: affectsAnswer(verifier, fields.answer, source.qa.label) },
     origin: 'human',
     proposalId: proposalId ?? null,
     runId: null,

@@ -87,8 +87,9 @@ export const ItemListResponseSchema = z.object({ items: z.array(ItemSummarySchem
 // GET /api/items/:id
 export const ItemDetailResponseSchema = z.object({ item: ItemDetailSchema });
 
-// POST /api/items   (reviewer or curator: a hand-written item for a factual QA)
-export const CreateItemRequestSchema = HqaItemDraftSchema.extend({
+// POST /api/items   (reviewer or curator: a hand-written item for a factual QA). No
+// `affects_answer`: the server computes it with the verifier (shared/generation/affects-answer.ts).
+export const CreateItemRequestSchema = HqaItemDraftSchema.omit({ affects_answer: true }).extend({
   qa_id: z.number().int().positive(),
   proposal_id: z.number().int().positive().optional(),
   /** People may leave the edit out when the assumption cannot be written as one. */

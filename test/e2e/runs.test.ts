@@ -192,7 +192,6 @@ describe('hand-written items on a chart page', () => {
       question: `Suppose the value of ${label} doubled. What would its value be?`,
       answer,
       rationale: `Doubling ${label} gives ${answer}.`,
-      affectsAnswer: true,
       edit: JSON.stringify(edit),
       program,
     });
@@ -200,6 +199,9 @@ describe('hand-written items on a chart page', () => {
     await form.result.waitFor();
     expect(await form.recomputed.textContent()).toBe(answer);
     expect(await form.matchText.textContent()).toBe('matches (relaxed)');
+    // No checkbox: the verifier found that doubling the value changes it.
+    expect(await form.field('The assumption changes the factual answer').count()).toBe(0);
+    expect(await form.affects.textContent()).toMatch(/^The assumption changes the factual answer \(computed by the verifier: the program gives \S+ before the edit and \S+ after\)$/);
     await screenshot(page, 'write-item');
 
     const linkText = (await form.itemLink.textContent()) ?? '';
@@ -224,7 +226,6 @@ describe('hand-written items on a chart page', () => {
       question: 'Suppose nothing. What then?',
       answer: '1',
       rationale: 'None.',
-      affectsAnswer: false,
       edit: '[{"op": "scale", "row": ',
       program: '1',
     });

@@ -7,7 +7,6 @@ export interface ItemFields {
   answer: string;
   answerType?: string;
   rationale: string;
-  affectsAnswer: boolean;
   edit: string;
   program: string;
 }
@@ -19,6 +18,8 @@ export class WriteItemForm {
   readonly recomputed: Locator;
   readonly matchText: Locator;
   readonly itemLink: Locator;
+  /** What the verifier found: whether the assumption changes the factual answer. */
+  readonly affects: Locator;
 
   constructor(readonly page: Page) {
     this.root = page.getByTestId('write-item-form');
@@ -26,6 +27,7 @@ export class WriteItemForm {
     this.recomputed = this.result.getByTestId('recomputed-answer');
     this.matchText = this.result.getByTestId('verifier-match-text');
     this.itemLink = this.result.getByRole('link', { name: /^item #\d+$/ });
+    this.affects = this.result.getByTestId('write-item-affects');
   }
 
   field(label: string): Locator {
@@ -39,7 +41,6 @@ export class WriteItemForm {
     await this.field('Answer').fill(fields.answer);
     if (fields.answerType) await this.field('Answer type').selectOption(fields.answerType);
     await this.field('Rationale').fill(fields.rationale);
-    await this.field('The assumption changes the factual answer').setChecked(fields.affectsAnswer);
     await this.field('Edit (JSON, optional)').fill(fields.edit);
     await this.field('Program').fill(fields.program);
   }

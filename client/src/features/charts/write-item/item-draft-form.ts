@@ -12,7 +12,6 @@ export type ItemDraftForm = {
   /** Null: follow the answer as typed (classifyAnswer), until the writer picks a type. */
   answerType: AnswerType | null;
   rationale: string;
-  affectsAnswer: boolean;
   editText: string;
   program: string;
 };
@@ -26,7 +25,6 @@ export function emptyDraft(qaId: number | null): ItemDraftForm {
     answer: '',
     answerType: null,
     rationale: '',
-    affectsAnswer: true,
     editText: '',
     program: '',
   };
@@ -58,7 +56,6 @@ export function toCreateItemRequest(draft: ItemDraftForm): { ok: CreateItemReque
     answer: draft.answer,
     answer_type: effectiveAnswerType(draft),
     rationale: draft.rationale,
-    affects_answer: draft.affectsAnswer,
     edit,
     program: draft.program,
   });

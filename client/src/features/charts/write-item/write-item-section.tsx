@@ -19,6 +19,13 @@ import { effectiveAnswerType, emptyDraft, toCreateItemRequest, type ItemDraftFor
 /** Proposals offered to credit an item to: the active ones of the chart's type. */
 const PROPOSAL_CHOICES = 200;
 
+/** What the verifier compared to decide whether the assumption changes the answer (shared/generation/affects-answer.ts). */
+function affectsBasis(item: ItemDetail): string {
+  const { original_answer: before, recomputed_answer: after, answer_unchanged: unchanged } = item.verifier;
+  if (unchanged !== null) return `the program gives ${before ?? '?'} before the edit and ${after ?? '?'} after`;
+  return `the answer ${item.answer} against the factual label`;
+}
+
 function SavedVerdict({ item }: { item: ItemDetail }) {
   return (
     <section className="notice write-item-result" aria-labelledby="write-item-result-heading" data-testid="write-item-result">
@@ -26,6 +33,10 @@ function SavedVerdict({ item }: { item: ItemDetail }) {
         Saved as <Link to={`/items/${item.id}`}>item #{item.id}</Link>
       </h3>
       <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} />
+      <p data-testid="write-item-affects">
+        <strong>The assumption {item.affects_answer ? 'changes' : 'does not change'} the factual answer</strong>{' '}
+        <span className="muted small">(computed by the verifier: {affectsBasis(item)})</span>
+      </p>
       <p className="bias-line">
         <strong>Bias flags:</strong> <BiasFlags flags={item.bias_flags} />
       </p>
@@ -189,10 +200,6 @@ function WriteItemForm({ qas, chartType }: { qas: FactualQa[]; chartType: ChartT
             </select>
           )}
         </Field>
-        <label className="checkbox affects">
-          <input type="checkbox" name="affects_answer" checked={draft.affectsAnswer} onChange={(event) => set('affectsAnswer', event.target.checked)} />
-          The assumption changes the factual answer
-        </label>
       </div>
       <TextArea label="Rationale" field="rationale" value={draft.rationale} onChange={(v) => set('rationale', v)} error={errorFor('rationale')} />
       <div className="form-row">
@@ -221,7 +228,10 @@ function WriteItemForm({ qas, chartType }: { qas: FactualQa[]; chartType: ChartT
         <button type="submit" className="primary" disabled={create.isPending}>
           {create.isPending ? 'Saving…' : 'Save item'}
         </button>
-        <span className="muted small">Ctrl+Enter saves from any field · the Try it panel above runs an edit and a program live</span>
+        <span className="muted small">
+          Ctrl+Enter saves from any field · the Try it panel above runs an edit and a program live · whether the assumption changes the
+          factual answer is computed by the verifier on save
+        </span>
         {create.isError && !serverField && (
           <span className="error" role="alert">
             {errorMessage(create.error)}
