@@ -15,7 +15,25 @@ export default defineConfig({
       { find: /^@shared\//, replacement: fileURLToPath(new URL('./shared/', import.meta.url)) },
     ],
   },
-  build: { outDir: '../dist/client', emptyOutDir: true },
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Vega, Vega-Lite and their d3 parts (one 800 kB chunk otherwise) load together, only when a
+        // chart is drawn: split by package so that no chunk passes the 500 kB warning and each caches
+        // apart from the app's code. The pages are lazy routes already (client/src/app/pages.ts).
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [
+            { name: 'vega-lite', test: /node_modules[\\/]vega-lite[\\/]/ },
+            { name: 'vega', test: /node_modules[\\/]vega(-[a-z-]+)?[\\/]/ },
+            { name: 'd3', test: /node_modules[\\/](d3-[a-z-]+|topojson-client|internmap|delaunator|robust-predicates)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:5174',
