@@ -62,7 +62,6 @@ const rowAttributes = (row: AccuracyRow | AnswerTypeRow) => ({
   'data-origin': row.origin.kind,
   ...(row.params !== null ? { 'data-params': row.params } : {}),
   ...(row.erratum ? { 'data-erratum': 'true' } : {}),
-  className: row.origin.kind === 'published' ? 'published-row' : undefined,
 });
 
 function PublishedAccuracyTable({ rows }: { rows: AccuracyRow[] }) {
