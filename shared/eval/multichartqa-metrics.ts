@@ -76,8 +76,10 @@ function keyResponses(reply: string): string[] {
   lines.forEach((line, index) => {
     let shortest: string | null = null;
     for (const indicator of index === lines.length - 1 ? LAST_LINE_INDICATORS : ANSWER_INDICATORS) {
-      if (!line.includes(indicator)) continue;
-      const tail = (line.split(indicator).at(-1) ?? '').trim();
+      const at = line.lastIndexOf(indicator);
+      if (at === -1) continue;
+      // Python's `line.split(indicator)[-1]`: no indicator overlaps itself, so that is what follows its last occurrence.
+      const tail = line.slice(at + indicator.length).trim();
       // Python's `if not shortest`: an empty tail is as good as none, so a later indicator replaces it.
       if (shortest === null || shortest === '' || tail.length < shortest.length) shortest = tail;
     }
@@ -92,9 +94,13 @@ const NUMBER_PATTERNS = [
   /-?(?:\d+\.\d+|\.\d+|\d+\b)(?![eE][+-]?\d+)(?![,\d])/g, // 12, 3.5, .5
 ];
 
+const ANY_DIGIT = /\d/;
+
 /** extract_numbers: every number written in `text`, in the reference's order (with commas, scientific, plain). */
 export function extractNumbers(text: string): string[] {
-  return NUMBER_PATTERNS.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[0]));
+  // Every pattern needs an ASCII digit: most key parts (a word, a letter) have none and skip the three scans.
+  if (!ANY_DIGIT.test(text)) return [];
+  return NUMBER_PATTERNS.flatMap((pattern) => text.match(pattern) ?? []);
 }
 
 /** A parsed reply or gold part: a number (rounded to 2 decimals) or a lowercased string. */
@@ -103,7 +109,7 @@ export type Normalized = number | string;
 /** normalize_str: a number when Python's float() reads it with commas removed, rounded to 2 decimals; else lowercased. */
 export function normalizeAnswer(text: string): Normalized {
   const trimmed = text.trim();
-  const value = trimmed.endsWith('%') ? null : toFloat(trimmed.replace(/,/g, ''));
+  const value = trimmed.endsWith('%') ? null : toFloat(trimmed.includes(',') ? trimmed.replace(/,/g, '') : trimmed);
   if (value === null) return trimmed.toLowerCase();
   return Number.isFinite(value) ? Number(value.toFixed(2)) : value;
 }
@@ -156,7 +162,9 @@ export function scoreMultiChartQaAnswer(type: MultiChartQaType, answer: string, 
   }
   const predicted = parseOpenResponse(reply);
   const whole = openShare([answer], predicted);
-  return whole === 1 ? 1 : openShare(answerParts(answer), predicted);
+  // One part is the whole answer again (normalising trims): its share is the whole's.
+  if (whole === 1 || !answer.includes(';')) return whole;
+  return openShare(answerParts(answer), predicted);
 }
 
 export interface MultiChartQaQuestion {
