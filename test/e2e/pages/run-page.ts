@@ -12,6 +12,8 @@ export class RunPage {
   readonly proposalsCreated: Locator;
   readonly items: Locator;
   readonly itemRows: Locator;
+  /** A batch run's batch step ("batch in progress 0 of 1"), with its state in data-state. */
+  readonly batchStep: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { level: 1 });
@@ -24,6 +26,7 @@ export class RunPage {
     this.proposalsCreated = page.getByTestId('proposals-created');
     this.items = page.getByTestId('item-list');
     this.itemRows = this.items.locator('tbody tr');
+    this.batchStep = page.getByTestId('run-batch-progress');
   }
 
   /** The run id from the URL. */

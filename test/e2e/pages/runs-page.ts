@@ -1,6 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 
 export interface StartRunOptions {
+  engine?: 'offline' | 'openai';
+  /** Ticks the Batch box (openai engine only). */
+  batch?: boolean;
   stage?: 'proposals' | 'items' | 'both';
   chartType?: string;
   items?: number;
@@ -35,6 +38,8 @@ export class RunsPage {
   /** Fills the start form and presses Enter in the last number typed: Enter submits. */
   async startRun(options: StartRunOptions): Promise<void> {
     const form = this.form;
+    if (options.engine) await this.engine.selectOption(options.engine);
+    if (options.batch) await form.getByTestId('run-batch').check();
     if (options.stage) await form.getByLabel('Stage', { exact: true }).selectOption(options.stage);
     if (options.chartType) await form.getByLabel('Chart type', { exact: true }).selectOption(options.chartType);
     if (options.items !== undefined) await form.getByLabel('Items (factual QAs)').fill(String(options.items));

@@ -1,4 +1,5 @@
-import type { EvalBatchProgress, EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import type { EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import { BatchStep } from '../../views/batch-step';
 import { RunStatusTag } from '../../views/run-parts';
 import { finishedCount, isActive } from './eval-format';
 
@@ -11,16 +12,6 @@ export function EvalStatusTag({ status }: { status: EvalRunStatus }) {
  * "12 / 40" finished questions, with a bar while the run still moves. `caption` adds how many
  * failed (the run page).
  */
-/** What a batch run's batch is doing, as the run list and page say it. */
-const BATCH_STEP: Record<EvalBatchProgress['state'], string> = {
-  submitted: 'batch submitted',
-  in_progress: 'batch in progress',
-  downloading: 'batch downloading',
-  done: 'batch done',
-  failed: 'batch failed',
-  cancelled: 'batch cancelled',
-};
-
 export function EvalProgress({ run, caption = false }: { run: EvalRun; caption?: boolean }) {
   const finished = finishedCount(run);
   return (
@@ -32,13 +23,7 @@ export function EvalProgress({ run, caption = false }: { run: EvalRun; caption?:
         {finished} / {run.items_total}
         {caption && ` answered or failed (${run.items_failed} failed)`}
       </span>
-      {run.batch_progress && isActive(run.status) && (
-        <span className="small muted" data-testid="eval-batch-progress" data-state={run.batch_progress.state}>
-          {' '}
-          {BATCH_STEP[run.batch_progress.state]}
-          {run.batch_progress.state === 'in_progress' && ` ${run.batch_progress.completed + run.batch_progress.failed} of ${run.batch_progress.total}`}
-        </span>
-      )}
+      {run.batch_progress && isActive(run.status) && <BatchStep progress={run.batch_progress} testId="eval-batch-progress" />}
     </span>
   );
 }

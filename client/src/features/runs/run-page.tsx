@@ -10,6 +10,7 @@ import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { ActionError, LoadError } from '../../ui/error-messages';
 import { Pager } from '../../ui/pager';
 import { BackLink, RecordPage } from '../../ui/record-page';
+import { BatchStep } from '../../views/batch-step';
 import { ItemListTable } from '../../views/item-list-table';
 import { useItems } from '../../api/items-api';
 import { parseId } from '../../ui/parse-id';
@@ -99,7 +100,7 @@ function RunConfigView({ run }: { run: Run }) {
       <dt>Proposal batches</dt>
       <dd>{config.proposal_batches} per type</dd>
       <dt>Concurrency</dt>
-      <dd>{config.concurrency}</dd>
+      <dd>{config.batch ? 'one batch per stage (OpenAI Batch API)' : config.concurrency}</dd>
       {config.temperature !== undefined && (
         <>
           <dt>Temperature</dt>
@@ -197,6 +198,7 @@ function RunView({ run, errors, back }: { run: Run; errors: RunError[]; back: Re
 
       <div className="run-head">
         <RunProgressBar run={run} />
+        {run.batch_progress && <BatchStep progress={run.batch_progress} testId="run-batch-progress" />}
         {roleAtLeast(user.role, 'curator') && <RunControls run={run} />}
       </div>
       <RunFigures run={run} />

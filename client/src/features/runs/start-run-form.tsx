@@ -34,6 +34,7 @@ type Draft = {
   temperature: string;
   budgetTokens: string;
   budgetCost: string;
+  batch: boolean;
 };
 
 const INITIAL: Draft = {
@@ -50,6 +51,7 @@ const INITIAL: Draft = {
   temperature: '',
   budgetTokens: '',
   budgetCost: '',
+  batch: false,
 };
 
 /** A typed number; empty is "not given" and anything else that is not a number fails validation. */
@@ -71,6 +73,8 @@ function toRequest(draft: Draft): RunConfigInput {
     temperature: openai ? numberOrUndefined(draft.temperature) : undefined,
     budget_tokens: numberOrUndefined(draft.budgetTokens) ?? null,
     budget_cost: numberOrUndefined(draft.budgetCost) ?? null,
+    // Only the LLM asks through the Batch API; a box ticked before switching engine is not sent.
+    batch: openai && draft.batch,
   };
 }
 
@@ -232,6 +236,13 @@ export function StartRunForm() {
         <label className="checkbox">
           <input type="checkbox" name="only_new_qas" checked={draft.onlyNewQas} onChange={(event) => set('onlyNewQas', event.target.checked)} />
           Only factual QAs that have no item yet
+        </label>
+      )}
+      {openai && (
+        <label className="checkbox">
+          <input type="checkbox" name="batch" checked={draft.batch} onChange={(event) => set('batch', event.target.checked)} data-testid="run-batch" /> Batch{' '}
+          <span className="muted">(OpenAI Batch API: one batch per stage at the batch price, answered within 24 h)</span>
+          {errorFor('batch') && <span className="field-error">{errorFor('batch')}</span>}
         </label>
       )}
       <p className="muted small engine-note" data-testid="engine-note">

@@ -1,0 +1,71 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ChartFacetsResponseSchema } from '../../shared/api/charts';
+import { RunDetailResponseSchema } from '../../shared/api/runs';
+import { hqaModel } from '../support/fake-hqa-model';
+import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { RunPage } from './pages/run-page';
+import { RunsPage } from './pages/runs-page';
+import { SignedInBrowsers, screenshot } from './signed-in-browsers';
+
+const CURATOR = { username: 'cora', password: 'curator-pass-1' };
+/** Generous for a loaded CI box: a few polls 50 ms apart, then two stores. */
+const RUN_DONE_TIMEOUT_MS = 60_000;
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let api: TestClient;
+const browsers = new SignedInBrowsers();
+
+beforeAll(async () => {
+  // Held in progress until the test lets it finish, so the page can be seen showing it.
+  fake = await startFakeOpenAI({ defaultHandler: hqaModel({ proposals: () => ['Multiply the second category by seven'] }), batches: { pollsToComplete: 1_000_000 } });
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url, batchPollMs: 50 } });
+  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
+  api = new TestClient(server.url);
+  await api.login(CURATOR.username, CURATOR.password);
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+afterEach(() => browsers.closeAll());
+
+describe('a batch generation run in the browser', () => {
+  it('a curator ticks Batch, starts an openai run, sees its batch in progress live, then done with its items', async () => {
+    const facets = ChartFacetsResponseSchema.parse((await api.get('/api/charts/facets')).body);
+    const chartType = facets.chart_types.find((t) => t.chart_type === 'vertical_bar')?.chart_type ?? facets.chart_types[0]?.chart_type;
+    if (!chartType) throw new Error('the demo split has no charts');
+
+    const page = await browsers.signIn(server.url, CURATOR);
+    const runs = await new RunsPage(page, server.url).goto();
+    // The engine select enables openai once /api/health says a key is set.
+    await expect.poll(() => runs.engine.locator('option[value="openai"]').isDisabled()).toBe(false);
+    // The box belongs to the openai engine only.
+    expect(await page.getByTestId('run-batch').count()).toBe(0);
+    const created = fake.batches.created();
+    await runs.startRun({ engine: 'openai', batch: true, stage: 'both', chartType, items: 2, proposalBatches: 1, concurrency: 1 });
+
+    await page.waitForURL(/\/runs\/\d+$/);
+    const run = new RunPage(page);
+    // Stage 1's single request, answered by nobody yet: pushed over the socket after a poll.
+    await expect.poll(() => run.batchStep.getAttribute('data-state'), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('in_progress');
+    expect((await run.batchStep.textContent())?.trim()).toBe('batch in progress 0 of 1');
+    expect(fake.batches.created()).toBe(created + 1);
+    await page.getByText('one batch per stage (OpenAI Batch API)').waitFor();
+    await screenshot(page, 'batch-run-in-progress');
+
+    fake.batches.configure({ pollsToComplete: 1 });
+    await expect.poll(() => run.statusText(), { timeout: RUN_DONE_TIMEOUT_MS, interval: 200 }).toBe('done');
+    const { run: stored } = RunDetailResponseSchema.parse((await api.get(`/api/runs/${run.runId()}`)).body);
+    expect(stored).toMatchObject({ proposals_created: 1, items_created: 2, items_failed: 0, batch_progress: { state: 'done', total: 2, completed: 2, failed: 0 } });
+    expect(stored.config.batch).toBe(true);
+    expect(fake.batches.created()).toBe(created + 2);
+    await expect.poll(() => run.batchStep.textContent()).toContain('batch done');
+    expect(await run.figure(run.itemsCreated)).toBe(2);
+    await expect.poll(() => run.itemRows.count()).toBe(2);
+    expect(await run.itemRows.first().locator('.source-tag').textContent()).toBe('llm');
+    await screenshot(page, 'batch-run-done');
+  });
+});
