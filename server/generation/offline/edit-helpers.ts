@@ -1,8 +1,6 @@
-import { orderKey } from '../../../shared/table/axis-order';
 import type { Edit, EditOp } from '../../../shared/table/edit';
-import { findLabelIndex } from '../../../shared/table/labels';
 import type { IntentKind, Intent } from '../../../shared/generation/proposal-intent';
-import { capitalize, fmt, nameOf, niceAmount, roundTo } from './phrasing';
+import { fmt, nameOf, niceAmount, roundTo } from './phrasing';
 import type { Rng } from './rng';
 import { valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
@@ -144,28 +142,6 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
     return null;
   }
   return { ops: [], clause: '', effect: '' };
-}
-
-/**
- * A label for an added row: the next period on a year or season axis (in the axis's step),
- * else "<Noun> X" ("Country X"). Null on an ordered axis the engine cannot continue (quarters, months).
- */
-export function newRowLabel(facts: TableFacts): string | null {
-  const labels = facts.table.rows.map((row) => row.label);
-  if (facts.timeAxis) {
-    const keys = labels.map((label) => orderKey(label) ?? 0).sort((a, b) => a - b);
-    const last = keys[keys.length - 1] ?? 0;
-    const steps = keys.slice(1).map((key, i) => key - (keys[i] ?? key)).filter((step) => step > 0);
-    const step = Math.min(...steps);
-    if (labels.every((label) => /^\d{4}\*?$/.test(label.trim())) && Number.isInteger(step)) return String(last + step);
-    if (labels.every((label) => /^\d{4}\/\d{2}\*?$/.test(label.trim()))) return `${last + 1}/${String((last + 2) % 100).padStart(2, '0')}`;
-    return null;
-  }
-  for (const letter of ['X', 'Y', 'Z', 'W']) {
-    const label = `${capitalize(facts.chartType === 'pie' ? 'slice' : facts.rowNoun)} ${letter}`;
-    if (findLabelIndex(labels, label) === -1) return label;
-  }
-  return null;
 }
 
 export function unique<T>(items: readonly T[]): T[] {

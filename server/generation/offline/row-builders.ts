@@ -7,12 +7,12 @@ import {
   givenAmount,
   isMulti,
   measure,
-  newRowLabel,
   amountText,
   valueText,
   type PlanDraft,
   type PlanInput,
 } from './edit-helpers';
+import { newRowLabel } from './new-row-label';
 import { fmt, nameOf, niceAmount, roundTo } from './phrasing';
 import { pick } from './rng';
 import { valueOf, type ColumnFacts } from '../../../shared/table/table-facts';
