@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAndMigrate } from '../../db/database';
-import { GenerateReportSchema } from '../../shared/api/runs';
+import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import { SettingsSchema } from '../../shared/settings';
 import { getRun, listRunErrors } from '../../server/generation/run-queries';
 import { callCost } from '../../server/llm/cost';
@@ -14,6 +14,8 @@ import { correctItem, hqaModel } from '../support/fake-hqa-model';
 import { errorReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { runCli, runCliAsync } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-batch-gen-'));
 const dbPath = join(dir, 'workbench.sqlite');
@@ -194,5 +196,61 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     expect(read.status).toBe(1);
     expect(read.stderr).toMatch(/stray-out\.jsonl answers none of run \d+'s 1 Stage 1 \(proposals\) requests/);
     expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'paused', tasks_failed: 0 });
+  });
+});
+
+describe('batch runs on the server (the Runs page\'s Batch box)', () => {
+  let server: TestServer;
+  let cora: TestClient;
+  const runOf = async (id: number) => RunDetailResponseSchema.parse((await cora.get(`/api/runs/${id}`)).body).run;
+  const start = async () => {
+    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'vertical_bar', items: 2, proposal_batches: 1, batch: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return RunResponseSchema.parse(res.body).run;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url, batchPollMs: 10 } });
+    await server.createUser('cora', 'curator', 'curator-pass-1');
+    cora = new TestClient(server.url);
+    await cora.login('cora', 'curator-pass-1');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('refuses the batch box for the offline engine, naming the field', async () => {
+    const res = await cora.post('/api/runs', { engine: 'offline', batch: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: { field: 'batch' } });
+  });
+
+  it('a run whose server died mid-batch re-attaches to its stage\'s batch when resumed', async () => {
+    fake.batches.configure({ pollsToComplete: 1_000_000 });
+    const { executor } = server.server;
+    const created = fake.batches.created();
+    const run = await start();
+    await expect.poll(async () => (await runOf(run.id)).batch_progress, { timeout: 30_000 }).toEqual({ state: 'in_progress', total: 1, completed: 0, failed: 0 });
+    // The server goes away while it waits; its process is then gone (a pid that has exited).
+    await executor.shutdown();
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    server.server.ctx.db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(deadPid, hostname(), run.id);
+
+    fake.batches.configure({ pollsToComplete: 1 });
+    expect(executor.resumeOrphans()).toEqual([run.id]);
+    await executor.start(run.id);
+    expect(await runOf(run.id)).toMatchObject({ status: 'done', proposals_created: 1, items_created: 2, batch_progress: { state: 'done', total: 2 } });
+    expect(fake.batches.created()).toBe(created + 2);
+  });
+
+  it('cancelling a batch run cancels its batch at the provider', async () => {
+    fake.batches.configure({ pollsToComplete: 1_000_000 });
+    const run = await start();
+    await expect.poll(async () => (await runOf(run.id)).batch_progress?.state, { timeout: 30_000 }).toBe('in_progress');
+    const cancelled = RunResponseSchema.parse((await cora.post(`/api/runs/${run.id}/cancel`)).body).run;
+    expect(cancelled.status).toBe('cancelled');
+    await expect.poll(async () => (await runOf(run.id)).batch_progress?.state).toBe('cancelled');
+    const batchId = fake.batches.lines.at(-1)?.batch_id;
+    expect(fake.requests.some((r) => r.method === 'POST' && r.path === `/v1/batches/${batchId}/cancel`)).toBe(true);
   });
 });
