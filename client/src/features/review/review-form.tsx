@@ -2,7 +2,7 @@ import type { RefObject } from 'react';
 import type { ItemDetail } from '@shared/api/items';
 import { CRITERIA, CRITERION_LABELS, type Criterion, type Decision } from '@shared/domain/review';
 import type { FieldErrors } from '../../ui/form-errors';
-import { suggestedDecision, type ReviewDraft } from './review-draft';
+import { failedCriteria, suggestedDecision, type ReviewDraft } from './review-draft';
 import { REVIEW_KEYS, type ReviewKeyName } from './review-keys';
 
 /** The fields the page's keys put the cursor in. */
@@ -36,6 +36,34 @@ export function Key({ name }: { name: ReviewKeyName }) {
 
 function setCriterion(draft: ReviewDraft, criterion: Criterion, change: Partial<ReviewDraft['criteria'][Criterion]>): ReviewDraft {
   return { ...draft, criteria: { ...draft.criteria, [criterion]: { ...draft.criteria[criterion], ...change } } };
+}
+
+/**
+ * Ctrl+Enter would accept, yet the reviewer wrote feedback and failed no criterion: feedback
+ * usually says what is wrong, so the page asks before it accepts.
+ */
+export function acceptNeedsConfirm(draft: ReviewDraft): boolean {
+  return suggestedDecision(draft) === 'accept' && draft.feedback.trim() !== '' && failedCriteria(draft).length === 0;
+}
+
+/** The question Ctrl+Enter asks in that case; its keys are the workspace's (Enter or y accepts, Esc or n goes back). */
+export function AcceptConfirm({ onAccept, onBack }: { onAccept: () => void; onBack: () => void }) {
+  return (
+    <div className="notice notice-warning accept-confirm" role="alertdialog" aria-labelledby="accept-confirm-text" data-testid="accept-confirm">
+      <p id="accept-confirm-text">
+        <strong>You wrote feedback but failed no criterion.</strong> Accept anyway?
+      </p>
+      <div className="review-actions">
+        <button type="button" className="primary" onClick={onAccept}>
+          Accept anyway <kbd className="key-hint">Enter</kbd>
+        </button>
+        <button type="button" onClick={onBack}>
+          Back to the review <kbd className="key-hint">Esc</kbd>
+        </button>
+      </div>
+      <p className="muted small">To reject instead: go back, fail a criterion (1–3) and press r.</p>
+    </div>
+  );
 }
 
 /** Turns a criterion between pass and fail. */

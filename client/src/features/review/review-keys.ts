@@ -14,7 +14,7 @@ export const REVIEW_KEYS = {
   question: { key: 'q', action: 'correct the question (starts from the original)' },
   complexity: { key: 'x', action: 'complexity 1 → 5 → none' },
   undo: { key: 'u', action: 'undo your last decision (within its window)' },
-  submit: { key: 'Ctrl+Enter', action: 'submit the suggested decision, even while typing' },
+  submit: { key: 'Ctrl+Enter', action: 'submit the suggested decision, even while typing (asks first when it would accept despite feedback)' },
   leave: { key: 'Esc', action: 'leave the field you are typing in; close this overlay' },
   help: { key: '?', action: 'show or hide this list' },
 } as const;

@@ -6,7 +6,7 @@ import type { FieldErrors } from '../../ui/form-errors';
 import { counterfactualOf } from '../../views/counterfactual';
 import { ItemContext } from './item-context';
 import { buildReview, clearDraft, emptyDraft, isPristine, loadDraft, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
-import { cycleComplexity, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
+import { AcceptConfirm, acceptNeedsConfirm, cycleComplexity, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
 import { useKeyHandler } from './review-keys';
 import type { ShownTask } from './review-session';
 
@@ -66,9 +66,13 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
     else saveDraft(userId, item.id, { ...draft, elapsed_ms: initial.draft.elapsed_ms + (performance.now() - shown.shownAt) });
   }, [draft, userId, item.id, initial.draft.elapsed_ms, shown.shownAt]);
 
+  /** Ctrl+Enter asked whether to accept despite the feedback (acceptNeedsConfirm). */
+  const [confirmingAccept, setConfirmingAccept] = useState(false);
+
   const change = (update: (draft: ReviewDraft) => ReviewDraft) => {
     setDraft(update);
     setErrors({});
+    setConfirmingAccept(false);
   };
 
   const decide = (decision: Decision) => {
@@ -82,6 +86,11 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
       return;
     }
     onSubmit(result.body, draft);
+  };
+
+  const acceptAnyway = () => {
+    setConfirmingAccept(false);
+    decide('accept');
   };
 
   const toggle = (criterion: Criterion) => {
@@ -98,8 +107,15 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
 
   useKeyHandler((key, { typing, event }) => {
     if (!keysActive) return false;
+    if (confirmingAccept) {
+      if (key === 'Enter' || key === 'Ctrl+Enter' || key === 'y') acceptAnyway();
+      else if (key === 'Escape' || key === 'n') setConfirmingAccept(false);
+      // Every other key rests while the question is open (a letter would decide something else); Tab still moves.
+      return key !== 'Tab';
+    }
     if (key === 'Ctrl+Enter') {
-      decide(suggestedDecision(draft));
+      if (acceptNeedsConfirm(draft)) setConfirmingAccept(true);
+      else decide(suggestedDecision(draft));
       return true;
     }
     if (typing) {
@@ -156,6 +172,7 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
             ))}
           </div>
         )}
+        {confirmingAccept && <AcceptConfirm onAccept={acceptAnyway} onBack={() => setConfirmingAccept(false)} />}
         <ReviewForm item={item} draft={draft} onChange={change} errors={errors} onDecide={decide} onSkip={onSkip} {...refs} />
         <p className="muted small lease-line">
           Lease until <time dateTime={task.lease_expires_at}>{formatTime(task.lease_expires_at)}</time>, renewed while this page is open.
