@@ -1,4 +1,5 @@
 import type { Settings } from '../../shared/settings';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import type { Converted } from '../../shared/generation/model-output';
 import type { AppContext } from '../app-context';
@@ -7,15 +8,15 @@ import { batchClient } from '../llm/batch-api';
 import { batchInputLine, type BatchInputLine, type BatchLineResult } from '../llm/batch-lines';
 import { ENDED_BATCH_STATES, latestRunBatch } from '../llm/batch-queries';
 import { awaitBatch, cancelBatch, finishBatch, recordBatchCall, sendBatch, type BatchTarget } from '../llm/batch-runner';
-import { settleLlmCall } from '../llm/llm-call-queries';
-import { structuredBody, validateReply } from '../llm/llm-client';
+import { listLlmCalls, settleLlmCall, type LlmCall } from '../llm/llm-call-queries';
+import { repairMessage, structuredBody, validateReply } from '../llm/llm-client';
 import { providersFor } from '../llm/model-roles';
 import { getProposal } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
 import { getSettings } from '../settings/settings-queries';
 import { NO_USAGE, type EngineUsage } from './engine';
 import { isControlTask, mulberry32, sampleExamples } from './run-planner';
-import { pendingTasks, type RunRecord, type TaskRow } from './run-queries';
+import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
 import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
 import { storeItemResult, storeProposalResult } from './task-results';
 
@@ -43,6 +44,8 @@ export interface StageTask {
   task: TaskRow;
   customId: string;
   messages: { system: string; user: string };
+  /** The repair turns after an invalid first reply (the engine's one repair), else none. */
+  repairTurns: ChatCompletionMessageParam[];
   /** Reads the reply as the engine does and stores it; what it made is collected in `made`. */
   store: (reply: Reply, made: Made) => void;
 }
@@ -50,21 +53,51 @@ export interface StageTask {
 /** A result as the engine would have returned it: the reply's content read, or why there is none. */
 type Reply = { ok: true; content: string | null; finishReason: string | null; usage: EngineUsage; callId: number | null } | { ok: false; reason: string; usage: EngineUsage };
 
-/** The reply's content through the engine's parsing; a failure says why, and its `llm_calls` row (if any) is settled `invalid` as the engine's would be. */
-function readReply<W, T>(ctx: AppContext, reply: Reply, wire: { schema: z.ZodType<W>; convert: (value: W) => Converted<T> }) {
+/**
+ * The reply's content through the engine's parsing. Invalid output is settled `invalid` on its
+ * `llm_calls` row, as the engine settles it; a first invalid reply of the Batch API is asked
+ * once more (`repair`: the task stays pending for the stage's next batch, with the engine's
+ * repair turn), a second fails the task as the engine's would. A file's reply has no second turn.
+ */
+function readReply<W, T>(ctx: AppContext, reply: Reply, wire: { schema: z.ZodType<W>; convert: (value: W) => Converted<T> }, repaired: boolean) {
   if (!reply.ok) return { ok: false as const, reason: reply.reason, usage: reply.usage };
   const checked = validateReply(reply.content, reply.finishReason, { wireSchema: wire.schema, convert: wire.convert });
   if (checked.ok) return { ok: true as const, value: checked.value, usage: reply.usage };
-  if (reply.callId !== null) settleLlmCall(ctx.db, reply.callId, 'invalid', `${checked.kind}: ${checked.error}`);
-  // The call-by-call engine asks once more with the error shown; a batch line has no second turn.
-  return { ok: false as const, reason: `${checked.kind} (batch reply, no repair turn): ${checked.error}`, usage: reply.usage };
+  if (reply.callId === null) return { ok: false as const, reason: `${checked.kind} (no repair turn for a file's reply): ${checked.error}`, usage: reply.usage };
+  settleLlmCall(ctx.db, reply.callId, 'invalid', `${checked.kind}: ${checked.error}`);
+  if (!repaired) return { ok: 'repair' as const, usage: reply.usage };
+  return { ok: false as const, reason: `${checked.kind} after repair: ${checked.error}`, usage: reply.usage };
+}
+
+/** Kinds of invalid output (`validateReply`) hold no ': ', so the row's error splits back into kind and message. */
+function splitInvalid(error: string | null): string {
+  const at = (error ?? '').indexOf(': ');
+  return at < 0 ? (error ?? '') : (error ?? '').slice(at + 2);
+}
+
+/**
+ * The repair turns of a task whose latest batch reply was invalid: the reply, then the engine's
+ * repair request naming the error — rebuilt from its `llm_calls` row, so a restarted run asks the same.
+ */
+function repairTurnsOf(calls: LlmCall[] | undefined, schemaName: string): ChatCompletionMessageParam[] {
+  const last = calls?.at(-1);
+  if (!last || last.outcome !== 'invalid' || last.batch_id === null) return [];
+  return [
+    { role: 'assistant', content: last.raw_output ?? '' },
+    { role: 'user', content: repairMessage(splitInvalid(last.error), schemaName) },
+  ];
 }
 
 /** The stage's pending tasks, prepared: Stage 1 samples its examples as the call-by-call task does (seeded by the task id). */
 export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): StageTask[] {
   const { db } = ctx;
+  const callsByTask = new Map<number, LlmCall[]>();
+  for (const call of listLlmCalls(db, { runId: run.id })) {
+    if (call.task_id !== null) callsByTask.set(call.task_id, [...(callsByTask.get(call.task_id) ?? []), call]);
+  }
   return pendingTasks(db, run.id, kind).map((task): StageTask => {
     const customId = customIdOf(task);
+    const calls = callsByTask.get(task.id);
     if (kind === 'proposals') {
       const chartType = task.chart_type;
       if (!chartType) throw new Error(`task ${task.id} has no chart type`);
@@ -73,8 +106,10 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
         task,
         customId,
         messages: proposalMessages(settings, chartType, examples),
+        repairTurns: repairTurnsOf(calls, STAGE_WIRES.stage1.name),
         store: (reply, made) => {
-          const read = readReply(ctx, reply, STAGE_WIRES.stage1);
+          const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurnsOf(calls, STAGE_WIRES.stage1.name).length > 0);
+          if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
           const result = read.ok ? { ok: true as const, texts: read.value, usage: read.usage } : read;
           made.proposals.push(...storeProposalResult(db, run, task, { chartType, examples, settings }, result));
         },
@@ -88,8 +123,10 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
       task,
       customId,
       messages: itemMessages(source, proposal),
+      repairTurns: repairTurnsOf(calls, STAGE_WIRES.stage2.name),
       store: (reply, made) => {
-        const read = readReply(ctx, reply, STAGE_WIRES.stage2);
+        const read = readReply(ctx, reply, STAGE_WIRES.stage2, repairTurnsOf(calls, STAGE_WIRES.stage2.name).length > 0);
+        if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
         const result = read.ok ? { ok: true as const, draft: read.value.draft, notes: read.value.notes, usage: read.usage } : read;
         const item = storeItemResult(db, run, task, { source, proposal, control, engine: { engine: 'openai', model: run.model } }, result);
         if (item) made.items.push(item);
@@ -103,15 +140,15 @@ function temperatureOf(ctx: AppContext, run: RunRecord, settings: Settings): num
   return run.config.temperature ?? providersFor(settings, ctx.config).generation.temperature;
 }
 
-function wireBody<W, T>(wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> }, messages: StageTask['messages'], temperature: number) {
-  return structuredBody({ messages, wireSchema: wire.schema, schemaName: wire.name, temperature }, 'json_schema');
+function wireBody<W, T>(wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> }, task: StageTask, temperature: number) {
+  return structuredBody({ messages: task.messages, wireSchema: wire.schema, schemaName: wire.name, temperature }, 'json_schema', task.repairTurns);
 }
 
 /** The stage's request lines, for the Batch API or `vllm run-batch`: the bodies the call-by-call engine's first request sends. */
 export function stageLines(ctx: AppContext, run: RunRecord, kind: StageKind, tasks: StageTask[], settings: Settings): BatchInputLine[] {
   const temperature = temperatureOf(ctx, run, settings);
   return tasks.map((t) =>
-    batchInputLine(t.customId, run.model, kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t.messages, temperature) : wireBody(STAGE_WIRES.stage2, t.messages, temperature)),
+    batchInputLine(t.customId, run.model, kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t, temperature) : wireBody(STAGE_WIRES.stage2, t, temperature)),
   );
 }
 
@@ -203,20 +240,24 @@ export interface StageBatchOptions {
 export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: StageKind, options: StageBatchOptions): Promise<boolean> {
   const settings = getSettings(ctx.db);
   const target = targetFor(ctx, run, kind, settings, options);
-  const tasks = prepareStage(ctx, run, kind, settings);
-  let batch = latestRunBatch(ctx.db, run.id);
-  if (!batch || ENDED_BATCH_STATES.has(batch.state) || batch.purpose !== target.purpose) {
-    if (tasks.length === 0) return true;
-    batch = await sendBatch(target, stageLines(ctx, run, kind, tasks, settings).map((line) => ({ customId: line.custom_id, body: line.body })), `run-${run.id}-${target.purpose}.jsonl`);
+  // A round's invalid replies stay pending for one more batch with the repair turn, so this ends after two rounds at most.
+  for (;;) {
+    const tasks = prepareStage(ctx, run, kind, settings);
+    let batch = latestRunBatch(ctx.db, run.id);
+    if (!batch || ENDED_BATCH_STATES.has(batch.state) || batch.purpose !== target.purpose) {
+      if (tasks.length === 0) return true;
+      const requests = stageLines(ctx, run, kind, tasks, settings).map((line) => ({ customId: line.custom_id, body: line.body }));
+      batch = await sendBatch(target, requests, `run-${run.id}-${target.purpose}.jsonl`);
+    }
+    const outcome = await awaitBatch(target, batch, tasks.map((t) => t.customId));
+    if (!outcome) return false;
+    const record = (task: StageTask, result: BatchLineResult) => {
+      const call = recordBatchCall(target, outcome.batch, result, task.task.id);
+      return { callId: call.callId, usage: { calls: 1, prompt_tokens: call.tokens.prompt_tokens, completion_tokens: call.tokens.completion_tokens, cost: call.cost } };
+    };
+    storeStageResults(ctx, tasks, outcome.mapped.results, outcome.mapped.unknown, record, () => finishBatch(target, outcome.batch, outcome.problem));
+    options.onProgress();
   }
-  const outcome = await awaitBatch(target, batch, tasks.map((t) => t.customId));
-  if (!outcome) return false;
-  storeStageResults(ctx, tasks, outcome.mapped.results, outcome.mapped.unknown, (task, result) => {
-    const call = recordBatchCall(target, outcome.batch, result, task.task.id);
-    return { callId: call.callId, usage: { calls: 1, prompt_tokens: call.tokens.prompt_tokens, completion_tokens: call.tokens.completion_tokens, cost: call.cost } };
-  }, () => finishBatch(target, outcome.batch, outcome.problem));
-  options.onProgress();
-  return true;
 }
 
 /** A file's results (`vllm run-batch` output): stored with no `llm_calls` rows and no usage. */

@@ -11,7 +11,7 @@ import { getRun, listRunErrors } from '../../server/generation/run-queries';
 import { callCost } from '../../server/llm/cost';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { correctItem, hqaModel } from '../support/fake-hqa-model';
-import { errorReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { errorReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { runCli, runCliAsync } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { TestClient } from '../support/http-client';
@@ -101,6 +101,31 @@ describe('hqa generate --batch', () => {
     const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
     expect(rows.map((r) => r.outcome).sort()).toEqual(['error', 'ok']);
     expect(rows.find((r) => r.outcome === 'error')?.task_id).toBe(errors[0]?.task_id);
+  });
+
+  it('asks once more, in a second batch with the engine’s repair turn, for a reply that is no item', async () => {
+    fake.batches.configure({ pollsToComplete: 1 });
+    fake.script(textReply('Sure! Here is the item you asked for.'));
+    const created = fake.batches.created();
+    const linesBefore = fake.batches.lines.length;
+    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '2', '--json'], { dbPath, env: env() });
+    expect(result.status, result.stderr).toBe(0);
+    const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({ status: 'done', items_created: 2, items_failed: 0, llm_calls: 3 });
+    expect(fake.batches.created()).toBe(created + 2);
+    const lines = fake.batches.lines.slice(linesBefore);
+    expect(lines).toHaveLength(3);
+    const [first, , repair] = lines;
+    expect(repair?.custom_id).toBe(first?.custom_id);
+    const messages = z.object({ messages: z.array(z.object({ role: z.string(), content: z.string() })) }).parse(repair?.body).messages;
+    expect(messages.slice(0, 2)).toEqual(z.object({ messages: z.array(z.object({ role: z.string(), content: z.string() })) }).parse(first?.body).messages);
+    expect(messages[2]).toEqual({ role: 'assistant', content: 'Sure! Here is the item you asked for.' });
+    expect(messages[3]?.role).toBe('user');
+    expect(messages[3]?.content).toMatch(/not valid JSON/);
+    const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
+    expect(rows.map((r) => r.outcome)).toEqual(['invalid', 'ok', 'ok']);
+    expect(rows[0]?.error).toMatch(/^invalid JSON: not valid JSON/);
+    expect(rows.every((r) => r.batch_id !== null)).toBe(true);
   });
 
   it('re-attaches to its batch in flight after being killed: the stage is not sent twice', async () => {
