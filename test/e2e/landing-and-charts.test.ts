@@ -108,7 +108,20 @@ describe('each role lands where it works', () => {
     await page.waitForURL(/\/review$/, { timeout: UI_TIMEOUT_MS });
     const review = new ReviewPage(page, server.url);
     await page.getByRole('heading', { level: 1, name: 'Review' }).waitFor();
-    expect(await review.shownItemId()).toBeGreaterThan(0);
+    const shown = await review.shownItemId();
+    expect(shown).toBeGreaterThan(0);
+
+    // Review's charts enlarge too; the review keys do not fire behind the dialog.
+    const charts = new ItemCharts(page, page.getByTestId('review-workspace'));
+    await charts.enlargeOriginal.click();
+    await charts.zoom.getByTestId('zoomed-original-image').waitFor();
+    await page.keyboard.press('?');
+    expect(await review.keysOverlay.count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await charts.zoom.waitFor({ state: 'detached' });
+    expect(await review.shownItemId()).toBe(shown);
+    await page.keyboard.press('?');
+    await review.keysOverlay.waitFor();
     // The overview is not in a reviewer's navigation.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).count()).toBe(0);
   });

@@ -72,7 +72,7 @@ export function ItemCharts({ itemId, chart, outcome }: { itemId: number; chart: 
   const name = chart.title ?? chart.imgname;
   const counterfactualDrawn = outcome.kind === 'applied';
   return (
-    <div className="review-charts">
+    <div className="review-charts" data-testid="item-charts">
       <figure className="review-chart">
         <figcaption>Original chart</figcaption>
         <ChartZoom title={`Original chart: ${name}`} chart={(zoomed) => <OriginalImage chart={chart} zoomed={zoomed} />} beside={table} testId="original-chart" />
@@ -101,13 +101,19 @@ export function ItemCharts({ itemId, chart, outcome }: { itemId: number; chart: 
  */
 export function ItemChartsPanel({ item }: { item: { id: number; chart_id: number; edit: unknown } }) {
   const chart = useChart(item.chart_id);
-  const detail = chart.data?.chart;
-  const outcome = useMemo(() => (detail ? counterfactualOf(detail.data_table, item.edit) : null), [detail, item.edit]);
+  const fetched = chart.data?.chart;
+  const shown = useMemo(() => {
+    // Items are made only on charts with a table; a chart without one (image only) shows no panel.
+    if (!fetched || fetched.data_table === null) return null;
+    const detail: ItemChart = { ...fetched, data_table: fetched.data_table };
+    return { detail, outcome: counterfactualOf(detail.data_table, item.edit) };
+  }, [fetched, item.edit]);
   if (chart.isPending) return <p className="muted">Loading the chart…</p>;
   if (chart.isError) return <LoadError what="the chart" error={chart.error} />;
-  if (!detail || !outcome) return null;
+  if (!shown) return null;
+  const { detail, outcome } = shown;
   return (
-    <div className="item-charts" data-testid="item-charts">
+    <div className="item-charts" data-testid="item-charts-panel">
       <ItemCharts itemId={item.id} chart={detail} outcome={outcome} />
       <section aria-label="Data table" className="item-charts-table">
         <h2>Data table</h2>

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * An item's charts as the Item and Adjudication pages show them (views/item-charts.tsx):
+ * An item's charts as Review, the Item page and Adjudication show them (views/item-charts.tsx):
  * the original image, the counterfactual chart, the data table, and the zoom dialog a click
  * on a chart opens.
  */
@@ -21,7 +21,7 @@ export class ItemCharts {
     this.originalImage = charts.getByTestId('review-original-image');
     this.counterfactualChart = charts.getByTestId('counterfactual-chart');
     // The plain table, or the edited one with the edit's cells marked.
-    this.table = charts.locator('.item-charts-table').locator('[data-testid="data-table"], [data-testid="tryit-table"]');
+    this.table = root.locator('.item-charts-table').locator('[data-testid="data-table"], [data-testid="tryit-table"]');
     this.enlargeOriginal = charts.getByRole('button', { name: /^Enlarge Original chart/ });
     this.enlargeCounterfactual = charts.getByRole('button', { name: /^Enlarge Counterfactual chart/ });
     this.zoom = page.getByRole('dialog');
