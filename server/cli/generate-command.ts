@@ -150,6 +150,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
   const logger = pino({ level: options.json ? 'silent' : 'warn' }, pino.destination(2));
   const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'run {bar} {value}/{total} tasks  {failed} failed  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
   let barStarted = false;
+  let lastBatchLine = '';
   const ctx: AppContext = {
     db,
     config,
@@ -158,8 +159,16 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     // No sockets in a CLI process.
     disconnectSockets: () => undefined,
     publish: (event, payload) => {
-      if (event !== 'run.progressed' || !bar) return;
+      if (event !== 'run.progressed') return;
       const { run } = payload as { run: Run };
+      // A batch waits for hours with no task finishing: each change of its step is a line.
+      if (run.batch_progress && !options.json) {
+        const { state, total, completed, failed } = run.batch_progress;
+        const line = `run ${run.id}: batch ${state.replace('_', ' ')} ${completed + failed} of ${total} (${failed} failed)`;
+        if (line !== lastBatchLine) process.stderr.write(`${line}\n`);
+        lastBatchLine = line;
+      }
+      if (!bar) return;
       if (!barStarted) {
         bar.start(run.tasks_total, 0, { failed: 0 });
         barStarted = true;

@@ -92,13 +92,18 @@ describe('hqa generate --batch', () => {
   it('names a failed line: its task fails with the provider’s error, the others are stored', async () => {
     fake.batches.configure({ pollsToComplete: 1 });
     fake.script(errorReply(400, 'prompt too long', { code: 'context_length_exceeded' }));
-    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--chart-type', 'vertical_bar', '--items', '2', '--json'], { dbPath, env: env() });
+    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--chart-type', 'vertical_bar', '--items', '2'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
-    const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
+    const runId = Number(/^run (\d+) done/.exec(result.stdout)?.[1]);
+    // Each step of the batch is a line while it waits: sent, then the counts once it is stored.
+    expect(result.stderr).toContain(`run ${runId}: batch submitted 0 of 2 (0 failed)`);
+    expect(result.stderr).toContain(`run ${runId}: batch done 2 of 2 (1 failed)`);
+    const report = withDb((db) => getRun(db, runId));
+    if (!report) throw new Error(`no run ${runId}`);
     expect(report).toMatchObject({ status: 'done', items_created: 1, items_failed: 1 });
-    const errors = withDb((db) => listRunErrors(db, report.run_id));
+    const errors = withDb((db) => listRunErrors(db, runId));
     expect(errors.map((e) => e.error)).toEqual(['HTTP 400: context_length_exceeded: prompt too long']);
-    const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
+    const rows = withDb((db) => listLlmCalls(db, { runId }));
     expect(rows.map((r) => r.outcome).sort()).toEqual(['error', 'ok']);
     expect(rows.find((r) => r.outcome === 'error')?.task_id).toBe(errors[0]?.task_id);
   });
