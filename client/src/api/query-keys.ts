@@ -11,6 +11,8 @@ export const queryKeys = {
   me: () => ['auth', 'me'] as const,
   presence: () => ['presence'] as const,
   health: () => ['health'] as const,
+  /** The curators' landing figures: refetched as reviews and runs move. */
+  overview: () => ['overview'] as const,
   charts: {
     all: () => ['charts'] as const,
     lists: () => ['charts', 'list'] as const,
@@ -37,6 +39,8 @@ export const queryKeys = {
     lists: () => ['evals', 'list'] as const,
     comparison: () => ['evals', 'comparison'] as const,
     unsolved: () => ['evals', 'unsolved'] as const,
+    /** Uploaded published tables (a paper's Table 3 or 4): no push announces them; this client's uploads and deletes (and a reconnect) refetch them. */
+    published: () => ['evals', 'published'] as const,
     details: () => ['evals', 'detail'] as const,
     detail: (id: number) => ['evals', 'detail', id] as const,
     /** Every cached results page of one run, whatever its filters. */
