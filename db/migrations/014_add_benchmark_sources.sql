@@ -84,7 +84,7 @@ CREATE TABLE factual_qas_new (
   answer_kind TEXT NOT NULL CHECK (answer_kind IN ('number', 'text', 'multiple_choice', 'multi_part', 'judgement_pair', 'free_text')),
   group_id INTEGER REFERENCES chart_groups(id),
   -- The benchmark's record id (MultiChartQA "group_165_question_0", ChartBench 17,
-  -- CharXiv "descriptive:0:2"); NULL for ChartQA, whose questions have none.
+  -- CharXiv "descriptive:0_2", "reasoning:0"); NULL for ChartQA, whose questions have none.
   external_id TEXT,
   benchmark_fields TEXT,
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { getChartForRender, getChartImage } from './chart-queries';
+import { chartHasTable, getChartForRender, getChartImage } from './chart-queries';
 import { renderChartPngOffThread } from './render-pool';
 
 /**
@@ -26,6 +26,8 @@ export interface ChartImage {
 export async function chartImage(db: Db, id: number): Promise<ChartImage | null> {
   const original = getChartImage(db, id);
   if (original) return { png: original.png, etag: original.sha256, rendered: false };
+  // A benchmark chart whose image is missing and that has no table: there is nothing to show.
+  if (!chartHasTable(db, id)) return null;
   const chart = getChartForRender(db, id);
   if (!chart) return null;
   const key = `${id}:${chart.chart_type}:${chart.updated_at}`;

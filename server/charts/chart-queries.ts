@@ -4,12 +4,36 @@ import { containsPattern, whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
 import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
 import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import { TableSourceSchema } from '../../shared/domain/benchmark-fields';
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
 import { numberOrText } from '../import/answer-kind';
 
 /** All SQL of the charts domain (charts, their images and factual questions). */
+
+/** A chart known only by its image (a benchmark import) where its data table is needed. */
+export class ChartWithoutTableError extends Error {
+  constructor(
+    readonly chartId: number,
+    readonly chartName: string,
+  ) {
+    super(`chart ${chartId} (${chartName}) has no data table (image only)`);
+    this.name = 'ChartWithoutTableError';
+  }
+}
+
+/** Whether a question's chart has a table, a confirmed one, and its image: what generation and evaluation check first. */
+export function chartTableOfQa(db: Db, qaId: number): { chart_id: number; name: string; has_table: boolean; table_confirmed: boolean; image_missing: boolean } | null {
+  const row = statement(db,
+      `SELECT c.id, c.split, c.imgname, c.data_table IS NOT NULL AS has_table, c.table_confirmed, c.image_ref,
+         EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id) AS has_image
+       FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE q.id = ?`,
+    )
+    .get(qaId) as { id: number; split: string; imgname: string; has_table: number; table_confirmed: number; image_ref: string | null; has_image: number } | undefined;
+  if (!row) return null;
+  return { chart_id: row.id, name: `${row.split}/${row.imgname}`, has_table: row.has_table === 1, table_confirmed: row.table_confirmed === 1, image_missing: row.image_ref !== null && row.has_image === 0 };
+}
 
 interface ChartRow {
   id: number;
@@ -22,10 +46,13 @@ interface ChartRow {
   series_count: number;
   has_image: number;
   qa_count: number;
+  table_source: string | null;
+  table_confirmed: number;
+  image_ref: string | null;
 }
 
 interface ChartDetailRow extends ChartRow {
-  data_table: string;
+  data_table: string | null;
   annotation: string | null;
   source_file: string;
   imported_at: string;
@@ -33,6 +60,7 @@ interface ChartDetailRow extends ChartRow {
 }
 
 const SUMMARY_COLUMNS = `c.id, c.split, c.imgname, c.title, c.chart_type, c.type_source, c.row_count, c.series_count,
+  c.table_source, c.table_confirmed, c.image_ref,
   EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id) AS has_image,
   (SELECT COUNT(*) FROM factual_qas q WHERE q.chart_id = c.id) AS qa_count`;
 
@@ -48,6 +76,10 @@ function toSummary(row: ChartRow): ChartSummary {
     rows: row.row_count,
     series: row.series_count,
     qa_count: row.qa_count,
+    table_source: row.table_source === null ? null : TableSourceSchema.parse(row.table_source),
+    table_confirmed: row.table_confirmed === 1,
+    // The source names an image (benchmarks do) and none is stored: nothing to show or evaluate on.
+    image_missing: row.image_ref !== null && row.has_image === 0,
   };
 }
 
@@ -84,11 +116,11 @@ export function getChartDetail(db: Db, id: number): ChartDetail | null {
   const row = statement(db, `SELECT ${SUMMARY_COLUMNS}, c.data_table, c.annotation, c.source_file, c.imported_at, c.updated_at FROM charts c WHERE c.id = ?`)
     .get(id) as ChartDetailRow | undefined;
   if (!row) return null;
-  const table = parseStoredTable(row.data_table, id);
+  const table = row.data_table === null ? null : parseStoredTable(row.data_table, id);
   return {
     ...toSummary(row),
     data_table: table,
-    drawing_style: storedDrawingStyle(row.annotation, table),
+    drawing_style: table === null ? null : storedDrawingStyle(row.annotation, table),
     source_file: row.source_file,
     imported_at: row.imported_at,
     updated_at: row.updated_at,
@@ -116,10 +148,11 @@ export function getChartForRender(
   db: Db,
   id: number,
 ): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string } | null {
-  const row = statement(db, 'SELECT data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
-    | { data_table: string; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
+  const row = statement(db, 'SELECT split, imgname, data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
+    | { split: string; imgname: string; data_table: string | null; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
     | undefined;
   if (!row) return null;
+  if (row.data_table === null) throw new ChartWithoutTableError(id, `${row.split}/${row.imgname}`);
   const table = parseStoredTable(row.data_table, id);
   return {
     table,
@@ -128,6 +161,22 @@ export function getChartForRender(
     style: storedDrawingStyle(row.annotation, table),
     updated_at: row.updated_at,
   };
+}
+
+/** Charts of accepted items whose image a benchmark named but the import did not find ("split/imgname"), a few for the message. */
+export function imageMissingChartsOfAccepted(db: Db, limit = 5): string[] {
+  const rows = statement(db,
+      `SELECT DISTINCT c.split, c.imgname FROM hqa_items i JOIN charts c ON c.id = i.chart_id
+       WHERE i.status = 'accepted' AND c.image_ref IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chart_images ci WHERE ci.chart_id = c.id)
+       ORDER BY c.split, c.imgname LIMIT ?`,
+    )
+    .all(limit) as { split: string; imgname: string }[];
+  return rows.map((row) => `${row.split}/${row.imgname}`);
+}
+
+/** False for a chart known only by its image (and for no such chart). */
+export function chartHasTable(db: Db, id: number): boolean {
+  return statement(db, 'SELECT 1 FROM charts WHERE id = ? AND data_table IS NOT NULL').get(id) !== undefined;
 }
 
 export function getChartImage(db: Db, id: number): { png: Buffer; sha256: string } | null {
@@ -256,9 +305,11 @@ export function getQaWithChart(db: Db, qaId: number): QaWithChart | null {
        FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE q.id = ?`,
     )
     .get(qaId) as
-    | { id: number; chart_id: number; query: string; label: string; source: string; imgname: string; split: string; chart_type: string; title: string | null; data_table: string }
+    | { id: number; chart_id: number; query: string; label: string; source: string; imgname: string; split: string; chart_type: string; title: string | null; data_table: string | null }
     | undefined;
   if (!row) return null;
+  // Generation and verification compute over the table; callers check chartTableOfQa first.
+  if (row.data_table === null) throw new ChartWithoutTableError(row.chart_id, `${row.split}/${row.imgname}`);
   return {
     qa: { id: row.id, chart_id: row.chart_id, query: row.query, label: row.label, source: QaSourceSchema.parse(row.source) },
     chart: {

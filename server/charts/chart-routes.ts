@@ -3,7 +3,8 @@ import { chartsApi } from '../../shared/api/charts';
 import type { AppContext } from '../app-context';
 import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
-import { chartFacets, getChartDetail, listCharts, listQasForChart } from './chart-queries';
+import { imageMediaType } from '../import/benchmark-image';
+import { chartFacets, getChartDetail, getChartSummary, listCharts, listQasForChart } from './chart-queries';
 import { chartImage } from './chart-image';
 import { changeChartType } from './chart-service';
 
@@ -24,7 +25,7 @@ export function chartRoutes(ctx: AppContext): Router {
 
   handle(api, chartsApi.image, 'reviewer', async ({ params: { id }, req, res }) => {
     const image = await chartImage(ctx.db, id);
-    if (!image) throw notFound(`chart ${id}`);
+    if (!image) throw notFound(getChartSummary(ctx.db, id)?.image_missing ? `the image of chart ${id} (image missing: not imported)` : `chart ${id}`);
     res.setHeader('ETag', `"${image.etag}"`);
     res.setHeader('Cache-Control', 'private, no-cache');
     res.setHeader('X-Chart-Image', image.rendered ? 'rendered' : 'original');
@@ -32,7 +33,8 @@ export function chartRoutes(ctx: AppContext): Router {
       res.status(304).end();
       return;
     }
-    res.type('png').send(image.png);
+    // Benchmark images may be JPEG (CharXiv); the stored bytes say which.
+    res.type(imageMediaType(image.png) ?? 'image/png').send(image.png);
   });
   return api.router;
 }

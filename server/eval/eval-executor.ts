@@ -2,6 +2,7 @@ import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } fro
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
+import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { DurableJobs } from '../jobs/durable-job';
 import { providersFor } from '../llm/model-roles';
@@ -97,6 +98,12 @@ export class EvalExecutor {
   createRun(request: StartEvalRequest, createdBy: number | null): EvalRun {
     if (request.engine === 'openai' && !providersFor(getSettings(this.ctx.db), this.ctx.config).evaluation.connection) {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
+    }
+    if (request.engine === 'openai' && request.mode !== 'no_image') {
+      const missing = imageMissingChartsOfAccepted(this.ctx.db);
+      if (missing.length > 0) {
+        throw new HttpError('conflict', `image missing for chart ${missing.join(', ')}: import its image (hqa import … --images DIR) or evaluate with mode no_image`);
+      }
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
     const id = this.ctx.db.transaction(() => {

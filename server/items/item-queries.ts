@@ -12,7 +12,7 @@ import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { z } from 'zod';
 import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
-import { parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
+import { ChartWithoutTableError, parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
 
 /** All SQL of HQA items. */
 
@@ -62,7 +62,7 @@ interface ItemDetailRow extends ItemRow {
   factual_query: string;
   factual_label: string;
   proposal_text: string | null;
-  chart_table: string;
+  chart_table: string | null;
   chart_annotation: string | null;
   chart_has_image: number;
   chart_title: string | null;
@@ -148,6 +148,8 @@ export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart:
     )
     .get(id) as ItemDetailRow | undefined;
   if (!row) return null;
+  // Items are made and verified on a table; one on a chart without one is a broken row, named.
+  if (row.chart_table === null) throw new ChartWithoutTableError(row.chart_id, row.imgname);
   const table = parseStoredTable(row.chart_table, row.chart_id);
   const drawn = { has_image: row.chart_has_image === 1, style: storedDrawingStyle(row.chart_annotation, table) };
   const item: ItemDetail = {

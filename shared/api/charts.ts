@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DrawingStyleSchema } from '../chart-spec/drawing-style';
+import { TableSourceSchema } from '../domain/benchmark-fields';
 import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
 import { QaSourceSchema } from '../domain/qa';
 import { DataTableSchema } from '../table/model';
@@ -17,6 +18,12 @@ export const ChartSummarySchema = z.object({
   rows: z.number().int(),
   series: z.number().int(),
   qa_count: z.number().int(),
+  /** Where the table came from; null: the chart has no table (image only, from a benchmark import). */
+  table_source: TableSourceSchema.nullable(),
+  /** A person (or a source that publishes tables, like ChartQA) vouches for the table. */
+  table_confirmed: z.boolean(),
+  /** The benchmark names an image that was not imported: nothing to show or evaluate on. */
+  image_missing: z.boolean(),
 });
 export type ChartSummary = z.infer<typeof ChartSummarySchema>;
 
@@ -30,7 +37,8 @@ export const FactualQaSchema = z.object({
 export type FactualQa = z.infer<typeof FactualQaSchema>;
 
 export const ChartDetailSchema = ChartSummarySchema.extend({
-  data_table: DataTableSchema,
+  /** Null for a chart known only by its image. */
+  data_table: DataTableSchema.nullable(),
   /** The annotation's colours and series order for drawing the table; null when it gives none. `has_image: false` means the chart shown is drawn. */
   drawing_style: DrawingStyleSchema.nullable(),
   source_file: z.string(),

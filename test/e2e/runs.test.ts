@@ -141,15 +141,16 @@ describe('generation runs in the browser', () => {
 });
 
 /** A demo chart with a factual QA, one series and a non-zero number in its first row. */
-async function pickChart(client: TestClient): Promise<{ chart: ChartDetail; qaId: number; qaLabel: string }> {
+async function pickChart(client: TestClient): Promise<{ chart: ChartDetail & { data_table: NonNullable<ChartDetail['data_table']> }; qaId: number; qaLabel: string }> {
   const list = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=200')).body);
   for (const { id, qa_count } of list.charts) {
     if (qa_count === 0) continue;
     const detail = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body);
+    if (detail.chart.data_table === null) continue;
     const [row] = detail.chart.data_table.rows;
     const [qa] = detail.qas;
     if (detail.chart.data_table.series.length === 1 && row && typeof row.values[0] === 'number' && row.values[0] !== 0 && qa) {
-      return { chart: detail.chart, qaId: qa.id, qaLabel: qa.label };
+      return { chart: { ...detail.chart, data_table: detail.chart.data_table }, qaId: qa.id, qaLabel: qa.label };
     }
   }
   throw new Error('the demo split has no single-series chart with a question');

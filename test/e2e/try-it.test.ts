@@ -20,16 +20,18 @@ const SCREENSHOT_PATH = process.env.HQA_E2E_TRYIT_SCREENSHOT;
 let server: TestServer;
 let session: BrowserSession | undefined;
 /** A single-series, non-pie demo chart whose first row holds a non-zero number and no cell is missing. */
-let barChart: ChartDetail;
+let barChart: ChartDetail & { data_table: DataTable };
 /** A pie demo chart whose first series sums to ~100, with at least two slices. */
-let pieChart: ChartDetail;
+let pieChart: ChartDetail & { data_table: DataTable };
 
 /** The demo charts' details, fetched from the API as the reviewer, as the page fetches them. */
-async function fetchDetails(client: TestClient): Promise<ChartDetail[]> {
+/** The charts with a data table (the demo's all have one). */
+async function fetchDetails(client: TestClient): Promise<(ChartDetail & { data_table: DataTable })[]> {
   const list = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=200')).body);
-  const details: ChartDetail[] = [];
+  const details: (ChartDetail & { data_table: DataTable })[] = [];
   for (const { id } of list.charts) {
-    details.push(ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body).chart);
+    const chart = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body).chart;
+    if (chart.data_table !== null) details.push({ ...chart, data_table: chart.data_table });
   }
   return details;
 }

@@ -131,7 +131,7 @@ describe('charts', () => {
     const list = ChartListResponseSchema.parse((await client.get('/api/charts?q=two_col_41347')).body);
     const id = list.charts[0]?.id;
     const detail = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body);
-    expect(detail.chart.data_table.rows.map((r) => r.label)).toContain('China');
+    expect(detail.chart.data_table?.rows.map((r) => r.label)).toContain('China');
     expect(detail.qas).toEqual([expect.objectContaining({ query: "Which country was Vietnam's most important import partner in 2019?", label: 'China', source: 'augmented' })]);
     expectError(await client.get('/api/charts/999999'), 404, 'not_found');
   });

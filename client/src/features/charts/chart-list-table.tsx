@@ -47,10 +47,16 @@ export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProp
               <TypeBadge type={chart.chart_type} source={chart.type_source} />
             </td>
             <td className="num">
-              {chart.rows}×{chart.series}
+              {chart.table_source === null ? (
+                <span className="muted">no table (image only)</span>
+              ) : (
+                <>
+                  {chart.rows}×{chart.series}
+                </>
+              )}
             </td>
             <td className="num">{chart.qa_count}</td>
-            <td>{chart.has_image ? 'yes' : <span className="muted">no</span>}</td>
+            <td>{chart.has_image ? 'yes' : chart.image_missing ? <strong>image missing</strong> : <span className="muted">no</span>}</td>
           </tr>
         ))}
       </tbody>

@@ -91,14 +91,23 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
 
       <section aria-labelledby="data-table-heading">
         <h2 id="data-table-heading">Data table</h2>
-        <DataTableView table={detail.data_table} />
-        <p className="muted small">
-          Cells show the source text; <span className="cell-missing legend">shaded</span> cells are missing values
-          (<code>nan</code>, <code>-</code>).
-        </p>
+        {detail.data_table === null ? (
+          // A benchmark chart known by its image only: nothing to compute over until a table is extracted or typed in.
+          <p className="muted" data-testid="no-table">
+            No table (image only){detail.image_missing ? '; image missing: the import found no image for it' : ''}.
+          </p>
+        ) : (
+          <>
+            <DataTableView table={detail.data_table} />
+            <p className="muted small">
+              Cells show the source text; <span className="cell-missing legend">shaded</span> cells are missing values
+              (<code>nan</code>, <code>-</code>).
+            </p>
+          </>
+        )}
       </section>
 
-      <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />
+      {detail.data_table !== null && <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />}
 
       <section aria-labelledby="qas-heading">
         <h2 id="qas-heading">Factual questions ({qas.length})</h2>
