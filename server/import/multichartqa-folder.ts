@@ -23,7 +23,7 @@ const RecordSchema = z.object({
   id: z.string().min(1),
   image: z.array(z.string().min(1)).min(1).max(4),
   question: z.string().min(1),
-  answer: z.union([z.string().min(1), z.number().transform(String)]),
+  answer: z.string().min(1),
   // Newer groups (data/added_*) have no task label.
   task: z.string().min(1).optional(),
   type: z.enum(['open-ended', 'multiple-choice']),
