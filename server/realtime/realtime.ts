@@ -20,7 +20,8 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 
 /** The parts of engine.io's connection and ws's socket this reaches: neither library exports them in its types. */
 interface EngineConnection {
-  transport?: { socket?: { _socket?: unknown } };
+  transport?: { name?: string; writable?: boolean; socket?: { _socket?: unknown } };
+  flush?: () => void;
 }
 
 /**
@@ -39,6 +40,32 @@ function coalesceSocketWrites(io: RealtimeServer): void {
     // Always paired: whatever engine.io does after this event, the socket is uncorked once this tick ends.
     process.nextTick(() => raw.uncork());
   });
+}
+
+/**
+ * Runs `send` with every WebSocket connection's transport held, then flushes each once. engine.io
+ * writes a connection's first packet at once and queues the rest until that write is done, so
+ * a batch of k events went out as two writes per socket (the first event, then the other k-1);
+ * held, the k events reach the transport together and coalesceSocketWrites makes them one.
+ */
+function holdingWrites(io: RealtimeServer, send: () => void): void {
+  // engine.io's server keeps its connections in `clients`, which its types mark protected.
+  const { clients } = io.engine as unknown as { clients: Record<string, EngineConnection> };
+  const held: EngineConnection[] = [];
+  for (const connection of Object.values(clients)) {
+    const transport = connection.transport;
+    if (transport?.name !== 'websocket' || transport.writable !== true) continue;
+    transport.writable = false;
+    held.push(connection);
+  }
+  try {
+    send();
+  } finally {
+    for (const connection of held) {
+      if (connection.transport) connection.transport.writable = true;
+      connection.flush?.();
+    }
+  }
 }
 
 export type Realtime = ReturnType<typeof attachRealtime>;
@@ -100,6 +127,8 @@ export function attachRealtime(
   };
 
   io.on('connection', (socket) => {
+    // A socket that connects while events wait gets only those published after it connected.
+    if (outbox.length > 0) latecomers.push({ id: socket.id, after: outbox.length });
     void socket.join([`user:${socket.data.user.id}`, `session:${socket.data.sessionId}`, audienceRoom(socket.data.user.role)]);
     void broadcastPresence();
     socket.on('disconnect', () => void broadcastPresence());
@@ -112,13 +141,20 @@ export function attachRealtime(
    * window of BROADCAST_WINDOW_MS gathers many of their events into one batch, one write per
    * socket (coalesceSocketWrites), where flushing every turn wrote once per claim per socket.
    */
-  const outbox: (() => void)[] = [];
+  const outbox: ((except: string[]) => void)[] = [];
+  /** Sockets that connected while the outbox held `after` events: those are not theirs. */
+  const latecomers: { id: string; after: number }[] = [];
   let flushScheduled = false;
   const flushOutbox = () => {
     flushScheduled = false;
-    for (const send of outbox.splice(0)) send();
+    const batch = outbox.splice(0);
+    const late = latecomers.splice(0);
+    if (batch.length === 0) return;
+    holdingWrites(io, () => {
+      batch.forEach((send, i) => send(late.filter((socket) => i < socket.after).map((socket) => socket.id)));
+    });
   };
-  const enqueue = (send: () => void) => {
+  const enqueue = (send: (except: string[]) => void) => {
     outbox.push(send);
     if (flushScheduled) return;
     flushScheduled = true;
@@ -131,14 +167,14 @@ export function attachRealtime(
   /** To everyone; an event that names people reaches reviewers without them (audiences.ts). */
   function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
     const forReviewers = reviewerView(event, payload);
-    enqueue(() => {
-      if (forReviewers === null) return void (io.emit as Emit)(event, payload);
-      (io.to(STAFF_ROOM).emit as Emit)(event, payload);
-      (io.to(REVIEWER_ROOM).emit as Emit)(event, forReviewers);
+    enqueue((except) => {
+      if (forReviewers === null) return void (io.except(except).emit as Emit)(event, payload);
+      (io.to(STAFF_ROOM).except(except).emit as Emit)(event, payload);
+      (io.to(REVIEWER_ROOM).except(except).emit as Emit)(event, forReviewers);
     });
   }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
-    enqueue(() => (io.to(`user:${userId}`).emit as Emit)(event, payload));
+    enqueue((except) => (io.to(`user:${userId}`).except(except).emit as Emit)(event, payload));
   };
   const disconnectSockets = (target: SocketTarget) => {
     // What was published before the session ended still reaches it; nothing after does, and it closes now, not a turn later.
