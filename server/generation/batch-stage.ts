@@ -102,13 +102,14 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
       const chartType = task.chart_type;
       if (!chartType) throw new Error(`task ${task.id} has no chart type`);
       const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
+      const repairTurns = repairTurnsOf(calls, STAGE_WIRES.stage1.name);
       return {
         task,
         customId,
         messages: proposalMessages(settings, chartType, examples),
-        repairTurns: repairTurnsOf(calls, STAGE_WIRES.stage1.name),
+        repairTurns,
         store: (reply, made) => {
-          const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurnsOf(calls, STAGE_WIRES.stage1.name).length > 0);
+          const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurns.length > 0);
           if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
           const result = read.ok ? { ok: true as const, texts: read.value, usage: read.usage } : read;
           made.proposals.push(...storeProposalResult(db, run, task, { chartType, examples, settings }, result));
@@ -119,13 +120,14 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const control = isControlTask(task.id, settings.unchanged_control_share);
+    const repairTurns = repairTurnsOf(calls, STAGE_WIRES.stage2.name);
     return {
       task,
       customId,
       messages: itemMessages(source, proposal),
-      repairTurns: repairTurnsOf(calls, STAGE_WIRES.stage2.name),
+      repairTurns,
       store: (reply, made) => {
-        const read = readReply(ctx, reply, STAGE_WIRES.stage2, repairTurnsOf(calls, STAGE_WIRES.stage2.name).length > 0);
+        const read = readReply(ctx, reply, STAGE_WIRES.stage2, repairTurns.length > 0);
         if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
         const result = read.ok ? { ok: true as const, draft: read.value.draft, notes: read.value.notes, usage: read.usage } : read;
         const item = storeItemResult(db, run, task, { source, proposal, control, engine: { engine: 'openai', model: run.model } }, result);
