@@ -43,6 +43,8 @@ export function chartBenchQueryId(recordId: string | number, index: number): str
 interface Question {
   keys: ChartBenchKeys;
   record: ChartBenchRecord;
+  /** Its queries' ids, by conversation index. */
+  queryIds: string[];
 }
 
 function readDataset(file: NamedText): { questions: Question[]; queryIds: Set<string> } {
@@ -55,9 +57,10 @@ function readDataset(file: NamedText): { questions: Question[]; queryIds: Set<st
     const id = String(record.id);
     if (recordIds.has(id)) throw new ScoreFileError(`${located.where}: id: duplicate record id ${id}`);
     recordIds.add(id);
-    record.conversation.forEach((_entry, index) => queryIds.add(chartBenchQueryId(id, index)));
+    const ids = record.conversation.map((_entry, index) => chartBenchQueryId(id, index));
+    for (const queryId of ids) queryIds.add(queryId);
     const { chart, image, task } = record.type;
-    questions.push({ record, keys: { group: chart, subtype: image, task, annotated: isAnnotatedSubtype(image) } });
+    questions.push({ record, queryIds: ids, keys: { group: chart, subtype: image, task, annotated: isAnnotatedSubtype(image) } });
   }
   return { questions, queryIds };
 }
@@ -125,23 +128,21 @@ export function scoreChartBenchTexts(dataset: NamedText, predictionsFile: NamedT
     return from.get(id) ?? null;
   };
   const pairs: JudgementPair[] = [];
-  const numeric: Omit<NumericQuestion, 'prediction'>[] = [];
-  const numericPredictions: (string | null)[] = [];
-  for (const { record, keys } of questions) {
-    const id = String(record.id);
+  const numeric: NumericQuestion[] = [];
+  for (const { record, keys, queryIds: ids } of questions) {
     if (record.type.QA === NUMERIC) {
       const label = record.conversation[0]?.label ?? [];
-      numeric.push({ ...keys, targets: typeof label === 'string' ? [label] : label });
-      numericPredictions.push(reply(chartBenchQueryId(id, 0), nqaReplies));
+      numeric.push({ ...keys, targets: typeof label === 'string' ? [label] : label, prediction: reply(ids[0] ?? '', nqaReplies) });
       continue;
     }
     const yesIndex = record.conversation[0]?.label === 'Yes' ? 0 : 1;
-    const yesReply = reply(chartBenchQueryId(id, yesIndex), replies);
-    const noReply = reply(chartBenchQueryId(id, 1 - yesIndex), replies);
+    const yesReply = reply(ids[yesIndex] ?? '', replies);
+    const noReply = reply(ids[1 - yesIndex] ?? '', replies);
     pairs.push({ ...keys, yesReply, noReply });
   }
   const otherRules = SCORING_RULES.filter((other) => other !== rule);
-  const numericUnder = (r: ScoringRule) => scoreNumericQuestions(numeric.map((q, i) => ({ ...q, prediction: numericPredictions[i] ?? null })), r);
+  // The questions are made once and scored under each rule.
+  const numericUnder = (r: ScoringRule) => scoreNumericQuestions(numeric, r);
   const unknown = [...replies.keys()].filter((id) => !queryIds.has(id));
   return {
     pairs: scoreJudgementPairs(pairs),
