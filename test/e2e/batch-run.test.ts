@@ -55,6 +55,9 @@ describe('a batch generation run in the browser', () => {
     expect(fake.batches.created()).toBe(created + 1);
     await page.getByText('one batch per stage (OpenAI Batch API)').waitFor();
     await screenshot(page, 'batch-run-in-progress');
+    // The Runs list says it too, in the run's row.
+    const list = await new RunsPage(await browsers.signIn(server.url, CURATOR), server.url).goto();
+    expect((await list.runRow(run.runId()).getByTestId('run-row-batch-progress').textContent())?.trim()).toBe('batch in progress 0 of 1');
 
     fake.batches.configure({ pollsToComplete: 1 });
     await expect.poll(() => run.statusText(), { timeout: RUN_DONE_TIMEOUT_MS, interval: 200 }).toBe('done');

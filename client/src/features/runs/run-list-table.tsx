@@ -3,6 +3,7 @@ import type { Run } from '@shared/api/runs';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { formatTime } from '../../ui/format';
 import { useNavigableRows } from '../../keyboard/use-list-navigation';
+import { BatchStep } from '../../views/batch-step';
 import { EngineTag, RunProgressBar, RunStatusTag } from '../../views/run-parts';
 import { formatCost } from '../../views/run-progress';
 
@@ -60,6 +61,7 @@ export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run)
               <span className="small muted">
                 {run.tasks_done + run.tasks_failed}/{run.tasks_total}
               </span>
+              {run.batch_progress && (run.status === 'running' || run.status === 'paused') && <BatchStep progress={run.batch_progress} testId="run-row-batch-progress" />}
             </td>
             <td className="num">{run.proposals_created}</td>
             <td className="num">
