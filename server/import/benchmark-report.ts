@@ -3,20 +3,14 @@ import type { ImportError, ImportReport } from '../../shared/api/import';
 import type { QaWriteOutcome } from './benchmark-queries';
 import { InputFileError } from './input-file-error';
 
+/** An import's report before anything is read (ChartQA's has no images_missing). */
+export function emptyImportReport(split: string): ImportReport {
+  return { split, charts_imported: 0, charts_updated: 0, charts_skipped: 0, qas_imported: 0, items_reverified: 0, items_requeued: 0, groups_imported: 0, errors: [] };
+}
+
 /** The report of a benchmark import: the ChartQA report's counts plus groups and missing images. */
 export function emptyBenchmarkReport(split: string): ImportReport & { images_missing: number } {
-  return {
-    split,
-    charts_imported: 0,
-    charts_updated: 0,
-    charts_skipped: 0,
-    qas_imported: 0,
-    items_reverified: 0,
-    items_requeued: 0,
-    groups_imported: 0,
-    images_missing: 0,
-    errors: [],
-  };
+  return { ...emptyImportReport(split), images_missing: 0 };
 }
 
 export function countChart(report: ImportReport, outcome: 'created' | 'updated' | 'unchanged'): void {

@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Db } from '../../db/database';
-import type { ImportError, ImportReport } from '../../shared/api/import';
+import type { ImportReport } from '../../shared/api/import';
 import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/infer-chart-type';
 import { typeFromQuestions } from '../../shared/domain/chart-type-from-questions';
 import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
 import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
+import { emptyImportReport, fileError } from './benchmark-report';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
 import { MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
 import { InputFileError } from './input-file-error';
@@ -20,17 +21,6 @@ export interface ImportOptions {
 }
 
 export class ImportSetupError extends Error {}
-
-function toImportError(error: unknown, fallbackFile: string): ImportError {
-  if (error instanceof InputFileError) {
-    return error.line === undefined ? { file: error.file, message: error.message.replace(`${error.file}: `, '') } : {
-      file: error.file,
-      line: error.line,
-      message: error.message.replace(`${error.file}:${error.line}: `, ''),
-    };
-  }
-  return { file: fallbackFile, message: error instanceof Error ? error.message : String(error) };
-}
 
 /** A split name becomes a folder name in exports (`split/imgname`): no separators, no dot-only names. */
 const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;
@@ -61,25 +51,15 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
   const split = decideSplit(dir, options.split);
   const folder = new SplitFolder(dir);
-  const errors: ImportError[] = [];
-  const report: ImportReport = {
-    split,
-    charts_imported: 0,
-    charts_updated: 0,
-    charts_skipped: 0,
-    qas_imported: 0,
-    items_reverified: 0,
-    items_requeued: 0,
-    groups_imported: 0,
-    errors,
-  };
+  const report = emptyImportReport(split);
+  const { errors } = report;
 
   const questionsByStem = new Map<string, QuestionEntry[]>();
   const questionFiles = findQuestionFiles(dir).filter((f) => f.split === split);
   for (const file of questionFiles) {
     try {
       const { entries, errors: entryErrors } = readQuestionFile(folder, file);
-      errors.push(...entryErrors.map((e) => toImportError(e, file.name)));
+      errors.push(...entryErrors.map((e) => fileError(e, file.name)));
       for (const entry of entries) {
         const stem = stemOfImgname(entry.imgname);
         if ('reason' in stem) {
@@ -91,7 +71,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
         questionsByStem.set(stem.stem, list);
       }
     } catch (error) {
-      errors.push(toImportError(error, file.name));
+      errors.push(fileError(error, file.name));
     }
   }
 
@@ -126,13 +106,13 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
       try {
         annotation = readAnnotation(folder, stem);
       } catch (error) {
-        errors.push(toImportError(error, `annotations/${stem}.json`));
+        errors.push(fileError(error, `annotations/${stem}.json`));
       }
       let image: ReturnType<typeof readChartPng> = null;
       try {
         image = readChartPng(folder, stem);
       } catch (error) {
-        errors.push(toImportError(error, `png/${stem}.png`));
+        errors.push(fileError(error, `png/${stem}.png`));
       }
 
       let chartType: ChartType | null = null;
@@ -168,7 +148,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
       report.items_reverified += result.reverified;
       report.items_requeued += result.requeued;
     } catch (error) {
-      const failure = toImportError(error, tableName);
+      const failure = fileError(error, tableName);
       if (qas.length > 0) failure.message += ` (its ${qas.length} question(s) were not imported)`;
       errors.push(failure);
     }
