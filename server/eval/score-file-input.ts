@@ -39,8 +39,23 @@ export function parseJsonText(file: NamedText): unknown {
 
 /** One value read from a file, and where it was: `line 12` of JSONL, `[11]` of a JSON array. */
 export interface Located {
-  where: string;
+  readonly where: string;
   value: unknown;
+}
+
+/** `where` is spelled out only when read (an error, a warning): a file of 100,000 good records needs none of it. */
+class LocatedRecord implements Located {
+  constructor(
+    private readonly file: string,
+    /** A JSON array's index, or a JSON Lines file's 1-based line number. */
+    private readonly position: number,
+    private readonly line: boolean,
+    readonly value: unknown,
+  ) {}
+
+  get where(): string {
+    return this.line ? `${this.file}: line ${this.position}` : `${this.file}: [${this.position}]`;
+  }
 }
 
 /**
@@ -52,7 +67,7 @@ export function readRecords(file: NamedText): Located[] {
   if (text.trimStart().startsWith('[')) {
     const data = parseJsonText({ name: file.name, text });
     if (!Array.isArray(data)) throw new ScoreFileError(`${file.name}: expected a JSON array or JSON Lines`);
-    return data.map((value: unknown, index) => ({ where: `${file.name}: [${index}]`, value }));
+    return data.map((value: unknown, index) => new LocatedRecord(file.name, index, false, value));
   }
   const records: Located[] = [];
   const lines = text.split('\n');
@@ -60,7 +75,7 @@ export function readRecords(file: NamedText): Located[] {
     const line = lines[index]?.trim() ?? '';
     if (line === '') continue;
     try {
-      records.push({ where: `${file.name}: line ${index + 1}`, value: JSON.parse(line) as unknown });
+      records.push(new LocatedRecord(file.name, index + 1, true, JSON.parse(line) as unknown));
     } catch (error) {
       throw new ScoreFileError(`${file.name}: line ${index + 1}: not JSON: ${(error as Error).message}`);
     }
