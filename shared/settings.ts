@@ -16,6 +16,8 @@ export const SettingsSchema = z.object({
   generation_model: z.string().min(1).default('gpt-4o-mini'),
   /** The LLM judge that grades free answers (CharXiv's metric); CharXiv's paper graded with GPT-4o. */
   judge_model: z.string().min(1).default('gpt-4o'),
+  /** Reads a chart's data table from its image (`hqa extract-tables`, the chart page's Extract button), at temperature 0. */
+  extraction_model: z.string().min(1).default('gpt-4o'),
   temperature: z.number().min(0).max(2).default(0.7),
   /** Stage 1: pool proposals shown to the model as examples (Self-Instruct samples 8). */
   seed_sample_count: z.number().int().min(1).max(20).default(8),

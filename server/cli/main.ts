@@ -7,6 +7,7 @@ import type { ScoreCommandOptions } from '../eval/score-command';
 import type { ExportCommandOptions } from '../export/export-command';
 import type { EvalCommandOptions } from '../eval/eval-command';
 import type { RecordCommandOptions } from '../eval/record-command';
+import type { ExtractTablesOptions } from '../tables/extract-tables-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -161,6 +162,22 @@ program
   .action(async (options: RecordCommandOptions) => {
     const { runRecord } = await import('../eval/record-command');
     process.exitCode = runRecord(options);
+  });
+
+program
+  .command('extract-tables')
+  .description(
+    'read the data table of each chart that has none from its image with the extraction model (the extraction_model setting, OPENAI_API_KEY); ' +
+      'tables are stored as extracted, unconfirmed, as each arrives, so an interrupted run continues where it stopped',
+  )
+  .option('--split <name>', 'only this split')
+  .option('--chart <id>', 'only this chart')
+  .option('--force', 'also read again the tables extracted before and not yet confirmed (never an imported, typed-in or confirmed one)')
+  .option('--concurrency <n>', 'charts asked at once', '4')
+  .option('--json', 'print only the JSON report on stdout')
+  .action(async (options: ExtractTablesOptions) => {
+    const { runExtractTables } = await import('../tables/extract-tables-command');
+    process.exitCode = await runExtractTables(options);
   });
 
 program

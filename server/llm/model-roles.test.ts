@@ -3,7 +3,7 @@ import { FACTUAL_BASELINE_MODEL } from '../../shared/api/evaluations';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import { SettingsSchema } from '../../shared/settings';
 import { loadConfig } from '../config';
-import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, hasModelEndpoint, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
+import { CURATOR_TABLE_ENTRY, EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, hasModelEndpoint, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
 
 const settings = SettingsSchema.parse({
   generation_model: 'gpt-4.1-mini',
@@ -22,6 +22,7 @@ describe('providersFor', () => {
       reflection: OFFLINE_MODEL,
       evaluation: FACTUAL_BASELINE_MODEL,
       judge: RULE_JUDGE,
+      extraction: CURATOR_TABLE_ENTRY,
     });
   });
 
@@ -62,6 +63,11 @@ describe('providersFor', () => {
     expect(judge).toMatchObject({ role: 'judge', model: 'gpt-4o', temperature: 0, standIn: RULE_JUDGE, connection: { timeoutMs: 30_000, maxRetries: 2 } });
     const own = SettingsSchema.parse({ ...settings, judge_model: 'gpt-4.1' });
     expect(providersFor(own, loadConfig({ OPENAI_API_KEY: 'sk-test' })).judge.model).toBe('gpt-4.1');
+  });
+
+  it('extraction reads with the extraction_model setting at temperature 0, with the vision timeout and the settings retries', () => {
+    const { extraction } = providersFor(SettingsSchema.parse({ ...settings, extraction_model: 'gpt-4.1' }), loadConfig({ OPENAI_API_KEY: 'sk-test' }));
+    expect(extraction).toMatchObject({ role: 'extraction', model: 'gpt-4.1', temperature: 0, standIn: CURATOR_TABLE_ENTRY, connection: { timeoutMs: EVAL_TIMEOUT_MS, maxRetries: 2 } });
   });
 
   it('settings changed since are read again: each call resolves from the snapshot it is given', () => {

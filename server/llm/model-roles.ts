@@ -12,11 +12,14 @@ import type { Endpoint, ModelConnection } from './provider';
  * an evaluation run's); the role's model is the default it overrides.
  */
 
-export const MODEL_ROLES = ['generation', 'reflection', 'evaluation', 'judge'] as const;
+export const MODEL_ROLES = ['generation', 'reflection', 'evaluation', 'judge', 'extraction'] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
 /** Relaxed ChartQA matching (`judgePrediction` in shared/eval/metrics.ts): the judge without a model. */
 export const RULE_JUDGE = 'relaxed-match';
+
+/** No vision model to read a chart's table from its image: a curator types it in (server/tables/). */
+export const CURATOR_TABLE_ENTRY = 'curator-entry';
 
 /**
  * What answers for a role without a model, each named so records and reports say it was rules:
@@ -28,6 +31,7 @@ export const STAND_INS: Record<ModelRole, string> = {
   reflection: OFFLINE_MODEL,
   evaluation: FACTUAL_BASELINE_MODEL,
   judge: RULE_JUDGE,
+  extraction: CURATOR_TABLE_ENTRY,
 };
 
 /** Vision calls over big charts are slow; this is per attempt. */
@@ -64,7 +68,9 @@ export function hasModelEndpoint(env: ModelEnv): boolean {
  * Every role resolved from a settings snapshot and the environment. Generation, reflection and
  * judging use the settings' timeout and retries; evaluation, whose vision calls are slower, its
  * own (`EVAL_TIMEOUT_MS`, `EVAL_MAX_ATTEMPTS`) and temperature 0, as scoring wants; the judge
- * reads at temperature 0 too, with the `judge_model` setting.
+ * reads at temperature 0 too, with the `judge_model` setting; extraction (a chart's table read
+ * from its image) at temperature 0 with the `extraction_model` setting and evaluation's longer
+ * vision timeout.
  */
 export function providersFor(settings: Settings, env: ModelEnv): Providers {
   const endpoint = endpointFrom(env);
@@ -76,5 +82,6 @@ export function providersFor(settings: Settings, env: ModelEnv): Providers {
     reflection: { role: 'reflection', connection: fromSettings, model: settings.generation_model, temperature: settings.temperature, standIn: STAND_INS.reflection },
     evaluation: { role: 'evaluation', connection: connect(EVAL_TIMEOUT_MS, EVAL_MAX_ATTEMPTS - 1), model: null, temperature: 0, standIn: STAND_INS.evaluation },
     judge: { role: 'judge', connection: fromSettings, model: settings.judge_model, temperature: 0, standIn: STAND_INS.judge },
+    extraction: { role: 'extraction', connection: connect(EVAL_TIMEOUT_MS, settings.max_retries), model: settings.extraction_model, temperature: 0, standIn: STAND_INS.extraction },
   };
 }

@@ -70,6 +70,7 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
   'judge-number': judgeVars,
   'stage2-item': stage2Vars,
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
+  'extract-table': { chart_type_label: 'Line chart' },
   reflection: {
     chart_type: 'pie',
     chart_type_label: 'Pie',
@@ -155,6 +156,7 @@ describe('templates', () => {
       'judge-number': judge,
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
       'repair-json': ['error', 'schema_name'],
+      'extract-table': ['chart_type_label'],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],
     };
     for (const name of TEMPLATE_NAMES) {

@@ -108,6 +108,10 @@ export const JudgeVarsSchema = z.object({ question: Text, ground_truth: Text, re
 export type JudgeVars = z.input<typeof JudgeVarsSchema>;
 const judgeTemplate = { schema: JudgeVarsSchema, view: (vars: z.output<typeof JudgeVarsSchema>) => vars };
 
+/** `extract-table`: the chart the vision model is shown (its image goes beside the text, server/tables/extract-table.ts). */
+export const ExtractTableVarsSchema = z.object({ chart_type_label: Text });
+export type ExtractTableVars = z.input<typeof ExtractTableVarsSchema>;
+
 /** Each template's variable schema and the view it renders from the validated variables. */
 const TEMPLATES = {
   'stage1-proposals': { schema: Stage1VarsSchema, view: (vars: z.output<typeof Stage1VarsSchema>) => vars },
@@ -140,6 +144,7 @@ const TEMPLATES = {
   'judge-text-in-chart': judgeTemplate,
   'judge-text-in-general': judgeTemplate,
   'judge-number': judgeTemplate,
+  'extract-table': { schema: ExtractTableVarsSchema, view: (vars: z.output<typeof ExtractTableVarsSchema>) => vars },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

@@ -1,0 +1,97 @@
+import { Presets, SingleBar } from 'cli-progress';
+import { openAndMigrate } from '../../db/database';
+import { loadConfig } from '../config';
+import { runTableExtraction, type ExtractionReport } from './extract-tables-run';
+import { ChartTableError, extractorFor } from './table-service';
+
+export interface ExtractTablesOptions {
+  split?: string;
+  chart?: string;
+  force?: boolean;
+  concurrency?: string;
+  json?: boolean;
+}
+
+/** Exit status when the run finished but some charts failed (they are asked again by the next run). */
+export const EXIT_WITH_FAILURES = 2;
+
+/** Without a terminal (a log, a CI job) progress is one line per this share of the charts. */
+const LINE_EVERY = 0.1;
+
+function progress(stream: NodeJS.WriteStream, quiet: boolean) {
+  if (quiet) return { update: () => undefined, stop: () => undefined };
+  if (stream.isTTY) {
+    const bar = new SingleBar({ format: 'extracting {bar} {value}/{total} charts  {eta_formatted} left', stream }, Presets.shades_classic);
+    let started = false;
+    return {
+      update: (done: number, total: number) => {
+        if (!started) bar.start(total, 0);
+        started = true;
+        bar.update(done);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let shown = -1;
+  return {
+    update: (done: number, total: number) => {
+      const step = total === 0 ? 0 : Math.floor(done / Math.max(1, total * LINE_EVERY));
+      if (done > 0 && step <= shown) return;
+      shown = step;
+      stream.write(`extract-tables: ${done} of ${total} charts\n`);
+    },
+    stop: () => undefined,
+  };
+}
+
+export function formatExtractionSummary(report: ExtractionReport): string {
+  const cost = report.priced ? `$${report.cost.toFixed(4)}` : `cost unknown (${report.model} is not in the price table)`;
+  return (
+    `${report.extracted} of ${report.charts} charts extracted with ${report.model}, ${report.failed.length} failed` +
+    `${report.cancelled ? ' (interrupted: run again to continue)' : ''}; skipped ${report.skipped_with_table} with a table, ` +
+    `${report.skipped_without_image} without an image; ${report.attempts} requests, ${report.prompt_tokens} prompt + ${report.completion_tokens} completion tokens, ${cost}`
+  );
+}
+
+/**
+ * `hqa extract-tables`: reads the table of every chart in scope that has none from its image
+ * with the extraction model. Each table is stored as it arrives (source `extracted`,
+ * unconfirmed), so Ctrl+C or a crash loses nothing: the next run continues.
+ */
+export async function runExtractTables(options: ExtractTablesOptions): Promise<number> {
+  const chartId = options.chart === undefined ? undefined : Number(options.chart);
+  if (chartId !== undefined && (!Number.isInteger(chartId) || chartId < 1)) {
+    process.stderr.write(`error: --chart: "${options.chart}" is not a chart id\n`);
+    return 1;
+  }
+  const concurrency = options.concurrency === undefined ? 4 : Number(options.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) {
+    process.stderr.write(`error: --concurrency: "${options.concurrency}" must be a whole number from 1 to 32\n`);
+    return 1;
+  }
+  const config = loadConfig();
+  const db = openAndMigrate(config.dbPath);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  const shown = progress(process.stderr, options.json === true);
+  try {
+    const extractor = extractorFor(db, config);
+    const report = await runTableExtraction(db, extractor, { split: options.split, chartId, force: options.force }, { concurrency, signal: controller.signal, onProgress: shown.update });
+    shown.stop();
+    if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+    else {
+      for (const failure of report.failed) process.stderr.write(`failed: chart ${failure.chart_id} (${failure.chart}): ${failure.kind}: ${failure.reason}\n`);
+      process.stdout.write(`${formatExtractionSummary(report)}\n`);
+    }
+    return report.failed.length > 0 || report.cancelled ? EXIT_WITH_FAILURES : 0;
+  } catch (error) {
+    if (!(error instanceof ChartTableError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    return 1;
+  } finally {
+    shown.stop();
+    process.off('SIGINT', stop);
+    db.close();
+  }
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../../db/database';
+import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
+import type { ExtractedTable } from '../../shared/tables/extracted-table';
+import { getChartImage } from '../charts/chart-queries';
+import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
+import { providersFor, type ModelEnv } from '../llm/model-roles';
+import { getSettings } from '../settings/settings-queries';
+import { createTableExtractor, type ExtractionResult, type TableExtractor } from './extract-table';
+import { confirmChartTable, getChartTable, storeChartTable, type ChartToExtract } from './table-queries';
+
+/**
+ * A chart's table as extraction and curators change it. Each write is one transaction in which
+ * the chart's items are verified again on the new table (those whose answer changed go back to
+ * review), as a re-import does.
+ */
+
+/** Why a table could not be read, stored or confirmed; the message names the chart. */
+export class ChartTableError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'not_found' | 'no_image' | 'no_endpoint' | 'kept' | 'failed' | 'nothing_to_confirm',
+  ) {
+    super(message);
+    this.name = 'ChartTableError';
+  }
+}
+
+function tableOf(db: Db, chartId: number): ChartTable {
+  const table = getChartTable(db, chartId);
+  if (!table) throw new ChartTableError(`chart ${chartId} not found`, 'not_found');
+  return table;
+}
+
+/** The extractor of the extraction role, or an error saying what is missing. */
+export function extractorFor(db: Db, env: ModelEnv): TableExtractor {
+  const extraction = providersFor(getSettings(db), env).extraction;
+  if (!extraction.connection || !extraction.model) {
+    throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
+  }
+  return createTableExtractor({ db, connection: extraction.connection, model: extraction.model });
+}
+
+/** A table an extraction may replace: none yet, or an extraction no one confirmed. */
+const replaceable = (table: ChartTable) => table.data_table === null || (table.table_source === 'extracted' && !table.table_confirmed);
+
+/**
+ * Stores an extracted table (source `extracted`, unconfirmed) unless a table was stored
+ * meanwhile that an extraction must keep (imported, typed in by a curator, or confirmed).
+ */
+export function storeExtractedTable(db: Db, chartId: number, extracted: ExtractedTable): ReverifyCounts {
+  return db.transaction(() => {
+    const current = tableOf(db, chartId);
+    if (!replaceable(current)) {
+      throw new ChartTableError(`chart ${chartId}: its ${current.table_confirmed ? 'confirmed' : current.table_source} table is kept; an extraction replaces only a missing or unconfirmed extracted one`, 'kept');
+    }
+    storeChartTable(db, chartId, { table: extracted.table, source: 'extracted', confirmed: false, title: extracted.title, setTitle: false });
+    return current.data_table === null ? NOTHING_REVERIFIED : reverifyChartItems(db, chartId);
+  })();
+}
+
+/** Reads one chart's table from its stored image and stores it; a failure is `ok: false` with its reason. */
+export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal): Promise<ExtractionResult> {
+  const image = getChartImage(db, chart.id);
+  if (!image) throw new ChartTableError(`chart ${chart.id} (${chart.name}) has no stored image to read a table from`, 'no_image');
+  const result = await extractor.extract({ chart_type: chart.chart_type, image: image.png }, signal);
+  if (result.ok) storeExtractedTable(db, chart.id, result.value);
+  return result;
+}
+
+const sameTable = (a: ChartTable, table: ReturnType<typeof editedToDataTable>, title: string | null) =>
+  a.data_table !== null && JSON.stringify(a.data_table) === JSON.stringify(table) && (a.title ?? null) === title;
+
+/**
+ * A curator's table: stored and confirmed. Its source becomes `curator` when it differs from the
+ * stored table (or title); a table saved unchanged keeps its source and is confirmed as it is.
+ */
+export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable): SaveTableResponse {
+  const table = editedToDataTable(edited);
+  const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
+  const counts = db.transaction(() => {
+    const current = tableOf(db, chartId);
+    const changed = !sameTable(current, table, title);
+    const source = changed || current.table_source === null ? 'curator' : current.table_source;
+    storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });
+    return changed && current.data_table !== null ? reverifyChartItems(db, chartId) : NOTHING_REVERIFIED;
+  })();
+  return { table: tableOf(db, chartId), ...counts };
+}
+
+/** A curator vouches for the stored table as it is. */
+export function confirmTable(db: Db, chartId: number): SaveTableResponse {
+  const current = tableOf(db, chartId);
+  if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to confirm: extract one or type it in first`, 'nothing_to_confirm');
+  if (!current.table_confirmed) confirmChartTable(db, chartId);
+  return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
+}
