@@ -62,7 +62,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     userRoutes(ctx),
     chartRoutes(ctx),
     poolRoutes(ctx),
-    itemRoutes(ctx),
+    itemRoutes(ctx, services.review),
     runRoutes(ctx, services.executor),
     settingsRoutes(ctx),
     reviewRoutes(ctx, services.review),

@@ -4,10 +4,12 @@ import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
+import type { ReviewCommands } from '../review/review-commands';
 import { writeItem } from './hand-written-item';
-import { getItemDetail, listItems } from './item-queries';
+import { filteredItemIds, listItemsPage } from './item-list-queries';
+import { getItemDetail } from './item-queries';
 
-export function itemRoutes(ctx: AppContext): Router {
+export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, itemsApi.list, 'reviewer', ({ query, user }) => {
@@ -15,8 +17,12 @@ export function itemRoutes(ctx: AppContext): Router {
     if (query.reviewer_id !== undefined && query.reviewer_id !== user.id && !roleAtLeast(user.role, 'curator')) {
       throw new HttpError('forbidden', 'query.reviewer_id: a reviewer may list only the items they reviewed themselves', 'query.reviewer_id');
     }
-    return listItems(ctx.db, query);
+    return listItemsPage(ctx.db, query);
   });
+  // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
+  handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
+    requeued: ctx.db.transaction(() => review.requeue(filteredItemIds(ctx.db, body.filter), user.id)).immediate(),
+  }));
   handle(api, itemsApi.get, 'reviewer', ({ params: { id } }) => {
     const item = getItemDetail(ctx.db, id);
     if (!item) throw notFound(`item ${id}`);

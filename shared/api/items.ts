@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChartTypeSchema } from '../domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, QUESTION_RELATIONS, QuestionRelationSchema, RequeueReasonSchema } from '../domain/generation';
-import { BiasFlagSchema } from '../generation/bias-guards';
+import { BIAS_FLAGS, BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
 import { VerifierResultSchema } from '../table/verify';
@@ -61,8 +61,19 @@ export const QUESTION_RELATION_FILTERS = [...QUESTION_RELATIONS, 'unclassified']
 export const QuestionRelationFilterSchema = z.enum(QUESTION_RELATION_FILTERS);
 export type QuestionRelationFilter = z.infer<typeof QuestionRelationFilterSchema>;
 
-// GET /api/items
-export const ItemListQuerySchema = PageQuerySchema.extend({
+/** The items list's orders; each breaks ties by id in the same direction, so a cursor names one place. */
+export const ITEM_SORTS = ['newest', 'oldest', 'status', 'chart'] as const;
+export const ItemSortSchema = z.enum(ITEM_SORTS);
+export type ItemSort = z.infer<typeof ItemSortSchema>;
+/** `any`: the verifier's lint found something; `error`: something of severity error; `none`: nothing. */
+export const LintFilterSchema = z.enum(['any', 'error', 'none']);
+export type LintFilter = z.infer<typeof LintFilterSchema>;
+/** `any`: some bias guard flagged the item; `none`: none did; a flag's code: that guard did. */
+export const BiasFilterSchema = z.enum(['any', 'none', ...BIAS_FLAGS]);
+export type BiasFilter = z.infer<typeof BiasFilterSchema>;
+
+/** What narrows the items list; the list and the bulk actions on "the whole filter" take the same fields. */
+export const ItemFilterSchema = z.object({
   run_id: IdSchema.optional(),
   chart_id: IdSchema.optional(),
   proposal_id: IdSchema.optional(),
@@ -80,9 +91,38 @@ export const ItemListQuerySchema = PageQuerySchema.extend({
   /** `false`: items whose edit does not perform their proposal's operation (unknown ones match neither). */
   proposal_consistent: FlagFilterSchema.optional(),
   is_control: FlagFilterSchema.optional(),
+  /** Full-text search over question, assumption and answer (words, the last one as a prefix). */
+  q: z.string().trim().max(200).optional(),
+  lint: LintFilterSchema.optional(),
+  bias: BiasFilterSchema.optional(),
+  /** `true`: items the system sent back to review because their chart's table changed. */
+  stale: FlagFilterSchema.optional(),
+});
+export type ItemFilter = z.infer<typeof ItemFilterSchema>;
+
+// GET /api/items: keyset paging with `cursor` (from a previous page's next_cursor or
+// prev_cursor; `page` is then ignored), or `page` for short scoped lists (a run's, a chart's).
+export const ItemListQuerySchema = PageQuerySchema.extend({
+  ...ItemFilterSchema.shape,
+  /** Default `newest`. */
+  sort: ItemSortSchema.optional(),
+  /** Opaque; made for one sort, refused with another. */
+  cursor: z.string().min(1).max(400).optional(),
 });
 export type ItemListQuery = z.infer<typeof ItemListQuerySchema>;
-export const ItemListResponseSchema = z.object({ items: z.array(ItemSummarySchema), total: z.number().int() });
+export const ItemListResponseSchema = z.object({
+  items: z.array(ItemSummarySchema),
+  total: z.number().int(),
+  /** The page after this one, or null at the end. */
+  next_cursor: z.string().nullable(),
+  /** The page before this one, or null at the start. */
+  prev_cursor: z.string().nullable(),
+});
+export type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
+
+// POST /api/items/requeue   (curator): every item the filter matches back to the review queue, in one transaction
+export const BulkRequeueRequestSchema = z.object({ filter: ItemFilterSchema });
+export const BulkRequeueResponseSchema = z.object({ requeued: z.number().int() });
 
 // GET /api/items/:id
 export const ItemDetailResponseSchema = z.object({ item: ItemDetailSchema });
@@ -100,6 +140,8 @@ export type CreateItemRequest = z.infer<typeof CreateItemRequestSchema>;
 export const itemsApi = {
   /** A reviewer may filter by reviewer_id only for themselves (blind review); curators by anyone. */
   list: endpoint('GET', '/api/items', { query: ItemListQuerySchema, response: ItemListResponseSchema }),
+  /** Curators only: the whole filter's items, not one page's. */
+  requeue: endpoint('POST', '/api/items/requeue', { body: BulkRequeueRequestSchema, response: BulkRequeueResponseSchema }),
   get: endpoint('GET', '/api/items/:id', { params: IdParamSchema, response: ItemDetailResponseSchema }),
   /** Only curators may attach the item to a proposal. */
   create: endpoint('POST', '/api/items', { body: CreateItemRequestSchema, response: ItemDetailResponseSchema, status: 201 }),

@@ -1,5 +1,5 @@
 import { keepPreviousData, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { itemsApi, type CreateItemRequest, type ItemListQuery } from '@shared/api/items';
+import { itemsApi, type CreateItemRequest, type ItemFilter, type ItemListQuery } from '@shared/api/items';
 import { reviewApi } from '@shared/api/review';
 import { call } from './http';
 import { queryKeys } from './query-keys';
@@ -45,6 +45,18 @@ export function useRequeue() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (itemIds: number[]) => call(reviewApi.requeue, { body: { item_ids: itemIds } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.items.all() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.review.all() });
+    },
+  });
+}
+
+/** Sends every item a filter matches back to the review queue (curators); one transaction on the server. */
+export function useRequeueFilter() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (filter: ItemFilter) => call(itemsApi.requeue, { body: { filter } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.items.all() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.review.all() });

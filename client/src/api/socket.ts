@@ -164,6 +164,7 @@ function applyItemStatus(queryClient: QueryClient, itemId: number, status: ItemS
     const query = key[2] as Partial<ItemListQuery> | undefined;
     const stillListed = !query?.status || query.status === status;
     queryClient.setQueryData<ItemListResponse>(key, {
+      ...data,
       items: stillListed ? data.items.map((i) => (i.id === itemId ? { ...i, status } : i)) : data.items.filter((i) => i.id !== itemId),
       total: stillListed ? data.total : data.total - 1,
     });

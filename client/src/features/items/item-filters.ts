@@ -1,4 +1,17 @@
-import { FlagFilterSchema, QuestionRelationFilterSchema, type FlagFilter, type ItemListQuery, type QuestionRelationFilter } from '@shared/api/items';
+import {
+  BiasFilterSchema,
+  FlagFilterSchema,
+  ItemSortSchema,
+  LintFilterSchema,
+  QuestionRelationFilterSchema,
+  type BiasFilter,
+  type FlagFilter,
+  type ItemFilter,
+  type ItemListQuery,
+  type ItemSort,
+  type LintFilter,
+  type QuestionRelationFilter,
+} from '@shared/api/items';
 import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '@shared/domain/generation';
 import { parseId } from '../../ui/parse-id';
@@ -22,6 +35,16 @@ export type ItemListFilters = {
   unchanged: FlagFilter | '';
   consistent: FlagFilter | '';
   control: FlagFilter | '';
+  /** Words searched for in question, assumption and answer. */
+  q: string;
+  lint: LintFilter | '';
+  bias: BiasFilter | '';
+  /** Sent back to review because the chart's table changed. */
+  stale: FlagFilter | '';
+  sort: ItemSort;
+  /** The page's cursor (from the previous page's next or prev); none on the first page. */
+  cursor: string;
+  /** Which page the cursor is at, for "26–50 of 312": counted as the pager turns. */
   page: number;
 };
 
@@ -37,6 +60,9 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
   const type = ChartTypeSchema.safeParse(params.get('type'));
   const verifier = params.get('verifier');
   const relation = QuestionRelationFilterSchema.safeParse(params.get('relation'));
+  const lint = LintFilterSchema.safeParse(params.get('lint'));
+  const bias = BiasFilterSchema.safeParse(params.get('bias'));
+  const sort = ItemSortSchema.safeParse(params.get('sort'));
   return {
     status: status.success ? status.data : '',
     origin: origin.success ? origin.data : '',
@@ -50,13 +76,20 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
     unchanged: flagParam(params.get('unchanged')),
     consistent: flagParam(params.get('consistent')),
     control: flagParam(params.get('control')),
-    page: parseId(params.get('page')) ?? 1,
+    q: params.get('q') ?? '',
+    lint: lint.success ? lint.data : '',
+    bias: bias.success ? bias.data : '',
+    stale: flagParam(params.get('stale')),
+    sort: sort.success ? sort.data : 'newest',
+    // A page number without its cursor (an old link) cannot be found again: the first page.
+    cursor: params.get('cursor') ?? '',
+    page: params.get('cursor') ? (parseId(params.get('page')) ?? 1) : 1,
   };
 }
 
-/** Applies a change to the URL state; any change other than the page starts again at page 1. */
+/** Applies a change to the URL state; any change other than the page (and its cursor) starts again at page 1. */
 export function writeItemFilters(current: ItemListFilters, change: Partial<ItemListFilters>): URLSearchParams {
-  const next: ItemListFilters = { ...current, page: 1, ...change };
+  const next: ItemListFilters = { ...current, page: 1, cursor: '', ...change };
   const params = new URLSearchParams();
   if (next.status) params.set('status', next.status);
   if (next.origin) params.set('origin', next.origin);
@@ -70,14 +103,21 @@ export function writeItemFilters(current: ItemListFilters, change: Partial<ItemL
   if (next.unchanged) params.set('unchanged', next.unchanged);
   if (next.consistent) params.set('consistent', next.consistent);
   if (next.control) params.set('control', next.control);
-  if (next.page > 1) params.set('page', String(next.page));
+  if (next.q.trim()) params.set('q', next.q.trim());
+  if (next.lint) params.set('lint', next.lint);
+  if (next.bias) params.set('bias', next.bias);
+  if (next.stale) params.set('stale', next.stale);
+  if (next.sort !== 'newest') params.set('sort', next.sort);
+  if (next.cursor && next.page > 1) {
+    params.set('cursor', next.cursor);
+    params.set('page', String(next.page));
+  }
   return params;
 }
 
-export function toItemQuery(filters: ItemListFilters): ItemListQuery {
+/** The filter alone, as a bulk action on the whole filter sends it. */
+export function toItemFilter(filters: ItemListFilters): ItemFilter {
   return {
-    page: filters.page,
-    page_size: ITEM_PAGE_SIZE,
     status: filters.status || undefined,
     origin: filters.origin || undefined,
     chart_type: filters.chartType || undefined,
@@ -90,5 +130,19 @@ export function toItemQuery(filters: ItemListFilters): ItemListQuery {
     answer_unchanged: filters.unchanged || undefined,
     proposal_consistent: filters.consistent || undefined,
     is_control: filters.control || undefined,
+    q: filters.q.trim() || undefined,
+    lint: filters.lint || undefined,
+    bias: filters.bias || undefined,
+    stale: filters.stale || undefined,
+  };
+}
+
+export function toItemQuery(filters: ItemListFilters): ItemListQuery {
+  return {
+    ...toItemFilter(filters),
+    page: 1,
+    page_size: ITEM_PAGE_SIZE,
+    sort: filters.sort,
+    cursor: filters.cursor || undefined,
   };
 }

@@ -1,22 +1,27 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
+import { ItemSortSchema, type ItemSort } from '@shared/api/items';
 import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '@shared/domain/generation';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
-import { usePageKeys } from '../../keyboard/use-page-keys';
-import { ActionError, LoadError } from '../../ui/error-messages';
+import { useHotkeys } from '../../keyboard/use-hotkeys';
+import { LoadError } from '../../ui/error-messages';
 import { ChartTypeFilter, FilterSelect, optionsOf } from '../../ui/filter-select';
-import { Pager } from '../../ui/pager';
+import { PastEndNotice } from '../../ui/pager';
+import { SearchBox } from '../../ui/search-box';
 import { useUrlFilters } from '../../ui/use-url-filters';
-import { ITEM_PAGE_SIZE, readItemFilters, toItemQuery, writeItemFilters } from './item-filters';
+import { ITEM_PAGE_SIZE, readItemFilters, toItemFilter, toItemQuery, writeItemFilters } from './item-filters';
 import { ItemListTable, type ItemSelection } from '../../views/item-list-table';
-import { useItems, useRequeue } from '../../api/items-api';
+import { useItems } from '../../api/items-api';
+import { BulkActions } from './bulk-actions';
+import { CursorPager } from './cursor-pager';
 import { ReviewerFilter } from './reviewer-filter';
 import { NO_VALIDITY_FILTERS, ValidityFilters, hasValidityFilter } from './validity-filters';
 
 const SHORTCUTS = [
+  { keys: ['/'], action: 'search' },
   { keys: ['j', '↓'], action: 'next' },
   { keys: ['k', '↑'], action: 'previous' },
   { keys: ['Enter'], action: 'open' },
@@ -29,71 +34,12 @@ const VERIFIER_OPTIONS = [
   { value: 'false', label: 'differs (mismatch)' },
   { value: 'true', label: 'matches' },
 ] as const;
-
-/** Checked items and the bulk re-queue, with a confirmation step: re-queueing retracts reviews. */
-function BulkRequeue({ checked, onDone }: { checked: ReadonlySet<number>; onDone: () => void }) {
-  const requeue = useRequeue();
-  const [confirming, setConfirming] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
-  const count = checked.size;
-  if (count === 0 && !result && !requeue.isError) return null;
-  return (
-    <div className="bulk-bar" role="region" aria-label="Bulk actions" data-testid="bulk-bar">
-      {count > 0 && (
-        <>
-          <span>
-            <strong>{count}</strong> selected
-          </span>
-          {confirming ? (
-            <>
-              <span>Send them back to the review queue? Their reviews are kept but retracted.</span>
-              <button
-                type="button"
-                className="primary"
-                disabled={requeue.isPending}
-                onClick={() =>
-                  requeue.mutate([...checked], {
-                    onSuccess: ({ requeued }) => {
-                      setResult(`${requeued} ${requeued === 1 ? 'item' : 'items'} re-queued.`);
-                      setConfirming(false);
-                      onDone();
-                    },
-                  })
-                }
-              >
-                Confirm re-queue
-              </button>
-              <button type="button" onClick={() => setConfirming(false)}>
-                Cancel
-              </button>
-            </>
-          ) : (
-            <>
-              <button
-                type="button"
-                onClick={() => {
-                  setResult(null);
-                  setConfirming(true);
-                }}
-              >
-                Re-queue…
-              </button>
-              <button type="button" className="link-button" onClick={onDone}>
-                Clear selection
-              </button>
-            </>
-          )}
-        </>
-      )}
-      {result && count === 0 && (
-        <span className="ok" role="status">
-          {result}
-        </span>
-      )}
-      {requeue.isError && <ActionError error={requeue.error} />}
-    </div>
-  );
-}
+/** Newest first is the no-choice option. */
+const SORT_OPTIONS: readonly { value: ItemSort; label: string }[] = [
+  { value: 'oldest', label: 'oldest first' },
+  { value: 'status', label: 'by status' },
+  { value: 'chart', label: 'by chart' },
+];
 
 /** A removable note that the list is narrowed to one run, proposal or chart. */
 function ScopeChip({ label, onClear }: { label: string; onClear: () => void }) {
@@ -116,10 +62,20 @@ export function ItemsPage() {
   const { filters, update } = useUrlFilters(readItemFilters, writeItemFilters);
   const list = useItems(toItemQuery(filters));
   const total = list.data?.total ?? 0;
-  const goToPage = usePageKeys({ page: filters.page, total, pageSize: ITEM_PAGE_SIZE, onPage: (page) => update({ page }) });
+  const searchInput = useRef<HTMLInputElement>(null);
+  useHotkeys({ '/': () => searchInput.current?.focus() });
 
   const filtered = Boolean(
-    filters.status || filters.origin || filters.chartType || filters.run || filters.proposal || filters.chart || filters.verifier || filters.reviewer || hasValidityFilter(filters),
+    filters.q.trim() ||
+      filters.status ||
+      filters.origin ||
+      filters.chartType ||
+      filters.run ||
+      filters.proposal ||
+      filters.chart ||
+      filters.verifier ||
+      filters.reviewer ||
+      hasValidityFilter(filters),
   );
   const selection: ItemSelection | undefined = isCurator
     ? {
@@ -145,6 +101,7 @@ export function ItemsPage() {
       </header>
 
       <div className="toolbar" role="search">
+        <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="question, assumption or answer" />
         <FilterSelect
           label="Status"
           name="status"
@@ -175,6 +132,15 @@ export function ItemsPage() {
         />
         <ValidityFilters filters={filters} update={update} />
         <ReviewerFilter value={filters.reviewer} onChange={(reviewer) => update({ reviewer })} />
+        <FilterSelect
+          label="Sort"
+          name="sort"
+          value={filters.sort === 'newest' ? '' : filters.sort}
+          schema={ItemSortSchema}
+          allLabel="newest first"
+          options={SORT_OPTIONS}
+          onChange={(sort) => update({ sort: sort || 'newest' })}
+        />
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
         {filters.chart !== null && <ScopeChip label={`chart #${filters.chart}`} onClear={() => update({ chart: null })} />}
@@ -182,7 +148,9 @@ export function ItemsPage() {
           <button
             type="button"
             className="link-button"
-            onClick={() => update({ status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null, ...NO_VALIDITY_FILTERS })}
+            onClick={() =>
+              update({ q: '', status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null, ...NO_VALIDITY_FILTERS })
+            }
           >
             Clear filters
           </button>
@@ -190,10 +158,13 @@ export function ItemsPage() {
         {list.isFetching && !list.isPending && <span className="muted small">Updating…</span>}
       </div>
 
-      {isCurator && <BulkRequeue checked={checked} onDone={() => setChecked(new Set())} />}
+      {isCurator && (
+        <BulkActions checked={checked} filter={filtered && list.data && !list.isPlaceholderData ? { filter: toItemFilter(filters), total } : null} onDone={() => setChecked(new Set())} />
+      )}
 
       {list.isPending && <p className="muted">Loading items…</p>}
       {list.isError && <LoadError what="the items" error={list.error} />}
+      {list.data && total > 0 && list.data.items.length === 0 && <PastEndNotice onFirstPage={() => update({ page: 1 })} />}
       {list.data && total === 0 && (
         <p className="empty">
           {filtered ? 'No items match these filters.' : 'No items yet. Start a run on the Runs page, or write one on a chart’s page.'}
@@ -207,7 +178,15 @@ export function ItemsPage() {
             selection={selection}
             onOpen={(item) => void navigate(`/items/${item.id}`, { state: { listSearch: location.search } })}
           />
-          <Pager page={filters.page} pageSize={ITEM_PAGE_SIZE} total={total} onPage={goToPage} />
+          <CursorPager
+            page={filters.page}
+            pageSize={ITEM_PAGE_SIZE}
+            shown={list.data.items.length}
+            total={total}
+            nextCursor={list.data.next_cursor}
+            prevCursor={list.data.prev_cursor}
+            onTurn={(turn) => update(turn)}
+          />
         </>
       )}
     </section>
