@@ -2,9 +2,9 @@ import type { Db } from '../../db/database';
 import { parseJsonColumn } from '../../db/json-column';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
-import type { ChartDetail, ChartListQuery, ChartSummary, FactualQa } from '../../shared/api/charts';
+import type { ChartDetail, ChartListQuery, ChartQuestion, ChartSummary, FactualQa } from '../../shared/api/charts';
 import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
-import { TableSourceSchema } from '../../shared/domain/benchmark-fields';
+import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '../../shared/domain/benchmark-fields';
 import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
@@ -183,10 +183,15 @@ export function getChartImage(db: Db, id: number): { png: Buffer; sha256: string
   return (statement(db, 'SELECT png, sha256 FROM chart_images WHERE chart_id = ?').get(id) as { png: Buffer; sha256: string } | undefined) ?? null;
 }
 
-export function listQasForChart(db: Db, chartId: number): FactualQa[] {
-  const rows = statement(db, 'SELECT id, chart_id, query, label, source FROM factual_qas WHERE chart_id = ? ORDER BY source DESC, id')
-    .all(chartId) as { id: number; chart_id: number; query: string; label: string; source: string }[];
-  return rows.map((row) => ({ ...row, source: QaSourceSchema.parse(row.source) }));
+export function listQasForChart(db: Db, chartId: number): ChartQuestion[] {
+  const rows = statement(db, 'SELECT id, chart_id, query, label, source, answer_kind, group_id, benchmark_fields FROM factual_qas WHERE chart_id = ? ORDER BY source DESC, id')
+    .all(chartId) as { id: number; chart_id: number; query: string; label: string; source: string; answer_kind: string; group_id: number | null; benchmark_fields: string | null }[];
+  return rows.map((row) => ({
+    ...row,
+    source: QaSourceSchema.parse(row.source),
+    answer_kind: AnswerKindSchema.parse(row.answer_kind),
+    benchmark_fields: row.benchmark_fields === null ? null : parseJsonColumn(QaBenchmarkFieldsSchema, row.benchmark_fields, { table: 'factual_qas', column: 'benchmark_fields', id: row.id }),
+  }));
 }
 
 export function setChartType(db: Db, id: number, chartType: ChartType, source: TypeSource): boolean {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DrawingStyleSchema } from '../chart-spec/drawing-style';
-import { TableSourceSchema } from '../domain/benchmark-fields';
+import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '../domain/benchmark-fields';
 import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
 import { QaSourceSchema } from '../domain/qa';
 import { DataTableSchema } from '../table/model';
@@ -70,9 +70,19 @@ export const ChartFacetsResponseSchema = z.object({
 export type ChartFacetsResponse = z.infer<typeof ChartFacetsResponseSchema>;
 
 // GET /api/charts/:id
+/** A chart's question as the chart page lists it: with its answer kind, group and the benchmark's own fields. */
+export const ChartQuestionSchema = FactualQaSchema.extend({
+  answer_kind: AnswerKindSchema,
+  /** The chart group a MultiChartQA question spans (it is listed on the group's first chart). */
+  group_id: z.number().int().nullable(),
+  /** As published (task, type, judgement pair entries, template id …); null for ChartQA. */
+  benchmark_fields: QaBenchmarkFieldsSchema.nullable(),
+});
+export type ChartQuestion = z.infer<typeof ChartQuestionSchema>;
+
 export const ChartDetailResponseSchema = z.object({
   chart: ChartDetailSchema,
-  qas: z.array(FactualQaSchema),
+  qas: z.array(ChartQuestionSchema),
 });
 export type ChartDetailResponse = z.infer<typeof ChartDetailResponseSchema>;
 

@@ -39,6 +39,12 @@ describe('charts without a table', () => {
     const detail = ChartDetailResponseSchema.parse((await curator.get(`/api/charts/${first.id}`)).body);
     expect(detail.chart.data_table).toBeNull();
     expect(detail.qas.length).toBeGreaterThan(0);
+    // The questions come with their kind, group and the benchmark's fields, parsed at the query boundary.
+    for (const qa of detail.qas) {
+      expect(qa.group_id).not.toBeNull();
+      expect(qa.benchmark_fields).toMatchObject({ benchmark: 'multichartqa', id: expect.stringMatching(/^group_/) });
+      expect(['number', 'text', 'multiple_choice', 'multi_part']).toContain(qa.answer_kind);
+    }
     const image = await fetch(`${server.url}/api/charts/${first.id}/image`, { headers: { cookie: curator.cookie } });
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\/png/);
