@@ -15,6 +15,7 @@ import { FactualQaTable } from './factual-qa-table';
 import { listPathFrom } from './link-state';
 import { TryItPanel } from './try-it/try-it-panel';
 import { WriteItemSection } from './write-item/write-item-section';
+import { TableEditorSection } from './table-editor/table-editor-section';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -27,6 +28,16 @@ function ChartImage({ chart }: { chart: ChartDetail }) {
   const src = chartImageUrl(chart);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const name = chart.title ?? chart.imgname;
+  if (chart.image_missing) {
+    // A benchmark chart whose image was not imported: there is nothing to show (nor to draw, without a table).
+    return (
+      <figure className="chart-figure">
+        <p className="muted" data-testid="image-missing">
+          Image missing: the import found no image for this chart (import again with <code>--images DIR</code>).
+        </p>
+      </figure>
+    );
+  }
   return (
     <figure className="chart-figure">
       {failedSrc === src ? (
@@ -106,6 +117,8 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
           </>
         )}
       </section>
+
+      <TableEditorSection key={`table-${detail.id}`} chartId={detail.id} chartType={detail.chart_type} canEdit={roleAtLeast(user.role, 'curator')} />
 
       {detail.data_table !== null && <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />}
 
