@@ -149,6 +149,8 @@ function kindOf(t: string, intent: Intent): IntentKind | null {
   if (NEW_ROW.test(t) || /\badd(s|ed|ing)? (a|an|one) (new )?(category|slice|bar|column|row|year|period|entry|point|segment)\b/.test(t)) return 'add_row';
   if (/\b(remov\w*|delet\w*|exclud\w*|omit\w*|eliminat\w*|disappear\w*|left out|leave out|drop(ped)? (out|from the chart))\b/.test(t)) return 'remove_row';
   if (/\b(mov(e|ed|es|ing)|transfer\w*|shift\w*|redistribut\w*|realloc\w*|hand(s|ed)? over)\b/.test(t)) return 'move';
+  // "Increase one segment by 15, taken from another segment": a move within the bar, not a lone add.
+  if (intent.withinRow && /\b(taken|coming|drawn) from\b|\bat the expense of\b/.test(t)) return 'move';
   if (/\b(set|sets)\b/.test(t) || (intent.match && !intent.overtake)) return 'set';
   if (intent.factor !== null && !/\b(\d+(\.\d+)?|percentage) points?\b/.test(t)) return 'scale';
   if (INCREASE.test(t) || DECREASE.test(t)) return 'add';

@@ -217,6 +217,25 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     ]);
   });
 
+  it('takes a segment\'s increase from another segment of the same bar, by the amount the proposal names', () => {
+    const revenue = buildTable(`
+      Year | Asia Pacific | North America
+      2017 | 331 | 75
+      2016 | 305 | 70
+      2015 | 274 | 68
+    `);
+    // 2016's bar (375) is the median of the three totals.
+    const qa = { query: 'What was the value of North America in 2016?', label: '70' };
+    const draft = item('Increase one segment of the median bar by 15, taken from another segment.', qa, revenue, 'stacked_bar');
+    // A move inside 2016's bar: one segment gains exactly 15, the other gives it up, the bar's total unchanged.
+    expect(draft.edit).toHaveLength(2);
+    expect(draft.edit.map((op) => (op.op === 'add' ? op.delta : null)).sort()).toEqual([-15, 15]);
+    expect(draft.edit.every((op) => op.op === 'add' && op.row === '2016')).toBe(true);
+    // "15 percentage points" cannot be honoured on revenues: no item rather than another amount.
+    const points = offlineItem({ table: revenue, chartType: 'stacked_bar', title: '', qa, proposal: { id: 1, text: 'Increase one segment of the median bar by 15 percentage points, taken from another segment.' }, seed: 4 });
+    expect(points.ok).toBe(false);
+  });
+
   it('removes a whole series for a legend proposal, and keeps the series the question reads', () => {
     const grouped = buildTable(`
       Year | Female | Male | Other

@@ -88,6 +88,9 @@ export function planEdit(
   for (const kind of kinds) {
     const kindIntent = kind === intent.kind ? intent : neutral(intent, kind);
     for (const column of columns) {
+      // "15 percentage points" cannot be honoured on a column of revenues: another amount would
+      // not be the proposal's operation, so a strict plan leaves that column alone.
+      if (options.strict && kind === intent.kind && intent.amountInPoints && !column.percent) continue;
       for (const row of rowsOf.get(column) ?? []) {
         const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng };
         const draft = BUILDERS[kind](input);

@@ -141,7 +141,7 @@ export const PROPOSAL_TEMPLATES: Record<ChartType, ProposalTemplate[]> = {
     t('swap', 'Swap two whole bars, the {pos} and the {pos2}{tail}'),
     t('swap_series', 'Swap two segments within the {pos} bar{tail}'),
     t('scale', '{mult} one segment of the {pos} bar and rebalance the rest of that bar{tail}'),
-    t('add', 'Increase one segment of the {pos} bar by {pts} percentage points, taken from another segment{tail}'),
+    t('move', 'Increase one segment of the {pos} bar by {pts} percentage points, taken from another segment{tail}'),
     t('remove_row', 'Remove the {pos} bar from the chart{tail}'),
     t('add_row', 'Add a new bar with the same split as the {pos} bar{tail}'),
     t('set', 'Set one segment of the {pos} bar to {pct} percent and rebalance the others{tail}'),
