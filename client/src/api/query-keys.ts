@@ -20,6 +20,8 @@ export const queryKeys = {
     facets: () => ['charts', 'facets'] as const,
     details: () => ['charts', 'detail'] as const,
     detail: (id: number) => ['charts', 'detail', id] as const,
+    /** Under the chart's detail key: invalidating the chart refetches its table too. */
+    table: (id: number) => ['charts', 'detail', id, 'table'] as const,
   },
   settings: () => ['settings'] as const,
   users: {

@@ -1,0 +1,109 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { importFolder } from '../../server/import/import-folder';
+import { listLlmCalls } from '../../server/llm/llm-call-queries';
+import { getChartTable } from '../../server/tables/table-queries';
+import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
+import { LoginPage } from './pages/login-page';
+
+/** The table editor on an image-only chart (MultiChartQA): extract, edit in the grid, paste CSV, save and confirm. */
+
+const CURATOR = { username: 'tess', password: 'curator-pass-9' };
+const REVIEWER = { username: 'rik', password: 'reviewer-pass-9' };
+const EXTRACTED = {
+  title: 'Urban share',
+  label_header: 'Year',
+  series: [{ name: 'Urban', unit: '%' }],
+  rows: [
+    { label: '2000', values: [46.7] },
+    { label: '2010', values: [51.6] },
+  ],
+};
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let session: BrowserSession | undefined;
+let chartId: number;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
+  await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
+  importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa' });
+  chartId = (server.server.ctx.db.prepare("SELECT id FROM charts WHERE split = 'multichartqa' ORDER BY id LIMIT 1").get() as { id: number }).id;
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+async function openChartAs(user: { username: string; password: string }) {
+  session = await openBrowser();
+  await (await new LoginPage(session.page, server.url).goto()).login(user.username, user.password);
+  await session.page.goto(`${server.url}/charts/${chartId}`);
+  await session.page.getByTestId('table-editor').waitFor();
+  return session.page;
+}
+
+const drawnText = async (page: NonNullable<BrowserSession>['page']) => {
+  const chart = page.getByTestId('table-drawn-chart');
+  await expect.poll(() => chart.getAttribute('data-state'), { timeout: UI_TIMEOUT_MS }).toBe('drawn');
+  return (await chart.textContent()) ?? '';
+};
+
+describe('the table editor', () => {
+  it('extracts a table from the image, edits it in the grid and from pasted CSV, redraws it beside the image, and saves it confirmed', async () => {
+    const page = await openChartAs(CURATOR);
+    const state = page.getByTestId('table-state');
+    expect(await state.textContent()).toContain('No table yet.');
+    expect(await page.getByTestId('table-editor-image').count()).toBe(1);
+
+    fake.script(jsonReply(EXTRACTED));
+    await page.getByRole('button', { name: 'Extract from image' }).click();
+    await expect.poll(() => state.textContent(), { timeout: UI_TIMEOUT_MS }).toContain('extracted from the image by a vision model; not confirmed');
+    expect(await drawnText(page)).toContain('2010');
+    expect(listLlmCalls(server.server.ctx.db).map((c) => c.purpose)).toEqual(['extraction']);
+
+    await page.getByRole('button', { name: 'Edit table' }).click();
+    await page.getByLabel('2010, Urban (%)').fill('55');
+    await page.getByRole('button', { name: 'Add row' }).click();
+    await page.getByLabel('Row 3 label').fill('2020');
+    await page.getByLabel('2020, Urban (%)').fill('56.2');
+    await page.getByRole('button', { name: 'Add series' }).click();
+    await page.getByLabel('Series 2 name').fill('Rural (%)');
+    // An unnamed row cannot be saved: the draft says which field.
+    await page.getByRole('button', { name: 'Add row' }).click();
+    expect(await page.getByTestId('table-problem').textContent()).toBe('rows.3.label: empty');
+    expect(await page.getByRole('button', { name: 'Save and confirm' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Remove row 4' }).click();
+    await page.getByRole('button', { name: 'Remove series 2' }).click();
+    expect(await drawnText(page)).toContain('2020');
+
+    await page.getByRole('button', { name: 'Paste CSV' }).click();
+    await page.getByLabel('CSV or tab-separated, header line first').fill('Year,Urban (%),Rural (%)\n2000,46.7,53.3\n2010,55,45\n2020,56.2,43.8\n');
+    await page.getByRole('button', { name: 'Use pasted table' }).click();
+    expect(await page.getByLabel('2020, Rural (%)').inputValue()).toBe('43.8');
+
+    await page.getByRole('button', { name: 'Save and confirm' }).click();
+    await expect.poll(() => state.textContent(), { timeout: UI_TIMEOUT_MS }).toContain('typed in or corrected by a curator; confirmed');
+    expect(getChartTable(server.server.ctx.db, chartId)).toMatchObject({
+      table_source: 'curator',
+      table_confirmed: true,
+      data_table: { label_header: 'Year', series: ['Urban (%)', 'Rural (%)'], rows: [{ label: '2000' }, { label: '2010', values: [55, 45] }, { label: '2020', values: [56.2, 43.8] }] },
+    });
+    expect(await page.getByRole('button', { name: 'Extract again' }).count()).toBe(0);
+  });
+
+  it('shows reviewers the table and its state without the editing controls', async () => {
+    const page = await openChartAs(REVIEWER);
+    await page.getByTestId('table-state').waitFor();
+    expect(await page.getByRole('button', { name: /Edit table|Type in a table|Extract|Confirm table/ }).count()).toBe(0);
+  });
+});
