@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database';
 import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
-import { whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
-import type { FlagFilter, ItemDetail, ItemListQuery, ItemSummary } from '../../shared/api/items';
+import type { ItemDetail, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin, type QuestionRelation } from '../../shared/domain/generation';
 import { BiasFlagSchema, type BiasFlag } from '../../shared/generation/bias-guards';
@@ -166,32 +165,6 @@ export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart:
     unverifiable_colours: unverifiableColours([row.factual_query, row.question], table, drawn),
   };
   return { item, chart: { title: row.chart_title, data_table: table, drawing_style: drawn.style, has_image: drawn.has_image } };
-}
-
-/** A yes/no query filter as SQLite stores the flag. */
-function flagValue(filter: FlagFilter | undefined): number | undefined {
-  return filter === undefined ? undefined : filter === 'true' ? 1 : 0;
-}
-
-export function listItems(db: Db, query: ItemListQuery): { items: ItemSummary[]; total: number } {
-  const { sql: whereSql, params } = whereClause([
-    ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: query[key] })),
-    { sql: 'c.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
-    { sql: 'i.verifier_match = @verifier_match', param: 'verifier_match', value: query.verifier_match === undefined ? undefined : query.verifier_match === 'true' ? 1 : 0 },
-    {
-      sql: 'EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)',
-      param: 'reviewer_id',
-      value: query.reviewer_id,
-    },
-    // NULL is "not classified yet", which the filter names 'unclassified'.
-    { sql: "COALESCE(i.question_relation, 'unclassified') = @question_relation", param: 'question_relation', value: query.question_relation },
-    // Unknown (NULL) flags match neither true nor false.
-    ...(['answer_unchanged', 'proposal_consistent', 'is_control'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: flagValue(query[key]) })),
-  ]);
-  const total = (statement(db, `SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
-  const rows = statement(db, `SELECT ${SUMMARY} ${FROM} ${whereSql} ORDER BY i.id DESC LIMIT @limit OFFSET @offset`)
-    .all({ ...params, limit: query.page_size, offset: (query.page - 1) * query.page_size }) as ItemRow[];
-  return { items: rows.map(toSummary), total };
 }
 
 export interface ItemInsert {
