@@ -25,6 +25,7 @@ import { analyticsRoutes } from './analytics/analytics-routes';
 import { overviewRoutes } from './overview/overview-routes';
 import type { EvalExecutor } from './eval/eval-executor';
 import { EVAL_IMPORT_PATH, evalRoutes, SCORE_FILE_PATH } from './eval/eval-routes';
+import { tableRoutes } from './tables/table-routes';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
@@ -61,6 +62,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     authRoutes(ctx),
     userRoutes(ctx),
     chartRoutes(ctx),
+    tableRoutes(ctx),
     poolRoutes(ctx),
     itemRoutes(ctx, services.review),
     runRoutes(ctx, services.executor),
