@@ -3,7 +3,7 @@ import { affectsAnswer } from '../../shared/generation/affects-answer';
 import type { CreateItemRequest, ItemDetail } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
-import { getQaWithChart } from '../charts/chart-queries';
+import { chartTableOfQa, getQaWithChart } from '../charts/chart-queries';
 import { HttpError } from '../http/http-error';
 import { getProposal } from '../pool/pool-queries';
 import { getItemDetail } from './item-queries';
@@ -14,6 +14,9 @@ import { createVerifiedItem, verifyStoredItem } from './item-service';
  * generated one; every client is told (`item.created`). Refusals name the body field.
  */
 export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User): ItemDetail {
+  // An item is verified on its chart's table: a chart known only by its image has none yet.
+  const table = chartTableOfQa(ctx.db, body.qa_id);
+  if (table && !table.has_table) throw new HttpError('bad_request', `body.qa_id: chart ${table.name} has no data table (image only); an item needs one to be verified on`, 'body.qa_id');
   const source = getQaWithChart(ctx.db, body.qa_id);
   if (!source) throw new HttpError('bad_request', `body.qa_id: no factual QA ${body.qa_id}`, 'body.qa_id');
   // An item counts toward its proposal's pass rate, retirement and reflection: only curators may attach one.

@@ -45,6 +45,11 @@ describe('charts without a table', () => {
       expect(qa.benchmark_fields).toMatchObject({ benchmark: 'multichartqa', id: expect.stringMatching(/^group_/) });
       expect(['number', 'text', 'multiple_choice', 'multi_part']).toContain(qa.answer_kind);
     }
+    // A hand-written item needs a table to be verified on: refused by the field, naming the chart.
+    const [qa] = detail.qas;
+    const written = await curator.post('/api/items', { qa_id: qa?.id, assumption: 'Suppose x.', question: 'Suppose x. What?', rationale: 'r', edit: null, program: '1', answer: '1', answer_type: 'integer', affects_answer: false });
+    expect(written.status).toBe(400);
+    expect(JSON.stringify(written.body)).toContain(`body.qa_id: chart multichartqa/${first.imgname} has no data table (image only)`);
     const image = await fetch(`${server.url}/api/charts/${first.id}/image`, { headers: { cookie: curator.cookie } });
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toMatch(/^image\/png/);
