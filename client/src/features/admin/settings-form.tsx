@@ -53,7 +53,7 @@ const CONSENSUS_LABELS: Record<ConsensusRule, string> = {
 type PriceRow = { model: string; input: string; output: string };
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { generation_model: string; judge_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
+type Draft = { generation_model: string; judge_model: string; extraction_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
 
 function toDraft(settings: Settings): Draft {
   const numbers = Object.fromEntries(ALL_NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
@@ -62,7 +62,7 @@ function toDraft(settings: Settings): Draft {
     input: String(price.input_per_mtok),
     output: String(price.output_per_mtok),
   }));
-  return { generation_model: settings.generation_model, judge_model: settings.judge_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
+  return { generation_model: settings.generation_model, judge_model: settings.judge_model, extraction_model: settings.extraction_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
 }
 
 /** An empty box is not zero: it fails validation instead. */
@@ -75,6 +75,7 @@ function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
   const next: Record<string, unknown> = {
     generation_model: draft.generation_model.trim(),
     judge_model: draft.judge_model.trim(),
+    extraction_model: draft.extraction_model.trim(),
     consensus_rule: draft.consensus_rule,
   };
   for (const { key } of ALL_NUMBER_FIELDS) next[key] = numberOf(draft[key]);
@@ -218,6 +219,17 @@ function SettingsEditor({ settings }: { settings: Settings }) {
               autoComplete="off"
               value={draft.judge_model}
               onChange={(event) => set('judge_model', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Extraction model" error={errorFor('extraction_model')} hint="A vision model that reads a chart's data table from its image (hqa extract-tables, the chart page's Extract button), at temperature 0.">
+          {(control) => (
+            <input
+              {...control}
+              name="extraction_model"
+              autoComplete="off"
+              value={draft.extraction_model}
+              onChange={(event) => set('extraction_model', event.target.value)}
             />
           )}
         </Field>
