@@ -43,6 +43,8 @@ export interface Intent {
   oneSeries: boolean;
   /** A move between the segments of one bar ("within the same bar"), not between two bars. */
   withinRow: boolean;
+  /** "Rebalance the rest of that bar", "the total stays unchanged": what one cell gains another gives up. */
+  keepTotal: boolean;
   /** The phrase naming what the rules cannot perform faithfully; `kind` is then null. */
   unsupported: string | null;
 }
@@ -126,6 +128,7 @@ export function parseIntent(text: string): Intent {
     asked: /\b(the question asks about|asked about in the question|the question names)\b/.test(t),
     oneSeries: /\b(within|in|of) (a|one|the same|a single) (single )?series\b|\bwithin one legend group\b/.test(t),
     withinRow: /\b(segments?|within (the|one|a) (bar|group|column)|same bar|of that bar)\b/.test(t),
+    keepTotal: /\brebalanc\w*|\b(total|sum)s? (stays?|remains?|is kept|unchanged)\b|\bstill sums?\b/.test(t),
     unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
   };
   const kind = kindOf(t, intent);

@@ -113,7 +113,10 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
   const { facts, column } = input;
   if (column.whole) {
     const byNeed = [...column.cells].sort((a, b) => (delta > 0 ? b.value - a.value : a.value - b.value)).map((cell) => cell.label);
-    for (const other of unique([input.partner, ...byNeed])) {
+    // "Lower the largest until it falls below the smallest": the smallest is the mark, not the
+    // one that takes the freed share (else it moves and the item does more than its proposal).
+    const takers = input.intent.overtake ? byNeed.filter((label) => label !== input.partner) : [input.partner, ...byNeed];
+    for (const other of unique(takers)) {
       if (other === null || other === row) continue;
       const before = valueOf(column, other);
       if (before === null || !fits(column, clean(before - delta))) continue;
@@ -125,7 +128,8 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
     }
     return null;
   }
-  if (facts.rowWhole) {
+  // A 100% bar keeps its 100; any stacked bar keeps its total when the proposal says to rebalance it.
+  if (facts.rowWhole || (input.intent.keepTotal && input.intent.withinRow && isMulti(facts))) {
     const others = facts.columns
       .filter((other) => other !== column)
       .map((other) => ({ other, before: valueOf(other, row) }))
@@ -135,7 +139,11 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
       if (!fits(other, clean(before - delta))) continue;
       return {
         ops: [{ op: 'add', row, series: other.name, delta: clean(-delta) }],
-        clause: delta > 0 ? `, the points taken from its ${nameOf(other.name)} segment` : `, the freed points going to its ${nameOf(other.name)} segment`,
+        clause: facts.rowWhole
+          ? delta > 0
+            ? `, the points taken from its ${nameOf(other.name)} segment`
+            : `, the freed points going to its ${nameOf(other.name)} segment`
+          : `, its ${nameOf(other.name)} segment ${delta > 0 ? 'losing' : 'gaining'} the same ${fmt(clean(Math.abs(delta)))} so the bar's total stays ${fmt(clean(rowTotal(facts, row)))}`,
         effect: ` and its ${nameOf(other.name)} segment from ${valueText(other, before)} to ${valueText(other, clean(before - delta))}`,
       };
     }
@@ -146,4 +154,9 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
 
 export function unique<T>(items: readonly T[]): T[] {
   return [...new Set(items)];
+}
+
+/** The sum of one row's values across the series (a stacked bar's height). */
+function rowTotal(facts: TableFacts, row: string): number {
+  return facts.columns.reduce((sum, column) => sum + (valueOf(column, row) ?? 0), 0);
 }

@@ -236,6 +236,36 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(points.ok).toBe(false);
   });
 
+  it('rebalances the rest of a stacked bar when the proposal says so, the bar keeping its total', () => {
+    const revenue = buildTable(`
+      Year | Asia Pacific | North America
+      2017 | 331 | 75
+      2016 | 305 | 70
+      2015 | 274 | 68
+    `);
+    const draft = item('Triple one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of North America in 2017?', label: '75' }, revenue, 'stacked_bar');
+    const edited = applyEdit(revenue, draft.edit);
+    if (!edited.ok) throw new Error('edit did not apply');
+    const total = (table: DataTable, label: string) => table.rows.find((row) => row.label === label)?.values.reduce((n, v) => n + (v ?? 0), 0);
+    expect(total(edited.table, '2017')).toBeCloseTo(total(revenue, '2017') ?? NaN, 6);
+    expect(draft.edit[0]).toMatchObject({ op: 'scale', row: '2017', factor: 3 });
+    expect(draft.assumption).toMatch(/so the bar's total stays 406/);
+  });
+
+  it('lowers a share below the smallest without handing the freed points to the smallest', () => {
+    const shares = buildTable(`
+      Vendor | Market share
+      Brightline | 40
+      Altura | 30
+      Kestrel | 20
+      Quanta | 10
+    `);
+    const draft = item('Lower the largest bar until it falls below the smallest one.', { query: 'Which vendor has the lowest market share?', label: 'Quanta' }, shares, 'horizontal_bar');
+    expect(draft.edit).toContainEqual(expect.objectContaining({ op: 'add', row: 'Brightline' }));
+    expect(draft.edit.some((op) => 'row' in op && op.row === 'Quanta')).toBe(false);
+    expect(draft.answer).toBe('Brightline');
+  });
+
   it('removes a whole series for a legend proposal, and keeps the series the question reads', () => {
     const grouped = buildTable(`
       Year | Female | Male | Other
