@@ -246,7 +246,7 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     const draft = item('Triple one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of North America in 2017?', label: '75' }, revenue, 'stacked_bar');
     const edited = applyEdit(revenue, draft.edit);
     if (!edited.ok) throw new Error('edit did not apply');
-    const total = (table: DataTable, label: string) => table.rows.find((row) => row.label === label)?.values.reduce((n, v) => n + (v ?? 0), 0);
+    const total = (table: DataTable, label: string) => table.rows.find((row) => row.label === label)?.values.reduce<number>((n, v) => n + (v ?? 0), 0);
     expect(total(edited.table, '2017')).toBeCloseTo(total(revenue, '2017') ?? NaN, 6);
     expect(draft.edit[0]).toMatchObject({ op: 'scale', row: '2017', factor: 3 });
     expect(draft.assumption).toMatch(/so the bar's total stays 406/);
