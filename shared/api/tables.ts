@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TableSourceSchema } from '../domain/benchmark-fields';
+import { freeText, nameText } from '../domain/text-input';
 import { DataTableSchema, tableFromCells, type DataTable } from '../table/model';
 import { IdParamSchema } from './common';
 import { endpoint } from './endpoint';
@@ -9,14 +10,17 @@ import { endpoint } from './endpoint';
  * files, a vision model's extraction, a curator's hand) and whether someone vouched for it.
  */
 
-/** Cells, labels and headers the editor may hold: one line each, as the CSV and the program language read them. */
-const CellText = z.string().max(200).refine((text) => !/[\r\n]/.test(text), 'one line only');
+/**
+ * Cells, labels and headers the editor may hold: names (docs/text-input.md: no NUL or bidi
+ * controls, since a label identifies a row), one line each, as the CSV and the program language read them.
+ */
+const CellText = nameText().max(200).refine((text) => !/[\r\n]/.test(text), 'one line only');
 const Name = CellText.refine((text) => text.trim() !== '', 'empty');
 
 /** PUT /api/charts/:id/table: the table as typed, each cell's raw text (its number is parsed as imports parse it). */
 export const EditedTableSchema = z
   .object({
-    title: z.string().max(300).nullable(),
+    title: freeText().max(300).nullable(),
     label_header: CellText,
     series: z.array(Name).min(1).max(50),
     rows: z.array(z.object({ label: Name, cells: z.array(CellText) })).min(1).max(1000),

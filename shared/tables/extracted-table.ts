@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from '../domain/text-input';
 import type { Converted } from '../generation/model-output';
 import { tableFromCells, type DataTable } from '../table/model';
 
@@ -42,6 +43,9 @@ export function seriesHeader(series: { name: string; unit: string | null }): str
   return `${name} (${unit})`;
 }
 
+/** Labels and series names identify cells: the rules of names (docs/text-input.md), one line each. */
+const NAME = nameText().refine((text) => !/[\r\n]/.test(text), 'one line only');
+
 /** A value as a raw cell: missing values are written `nan`, as ChartQA's tables write them. */
 const rawCell = (value: number | null): string => (value === null ? 'nan' : String(value));
 
@@ -64,6 +68,11 @@ function firstRepeat(texts: string[]): { first: number; again: number } | null {
  */
 export function toExtractedTable(wire: ExtractedTableWire): Converted<ExtractedTable> {
   const headers = wire.series.map(seriesHeader);
+  const names: [string, string][] = [['label_header', wire.label_header], ...headers.map((h, i): [string, string] => [`series.${i}.name`, h]), ...wire.rows.map((row, i): [string, string] => [`rows.${i}.label`, row.label])];
+  for (const [field, text] of names) {
+    const checked = NAME.safeParse(text);
+    if (!checked.success) return { ok: false, reason: `${field}: ${checked.error.issues[0]?.message ?? 'not a name'}` };
+  }
   const emptySeries = headers.findIndex((header) => header === '');
   if (emptySeries >= 0) return { ok: false, reason: `series.${emptySeries}.name: empty` };
   const seriesRepeat = firstRepeat(headers);
