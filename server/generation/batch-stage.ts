@@ -18,7 +18,7 @@ import { NO_USAGE, type EngineUsage } from './engine';
 import { isControlTask, mulberry32, sampleExamples } from './run-planner';
 import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
 import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
-import { storeItemResult, storeProposalResult } from './task-results';
+import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
 
 /**
  * A generation stage as one batch: the stage's pending tasks become request lines (custom_id
@@ -95,7 +95,9 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
   for (const call of listLlmCalls(db, { runId: run.id })) {
     if (call.task_id !== null) callsByTask.set(call.task_id, [...(callsByTask.get(call.task_id) ?? []), call]);
   }
-  return pendingTasks(db, run.id, kind).map((task): StageTask => {
+  // An item task on a chart without a table sends no request: it ends with the reason, as a call-by-call task does.
+  const tasks = pendingTasks(db, run.id, kind).filter((task) => kind === 'proposals' || endTaskWithoutTable(db, task, 'openai') === null);
+  return tasks.map((task): StageTask => {
     const customId = customIdOf(task);
     const calls = callsByTask.get(task.id);
     if (kind === 'proposals') {

@@ -1,8 +1,7 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
-import { chartTableOfQa, getQaWithChart } from '../charts/chart-queries';
-import { noItemsReason } from '../charts/table-state';
+import { getQaWithChart } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
@@ -11,7 +10,7 @@ import { getSettings } from '../settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { NO_USAGE, type EngineResult, type GenerationEngine } from './engine';
 import { TransportStreak } from './transport-streak';
-import { storeItemResult, storeProposalResult } from './task-results';
+import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
 import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
@@ -280,12 +279,8 @@ export class RunExecutor {
 
   private async runItemTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, signal: AbortSignal): Promise<EngineOutcome> {
     const { db } = this.ctx;
-    const noItems = task.qa_id === null ? null : noItemsReason(chartTableOfQa(db, task.qa_id), engine.engine);
-    if (noItems) {
-      // A task outcome the run shows, not a crash: the chart has nothing to compute over (yet).
-      db.transaction(() => finishTask(db, task, { ok: false, error: noItems, itemFailed: true }))();
-      return { ok: false, reason: noItems, usage: NO_USAGE };
-    }
+    const noItems = endTaskWithoutTable(db, task, engine.engine);
+    if (noItems) return { ok: false, reason: noItems, usage: NO_USAGE };
     const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);

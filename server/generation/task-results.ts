@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Settings } from '../../shared/settings';
-import type { QaWithChart } from '../charts/chart-queries';
+import type { Engine } from '../../shared/domain/generation';
+import { chartTableOfQa, type QaWithChart } from '../charts/chart-queries';
+import { noItemsReason } from '../charts/table-state';
 import { createItem, itemKey } from '../items/item-service';
 import { addProposal } from '../pool/pool-service';
 import type { EngineResult, GenerationEngine } from './engine';
@@ -78,4 +80,15 @@ export function storeItemResult(
     finishTask(db, task, { ok: true, itemsCreated: created.item ? 1 : 0 });
     return created.item;
   })();
+}
+
+/**
+ * Ends an item task whose chart has nothing to compute over (no table, or for the offline
+ * engine none confirmed) with that reason, a task outcome the run shows rather than a crash;
+ * the reason, or null when the task can run. Call-by-call and batch runs both ask first.
+ */
+export function endTaskWithoutTable(db: Db, task: TaskRow, engine: Engine): string | null {
+  const reason = task.qa_id === null ? null : noItemsReason(chartTableOfQa(db, task.qa_id), engine);
+  if (reason) db.transaction(() => finishTask(db, task, { ok: false, error: reason, itemFailed: true }))();
+  return reason;
 }

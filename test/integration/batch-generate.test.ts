@@ -16,6 +16,8 @@ import { runCli, runCliAsync } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { importFolder } from '../../server/import/import-folder';
+import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-batch-gen-'));
 const dbPath = join(dir, 'workbench.sqlite');
@@ -283,6 +285,23 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     await executor.start(run.id);
     expect(await runOf(run.id)).toMatchObject({ status: 'done', proposals_created: 1, items_created: 2, batch_progress: { state: 'done', total: 2 } });
     expect(fake.batches.created()).toBe(created + 2);
+  });
+
+  it('ends item tasks on charts without a table with that reason and sends them in no batch', async () => {
+    expect(importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa' }).report.errors).toEqual([]);
+    fake.batches.configure({ pollsToComplete: 1 });
+    const created = fake.batches.created();
+    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split: 'multichartqa', items: 2, order: 'id', batch: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { run } = RunResponseSchema.parse(res.body);
+    await expect.poll(async () => (await runOf(run.id)).status, { timeout: 30_000 }).toBe('done');
+    const detail = RunDetailResponseSchema.parse((await cora.get(`/api/runs/${run.id}`)).body);
+    expect(detail.run).toMatchObject({ items_created: 0, tasks_failed: 2 });
+    expect(detail.errors.map((e) => e.error)).toEqual([
+      expect.stringMatching(/^chart multichartqa\/.+ has no data table \(image only\): no item can be verified on it yet$/),
+      expect.stringMatching(/^chart multichartqa\/.+ has no data table \(image only\): no item can be verified on it yet$/),
+    ]);
+    expect(fake.batches.created()).toBe(created);
   });
 
   it('cancelling a batch run cancels its batch at the provider', async () => {
