@@ -33,15 +33,16 @@ describe('toExtractedTable', () => {
     expect(seriesHeader({ name: 'Cases', unit: null })).toBe('Cases');
   });
 
-  it.each([
-    [{ ...wire, rows: [wire.rows[0], { label: '2020', values: [1] }] }, 'rows.1.values: 1 values for 2 series (row "2020")'],
-    [{ ...wire, rows: [wire.rows[0], { label: '2019', values: [1, 2] }] }, 'rows.1.label: "2019" repeats rows.0'],
+  const first = wire.rows[0] as ExtractedTableWire['rows'][number];
+  it.each<[ExtractedTableWire, string]>([
+    [{ ...wire, rows: [first, { label: '2020', values: [1] }] }, 'rows.1.values: 1 values for 2 series (row "2020")'],
+    [{ ...wire, rows: [first, { label: '2019', values: [1, 2] }] }, 'rows.1.label: "2019" repeats rows.0'],
     [{ ...wire, rows: [{ label: ' ', values: [1, 2] }] }, 'rows.0.label: empty'],
     [{ ...wire, series: [{ name: 'A', unit: null }, { name: 'a', unit: null }] }, 'series.1.name: "a" repeats series.0'],
     [{ ...wire, series: [{ name: 'A\u202Eb', unit: null }, { name: 'B', unit: null }] }, 'series.0.name: may not hold NUL or bidirectional control characters'],
     [{ ...wire, rows: [{ label: 'two\nlines', values: [1, 2] }] }, 'rows.0.label: one line only'],
-  ] as const)('refuses a reply that is no table, naming the field: %#', (bad, reason) => {
-    const result = toExtractedTable(bad as ExtractedTableWire);
+  ])('refuses a reply that is no table, naming the field: %#', (bad, reason) => {
+    const result = toExtractedTable(bad);
     expect(result.ok).toBe(false);
     expect(result.ok ? '' : result.reason).toContain(reason);
   });
