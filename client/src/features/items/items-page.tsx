@@ -101,7 +101,7 @@ export function ItemsPage() {
       </header>
 
       <div className="toolbar" role="search">
-        <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="question, assumption or answer" />
+        <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="question, assumption, answer" />
         <FilterSelect
           label="Status"
           name="status"
