@@ -217,13 +217,15 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     ]);
   });
 
+  // A stacked bar of revenues (no 100% bars): segments in million dollars.
+  const revenue = buildTable(`
+    Year | Asia Pacific | North America
+    2017 | 331 | 75
+    2016 | 305 | 70
+    2015 | 274 | 68
+  `);
+
   it('takes a segment\'s increase from another segment of the same bar, by the amount the proposal names', () => {
-    const revenue = buildTable(`
-      Year | Asia Pacific | North America
-      2017 | 331 | 75
-      2016 | 305 | 70
-      2015 | 274 | 68
-    `);
     // 2016's bar (375) is the median of the three totals.
     const qa = { query: 'What was the value of North America in 2016?', label: '70' };
     const draft = item('Increase one segment of the median bar by 15, taken from another segment.', qa, revenue, 'stacked_bar');
@@ -237,12 +239,6 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   });
 
   it('rebalances the rest of a stacked bar when the proposal says so, the bar keeping its total', () => {
-    const revenue = buildTable(`
-      Year | Asia Pacific | North America
-      2017 | 331 | 75
-      2016 | 305 | 70
-      2015 | 274 | 68
-    `);
     const draft = item('Triple one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of North America in 2017?', label: '75' }, revenue, 'stacked_bar');
     const edited = applyEdit(revenue, draft.edit);
     if (!edited.ok) throw new Error('edit did not apply');
