@@ -66,6 +66,9 @@ try {
     { label: 'chart', sort: 'chart', extra: {} },
     { label: 'status=accepted', sort: 'newest', extra: { status: 'accepted' } },
     { label: 'q=revenue', sort: 'newest', extra: { q: 'revenue' } },
+    // Flags read from JSON columns (every row's verifier or bias flags): a scan, paged by cursor all the same.
+    { label: 'lint=none', sort: 'newest', extra: { lint: 'none' } },
+    { label: 'bias=none', sort: 'newest', extra: { bias: 'none' } },
   ];
   for (const { label, sort, extra } of cases) {
     const total = listItemsPage(db, query({ sort, ...extra })).total;
