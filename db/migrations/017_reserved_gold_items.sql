@@ -1,0 +1,1 @@
+-- Reserved: migration 017 (gold_items) is being written in this session; until then it changes nothing.
