@@ -3,7 +3,8 @@ import type { ItemStatus } from '../../shared/domain/generation';
 import { getChartForRender } from '../charts/chart-queries';
 import { requeue } from '../review/review-service';
 import { isReadingNote, verifyStoredItem, withReadingNotes } from './item-service';
-import { listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
+import type { VerifierResult } from '../../shared/table/verify';
+import { getItemToReverify, listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
 
 /**
  * Statuses whose review a changed answer makes void. A rejected item is out of the benchmark
@@ -50,4 +51,19 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
   }
   const requeued = stale.length === 0 ? 0 : requeue(db, stale, null, 'table_changed').requeued.length;
   return { reverified: items.length, requeued };
+}
+
+/**
+ * Verifies one item again as stored now (after a curator edited its assumption, question or
+ * answer) and stores the new verdict, keeping its reading notes as a chart re-verification does.
+ * Null when the item does not exist. Call it inside the transaction that changed the item.
+ */
+export function reverifyItem(db: Db, itemId: number): VerifierResult | null {
+  const item = getItemToReverify(db, itemId);
+  if (!item) return null;
+  const chart = getChartForRender(db, item.chart_id);
+  if (!chart) throw new Error(`item ${itemId}: chart ${item.chart_id} not found`);
+  const verifier = withReadingNotes(verifyStoredItem(chart, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
+  storeVerifierResult(db, item.id, verifier);
+  return verifier;
 }

@@ -34,26 +34,34 @@ function knownFindings(lint: unknown[]): Finding[] {
   });
 }
 
+type ReverifyRow = { id: number; chart_id: number; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null };
+
+const REVERIFY_SELECT = `SELECT i.id, i.chart_id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
+       FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id`;
+
+function toItemToReverify(row: ReverifyRow): ItemToReverify {
+  const stored = parseJsonColumn(StoredRecomputedSchema, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id });
+  return {
+    id: row.id,
+    status: ItemStatusSchema.parse(row.status),
+    edit: parseNullableJsonColumn(StoredEditSchema, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }),
+    program: row.program,
+    answer: row.answer,
+    assumption: row.assumption,
+    proposal_text: row.proposal_text,
+    recomputed_answer: stored.recomputed_answer,
+    stored_lint: knownFindings(stored.lint),
+  };
+}
+
 export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverify[] {
-  const rows = statement(db,
-      `SELECT i.id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
-       FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.chart_id = ? ORDER BY i.id`,
-    )
-    .all(chartId) as { id: number; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null }[];
-  return rows.map((row) => {
-    const stored = parseJsonColumn(StoredRecomputedSchema, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id });
-    return {
-      id: row.id,
-      status: ItemStatusSchema.parse(row.status),
-      edit: parseNullableJsonColumn(StoredEditSchema, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }),
-      program: row.program,
-      answer: row.answer,
-      assumption: row.assumption,
-      proposal_text: row.proposal_text,
-      recomputed_answer: stored.recomputed_answer,
-      stored_lint: knownFindings(stored.lint),
-    };
-  });
+  return (statement(db, `${REVERIFY_SELECT} WHERE i.chart_id = ? ORDER BY i.id`).all(chartId) as ReverifyRow[]).map(toItemToReverify);
+}
+
+/** One item as re-verifying reads it (a curator's edit), with its chart's id. */
+export function getItemToReverify(db: Db, itemId: number): (ItemToReverify & { chart_id: number }) | null {
+  const row = statement(db, `${REVERIFY_SELECT} WHERE i.id = ?`).get(itemId) as ReverifyRow | undefined;
+  return row ? { ...toItemToReverify(row), chart_id: row.chart_id } : null;
 }
 
 

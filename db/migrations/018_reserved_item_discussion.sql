@@ -1,1 +1,0 @@
--- Reserved: migration 018 (item_discussion) is being written in this session; until then it changes nothing.

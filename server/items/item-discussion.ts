@@ -1,0 +1,89 @@
+import type { User } from '../../shared/api/auth';
+import { EDITABLE_ITEM_FIELDS, type EditItemRequest, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
+import type { ItemDetail } from '../../shared/api/items';
+import { mentionedNames } from '../../shared/domain/mentions';
+import { classifyAnswer } from '../../shared/table/answers';
+import type { AppContext } from '../app-context';
+import { HttpError, notFound } from '../http/http-error';
+import {
+  editableItemFields,
+  getItemComment,
+  getItemEdit,
+  insertCommentMention,
+  insertItemComment,
+  insertItemEdit,
+  itemExists,
+  listItemComments,
+  listItemEdits,
+  updateEditableFields,
+  usersNamed,
+} from './item-discussion-queries';
+import { getItemDetail } from './item-queries';
+import { reverifyItem } from './reverify-items';
+
+/** An item's comment thread and its curators' direct edits, each write with its events. */
+
+export function itemComments(ctx: AppContext, itemId: number): ItemComment[] {
+  if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
+  return listItemComments(ctx.db, itemId);
+}
+
+/**
+ * Stores a comment and the existing users it mentions (not its author), then tells everyone
+ * (`comment.created`: pages showing the item add it) and each mentioned user's own sockets
+ * (`comment.mentioned`). A name that is no user's stays text.
+ */
+export function postComment(ctx: AppContext, itemId: number, author: User, body: string): ItemComment {
+  const { comment, notify } = ctx.db
+    .transaction(() => {
+      if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
+      const id = insertItemComment(ctx.db, itemId, author.id, body);
+      const mentioned = usersNamed(ctx.db, mentionedNames(body));
+      for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
+      const stored = getItemComment(ctx.db, id);
+      if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
+      return { comment: stored, notify: mentioned.filter((user) => user.id !== author.id) };
+    })
+    .immediate();
+  ctx.publish('comment.created', { comment });
+  for (const user of notify) ctx.publishTo(user.id, 'comment.mentioned', { comment });
+  return comment;
+}
+
+export function itemEdits(ctx: AppContext, itemId: number): ItemEdit[] {
+  if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
+  return listItemEdits(ctx.db, itemId);
+}
+
+/**
+ * A curator's edit of the assumption, question or answer, with its reason: the fields that
+ * change are kept before and after in item_edits, and the verifier runs again on the item as
+ * edited (an accepted item keeps its status; its new verdict is stored and shown). An edit that
+ * changes nothing is refused (400 naming `body.answer`), so the history holds only changes.
+ */
+export function editItem(ctx: AppContext, itemId: number, editor: User, request: EditItemRequest): { item: ItemDetail; edit: ItemEdit } {
+  const result = ctx.db
+    .transaction(() => {
+      const current = editableItemFields(ctx.db, itemId);
+      if (!current) throw notFound(`item ${itemId}`);
+      const changes: ItemFieldChange[] = EDITABLE_ITEM_FIELDS.flatMap((field) => {
+        const after = request[field];
+        return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
+      });
+      if (changes.length === 0) {
+        throw new HttpError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
+      }
+      const next = { assumption: request.assumption ?? current.assumption, question: request.question ?? current.question, answer: request.answer ?? current.answer };
+      const answerEdited = changes.some((change) => change.field === 'answer');
+      updateEditableFields(ctx.db, itemId, { ...next, answer_type: classifyAnswer(next.answer), answer_edited: answerEdited });
+      const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
+      reverifyItem(ctx.db, itemId);
+      const item = getItemDetail(ctx.db, itemId);
+      const edit = getItemEdit(ctx.db, editId);
+      if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);
+      return { item, edit };
+    })
+    .immediate();
+  ctx.publish('item.edited', { item_id: itemId });
+  return result;
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EditItemResponseSchema, ItemCommentsResponseSchema, ItemEditsResponseSchema, PostCommentResponseSchema } from '../../shared/api/item-discussion';
+import { ItemDetailResponseSchema } from '../../shared/api/items';
+import { ServerEventSchemas } from '../../shared/events';
+import { buildChart, buildItem, buildQa } from '../support/factories';
+import { TestClient } from '../support/http-client';
+import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * An item's thread (reviewers and curators, mentions told live to the mentioned user only) and
+ * curators' direct edits: kept with who and why, the verifier run again on the edited item.
+ */
+let server: TestServer;
+const clients: Record<'ann' | 'ben' | 'cat' | 'cur', TestClient> = {} as never;
+const sockets: TestSocket[] = [];
+let socketOf: Record<'ben' | 'cat', TestSocket>;
+let itemId: number;
+let acceptedId: number;
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: false });
+  for (const [name, role] of [['ann', 'reviewer'], ['ben', 'reviewer'], ['cat', 'reviewer'], ['cur', 'curator']] as const) {
+    await server.createUser(name, role, `${name}-pass-123`);
+    clients[name] = new TestClient(server.url);
+    await clients[name].login(name, `${name}-pass-123`);
+  }
+  socketOf = { ben: await connectAs(server.url, clients.ben), cat: await connectAs(server.url, clients.cat) };
+  sockets.push(socketOf.ben, socketOf.cat);
+  const db = server.server.ctx.db;
+  const chartId = buildChart(db);
+  // The default draft's program is `1` with answer `1`: the verifier matches until the answer changes.
+  itemId = buildItem(db, { qaId: buildQa(db, { chartId }) });
+  acceptedId = buildItem(db, { qaId: buildQa(db, { chartId }), status: 'accepted' });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server.close();
+});
+
+const commentOn = (id: number) => `/api/items/${id}/comments`;
+const commentIdOf = (payload: unknown) => ServerEventSchemas['comment.mentioned'].parse(payload).comment.id;
+
+describe('an item comment thread', () => {
+  it('stores a comment with its existing mentions and lists the thread oldest first', async () => {
+    const first = await clients.ann.post(commentOn(itemId), { body: 'Is 1 right? @ben and @nobody, see @cur.' });
+    expect(first.status).toBe(201);
+    const { comment } = PostCommentResponseSchema.parse(first.body);
+    expect(comment).toMatchObject({ item_id: itemId, author: { username: 'ann' }, body: 'Is 1 right? @ben and @nobody, see @cur.' });
+    expect(comment.mentions.sort()).toEqual(['ben', 'cur']);
+    await clients.cur.post(commentOn(itemId), { body: 'Yes.' });
+    const thread = ItemCommentsResponseSchema.parse((await clients.ben.get(commentOn(itemId))).body);
+    expect(thread.comments.map((c) => [c.author.username, c.body])).toEqual([
+      ['ann', 'Is 1 right? @ben and @nobody, see @cur.'],
+      ['cur', 'Yes.'],
+    ]);
+  });
+
+  it('tells everyone of a new comment and only the mentioned user of the mention', async () => {
+    const catMentions = recordEvents(socketOf.cat, 'comment.mentioned');
+    const benMention = nextEvent(socketOf.ben, 'comment.mentioned');
+    const catSees = nextEvent(socketOf.cat, 'comment.created', (p) => ServerEventSchemas['comment.created'].parse(p).comment.body === '@ben look');
+    const posted = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(itemId), { body: '@ben look' })).body).comment;
+    expect(commentIdOf(await benMention)).toBe(posted.id);
+    expect(ServerEventSchemas['comment.created'].parse(await catSees).comment.id).toBe(posted.id);
+    // Events reach a socket in the order they were published: once cat has the mention of a later
+    // comment, any mention of the first would have arrived before it.
+    const catMention = nextEvent(socketOf.cat, 'comment.mentioned');
+    const second = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(itemId), { body: 'and @CAT too' })).body).comment;
+    expect(commentIdOf(await catMention)).toBe(second.id);
+    expect(catMentions.map(commentIdOf)).toEqual([second.id]);
+  });
+
+  it('refuses an empty comment (400 naming the field), an unknown item (404) and a visitor (401)', async () => {
+    const empty = await clients.ann.post(commentOn(itemId), { body: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ error: { field: 'body.body' } });
+    expect((await clients.ann.post(commentOn(999_999), { body: 'hello' })).status).toBe(404);
+    expect((await clients.ann.get(commentOn(999_999))).status).toBe(404);
+    expect((await new TestClient(server.url).get(commentOn(itemId))).status).toBe(401);
+  });
+});
+
+describe('a curator edit', () => {
+  const editPath = (id: number) => `/api/items/${id}`;
+
+  it('is refused to a reviewer (403) and without a reason or a change (400)', async () => {
+    expect((await clients.ann.patch(editPath(itemId), { answer: '2', reason: 'typo' })).status).toBe(403);
+    const noReason = await clients.cur.patch(editPath(itemId), { answer: '2' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body).toMatchObject({ error: { field: 'body.reason' } });
+    const noField = await clients.cur.patch(editPath(itemId), { reason: 'nothing' });
+    expect(noField.status).toBe(400);
+    const unchanged = await clients.cur.patch(editPath(itemId), { answer: '1', reason: 'same' });
+    expect(unchanged.status).toBe(400);
+    expect((await clients.cur.patch(editPath(999_999), { answer: '2', reason: 'x' })).status).toBe(404);
+    expect(ItemEditsResponseSchema.parse((await clients.cur.get(`/api/items/${itemId}/edits`)).body).edits).toEqual([]);
+  });
+
+  it('keeps who, why and each changed field before and after, oldest first', async () => {
+    const question = 'Suppose nothing changed. What is the value shown?';
+    const first = await clients.cur.patch(editPath(itemId), { question, assumption: 'Suppose nothing changed.', reason: 'clearer wording' });
+    expect(first.status).toBe(200);
+    expect(EditItemResponseSchema.parse(first.body).item.question).toBe(question);
+    await clients.cur.patch(editPath(itemId), { answer: '1.0', reason: 'decimal form' });
+    const { edits } = ItemEditsResponseSchema.parse((await clients.ann.get(`/api/items/${itemId}/edits`)).body);
+    expect(edits.map((e) => ({ who: e.editor.username, why: e.reason, changes: e.changes, status: e.status_at_edit }))).toEqual([
+      { who: 'cur', why: 'clearer wording', changes: [{ field: 'question', before: 'Suppose nothing changed. What is the value?', after: question }], status: 'pending' },
+      { who: 'cur', why: 'decimal form', changes: [{ field: 'answer', before: '1', after: '1.0' }], status: 'pending' },
+    ]);
+  });
+
+  it('after acceptance runs the verifier again and stores its new verdict, the item staying accepted', async () => {
+    const before = ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item;
+    expect(before).toMatchObject({ status: 'accepted', verifier_match: true, answer: '1' });
+    const edited = EditItemResponseSchema.parse((await clients.cur.patch(editPath(acceptedId), { answer: '7', reason: 'reviewer note says 7' })).body);
+    expect(edited.edit.status_at_edit).toBe('accepted');
+    const after = ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item;
+    expect(after).toMatchObject({ status: 'accepted', answer: '7', verifier_match: false });
+    expect(after.verifier.match).toBe(false);
+    expect(after.verifier.recomputed_answer).toBe('1');
+    // Back to what the program computes: the verdict follows the edit again.
+    await clients.cur.patch(editPath(acceptedId), { answer: '1', reason: 'the table says 1' });
+    expect(ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item.verifier_match).toBe(true);
+  });
+});
