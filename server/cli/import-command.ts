@@ -50,6 +50,7 @@ export function runImport(dir: string, options: ImportCommandOptions): number {
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
     } else {
+      for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
       for (const error of report.errors) {
         process.stderr.write(`error: ${error.file}${error.line !== undefined ? `:${error.line}` : ''}: ${error.message}\n`);
       }

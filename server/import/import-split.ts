@@ -78,6 +78,14 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   const tableFiles = readdirSync(tablesDir)
     .filter((name) => name.toLowerCase().endsWith('.csv'))
     .sort();
+  if (tableFiles.length > 0 && questionFiles.length === 0) {
+    // Charts without questions give a run nothing to work on: say so rather than report 0 and no errors.
+    const others = findQuestionFiles(dir).map((f) => f.name);
+    report.warnings = [
+      `${tableFiles.length} table(s) but no question files for split "${split}": looked for ${split}_human.json and ${split}_augmented.json beside tables/` +
+        (others.length > 0 ? ` (found ${others.join(', ')}, of another split; give --split to read them)` : ''),
+    ];
+  }
   const stems = new Set(tableFiles.map((name) => name.slice(0, -4)));
   const writer = createChartWriter(db);
   const writeChart = db.transaction((chart: ChartUpsert, qas: QaInsert[]) => {

@@ -24,6 +24,8 @@ export function heldLeases(db: Db, reviewerId: number, now: string): { item_id: 
 
 /** The caller (`@me`) did not write the item: no one reviews their own hand-written item. */
 const NOT_AUTHOR = 'i.created_by IS NOT @me';
+/** Items of an archived split (migration 019) wait out of the queue; nothing of them is deleted. */
+const NOT_ARCHIVED = 'NOT EXISTS (SELECT 1 FROM charts c JOIN splits s ON s.name = c.split WHERE c.id = i.chart_id AND s.archived_at IS NOT NULL)';
 
 /**
  * The next item the caller may review among items of one status, in id order: not written by
@@ -50,6 +52,7 @@ export function findClaimable(
     params.chart_type = input.filters.chart_type;
   }
   if (input.exclude.length > 0) where.push(`i.id NOT IN (${input.exclude.map(Number).join(',')})`);
+  where.push(NOT_ARCHIVED);
   const row = statement(db,
       `SELECT i.id FROM hqa_items i WHERE ${where.join(' AND ')}
         AND ${NOT_AUTHOR}
@@ -287,7 +290,7 @@ export function statusCounts(db: Db): Record<ItemStatus, number> {
 export function availableFor(db: Db, reviewerId: number, now: string, k: number): number {
   return (
     statement(db,
-        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR}
+        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR} AND ${NOT_ARCHIVED}
           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
           AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
             + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now AND l.reviewer_id != @me) < @k`,

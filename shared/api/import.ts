@@ -23,5 +23,7 @@ export const ImportReportSchema = z.object({
   /** Benchmark charts whose image was not found under the image folder (or no folder was given): listed as "image missing". Absent for ChartQA, whose charts are drawn from their tables. */
   images_missing: z.number().int().optional(),
   errors: z.array(ImportErrorSchema),
+  /** What the import did not find although it did not fail: e.g. tables but no question files (0 questions is then not a silent success). Absent when there is nothing to say. */
+  warnings: z.array(z.string()).optional(),
 });
 export type ImportReport = z.infer<typeof ImportReportSchema>;

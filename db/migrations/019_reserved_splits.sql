@@ -1,1 +1,0 @@
--- Reserved: migration 019 (splits) is being written in this session; until then it changes nothing.

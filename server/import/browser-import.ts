@@ -1,0 +1,96 @@
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Db } from '../../db/database';
+import type { ImportProgress } from '../../shared/api/splits';
+import type { ImportFormat } from '../../shared/domain/benchmark-fields';
+import type { ImportReport } from '../../shared/api/import';
+import { importFolder } from './import-folder';
+import { ImportSetupError } from './import-split';
+import { DEFAULT_ZIP_LIMITS, splitRoot, unpackZip, type ZipLimits } from './zip-archive';
+
+/** The largest upload read (bytes of the zip itself). */
+export const MAX_UPLOAD_BYTES = 1024 ** 3;
+
+export class UploadTooLargeError extends Error {}
+
+export interface BrowserImportOptions {
+  format?: ImportFormat;
+  split?: string;
+  /** The uploaded file's name: `test.zip` unpacks into `test/`, which names a ChartQA split without question files. */
+  filename?: string;
+  /** Content-Length, when the client sent one. */
+  length?: number;
+  maxUploadBytes?: number;
+  /** Who uploads, for the audit log. */
+  actorId?: number;
+  limits?: ZipLimits;
+  onProgress?: (progress: Omit<ImportProgress, 'upload_id'>) => void;
+}
+
+/** A folder name from the uploaded file's name, kept to what split names allow. */
+function folderName(filename: string | undefined): string {
+  const stem = (filename ?? '').replace(/^.*[\\/]/, '').replace(/\.zip$/i, '').replace(/[^\w.-]+/g, '_').replace(/^\.+$/, '');
+  return stem.slice(0, 100) || 'upload';
+}
+
+/** Reports a phase's progress at most once per percent, plus its last step (socket events are for a bar, not a log). */
+function throttled(report: BrowserImportOptions['onProgress'], phase: ImportProgress['phase']): (done: number, total: number | null) => void {
+  let lastShown = -1;
+  return (done, total) => {
+    if (!report) return;
+    const step = total ? Math.floor((done * 100) / total) : Math.floor(done / (1024 * 1024));
+    if (step === lastShown && done !== total) return;
+    lastShown = step;
+    report({ phase, done, total });
+  };
+}
+
+function uploadCounter(limit: number, progress: (done: number) => void): Transform {
+  let received = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      if (received > limit) return done(new UploadTooLargeError(`the upload is larger than ${limit} bytes`));
+      progress(received);
+      done(null, chunk);
+    },
+  });
+}
+
+/**
+ * A split uploaded from the browser as a `.zip`: streamed to a temporary folder, unpacked
+ * with zip-slip and size checks (`unpackZip`), imported by the same `importFolder` as
+ * `hqa import` (same report and per-file errors), and the temporary folder removed.
+ */
+export async function importUploadedZip(db: Db, body: Readable, options: BrowserImportOptions = {}): Promise<{ format: ImportFormat; report: ImportReport }> {
+  const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  if (options.length !== undefined && options.length > maxUpload) throw new UploadTooLargeError(`the upload is ${options.length} bytes; at most ${maxUpload} are read`);
+  const work = mkdtempSync(join(tmpdir(), 'hqa-upload-'));
+  try {
+    const zipPath = join(work, 'upload.zip');
+    const uploaded = throttled(options.onProgress, 'upload');
+    await pipeline(body, uploadCounter(maxUpload, (done) => uploaded(done, options.length ?? null)), createWriteStream(zipPath));
+    const unpacked = join(work, 'files', folderName(options.filename));
+    await unpackZip(zipPath, unpacked, options.limits ?? DEFAULT_ZIP_LIMITS, throttled(options.onProgress, 'unzip'));
+    const root = splitRoot(unpacked);
+    const imported = throttled(options.onProgress, 'import');
+    try {
+      return importFolder(db, root, {
+        ...(options.format ? { format: options.format } : {}),
+        ...(options.split ? { split: options.split } : {}),
+        ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),
+        onProgress: (done, total) => imported(done, total),
+      });
+    } catch (error) {
+      // The temporary folder means nothing to the curator: name the zip instead.
+      if (error instanceof ImportSetupError) throw new ImportSetupError(error.message.split(root).join(options.filename ?? 'the zip'));
+      throw error;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,54 @@
+import type { Router } from 'express';
+import { splitsApi } from '../../shared/api/splits';
+import type { AppContext } from '../app-context';
+import { HttpError, notFound } from '../http/http-error';
+import { apiRouter, handle } from '../http/handle';
+import { importUploadedZip, UploadTooLargeError } from '../import/browser-import';
+import { ImportSetupError } from '../import/import-split';
+import { ZipRefusedError } from '../import/zip-archive';
+import { listSplits } from './split-queries';
+import { SplitNotFoundError, updateSplit } from './split-service';
+
+/** An upload refused as a whole, as the client's error naming why (the entry, the limit, the folder layout). */
+function asHttpError(error: unknown): unknown {
+  if (error instanceof UploadTooLargeError) return new HttpError('payload_too_large', error.message, 'body');
+  if (error instanceof ZipRefusedError) return new HttpError('bad_request', `zip refused: ${error.message}`, 'body');
+  if (error instanceof ImportSetupError) return new HttpError('bad_request', error.message, 'body');
+  return error;
+}
+
+export function splitRoutes(ctx: AppContext): Router {
+  const api = apiRouter(ctx.db);
+
+  handle(api, splitsApi.list, 'curator', () => listSplits(ctx.db));
+  handle(api, splitsApi.update, 'curator', ({ params: { name }, body, user }) => {
+    try {
+      const split = updateSplit(ctx.db, name, body, user.id);
+      ctx.publish('split.updated', { split });
+      return split;
+    } catch (error) {
+      if (error instanceof SplitNotFoundError) throw notFound(`split "${name}"`);
+      throw error;
+    }
+  });
+  handle(api, splitsApi.upload, 'curator', async ({ query, req, user }) => {
+    const length = Number(req.headers['content-length']);
+    const uploadId = query.upload_id;
+    try {
+      const result = await importUploadedZip(ctx.db, req, {
+        ...(query.format ? { format: query.format } : {}),
+        ...(query.split ? { split: query.split } : {}),
+        ...(query.filename ? { filename: query.filename } : {}),
+        ...(Number.isSafeInteger(length) && length > 0 ? { length } : {}),
+        actorId: user.id,
+        // Only the uploader's own tabs follow its bar.
+        ...(uploadId ? { onProgress: (progress) => ctx.publishTo(user.id, 'import.progress', { upload_id: uploadId, ...progress }) } : {}),
+      });
+      ctx.publish('charts.imported', { report: result.report });
+      return result;
+    } catch (error) {
+      throw asHttpError(error);
+    }
+  });
+  return api.router;
+}

@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAndMigrate } from '../../db/database';
+import { ImportProgressSchema, ImportUploadResultSchema, SplitSummarySchema, type ImportProgress } from '../../shared/api/splits';
+import { ErrorBodySchema } from '../../shared/errors';
+import { eligibleQaIds } from '../../server/generation/run-queries';
+import { importFolder } from '../../server/import/import-folder';
+import { DEFAULT_ZIP_LIMITS, unpackZip } from '../../server/import/zip-archive';
+import { buildItem } from '../support/factories';
+import type { TestClient } from '../support/http-client';
+import { CHARTQA_SAMPLE, SEED_BENCHMARKS } from '../support/paths';
+import { SignedInUsers, type SignedInUser } from '../support/signed-in-users';
+import { connectAs, recordEvents, type TestSocket } from '../support/socket-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { renameEntry, zipFolder } from '../support/zip-folder';
+
+let server: TestServer;
+let curator: SignedInUser;
+let reviewer: SignedInUser;
+let socket: TestSocket;
+let work: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: false });
+  const users = new SignedInUsers(server);
+  curator = await users.create('curator');
+  reviewer = await users.create('reviewer');
+  socket = await connectAs(server.url, curator.client);
+  work = mkdtempSync(join(tmpdir(), 'hqa-browser-import-'));
+});
+afterAll(async () => {
+  socket.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** POST /api/imports as a browser sends it: the zip as the body, options in the query. */
+async function upload(client: TestClient, zip: Buffer, query: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${server.url}/api/imports?${new URLSearchParams(query).toString()}`, {
+    method: 'POST',
+    headers: { cookie: client.cookie, 'content-type': 'application/zip' },
+    body: new Uint8Array(zip),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The report `hqa import` gives for the same folder, on a database of its own. */
+function cliReport(dir: string) {
+  const db = openAndMigrate(join(mkdtempSync(join(work, 'cli-')), 'hqa.sqlite'));
+  try {
+    return importFolder(db, dir);
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for the `import` phase to report its last step (events go out just after the response). */
+async function progressOf(seen: unknown[], uploadId: string): Promise<ImportProgress[]> {
+  const mine = () => seen.map((p) => ImportProgressSchema.parse(p)).filter((p) => p.upload_id === uploadId);
+  await expect.poll(() => mine().some((p) => p.phase === 'import' && p.done === p.total)).toBe(true);
+  return mine();
+}
+
+describe('importing a split uploaded as a zip', () => {
+  it('imports the ChartQA sample with the CLI report, and sends upload, unzip and import progress to the uploader', async () => {
+    const seen = recordEvents(socket, 'import.progress');
+    const zip = await zipFolder(CHARTQA_SAMPLE, { top: 'chartqa-sample' });
+    const res = await upload(curator.client, zip, { filename: 'chartqa-sample.zip', upload_id: 'u-chartqa' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const result = ImportUploadResultSchema.parse(res.body);
+    expect(result).toEqual(cliReport(CHARTQA_SAMPLE));
+    expect(result.report.charts_imported).toBeGreaterThan(0);
+
+    const progress = await progressOf(seen, 'u-chartqa');
+    expect(new Set(progress.map((p) => p.phase))).toEqual(new Set(['upload', 'unzip', 'import']));
+    expect(progress.find((p) => p.phase === 'upload' && p.done === zip.length)?.total).toBe(zip.length);
+    expect(progress.filter((p) => p.phase === 'import').at(-1)).toMatchObject({ done: result.report.charts_imported, total: result.report.charts_imported });
+  });
+
+  it('imports the MultiChartQA sample zipped in a temporary folder, detected by its layout', async () => {
+    const root = join(SEED_BENCHMARKS, 'multichartqa');
+    const zipPath = join(work, 'multichartqa.zip');
+    writeFileSync(zipPath, await zipFolder(root, { filter: (path) => path.startsWith('data/') }));
+    const res = await upload(curator.client, readFileSync(zipPath), { filename: 'multichartqa.zip' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const result = ImportUploadResultSchema.parse(res.body);
+    expect(result.format).toBe('multichartqa');
+    expect(result).toEqual(cliReport(root));
+    expect(result.report.groups_imported).toBeGreaterThan(0);
+  });
+
+  it('refuses a zip-slip entry by name and unpacks nothing of that zip', async () => {
+    const before = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
+    const zip = renameEntry(await zipFolder(CHARTQA_SAMPLE, { top: 'slip', extra: { 'zz/evil.csv': 'x,y\n1,2\n' } }), 'zz/evil.csv', '../evil.csv');
+    const res = await upload(curator.client, zip, { filename: 'slip.zip' });
+    expect(res.status).toBe(400);
+    expect(ErrorBodySchema.parse(res.body).error.message).toContain('../evil.csv');
+    expect(SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body)).toEqual(before);
+  });
+
+  it('refuses a zip that unpacks past the limit (a bomb) before writing it', async () => {
+    const zipPath = join(work, 'bomb.zip');
+    writeFileSync(zipPath, await zipFolder(CHARTQA_SAMPLE, { extra: { 'zeros.csv': '0'.repeat(5_000_000) } }));
+    await expect(unpackZip(zipPath, join(work, 'bomb'), { ...DEFAULT_ZIP_LIMITS, maxEntryBytes: 1_000_000 })).rejects.toThrow(/entry "zeros.csv" unpacks to 5000000 bytes/);
+  });
+
+  it('warns when a zip has tables but no question files, naming the files looked for', async () => {
+    const zip = await zipFolder(CHARTQA_SAMPLE, { top: 'tables-only', filter: (path) => path.startsWith('tables/') });
+    const res = await upload(curator.client, zip, { filename: 'tables-only.zip' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { report } = ImportUploadResultSchema.parse(res.body);
+    expect(report).toMatchObject({ split: 'tables-only', qas_imported: 0, errors: [] });
+    expect(report.charts_imported).toBeGreaterThan(0);
+    expect(report.warnings).toEqual([expect.stringContaining('no question files for split "tables-only": looked for tables-only_human.json and tables-only_augmented.json')]);
+  });
+
+  it('refuses uploads from reviewers and bodies that are not zips', async () => {
+    expect((await upload(reviewer.client, await zipFolder(CHARTQA_SAMPLE), {})).status).toBe(403);
+    const res = await upload(curator.client, Buffer.from('not a zip'), { filename: 'x.zip' });
+    expect(res.status).toBe(400);
+    expect(ErrorBodySchema.parse(res.body).error.message).toMatch(/not a readable zip/);
+  });
+});
+
+describe('splits: listed with counts, renamed, archived', () => {
+  it('lists each split with its charts, questions and items; a rename changes the label only', async () => {
+    const db = server.server.ctx.db;
+    const list = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
+    const test = list.find((s) => s.name === 'test');
+    const counted = db.prepare("SELECT COUNT(DISTINCT c.id) AS charts, COUNT(q.id) AS questions FROM charts c LEFT JOIN factual_qas q ON q.chart_id = c.id WHERE c.split = 'test'").get() as { charts: number; questions: number };
+    expect(test).toEqual({ name: 'test', label: null, archived_at: null, items: 0, ...counted });
+
+    const renamed = await curator.client.patch('/api/splits/test', { label: 'ChartQA test (sample)' });
+    expect(renamed.status).toBe(200);
+    expect(SplitSummarySchema.parse(renamed.body)).toMatchObject({ name: 'test', label: 'ChartQA test (sample)', charts: counted.charts });
+    expect((db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'test'").get() as { n: number }).n).toBe(counted.charts);
+    expect((await reviewer.client.patch('/api/splits/test', { label: 'x' })).status).toBe(403);
+    expect((await curator.client.patch('/api/splits/no-such-split', { label: 'x' })).status).toBe(404);
+  });
+
+  it('archiving hides the split from run planning and the review queue, deleting nothing; unarchiving brings it back', async () => {
+    const db = server.server.ctx.db;
+    const qa = db.prepare("SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = 'test' ORDER BY q.id LIMIT 1").get() as { id: number };
+    const itemId = buildItem(db, { qaId: qa.id });
+    const planned = () => eligibleQaIds(db, { split: 'test', onlyNew: false }).length;
+    const next = async (who: SignedInUser) => {
+      const res = await who.client.post('/api/review/next', {});
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as { task: { item: { id: number } } | null }).task;
+    };
+    const plannedBefore = planned();
+    expect(plannedBefore).toBeGreaterThan(0);
+
+    const archived = await curator.client.patch('/api/splits/test', { archived: true });
+    expect(archived.status).toBe(200);
+    expect(SplitSummarySchema.parse(archived.body).archived_at).not.toBeNull();
+    expect(planned()).toBe(0);
+    expect(await next(reviewer)).toBeNull();
+    expect(SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body).find((s) => s.name === 'test')).toMatchObject({ archived_at: expect.any(String), items: 1 });
+
+    await curator.client.patch('/api/splits/test', { archived: false });
+    expect(planned()).toBe(plannedBefore);
+    expect((await next(reviewer))?.item.id).toBe(itemId);
+  });
+});
