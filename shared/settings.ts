@@ -37,6 +37,13 @@ export const SettingsSchema = z.object({
   /** Review: how many reviews decide an item, and how they decide it. */
   reviews_per_item: z.number().int().min(1).max(9).default(1),
   consensus_rule: ConsensusRuleSchema.default('majority'),
+  /**
+   * Calibration: the chance that a claim serves a gold item (an accepted item a curator marked)
+   * the reviewer has not reviewed; their review is compared with the gold decision, not counted.
+   */
+  gold_share: z.number().min(0).max(1).default(0.1),
+  /** Stats flags a reviewer to curators whose agreement with gold on any criterion is under this. */
+  gold_agreement_threshold: z.number().min(0).max(1).default(0.8),
   /** How long a claimed item stays the reviewer's without a renewal. */
   lease_seconds: z.number().int().min(30).max(3600).default(300),
   /**

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { ReviewEvents } from './review-events';
+import { claimGold, disguiseGoldTask, isGoldReviewId, submitGoldReview, undoGoldReview } from './gold-service';
 import { adjudicate, claimNext, release, renew, requeue, submitReview, undoReview } from './review-service';
 
 /** What the rest of the workbench does when review settles an item; wired where services are built. */
@@ -29,10 +30,17 @@ export class ReviewCommands {
 
   /** The reviewer's next task (their own live lease first), or null when the queue has none for them. */
   next(reviewerId: number, filters: QueueFilters & { exclude_item_ids: number[] }): ReviewTask | null {
+    // A share of claims serves a gold item (calibration), told apart by nothing in the task.
+    const gold = claimGold(this.db, reviewerId, filters);
+    if (gold) {
+      this.events.claimed(gold.itemId, reviewerId);
+      return gold.task;
+    }
     const { task, claimed, expired } = claimNext(this.db, reviewerId, filters);
     this.events.expired(expired);
     if (claimed !== null) this.events.claimed(claimed, reviewerId);
-    return task;
+    // A resumed lease may be on a gold item: shown the same way as when it was claimed.
+    return disguiseGoldTask(this.db, task);
   }
 
   /** The lease's new expiry. */
@@ -45,6 +53,12 @@ export class ReviewCommands {
   }
 
   submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
+    // A gold item's review is compared with gold, not counted: its status did not change, no decision follows.
+    const gold = submitGoldReview(this.db, itemId, reviewerId, review);
+    if (gold) {
+      this.events.released(itemId);
+      return gold;
+    }
     const result = submitReview(this.db, itemId, reviewerId, review);
     this.events.decided(itemId, result.item_status);
     if (settled(result.item_status)) this.hooks.onDecided(itemId);
@@ -53,6 +67,11 @@ export class ReviewCommands {
 
   /** Takes the review back within its window; the item is the reviewer's task again. */
   undo(reviewId: number, reviewerId: number): ReviewTask {
+    if (isGoldReviewId(reviewId)) {
+      const gold = undoGoldReview(this.db, reviewId, reviewerId);
+      this.events.claimed(gold.itemId, reviewerId);
+      return gold.task;
+    }
     const { task, itemId, status } = undoReview(this.db, reviewId, reviewerId);
     this.events.decided(itemId, status);
     this.events.claimed(itemId, reviewerId);

@@ -7,6 +7,7 @@ import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';
+import { mountGoldRoutes } from './gold-routes';
 import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
 import { ownStats, teamStats } from './review-stats';
@@ -44,5 +45,6 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
     me: ownStats(ctx.db, user.id),
     team: roleAtLeast(user.role, 'curator') ? teamStats(ctx.db) : null,
   }));
+  mountGoldRoutes(api, ctx.db);
   return api.router;
 }

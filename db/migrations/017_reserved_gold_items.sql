@@ -1,1 +1,0 @@
--- Reserved: migration 017 (gold_items) is being written in this session; until then it changes nothing.

@@ -1,0 +1,155 @@
+import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
+import type { GoldVerdicts } from '../../shared/api/gold';
+import type { QueueFilters, ReviewCriteria } from '../../shared/api/review';
+import type { Decision } from '../../shared/domain/review';
+
+/** All SQL of gold items (migration 017): marks, the claim's gold pick, gold reviews, calibration. */
+
+/** Gold review ids start above any review id, so a gold review's id never names a review (undo). */
+export const GOLD_REVIEW_ID_BASE = 1_000_000_000_000;
+
+const bit = (pass: boolean) => (pass ? 1 : 0);
+
+interface GoldRow {
+  rationality: number;
+  correctness: number;
+  layout: number;
+  marked_at: string;
+  marked_by: string | null;
+}
+
+export function goldOf(db: Db, itemId: number): { verdicts: GoldVerdicts; marked_at: string; marked_by: string | null } | null {
+  const row = statement(db,
+    `SELECT g.rationality, g.correctness, g.layout, g.marked_at, u.username AS marked_by
+       FROM gold_items g LEFT JOIN users u ON u.id = g.marked_by WHERE g.item_id = ?`,
+  ).get(itemId) as GoldRow | undefined;
+  if (!row) return null;
+  return {
+    verdicts: { rationality: row.rationality === 1, correctness: row.correctness === 1, layout: row.layout === 1 },
+    marked_at: row.marked_at,
+    marked_by: row.marked_by,
+  };
+}
+
+export function goldReviewCount(db: Db, itemId: number): number {
+  return (statement(db, 'SELECT COUNT(*) AS n FROM gold_reviews WHERE item_id = ?').get(itemId) as { n: number }).n;
+}
+
+export function goldItemCount(db: Db): number {
+  return (statement(db, 'SELECT COUNT(*) AS n FROM gold_items').get() as { n: number }).n;
+}
+
+/**
+ * The criteria of the item's latest standing accepting review: what "the accepted review said".
+ * Null for an item accepted without one (by adjudication alone).
+ */
+export function acceptedReviewVerdicts(db: Db, itemId: number): GoldVerdicts | null {
+  const row = statement(db,
+    `SELECT rationality, correctness, layout FROM reviews
+      WHERE item_id = ? AND retracted_at IS NULL AND decision = 'accept' ORDER BY id DESC LIMIT 1`,
+  ).get(itemId) as { rationality: number; correctness: number; layout: number } | undefined;
+  return row ? { rationality: row.rationality === 1, correctness: row.correctness === 1, layout: row.layout === 1 } : null;
+}
+
+export function upsertGold(db: Db, itemId: number, verdicts: GoldVerdicts, curatorId: number): void {
+  statement(db,
+    `INSERT INTO gold_items (item_id, rationality, correctness, layout, marked_by) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (item_id) DO NOTHING`,
+  ).run(itemId, bit(verdicts.rationality), bit(verdicts.correctness), bit(verdicts.layout), curatorId);
+}
+
+export function deleteGold(db: Db, itemId: number): void {
+  statement(db, 'DELETE FROM gold_items WHERE item_id = ?').run(itemId);
+}
+
+/**
+ * A gold item the reviewer may be served: still accepted, not written by them, never reviewed by
+ * them (as a regular review, retracted or not, or as a gold review), not leased to them, and not
+ * in `exclude`. Oldest mark first.
+ */
+export function findClaimableGold(db: Db, reviewerId: number, filters: QueueFilters, exclude: number[]): number | null {
+  const params: Record<string, string | number> = { me: reviewerId };
+  // The queue's filters hold for gold too: an item outside them would give it away.
+  const where: string[] = [];
+  if (filters.run_id !== undefined) {
+    where.push('AND i.run_id = @run_id');
+    params.run_id = filters.run_id;
+  }
+  if (filters.proposal_id !== undefined) {
+    where.push('AND i.proposal_id = @proposal_id');
+    params.proposal_id = filters.proposal_id;
+  }
+  if (filters.chart_type !== undefined) {
+    where.push('AND EXISTS (SELECT 1 FROM charts c WHERE c.id = i.chart_id AND c.chart_type = @chart_type)');
+    params.chart_type = filters.chart_type;
+  }
+  if (exclude.length > 0) where.push(`AND g.item_id NOT IN (${exclude.map(Number).join(',')})`);
+  const row = statement(db,
+    `SELECT g.item_id AS id FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
+      WHERE i.status = 'accepted' AND i.created_by IS NOT @me ${where.join(' ')}
+        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
+        AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)
+        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = g.item_id AND l.reviewer_id = @me)
+      ORDER BY g.marked_at, g.item_id LIMIT 1`,
+  ).get(params) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+/** The item is gold and still accepted: a review of it is a gold review. */
+export function isServedAsGold(db: Db, itemId: number): boolean {
+  return statement(db,
+    "SELECT 1 FROM gold_items g JOIN hqa_items i ON i.id = g.item_id WHERE g.item_id = ? AND i.status = 'accepted'",
+  ).get(itemId) !== undefined;
+}
+
+export function goldReviewOwner(db: Db, id: number): { item_id: number; reviewer_id: number; created_at: string } | null {
+  return (statement(db, 'SELECT item_id, reviewer_id, created_at FROM gold_reviews WHERE id = ?').get(id) as
+    | { item_id: number; reviewer_id: number; created_at: string }
+    | undefined) ?? null;
+}
+
+export function deleteGoldReview(db: Db, id: number): void {
+  statement(db, 'DELETE FROM gold_reviews WHERE id = ?').run(id);
+}
+
+export function hasGoldReview(db: Db, itemId: number, reviewerId: number): boolean {
+  return statement(db, 'SELECT 1 FROM gold_reviews WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) !== undefined;
+}
+
+export function insertGoldReview(
+  db: Db,
+  r: { itemId: number; reviewerId: number; decision: Decision; criteria: ReviewCriteria; gold: GoldVerdicts; feedback: string; timeSpentMs: number },
+): { id: number; created_at: string } {
+  return statement(db,
+    `INSERT INTO gold_reviews (id, item_id, reviewer_id, decision, rationality, correctness, layout,
+        gold_rationality, gold_correctness, gold_layout, feedback, time_spent_ms)
+     VALUES ((SELECT COALESCE(MAX(id), ${GOLD_REVIEW_ID_BASE}) + 1 FROM gold_reviews),
+        @item, @reviewer, @decision, @rat, @cor, @lay, @grat, @gcor, @glay, @feedback, @ms)
+     RETURNING id, created_at`,
+  ).get({
+    item: r.itemId,
+    reviewer: r.reviewerId,
+    decision: r.decision,
+    rat: bit(r.criteria.rationality.pass),
+    cor: bit(r.criteria.correctness.pass),
+    lay: bit(r.criteria.layout.pass),
+    grat: bit(r.gold.rationality),
+    gcor: bit(r.gold.correctness),
+    glay: bit(r.gold.layout),
+    feedback: r.feedback,
+    ms: r.timeSpentMs,
+  }) as { id: number; created_at: string };
+}
+
+/** Agreement sums per reviewer and ISO week (`2026-W49`), oldest week first. */
+export function goldAgreementByWeek(db: Db): { reviewer_id: number; reviewer: string; week: string; reviews: number; rationality: number; correctness: number; layout: number }[] {
+  return statement(db,
+    `SELECT gr.reviewer_id, u.username AS reviewer, strftime('%G-W%V', gr.created_at) AS week, COUNT(*) AS reviews,
+        SUM(gr.rationality = gr.gold_rationality) AS rationality,
+        SUM(gr.correctness = gr.gold_correctness) AS correctness,
+        SUM(gr.layout = gr.gold_layout) AS layout
+       FROM gold_reviews gr JOIN users u ON u.id = gr.reviewer_id
+      GROUP BY gr.reviewer_id, week ORDER BY u.username, week`,
+  ).all() as { reviewer_id: number; reviewer: string; week: string; reviews: number; rationality: number; correctness: number; layout: number }[];
+}
