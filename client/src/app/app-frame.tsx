@@ -4,6 +4,7 @@ import { roleAtLeast } from '@shared/domain/roles';
 import { useLiveUpdates, usePresence } from '../api/use-live-updates';
 import { useCurrentUser, useLogout } from '../auth/session';
 import { PAGES } from './pages';
+import { MentionNotices } from '../views/mention-notices';
 
 /** How many are online and reviewing; curators and admins also get who (reviewers get counts only: blind review). */
 function PresenceBadge() {
@@ -33,6 +34,7 @@ export function AppFrame() {
       <header className="topbar">
         <span className="brand">Chart-HQA Workbench</span>
         <div className="topbar-right">
+          <MentionNotices />
           <PresenceBadge />
           <span className="current-user" data-testid="current-user">
             {user.username} <span className="role-tag">{user.role}</span>

@@ -4,6 +4,7 @@ import type { Criterion, Decision } from '@shared/domain/review';
 import { formatTime } from '../../ui/format';
 import type { FieldErrors } from '../../ui/form-errors';
 import { counterfactualOf } from '../../views/counterfactual';
+import { ItemThread } from '../../views/item-thread';
 import { ItemContext } from './item-context';
 import { buildReview, clearDraft, emptyDraft, isPristine, loadDraft, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
 import { AcceptConfirm, acceptNeedsConfirm, cycleComplexity, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
@@ -177,6 +178,7 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
         <p className="muted small lease-line">
           Lease until <time dateTime={task.lease_expires_at}>{formatTime(task.lease_expires_at)}</time>, renewed while this page is open.
         </p>
+        <ItemThread itemId={item.id} />
       </aside>
     </div>
   );
