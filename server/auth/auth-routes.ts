@@ -7,7 +7,8 @@ import { findUserForLogin } from '../users/user-queries';
 import { sessionToken } from './auth-middleware';
 import { loginLimiters } from './login-limits';
 import { verifyPassword } from './passwords';
-import { createSession, endSession, SESSION_COOKIE } from './sessions';
+import { openLoginSession, recordFailedLogin } from './login-audit';
+import { endSession, SESSION_COOKIE } from './sessions';
 
 /** A hash to compare against when the user does not exist, so timing does not reveal names. */
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -22,8 +23,11 @@ export function authRoutes(ctx: AppContext): Router {
     async ({ body: { username, password }, res }) => {
       const user = findUserForLogin(ctx.db, username);
       const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-      if (!user || !ok) throw new HttpError('unauthenticated', 'wrong username or password');
-      const { token, expiresAt } = createSession(ctx.db, user.id);
+      if (!user || !ok) {
+        recordFailedLogin(ctx.db, username, user?.id ?? null);
+        throw new HttpError('unauthenticated', 'wrong username or password');
+      }
+      const { token, expiresAt } = openLoginSession(ctx.db, user.id);
       res.cookie(SESSION_COOKIE, token, {
         httpOnly: true,
         sameSite: 'strict',

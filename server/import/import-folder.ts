@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
 import type { ImportFormat } from '../../shared/domain/benchmark-fields';
+import { recordAudit } from '../audit/audit-log';
 import { importChartBench } from './chartbench-files';
 import { charXivDataDir, charXivSplits, importCharXiv } from './charxiv-files';
 import { detectFormat } from './detect-format';
@@ -14,6 +15,8 @@ export interface FolderImportOptions {
   images?: string;
   split?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Who imports, for the audit log (null or absent: the CLI). */
+  actorId?: number | null;
 }
 
 /** A split name becomes a folder name in exports (`split/imgname`): as import-split requires. */
@@ -30,6 +33,22 @@ function checkSplit(split: string): string {
  * benchmark (CharXiv: `charxiv-val`). Returns the format read with the report.
  */
 export function importFolder(db: Db, dir: string, options: FolderImportOptions = {}): { format: ImportFormat; report: ImportReport } {
+  const result = importDetected(db, dir, options);
+  recordImport(db, result, options.actorId ?? null);
+  return result;
+}
+
+/**
+ * An import commits chart by chart (a bad file skips only itself), so its entry cannot share one
+ * transaction with all it wrote: it is written once the import ends, with what it counted.
+ */
+function recordImport(db: Db, { format, report }: { format: ImportFormat; report: ImportReport }, actorId: number | null): void {
+  const { split, charts_imported, charts_updated, qas_imported, items_requeued } = report;
+  const details = { format, charts_imported, charts_updated, qas_imported, items_requeued, errors: report.errors.length };
+  recordAudit(db, { actor_id: actorId, action: 'split.imported', target_type: 'split', target_id: split, details });
+}
+
+function importDetected(db: Db, dir: string, options: FolderImportOptions): { format: ImportFormat; report: ImportReport } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
   if (options.images !== undefined && (!existsSync(options.images) || !statSync(options.images).isDirectory())) {
     throw new ImportSetupError(`--images ${options.images}: not a folder`);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { recordAudit } from '../audit/audit-log';
 import { reclassifyItem } from '../items/item-validity';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
@@ -191,6 +192,7 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
       timeSpentMs: review.time_spent_ms,
     });
     const status = decide(db, itemId, now, reviewerId);
+    recordAudit(db, { actor_id: reviewerId, action: 'review.submitted', target_type: 'item', target_id: itemId, details: { review_id: stored.id, decision: review.decision, item_status: status } });
     return { review_id: stored.id, item_status: status, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
   }).immediate();
 }
@@ -232,6 +234,7 @@ export function adjudicate(
     if (input.final_answer !== undefined || input.final_question !== undefined) {
       applyFinalAnswer(db, { itemId, answer: input.final_answer ?? null, question: input.final_question ?? null, source: 'adjudication', reviewId: null, userId: curatorId });
     }
+    recordAudit(db, { actor_id: curatorId, action: 'item.adjudicated', target_type: 'item', target_id: itemId, details: { decision: input.decision, from: state.status } });
     return status;
   }).immediate();
 }

@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import { preparedOnce, type Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import { SettingsSchema, type Settings } from '../../shared/settings';
+import { recordAudit } from '../audit/audit-log';
 
 /** All SQL of settings: one row per key, the value as JSON. */
 
@@ -55,14 +57,24 @@ export function getSetting<K extends keyof Settings>(db: Db, key: K): Settings[K
   return getSettings(db)[key];
 }
 
-export function putSettings(db: Db, patch: Partial<Settings>): Settings {
+/** Stores `patch` with its audit entry (`actorId`: who; null for the CLI or a test). */
+export function putSettings(db: Db, patch: Partial<Settings>, actorId: number | null = null): Settings {
   const upsert = statement(db, `INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`);
   // Inside another transaction this would be a savepoint, whose later rollback the cache could not see.
   if (db.inTransaction) throw new Error('putSettings commits on its own: call it outside any transaction');
   try {
     db.transaction(() => {
-      for (const [key, value] of Object.entries(patch)) if (value !== undefined) upsert.run(key, JSON.stringify(value));
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined) continue;
+        // Checked here too (the route's schema already did), for callers other than the route: a
+        // value getSettings would ignore is refused, and the keys before it roll back with it.
+        const field = SettingsSchema.shape[key as keyof typeof SettingsSchema.shape] as z.ZodType | undefined;
+        const checked = field?.safeParse(value);
+        if (!checked?.success) throw new Error(`settings.${key}: ${checked ? (checked.error.issues[0]?.message ?? 'invalid') : 'no such setting'}`);
+        upsert.run(key, JSON.stringify(value));
+      }
+      recordAudit(db, { actor_id: actorId, action: 'settings.updated', target_type: 'settings', details: { changed: patch } });
     })();
   } finally {
     // Dropped whether it committed or not: what is read next comes from the table.

@@ -8,11 +8,11 @@ import { getSettings, putSettings } from './settings-queries';
 export function settingsRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, settingsApi.get, 'admin', () => ({ settings: getSettings(ctx.db) }));
-  handle(api, settingsApi.update, 'admin', ({ body, req }) => {
+  handle(api, settingsApi.update, 'admin', ({ body, req, user }) => {
     // The schema fills defaults for keys left out; store only what the admin sent.
     const sent = new Set(Object.keys(req.body as object));
     const patch = Object.fromEntries(Object.entries(body).filter(([key]) => sent.has(key))) as Partial<Settings>;
-    return { settings: putSettings(ctx.db, patch) };
+    return { settings: putSettings(ctx.db, patch, user.id) };
   });
   return api.router;
 }

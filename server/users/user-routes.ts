@@ -9,16 +9,16 @@ export function userRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, usersApi.list, 'admin', () => ({ users: listAdminUsers(ctx.db) }));
-  handle(api, usersApi.create, 'admin', async ({ body }) => {
-    const { user, generatedPassword } = await createUser(ctx.db, body.username, body.role, body.password);
+  handle(api, usersApi.create, 'admin', async ({ body, user: admin }) => {
+    const { user, generatedPassword } = await createUser(ctx.db, body.username, body.role, body.password, admin.id);
     return generatedPassword ? { user, generated_password: generatedPassword } : { user };
   });
-  handle(api, usersApi.update, 'admin', ({ params: { id }, body }) => ({ user: changeRole(ctx, id, body.role) }));
-  handle(api, usersApi.disable, 'admin', ({ params: { id } }) => {
-    const { user, revokedSessions } = disableUser(ctx, id);
+  handle(api, usersApi.update, 'admin', ({ params: { id }, body, user }) => ({ user: changeRole(ctx, id, body.role, user.id) }));
+  handle(api, usersApi.disable, 'admin', ({ params: { id }, user: admin }) => {
+    const { user, revokedSessions } = disableUser(ctx, id, admin.id);
     return { user, revoked_sessions: revokedSessions };
   });
-  handle(api, usersApi.enable, 'admin', ({ params: { id } }) => ({ user: enableUser(ctx, id) }));
+  handle(api, usersApi.enable, 'admin', ({ params: { id }, user }) => ({ user: enableUser(ctx, id, user.id) }));
   handle(api, usersApi.resetPassword, 'admin', async ({ params: { id } }) => {
     const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, id);
     return { user, generated_password: generatedPassword, revoked_sessions: revokedSessions };

@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context';
 import { generatePassword, hashPassword } from '../auth/passwords';
 import { countLiveSessionsByUser } from '../auth/session-queries';
 import { endUserSessions, sessionClock } from '../auth/sessions';
+import { recordAudit } from '../audit/audit-log';
 import { HttpError, notFound } from '../http/http-error';
 import {
   countAdmins,
@@ -22,11 +23,15 @@ import {
 /** What an account change needs: the database, and a way to close the user's open sockets. */
 export type AccountContext = Pick<AppContext, 'db' | 'disconnectSockets'>;
 
-/** Creates a user; without a password one is generated and returned once. */
-export async function createUser(db: Db, username: string, role: Role, password?: string): Promise<{ user: User; generatedPassword?: string }> {
+/** Creates a user; without a password one is generated and returned once. `actorId`: who, for the audit log (null: the CLI or first start). */
+export async function createUser(db: Db, username: string, role: Role, password?: string, actorId: number | null = null): Promise<{ user: User; generatedPassword?: string }> {
   const generatedPassword = password ? undefined : generatePassword();
   const hash = await hashPassword(password ?? generatedPassword ?? '');
-  const user = insertUser(db, username, role, hash);
+  const user = db.transaction(() => {
+    const created = insertUser(db, username, role, hash);
+    if (created) recordAudit(db, { actor_id: actorId, action: 'user.created', target_type: 'user', target_id: created.id, details: { username, role } });
+    return created;
+  })();
   if (!user) throw new HttpError('conflict', `a user named "${username}" already exists`, 'username');
   return generatedPassword ? { user, generatedPassword } : { user };
 }
@@ -68,36 +73,42 @@ function refuseLastAdmin(db: Db, account: Account, action: string, field?: strin
  * Changes a role, refusing to leave the workbench without an admin. The user's open sockets
  * close, so none keeps acting (or receiving) under the old role; requests read the role anew.
  */
-export function changeRole(ctx: AccountContext, id: number, role: Role): AdminUser {
+export function changeRole(ctx: AccountContext, id: number, role: Role, actorId: number | null = null): AdminUser {
   const { db } = ctx;
   db.transaction(() => {
     const account = accountOrThrow(db, id);
     if (account.disabled_at !== null) throw new HttpError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
     if (role !== 'admin') refuseLastAdmin(db, account, 'take the admin role from', 'role');
     updateUserRole(db, id, role);
+    recordAudit(db, { actor_id: actorId, action: 'user.role_changed', target_type: 'user', target_id: id, details: { from: account.role, to: role } });
   }).immediate();
   ctx.disconnectSockets({ userId: id });
   return adminUser(db, id);
 }
 
 /** Disables a user: they cannot log in, and every session of theirs ends with its sockets. */
-export function disableUser(ctx: AccountContext, id: number, now = new Date()): { user: AdminUser; revokedSessions: number } {
+export function disableUser(ctx: AccountContext, id: number, actorId: number | null = null, now = new Date()): { user: AdminUser; revokedSessions: number } {
   const { db } = ctx;
   const revokedSessions = db.transaction(() => {
     const account = accountOrThrow(db, id);
     if (account.disabled_at !== null) return 0;
     refuseLastAdmin(db, account, 'disable');
     setUserDisabled(db, id, now.toISOString());
-    return endUserSessions(db, id, now);
+    const ended = endUserSessions(db, id, now);
+    recordAudit(db, { actor_id: actorId, action: 'user.disabled', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    return ended;
   }).immediate();
   ctx.disconnectSockets({ userId: id });
   return { user: adminUser(db, id), revokedSessions };
 }
 
 /** Lets a disabled user log in again; sessions that ended with the disable stay ended. */
-export function enableUser(ctx: AccountContext, id: number): AdminUser {
-  accountOrThrow(ctx.db, id);
-  setUserDisabled(ctx.db, id, null);
+export function enableUser(ctx: AccountContext, id: number, actorId: number | null = null): AdminUser {
+  ctx.db.transaction(() => {
+    accountOrThrow(ctx.db, id);
+    setUserDisabled(ctx.db, id, null);
+    recordAudit(ctx.db, { actor_id: actorId, action: 'user.enabled', target_type: 'user', target_id: id });
+  })();
   return adminUser(ctx.db, id);
 }
 

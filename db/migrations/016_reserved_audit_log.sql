@@ -1,1 +1,0 @@
--- Reserved: migration 016 (audit_log) is being written in this session; until then it changes nothing.

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditEntrySchema, AuditListResponseSchema, type AuditEntry, type AuditListQuery } from '../../shared/api/audit';
+import { NextResponseSchema } from '../../shared/api/review';
+import { RunConfigSchema, RunResponseSchema } from '../../shared/api/runs';
+import { CreateUserResponseSchema } from '../../shared/api/users';
+import { queryString } from '../../shared/api/endpoint';
+import { importFolder } from '../../server/import/import-folder';
+import { putSettings, getSetting } from '../../server/settings/settings-queries';
+import { TestClient } from '../support/http-client';
+import { CHARTQA_SAMPLE } from '../support/paths';
+import { acceptReview, generateItems } from '../support/review-fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/** Issue 16 point 9: who did what and when, each entry written with its change. */
+
+let server: TestServer;
+let admin: TestClient;
+let reviewer: TestClient;
+let adminId: number;
+let reviewerId: number;
+
+const db = () => server.server.ctx.db;
+const userId = (name: string) => (db().prepare('SELECT id FROM users WHERE username = ?').get(name) as { id: number }).id;
+
+async function audit(query: AuditListQuery = {}): Promise<AuditEntry[]> {
+  const res = await admin.get(`/api/audit${queryString(query)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return AuditListResponseSchema.parse(res.body).entries;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.createUser('root', 'admin', 'admin-pass-123');
+  await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
+  adminId = userId('root');
+  reviewerId = userId('rev');
+  admin = new TestClient(server.url);
+  await admin.login('root', 'admin-pass-123');
+  reviewer = new TestClient(server.url);
+  await reviewer.login('rev', 'reviewer-pass-1');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('the audit log', () => {
+  it('is the admin\'s only', async () => {
+    expect((await reviewer.get('/api/audit')).status).toBe(403);
+    expect((await reviewer.get('/api/audit/export')).status).toBe(403);
+    expect((await new TestClient(server.url).get('/api/audit')).status).toBe(401);
+  });
+
+  it('records logins, the failed ones with the name tried and no password', async () => {
+    const ok = await audit({ action: 'login.succeeded', actor_id: reviewerId });
+    expect(ok).toHaveLength(1);
+    expect(ok[0]).toMatchObject({ actor_username: 'rev', target_type: 'user', target_id: String(reviewerId) });
+    expect((await new TestClient(server.url).post('/api/auth/login', { username: 'rev', password: 'wrong-password-1' })).status).toBe(401);
+    expect((await new TestClient(server.url).post('/api/auth/login', { username: 'nobody', password: 'wrong-password-2' })).status).toBe(401);
+    const failed = await audit({ action: 'login.failed' });
+    expect(failed.map((e) => [e.actor_id, e.target_id, e.details.username])).toEqual([
+      [null, null, 'nobody'],
+      [null, String(reviewerId), 'rev'],
+    ]);
+    expect(JSON.stringify(failed)).not.toContain('wrong-password');
+  });
+
+  it('records user create, role change, disable and enable, by the admin who did them', async () => {
+    const created = await admin.post('/api/users', { username: 'cora', role: 'reviewer' });
+    expect(created.status).toBe(201);
+    const id = CreateUserResponseSchema.parse(created.body).user.id;
+    expect((await admin.patch(`/api/users/${id}`, { role: 'curator' })).status).toBe(200);
+    expect((await admin.post(`/api/users/${id}/disable`)).status).toBe(200);
+    expect((await admin.post(`/api/users/${id}/enable`)).status).toBe(200);
+    const entries = await audit({ target_type: 'user', target_id: String(id) });
+    expect(entries.map((e) => e.action)).toEqual(['user.enabled', 'user.disabled', 'user.role_changed', 'user.created']);
+    expect(entries.every((e) => e.actor_id === adminId && e.actor_username === 'root')).toBe(true);
+    expect(entries[2]?.details).toEqual({ from: 'reviewer', to: 'curator' });
+  });
+
+  it('leaves no entry for a change refused inside its transaction', async () => {
+    // The last admin cannot lose the role: refused after the transaction began, so it rolls back whole.
+    // (First start made an admin too: disabled, root is the last one.)
+    expect((await admin.post(`/api/users/${userId('admin')}/disable`)).status).toBe(200);
+    expect((await admin.patch(`/api/users/${adminId}`, { role: 'reviewer' })).status).toBe(409);
+    expect(await audit({ action: 'user.role_changed', target_id: String(adminId) })).toEqual([]);
+    // A settings patch whose second value is invalid: the first is stored, then the whole transaction rolls back.
+    const before = (await audit({ action: 'settings.updated' })).length;
+    expect(() => putSettings(db(), { lease_seconds: 900, temperature: 9 }, adminId)).toThrow(/settings\.temperature/);
+    expect(getSetting(db(), 'lease_seconds')).not.toBe(900);
+    expect(await audit({ action: 'settings.updated' })).toHaveLength(before);
+  });
+
+  it('records settings changes with what changed', async () => {
+    expect((await admin.patch('/api/settings', { lease_seconds: 600 })).status).toBe(200);
+    const [entry] = await audit({ action: 'settings.updated', limit: 1 });
+    expect(entry).toMatchObject({ actor_id: adminId, target_type: 'settings', details: { changed: { lease_seconds: 600 } } });
+  });
+
+  it('records an import with its counts', async () => {
+    const { report } = importFolder(db(), CHARTQA_SAMPLE, { split: 'audit-sample', actorId: adminId });
+    const [entry] = await audit({ action: 'split.imported', target_id: 'audit-sample' });
+    expect(entry).toMatchObject({ actor_id: adminId, target_type: 'split', details: { format: 'chartqa', charts_imported: report.charts_imported, qas_imported: report.qas_imported } });
+    expect(report.charts_imported).toBeGreaterThan(0);
+  });
+
+  it('records runs started, paused, resumed and cancelled', async () => {
+    const started = await admin.post('/api/runs', { engine: 'offline', stage: 'items', items: 2 });
+    const run = RunResponseSchema.parse(started.body).run;
+    await server.server.executor.start(run.id);
+    const held = server.server.executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 2 }), null);
+    expect((await admin.post(`/api/runs/${held.id}/pause`)).status).toBe(200);
+    expect((await admin.post(`/api/runs/${held.id}/resume`)).status).toBe(200);
+    await server.server.executor.start(held.id);
+    const other = server.server.executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 2 }), null);
+    expect((await admin.post(`/api/runs/${other.id}/cancel`)).status).toBe(200);
+    expect((await audit({ target_type: 'run', target_id: String(run.id) })).map((e) => [e.action, e.actor_id])).toEqual([['run.started', adminId]]);
+    expect((await audit({ target_type: 'run', target_id: String(held.id) })).map((e) => [e.action, e.actor_id])).toEqual([
+      ['run.resumed', adminId],
+      ['run.paused', adminId],
+      ['run.started', null],
+    ]);
+    expect((await audit({ target_type: 'run', target_id: String(other.id) })).map((e) => e.action)).toEqual(['run.cancelled', 'run.started']);
+  });
+
+  it('records a review and an adjudication on the item', async () => {
+    await generateItems(server, 1);
+    const task = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+    if (!task) throw new Error('no item to review');
+    const itemId = task.item.id;
+    expect((await reviewer.post(`/api/review/items/${itemId}`, acceptReview())).status).toBe(201);
+    expect((await admin.post(`/api/review/items/${itemId}/adjudicate`, { decision: 'reject', note: 'audit test' })).status).toBe(200);
+    const entries = await audit({ target_type: 'item', target_id: String(itemId) });
+    expect(entries.map((e) => [e.action, e.actor_id])).toEqual([
+      ['item.adjudicated', adminId],
+      ['review.submitted', reviewerId],
+    ]);
+    expect(entries[1]?.details).toMatchObject({ decision: 'accept' });
+    expect(entries[0]?.details).toMatchObject({ decision: 'reject' });
+  });
+
+  it('records an export download with its item count', async () => {
+    const res = await admin.get('/api/export?format=jsonl');
+    expect(res.status).toBe(200);
+    const lines = Buffer.from(res.body as ArrayBuffer).toString('utf8').split('\n').filter(Boolean);
+    const [entry] = await audit({ action: 'export.downloaded', limit: 1 });
+    expect(entry).toMatchObject({ actor_id: adminId, target_id: 'jsonl', details: { format: 'jsonl', items: lines.length } });
+  });
+
+  it('filters by time and pages newest first by id', async () => {
+    expect(await audit({ to: '2000-01-01' })).toEqual([]);
+    expect(await audit({ from: '2999-01-01T00:00:00Z' })).toEqual([]);
+    const all = await audit({ limit: 200 });
+    expect(all.length).toBeGreaterThan(6);
+    expect(await audit({ from: '2000-01-01', to: '2999-01-01' })).toEqual(all.slice(0, 50));
+    const first = AuditListResponseSchema.parse((await admin.get('/api/audit?limit=3')).body);
+    expect(first.entries).toEqual(all.slice(0, 3));
+    const second = AuditListResponseSchema.parse((await admin.get(`/api/audit?limit=3&before_id=${first.next_before_id}`)).body);
+    expect(second.entries).toEqual(all.slice(3, 6));
+    const last = AuditListResponseSchema.parse((await admin.get(`/api/audit?limit=3&before_id=${all.at(-1)?.id}`)).body);
+    expect(last).toEqual({ entries: [], next_before_id: null });
+    expect((await admin.get('/api/audit?action=nothing.done')).status).toBe(400);
+    expect((await admin.get('/api/audit?from=yesterday')).status).toBe(400);
+  });
+
+  it('exports the filtered log as JSON lines', async () => {
+    // Fetched as text: TestClient would parse a JSON-ish type as one JSON document.
+    const res = await fetch(`${server.url}/api/audit/export?target_type=user`, { headers: { cookie: admin.cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+    expect(res.headers.get('content-disposition')).toContain('audit-log.jsonl');
+    const text = await res.text();
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.trimEnd().split('\n').map((line) => AuditEntrySchema.parse(JSON.parse(line)));
+    expect(lines).toEqual(await audit({ target_type: 'user', limit: 200 }));
+    expect(lines.length).toBeGreaterThan(3);
+  });
+});
