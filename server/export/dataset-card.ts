@@ -49,6 +49,13 @@ export const HF_FEATURES: readonly Feature[] = [
       b('corrected', 'A reviewer or curator corrected the model\'s answer or question.'),
     ],
   },
+  {
+    name: 'verification',
+    doc: 'What the verifier computed over.',
+    struct: [
+      s('table', '`confirmed`: the chart\'s data table was published with it or confirmed by a curator; `unconfirmed`: extracted from the image by a vision model and not confirmed, so the answer was checked against a table that may misread the chart and reviewers judged from the image.'),
+    ],
+  },
 ];
 
 const q = (text: string) => JSON.stringify(text);
@@ -161,6 +168,15 @@ export function datasetCard({ name, items, images, stats, settings, createdAt }:
     `| pass rate (accepted of decided items) | ${percent(stats.pass_rate)} |`,
     `| same question as the factual one | ${stats.same_question} |`,
     `| control items | ${stats.controls} |`,
+    `| items verified on an unconfirmed (extracted) table | ${stats.table_unconfirmed} |`,
+    '',
+    ...(stats.table_unconfirmed === 0
+      ? ['Every item was verified on a confirmed data table (published with its chart, or confirmed by a curator).']
+      : [
+          `${stats.table_unconfirmed} of ${stats.questions} items were verified on a data table a vision model extracted from the chart's image and`,
+          'no curator confirmed (`verification.table` is `unconfirmed`): their answers were judged by reviewers from the image, not',
+          'checked against a vouched-for table. Filter on `verification.table == "confirmed"` for the strictly verified subset.',
+        ]),
     '',
     '## Review protocol',
     '',

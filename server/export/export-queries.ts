@@ -37,6 +37,7 @@ export interface ExportRow {
   accepts: number;
   rejects: number;
   adjudicated: number;
+  table_confirmed: number;
 }
 
 const ACCEPTED = `FROM hqa_items i JOIN charts c ON c.id = i.chart_id JOIN factual_qas q ON q.id = i.qa_id
@@ -53,7 +54,7 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
   const page = statement(db,
     `SELECT i.id, c.imgname, c.split, c.id AS chart_id, c.chart_type, c.content_hash, i.assumption, i.question, i.final_question, i.answer,
       i.final_answer, i.answer_type, i.affects_answer, i.question_relation, i.is_control, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
-      i.run_id, i.model, i.edit, i.program, i.verifier,
+      i.run_id, i.model, i.edit, i.program, i.verifier, c.table_confirmed,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'accept') AS accepts,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'reject') AS rejects,
       EXISTS (SELECT 1 FROM adjudications a WHERE a.item_id = i.id) AS adjudicated
@@ -90,8 +91,9 @@ export function exportStats(db: Db): ExportStats {
         SUM(i.final_answer IS NULL AND i.answer_type = 'boolean') AS boolean_n, SUM(i.final_answer IS NULL AND i.answer_type = 'text') AS text_n,
         AVG(LENGTH(COALESCE(i.final_question, i.question))) AS q_chars, AVG(LENGTH(i.assumption)) AS a_chars,
         AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars,
-        COALESCE(SUM(i.question_relation = 'same'), 0) AS same_question, COALESCE(SUM(i.is_control), 0) AS controls
-       FROM hqa_items i WHERE i.status = 'accepted'`,
+        COALESCE(SUM(i.question_relation = 'same'), 0) AS same_question, COALESCE(SUM(i.is_control), 0) AS controls,
+        COALESCE(SUM(c.table_confirmed = 0), 0) AS table_unconfirmed
+       FROM hqa_items i JOIN charts c ON c.id = i.chart_id WHERE i.status = 'accepted'`,
     )
     .get() as {
     questions: number;
@@ -106,6 +108,7 @@ export function exportStats(db: Db): ExportStats {
     ans_chars: number | null;
     same_question: number;
     controls: number;
+    table_unconfirmed: number;
   };
   const decided = statement(db, "SELECT SUM(status = 'accepted') AS accepted, COUNT(*) AS decided FROM hqa_items WHERE status IN ('accepted', 'rejected')").get() as {
     accepted: number | null;
@@ -126,6 +129,7 @@ export function exportStats(db: Db): ExportStats {
     pass_rate: roundedPercent(decided.accepted ?? 0, decided.decided),
     same_question: row.same_question,
     controls: row.controls,
+    table_unconfirmed: row.table_unconfirmed,
   };
 }
 

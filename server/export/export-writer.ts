@@ -46,6 +46,7 @@ export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new S
       adjudicated: row.adjudicated === 1,
       corrected: row.final_answer !== null || row.final_question !== null,
     },
+    verification: { table: row.table_confirmed === 1 ? 'confirmed' : 'unconfirmed' },
   };
 }
 

@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { z } from 'zod';
 import type { Converted } from '../../shared/generation/model-output';
 import type { AppContext } from '../app-context';
-import { getQaWithChart } from '../charts/chart-queries';
+import { getChartImage, getQaWithChart } from '../charts/chart-queries';
 import { batchClient } from '../llm/batch-api';
 import { batchInputLine, type BatchInputLine, type BatchLineResult } from '../llm/batch-lines';
 import { ENDED_BATCH_STATES, latestRunBatch } from '../llm/batch-queries';
@@ -43,7 +43,7 @@ type Made = { proposals: ReturnType<typeof storeProposalResult>; items: NonNulla
 export interface StageTask {
   task: TaskRow;
   customId: string;
-  messages: { system: string; user: string };
+  messages: { system: string; user: string; image?: string };
   /** The repair turns after an invalid first reply (the engine's one repair), else none. */
   repairTurns: ChatCompletionMessageParam[];
   /** Reads the reply as the engine does and stores it; what it made is collected in `made`. */
@@ -126,7 +126,7 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
     return {
       task,
       customId,
-      messages: itemMessages(source, proposal),
+      messages: itemMessages(source, proposal, getChartImage(db, source.chart.id)?.png ?? null),
       repairTurns,
       store: (reply, made) => {
         const read = readReply(ctx, reply, STAGE_WIRES.stage2, repairTurns.length > 0);

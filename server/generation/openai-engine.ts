@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { z } from 'zod';
 import type { Converted } from '../../shared/generation/model-output';
 import type { Settings } from '../../shared/settings';
+import { getChartImage } from '../charts/chart-queries';
 import { createLlmClient } from '../llm/llm-client';
 import type { ModelConnection } from '../llm/provider';
 import type { EngineUsage, GenerationEngine } from './engine';
@@ -60,7 +61,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
       return result.ok ? { ok: true, texts: result.value, usage: result.usage } : result;
     },
     async item(request) {
-      const messages = itemMessages(request.source, request.proposal);
+      const messages = itemMessages(request.source, request.proposal, getChartImage(options.db, request.source.chart.id)?.png ?? null);
       const result = await call('stage2', stage2, messages, STAGE_WIRES.stage2, request);
       return result.ok ? { ok: true, draft: result.value.draft, notes: result.value.notes, usage: result.usage } : result;
     },

@@ -3,6 +3,7 @@ import { ModelItemOutputSchema, ModelProposalOutputSchema, toItemDraft, toPropos
 import type { Settings } from '../../shared/settings';
 import type { QaWithChart } from '../charts/chart-queries';
 import { chartTypeDescription, loadTemplate, tableToPromptCsv } from '../llm/templates';
+import { imageDataUrl } from '../tables/extract-table';
 
 /**
  * What Stage 1 and Stage 2 ask a model, built in one place for the call-by-call engine
@@ -28,9 +29,14 @@ export function proposalMessages(settings: Settings, chartType: ChartType, examp
   });
 }
 
-export function itemMessages(source: QaWithChart, proposal: { text: string }): { system: string; user: string } {
+/**
+ * Stage 2's messages. `image`: the chart's own stored image, when it has one: the model sees the
+ * chart as well as its table, which matters most when the table was extracted and nobody has
+ * confirmed it yet (the image is then the ground truth, and the table may have misread it).
+ */
+export function itemMessages(source: QaWithChart, proposal: { text: string }, image: Buffer | null): { system: string; user: string; image?: string } {
   const { chart, qa } = source;
-  return stage2Template().render({
+  const messages = stage2Template().render({
     chart_type: chart.chart_type,
     chart_type_label: CHART_TYPE_LABELS[chart.chart_type],
     chart_type_description: chartTypeDescription(chart.chart_type),
@@ -42,4 +48,5 @@ export function itemMessages(source: QaWithChart, proposal: { text: string }): {
     series: chart.table.series,
     rows: chart.table.rows.map((r) => r.label),
   });
+  return image === null ? messages : { ...messages, image: imageDataUrl(image) };
 }

@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
 import { ChartWithoutTableError, parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
+import { TableStateSchema } from '../../shared/tables/table-state';
+import { tableStateSql } from '../tables/table-state-queries';
 
 /** All SQL of HQA items. */
 
@@ -49,6 +51,7 @@ interface ItemRow {
   requeue_reason: string | null;
   status: string;
   created_at: string;
+  table_state: string;
 }
 
 interface ItemDetailRow extends ItemRow {
@@ -69,7 +72,7 @@ interface ItemDetailRow extends ItemRow {
 
 const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
   i.answer_type, i.affects_answer, i.verifier_match, i.bias_flags, i.question_relation, i.answer_unchanged, i.is_control,
-  i.proposal_consistent, i.requeue_reason, i.status, i.created_at`;
+  i.proposal_consistent, i.requeue_reason, i.status, i.created_at, ${tableStateSql('c')} AS table_state`;
 const FROM = 'FROM hqa_items i JOIN charts c ON c.id = i.chart_id';
 
 const BiasFlagsSchema = z.array(BiasFlagSchema);
@@ -104,6 +107,7 @@ function toSummary(row: ItemRow): ItemSummary {
     requeue_reason: row.requeue_reason === null ? null : RequeueReasonSchema.parse(row.requeue_reason),
     status: ItemStatusSchema.parse(row.status),
     created_at: row.created_at,
+    table_state: TableStateSchema.parse(row.table_state),
   };
 }
 

@@ -34,7 +34,8 @@ export interface LlmRequest<W, T> {
   /** What the call is for, e.g. `stage1.proposals`, `stage2.item`. */
   purpose: string;
   template: { name: string; hash: string };
-  messages: { system: string; user: string };
+  /** `image`: a data URL the user message shows before its text (the chart, for a vision model). */
+  messages: { system: string; user: string; image?: string };
   /** The shape the model fills (strict-compatible: no optionals, no records). */
   wireSchema: z.ZodType<W>;
   schemaName: string;
@@ -154,7 +155,12 @@ export function structuredBody<W, T>(
     temperature: request.temperature,
     messages: [
       { role: 'system', content: mode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format) },
-      { role: 'user', content: request.messages.user },
+      {
+        role: 'user',
+        content: request.messages.image === undefined
+          ? request.messages.user
+          : [{ type: 'image_url', image_url: { url: request.messages.image } }, { type: 'text', text: request.messages.user }],
+      },
       ...repairTurns,
     ],
     response_format: mode === 'json_schema' ? format : { type: 'json_object' },

@@ -4,6 +4,7 @@ import { ItemOriginSchema, ItemStatusSchema, QUESTION_RELATIONS, QuestionRelatio
 import { BIAS_FLAGS, BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
+import { TableStateSchema } from '../tables/table-state';
 import { VerifierResultSchema } from '../table/verify';
 import { IdParamSchema, IdSchema, PageQuerySchema } from './common';
 import { endpoint } from './endpoint';
@@ -36,6 +37,8 @@ export const ItemSummarySchema = z.object({
   requeue_reason: RequeueReasonSchema.nullable(),
   status: ItemStatusSchema,
   created_at: z.string(),
+  /** The chart's table: `unconfirmed` (extracted, nobody vouched for it) marks the item `unverified: table not confirmed`. */
+  table_state: TableStateSchema,
 });
 export type ItemSummary = z.infer<typeof ItemSummarySchema>;
 
@@ -97,6 +100,8 @@ export const ItemFilterSchema = z.object({
   bias: BiasFilterSchema.optional(),
   /** `true`: items the system sent back to review because their chart's table changed. */
   stale: FlagFilterSchema.optional(),
+  /** `unconfirmed`: items on a chart whose extracted table no curator has confirmed yet. */
+  table: TableStateSchema.optional(),
 });
 export type ItemFilter = z.infer<typeof ItemFilterSchema>;
 

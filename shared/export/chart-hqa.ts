@@ -22,6 +22,11 @@ export const ExportStatsSchema = z.object({
   same_question: z.number().int(),
   /** Items marked `control`. */
   controls: z.number().int(),
+  /**
+   * Items verified on a table no curator has confirmed (`verification.table` is `unconfirmed`):
+   * extracted from the chart's image by a vision model; reviewers judged them from the image.
+   */
+  table_unconfirmed: z.number().int(),
 });
 export type ExportStats = z.infer<typeof ExportStatsSchema>;
 
@@ -58,6 +63,13 @@ export const ExportItemSchema = z.object({
   original: z.object({ query: z.string(), label: z.string(), source: QaSourceSchema }),
   proposal: z.object({ id: z.number().int(), text: z.string() }).nullable(),
   review: ExportReviewSummarySchema,
+  /**
+   * What the verifier computed over. `table`: `confirmed` — the chart's data table was imported
+   * from a source that publishes tables, or confirmed by a curator; `unconfirmed` — it was
+   * extracted from the image by a vision model and nobody vouched for it: the answer was checked
+   * against a table that may misread the chart, and reviewers judged the item from the image.
+   */
+  verification: z.object({ table: z.enum(['confirmed', 'unconfirmed']) }),
 });
 export type ExportItem = z.infer<typeof ExportItemSchema>;
 

@@ -119,7 +119,10 @@ describe('the chart-hqa export', () => {
       // Both ask another question than their factual one ("the highest revenue" of a company question).
       same_question: 0,
       controls: 0,
+      // ChartQA publishes its tables: both verified on a confirmed one.
+      table_unconfirmed: 0,
     });
+    expect(doc.items.map((i) => i.verification)).toEqual([{ table: 'confirmed' }, { table: 'confirmed' }]);
     expect(doc.items.map((i) => [i.question_relation, i.control])).toEqual([
       ['different', false],
       ['different', false],

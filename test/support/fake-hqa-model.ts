@@ -10,7 +10,8 @@ export function schemaName(chat: FakeChatRequest): string | null {
 export function promptLabels(chat: FakeChatRequest): { rows: string[]; series: string[] } {
   const user = chat.messages
     .filter((m) => m.role === 'user')
-    .map((m) => (typeof m.content === 'string' ? m.content : ''))
+    // A chart with a stored image is sent as [image_url, text] parts: the prompt is the text part.
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n')))
     .join('\n');
   const rows = /Row labels: (\[.*\])/.exec(user)?.[1];
   const series = /Series names: (\[.*\])/.exec(user)?.[1];

@@ -12,7 +12,7 @@ import { ItemListTable } from './item-list-table';
 const DIFFERENT = 'Asks a different question than the factual one — not the benchmark’s task (left out of decline and bias rates)';
 const OFF_PROPOSAL = 'the proposal names the smallest row (&quot;Continental (Germany)&quot;), but the edit acts on &quot;Michelin (France)&quot;';
 
-type Flags = Partial<Pick<ItemDetail, 'question_relation' | 'answer_unchanged' | 'is_control' | 'proposal_consistent'>>;
+type Flags = Partial<Pick<ItemDetail, 'question_relation' | 'answer_unchanged' | 'is_control' | 'proposal_consistent' | 'table_state'>>;
 
 // Parsed, not typed: fields other work adds to these schemas need no edit here.
 function buildItem(flags: Flags): ItemDetail {
@@ -39,6 +39,7 @@ function buildItem(flags: Flags): ItemDetail {
     requeue_reason: null,
     status: 'pending',
     created_at: '2026-01-02T03:04:05.000Z',
+    table_state: 'confirmed',
     assumption: 'Suppose Michelin’s revenue rose by 0.1.',
     rationale: 'hand-built',
     edit: [{ op: 'add', row: 'Michelin (France)', delta: 0.1 }],
@@ -124,6 +125,18 @@ describe('validity flags on the review screen and the item page', () => {
     for (const html of bothScreens({ proposal_consistent: null })) expect(html).not.toContain('Does not do what its proposal says');
   });
 
+  it('mark an item on an unconfirmed table, and on review show the original image to judge from', () => {
+    const [review, page] = bothScreens({ table_state: 'unconfirmed' });
+    for (const html of [review, page]) expect(html).toContain('data-testid="validity-table-unconfirmed"><strong>unverified: table not confirmed</strong>');
+    expect(review).toContain('data-testid="judge-from-image"');
+    expect(review).toMatch(/<img src="\/api\/charts\/2\/image" alt="Original chart image: two_col_158.png" data-testid="judge-from-image-img"/);
+    expect(page).not.toContain('judge-from-image');
+    for (const html of bothScreens({ table_state: 'confirmed' })) {
+      expect(html).not.toContain('table not confirmed');
+      expect(html).not.toContain('judge-from-image');
+    }
+  });
+
   it('show the program’s answer before the edit beside the recomputed one', () => {
     for (const html of bothScreens({})) {
       expect(html).toContain('data-testid="original-answer"');
@@ -138,6 +151,12 @@ describe('validity tags in the items list', () => {
   it('tag each flag compactly', () => {
     expect(tags(itemList({ question_relation: 'different', answer_unchanged: true, proposal_consistent: false }))).toEqual(['different', 'unchanged', 'inconsistent']);
     expect(tags(itemList({ question_relation: null, answer_unchanged: true, is_control: true }))).toEqual(['unclassified', 'control']);
+  });
+
+  it('tag an item on an unconfirmed table', () => {
+    const html = itemList({ table_state: 'unconfirmed' });
+    expect(html).toContain('data-flag="table_unconfirmed" data-testid="table-unconfirmed-tag">unverified: table not confirmed</span>');
+    expect(itemList({ table_state: 'confirmed' })).not.toContain('table_unconfirmed');
   });
 
   it('tag nothing on a valid item', () => {

@@ -1,5 +1,6 @@
 import type { ItemDetail, ItemSummary } from '@shared/api/items';
 import type { VerifierResult } from '@shared/table/verify';
+import { UnconfirmedTableNotice, UnconfirmedTableTag } from './unconfirmed-table';
 
 /**
  * Whether an item is the benchmark's task: the factual question under an assumption that
@@ -12,7 +13,7 @@ export const DIFFERENT_QUESTION_TEXT =
 export const UNCLASSIFIED_TEXT = 'question relation not classified yet';
 export const INCONSISTENT_TEXT = 'Does not do what its proposal says';
 
-type ValidityFields = Pick<ItemSummary, 'question_relation' | 'answer_unchanged' | 'is_control' | 'proposal_consistent'>;
+type ValidityFields = Pick<ItemSummary, 'question_relation' | 'answer_unchanged' | 'is_control' | 'proposal_consistent' | 'table_state'>;
 
 /** "27.23 before and after", or both answers when they are spelled differently yet agree. */
 export function beforeAndAfter(verifier: Pick<VerifierResult, 'original_answer' | 'recomputed_answer'>): string {
@@ -38,6 +39,7 @@ export function ValidityNotices({ item }: { item: ValidityFields & Pick<ItemDeta
   const message = item.proposal_consistent === false ? inconsistencyMessage(item.verifier) : null;
   return (
     <div className="validity-notices" data-testid="validity-notices">
+      <UnconfirmedTableNotice state={item.table_state} />
       {item.question_relation === 'different' && (
         <p className="notice notice-danger" role="note" data-testid="validity-different">
           <strong>{DIFFERENT_QUESTION_TEXT}</strong>
@@ -89,9 +91,10 @@ export function validityTags(item: ValidityFields): TagKey[] {
 /** The flags as compact tags, for the items list. */
 export function ValidityTags({ item }: { item: ValidityFields }) {
   const tags = validityTags(item);
-  if (tags.length === 0) return <span className="muted small">none</span>;
+  if (tags.length === 0 && item.table_state !== 'unconfirmed') return <span className="muted small">none</span>;
   return (
     <span className="bias-flags" data-testid="validity-tags">
+      <UnconfirmedTableTag state={item.table_state} />
       {tags.map((tag) => (
         <span key={tag} className={`validity-tag validity-${TAGS[tag].tone}`} title={TAGS[tag].title} data-flag={tag}>
           {TAGS[tag].label}

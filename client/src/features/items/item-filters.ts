@@ -13,6 +13,7 @@ import {
   type QuestionRelationFilter,
 } from '@shared/api/items';
 import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
+import { TableStateSchema, type TableState } from '@shared/tables/table-state';
 import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '@shared/domain/generation';
 import { parseId } from '../../ui/parse-id';
 
@@ -41,6 +42,8 @@ export type ItemListFilters = {
   bias: BiasFilter | '';
   /** Sent back to review because the chart's table changed. */
   stale: FlagFilter | '';
+  /** The chart's table: `unconfirmed` lists the items marked `unverified: table not confirmed`. */
+  table: TableState | '';
   sort: ItemSort;
   /** The page's cursor (from the previous page's next or prev); none on the first page. */
   cursor: string;
@@ -63,6 +66,7 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
   const lint = LintFilterSchema.safeParse(params.get('lint'));
   const bias = BiasFilterSchema.safeParse(params.get('bias'));
   const sort = ItemSortSchema.safeParse(params.get('sort'));
+  const table = TableStateSchema.safeParse(params.get('table'));
   return {
     status: status.success ? status.data : '',
     origin: origin.success ? origin.data : '',
@@ -80,6 +84,7 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
     lint: lint.success ? lint.data : '',
     bias: bias.success ? bias.data : '',
     stale: flagParam(params.get('stale')),
+    table: table.success ? table.data : '',
     sort: sort.success ? sort.data : 'newest',
     // A page number without its cursor (an old link) cannot be found again: the first page.
     cursor: params.get('cursor') ?? '',
@@ -107,6 +112,7 @@ export function writeItemFilters(current: ItemListFilters, change: Partial<ItemL
   if (next.lint) params.set('lint', next.lint);
   if (next.bias) params.set('bias', next.bias);
   if (next.stale) params.set('stale', next.stale);
+  if (next.table) params.set('table', next.table);
   if (next.sort !== 'newest') params.set('sort', next.sort);
   if (next.cursor && next.page > 1) {
     params.set('cursor', next.cursor);
@@ -134,6 +140,7 @@ export function toItemFilter(filters: ItemListFilters): ItemFilter {
     lint: filters.lint || undefined,
     bias: filters.bias || undefined,
     stale: filters.stale || undefined,
+    table: filters.table || undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import { BiasFilterSchema, FlagFilterSchema, LintFilterSchema, QuestionRelationFilterSchema, type BiasFilter, type QuestionRelationFilter } from '@shared/api/items';
 import { BIAS_FLAGS, type BiasFlag } from '@shared/generation/bias-guards';
+import { TableStateSchema, type TableState } from '@shared/tables/table-state';
 import { FilterSelect } from '../../ui/filter-select';
 import type { ItemListFilters } from './item-filters';
 
@@ -41,7 +42,12 @@ const STALE_OPTIONS = [
   { value: 'false', label: 'not stale' },
 ] as const;
 
-export type ValidityFilterKey = 'relation' | 'unchanged' | 'consistent' | 'control' | 'lint' | 'bias' | 'stale';
+const TABLE_OPTIONS: readonly { value: TableState; label: string }[] = [
+  { value: 'unconfirmed', label: 'not confirmed (unverified)' },
+  { value: 'confirmed', label: 'confirmed' },
+];
+
+export type ValidityFilterKey = 'relation' | 'unchanged' | 'consistent' | 'control' | 'lint' | 'bias' | 'stale' | 'table';
 
 /** The filters are empty: no validity filter narrows the list. */
 export const NO_VALIDITY_FILTERS = {
@@ -52,10 +58,11 @@ export const NO_VALIDITY_FILTERS = {
   lint: '',
   bias: '',
   stale: '',
+  table: '',
 } as const satisfies Pick<ItemListFilters, ValidityFilterKey>;
 
 export function hasValidityFilter(filters: Pick<ItemListFilters, ValidityFilterKey>): boolean {
-  return Boolean(filters.relation || filters.unchanged || filters.consistent || filters.control || filters.lint || filters.bias || filters.stale);
+  return Boolean(filters.relation || filters.unchanged || filters.consistent || filters.control || filters.lint || filters.bias || filters.stale || filters.table);
 }
 
 /**
@@ -128,6 +135,15 @@ export function ValidityFilters({ filters, update }: { filters: ItemListFilters;
         allLabel="Stale or not"
         options={STALE_OPTIONS}
         onChange={(stale) => update({ stale })}
+      />
+      <FilterSelect
+        label="Table"
+        name="table"
+        value={filters.table}
+        schema={TableStateSchema}
+        allLabel="Any table"
+        options={TABLE_OPTIONS}
+        onChange={(table) => update({ table })}
       />
     </>
   );

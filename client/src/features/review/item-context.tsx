@@ -8,6 +8,7 @@ import { ValidityNotices } from '../../views/validity-flags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { VerifierView } from '../../views/verifier-view';
 import { ItemCharts, ItemDataTable } from '../../views/item-charts';
+import { JudgeFromImage } from '../../views/unconfirmed-table';
 
 /** The question block: what the reviewer judges, at the top. */
 function QuestionBlock({ task }: { task: ReviewTask }) {
@@ -87,6 +88,7 @@ export function ItemContext({ task, outcome }: { task: ReviewTask; outcome: Edit
   return (
     <div className="review-context">
       <QuestionBlock task={task} />
+      <JudgeFromImage chartId={chart.id} name={chart.title ?? chart.imgname} state={item.table_state} />
       <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />
       <div className="review-details">
         <section className="review-card" aria-labelledby="review-table-heading">

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { SaveTableResponseSchema } from '../../shared/api/tables';
+import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
+import { toExtractedTable } from '../../shared/tables/extracted-table';
+import { getChartImage } from '../../server/charts/chart-queries';
+import { datasetCard } from '../../server/export/dataset-card';
+import { importFolder } from '../../server/import/import-folder';
+import { storeExtractedTable } from '../../server/tables/table-service';
+import { buildChart, buildItem, buildQa } from '../support/factories';
+import { hqaModel, schemaName } from '../support/fake-hqa-model';
+import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { TestClient } from '../support/http-client';
+import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * Items on a chart whose table a vision model extracted and no curator confirmed: generation
+ * runs (the model is shown the image), the items carry `table_state: 'unconfirmed'` (the mark
+ * `unverified: table not confirmed`), the list filters on it, the export says which items were
+ * verified on a confirmed table, and a curator's confirmation lifts the mark.
+ */
+
+const SPLIT = 'multichartqa';
+
+let fake: FakeOpenAI;
+let server: TestServer;
+let curator: TestClient;
+let extractedChart: number;
+
+const itemRequests = () => fake.requests.flatMap((r) => (r.chat && schemaName(r.chat) === 'hqa_item' ? [r.chat] : []));
+function imageUrl(chat: FakeChatRequest): string | null {
+  const user = chat.messages[1]?.content;
+  if (!Array.isArray(user)) return null;
+  const part = user.find((p) => p.type === 'image_url') as { image_url?: { url?: string } } | undefined;
+  return part?.image_url?.url ?? null;
+}
+async function items(query: string) {
+  return ItemListResponseSchema.parse((await curator.get(`/api/items?page_size=100&${query}`)).body);
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  fake.setDefault(hqaModel());
+  server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  curator = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+  const db = server.server.ctx.db;
+  expect(importFolder(db, MULTICHARTQA_DATA, { format: 'multichartqa', split: SPLIT }).report.errors).toEqual([]);
+  // One chart of the split gets a table as extraction stores it (source extracted, unconfirmed).
+  const first = db.prepare('SELECT c.id FROM charts c WHERE c.split = ? AND EXISTS (SELECT 1 FROM factual_qas q WHERE q.chart_id = c.id) ORDER BY c.id LIMIT 1').get(SPLIT) as { id: number };
+  extractedChart = first.id;
+  const extracted = toExtractedTable({
+    title: 'Daily cases',
+    label_header: 'Year',
+    series: [{ name: 'Germany', unit: null }, { name: 'France', unit: null }],
+    rows: [{ label: '2020', values: [12.5, 3] }, { label: '2021', values: [20, 7] }],
+  });
+  if (!extracted.ok) throw new Error(extracted.reason);
+  storeExtractedTable(db, extractedChart, extracted.value);
+});
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+describe('items on an extracted, unconfirmed table', () => {
+  it('are made by the openai engine, which is sent the chart image; charts with no table still get none, by name', async () => {
+    const db = server.server.ctx.db;
+    const questions = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = ?').get(SPLIT) as { n: number }).n;
+    const res = await curator.post('/api/runs', { engine: 'openai', stage: 'items', split: SPLIT, items: questions, order: 'id', concurrency: 1 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { run } = RunResponseSchema.parse(res.body);
+    await server.server.executor.start(run.id);
+    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
+    expect(onExtracted).toBeGreaterThan(0);
+    expect(detail.run.items_created).toBe(onExtracted);
+    // The other charts of the split have no table at all: no verifier is possible there.
+    expect(detail.errors).toHaveLength(questions - onExtracted);
+    for (const error of detail.errors) expect(error.error).toMatch(/has no data table \(image only\): no item can be verified on it yet$/);
+
+    const sent = itemRequests();
+    expect(sent).toHaveLength(onExtracted);
+    const png = getChartImage(db, extractedChart)?.png;
+    if (!png) throw new Error('the extracted chart has no stored image');
+    for (const chat of sent) {
+      expect(imageUrl(chat)).toBe(`data:image/png;base64,${png.toString('base64')}`);
+      // The table is in the text part beside the image.
+      expect(JSON.stringify(chat.messages[1]?.content)).toContain('Germany');
+    }
+
+    const list = await items(`chart_id=${extractedChart}`);
+    expect(list.total).toBe(onExtracted);
+    for (const item of list.items) expect(item.table_state).toBe('unconfirmed');
+    const [one] = list.items;
+    const item = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${one?.id}`)).body).item;
+    expect(item.table_state).toBe('unconfirmed');
+  });
+
+  it('are found by the table=unconfirmed filter, apart from items on confirmed tables', async () => {
+    const db = server.server.ctx.db;
+    const confirmedChart = buildChart(db, { split: 'with-table' });
+    const confirmedItem = buildItem(db, { qaId: buildQa(db, { chartId: confirmedChart, label: '20' }) });
+    const unconfirmed = await items('table=unconfirmed');
+    expect(unconfirmed.total).toBeGreaterThan(0);
+    expect(new Set(unconfirmed.items.map((i) => i.chart_id))).toEqual(new Set([extractedChart]));
+    const confirmed = await items('table=confirmed');
+    expect(confirmed.items.map((i) => i.id)).toEqual([confirmedItem]);
+    expect(confirmed.items[0]?.table_state).toBe('confirmed');
+    const bad = await curator.get('/api/items?table=maybe');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('table');
+  });
+
+  it('export with verification.table per item and the count in the stats, which the dataset card states', async () => {
+    const db = server.server.ctx.db;
+    db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+    const total = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
+    const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
+    const doc = ChartHqaExportV1Schema.parse((await curator.get('/api/export?format=chart-hqa')).body);
+    expect(doc.items).toHaveLength(total);
+    expect(doc.stats.table_unconfirmed).toBe(onExtracted);
+    expect(doc.items.filter((i) => i.verification.table === 'unconfirmed')).toHaveLength(onExtracted);
+    expect(doc.items.filter((i) => i.verification.table === 'confirmed')).toHaveLength(total - onExtracted);
+    const card = datasetCard({ name: 'demo', items: total, images: 2, stats: doc.stats, settings: { reviews_per_item: 1, consensus_rule: 'majority' }, createdAt: new Date() });
+    expect(card).toContain(`| items verified on an unconfirmed (extracted) table | ${onExtracted} |`);
+    expect(card).toContain(`${onExtracted} of ${total} items were verified on a data table a vision model extracted`);
+    expect(card).toContain('`verification.table`');
+  });
+
+  it('lose the mark when a curator confirms the table, in the list, the item and the export', async () => {
+    const res = await curator.post(`/api/charts/${extractedChart}/table/confirm`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(SaveTableResponseSchema.parse(res.body).table).toMatchObject({ table_source: 'extracted', table_confirmed: true });
+    expect((await items('table=unconfirmed')).total).toBe(0);
+    for (const item of (await items(`chart_id=${extractedChart}`)).items) expect(item.table_state).toBe('confirmed');
+    const doc = ChartHqaExportV1Schema.parse((await curator.get('/api/export?format=chart-hqa')).body);
+    expect(doc.stats.table_unconfirmed).toBe(0);
+    expect(doc.items.every((i) => i.verification.table === 'confirmed')).toBe(true);
+    expect(datasetCard({ name: 'demo', items: doc.items.length, images: 2, stats: doc.stats, settings: { reviews_per_item: 1, consensus_rule: 'majority' }, createdAt: new Date() })).toContain(
+      'Every item was verified on a confirmed data table',
+    );
+  });
+});
