@@ -23,6 +23,9 @@ const NUMBER_FIELDS = [
 const REVIEW_NUMBER_FIELDS = [
   { key: 'reviews_per_item', label: 'Reviews per item (k)', step: '1' },
   { key: 'lease_seconds', label: 'Lease length (seconds)', step: '30' },
+  // Calibration: the chance (0–1) a claim serves a gold item, and the agreement under which Stats flags a reviewer.
+  { key: 'gold_share', label: 'Gold share of each queue', step: '0.05' },
+  { key: 'gold_agreement_threshold', label: 'Gold agreement threshold', step: '0.05' },
 ] as const;
 
 /** Benchmark validity: an assumption that leaves the answer as it was measures nothing, unless kept as a control. */

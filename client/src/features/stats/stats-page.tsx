@@ -8,6 +8,7 @@ import { formatPercent } from '../../ui/format';
 import { useCurrentUser } from '../../auth/session';
 import { AblationSection } from './ablation-section';
 import { CoverageSection } from './coverage-section';
+import { CalibrationSection } from './calibration-section';
 import { useReviewStats } from './stats-api';
 
 type Team = NonNullable<ReviewStatsResponse['team']>;
@@ -261,6 +262,7 @@ export function StatsPage() {
         <>
           <AblationSection />
           <CoverageSection />
+          <CalibrationSection />
         </>
       )}
     </section>
