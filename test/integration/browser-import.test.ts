@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { ErrorBodySchema } from '../../shared/errors';
 import { eligibleQaIds } from '../../server/generation/run-queries';
 import { importFolder } from '../../server/import/import-folder';
 import { DEFAULT_ZIP_LIMITS, unpackZip } from '../../server/import/zip-archive';
+import { runCli } from '../support/cli';
 import { buildItem } from '../support/factories';
 import type { TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE, SEED_BENCHMARKS } from '../support/paths';
@@ -114,6 +115,16 @@ describe('importing a split uploaded as a zip', () => {
     expect(report).toMatchObject({ split: 'tables-only', qas_imported: 0, errors: [] });
     expect(report.charts_imported).toBeGreaterThan(0);
     expect(report.warnings).toEqual([expect.stringContaining('no question files for split "tables-only": looked for tables-only_human.json and tables-only_augmented.json')]);
+  });
+
+  it('hqa import prints the same warning for a folder with tables but no question files', () => {
+    const dir = join(work, 'cli-tables-only');
+    cpSync(join(CHARTQA_SAMPLE, 'tables'), join(dir, 'tables'), { recursive: true });
+    const result = runCli(['import', dir], { dbPath: join(work, 'cli-warning.sqlite') });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain('warning: ');
+    expect(result.stderr).toContain('no question files for split "cli-tables-only": looked for cli-tables-only_human.json and cli-tables-only_augmented.json');
+    expect(result.stdout).toContain('0 questions imported');
   });
 
   it('refuses uploads from reviewers and bodies that are not zips', async () => {
