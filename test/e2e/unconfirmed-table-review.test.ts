@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toExtractedTable } from '../../shared/tables/extracted-table';
 import { importFolder } from '../../server/import/import-folder';
 import { storeExtractedTable } from '../../server/tables/table-service';
+import type { ItemDraftInput } from '../../server/items/item-service';
 import { buildChart, buildItem, buildQa } from '../support/factories';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   if (!extracted.ok) throw new Error(extracted.reason);
   storeExtractedTable(db, chart.id, extracted.value);
   const qa = db.prepare('SELECT id FROM factual_qas WHERE chart_id = ? ORDER BY id LIMIT 1').get(chart.id) as { id: number };
-  const draft = { assumption: 'Suppose 2021 were 30.', question: 'Suppose 2021 were 30. What would 2021 be?', answer: '30', program: 'value("2021", "Germany")', edit: [{ op: 'set', row: '2021', series: 'Germany', value: 30 }] };
+  const draft: Partial<ItemDraftInput> = { assumption: 'Suppose 2021 were 30.', question: 'Suppose 2021 were 30. What would 2021 be?', answer: '30', program: 'value("2021", "Germany")', edit: [{ op: 'set', row: '2021', series: 'Germany', value: 30 }] };
   unconfirmedItem = buildItem(db, { qaId: qa.id, draft });
   confirmedItem = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db, { split: 'with-table' }), label: '20' }) });
 });
