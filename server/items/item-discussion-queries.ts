@@ -61,30 +61,33 @@ export function insertCommentMention(db: Db, commentId: number, userId: number):
   statement(db, 'INSERT OR IGNORE INTO comment_mentions (comment_id, user_id) VALUES (?, ?)').run(commentId, userId);
 }
 
-/** The editable fields as the item holds them now; `answer` is the one the export carries (a reviewer's correction first). */
+/** The editable fields as the item holds them now: question and answer as the export carries them (a reviewer's correction first). */
 export function editableItemFields(db: Db, itemId: number): { status: ItemStatus; assumption: string; question: string; answer: string } | null {
-  const row = statement(db, 'SELECT status, assumption, question, COALESCE(final_answer, answer) AS answer FROM hqa_items WHERE id = ?').get(itemId) as
+  const row = statement(db, 'SELECT status, assumption, COALESCE(final_question, question) AS question, COALESCE(final_answer, answer) AS answer FROM hqa_items WHERE id = ?').get(itemId) as
     | { status: string; assumption: string; question: string; answer: string }
     | undefined;
   return row ? { ...row, status: ItemStatusSchema.parse(row.status) } : null;
 }
 
 /**
- * Writes a curator's values. An edited answer replaces the stored answer and clears a reviewer's
- * correction (it is kept in the edit's `before`), so the export carries what the curator wrote.
+ * Writes a curator's values. An edited question or answer replaces the stored one and clears a
+ * reviewer's correction of it (kept in the edit's `before`), so the export carries what the
+ * curator wrote; an unedited one is left as it was, correction and all.
  */
 export function updateEditableFields(
   db: Db,
   itemId: number,
-  fields: { assumption: string; question: string; answer: string; answer_type: string; answer_edited: boolean },
+  fields: { assumption: string; question: string; answer: string; answer_type: string; question_edited: boolean; answer_edited: boolean },
 ): void {
   statement(db,
-    `UPDATE hqa_items SET assumption = @assumption, question = @question,
+    `UPDATE hqa_items SET assumption = @assumption,
+       question = CASE WHEN @question_edited THEN @question ELSE question END,
+       final_question = CASE WHEN @question_edited THEN NULL ELSE final_question END,
        answer = CASE WHEN @answer_edited THEN @answer ELSE answer END,
        answer_type = CASE WHEN @answer_edited THEN @answer_type ELSE answer_type END,
        final_answer = CASE WHEN @answer_edited THEN NULL ELSE final_answer END,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
-  ).run({ ...fields, answer_edited: fields.answer_edited ? 1 : 0, id: itemId });
+  ).run({ ...fields, question_edited: fields.question_edited ? 1 : 0, answer_edited: fields.answer_edited ? 1 : 0, id: itemId });
 }
 
 export function insertItemEdit(db: Db, itemId: number, editorId: number, reason: string, changes: readonly ItemFieldChange[], status: ItemStatus): number {

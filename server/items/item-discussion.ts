@@ -1,5 +1,5 @@
 import type { User } from '../../shared/api/auth';
-import { EDITABLE_ITEM_FIELDS, type EditItemRequest, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
+import { EDITABLE_ITEM_FIELDS, type EditableItemField, type EditItemRequest, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
 import type { ItemDetail } from '../../shared/api/items';
 import { mentionedNames } from '../../shared/domain/mentions';
 import { classifyAnswer } from '../../shared/table/answers';
@@ -18,10 +18,17 @@ import {
   updateEditableFields,
   usersNamed,
 } from './item-discussion-queries';
-import { getItemDetail } from './item-queries';
+import type { Db } from '../../db/database';
+import { questionRelation } from '../language/question-relation';
+import { getItemDetail, itemQuestionTexts, setQuestionRelations } from './item-queries';
 import { reverifyItem } from './reverify-items';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
+
+function reclassifyQuestion(db: Db, itemId: number): void {
+  const texts = itemQuestionTexts(db, itemId);
+  if (texts) setQuestionRelations(db, [{ id: itemId, relation: questionRelation(texts.factual_query, texts.question, texts.assumption) }]);
+}
 
 export function itemComments(ctx: AppContext, itemId: number): ItemComment[] {
   if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
@@ -74,10 +81,17 @@ export function editItem(ctx: AppContext, itemId: number, editor: User, request:
         throw new HttpError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
       }
       const next = { assumption: request.assumption ?? current.assumption, question: request.question ?? current.question, answer: request.answer ?? current.answer };
-      const answerEdited = changes.some((change) => change.field === 'answer');
-      updateEditableFields(ctx.db, itemId, { ...next, answer_type: classifyAnswer(next.answer), answer_edited: answerEdited });
+      const edited = (field: EditableItemField) => changes.some((change) => change.field === field);
+      updateEditableFields(ctx.db, itemId, {
+        ...next,
+        answer_type: classifyAnswer(next.answer),
+        question_edited: edited('question'),
+        answer_edited: edited('answer'),
+      });
       const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
       reverifyItem(ctx.db, itemId);
+      // The question's relation to the factual one is read from the question and assumption.
+      if (edited('question') || edited('assumption')) reclassifyQuestion(ctx.db, itemId);
       const item = getItemDetail(ctx.db, itemId);
       const edit = getItemEdit(ctx.db, editId);
       if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);

@@ -58,7 +58,8 @@ describe('an item comment thread', () => {
 
   it('tells everyone of a new comment and only the mentioned user of the mention', async () => {
     const catMentions = recordEvents(socketOf.cat, 'comment.mentioned');
-    const benMention = nextEvent(socketOf.ben, 'comment.mentioned');
+    // By body: the mention of ben in the test before may still be on its way.
+    const benMention = nextEvent(socketOf.ben, 'comment.mentioned', (p) => ServerEventSchemas['comment.mentioned'].parse(p).comment.body === '@ben look');
     const catSees = nextEvent(socketOf.cat, 'comment.created', (p) => ServerEventSchemas['comment.created'].parse(p).comment.body === '@ben look');
     const posted = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(itemId), { body: '@ben look' })).body).comment;
     expect(commentIdOf(await benMention)).toBe(posted.id);
@@ -122,5 +123,15 @@ describe('a curator edit', () => {
     // Back to what the program computes: the verdict follows the edit again.
     await clients.cur.patch(editPath(acceptedId), { answer: '1', reason: 'the table says 1' });
     expect(ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item.verifier_match).toBe(true);
+  });
+
+  it('replaces a reviewer’s corrected answer, which the edit keeps as its before', async () => {
+    const db = server.server.ctx.db;
+    const corrected = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }), status: 'accepted' });
+    // As an accepted review with a corrected answer leaves it (review-service applyFinalAnswer).
+    db.prepare("UPDATE hqa_items SET final_answer = '3' WHERE id = ?").run(corrected);
+    const { edit, item } = EditItemResponseSchema.parse((await clients.cur.patch(editPath(corrected), { answer: '4', reason: 'recounted' })).body);
+    expect(edit.changes).toEqual([{ field: 'answer', before: '3', after: '4' }]);
+    expect(item).toMatchObject({ answer: '4', final_answer: null, status: 'accepted' });
   });
 });
