@@ -142,6 +142,15 @@ export function insertGoldReview(
   }) as { id: number; created_at: string };
 }
 
+/** The reviewer's gold reviews as their own figures (Stats' "You") read reviews. */
+export function listOwnGoldReviews(db: Db, reviewerId: number): { decision: Decision; time_spent_ms: number; created_at: string }[] {
+  return statement(db, 'SELECT decision, time_spent_ms, created_at FROM gold_reviews WHERE reviewer_id = ?').all(reviewerId) as {
+    decision: Decision;
+    time_spent_ms: number;
+    created_at: string;
+  }[];
+}
+
 /** Agreement sums per reviewer and ISO week (`2026-W49`), oldest week first. */
 export function goldAgreementByWeek(db: Db): { reviewer_id: number; reviewer: string; week: string; reviews: number; rationality: number; correctness: number; layout: number }[] {
   return statement(db,

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { ReviewStatsResponse } from '../../shared/api/review';
 import { CRITERIA } from '../../shared/domain/review';
 import { agreement } from '../../shared/review/agreement';
+import { listOwnGoldReviews } from './gold-queries';
 import { listDailyReviewCounts, listDecidedItems, listOwnReviews, listReviewTimes, listVerdictsOfMultiplyReviewed } from './review-stats-queries';
 
 /** Review figures: the caller's own, and for curators the team's (pass rates, agreement, throughput). */
@@ -16,7 +17,8 @@ function median(values: number[]): number | null {
 const rate = (accepted: number, reviewed: number) => (reviewed === 0 ? null : (accepted / reviewed) * 100);
 
 export function ownStats(db: Db, reviewerId: number): ReviewStatsResponse['me'] {
-  const rows = listOwnReviews(db, reviewerId);
+  // Gold reviews count among the reviewer's own: a count that stood still would give gold away.
+  const rows = [...listOwnReviews(db, reviewerId), ...listOwnGoldReviews(db, reviewerId)];
   const today = new Date().toISOString().slice(0, 10);
   return {
     reviews: rows.length,

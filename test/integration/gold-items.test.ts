@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalibrationResponseSchema, GoldStateSchema } from '../../shared/api/gold';
-import { NextResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest } from '../../shared/api/review';
+import { NextResponseSchema, ReviewStatsResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -121,6 +121,8 @@ describe('gold in the queue', () => {
       expect(standingReviews(id)).toBe(1); // ann's only
     }
     expect(db().prepare('SELECT status, n FROM item_status_counts ORDER BY status').all()).toEqual(counts);
+    // ben's own figures count them like any review (nothing stands still to give gold away).
+    expect(ReviewStatsResponseSchema.parse((await reviewers.ben.get('/api/review/stats')).body).me).toMatchObject({ reviews: 3, accepted: 2, rejected: 1 });
     // Exhausted: the next claim is a queue item, and it is not one of the accepted.
     const { task } = await next(reviewers.ben);
     expect(task?.item.status).toBe('in_review');
