@@ -9,6 +9,7 @@ import type { ImportProgress } from '../../shared/api/splits';
 import type { ImportFormat } from '../../shared/domain/benchmark-fields';
 import type { ImportReport } from '../../shared/api/import';
 import { importFolder } from './import-folder';
+import { importFolderOffThread } from './import-thread';
 import { ImportSetupError } from './import-split';
 import { DEFAULT_ZIP_LIMITS, splitRoot, unpackZip, type ZipLimits } from './zip-archive';
 
@@ -25,6 +26,8 @@ export interface BrowserImportOptions {
   /** Content-Length, when the client sent one. */
   length?: number;
   maxUploadBytes?: number;
+  /** The database file: the import then runs on a worker thread with its own connection (the server's loop stays free, progress is live). */
+  dbPath?: string;
   /** Who uploads, for the audit log. */
   actorId?: number;
   limits?: ZipLimits;
@@ -78,13 +81,14 @@ export async function importUploadedZip(db: Db, body: Readable, options: Browser
     await unpackZip(zipPath, unpacked, options.limits ?? DEFAULT_ZIP_LIMITS, throttled(options.onProgress, 'unzip'));
     const root = splitRoot(unpacked);
     const imported = throttled(options.onProgress, 'import');
+    const folderOptions = {
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.split ? { split: options.split } : {}),
+      ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),
+    };
     try {
-      return importFolder(db, root, {
-        ...(options.format ? { format: options.format } : {}),
-        ...(options.split ? { split: options.split } : {}),
-        ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),
-        onProgress: (done, total) => imported(done, total),
-      });
+      if (options.dbPath !== undefined) return await importFolderOffThread({ dbPath: options.dbPath, dir: root, options: folderOptions }, imported);
+      return importFolder(db, root, { ...folderOptions, onProgress: imported });
     } catch (error) {
       // The temporary folder means nothing to the curator: name the zip instead.
       if (error instanceof ImportSetupError) throw new ImportSetupError(error.message.split(root).join(options.filename ?? 'the zip'));

@@ -41,6 +41,8 @@ export function splitRoutes(ctx: AppContext): Router {
         ...(query.filename ? { filename: query.filename } : {}),
         ...(Number.isSafeInteger(length) && length > 0 ? { length } : {}),
         actorId: user.id,
+        // A database in memory has no file a thread could open: the import then runs here.
+        ...(ctx.config.dbPath !== ':memory:' ? { dbPath: ctx.config.dbPath } : {}),
         // Only the uploader's own tabs follow its bar.
         ...(uploadId ? { onProgress: (progress) => ctx.publishTo(user.id, 'import.progress', { upload_id: uploadId, ...progress }) } : {}),
       });
