@@ -91,7 +91,7 @@ describe('reviewing an item on an unconfirmed table', () => {
     await list.row(unconfirmedItem).waitFor();
     expect(await list.row(unconfirmedItem).getByTestId('table-unconfirmed-tag').textContent()).toBe(MARK);
     expect(await list.row(confirmedItem).getByTestId('table-unconfirmed-tag').count()).toBe(0);
-    await page.getByLabel('Table').selectOption('unconfirmed');
+    await page.getByLabel('Table', { exact: true }).selectOption('unconfirmed');
     await page.waitForURL(/table=unconfirmed/);
     await expect.poll(() => list.list.locator('tbody tr[data-item-id]').count()).toBe(1);
     expect(await list.row(unconfirmedItem).count()).toBe(1);
