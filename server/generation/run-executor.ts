@@ -14,7 +14,9 @@ import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './tas
 import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
-import { DurableJobs } from '../jobs/durable-job';
+import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
+import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
+import { abortableSleep } from '../llm/retry';
 import { isControlTask, mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
 import {
@@ -25,8 +27,12 @@ import {
   insertRun,
   publicRun,
   reconcileRunUsage,
+  refreshTaskClaims,
+  releaseTasks,
   reopenFailedTasks,
-  requeueRunningTasks,
+  requeueOrphanTasks,
+  tasksHeldElsewhere,
+  TaskNotHeld,
   transitionRun,
   type RunRecord,
   type TaskRow,
@@ -40,6 +46,8 @@ const PROGRESS_THROTTLE_MS = 250;
  * the turns cost an offline run nothing it would notice.
  */
 const WORK_SLICE_MS = 5;
+/** How often a worker with nothing to claim looks again while another process still holds tasks of the stage. */
+const HELD_ELSEWHERE_POLL_MS = 250;
 
 
 /** A task stopped by pause, cancel or shutdown, with the usage of the calls it had made. */
@@ -67,8 +75,10 @@ export class RunExecutor {
   constructor(
     private readonly ctx: AppContext,
     private readonly engineFor: EngineFactory,
+    /** Who this process is on the runs and tasks it works; tests give two executors one database file. */
+    jobOptions: DurableJobOptions = {},
   ) {
-    this.jobs = new DurableJobs(ctx, 'runs');
+    this.jobs = new DurableJobs(ctx, 'runs', jobOptions);
   }
 
   /** Stores a run and starts it in the background: what the Runs page's "start" asks. */
@@ -112,6 +122,8 @@ export class RunExecutor {
         transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
       onSettled: () => this.publishProgress(runId, true),
+      // The run's heartbeat vouches for its tasks in flight here: no other process takes them while it beats.
+      onBeat: () => refreshTaskClaims(this.ctx.db, runId, this.jobs.ownerId),
     });
   }
 
@@ -131,7 +143,7 @@ export class RunExecutor {
   resume(runId: number): Run {
     const run = this.mustGet(runId);
     if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
-    requeueRunningTasks(this.ctx.db, runId);
+    this.requeueOrphanTasks(runId);
     // Paused while its process died (a crash): its last calls may be in llm_calls only.
     if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
@@ -148,7 +160,7 @@ export class RunExecutor {
     const run = this.mustGet(runId);
     if (!['paused', 'running', 'queued'].includes(run.status)) throw new HttpError('conflict', `run ${runId} is ${run.status}; only a paused or unfinished run can be continued`);
     if (run.status === 'paused' || this.jobs.ownerDied(run)) {
-      requeueRunningTasks(this.ctx.db, runId);
+      this.requeueOrphanTasks(runId);
       if (this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     }
     return this.start(runId);
@@ -157,7 +169,7 @@ export class RunExecutor {
   /** At server start: runs left running or queued by a process that is gone are taken up again. */
   resumeOrphans(): number[] {
     return this.jobs.takeOrphans((runId) => {
-      requeueRunningTasks(this.ctx.db, runId);
+      this.requeueOrphanTasks(runId);
       reconcileRunUsage(this.ctx.db, runId);
       void this.start(runId);
     });
@@ -174,6 +186,16 @@ export class RunExecutor {
     this.jobs.abort(runId);
     this.publishProgress(runId, true);
     return publicRun(this.mustGet(runId));
+  }
+
+  /**
+   * Tasks left running by a process that is gone go back to pending; those a live process still
+   * holds (a run taken over from a host whose run heartbeat looked stale while it still worked)
+   * stay its own, judged by this host's clock: their holder releases them when it stops.
+   */
+  private requeueOrphanTasks(runId: number): void {
+    const self = this.jobs.ownerId;
+    requeueOrphanTasks(this.ctx.db, runId, (holder) => ownerGone(holder, self));
   }
 
   private mustGet(runId: number): RunRecord {
@@ -223,8 +245,13 @@ export class RunExecutor {
           continue;
         }
         if (this.budgetReached(run.id, controller)) return;
-        const task = claimNextTask(this.ctx.db, run.id, kind);
-        if (!task) return;
+        const task = claimNextTask(this.ctx.db, run.id, kind, this.jobs.ownerId, new Date(Date.now() - STALE_OWNER_MS).toISOString());
+        if (!task) {
+          // The stage ends when its last task does, wherever it runs: one still held elsewhere may yet come back to pending (released, or its holder gone).
+          if (!tasksHeldElsewhere(this.ctx.db, run.id, kind, this.jobs.ownerId)) return;
+          await abortableSleep(HELD_ELSEWHERE_POLL_MS, controller.signal);
+          continue;
+        }
         await this.runTask(run, engine, task, controller, streak);
       }
     };
@@ -253,12 +280,21 @@ export class RunExecutor {
       if (signal.aborted) {
         // Calls made before the stop were paid for: a budget must see them.
         if (error instanceof AbortedWithUsage) addRunUsage(db, run.id, error.usage);
-        requeueRunningTasks(db, run.id);
+        releaseTasks(db, run.id, this.jobs.ownerId);
+        return;
+      }
+      if (error instanceof TaskNotHeld) {
+        // Another process took the task over meanwhile: its end is that process's to store.
+        this.ctx.logger.warn({ runId: run.id, taskId: task.id }, 'generation task result dropped: the task was taken over');
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
       this.ctx.logger.warn({ err: error, runId: run.id, taskId: task.id }, 'generation task failed');
-      db.transaction(() => finishTask(db, task, { ok: false, error: `internal error: ${message}`, itemFailed: task.kind === 'item' }))();
+      try {
+        db.transaction(() => finishTask(db, task, { ok: false, error: `internal error: ${message}`, itemFailed: task.kind === 'item' }))();
+      } catch (finishError) {
+        if (!(finishError instanceof TaskNotHeld)) throw finishError;
+      }
     }
     this.publishProgress(run.id, false);
   }

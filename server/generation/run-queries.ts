@@ -4,6 +4,8 @@ import { statement } from '../../db/statements';
 import { BatchProgressSchema } from '../../shared/api/batch-progress';
 import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
+import type { JobOwner } from '../jobs/job-owner';
+import type { Owner } from '../jobs/job-queries';
 import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
 
 /** All SQL of generation runs and their tasks. */
@@ -37,18 +39,50 @@ export interface RunRecord extends Run {
 }
 
 
+const TASK_COLUMNS = 'id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts, owner_pid, owner_host';
+
+/** A running task's holder, in the shape a job owner is judged in (`claimed_at` as its heartbeat). */
+interface TaskHolder extends JobOwner {
+  id: number;
+}
+
 /** The statements every task runs, prepared once per connection: a run executes them thousands of times. */
 function prepare(db: Db) {
   return {
     getRun: db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`),
     insertTask: db.prepare('INSERT OR IGNORE INTO run_tasks (run_id, kind, chart_type, qa_id, proposal_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)'),
     countTask: db.prepare('UPDATE runs SET tasks_total = tasks_total + 1 WHERE id = ?'),
-    claimTask: db.prepare(
-      `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, updated_at = ${NOW}
-       WHERE id = (SELECT id FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id LIMIT 1)
-       RETURNING id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts`,
+    // Pending, or held by an owner that stopped proving itself alive (a host cut off or dead): one statement, so no two workers get the same.
+    claimTask: db.prepare<[{ runId: number; kind: string; pid: number; host: string; staleBefore: string }], TaskRow>(
+      `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, owner_pid = @pid, owner_host = @host, claimed_at = ${NOW}, updated_at = ${NOW}
+       WHERE id = (SELECT id FROM run_tasks WHERE run_id = @runId AND kind = @kind
+         AND (status = 'pending' OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < @staleBefore))) ORDER BY id LIMIT 1)
+       RETURNING ${TASK_COLUMNS}`,
     ),
-    finishTask: db.prepare(`UPDATE run_tasks SET status = ?, error = ?, updated_at = ${NOW} WHERE id = ?`),
+    // Only the task's holder as claimed (a batch task is never claimed: NULL) stores its end: a result made after the task was taken over is dropped.
+    finishTask: db.prepare<[{ id: number; status: string; error: string | null; pid: number | null; host: string | null }]>(
+      `UPDATE run_tasks SET status = @status, error = @error, updated_at = ${NOW}
+       WHERE id = @id AND status IN ('pending', 'running') AND owner_pid IS @pid AND owner_host IS @host`,
+    ),
+    refreshClaims: db.prepare<[{ runId: number; pid: number; host: string }]>(
+      `UPDATE run_tasks SET claimed_at = ${NOW} WHERE run_id = @runId AND status = 'running' AND owner_pid = @pid AND owner_host = @host`,
+    ),
+    releaseTasks: db.prepare<[{ runId: number; pid: number; host: string }]>(
+      `UPDATE run_tasks SET status = 'pending', owner_pid = NULL, owner_host = NULL, claimed_at = NULL, updated_at = ${NOW}
+       WHERE run_id = @runId AND status = 'running' AND owner_pid = @pid AND owner_host = @host`,
+    ),
+    runningTasks: db.prepare<[number], TaskHolder>(
+      "SELECT id, owner_pid, owner_host, claimed_at AS heartbeat_at FROM run_tasks WHERE run_id = ? AND status = 'running' ORDER BY id",
+    ),
+    // Compare-and-set on the holder as read, as a job's claim: of two processes judging it gone, one requeues it.
+    requeueTask: db.prepare<[{ id: number; wasPid: number | null; wasHost: string | null; wasClaimed: string | null }]>(
+      `UPDATE run_tasks SET status = 'pending', owner_pid = NULL, owner_host = NULL, claimed_at = NULL, updated_at = ${NOW}
+       WHERE id = @id AND status = 'running' AND owner_pid IS @wasPid AND owner_host IS @wasHost AND claimed_at IS @wasClaimed`,
+    ),
+    heldElsewhere: db.prepare<[{ runId: number; kind: string; pid: number; host: string }], { n: number }>(
+      `SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = @runId AND kind = @kind AND status = 'running'
+       AND NOT (owner_pid IS @pid AND owner_host IS @host)`,
+    ),
     countFinished: db.prepare(
       `UPDATE runs SET tasks_done = tasks_done + ?, tasks_failed = tasks_failed + ?, proposals_created = proposals_created + ?,
         items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
@@ -127,6 +161,16 @@ export interface TaskRow {
   proposal_id: number | null;
   idempotency_key: string;
   attempts: number;
+  /** Who claimed it (NULL: a batch task, never claimed one by one). */
+  owner_pid: number | null;
+  owner_host: string | null;
+}
+
+/** A task's end was not stored: it is no longer held by who ran it (taken over, or released). Thrown inside the results' transaction, it rolls them back. */
+export class TaskNotHeld extends Error {
+  constructor(readonly taskId: number) {
+    super(`run task ${taskId} is no longer held by this process: its result is dropped`);
+  }
 }
 
 /** Adds a task; false when its key already exists (this run or another planned it). */
@@ -186,23 +230,50 @@ export function countProposalItems(db: Db, proposalId: number): number {
   return (statements(db).proposalItems.get(proposalId) as { n: number }).n;
 }
 
-/** Atomically takes the next pending task of a kind (one statement: no two workers get the same). */
-export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow | null {
-  const row = statements(db).claimTask.get(runId, kind) as TaskRow | undefined;
-  return row ?? null;
+/**
+ * Atomically takes for `owner` the next task of a kind that is pending, or running under a holder
+ * whose claim went unrefreshed since `staleBefore` (one statement: no two workers get the same).
+ */
+export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item', owner: Owner, staleBefore: string): TaskRow | null {
+  return statements(db).claimTask.get({ runId, kind, pid: owner.pid, host: owner.host, staleBefore }) ?? null;
+}
+
+/** Proves `owner` still works its running tasks of the run (with the run's heartbeat). */
+export function refreshTaskClaims(db: Db, runId: number, owner: Owner): void {
+  statements(db).refreshClaims.run({ runId, ...owner });
+}
+
+/** `owner` stops (pause, cancel, shutdown, taken over): its running tasks go back to pending, for anyone. */
+export function releaseTasks(db: Db, runId: number, owner: Owner): number {
+  return statements(db).releaseTasks.run({ runId, ...owner }).changes;
+}
+
+/**
+ * After a crash or a takeover: running tasks whose holder `gone` judges gone go back to pending;
+ * those a live process still holds stay its own. The number requeued.
+ */
+export function requeueOrphanTasks(db: Db, runId: number, gone: (holder: JobOwner) => boolean): number {
+  const { runningTasks, requeueTask } = statements(db);
+  let requeued = 0;
+  for (const task of runningTasks.all(runId)) {
+    if (!gone(task)) continue;
+    requeued += requeueTask.run({ id: task.id, wasPid: task.owner_pid, wasHost: task.owner_host, wasClaimed: task.heartbeat_at }).changes;
+  }
+  return requeued;
+}
+
+/** Whether a process other than `owner` holds running tasks of the kind: a stage is not over until they end. */
+export function tasksHeldElsewhere(db: Db, runId: number, kind: 'proposals' | 'item', owner: Owner): boolean {
+  return (statements(db).heldElsewhere.get({ runId, kind, ...owner })?.n ?? 0) > 0;
 }
 
 /** A run's pending tasks of a kind, in planned order: what a batch run sends as one stage's batch (left pending until its results are stored). */
 export function pendingTasks(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow[] {
   return statement(db,
-    "SELECT id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id",
+    `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id`,
   ).all(runId, kind) as TaskRow[];
 }
 
-/** After a crash: tasks that were in flight go back to pending. */
-export function requeueRunningTasks(db: Db, runId: number): number {
-  return statement(db, `UPDATE run_tasks SET status = 'pending', updated_at = ${NOW} WHERE run_id = ? AND status = 'running'`).run(runId).changes;
-}
 
 export function countTasks(db: Db, runId: number, status: 'pending' | 'running'): number {
   return (statement(db, 'SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = ?').get(runId, status) as { n: number }).n;
@@ -219,7 +290,8 @@ export interface TaskOutcome {
 /** Marks a task finished and moves the run's counters with it; call inside the transaction that wrote its results. */
 export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
   const { finishTask: finish, countFinished } = statements(db);
-  finish.run(outcome.ok ? 'done' : 'failed', outcome.error ?? null, task.id);
+  const stored = finish.run({ id: task.id, status: outcome.ok ? 'done' : 'failed', error: outcome.error ?? null, pid: task.owner_pid, host: task.owner_host });
+  if (stored.changes === 0) throw new TaskNotHeld(task.id);
   countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
 }
 

@@ -18,6 +18,8 @@ export interface JobWork {
   onFailure: JobFailure;
   /** After the job stops for any reason, its ownership already released. */
   onSettled: () => void;
+  /** After each heartbeat that proved this process still owns the job: what else its liveness vouches for (a run's task claims). */
+  onBeat?: () => void;
 }
 
 /**
@@ -45,6 +47,11 @@ export class DurableJobs {
     this.now = options.now ?? Date.now;
   }
 
+  /** Who this process is on the jobs it owns. */
+  get ownerId(): Owner {
+    return this.owner;
+  }
+
   /** Whether job `id` runs in this process. */
   has(id: number): boolean {
     return this.active.has(id);
@@ -63,7 +70,7 @@ export class DurableJobs {
     const running = this.active.running(id);
     if (running) return running;
     if (!this.claim(id)) return Promise.resolve();
-    return this.active.start(id, (controller) => this.owned(id, controller, work.execute), work.onFailure, work.onSettled);
+    return this.active.start(id, (controller) => this.owned(id, controller, work), work.onFailure, work.onSettled);
   }
 
   abort(id: number): void {
@@ -111,20 +118,23 @@ export class DurableJobs {
     return claimJob(this.ctx.db, this.table, id, this.owner, job);
   }
 
-  private async owned(id: number, controller: AbortController, execute: JobWork['execute']): Promise<void> {
-    const beat = setInterval(() => this.beat(id, controller), this.heartbeatMs);
+  private async owned(id: number, controller: AbortController, work: JobWork): Promise<void> {
+    const beat = setInterval(() => this.beat(id, controller, work.onBeat), this.heartbeatMs);
     beat.unref();
     try {
-      await execute(controller);
+      await work.execute(controller);
     } finally {
       clearInterval(beat);
       this.release(id);
     }
   }
 
-  private beat(id: number, controller: AbortController): void {
+  private beat(id: number, controller: AbortController, onBeat: JobWork['onBeat']): void {
     try {
-      if (heartbeatJob(this.ctx.db, this.table, id, this.owner)) return;
+      if (heartbeatJob(this.ctx.db, this.table, id, this.owner)) {
+        onBeat?.();
+        return;
+      }
       this.ctx.logger.warn({ table: this.table, jobId: id }, 'job taken over by another process: stopping it here');
       controller.abort();
     } catch (error) {

@@ -1,1 +1,0 @@
--- Reserved: migration 020 (run_task_owner) is being written in this session; until then it changes nothing.
