@@ -4,6 +4,7 @@ import { parseJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
 import { ItemFieldChangeSchema, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
+import type { BiasFlag } from '../../shared/generation/bias-guards';
 
 /** The SQL of an item's comment thread, its mentions and its curators' edits (migration 018). */
 
@@ -88,6 +89,10 @@ export function updateEditableFields(
        final_answer = CASE WHEN @answer_edited THEN NULL ELSE final_answer END,
        updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = @id`,
   ).run({ ...fields, question_edited: fields.question_edited ? 1 : 0, answer_edited: fields.answer_edited ? 1 : 0, id: itemId });
+}
+
+export function setBiasFlags(db: Db, itemId: number, flags: readonly BiasFlag[]): void {
+  statement(db, 'UPDATE hqa_items SET bias_flags = ? WHERE id = ?').run(JSON.stringify(flags), itemId);
 }
 
 export function insertItemEdit(db: Db, itemId: number, editorId: number, reason: string, changes: readonly ItemFieldChange[], status: ItemStatus): number {

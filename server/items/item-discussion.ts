@@ -2,8 +2,11 @@ import type { User } from '../../shared/api/auth';
 import { EDITABLE_ITEM_FIELDS, type EditableItemField, type EditItemRequest, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
 import type { ItemDetail } from '../../shared/api/items';
 import { mentionedNames } from '../../shared/domain/mentions';
+import { biasFlags } from '../../shared/generation/bias-guards';
 import { classifyAnswer } from '../../shared/table/answers';
+import { runProgram } from '../../shared/table/program';
 import type { AppContext } from '../app-context';
+import { recordAudit } from '../audit/audit-log';
 import { HttpError, notFound } from '../http/http-error';
 import {
   editableItemFields,
@@ -13,6 +16,7 @@ import {
   insertItemComment,
   insertItemEdit,
   itemExists,
+  setBiasFlags,
   listItemComments,
   listItemEdits,
   updateEditableFields,
@@ -20,10 +24,26 @@ import {
 } from './item-discussion-queries';
 import type { Db } from '../../db/database';
 import { questionRelation } from '../language/question-relation';
-import { getItemDetail, itemQuestionTexts, setQuestionRelations } from './item-queries';
+import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelations } from './item-queries';
 import { reverifyItem } from './reverify-items';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
+
+/** The bias guards read the answer: an edited one is guarded again, as a new item's is (item-service createItem). */
+function guardAgainAnswerBias(db: Db, itemId: number): void {
+  const stored = getItemWithChart(db, itemId);
+  if (!stored) return;
+  const { item, chart } = stored;
+  const unedited = runProgram(chart.data_table, item.program);
+  const flags = biasFlags({
+    affectsAnswer: item.affects_answer,
+    answer: item.answer,
+    factualLabel: item.factual_label,
+    recomputedAnswer: item.verifier.recomputed_answer,
+    uneditedAnswer: unedited.ok ? unedited.answer : null,
+  });
+  setBiasFlags(db, itemId, flags);
+}
 
 function reclassifyQuestion(db: Db, itemId: number): void {
   const texts = itemQuestionTexts(db, itemId);
@@ -89,9 +109,11 @@ export function editItem(ctx: AppContext, itemId: number, editor: User, request:
         answer_edited: edited('answer'),
       });
       const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
+      recordAudit(ctx.db, { actor_id: editor.id, action: 'item.edited', target_type: 'item', target_id: itemId, details: { edit_id: editId, fields: changes.map((change) => change.field), reason: request.reason } });
       reverifyItem(ctx.db, itemId);
       // The question's relation to the factual one is read from the question and assumption.
       if (edited('question') || edited('assumption')) reclassifyQuestion(ctx.db, itemId);
+      if (edited('answer')) guardAgainAnswerBias(ctx.db, itemId);
       const item = getItemDetail(ctx.db, itemId);
       const edit = getItemEdit(ctx.db, editId);
       if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);

@@ -114,12 +114,15 @@ describe('a curator edit', () => {
   it('after acceptance runs the verifier again and stores its new verdict, the item staying accepted', async () => {
     const before = ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item;
     expect(before).toMatchObject({ status: 'accepted', verifier_match: true, answer: '1' });
+    // The factual label is 1 too: an answer the assumption claims to change but equals the label.
+    expect(before.bias_flags).toContain('unchanged_answer');
     const edited = EditItemResponseSchema.parse((await clients.cur.patch(editPath(acceptedId), { answer: '7', reason: 'reviewer note says 7' })).body);
     expect(edited.edit.status_at_edit).toBe('accepted');
     const after = ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item;
     expect(after).toMatchObject({ status: 'accepted', answer: '7', verifier_match: false });
     expect(after.verifier.match).toBe(false);
     expect(after.verifier.recomputed_answer).toBe('1');
+    expect(after.bias_flags).not.toContain('unchanged_answer');
     // Back to what the program computes: the verdict follows the edit again.
     await clients.cur.patch(editPath(acceptedId), { answer: '1', reason: 'the table says 1' });
     expect(ItemDetailResponseSchema.parse((await clients.cur.get(editPath(acceptedId))).body).item.verifier_match).toBe(true);
