@@ -4,6 +4,7 @@ import { buildChart, buildItem, buildQa } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { UI_TIMEOUT_MS } from './browser';
 import { ItemDiscussionPage } from './pages/item-discussion';
+import { ReviewPage } from './pages/review-page';
 import { SignedInBrowsers } from './signed-in-browsers';
 
 /**
@@ -16,6 +17,7 @@ const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 
 let server: TestServer;
 let itemId: number;
+let pendingId: number;
 const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
@@ -24,6 +26,7 @@ beforeAll(async () => {
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   const db = server.server.ctx.db;
   itemId = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }), status: 'accepted' });
+  pendingId = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }) });
 });
 afterEach(async () => {
   await browsers.closeAll();
@@ -51,5 +54,15 @@ describe('an item discussion in two browsers', () => {
     expect(await curator.page.getByTestId('item-answer').textContent()).toBe('2');
     // Accepted, so the verifier ran again: program `1` no longer matches the answer 2.
     expect(getItemDetail(server.server.ctx.db, itemId)).toMatchObject({ status: 'accepted', answer: '2', verifier_match: false });
+  });
+
+  it('on Review, Ctrl+Enter in the thread posts the comment and decides nothing', async () => {
+    const page = await browsers.signIn(server.url, REVIEWER);
+    const review = await new ReviewPage(page, server.url).goto();
+    expect(await review.shownItemId()).toBe(pendingId);
+    await new ItemDiscussionPage(page, server.url).comment('Is this a control item?');
+    // Review's own Ctrl+Enter accepts: typed in the thread, it did not.
+    expect(await review.shownItemId()).toBe(pendingId);
+    expect(getItemDetail(server.server.ctx.db, pendingId)?.status).toBe('in_review');
   });
 });
