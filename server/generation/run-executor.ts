@@ -1,6 +1,7 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
+import { recordAudit } from '../audit/audit-log';
 import { getQaWithChart } from '../charts/chart-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
@@ -104,7 +105,11 @@ export class RunExecutor {
         'budget_cost',
       );
     }
-    const id = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
+    const id = this.ctx.db.transaction(() => {
+      const created = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
+      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'run.started', target_type: 'run', target_id: created, details: { engine: config.engine, model, stage: config.stage } });
+      return created;
+    })();
     const run = this.mustGet(id);
     this.ctx.publish('run.created', { run: publicRun(run) });
     return publicRun(run);
@@ -127,12 +132,13 @@ export class RunExecutor {
     });
   }
 
-  pause(runId: number): Run {
-    return this.stop(runId, ['running', 'queued'], 'paused');
+  /** `actorId`, here and in cancel and resume: who, for the audit log (null: the CLI). */
+  pause(runId: number, actorId: number | null = null): Run {
+    return this.stop(runId, ['running', 'queued'], 'paused', actorId);
   }
 
-  cancel(runId: number): Run {
-    const run = this.stop(runId, ['running', 'queued', 'paused'], 'cancelled');
+  cancel(runId: number, actorId: number | null = null): Run {
+    const run = this.stop(runId, ['running', 'queued', 'paused'], 'cancelled', actorId);
     if (run.config.batch) {
       const record = this.mustGet(runId);
       cancelRunBatch(this.ctx, record).catch((error: unknown) => this.ctx.logger.warn({ err: error, runId }, 'cancelling the run\'s batch at the provider failed'));
@@ -140,10 +146,13 @@ export class RunExecutor {
     return run;
   }
 
-  resume(runId: number): Run {
+  resume(runId: number, actorId: number | null = null): Run {
     const run = this.mustGet(runId);
     if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
-    this.requeueOrphanTasks(runId);
+    this.ctx.db.transaction(() => {
+      this.requeueOrphanTasks(runId);
+      recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });
+    })();
     // Paused while its process died (a crash): its last calls may be in llm_calls only.
     if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
@@ -180,9 +189,15 @@ export class RunExecutor {
     return this.jobs.shutdown();
   }
 
-  private stop(runId: number, from: RunStatus[], to: 'paused' | 'cancelled'): Run {
+  private stop(runId: number, from: RunStatus[], to: 'paused' | 'cancelled', actorId: number | null): Run {
     const run = this.mustGet(runId);
-    if (!transitionRun(this.ctx.db, runId, from, to)) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
+    const { db } = this.ctx;
+    const stopped = db.transaction(() => {
+      const changed = transitionRun(db, runId, from, to);
+      if (changed) recordAudit(db, { actor_id: actorId, action: to === 'paused' ? 'run.paused' : 'run.cancelled', target_type: 'run', target_id: runId });
+      return changed;
+    })();
+    if (!stopped) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
     this.jobs.abort(runId);
     this.publishProgress(runId, true);
     return publicRun(this.mustGet(runId));

@@ -19,8 +19,8 @@ export function runRoutes(ctx: AppContext, executor: RunExecutor): Router {
     return { run: publicRun(run), errors: listRunErrors(ctx.db, id) };
   });
   handle(api, runsApi.create, 'curator', ({ body, user }) => ({ run: executor.launch(body, user.id) }));
-  handle(api, runsApi.pause, 'curator', ({ params: { id } }) => ({ run: executor.pause(id) }));
-  handle(api, runsApi.resume, 'curator', ({ params: { id } }) => ({ run: executor.resume(id) }));
-  handle(api, runsApi.cancel, 'curator', ({ params: { id } }) => ({ run: executor.cancel(id) }));
+  handle(api, runsApi.pause, 'curator', ({ params: { id }, user }) => ({ run: executor.pause(id, user.id) }));
+  handle(api, runsApi.resume, 'curator', ({ params: { id }, user }) => ({ run: executor.resume(id, user.id) }));
+  handle(api, runsApi.cancel, 'curator', ({ params: { id }, user }) => ({ run: executor.cancel(id, user.id) }));
   return api.router;
 }
