@@ -11,9 +11,9 @@ import { SplitNotFoundError, updateSplit } from './split-service';
 
 /** An upload refused as a whole, as the client's error naming why (the entry, the limit, the folder layout). */
 function asHttpError(error: unknown): unknown {
-  if (error instanceof UploadTooLargeError) return new HttpError('payload_too_large', error.message, 'body');
-  if (error instanceof ZipRefusedError) return new HttpError('bad_request', `zip refused: ${error.message}`, 'body');
-  if (error instanceof ImportSetupError) return new HttpError('bad_request', error.message, 'body');
+  if (error instanceof UploadTooLargeError) return new HttpError('payload_too_large', error.message);
+  if (error instanceof ZipRefusedError) return new HttpError('bad_request', `zip refused: ${error.message}`);
+  if (error instanceof ImportSetupError) return new HttpError('bad_request', error.message);
   return error;
 }
 

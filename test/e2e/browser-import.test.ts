@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { renameEntry, zipFolder } from '../support/zip-folder';
 import { AppFrame } from './pages/app-frame';
 import { SplitsPage } from './pages/splits-page';
-import { SignedInBrowsers } from './signed-in-browsers';
+import { screenshot, SignedInBrowsers } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-123' };
 const TABLES = readdirSync(join(CHARTQA_SAMPLE, 'tables')).length;
@@ -52,6 +52,7 @@ describe('importing a split from the browser', () => {
     await page.reload();
     await splits.row('test').getByTestId('split-label').getByText('ChartQA sample').waitFor();
     expect(await splits.row('test').getAttribute('data-archived')).toBe('true');
+    await screenshot(page, 'splits-archived');
   });
 
   it('shows the tables-but-no-questions warning, and a zip-slip refusal naming the entry', async () => {
@@ -67,5 +68,6 @@ describe('importing a split from the browser', () => {
     await splits.upload('hostile.zip', hostile);
     await splits.refusal.getByText('../evil.csv').waitFor();
     expect(await splits.refusal.textContent()).toContain('Import refused');
+    await screenshot(page, 'splits-refused');
   });
 });

@@ -47,13 +47,13 @@ export function ImportForm() {
   return (
     <section aria-labelledby="import-heading">
       <h2 id="import-heading">Import a split</h2>
-      <form onSubmit={onSubmit} className="stacked-form">
-        <label>
-          Zip file{' '}
+      <form onSubmit={onSubmit} className="form-row">
+        <label className="field">
+          <span>Zip file</span>
           <input type="file" accept=".zip,application/zip" required onChange={(e) => setFile(e.target.files?.[0] ?? null)} data-testid="import-file" />
         </label>
-        <label>
-          Format{' '}
+        <label className="field">
+          <span>Format</span>
           <select value={format} onChange={(e) => setFormat(e.target.value as ImportFormat | '')}>
             <option value="">Detect from the layout</option>
             {IMPORT_FORMATS.map((f) => (
@@ -63,16 +63,16 @@ export function ImportForm() {
             ))}
           </select>
         </label>
-        <label>
-          Split name <span className="muted small">(optional: from the files, else the zip's name)</span>{' '}
-          <input value={split} onChange={(e) => setSplit(e.target.value)} maxLength={100} pattern="[\w.\-]+" />
+        <label className="field">
+          <span>Split name (optional)</span>
+          <input value={split} onChange={(e) => setSplit(e.target.value)} maxLength={100} pattern="[\w.\-]+" placeholder="from the files" />
         </label>
         <button type="submit" className="primary" disabled={!file || upload.isPending}>
           {upload.isPending ? 'Importing…' : 'Import'}
         </button>
       </form>
       {/* Kept after the answer: the last step shows what was done (the import's events arrive just after it). */}
-      {uploadId !== null && (upload.isPending || progress !== null) && <ProgressBar progress={progress} />}
+      {uploadId !== null && !upload.isError && (upload.isPending || progress !== null) && <ProgressBar progress={progress} />}
       {upload.isError && (
         <p className="error" role="alert">
           Import refused: {errorMessage(upload.error)}
