@@ -12,7 +12,7 @@ const ADMIN = { username: 'ada', password: 'admin-pass-123' };
  * sends it to the test server on 127.0.0.1, so nothing listens beyond this machine.
  */
 const LAN_HOST = 'hqa.lan';
-const MAIN_PAGES = ['Review', 'Items', 'Pool', 'Runs', 'Charts', 'Stats', 'Evaluation', 'Admin'];
+const MAIN_PAGES = ['Review', 'Items', 'Pool', 'Runs', 'Charts', 'Stats', 'Evaluation', 'Admin', 'Audit log'];
 
 interface Violation {
   page: string;
