@@ -96,6 +96,16 @@ export function findClaimableGold(db: Db, reviewerId: number, filters: QueueFilt
   return row?.id ?? null;
 }
 
+/** How many gold items the reviewer may still be served (findClaimableGold's rule, no filters): part of their queue's size. */
+export function countClaimableGold(db: Db, reviewerId: number): number {
+  return (statement(db,
+    `SELECT COUNT(*) AS n FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
+      WHERE i.status = 'accepted' AND i.created_by IS NOT @me
+        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
+        AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)`,
+  ).get({ me: reviewerId }) as { n: number }).n;
+}
+
 /** The item is gold and still accepted: a review of it is a gold review. */
 export function isServedAsGold(db: Db, itemId: number): boolean {
   return statement(db,

@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { getSettings } from '../settings/settings-queries';
 import {
   acceptedReviewVerdicts,
+  countClaimableGold,
   deleteGold,
   deleteGoldReview,
   findClaimableGold,
@@ -66,17 +67,20 @@ export function unmarkGold(db: Db, itemId: number): GoldState {
  * A gold item in place of the reviewer's next queue item, with probability `gold_share`: one they
  * have not reviewed, within their queue filters. Null — the regular claim's turn — when the
  * reviewer has a lease to resume or holds the most leases allowed, when the draw says no, or
- * when no gold item is left for them. Gold items take no review slot (they are decided), so the
+ * when no gold item is left for them. `drained`: the regular queue had nothing for them, so the
+ * gold items left are served without a draw (they are counted in the queue's size, see
+ * `goldInQueue`). Gold items take no review slot (they are decided), so the
  * claim needs no slot count; it is one IMMEDIATE transaction like the regular claim.
  */
 export function claimGold(
   db: Db,
   reviewerId: number,
   filters: QueueFilters & { exclude_item_ids: number[] },
+  drained = false,
   random: () => number = Math.random,
 ): { task: ReviewTask; itemId: number } | null {
   const settings = getSettings(db);
-  if (settings.gold_share <= 0 || random() >= settings.gold_share) return null;
+  if (settings.gold_share <= 0 || (!drained && random() >= settings.gold_share)) return null;
   return db.transaction(() => {
     const held = heldLeases(db, reviewerId, nowIso());
     if (held.some((l) => !filters.exclude_item_ids.includes(l.item_id)) || held.length >= MAX_LEASES_PER_REVIEWER) return null;
@@ -86,6 +90,11 @@ export function claimGold(
     insertLease(db, itemId, reviewerId, expiresAt);
     return { task: disguiseGoldTask(db, buildTask(db, itemId, expiresAt)), itemId };
   }).immediate();
+}
+
+/** The gold items a reviewer's queue size includes: those they may still be served, while gold is in play. */
+export function goldInQueue(db: Db, reviewerId: number): number {
+  return getSettings(db).gold_share > 0 ? countClaimableGold(db, reviewerId) : 0;
 }
 
 /**

@@ -39,6 +39,14 @@ export class ReviewCommands {
     const { task, claimed, expired } = claimNext(this.db, reviewerId, filters);
     this.events.expired(expired);
     if (claimed !== null) this.events.claimed(claimed, reviewerId);
+    if (task === null) {
+      // The regular queue is done for them: the gold items left (counted in their queue) come now.
+      const rest = claimGold(this.db, reviewerId, filters, true);
+      if (rest) {
+        this.events.claimed(rest.itemId, reviewerId);
+        return rest.task;
+      }
+    }
     // A resumed lease may be on a gold item: shown the same way as when it was claimed.
     return disguiseGoldTask(this.db, task);
   }

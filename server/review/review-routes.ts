@@ -8,6 +8,7 @@ import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';
 import { mountGoldRoutes } from './gold-routes';
+import { goldInQueue } from './gold-service';
 import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
 import { ownStats, teamStats } from './review-stats';
@@ -17,7 +18,7 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
 
   handle(api, reviewApi.next, 'reviewer', ({ body, user }) => ({ task: review.next(user.id, body) }));
   handle(api, reviewApi.queue, 'reviewer', ({ user }) => ({
-    available: availableFor(ctx.db, user.id, nowIso(), getSettings(ctx.db).reviews_per_item),
+    available: availableFor(ctx.db, user.id, nowIso(), getSettings(ctx.db).reviews_per_item) + goldInQueue(ctx.db, user.id),
     counts: shownStatusCounts(ctx.db, nowIso()),
   }));
   handle(api, reviewApi.renew, 'reviewer', ({ params: { id }, user }) => ({ lease_expires_at: review.renew(id, user.id) }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalibrationResponseSchema, GoldStateSchema } from '../../shared/api/gold';
-import { NextResponseSchema, ReviewStatsResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest } from '../../shared/api/review';
+import { NextResponseSchema, QueueResponseSchema, ReviewStatsResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -167,6 +167,40 @@ describe('gold in the queue', () => {
         break;
       }
       await submit(reviewers.dee, t.item.id, t.item.id === accepted[0] ? failCorrectness : acceptReview());
+    }
+  });
+});
+
+describe('gold when the regular queue is done', () => {
+  it('counts the gold left in the queue size and serves it without a draw; at share 0 neither', async () => {
+    const open = (db().prepare("SELECT id, status FROM hqa_items WHERE status IN ('pending', 'in_review')").all() as { id: number; status: string }[]);
+    const restore = db().prepare('UPDATE hqa_items SET status = ? WHERE id = ?');
+    // Nothing left to review but the gold items: every open item set aside for this test.
+    db().exec("DELETE FROM leases; UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
+    try {
+      await server.createUser('eve', 'reviewer', 'eve-password');
+      const eve = new TestClient(server.url);
+      await eve.login('eve', 'eve-password');
+      const available = async () => QueueResponseSchema.parse((await eve.get('/api/review/queue')).body).available;
+      await settings({ gold_share: 0 });
+      expect(await available()).toBe(0);
+      expect((await next(eve)).task).toBeNull();
+      // The smallest share: the draw all but never says gold, yet the queue is the gold left.
+      await settings({ gold_share: 0.0001 });
+      expect(await available()).toBe(3);
+      const served: number[] = [];
+      for (let left = 3; left > 0; left--) {
+        const { task, raw } = await next(eve);
+        if (!task) throw new Error(`no task with ${left} gold items left`);
+        expect(keysOf(raw).some((k) => k.toLowerCase().includes('gold'))).toBe(false);
+        served.push(task.item.id);
+        await submit(eve, task.item.id, acceptReview());
+        expect(await available()).toBe(left - 1);
+      }
+      expect(served.sort()).toEqual(accepted.slice(0, 3).sort());
+      expect((await next(eve)).task).toBeNull();
+    } finally {
+      for (const row of open) restore.run(row.status, row.id);
     }
   });
 });
