@@ -132,6 +132,13 @@ describe('importing a split uploaded as a zip', () => {
     const res = await upload(curator.client, Buffer.from('not a zip'), { filename: 'x.zip' });
     expect(res.status).toBe(400);
     expect(ErrorBodySchema.parse(res.body).error.message).toMatch(/not a readable zip/);
+
+    // A zip in no known layout: the importer's own message, naming the zip rather than the temporary folder.
+    const unknown = await upload(curator.client, await zipFolder(CHARTQA_SAMPLE, { top: 'notes', filter: (path) => path === 'README.md' }), { filename: 'notes.zip' });
+    expect(unknown.status).toBe(400);
+    const message = ErrorBodySchema.parse(unknown.body).error.message;
+    expect(message).toMatch(/^notes\.zip: cannot tell the format; looked for tables\/ \(ChartQA\)/);
+    expect(message).not.toContain(tmpdir());
   });
 });
 
