@@ -122,7 +122,7 @@ describe('the audit log', () => {
     expect((await audit({ target_type: 'run', target_id: String(other.id) })).map((e) => e.action)).toEqual(['run.cancelled', 'run.started']);
   });
 
-  it('records a review and an adjudication on the item', async () => {
+  it('records a review, an adjudication and an edit of the item', async () => {
     await generateItems(server, 1);
     const task = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
     if (!task) throw new Error('no item to review');
@@ -136,6 +136,13 @@ describe('the audit log', () => {
     ]);
     expect(entries[1]?.details).toMatchObject({ decision: 'accept' });
     expect(entries[0]?.details).toMatchObject({ decision: 'reject' });
+
+    // A curator's edit, with its reason; an edit that changes nothing is refused inside its transaction and leaves none.
+    const edited = await admin.patch(`/api/items/${itemId}`, { answer: 'an edited answer', reason: 'the audit test edits it' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await admin.patch(`/api/items/${itemId}`, { answer: 'an edited answer', reason: 'again' })).status).toBe(400);
+    const edits = await audit({ action: 'item.edited', target_id: String(itemId) });
+    expect(edits.map((e) => [e.actor_id, e.details.fields, e.details.reason])).toEqual([[adminId, ['answer'], 'the audit test edits it']]);
   });
 
   it('records an export download with its item count', async () => {
