@@ -11,7 +11,8 @@ import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { z } from 'zod';
 import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
-import { ChartWithoutTableError, parseStoredTable, storedDrawingStyle } from '../charts/chart-queries';
+import { ChartWithoutTableError } from '../charts/chart-queries';
+import { parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/tables/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
 
@@ -153,8 +154,8 @@ export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart:
   if (!row) return null;
   // Items are made and verified on a table; one on a chart without one is a broken row, named.
   if (row.chart_table === null) throw new ChartWithoutTableError(row.chart_id, row.imgname);
-  const table = parseStoredTable(row.chart_table, row.chart_id);
-  const drawn = { has_image: row.chart_has_image === 1, style: storedDrawingStyle(row.chart_annotation, table) };
+  const { table, style } = parsedChart(row.chart_id, row.chart_table, row.chart_annotation);
+  const drawn = { has_image: row.chart_has_image === 1, style };
   const item: ItemDetail = {
     ...toSummary(row),
     assumption: row.assumption,
