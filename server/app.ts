@@ -2,15 +2,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
 import type { AppContext } from './app-context';
+import { auditRoutes } from './audit/audit-routes';
 import { authRoutes } from './auth/auth-routes';
 import { chartRoutes } from './charts/chart-routes';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { healthRoutes } from './http/health-routes';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
+import { splitRoutes } from './splits/split-routes';
 import { writeGuard } from './http/write-guard';
 import { userRoutes } from './users/user-routes';
 import { itemRoutes } from './items/item-routes';
+import { itemDiscussionRoutes } from './items/item-discussion-routes';
 import { poolRoutes } from './pool/pool-routes';
 import type { RunExecutor } from './generation/run-executor';
 import { runRoutes } from './generation/run-routes';
@@ -61,10 +64,12 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     healthRoutes(ctx),
     authRoutes(ctx),
     userRoutes(ctx),
+    auditRoutes(ctx),
     chartRoutes(ctx),
     tableRoutes(ctx),
     poolRoutes(ctx),
     itemRoutes(ctx, services.review),
+    itemDiscussionRoutes(ctx),
     runRoutes(ctx, services.executor),
     settingsRoutes(ctx),
     reviewRoutes(ctx, services.review),
@@ -73,6 +78,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     analyticsRoutes(ctx),
     overviewRoutes(ctx),
     evalRoutes(ctx, services.evalExecutor),
+    splitRoutes(ctx),
   );
   app.use('/api', apiNotFound());
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ChartSummarySchema } from './api/charts';
 import { ImportReportSchema } from './api/import';
+import { ImportProgressSchema, SplitSummarySchema } from './api/splits';
 import { ItemSummarySchema } from './api/items';
+import { ItemCommentSchema } from './api/item-discussion';
 import { ProposalSchema } from './api/pool';
 import { ReflectionBatchSchema } from './api/reflection';
 import { RunSchema } from './api/runs';
@@ -17,6 +19,10 @@ import { StatusCountsSchema } from './api/review';
 export const ServerEventSchemas = {
   'chart.updated': z.object({ chart: ChartSummarySchema }),
   'charts.imported': z.object({ report: ImportReportSchema }),
+  /** A browser import's upload, unzip and import steps (curators and admins). */
+  'import.progress': ImportProgressSchema,
+  /** A split was renamed or archived. */
+  'split.updated': z.object({ split: SplitSummarySchema }),
   'run.created': z.object({ run: RunSchema }),
   /** Counters, tokens, cost or status changed; throttled while a run is busy. */
   'run.progressed': z.object({ run: RunSchema }),
@@ -36,6 +42,12 @@ export const ServerEventSchemas = {
   /** Sent only to the reviewer whose lease ran out. */
   'lease.expired': z.object({ item_id: z.number().int() }),
   'queue.changed': z.object({ counts: StatusCountsSchema }),
+  /** A comment on an item's thread: to everyone (pages showing that item add it). */
+  'comment.created': z.object({ comment: ItemCommentSchema }),
+  /** Sent only to the sockets of a user the comment mentions as @username. */
+  'comment.mentioned': z.object({ comment: ItemCommentSchema }),
+  /** A curator edited the item's assumption, question or answer (its verdict may have changed). */
+  'item.edited': z.object({ item_id: z.number().int() }),
   /** Distinct users online and how many of them hold a lease; who they are: curators and admins only (blind review). */
   'presence.changed': z.object({
     online: z.number().int(),

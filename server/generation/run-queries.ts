@@ -193,7 +193,8 @@ export interface QaFilters {
 }
 
 function qaWhere(filters: QaFilters): { sql: string; params: Record<string, string> } {
-  const where: string[] = [];
+  // An archived split (migration 019) is out of every new run, named or not; its rows stay.
+  const where: string[] = ['NOT EXISTS (SELECT 1 FROM splits s WHERE s.name = c.split AND s.archived_at IS NOT NULL)'];
   const params: Record<string, string> = {};
   if (filters.split) {
     where.push('c.split = @split');

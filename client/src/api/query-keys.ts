@@ -13,6 +13,10 @@ export const queryKeys = {
   health: () => ['health'] as const,
   /** The curators' landing figures: refetched as reviews and runs move. */
   overview: () => ['overview'] as const,
+  /** Splits with their counts (the Splits page). */
+  splits: () => ['splits'] as const,
+  /** One browser import's latest progress, written by the socket (`import.progress`). */
+  importProgress: (uploadId: string) => ['imports', 'progress', uploadId] as const,
   charts: {
     all: () => ['charts'] as const,
     lists: () => ['charts', 'list'] as const,
@@ -79,7 +83,12 @@ export const queryKeys = {
     list: (query: Partial<ItemListQuery>) => ['items', 'list', query] as const,
     details: () => ['items', 'detail'] as const,
     detail: (id: number) => ['items', 'detail', id] as const,
+    /** Under the item's detail key: a refetch of the item refetches its thread and edits too. */
+    comments: (id: number) => ['items', 'detail', id, 'comments'] as const,
+    edits: (id: number) => ['items', 'detail', id, 'edits'] as const,
   },
+  /** Comments that mentioned this user, as pushed (`comment.mentioned`; never fetched). */
+  mentions: () => ['mentions'] as const,
   review: {
     all: () => ['review'] as const,
     queue: () => ['review', 'queue'] as const,

@@ -16,6 +16,8 @@ import {
   type ServerEventPayload,
   type ServerToClientEvents,
 } from '@shared/events';
+import type { ItemComment } from '@shared/api/item-discussion';
+import { addComment } from './item-discussion-api';
 import { queryKeys } from './query-keys';
 
 export type WorkbenchSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -31,6 +33,8 @@ type QueueResponse = z.infer<typeof QueueResponseSchema>;
 export type ExpiredLease = { item_id: number; at: number };
 /** Only the latest few matter: the review page holds at most two leases. */
 const EXPIRED_LEASES_KEPT = 20;
+/** The latest mentions of this user the notice shows. */
+const MENTIONS_KEPT = 20;
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
 type EvalRunListResponse = z.infer<typeof EvalRunListResponseSchema>;
 type EvalRunDetailResponse = z.infer<typeof EvalRunDetailResponseSchema>;
@@ -191,7 +195,12 @@ type Invalidators = {
 function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly }: Invalidators): CacheHandlers {
   return {
     'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
-    'charts.imported': () => void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() }),
+    'charts.imported': () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() });
+      invalidate(queryKeys.splits());
+    },
+    'import.progress': (progress) => queryClient.setQueryData(queryKeys.importProgress(progress.upload_id), progress),
+    'split.updated': () => invalidate(queryKeys.splits()),
     'presence.changed': (presence) => queryClient.setQueryData<Presence>(queryKeys.presence(), presence),
     'run.created': () => {
       invalidate(queryKeys.runs.lists());
@@ -255,6 +264,15 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       queryClient.setQueryData<ExpiredLease[]>(queryKeys.review.expiredLeases(), (old = []) =>
         [...old, { item_id, at: Date.now() }].slice(-EXPIRED_LEASES_KEPT),
       ),
+    'comment.created': ({ comment }) =>
+      queryClient.setQueryData(queryKeys.items.comments(comment.item_id), (old: Parameters<typeof addComment>[0]) => addComment(old, comment)),
+    'comment.mentioned': ({ comment }) =>
+      queryClient.setQueryData<ItemComment[]>(queryKeys.mentions(), (old = []) => [...old.filter((c) => c.id !== comment.id), comment].slice(-MENTIONS_KEPT)),
+    'item.edited': ({ item_id }) => {
+      // The item's text and verdict changed, and its edit history grew.
+      invalidate(queryKeys.items.detail(item_id));
+      invalidate(queryKeys.items.lists());
+    },
     'queue.changed': ({ counts }) => {
       queryClient.setQueryData<QueueResponse>(queryKeys.review.queue(), (old) => (old ? { ...old, counts } : old));
       // What is available to this reviewer is not in the push: fetch it.

@@ -13,6 +13,7 @@ import { createQueryClient } from './query-client';
 const pages = {
   AdjudicationPage: () => import('../features/adjudication/adjudication-page'),
   AdminPage: () => import('../features/admin/admin-page'),
+  AuditPage: () => import('../features/audit/audit-page'),
   ChartPage: () => import('../features/charts/chart-page'),
   ChartsPage: () => import('../features/charts/charts-page'),
   ItemPage: () => import('../features/items/item-page'),
@@ -26,10 +27,12 @@ const pages = {
   ReviewPage: () => import('../features/review/review-page'),
   RunPage: () => import('../features/runs/run-page'),
   RunsPage: () => import('../features/runs/runs-page'),
+  SplitsPage: () => import('../features/imports/splits-page'),
   StatsPage: () => import('../features/stats/stats-page'),
 };
 const AdjudicationPage = lazy(() => pages.AdjudicationPage().then((m) => ({ default: m.AdjudicationPage })));
 const AdminPage = lazy(() => pages.AdminPage().then((m) => ({ default: m.AdminPage })));
+const AuditPage = lazy(() => pages.AuditPage().then((m) => ({ default: m.AuditPage })));
 const ChartPage = lazy(() => pages.ChartPage().then((m) => ({ default: m.ChartPage })));
 const ChartsPage = lazy(() => pages.ChartsPage().then((m) => ({ default: m.ChartsPage })));
 const ItemPage = lazy(() => pages.ItemPage().then((m) => ({ default: m.ItemPage })));
@@ -43,6 +46,7 @@ const ProposalPage = lazy(() => pages.ProposalPage().then((m) => ({ default: m.P
 const ReviewPage = lazy(() => pages.ReviewPage().then((m) => ({ default: m.ReviewPage })));
 const RunPage = lazy(() => pages.RunPage().then((m) => ({ default: m.RunPage })));
 const RunsPage = lazy(() => pages.RunsPage().then((m) => ({ default: m.RunsPage })));
+const SplitsPage = lazy(() => pages.SplitsPage().then((m) => ({ default: m.SplitsPage })));
 const StatsPage = lazy(() => pages.StatsPage().then((m) => ({ default: m.StatsPage })));
 
 /** After the first screen has what it needs. */
@@ -78,11 +82,13 @@ export function App() {
               <Route path="runs" element={<RunsPage />} />
               <Route path="runs/:id" element={<RunPage />} />
               <Route path="charts" element={<ChartsPage />} />
+              <Route path="splits" element={<SplitsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<StatsPage />} />
               <Route path="evaluation" element={<EvaluationPage />} />
               <Route path="evaluation/runs/:id" element={<EvalRunPage />} />
               <Route path="admin" element={<AdminPage />} />
+              <Route path="audit" element={<AuditPage />} />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           </Route>

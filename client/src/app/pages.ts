@@ -1,6 +1,6 @@
 import type { Role } from '@shared/domain/roles';
 
-export type PageId = 'overview' | 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'admin';
+export type PageId = 'overview' | 'review' | 'adjudication' | 'items' | 'pool' | 'runs' | 'charts' | 'stats' | 'evaluation' | 'splits' | 'admin' | 'audit';
 
 export type PageInfo = {
   id: PageId;
@@ -84,11 +84,25 @@ export const PAGES: readonly PageInfo[] = [
       'Model evaluation over an export: relaxed accuracy, decline rate against the factual questions, accuracy per answer type, a no-image control and the bias rate.',
   },
   {
+    id: 'splits',
+    path: '/splits',
+    label: 'Splits',
+    leastRole: 'curator',
+    purpose: 'Import a split from a .zip (ChartQA, MultiChartQA, ChartBench, CharXiv) with its per-file report; splits with their counts, renamed and archived.',
+  },
+  {
     id: 'admin',
     path: '/admin',
     label: 'Admin',
     leastRole: 'admin',
     purpose: 'Users and roles.',
+  },
+  {
+    id: 'audit',
+    path: '/audit',
+    label: 'Audit log',
+    leastRole: 'admin',
+    purpose: 'Who did what and when: logins, role changes, settings, imports, runs, reviews, adjudications, edits and exports, filterable and exportable as JSON lines.',
   },
 ];
 

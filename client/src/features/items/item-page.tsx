@@ -14,9 +14,12 @@ import { useItem } from '../../api/items-api';
 import { parseId } from '../../ui/parse-id';
 import { RequeueNotice } from '../../views/requeue-notice';
 import { ReviewHistory } from './review-history';
+import { GoldToggle } from './gold-toggle';
 import { ValidityNotices } from '../../views/validity-flags';
 import { VerifierView } from '../../views/verifier-view';
 import { ItemChartsPanel } from '../../views/item-charts';
+import { ItemThread } from '../../views/item-thread';
+import { ItemEdits } from './item-edits';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -150,7 +153,10 @@ export function ItemPage() {
       {item.isPending && <p className="muted">Loading item…</p>}
       {item.isError && <LoadError what="the item" error={item.error} />}
       {item.data && <ItemChartsPanel item={item.data.item} />}
+      {item.data && isCurator && <GoldToggle itemId={item.data.item.id} status={item.data.item.status} />}
       {item.data && <ItemBody item={item.data.item} />}
+      {item.data && <ItemEdits item={item.data.item} canEdit={isCurator} />}
+      {item.data && <ItemThread itemId={item.data.item.id} />}
       {item.data && isCurator && (
         <section aria-labelledby="history-heading">
           <h2 id="history-heading">Reviews</h2>
