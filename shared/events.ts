@@ -43,7 +43,8 @@ export const ServerEventSchemas = {
   'lease.expired': z.object({ item_id: z.number().int() }),
   'queue.changed': z.object({ counts: StatusCountsSchema }),
   /** A comment on an item's thread: to everyone (pages showing that item add it). */
-  'comment.created': z.object({ comment: ItemCommentSchema }),
+  /** `staff_only`: a reviewer's comment on an undecided item; other reviewers do not get it (blind review). */
+  'comment.created': z.object({ comment: ItemCommentSchema, staff_only: z.boolean() }),
   /** Sent only to the sockets of a user the comment mentions as @username. */
   'comment.mentioned': z.object({ comment: ItemCommentSchema }),
   /** A curator edited the item's assumption, question or answer (its verdict may have changed). */

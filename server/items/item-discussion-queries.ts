@@ -4,6 +4,7 @@ import { parseJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
 import { ItemFieldChangeSchema, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
+import { RoleSchema, type Role } from '../../shared/domain/roles';
 import type { BiasFlag } from '../../shared/generation/bias-guards';
 
 /** The SQL of an item's comment thread, its mentions and its curators' edits (migration 018). */
@@ -15,13 +16,14 @@ interface CommentRow {
   item_id: number;
   author_id: number;
   author: string;
+  author_role: string;
   body: string;
   created_at: string;
   /** JSON list of the mentioned usernames, in the order they were stored. */
   mentions: string;
 }
 
-const COMMENT_SELECT = `SELECT c.id, c.item_id, c.author_id, u.username AS author, c.body, c.created_at,
+const COMMENT_SELECT = `SELECT c.id, c.item_id, c.author_id, u.username AS author, u.role AS author_role, c.body, c.created_at,
     (SELECT json_group_array(mu.username) FROM comment_mentions m JOIN users mu ON mu.id = m.user_id WHERE m.comment_id = c.id) AS mentions
   FROM item_comments c JOIN users u ON u.id = c.author_id`;
 
@@ -29,7 +31,7 @@ function toComment(row: CommentRow): ItemComment {
   return {
     id: row.id,
     item_id: row.item_id,
-    author: { id: row.author_id, username: row.author },
+    author: { id: row.author_id, username: row.author, role: RoleSchema.parse(row.author_role) },
     body: row.body,
     mentions: parseJsonColumn(z.array(z.string()), row.mentions, { table: 'comment_mentions', column: 'username', id: row.id }),
     created_at: row.created_at,
@@ -47,11 +49,18 @@ export function getItemComment(db: Db, commentId: number): ItemComment | null {
 }
 
 /** The enabled users with these names (case as the users table compares: without case). */
-export function usersNamed(db: Db, names: readonly string[]): { id: number; username: string }[] {
+export function usersNamed(db: Db, names: readonly string[]): { id: number; username: string; role: Role }[] {
   if (names.length === 0) return [];
-  return statement(db, 'SELECT id, username FROM users WHERE disabled_at IS NULL AND username IN (SELECT value FROM json_each(?)) ORDER BY id').all(
+  const rows = statement(db, 'SELECT id, username, role FROM users WHERE disabled_at IS NULL AND username IN (SELECT value FROM json_each(?)) ORDER BY id').all(
     JSON.stringify(names),
-  ) as { id: number; username: string }[];
+  ) as { id: number; username: string; role: string }[];
+  return rows.map((row) => ({ ...row, role: RoleSchema.parse(row.role) }));
+}
+
+/** The item's review status, or null when there is no such item. */
+export function itemStatus(db: Db, itemId: number): ItemStatus | null {
+  const row = statement(db, 'SELECT status FROM hqa_items WHERE id = ?').get(itemId) as { status: string } | undefined;
+  return row ? ItemStatusSchema.parse(row.status) : null;
 }
 
 export function insertItemComment(db: Db, itemId: number, authorId: number, body: string): number {

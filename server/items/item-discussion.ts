@@ -1,7 +1,9 @@
 import type { User } from '../../shared/api/auth';
 import { EDITABLE_ITEM_FIELDS, type EditableItemField, type EditItemRequest, type ItemComment, type ItemEdit, type ItemFieldChange } from '../../shared/api/item-discussion';
 import type { ItemDetail } from '../../shared/api/items';
+import type { ItemStatus } from '../../shared/domain/generation';
 import { mentionedNames } from '../../shared/domain/mentions';
+import { roleAtLeast, type Role } from '../../shared/domain/roles';
 import { biasFlags } from '../../shared/generation/bias-guards';
 import { classifyAnswer } from '../../shared/table/answers';
 import { runProgram } from '../../shared/table/program';
@@ -16,6 +18,7 @@ import {
   insertItemComment,
   insertItemEdit,
   itemExists,
+  itemStatus,
   setBiasFlags,
   listItemComments,
   listItemEdits,
@@ -50,9 +53,22 @@ function reclassifyQuestion(db: Db, itemId: number): void {
   if (texts) setQuestionRelations(db, [{ id: itemId, relation: questionRelation(texts.factual_query, texts.question, texts.assumption) }]);
 }
 
-export function itemComments(ctx: AppContext, itemId: number): ItemComment[] {
-  if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
-  return listItemComments(ctx.db, itemId);
+/**
+ * Review is blind: until an item is decided, a reviewer's comment is for curators (and its
+ * author) only, or it could carry one reviewer's verdict to the next. Curators' comments are
+ * for everyone; once the item is accepted or rejected, the whole thread is.
+ */
+function blindWhileOpen(status: ItemStatus, author: { role: Role }): boolean {
+  return !DECIDED.has(status) && !roleAtLeast(author.role, 'curator');
+}
+const DECIDED: ReadonlySet<ItemStatus> = new Set(['accepted', 'rejected']);
+
+export function itemComments(ctx: AppContext, itemId: number, viewer: User): ItemComment[] {
+  const status = itemStatus(ctx.db, itemId);
+  if (status === null) throw notFound(`item ${itemId}`);
+  const comments = listItemComments(ctx.db, itemId);
+  if (roleAtLeast(viewer.role, 'curator')) return comments;
+  return comments.filter((comment) => comment.author.id === viewer.id || !blindWhileOpen(status, comment.author));
 }
 
 /**
@@ -61,18 +77,23 @@ export function itemComments(ctx: AppContext, itemId: number): ItemComment[] {
  * (`comment.mentioned`). A name that is no user's stays text.
  */
 export function postComment(ctx: AppContext, itemId: number, author: User, body: string): ItemComment {
-  const { comment, notify } = ctx.db
+  const { comment, staffOnly, notify } = ctx.db
     .transaction(() => {
-      if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
+      const status = itemStatus(ctx.db, itemId);
+      if (status === null) throw notFound(`item ${itemId}`);
+      const staffOnly = blindWhileOpen(status, author);
       const id = insertItemComment(ctx.db, itemId, author.id, body);
-      const mentioned = usersNamed(ctx.db, mentionedNames(body));
+      // A reviewer named in a comment other reviewers may not read yet is not told of it either.
+      const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
       for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
       const stored = getItemComment(ctx.db, id);
       if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
-      return { comment: stored, notify: mentioned.filter((user) => user.id !== author.id) };
+      return { comment: stored, staffOnly, notify: mentioned.filter((user) => user.id !== author.id) };
     })
     .immediate();
-  ctx.publish('comment.created', { comment });
+  ctx.publish('comment.created', { comment, staff_only: staffOnly });
+  // Reviewers do not get a staff-only comment (audiences.ts); its author's other pages still do.
+  if (staffOnly) ctx.publishTo(author.id, 'comment.created', { comment, staff_only: staffOnly });
   for (const user of notify) ctx.publishTo(user.id, 'comment.mentioned', { comment });
   return comment;
 }

@@ -14,17 +14,22 @@ export function audienceRoom(role: Role): string {
   return roleAtLeast(role, 'curator') ? STAFF_ROOM : REVIEWER_ROOM;
 }
 
-type ReviewerViews = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => ServerEventPayload<E> };
+/** What a reviewer gets instead of an event: nothing at all. */
+export const HIDDEN = 'hidden';
 
-/** The events that name people, and what reviewers get of them instead. */
+type ReviewerViews = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => ServerEventPayload<E> | typeof HIDDEN };
+
+/** The events that name people or carry what reviewers may not read, and what reviewers get of them instead. */
 const REVIEWER_VIEWS: ReviewerViews = {
   'item.claimed': ({ item_id }) => ({ item_id }),
   'presence.changed': ({ online, reviewing }) => ({ online, reviewing }),
+  // A reviewer's comment on an undecided item is for curators (item-discussion.ts).
+  'comment.created': (payload) => (payload.staff_only ? HIDDEN : payload),
 };
 
-/** What reviewers get of this event; null when it names no one and everyone gets the same. */
-export function reviewerView<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): ServerEventPayload<E> | null {
+/** What reviewers get of this event (HIDDEN: nothing); null when everyone gets the same. */
+export function reviewerView<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): ServerEventPayload<E> | typeof HIDDEN | null {
   // The map's value type for a generic E cannot be narrowed by indexing: the map is typed per event above.
-  const view = REVIEWER_VIEWS[event] as ((payload: ServerEventPayload<E>) => ServerEventPayload<E>) | undefined;
+  const view = REVIEWER_VIEWS[event] as ((payload: ServerEventPayload<E>) => ServerEventPayload<E> | typeof HIDDEN) | undefined;
   return view ? view(payload) : null;
 }

@@ -8,7 +8,7 @@ import type { SocketTarget } from '../app-context';
 import { sessionToken } from '../auth/auth-middleware';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
-import { audienceRoom, REVIEWER_ROOM, reviewerView, STAFF_ROOM } from './audiences';
+import { audienceRoom, HIDDEN, REVIEWER_ROOM, reviewerView, STAFF_ROOM } from './audiences';
 
 interface SocketData {
   user: User;
@@ -170,7 +170,7 @@ export function attachRealtime(
     enqueue((except) => {
       if (forReviewers === null) return void (io.except(except).emit as Emit)(event, payload);
       (io.to(STAFF_ROOM).except(except).emit as Emit)(event, payload);
-      (io.to(REVIEWER_ROOM).except(except).emit as Emit)(event, forReviewers);
+      if (forReviewers !== HIDDEN) (io.to(REVIEWER_ROOM).except(except).emit as Emit)(event, forReviewers);
     });
   }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {

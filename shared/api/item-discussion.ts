@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RoleSchema } from '../domain/roles';
 import { ItemStatusSchema } from '../domain/generation';
 import { freeText } from '../domain/text-input';
 import { HqaItemDraftSchema } from '../generation/item-draft';
@@ -13,7 +14,8 @@ export const COMMENT_MAX_CHARS = 4000;
 export const ItemCommentSchema = z.object({
   id: z.number().int(),
   item_id: z.number().int(),
-  author: z.object({ id: z.number().int(), username: z.string() }),
+  /** The role says whose comment a reviewer may read before the item is decided (blind review). */
+  author: z.object({ id: z.number().int(), username: z.string(), role: RoleSchema }),
   body: z.string(),
   /** The existing users the body names as @username, each once. */
   mentions: z.array(z.string()),

@@ -17,6 +17,8 @@ const sockets: TestSocket[] = [];
 let socketOf: Record<'ben' | 'cat', TestSocket>;
 let itemId: number;
 let acceptedId: number;
+/** Decided, so its whole thread is open to every reviewer. */
+let threadId: number;
 
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
@@ -32,6 +34,7 @@ beforeAll(async () => {
   // The default draft's program is `1` with answer `1`: the verifier matches until the answer changes.
   itemId = buildItem(db, { qaId: buildQa(db, { chartId }) });
   acceptedId = buildItem(db, { qaId: buildQa(db, { chartId }), status: 'accepted' });
+  threadId = buildItem(db, { qaId: buildQa(db, { chartId }), status: 'rejected' });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();
@@ -43,13 +46,13 @@ const commentIdOf = (payload: unknown) => ServerEventSchemas['comment.mentioned'
 
 describe('an item comment thread', () => {
   it('stores a comment with its existing mentions and lists the thread oldest first', async () => {
-    const first = await clients.ann.post(commentOn(itemId), { body: 'Is 1 right? @ben and @nobody, see @cur.' });
+    const first = await clients.ann.post(commentOn(threadId), { body: 'Is 1 right? @ben and @nobody, see @cur.' });
     expect(first.status).toBe(201);
     const { comment } = PostCommentResponseSchema.parse(first.body);
-    expect(comment).toMatchObject({ item_id: itemId, author: { username: 'ann' }, body: 'Is 1 right? @ben and @nobody, see @cur.' });
+    expect(comment).toMatchObject({ item_id: threadId, author: { username: 'ann' }, body: 'Is 1 right? @ben and @nobody, see @cur.' });
     expect(comment.mentions.sort()).toEqual(['ben', 'cur']);
-    await clients.cur.post(commentOn(itemId), { body: 'Yes.' });
-    const thread = ItemCommentsResponseSchema.parse((await clients.ben.get(commentOn(itemId))).body);
+    await clients.cur.post(commentOn(threadId), { body: 'Yes.' });
+    const thread = ItemCommentsResponseSchema.parse((await clients.ben.get(commentOn(threadId))).body);
     expect(thread.comments.map((c) => [c.author.username, c.body])).toEqual([
       ['ann', 'Is 1 right? @ben and @nobody, see @cur.'],
       ['cur', 'Yes.'],
@@ -61,15 +64,41 @@ describe('an item comment thread', () => {
     // By body: the mention of ben in the test before may still be on its way.
     const benMention = nextEvent(socketOf.ben, 'comment.mentioned', (p) => ServerEventSchemas['comment.mentioned'].parse(p).comment.body === '@ben look');
     const catSees = nextEvent(socketOf.cat, 'comment.created', (p) => ServerEventSchemas['comment.created'].parse(p).comment.body === '@ben look');
-    const posted = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(itemId), { body: '@ben look' })).body).comment;
+    const posted = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(threadId), { body: '@ben look' })).body).comment;
     expect(commentIdOf(await benMention)).toBe(posted.id);
     expect(ServerEventSchemas['comment.created'].parse(await catSees).comment.id).toBe(posted.id);
     // Events reach a socket in the order they were published: once cat has the mention of a later
     // comment, any mention of the first would have arrived before it.
     const catMention = nextEvent(socketOf.cat, 'comment.mentioned');
-    const second = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(itemId), { body: 'and @CAT too' })).body).comment;
+    const second = PostCommentResponseSchema.parse((await clients.ann.post(commentOn(threadId), { body: 'and @CAT too' })).body).comment;
     expect(commentIdOf(await catMention)).toBe(second.id);
     expect(catMentions.map(commentIdOf)).toEqual([second.id]);
+  });
+
+  it('keeps review blind: before a decision a reviewer\'s comment reaches curators and its author, not other reviewers', async () => {
+    const curSocket = await connectAs(server.url, clients.cur);
+    sockets.push(curSocket);
+    const catCreated = recordEvents(socketOf.cat, 'comment.created');
+    const catMentions = recordEvents(socketOf.cat, 'comment.mentioned');
+    const curSees = nextEvent(curSocket, 'comment.created', (p) => ServerEventSchemas['comment.created'].parse(p).comment.body === 'I would reject: the answer is 2 @cat @cur');
+    const posted = PostCommentResponseSchema.parse((await clients.ben.post(commentOn(itemId), { body: 'I would reject: the answer is 2 @cat @cur' })).body).comment;
+    expect(ServerEventSchemas['comment.created'].parse(await curSees)).toMatchObject({ comment: { id: posted.id }, staff_only: true });
+    // A curator's comment is for everyone, and events keep their order: once cat has it, ben's would have come before.
+    const catSeesStaff = nextEvent(socketOf.cat, 'comment.created', (p) => ServerEventSchemas['comment.created'].parse(p).comment.body === 'Thanks, noted.');
+    await clients.cur.post(commentOn(itemId), { body: 'Thanks, noted.' });
+    await catSeesStaff;
+    expect(catCreated.map((p) => ServerEventSchemas['comment.created'].parse(p).comment.id)).not.toContain(posted.id);
+    expect(catMentions.map(commentIdOf)).not.toContain(posted.id);
+    expect(posted.mentions).toEqual(['cur']);
+
+    const bodiesFor = async (who: 'ben' | 'cat' | 'cur') => ItemCommentsResponseSchema.parse((await clients[who].get(commentOn(itemId))).body).comments.map((c) => c.body);
+    expect(await bodiesFor('cat')).not.toContain(posted.body);
+    expect(await bodiesFor('ben')).toContain(posted.body);
+    expect(await bodiesFor('cur')).toContain(posted.body);
+    // Once the item is decided, the whole thread is open.
+    server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(itemId);
+    expect(await bodiesFor('cat')).toContain(posted.body);
+    server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'pending' WHERE id = ?").run(itemId);
   });
 
   it('refuses an empty comment (400 naming the field), an unknown item (404) and a visitor (401)', async () => {
