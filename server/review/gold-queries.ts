@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
+import { NOT_ARCHIVED } from './review-queries';
 import type { GoldVerdicts } from '../../shared/api/gold';
 import type { QueueFilters, ReviewCriteria } from '../../shared/api/review';
 import type { Decision } from '../../shared/domain/review';
@@ -87,7 +88,7 @@ export function findClaimableGold(db: Db, reviewerId: number, filters: QueueFilt
   if (exclude.length > 0) where.push(`AND g.item_id NOT IN (${exclude.map(Number).join(',')})`);
   const row = statement(db,
     `SELECT g.item_id AS id FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
-      WHERE i.status = 'accepted' AND i.created_by IS NOT @me ${where.join(' ')}
+      WHERE i.status = 'accepted' AND i.created_by IS NOT @me ${where.join(' ')} AND ${NOT_ARCHIVED}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
         AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)
         AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = g.item_id AND l.reviewer_id = @me)
@@ -100,7 +101,7 @@ export function findClaimableGold(db: Db, reviewerId: number, filters: QueueFilt
 export function countClaimableGold(db: Db, reviewerId: number): number {
   return (statement(db,
     `SELECT COUNT(*) AS n FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
-      WHERE i.status = 'accepted' AND i.created_by IS NOT @me
+      WHERE i.status = 'accepted' AND i.created_by IS NOT @me AND ${NOT_ARCHIVED}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
         AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)`,
   ).get({ me: reviewerId }) as { n: number }).n;

@@ -25,7 +25,7 @@ export function heldLeases(db: Db, reviewerId: number, now: string): { item_id: 
 /** The caller (`@me`) did not write the item: no one reviews their own hand-written item. */
 const NOT_AUTHOR = 'i.created_by IS NOT @me';
 /** Items of an archived split (migration 019) wait out of the queue; nothing of them is deleted. */
-const NOT_ARCHIVED = 'NOT EXISTS (SELECT 1 FROM charts c JOIN splits s ON s.name = c.split WHERE c.id = i.chart_id AND s.archived_at IS NOT NULL)';
+export const NOT_ARCHIVED = 'NOT EXISTS (SELECT 1 FROM charts c JOIN splits s ON s.name = c.split WHERE c.id = i.chart_id AND s.archived_at IS NOT NULL)';
 
 /**
  * The next item the caller may review among items of one status, in id order: not written by

@@ -228,4 +228,20 @@ describe('calibration', () => {
     expect(lower.reviewers.find((r) => r.reviewer === 'ben')?.flagged).toBe(false);
     await settings({ gold_agreement_threshold: 0.8 });
   });
+
+  it('serves no gold item of an archived split, and serves it again once the split is back', async () => {
+    await server.createUser('fay', 'reviewer', 'fay-password');
+    const fay = new TestClient(server.url);
+    await fay.login('fay', 'fay-password');
+    await settings({ gold_share: 1 });
+    const gold = (db().prepare('SELECT item_id FROM gold_items').all() as { item_id: number }[]).map((r) => r.item_id);
+    expect(gold.length).toBeGreaterThan(0);
+    const splits = (db().prepare('SELECT DISTINCT c.split FROM charts c JOIN hqa_items i ON i.chart_id = c.id').all() as { split: string }[]).map((r) => r.split);
+    const archive = db().prepare("INSERT INTO splits (name, archived_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET archived_at = excluded.archived_at");
+    for (const split of splits) archive.run(split, new Date().toISOString());
+    expect((await next(fay)).task).toBeNull();
+    for (const split of splits) archive.run(split, null);
+    const { task } = await next(fay);
+    expect(gold).toContain(task?.item.id);
+  });
 });
