@@ -13,6 +13,8 @@ export interface PlanInput {
   partner: string | null;
   intent: Intent;
   rng: Rng;
+  /** Rows the question reads (balance does not take from or give to them); empty when unknown. */
+  questionRows?: readonly string[];
 }
 
 /** A concrete change: the edit, the sentence that assumes it, and what it does in numbers (for the rationale). */
@@ -116,7 +118,10 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
     // "Lower the largest until it falls below the smallest": the smallest is the mark, not the
     // one that takes the freed share (else it moves and the item does more than its proposal).
     const takers = input.intent.overtake ? byNeed.filter((label) => label !== input.partner) : [input.partner, ...byNeed];
+    const asked = new Set(input.questionRows ?? []);
     for (const other of unique(takers)) {
+      // The changed row and its partner may be asked about; a third row only balancing them may not.
+      if (asked.has(other ?? '') && other !== input.partner) continue;
       if (other === null || other === row) continue;
       const before = valueOf(column, other);
       if (before === null || !fits(column, clean(before - delta))) continue;

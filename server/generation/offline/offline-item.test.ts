@@ -251,15 +251,32 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   it('lowers a share below the smallest without handing the freed points to the smallest', () => {
     const shares = buildTable(`
       Vendor | Market share
-      Brightline | 40
-      Altura | 30
-      Kestrel | 20
-      Quanta | 10
+      Brightline | 40%
+      Altura | 30%
+      Kestrel | 20%
+      Quanta | 10%
     `);
     const draft = item('Lower the largest bar until it falls below the smallest one.', { query: 'Which vendor has the lowest market share?', label: 'Quanta' }, shares, 'horizontal_bar');
     expect(draft.edit).toContainEqual(expect.objectContaining({ op: 'add', row: 'Brightline' }));
+    // Shares of a whole: the freed points go somewhere, but not to Quanta, the mark.
+    expect(draft.edit).toHaveLength(2);
     expect(draft.edit.some((op) => 'row' in op && op.row === 'Quanta')).toBe(false);
     expect(draft.answer).toBe('Brightline');
+  });
+
+  it('refuses a share change whose answer would move only through the slice that balances it', () => {
+    const shares = buildTable(`
+      Vendor | Market share
+      Brightline | 40%
+      Altura | 30%
+      Kestrel | 20%
+      Quanta | 10%
+    `);
+    // Lowering Brightline below Quanta frees 31 points; they would land on Kestrel, the next smallest, but it is the row asked about.
+    const qa = { query: 'What is the market share for Kestrel?', label: '20' };
+    const result = offlineItem({ table: shares, chartType: 'horizontal_bar', title: '', qa, proposal: { id: 1, text: 'Lower the largest bar until it falls below the smallest one.' }, seed: 4 });
+    if (result.ok) expect(result.draft.edit.some((op) => 'row' in op && op.row === 'Kestrel')).toBe(false);
+    else expect(result.reason).toMatch(/no add edit changes the answer/);
   });
 
   it('removes a whole series for a legend proposal, and keeps the series the question reads', () => {

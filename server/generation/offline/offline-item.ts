@@ -103,7 +103,7 @@ function planFor(
     found.verdict = result;
     return true;
   };
-  const plan = planEdit(facts, columnsFor(facts, factual, intent, rng), (column) => focusRows(facts, column, intent, factual, rng), intent, rng, { strict: true, accept });
+  const plan = planEdit(facts, columnsFor(facts, factual, intent, rng), (column) => focusRows(facts, column, intent, factual, rng), intent, rng, { strict: true, accept, questionRows: factual.rows });
   return plan && found.verdict ? { plan, verdict: found.verdict } : null;
 }
 

@@ -54,6 +54,11 @@ export interface PlanOptions {
   strict?: boolean;
   /** A plan the layout lint accepts must also pass this (e.g. the change must move the factual answer). */
   accept?: (plan: EditPlan) => boolean;
+  /**
+   * Rows the question reads: a share the change frees or needs is not balanced against them,
+   * or the answer would move by the bookkeeping rather than by the proposal's operation.
+   */
+  questionRows?: readonly string[];
 }
 
 /**
@@ -92,7 +97,7 @@ export function planEdit(
       // not be the proposal's operation, so a strict plan leaves that column alone.
       if (options.strict && kind === intent.kind && intent.amountInPoints && !column.percent) continue;
       for (const row of rowsOf.get(column) ?? []) {
-        const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng };
+        const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
         const draft = BUILDERS[kind](input);
         const plan = draft && accept(facts, input, draft);
         if (plan && (options.accept?.(plan) ?? true)) return plan;
