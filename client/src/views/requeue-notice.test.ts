@@ -33,6 +33,7 @@ function buildItem(requeueReason: ItemDetail['requeue_reason']): ItemDetail {
     is_control: false,
     proposal_consistent: null,
     requeue_reason: requeueReason,
+    table_state: 'confirmed',
     status: 'pending',
     created_at: '2026-01-02T03:04:05.000Z',
     assumption: 'Suppose Michelin’s revenue rose by 1.',
