@@ -10,6 +10,7 @@ import { closeOfflinePool } from '../generation/offline-pool';
 import { RunExecutor } from '../generation/run-executor';
 import { hasModelEndpoint } from '../llm/model-roles';
 import { getRun, publicRun } from '../generation/run-queries';
+import { ownerGone } from '../jobs/job-owner';
 import { ensureSeedProposals } from '../pool/pool-service';
 import { readStageFile, settleAfterRead, writeStageFile } from './generate-batch-file';
 
@@ -185,6 +186,12 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     const stop = () => void executor.shutdown();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    const busy = runId === undefined ? null : getRun(db, runId);
+    if (busy && busy.status === 'running' && !ownerGone(busy)) {
+      // Another live process runs it: continuing here would do nothing and say nothing.
+      process.stderr.write(`error: --run: run ${runId} is running in process ${busy.owner_pid ?? '?'} on ${busy.owner_host ?? '?'}; wait for it, or pause it first\n`);
+      return 1;
+    }
     await (runId === undefined ? executor.start(id) : continueRun(executor, id));
     bar?.stop();
     const finished = getRun(db, id);

@@ -167,6 +167,16 @@ describe('hqa generate --batch', () => {
       await exited;
     }
     expect(withDb((db) => getRun(db, runId))?.status).toBe('running');
+    // The CLI's node process outlives tsx for a moment after the kill: wait until it is gone.
+    const ownerPid = withDb((db) => getRun(db, runId)?.owner_pid) ?? 0;
+    await expect.poll(() => spawnSync('kill', ['-0', String(ownerPid)]).status !== 0, { timeout: 30_000 }).toBe(true);
+
+    // While a live process owns the run, --run says so and does nothing (this test process stands in for it).
+    withDb((db) => db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(process.pid, hostname(), runId));
+    const refused = await runCliAsync(['generate', '--run', String(runId), '--batch', '--json'], { dbPath, env: env() });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`--run: run ${runId} is running in process ${process.pid} on `));
+    withDb((db) => db.prepare('UPDATE runs SET owner_pid = ? WHERE id = ?').run(ownerPid, runId));
 
     fake.batches.configure({ pollsToComplete: 1 });
     const again = await runCliAsync(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
