@@ -80,19 +80,7 @@ export function AnswerTypeTable({ rows }: { rows: EvalComparisonRow[] }) {
   return (
     <table className="data-grid comparison-table" data-testid="comparison-answer-types">
       <caption className="sr-only">Accuracy per answer type per model</caption>
-      <thead>
-        <tr>
-          <th scope="col">Model</th>
-          {ANSWER_TYPES.map((type) => (
-            <th key={type} scope="col" className="num">
-              {ANSWER_TYPE_LABELS[type]}
-            </th>
-          ))}
-          <th scope="col" className="num" title="Population variance of the per-type accuracies (percent²)">
-            Variance
-          </th>
-        </tr>
-      </thead>
+      <AnswerTypeHead varianceTitle="Population variance of the per-type accuracies (percent²)" />
       <tbody>
         {rows.map((row) => (
           <tr key={row.model} data-model={row.model}>
@@ -111,6 +99,25 @@ export function AnswerTypeTable({ rows }: { rows: EvalComparisonRow[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The head of a Table 4 layout (model, one column per answer type, variance), here and beside published figures. */
+export function AnswerTypeHead({ varianceTitle }: { varianceTitle: string }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Model</th>
+        {ANSWER_TYPES.map((type) => (
+          <th key={type} scope="col" className="num">
+            {ANSWER_TYPE_LABELS[type]}
+          </th>
+        ))}
+        <th scope="col" className="num" title={varianceTitle}>
+          Variance
+        </th>
+      </tr>
+    </thead>
   );
 }
 

@@ -5,8 +5,8 @@ import { ANSWER_TYPES } from '@shared/table/answers';
 import { useCurrentUser } from '../../auth/session';
 import { ActionError, LoadError } from '../../ui/error-messages';
 import { formatTime } from '../../ui/format';
+import { AnswerTypeHead } from './comparison-tables';
 import { useEvalComparison } from './eval-api';
-import { ANSWER_TYPE_LABELS } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
 import { usePublishedTables, useRemovePublishedTable } from './published-figures-api';
 import { accuracyRows, answerTypeRows, type AccuracyRow, type AnswerTypeRow } from './published-rows';
@@ -104,19 +104,7 @@ function PublishedAnswerTypeTable({ rows }: { rows: AnswerTypeRow[] }) {
   return (
     <table className="data-grid comparison-table" data-testid="published-answer-types">
       <caption className="sr-only">Accuracy per answer type: models evaluated here beside published figures</caption>
-      <thead>
-        <tr>
-          <th scope="col">Model</th>
-          {ANSWER_TYPES.map((type) => (
-            <th key={type} scope="col" className="num">
-              {ANSWER_TYPE_LABELS[type]}
-            </th>
-          ))}
-          <th scope="col" className="num" title="Population variance of the per-type accuracies (percent²); a published one is checked against its own row">
-            Variance
-          </th>
-        </tr>
-      </thead>
+      <AnswerTypeHead varianceTitle="Population variance of the per-type accuracies (percent²); a published one is checked against its own row" />
       <tbody>
         {rows.map((row) => (
           <tr key={row.key} {...rowAttributes(row)}>
