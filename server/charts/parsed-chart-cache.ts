@@ -1,6 +1,7 @@
 import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
 import { parseStoredTable, storedDrawingStyle } from './chart-queries';
+import { deepFreeze } from '../deep-freeze';
 
 /**
  * A chart's stored table and drawing style, parsed and validated once while its stored text
@@ -37,10 +38,3 @@ export function parsedChart(chartId: number, tableJson: string, annotationJson: 
   return entry;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}

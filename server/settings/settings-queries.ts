@@ -3,6 +3,7 @@ import { preparedOnce, type Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import { SettingsSchema, type Settings } from '../../shared/settings';
 import { recordAudit } from '../audit/audit-log';
+import { deepFreeze } from '../deep-freeze';
 
 /** All SQL of settings: one row per key, the value as JSON. */
 
@@ -25,13 +26,6 @@ export function getSettings(db: Db): Settings {
 const inForce = new WeakMap<Db, { version: number; settings: Settings }>();
 const dataVersion = preparedOnce((db) => db.prepare('PRAGMA data_version').pluck());
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 function readSettings(db: Db): Settings {
   const rows = statement(db, 'SELECT key, value FROM settings').all() as { key: string; value: string }[];
