@@ -24,8 +24,19 @@ const NewLabelSchema = z.union([nameText().min(1).max(200), z.number()]);
 // zod 4's number already refuses NaN and ±Infinity, which JSON cannot carry anyway.
 const FiniteNumber = z.number();
 
+/** The most charts a group holds (MultiChartQA's groups have 2–4). */
+export const MAX_GROUP_CHARTS = 4;
+
+/**
+ * Which chart of a group the op edits, by its 1-based position: required on every op of an
+ * item over a group (all ops naming the same chart: an assumption edits one chart's table),
+ * absent or 1 for a single chart. group-edit.ts checks it.
+ */
+const ChartField = { chart: z.number().int().min(1).max(MAX_GROUP_CHARTS).optional() };
+
 export const SetOpSchema = z.strictObject({
   op: z.literal('set'),
+  ...ChartField,
   row: LabelSchema,
   /** May be left out only when the table has a single series. */
   series: LabelSchema.optional(),
@@ -35,6 +46,7 @@ export const SetOpSchema = z.strictObject({
 /** Multiplies cells; `row` or `series` left out means every row or every series. */
 export const ScaleOpSchema = z.strictObject({
   op: z.literal('scale'),
+  ...ChartField,
   row: LabelSchema.optional(),
   series: LabelSchema.optional(),
   factor: FiniteNumber,
@@ -43,6 +55,7 @@ export const ScaleOpSchema = z.strictObject({
 /** Adds `delta` to cells; `row` or `series` left out means every row or every series. */
 export const AddOpSchema = z.strictObject({
   op: z.literal('add'),
+  ...ChartField,
   row: LabelSchema.optional(),
   series: LabelSchema.optional(),
   delta: FiniteNumber,
@@ -54,17 +67,20 @@ export const AddOpSchema = z.strictObject({
  */
 export const SwapOpSchema = z.strictObject({
   op: z.literal('swap'),
+  ...ChartField,
   rows: z.tuple([LabelSchema, LabelSchema]),
   series: LabelSchema.optional(),
 });
 
 export const RemoveRowOpSchema = z.strictObject({
   op: z.literal('remove_row'),
+  ...ChartField,
   row: LabelSchema,
 });
 
 export const RemoveSeriesOpSchema = z.strictObject({
   op: z.literal('remove_series'),
+  ...ChartField,
   series: LabelSchema,
 });
 
@@ -75,6 +91,7 @@ export const RemoveSeriesOpSchema = z.strictObject({
  */
 export const AddRowOpSchema = z.strictObject({
   op: z.literal('add_row'),
+  ...ChartField,
   row: NewLabelSchema,
   values: z.union([FiniteNumber, z.record(z.string(), FiniteNumber.nullable())]),
 });
@@ -104,6 +121,9 @@ export const EDIT_ERROR_CODES = [
   'last_row',
   'last_series',
   'not_finite',
+  'unknown_chart',
+  'chart_required',
+  'several_charts',
 ] as const;
 export const EditErrorCodeSchema = z.enum(EDIT_ERROR_CODES);
 export type EditErrorCode = z.infer<typeof EditErrorCodeSchema>;

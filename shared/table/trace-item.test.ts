@@ -24,7 +24,7 @@ describe('traceItem', () => {
 
   it('runs the program on the chart’s own table without an edit, and lints nothing', () => {
     const trace = traceItem({ table, chartType: 'line', program: 'value("2020", "Online")' });
-    expect(trace).toEqual({ edit: { kind: 'none' }, table, lint: null, consistency: null, edited: { ok: true, value: 20, answer: '20' }, original: null });
+    expect(trace).toEqual({ edit: { kind: 'none' }, table, tables: [table], lint: null, consistency: null, edited: { ok: true, value: 20, answer: '20' }, original: null });
   });
 
   it('reads null as an edit (so a caller chooses its own "no edit"), which is unreadable', () => {

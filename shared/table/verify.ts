@@ -6,7 +6,7 @@ import { lintItem } from './item-lint';
 import { FindingSchema, type Finding } from './lint';
 import type { DataTable } from './model';
 import { formatAnswer, parseProgram, type Scalar } from './program';
-import { traceItem } from './trace-item';
+import { subjectCharts, traceItem, type TraceSubject } from './trace-item';
 
 /**
  * The verifier: applies an item's edit to its chart's table, reruns its program on the
@@ -45,9 +45,8 @@ export const VerifierResultSchema = z.object({
 });
 export type VerifierResult = z.infer<typeof VerifierResultSchema>;
 
-export interface VerifyInput {
-  table: DataTable;
-  chartType: ChartType;
+/** One chart (`table`, `chartType`, `title`) or a group's charts in order (`group`, each with its title). */
+export type VerifyInput = TraceSubject & {
   /**
    * Untrusted: validated here. Null or left out means no edit (a factual question: nothing is
    * linted); `[]` is an edit that assumes nothing, which the lint reports as `no_change`.
@@ -58,13 +57,14 @@ export interface VerifyInput {
   answer: string;
   /** The assumption's text, for the item lint (an answer it states). */
   assumption?: string;
-  /** The chart's title, for the item lint (what a series measures). */
+  /** The chart's title, for the item lint (what a series measures); a group's charts carry their own. */
   title?: string;
   /** The text of the item's proposal, for the consistency check. */
   proposal?: string | null;
-}
+};
 
-export function verifyItem({ table, chartType, edit, program, answer, assumption = '', title = '', proposal = null }: VerifyInput): VerifierResult {
+export function verifyItem(input: VerifyInput): VerifierResult {
+  const { edit, program, answer, assumption = '', proposal = null } = input;
   const answer_type = classifyAnswer(answer);
   const failed = (error: VerifierError, lint: Finding[] = []): VerifierResult => ({
     recomputed_answer: null,
@@ -78,15 +78,21 @@ export function verifyItem({ table, chartType, edit, program, answer, assumption
   });
 
   // An item stores "no edit" as null; the trace reads only undefined that way.
-  const trace = traceItem({ table, chartType, edit: edit ?? undefined, program, proposal });
+  const trace = traceItem({ ...input, edit: edit ?? undefined, program, proposal });
   if (trace.edited === null) return failed({ stage: 'edit', message: trace.edit.error.message }, trace.lint);
+  // Lints and rounding look at the chart the assumption edits (chart 1 without an edit).
+  const charts = subjectCharts(input);
+  const editedAt = trace.edit.kind === 'applied' ? trace.edit.chart : 1;
+  const subject = charts[editedAt - 1] ?? (charts[0] as (typeof charts)[number]);
+  const { table, chartType } = subject;
+  const title = input.group ? (subject.title ?? '') : (input.title ?? '');
   const lint = [...(trace.lint ?? [])];
   const consistency = trace.consistency;
   if (consistency?.consistent === false) lint.push({ code: 'proposal_inconsistent', severity: 'warning', message: consistency.message });
   const after = trace.edited;
   if (!after.ok) return { ...failed({ stage: 'program', ...after.error }, lint), proposal_consistent: consistency?.consistent ?? null };
 
-  const tables = [table, trace.table];
+  const tables = [...charts.map((chart) => chart.table), ...trace.tables];
   const recomputed = shown(after.value, program, table);
   const before = trace.original;
   const unchanged = before?.ok ? resultsAgree(before.value, after.value, tables) : null;

@@ -16,7 +16,13 @@ export interface Arg {
 }
 
 export interface Runtime {
-  table: DataTable;
+  /**
+   * The table table functions read: the item's chart, or inside `chart(n, …)` the group's
+   * chart n. Reading it in a group outside `chart()` throws (which chart would be a guess).
+   */
+  readonly table: DataTable;
+  /** The group's chart at 1-based `position`, or a ProgramError naming the charts there are. */
+  chartTable(chart: number, position: number): DataTable;
   /** Spends `count` evaluation steps; throws once the budget is gone. */
   tick(count: number): void;
 }
@@ -35,7 +41,7 @@ const MAX_ROUND_DIGITS = 10;
 const VARIADIC = Number.POSITIVE_INFINITY;
 
 export const BUILTINS: Record<string, Builtin> = {
-  value: { signature: 'value(row, series)', minArgs: 1, maxArgs: 2, call: cellValue },
+  value: { signature: 'value(row, series) or value(chart, row, series)', minArgs: 1, maxArgs: 3, call: cellValue },
   series: {
     signature: 'series(name)',
     minArgs: 0,
@@ -122,10 +128,13 @@ export const BUILTINS: Record<string, Builtin> = {
 };
 
 /** Every function name a program may call, for error messages and docs. */
-export const KNOWN_FUNCTIONS: readonly string[] = [...Object.keys(BUILTINS), 'if'].sort();
+export const KNOWN_FUNCTIONS: readonly string[] = [...Object.keys(BUILTINS), 'if', 'chart'].sort();
 
-function cellValue(args: Arg[], { table }: Runtime, position: number): Value {
-  const [rowArg, seriesArg] = args;
+function cellValue(args: Arg[], runtime: Runtime, position: number): Value {
+  // Three arguments address a chart of a group: value(2, "2019", "Africa").
+  const [chartArg, ...rest] = args;
+  const table = args.length === 3 ? runtime.chartTable(chartNumber(chartArg as Arg), position) : runtime.table;
+  const [rowArg, seriesArg] = args.length === 3 ? rest : args;
   const r = rowIndex(table, rowArg as Arg);
   const s = seriesArg ? seriesIndex(table, seriesArg) : onlySeries(table, position, 'value(row) needs a series too');
   const row = table.rows[r];
@@ -218,6 +227,12 @@ function labelArg({ value, position }: Arg, kind: 'row' | 'series'): string {
   // Years are labels too; a model writing value(2019) means the row "2019".
   if (typeof value === 'number') return String(value);
   throw new ProgramError(`expected a ${kind} label in quotes, not ${describeValue(value)}`, position);
+}
+
+/** A chart's 1-based position in its group, as `value(chart, …)` and `chart(n, …)` take it. */
+export function chartNumber(arg: Arg): number {
+  if (typeof arg.value === 'number' && Number.isInteger(arg.value) && arg.value >= 1) return arg.value;
+  throw new ProgramError(`a chart is named by its position in the group (1, 2, …), not ${describeValue(arg.value)}`, arg.position);
 }
 
 function rowIndex(table: DataTable, arg: Arg): number {

@@ -22,10 +22,11 @@ export type ProgramResult = { ok: true; value: Scalar; answer: string } | { ok: 
 export const INTERNAL_PROGRAM_ERROR = 'internal error while evaluating the program';
 
 /**
- * Parses and evaluates an untrusted program over `table`. Never throws: every failure,
- * including limits being hit, comes back as `{ ok: false, error }`.
+ * Parses and evaluates an untrusted program over `table` (or a chart group's tables, in
+ * position order). Never throws: every failure, including limits being hit, comes back as
+ * `{ ok: false, error }`.
  */
-export function runProgram(table: DataTable, source: string, options: { maxSteps?: number } = {}): ProgramResult {
+export function runProgram(table: DataTable | readonly DataTable[], source: string, options: { maxSteps?: number } = {}): ProgramResult {
   try {
     const tree = parseProgram(source);
     const value = evaluateProgram(tree, table, options.maxSteps ?? MAX_EVAL_STEPS);

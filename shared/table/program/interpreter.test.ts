@@ -174,7 +174,7 @@ describe('table functions', () => {
     expect(error('rows(1)').message).toMatch(/takes 0 arguments/);
     expect(error('sum()').message).toMatch(/at least 1/);
     expect(error('if(true, 1)').message).toMatch(/if\(condition, then, else\)/);
-    expect(error('value("a", "b", "c")').message).toMatch(/1 to 2 arguments/);
+    expect(error('value("a", "b", "c", "d")').message).toMatch(/1 to 3 arguments/);
   });
 
   it('names the known functions when one is unknown, and is case-insensitive', () => {

@@ -1,20 +1,41 @@
 import type { DataTable } from '../model';
 import { ARITHMETIC, combine, divide } from './arithmetic';
 import { MAX_EVAL_STEPS, ProgramError } from './errors';
-import { BUILTINS, KNOWN_FUNCTIONS, type Arg, type Runtime } from './functions';
+import { BUILTINS, chartNumber, KNOWN_FUNCTIONS, type Arg, type Runtime } from './functions';
 import type { Node } from './parser';
 import { COMPARATORS, describeValue, valuesEqual, type Value } from './values';
 
 /**
- * Tree-walking evaluation of a parsed program over one table. The language has no loops,
- * variables or recursion, so work is bounded by program size times table size; the step
- * budget still caps it so a huge table cannot turn a short program into a long request.
+ * Tree-walking evaluation of a parsed program over one table, or over a chart group's tables
+ * (in position order). The language has no loops, variables or recursion, so work is bounded
+ * by program size times table size; the step budget still caps it so a huge table cannot turn
+ * a short program into a long request.
+ *
+ * In a group a program names the chart it reads: `chart(2, max(series("Sales")))` evaluates
+ * its second argument on chart 2, and `value(2, "2019", "Africa")` reads one cell of it. A
+ * table function outside `chart()` fails there, since guessing chart 1 would hide a mistake.
  */
-export function evaluateProgram(node: Node, table: DataTable, maxSteps = MAX_EVAL_STEPS): Value {
+export function evaluateProgram(node: Node, tables: DataTable | readonly DataTable[], maxSteps = MAX_EVAL_STEPS): Value {
+  const group: readonly DataTable[] = Array.isArray(tables) ? tables : [tables as DataTable];
   let steps = 0;
   let position = node.position;
+  // 1-based; null in a group outside chart(), where no chart is implied.
+  let currentChart: number | null = group.length === 1 ? 1 : null;
+  const chartTable = (chart: number, at: number): DataTable => {
+    const table = group[chart - 1];
+    if (table) return table;
+    const there = group.length === 1 ? 'the item has one chart' : `the group has charts 1 to ${group.length}`;
+    throw new ProgramError(`there is no chart ${chart}: ${there}`, at);
+  };
   const runtime: Runtime = {
-    table,
+    get table() {
+      if (currentChart !== null) return chartTable(currentChart, position);
+      throw new ProgramError(
+        `this item spans ${group.length} charts: name the chart, as in chart(1, …) or value(1, row, series)`,
+        position,
+      );
+    },
+    chartTable,
     tick(count) {
       steps += count;
       if (steps > maxSteps) throw new ProgramError(`the program needs more than ${maxSteps} evaluation steps`, position);
@@ -68,6 +89,7 @@ export function evaluateProgram(node: Node, table: DataTable, maxSteps = MAX_EVA
 
   const call = (current: Extract<Node, { kind: 'call' }>): Value => {
     if (current.name === 'if') return conditional(current);
+    if (current.name === 'chart') return onChart(current);
     const builtin = BUILTINS[current.name];
     if (!builtin || !Object.hasOwn(BUILTINS, current.name)) {
       throw new ProgramError(`unknown function "${current.name}"; the functions are ${KNOWN_FUNCTIONS.join(', ')}`, current.position);
@@ -82,6 +104,21 @@ export function evaluateProgram(node: Node, table: DataTable, maxSteps = MAX_EVA
     checkArity(current, 'if(condition, then, else)', 3, 3);
     const [condition, then, otherwise] = current.args as [Node, Node, Node];
     return booleanOperand(evaluate(condition), 'if', condition.position) ? evaluate(then) : evaluate(otherwise);
+  };
+
+  // The chart's expression is evaluated lazily, with that chart current, like if()'s branches.
+  const onChart = (node: Extract<Node, { kind: 'call' }>): Value => {
+    checkArity(node, 'chart(n, expression)', 2, 2);
+    const [which, expression] = node.args as [Node, Node];
+    const chart = chartNumber({ value: evaluate(which), position: which.position });
+    chartTable(chart, which.position);
+    const outer = currentChart;
+    currentChart = chart;
+    try {
+      return evaluate(expression);
+    } finally {
+      currentChart = outer;
+    }
   };
 
   return evaluate(node);
