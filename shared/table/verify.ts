@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ChartType } from '../domain/chart-types';
 import { answersAgree, resultsAgree, roundForTable } from './answer-compare';
 import { AnswerTypeSchema, classifyAnswer } from './answers';
 import { lintItem } from './item-lint';
