@@ -9,6 +9,7 @@ import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } fr
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
 import { numberOrText } from '../import/answer-kind';
+import { loadChartGroup, type GroupMember } from './chart-group-queries';
 
 /** All SQL of the charts domain (charts, their images and factual questions). */
 
@@ -298,24 +299,39 @@ export function createChartWriter(db: Db) {
   return { write };
 }
 
-/** A factual QA with what generation and verification need of its chart. */
+/** A group whose every chart has a table: a multi-chart item is computed over all of them. */
+function groupWithTables(db: Db, groupId: number): NonNullable<QaWithChart['group']> {
+  const group = loadChartGroup(db, groupId);
+  if (!group) throw new Error(`chart group ${groupId} does not exist`);
+  const charts = group.members.map((member) => {
+    if (member.table === null) throw new ChartWithoutTableError(member.id, `${member.split}/${member.imgname}`);
+    return { ...member, table: member.table };
+  });
+  return { id: group.id, name: group.name, charts };
+}
+
+/** A factual QA with what generation and verification need of its chart (and of its group's, for a question over several). */
 export interface QaWithChart {
   qa: FactualQa;
+  /** The question's chart; for a question over a group, the group's first chart. */
   chart: { id: number; imgname: string; split: string; chart_type: ChartType; title: string | null; table: DataTable };
+  /** The group a multi-chart question spans, every member with its table; null for one chart. */
+  group: { id: number; name: string; charts: (Omit<GroupMember, 'table'> & { table: DataTable })[] } | null;
 }
 
 export function getQaWithChart(db: Db, qaId: number): QaWithChart | null {
   const row = statement(db,
-      `SELECT q.id, q.chart_id, q.query, q.label, q.source, c.imgname, c.split, c.chart_type, c.title, c.data_table
+      `SELECT q.id, q.chart_id, q.query, q.label, q.source, q.group_id, c.imgname, c.split, c.chart_type, c.title, c.data_table
        FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE q.id = ?`,
     )
     .get(qaId) as
-    | { id: number; chart_id: number; query: string; label: string; source: string; imgname: string; split: string; chart_type: string; title: string | null; data_table: string | null }
+    | { id: number; chart_id: number; query: string; label: string; source: string; group_id: number | null; imgname: string; split: string; chart_type: string; title: string | null; data_table: string | null }
     | undefined;
   if (!row) return null;
   // Generation and verification compute over the table; callers check chartTableOfQa first.
   if (row.data_table === null) throw new ChartWithoutTableError(row.chart_id, `${row.split}/${row.imgname}`);
   return {
+    group: row.group_id === null ? null : groupWithTables(db, row.group_id),
     qa: { id: row.id, chart_id: row.chart_id, query: row.query, label: row.label, source: QaSourceSchema.parse(row.source) },
     chart: {
       id: row.chart_id,
