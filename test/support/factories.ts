@@ -47,9 +47,25 @@ export function buildChart(
   ).chartId;
 }
 
-/** A factual question on a chart, as the importer stores it. */
-export function buildQa(db: Db, { chartId, query = unique('What is the value'), label = '1', source = 'human' as QaSource }: { chartId: number; query?: string; label?: string; source?: QaSource }): number {
-  return Number(db.prepare('INSERT INTO factual_qas (chart_id, query, label, source, answer_kind) VALUES (?, ?, ?, ?, ?)').run(chartId, query, label, source, numberOrText(label)).lastInsertRowid);
+/**
+ * A factual question on a chart, as the importer stores it; with `groupId`, a question over
+ * that group (stored on the group's first chart, as the MultiChartQA importer does).
+ */
+export function buildQa(
+  db: Db,
+  { chartId, query = unique('What is the value'), label = '1', source = 'human' as QaSource, groupId = null as number | null }: { chartId: number; query?: string; label?: string; source?: QaSource; groupId?: number | null },
+): number {
+  return Number(
+    db.prepare('INSERT INTO factual_qas (chart_id, query, label, source, answer_kind, group_id) VALUES (?, ?, ?, ?, ?, ?)').run(chartId, query, label, source, numberOrText(label), groupId).lastInsertRowid,
+  );
+}
+
+/** A chart group of the given charts, in that order (positions 1, 2, …), as a curator would make one. */
+export function buildChartGroup(db: Db, { chartIds, split = 'test', name = unique('group') }: { chartIds: number[]; split?: string; name?: string }): number {
+  const groupId = Number(db.prepare("INSERT INTO chart_groups (split, group_key, name, source) VALUES (?, ?, ?, 'curator')").run(split, name, name).lastInsertRowid);
+  const member = db.prepare('INSERT INTO chart_group_members (group_id, chart_id, position) VALUES (?, ?, ?)');
+  chartIds.forEach((chartId, index) => member.run(groupId, chartId, index + 1));
+  return groupId;
 }
 
 export function buildProposal(
