@@ -1,0 +1,1 @@
+-- Reserved for issue 16 point 6 (assignment); filled by its change.

@@ -1,0 +1,1 @@
+-- Reserved for issue 15 point 3 (proposal scope: single chart or group); filled by its change.
