@@ -67,7 +67,8 @@ function uploadCounter(limit: number, progress: (done: number) => void): Transfo
 /**
  * A split uploaded from the browser as a `.zip`: streamed to a temporary folder, unpacked
  * with zip-slip and size checks (`unpackZip`), imported by the same `importFolder` as
- * `hqa import` (same report and per-file errors), and the temporary folder removed.
+ * `hqa import` (same report and per-file errors; the zip's own folder is `--images`), and the
+ * temporary folder removed.
  */
 export async function importUploadedZip(db: Db, body: Readable, options: BrowserImportOptions = {}): Promise<{ format: ImportFormat; report: ImportReport }> {
   const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
@@ -82,6 +83,11 @@ export async function importUploadedZip(db: Db, body: Readable, options: Browser
     const root = splitRoot(unpacked);
     const imported = throttled(options.onProgress, 'import');
     const folderOptions = {
+      // ChartBench's and CharXiv's images are not in their repositories, so the CLI takes them
+      // from --images; an upload has only the zip, whose images sit beside the question files
+      // (ChartBench: each record's `image` path; CharXiv: `images/<figure_id>.jpg`). The other
+      // formats read their images from their own layout and ignore this.
+      images: root,
       ...(options.format ? { format: options.format } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),

@@ -92,6 +92,32 @@ describe('importing a split uploaded as a zip', () => {
     expect(result.report.groups_imported).toBeGreaterThan(0);
   });
 
+  it('reads ChartBench and CharXiv images from inside the zip (the CLI takes them from --images)', async () => {
+    // The signature is all the importer checks of an image's bytes; these stand for real files.
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+    const imagesOf = (split: string) =>
+      server.server.ctx.db.prepare('SELECT c.imgname FROM chart_images i JOIN charts c ON c.id = i.chart_id WHERE c.split = ? ORDER BY c.imgname').pluck().all(split);
+
+    const chartbench = await zipFolder(join(SEED_BENCHMARKS, 'chartbench'), {
+      filter: (path) => path.endsWith('.jsonl'),
+      extra: { 'data/test/area/area/chart_0/image.png': png },
+    });
+    const bench = await upload(curator.client, chartbench, { filename: 'chartbench.zip', format: 'chartbench', split: 'cb-upload' });
+    expect(bench.status, JSON.stringify(bench.body)).toBe(200);
+    const benchReport = ImportUploadResultSchema.parse(bench.body).report;
+    expect(imagesOf('cb-upload')).toHaveLength(1);
+    expect(benchReport.images_missing).toBe(benchReport.charts_imported - 1);
+
+    const charxiv = await zipFolder(join(SEED_BENCHMARKS, 'charxiv'), {
+      filter: (path) => path.startsWith('data/'),
+      extra: { 'images/0.jpg': jpeg, 'images/2.jpg': jpeg },
+    });
+    const xiv = await upload(curator.client, charxiv, { filename: 'charxiv.zip', format: 'charxiv', split: 'cx-upload' });
+    expect(xiv.status, JSON.stringify(xiv.body)).toBe(200);
+    expect(imagesOf('cx-upload')).toEqual(['0.jpg', '2.jpg']);
+  });
+
   it('refuses a zip-slip entry by name and unpacks nothing of that zip', async () => {
     const before = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
     const zip = renameEntry(await zipFolder(CHARTQA_SAMPLE, { top: 'slip', extra: { 'zz/evil.csv': 'x,y\n1,2\n' } }), 'zz/evil.csv', '../evil.csv');

@@ -17,12 +17,12 @@ function filesUnder(dir: string, prefix = ''): string[] {
  * A real zip of `dir` (built by yazl, as an archiver would), its files under `top/` when
  * given, `filter` choosing which, and `extra` entries (name → content) added as they are.
  */
-export function zipFolder(dir: string, options: { top?: string; filter?: (path: string) => boolean; extra?: Record<string, string> } = {}): Promise<Buffer> {
+export function zipFolder(dir: string, options: { top?: string; filter?: (path: string) => boolean; extra?: Record<string, string | Buffer> } = {}): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const file of filesUnder(dir).filter(options.filter ?? (() => true))) {
     zip.addFile(join(dir, file), options.top ? `${options.top}/${file}` : file);
   }
-  for (const [name, content] of Object.entries(options.extra ?? {})) zip.addBuffer(Buffer.from(content), name);
+  for (const [name, content] of Object.entries(options.extra ?? {})) zip.addBuffer(typeof content === 'string' ? Buffer.from(content) : content, name);
   zip.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
