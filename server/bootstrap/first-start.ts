@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import { countCharts } from '../charts/chart-queries';
+import { addDemoExtras } from '../demo/demo-extras-import';
 import { generateDemoSplit } from '../demo/demo-split';
 import { importSplit } from '../import/import-split';
 import { countUsers } from '../users/user-queries';
@@ -32,7 +33,10 @@ export function firstStartReminder(password: string): string {
   return `  First start: user "admin", password ${password} (shown only this once)`;
 }
 
-/** On an empty database, generates the bundled demo split and imports it. */
+/**
+ * On an empty database, generates the bundled demo split and imports it, with what a ChartQA
+ * layout cannot hold: a group of two charts with questions over both, and a chart with no table.
+ */
 export function importDemoIfEmpty(db: Db, logger: Logger): boolean {
   if (countCharts(db) > 0) return false;
   const dir = mkdtempSync(join(tmpdir(), 'hqa-demo-'));
@@ -41,6 +45,8 @@ export function importDemoIfEmpty(db: Db, logger: Logger): boolean {
     const report = importSplit(db, dir, { split: DEMO_SPLIT });
     logger.info({ charts: report.charts_imported, qas: report.qas_imported, errors: report.errors.length }, 'imported the demo split');
     if (report.errors.length > 0) logger.warn({ errors: report.errors }, 'demo split had errors');
+    const extras = addDemoExtras(db, DEMO_SPLIT);
+    logger.info({ group: extras.group_id, charts: extras.charts_created, qas: extras.qas_added }, 'added the demo chart group and the chart without a table');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
