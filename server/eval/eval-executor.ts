@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
@@ -110,6 +111,7 @@ export class EvalExecutor {
       const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
       const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, request.mode, request.limit));
       if (count === 0) throw new HttpError('conflict', 'there are no accepted items to evaluate yet: review some first');
+      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode: request.mode, questions: count, batch: request.batch === true } });
       return runId;
     })();
     const run = publicEvalRun(this.ctx.db, this.mustGet(id));
@@ -132,9 +134,14 @@ export class EvalExecutor {
     });
   }
 
-  cancel(runId: number): EvalRun {
+  cancel(runId: number, actorId: number | null = null): EvalRun {
     const run = this.mustGet(runId);
-    if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) {
+    const cancelled = this.ctx.db.transaction(() => {
+      if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) return false;
+      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.cancelled', target_type: 'eval_run', target_id: runId, details: { model: run.model, was: run.status } });
+      return true;
+    })();
+    if (!cancelled) {
       throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
     }
     this.jobs.abort(runId);

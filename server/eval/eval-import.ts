@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../../db/database';
 import type { EvalMode, EvalRun, PredictionRow } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
@@ -40,6 +41,7 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
       recordAnswer(db, runId, question.item_id, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
     });
     failUnanswered(db, runId, 'no prediction in the imported file');
+    recordAudit(db, { actor_id: createdBy, action: 'eval.imported', target_type: 'eval_run', target_id: runId, details: { model: input.model, mode: input.mode, predictions: input.predictions.length } });
     transitionEvalRun(db, runId, ['running'], 'done');
     const run = getEvalRun(db, runId);
     if (!run) throw new Error(`imported evaluation run ${runId} vanished`);

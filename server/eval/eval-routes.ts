@@ -76,7 +76,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
   );
 
-  handle(api, evalApi.cancel, 'curator', ({ params: { id } }) => ({ run: executor.cancel(id) }));
+  handle(api, evalApi.cancel, 'curator', ({ params: { id }, user }) => ({ run: executor.cancel(id, user.id) }));
 
   const scoreDeps = { db: () => ctx.db, providers: () => providersFor(getSettings(ctx.db), ctx.config) };
   handle(

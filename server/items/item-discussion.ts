@@ -86,6 +86,7 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
       // A reviewer named in a comment other reviewers may not read yet is not told of it either.
       const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
       for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
+      recordAudit(ctx.db, { actor_id: author.id, action: 'comment.posted', target_type: 'item', target_id: itemId, details: { comment_id: id, mentioned: mentioned.map((user) => user.username) } });
       const stored = getItemComment(ctx.db, id);
       if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
       return { comment: stored, staffOnly, notify: mentioned.filter((user) => user.id !== author.id) };

@@ -19,13 +19,17 @@ export const AUDIT_ACTIONS = [
   'review.submitted',
   'item.adjudicated',
   'item.edited',
+  'comment.posted',
+  'eval.started',
+  'eval.imported',
+  'eval.cancelled',
   'export.downloaded',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
 /** What an entry's target is; its id is kept as text (a split is named by its folder). */
-export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'item', 'export'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export'] as const;
 export const AuditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

@@ -3,6 +3,7 @@ import { AuditEntrySchema, AuditListResponseSchema, type AuditEntry, type AuditL
 import { NextResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema, RunResponseSchema } from '../../shared/api/runs';
 import { CreateUserResponseSchema } from '../../shared/api/users';
+import { exportItemId } from '../../shared/export/chart-hqa';
 import { queryString } from '../../shared/api/endpoint';
 import { importFolder } from '../../server/import/import-folder';
 import { putSettings, getSetting } from '../../server/settings/settings-queries';
@@ -143,6 +144,31 @@ describe('the audit log', () => {
     expect((await admin.patch(`/api/items/${itemId}`, { answer: 'an edited answer', reason: 'again' })).status).toBe(400);
     const edits = await audit({ action: 'item.edited', target_id: String(itemId) });
     expect(edits.map((e) => [e.actor_id, e.details.fields, e.details.reason])).toEqual([[adminId, ['answer'], 'the audit test edits it']]);
+  });
+
+  it('records comments, and evaluation runs started, imported and cancelled', async () => {
+    await generateItems(server, 1);
+    const task = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+    if (!task) throw new Error('no item to review');
+    expect((await reviewer.post(`/api/review/items/${task.item.id}`, acceptReview())).status).toBe(201);
+    expect((await admin.post(`/api/items/${task.item.id}/comments`, { body: 'checked by @rev' })).status).toBe(201);
+    const [comment] = await audit({ action: 'comment.posted', target_id: String(task.item.id) });
+    expect(comment).toMatchObject({ actor_id: adminId, target_type: 'item', details: { mentioned: ['rev'] } });
+
+    const started = await admin.post('/api/eval-runs', { engine: 'factual-baseline' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const runId = String((started.body as { run: { id: number } }).run.id);
+    const [entry] = await audit({ target_type: 'eval_run', target_id: runId });
+    expect(entry).toMatchObject({ action: 'eval.started', actor_id: adminId, details: { engine: 'factual-baseline', mode: 'hqa' } });
+    // The baseline is done at once; cancelling a finished run is refused and leaves no entry.
+    await expect.poll(async () => ((await admin.get(`/api/eval-runs/${runId}`)).body as { run: { status: string } }).run.status).toBe('done');
+    expect((await admin.post(`/api/eval-runs/${runId}/cancel`, {})).status).toBe(409);
+    expect((await audit({ target_type: 'eval_run', target_id: runId })).map((e) => e.action)).toEqual(['eval.started']);
+
+    const imported = await admin.post('/api/eval-runs/import', { model: 'elsewhere', mode: 'hqa', predictions: [{ id: exportItemId(task.item.id), prediction: '1' }] });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const [importEntry] = await audit({ action: 'eval.imported', limit: 1 });
+    expect(importEntry).toMatchObject({ actor_id: adminId, details: { model: 'elsewhere', predictions: 1 } });
   });
 
   it('records an export download with its item count', async () => {
