@@ -29,6 +29,8 @@ import { overviewRoutes } from './overview/overview-routes';
 import type { EvalExecutor } from './eval/eval-executor';
 import { EVAL_IMPORT_PATH, evalRoutes, SCORE_FILE_PATH } from './eval/eval-routes';
 import { tableRoutes } from './tables/table-routes';
+import { extractionJobRoutes } from './tables/extraction-job-routes';
+import type { ExtractionJobs } from './tables/extraction-jobs';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
@@ -41,6 +43,7 @@ export interface AppServices {
   evalExecutor: EvalExecutor;
   feedbackLoop: FeedbackLoop;
   reflectionBatches: ReflectionBatches;
+  extractionJobs: ExtractionJobs;
 }
 
 export function createApp(ctx: AppContext, services: AppServices): express.Express {
@@ -67,6 +70,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
     auditRoutes(ctx),
     chartRoutes(ctx),
     tableRoutes(ctx),
+    extractionJobRoutes(ctx, services.extractionJobs),
     poolRoutes(ctx),
     itemRoutes(ctx, services.review),
     itemDiscussionRoutes(ctx),

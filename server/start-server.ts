@@ -18,6 +18,7 @@ import { EvalExecutor } from './eval/eval-executor';
 import { classifyLegacyItems } from './items/item-validity';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { ReflectionBatches } from './reflection/reflection-batches';
+import { ExtractionJobs } from './tables/extraction-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { ReviewCommands } from './review/review-commands';
@@ -31,6 +32,7 @@ export interface RunningServer {
   executor: RunExecutor;
   evalExecutor: EvalExecutor;
   reflectionBatches: ReflectionBatches;
+  extractionJobs: ExtractionJobs;
   realtime: Realtime;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
@@ -95,11 +97,12 @@ async function prepare(
   const evalExecutor = new EvalExecutor(ctx);
   const feedbackLoop = new FeedbackLoop(ctx);
   const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
+  const extractionJobs = new ExtractionJobs(ctx);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   // Review settles an item, the feedback loop takes it from there: review never imports reflection.
   const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
-  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches });
+  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs });
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;
@@ -123,6 +126,8 @@ async function prepare(
   if (resumedEvals.length > 0) logger.info({ evalRuns: resumedEvals }, 'resumed evaluation runs left unfinished');
   const resumedBatches = reflectionBatches.resumeOrphans();
   if (resumedBatches.length > 0) logger.info({ batches: resumedBatches }, 'resumed reflection batches left unfinished');
+  const resumedExtractions = extractionJobs.resumeOrphans();
+  if (resumedExtractions.length > 0) logger.info({ extractionJobs: resumedExtractions }, 'resumed table extraction jobs left unfinished');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -134,7 +139,7 @@ async function prepare(
       clearInterval(sweeper);
       clearInterval(sessionSweeper);
       reviewEvents.close();
-      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown()]);
+      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown()]);
       realtime.io.close();
       await httpClosed;
       await Promise.all([closeRenderPool(), closeOfflinePool()]);
@@ -142,5 +147,5 @@ async function prepare(
     })();
     return closing;
   };
-  return { url, app, ctx, executor, evalExecutor, reflectionBatches, realtime, adminPassword, close };
+  return { url, app, ctx, executor, evalExecutor, reflectionBatches, extractionJobs, realtime, adminPassword, close };
 }

@@ -8,6 +8,7 @@ import { ProposalSchema } from './api/pool';
 import { ReflectionBatchSchema } from './api/reflection';
 import { RunSchema } from './api/runs';
 import { EvalRunSchema } from './api/evaluations';
+import { ExtractionJobSchema } from './api/tables';
 import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
 import { StatusCountsSchema } from './api/review';
@@ -34,6 +35,8 @@ export const ServerEventSchemas = {
   'item.created': z.object({ item: ItemSummarySchema }),
   /** Progress of a reflection batch, like run.progressed for generation runs. */
   'reflection.progressed': z.object({ batch: ReflectionBatchSchema }),
+  /** A table-extraction job was created, read more charts or changed status; throttled while busy. */
+  'extraction.progressed': z.object({ job: ExtractionJobSchema }),
   /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). Who: curators and admins only (blind review). */
   'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int().optional() }),
   'item.released': z.object({ item_id: z.number().int() }),

@@ -12,6 +12,7 @@ export const JOB_TABLES = {
   runs: ['running', 'queued'],
   eval_runs: ['running', 'queued'],
   reflection_batches: ['running'],
+  extraction_jobs: ['running', 'queued'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type JobTable = keyof typeof JOB_TABLES;
@@ -48,6 +49,7 @@ const statements = preparedOnce((db) => ({
   runs: prepareFor(db, 'runs'),
   eval_runs: prepareFor(db, 'eval_runs'),
   reflection_batches: prepareFor(db, 'reflection_batches'),
+  extraction_jobs: prepareFor(db, 'extraction_jobs'),
 }));
 
 export function jobOwner(db: Db, table: JobTable, id: number): JobOwnerRow | null {

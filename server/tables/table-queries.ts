@@ -31,6 +31,7 @@ function prepare(db: Db) {
     // typed-in or confirmed table. Only charts with a stored image: a drawn chart shows its own table.
     toExtract: db.prepare(`SELECT c.id, c.split || '/' || c.imgname AS name, c.chart_type FROM charts c
       WHERE (@chart_id IS NULL OR c.id = @chart_id) AND (@split IS NULL OR c.split = @split)
+        AND (@chart_type IS NULL OR c.chart_type = @chart_type)
         AND EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id)
         AND (c.data_table IS NULL OR (@force = 1 AND c.table_source = 'extracted' AND c.table_confirmed = 0))
       ORDER BY c.id`),
@@ -38,7 +39,8 @@ function prepare(db: Db) {
     skipped: db.prepare(`SELECT
         COALESCE(SUM(c.data_table IS NOT NULL AND NOT (@force = 1 AND c.table_source = 'extracted' AND c.table_confirmed = 0)), 0) AS with_table,
         COALESCE(SUM(c.data_table IS NULL AND NOT EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id)), 0) AS without_image
-      FROM charts c WHERE (@chart_id IS NULL OR c.id = @chart_id) AND (@split IS NULL OR c.split = @split)`),
+      FROM charts c WHERE (@chart_id IS NULL OR c.id = @chart_id) AND (@split IS NULL OR c.split = @split)
+        AND (@chart_type IS NULL OR c.chart_type = @chart_type)`),
     // An extraction fills a missing title; a curator's save sets it.
     store: db.prepare(`UPDATE charts SET data_table = @data_table, row_count = @row_count, series_count = @series_count,
         table_source = @table_source, table_confirmed = @table_confirmed,
@@ -73,11 +75,12 @@ export function getChartTable(db: Db, chartId: number): ChartTable | null {
 
 export interface ExtractionScope {
   split?: string | undefined;
+  chartType?: ChartType | undefined;
   chartId?: number | undefined;
   force?: boolean | undefined;
 }
 
-const scopeParams = (scope: ExtractionScope) => ({ split: scope.split ?? null, chart_id: scope.chartId ?? null, force: scope.force ? 1 : 0 });
+const scopeParams = (scope: ExtractionScope) => ({ split: scope.split ?? null, chart_type: scope.chartType ?? null, chart_id: scope.chartId ?? null, force: scope.force ? 1 : 0 });
 
 export function chartsToExtract(db: Db, scope: ExtractionScope): ChartToExtract[] {
   const rows = statements(db).toExtract.all(scopeParams(scope)) as { id: number; name: string; chart_type: string }[];

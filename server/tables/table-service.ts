@@ -31,17 +31,20 @@ function tableOf(db: Db, chartId: number): ChartTable {
   return table;
 }
 
-/** The extractor of the extraction role, or an error saying what is missing. */
-export function extractorFor(db: Db, env: ModelEnv): TableExtractor {
+/**
+ * The extractor of the extraction role, or an error saying what is missing. `model`: the one a
+ * stored job was planned with, so a job resumed after the setting changed still asks its model.
+ */
+export function extractorFor(db: Db, env: ModelEnv, model?: string): TableExtractor {
   const extraction = providersFor(getSettings(db), env).extraction;
   if (!extraction.connection || !extraction.model) {
     throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
   }
-  return createTableExtractor({ db, connection: extraction.connection, model: extraction.model });
+  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model });
 }
 
 /** A table an extraction may replace: none yet, or an extraction no one confirmed. */
-const replaceable = (table: ChartTable) => table.data_table === null || (table.table_source === 'extracted' && !table.table_confirmed);
+export const replaceable = (table: ChartTable) => table.data_table === null || (table.table_source === 'extracted' && !table.table_confirmed);
 
 /**
  * Stores an extracted table (source `extracted`, unconfirmed) unless a table was stored

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TableSourceSchema } from '../domain/benchmark-fields';
+import { ChartTypeSchema } from '../domain/chart-types';
+import { RunStatusSchema } from '../domain/generation';
 import { freeText, nameText } from '../domain/text-input';
 import { DataTableSchema, tableFromCells, type DataTable } from '../table/model';
 import { IdParamSchema } from './common';
@@ -89,6 +91,68 @@ export const ExtractTableResponseSchema = z.object({
 });
 export type ExtractTableResponse = z.infer<typeof ExtractTableResponseSchema>;
 
+/**
+ * Which charts an extraction job reads: those of the split and chart type (either left out: any)
+ * that have no table; with `force`, unconfirmed extractions too. Never an imported, curator's or
+ * confirmed table, never a chart without a stored image.
+ */
+export const ExtractionScopeSchema = z.object({
+  split: z.string().min(1).max(100).optional(),
+  chart_type: ChartTypeSchema.optional(),
+  force: z.boolean().default(false),
+});
+export type ExtractionScope = z.infer<typeof ExtractionScopeSchema>;
+
+// GET /api/extraction-jobs/plan?split=&chart_type=&force=   (what "Extract tables (N charts)" would read, and with which model)
+export const ExtractionPlanQuerySchema = ExtractionScopeSchema.extend({ force: z.enum(['true', 'false']).default('false') });
+export const ExtractionPlanSchema = z.object({
+  charts: z.number().int(),
+  /** The extraction role's model; null without an endpoint (the button then says what is missing). */
+  model: z.string().nullable(),
+  /** Why nothing can be extracted here, when so (no endpoint). */
+  unavailable: z.string().nullable(),
+  skipped_with_table: z.number().int(),
+  skipped_without_image: z.number().int(),
+});
+export type ExtractionPlan = z.infer<typeof ExtractionPlanSchema>;
+
+export const ExtractionFailureSchema = z.object({ chart_id: z.number().int(), chart: z.string(), kind: z.string(), reason: z.string() });
+export type ExtractionFailure = z.infer<typeof ExtractionFailureSchema>;
+
+/** A durable extraction job: its scope, progress and what its calls used (`extraction.progressed` pushes it whole). */
+export const ExtractionJobSchema = z.object({
+  id: z.number().int(),
+  split: z.string().nullable(),
+  chart_type: ChartTypeSchema.nullable(),
+  force: z.boolean(),
+  model: z.string(),
+  status: RunStatusSchema,
+  tasks_total: z.number().int(),
+  tasks_done: z.number().int(),
+  tasks_failed: z.number().int(),
+  attempts: z.number().int(),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  cost: z.number(),
+  /** False when a call's model was not in the price table: `cost` is then a lower bound. */
+  priced: z.boolean(),
+  error: z.string().nullable(),
+  /** Failed charts by name with the reason (the first EXTRACTION_FAILURES_SHOWN). */
+  failures: z.array(ExtractionFailureSchema),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type ExtractionJob = z.infer<typeof ExtractionJobSchema>;
+
+/** How many failed charts a job lists (a job over a broken endpoint could fail thousands). */
+export const EXTRACTION_FAILURES_SHOWN = 100;
+
+// POST /api/extraction-jobs   (curator) → 201 { job }; GET /api/extraction-jobs → the newest jobs
+export const ExtractionJobResponseSchema = z.object({ job: ExtractionJobSchema });
+export const ExtractionJobListResponseSchema = z.object({ jobs: z.array(ExtractionJobSchema) });
+
 export const tablesApi = {
   get: endpoint('GET', '/api/charts/:id/table', { params: IdParamSchema, response: ChartTableSchema }),
   /** Curator: stores the edited table; source `curator` when it differs from the stored one; confirmed. */
@@ -97,4 +161,14 @@ export const tablesApi = {
   confirm: endpoint('POST', '/api/charts/:id/table/confirm', { params: IdParamSchema, response: SaveTableResponseSchema }),
   /** Curator: asks the extraction model for the table of the chart's image (source `extracted`, unconfirmed). */
   extract: endpoint('POST', '/api/charts/:id/extract-table', { params: IdParamSchema, response: ExtractTableResponseSchema }),
+} as const;
+
+/** Extraction jobs over a split or a filter: curators start, pause, resume and cancel them; everyone sees their progress. */
+export const extractionJobsApi = {
+  plan: endpoint('GET', '/api/extraction-jobs/plan', { query: ExtractionPlanQuerySchema, response: ExtractionPlanSchema }),
+  list: endpoint('GET', '/api/extraction-jobs', { response: ExtractionJobListResponseSchema }),
+  create: endpoint('POST', '/api/extraction-jobs', { body: ExtractionScopeSchema, response: ExtractionJobResponseSchema, status: 201 }),
+  pause: endpoint('POST', '/api/extraction-jobs/:id/pause', { params: IdParamSchema, response: ExtractionJobResponseSchema }),
+  resume: endpoint('POST', '/api/extraction-jobs/:id/resume', { params: IdParamSchema, response: ExtractionJobResponseSchema }),
+  cancel: endpoint('POST', '/api/extraction-jobs/:id/cancel', { params: IdParamSchema, response: ExtractionJobResponseSchema }),
 } as const;
