@@ -33,7 +33,11 @@ export interface ItemRequest {
   runId: number;
   taskId: number;
   source: QaWithChart;
-  proposal: { id: number; text: string };
+  /**
+   * `chartType`: the proposal's chart type. Over a group (`source.group`) it is the type of the
+   * chart the assumption edits; left out, the question's chart's.
+   */
+  proposal: { id: number; text: string; chartType?: ChartType };
   /**
    * Other active proposals of the chart type, least used first. An engine that can tell
    * beforehand that the task's proposal cannot change this question's answer (the offline

@@ -25,9 +25,17 @@ export function createOfflineEngine(): GenerationEngine {
       return Promise.resolve({ ok: true, texts, usage: NO_USAGE });
     },
     async item(request) {
-      const { chart, qa } = request.source;
+      const { chart, qa, group } = request.source;
       // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.
-      const result = await offlineItemOffThread({
+      const result = await offlineItemOffThread(group ? {
+        charts: group.charts.map((member) => ({ table: member.table, chartType: member.chart_type, title: member.title ?? '' })),
+        qa: { query: qa.query, label: qa.label },
+        chartType: request.proposal.chartType ?? chart.chart_type,
+        proposal: { id: request.proposal.id, text: request.proposal.text },
+        alternatives: request.alternatives,
+        control: request.control,
+        seed: request.taskId,
+      } : {
         table: chart.table,
         chartType: chart.chart_type,
         title: chart.title ?? '',

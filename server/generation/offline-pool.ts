@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { offlineItem, type OfflineItemInput, type OfflineItemResult } from './offline';
+import { buildOfflineItem, type OfflineItemResult, type OfflineJob } from './offline';
 
 /**
  * The offline rules usually write an item in a few milliseconds, but a question they must try
@@ -14,17 +14,18 @@ const WORKER = fileURLToPath(new URL('./offline-worker-entry.mjs', import.meta.u
 /** Idle threads exit, so a CLI command or a test does not linger on them. */
 const IDLE_TIMEOUT_MS = 10_000;
 
-let pool: Piscina<OfflineItemInput, OfflineItemResult> | null = null;
+let pool: Piscina<OfflineJob, OfflineItemResult> | null = null;
 
 function threads(): number {
   const value = Number(process.env.HQA_OFFLINE_THREADS ?? 1);
   return Number.isInteger(value) && value >= 0 ? value : 1;
 }
 
-export async function offlineItemOffThread(input: OfflineItemInput): Promise<OfflineItemResult> {
+/** An item over one chart or over a chart group (`charts`), built on a thread. */
+export async function offlineItemOffThread(input: OfflineJob): Promise<OfflineItemResult> {
   const count = threads();
-  if (count === 0) return offlineItem(input);
-  pool ??= new Piscina<OfflineItemInput, OfflineItemResult>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+  if (count === 0) return buildOfflineItem(input);
+  pool ??= new Piscina<OfflineJob, OfflineItemResult>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
   return pool.run(input);
 }
 

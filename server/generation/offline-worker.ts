@@ -1,5 +1,5 @@
 import { setPriority } from 'node:os';
-import { offlineItem, type OfflineItemInput, type OfflineItemResult } from './offline';
+import { buildOfflineItem, type OfflineItemResult, type OfflineJob } from './offline';
 
 /**
  * Niceness of an offline thread. On Linux a nice value belongs to a thread, not the process, so
@@ -11,6 +11,6 @@ const OFFLINE_THREAD_NICENESS = 5;
 if (process.platform === 'linux') setPriority(OFFLINE_THREAD_NICENESS);
 
 /** Runs in a thread of the offline pool: the rules' search for an item happens here. */
-export default function build(input: OfflineItemInput): OfflineItemResult {
-  return offlineItem(input);
+export default function build(input: OfflineJob): OfflineItemResult {
+  return buildOfflineItem(input);
 }

@@ -1,4 +1,5 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
+import type { ProposalScope } from '../../shared/api/pool';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
@@ -336,8 +337,9 @@ export class RunExecutor {
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const control = isControlTask(task.id, getSettings(db).unchanged_control_share);
-    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, source.chart.chart_type, proposal) : [];
-    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text }, alternatives, control, signal });
+    // A group proposal's alternatives are group proposals of its own chart type (the chart it edits).
+    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, proposal.chart_type, proposal) : [];
+    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text, chartType: proposal.chart_type }, alternatives, control, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
     if (item) this.ctx.publish('item.created', { item });
@@ -367,8 +369,8 @@ export class RunExecutor {
    * knows beforehand what it can make: see ItemRequest), least used first; a run weighted to
    * coverage gaps offers none whose operation is better covered than the planned proposal's.
    */
-  private alternativesFor(run: RunRecord, chartType: ChartType, planned: { id: number; text: string }): { id: number; text: string }[] {
-    const pool = activeProposalsByLoad(this.ctx.db, chartType).filter((p) => p.id !== planned.id);
+  private alternativesFor(run: RunRecord, chartType: ChartType, planned: { id: number; text: string; scope: ProposalScope }): { id: number; text: string }[] {
+    const pool = activeProposalsByLoad(this.ctx.db, chartType, planned.scope).filter((p) => p.id !== planned.id);
     if (!run.config.weight_to_gaps) return pool;
     const gap = operationCoverage(this.ctx.db, chartType);
     const limit = gap(planned.text);

@@ -2,9 +2,11 @@ import type { Db } from '../../db/database';
 import { CHART_TYPES, ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import type { Settings } from '../../shared/settings';
 import { itemKey } from '../items/item-service';
+import type { ProposalScope } from '../../shared/api/pool';
+import { ensureGroupSeedProposals } from '../pool/group-seeds';
 import { activeProposals } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
-import { countProposalItems, eligibleQaIds, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
+import { countProposalItems, eligibleQaIds, groupChartTypes, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
 import { stratifiedSample } from './stratified-sample';
 import { mulberry32 } from '../demo/demo-random';
 
@@ -43,16 +45,26 @@ const SAMPLE_SALT = 0x9e3779b9;
  * without items). `stratified` (the default) spreads them over chart types and charts, seeded
  * by the run id; `id` takes the lowest ids, as runs did before there was a choice.
  */
-function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string }[] {
+function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string; group_id: number | null }[] {
   const filters = { split: run.config.split, chartType: run.config.chart_type, onlyNew: run.config.only_new_qas };
   if (run.config.order === 'id') return lowestIdQas(db, filters, run.config.items);
   // In memory over ids only: at 100,000 QAs this took half the time of ranking them in SQL with window functions.
-  return stratifiedSample(eligibleQaIds(db, filters), run.config.items, mulberry32(run.id ^ SAMPLE_SALT)).map((qa) => ({ id: qa.id, chart_type: qa.chartType }));
+  return stratifiedSample(eligibleQaIds(db, filters), run.config.items, mulberry32(run.id ^ SAMPLE_SALT)).map((qa) => ({ id: qa.id, chart_type: qa.chartType, group_id: qa.groupId }));
+}
+
+interface Candidate {
+  id: number;
+  chartType: ChartType;
+  load: number;
+  gap: number;
 }
 
 /**
  * Stage 2 tasks: the run's factual QAs (see selectQas), each paired with an active proposal
- * of its chart's type — the one with the fewest items so far, so the pool is used evenly; with
+ * of its chart's type — the one with the fewest items so far, so the pool is used evenly. A
+ * question over one chart takes single-chart proposals only; a question over a chart group
+ * takes group proposals only, of the type of one of its charts (the one the assumption will
+ * edit), and the group seeds are entered for its charts' types when the pool has none; with
  * `weight_to_gaps`, first the one whose operation has the fewest accepted items of this chart
  * type. The pair is the idempotency key: a pair another run already made or planned is skipped
  * for the next proposal. Planned once, in one transaction; tasks are worked in planned order.
@@ -63,19 +75,27 @@ export function planItemTasks(db: Db, run: RunRecord): number {
   let planned = 0;
   db.transaction(() => {
     const qas = selectQas(db, run);
-    const proposalsByType = new Map<ChartType, { id: number; load: number; gap: number }[]>();
-    for (const qa of qas) {
-      const chartType = ChartTypeSchema.parse(qa.chart_type);
-      let candidates = proposalsByType.get(chartType);
-      if (!candidates) {
+    // One list per scope and chart type, shared by every question that draws from it, so loads add up across them.
+    const lists = new Map<string, Candidate[]>();
+    const proposalsOf = (chartType: ChartType, scope: ProposalScope): Candidate[] => {
+      const key = `${scope}:${chartType}`;
+      let list = lists.get(key);
+      if (!list) {
+        if (scope === 'group') ensureGroupSeedProposals(db, [chartType]);
         const gap = run.config.weight_to_gaps ? operationCoverage(db, chartType) : () => 0;
-        candidates = shuffle(activeProposals(db, chartType), random).map((p) => ({ id: p.id, load: countProposalItems(db, p.id), gap: gap(p.text) }));
-        proposalsByType.set(chartType, candidates);
+        list = shuffle(activeProposals(db, chartType, scope), random).map((p) => ({ id: p.id, chartType, load: countProposalItems(db, p.id), gap: gap(p.text) }));
+        lists.set(key, list);
       }
+      return list;
+    };
+    for (const qa of qas) {
+      const types = qa.group_id === null ? [ChartTypeSchema.parse(qa.chart_type)] : groupChartTypes(db, qa.group_id).map((type) => ChartTypeSchema.parse(type));
+      const candidates = types.flatMap((type) => proposalsOf(type, qa.group_id === null ? 'chart' : 'group'));
       // Thinnest coverage first when the run weights toward gaps (gap is 0 for all otherwise), then the least used.
       candidates.sort((a, b) => a.gap - b.gap || a.load - b.load);
       for (const candidate of candidates) {
-        if (insertTask(db, { runId: run.id, kind: 'item', chartType, qaId: qa.id, proposalId: candidate.id, key: itemKey(candidate.id, qa.id) })) {
+        // The task's chart type is the proposal's: for a group question, the type of the chart its assumption edits.
+        if (insertTask(db, { runId: run.id, kind: 'item', chartType: candidate.chartType, qaId: qa.id, proposalId: candidate.id, key: itemKey(candidate.id, qa.id) })) {
           candidate.load++;
           planned++;
           break;

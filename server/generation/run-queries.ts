@@ -212,19 +212,24 @@ function qaWhere(filters: QaFilters): { sql: string; params: Record<string, stri
   return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
 }
 
-/** The `limit` eligible QAs with the lowest ids, lowest first (a run's `id` order). */
-export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: number; chart_type: string }[] {
+/** The `limit` eligible QAs with the lowest ids, lowest first (a run's `id` order); `group_id` for a question over a chart group. */
+export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: number; chart_type: string; group_id: number | null }[] {
   const { sql, params } = qaWhere(filters);
-  return statement(db, `SELECT q.id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
-    .all({ ...params, limit }) as { id: number; chart_type: string }[];
+  return statement(db, `SELECT q.id, c.chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
+    .all({ ...params, limit }) as { id: number; chart_type: string; group_id: number | null }[];
 }
 
-/** Every eligible QA as ids and its chart's type: what a stratified sample is drawn from. */
-export function eligibleQaIds(db: Db, filters: QaFilters): { id: number; chartId: number; chartType: string }[] {
+/** Every eligible QA as ids, its chart's type and its group: what a stratified sample is drawn from. */
+export function eligibleQaIds(db: Db, filters: QaFilters): { id: number; chartId: number; chartType: string; groupId: number | null }[] {
   const { sql, params } = qaWhere(filters);
   // Raw rows: no object per row and column name for what may be 100,000 QAs.
-  const rows = statement(db, `SELECT q.id, q.chart_id, c.chart_type FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string][];
-  return rows.map(([id, chartId, chartType]) => ({ id, chartId, chartType }));
+  const rows = statement(db, `SELECT q.id, q.chart_id, c.chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string, number | null][];
+  return rows.map(([id, chartId, chartType, groupId]) => ({ id, chartId, chartType, groupId }));
+}
+
+/** The distinct chart types of a group's members: the types of proposals that may edit one of its charts. */
+export function groupChartTypes(db: Db, groupId: number): string[] {
+  return (statement(db, 'SELECT DISTINCT c.chart_type FROM chart_group_members m JOIN charts c ON c.id = m.chart_id WHERE m.group_id = ? ORDER BY c.chart_type').all(groupId) as { chart_type: string }[]).map((row) => row.chart_type);
 }
 
 export function countProposalItems(db: Db, proposalId: number): number {

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Settings } from '../../shared/settings';
 import type { Engine } from '../../shared/domain/generation';
+import { groupIdOfQa, loadChartGroup } from '../charts/chart-group-queries';
 import { chartTableOfQa, type QaWithChart } from '../charts/chart-queries';
 import { noItemsReason } from '../charts/table-state';
 import { createItem, itemKey } from '../items/item-service';
@@ -88,7 +89,23 @@ export function storeItemResult(
  * the reason, or null when the task can run. Call-by-call and batch runs both ask first.
  */
 export function endTaskWithoutTable(db: Db, task: TaskRow, engine: Engine): string | null {
-  const reason = task.qa_id === null ? null : noItemsReason(chartTableOfQa(db, task.qa_id), engine);
+  const reason = task.qa_id === null ? null : (groupNoItemsReason(db, task.qa_id, engine) ?? noItemsReason(chartTableOfQa(db, task.qa_id), engine));
   if (reason) db.transaction(() => finishTask(db, task, { ok: false, error: reason, itemFailed: true }))();
   return reason;
+}
+
+/**
+ * A question over a chart group follows one chart's rules for every chart of the group: the
+ * first member without a table (or, for the offline engine, without a confirmed one) is named
+ * with the single-chart reason, and its place in the group.
+ */
+function groupNoItemsReason(db: Db, qaId: number, engine: Engine): string | null {
+  const groupId = groupIdOfQa(db, qaId);
+  if (groupId === null) return null;
+  const group = loadChartGroup(db, groupId);
+  for (const member of group?.members ?? []) {
+    const reason = noItemsReason({ name: `${member.split}/${member.imgname}`, has_table: member.table !== null, table_confirmed: member.table_confirmed }, engine);
+    if (reason) return `${reason} (chart ${member.position} of group ${group?.name ?? groupId})`;
+  }
+  return null;
 }

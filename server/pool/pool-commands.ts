@@ -1,4 +1,4 @@
-import type { Proposal } from '../../shared/api/pool';
+import type { Proposal, ProposalScope } from '../../shared/api/pool';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { AppContext } from '../app-context';
 import { getSettings } from '../settings/settings-queries';
@@ -14,10 +14,10 @@ export function announceProposals(ctx: Pick<AppContext, 'publish'>, proposals: r
 }
 
 /** A curator's hand-written seed: checked for duplicates like any proposal, then announced. */
-export function addSeedProposal(ctx: AppContext, seed: { chart_type: ChartType; text: string }, curatorId: number): Proposal {
+export function addSeedProposal(ctx: AppContext, seed: { chart_type: ChartType; text: string; scope?: ProposalScope }, curatorId: number): Proposal {
   const proposal = addProposal(
     ctx.db,
-    { chartType: seed.chart_type, text: seed.text, origin: 'seed', parentIds: [], createdBy: curatorId },
+    { chartType: seed.chart_type, scope: seed.scope ?? 'chart', text: seed.text, origin: 'seed', parentIds: [], createdBy: curatorId },
     getSettings(ctx.db).rouge_threshold,
   );
   announceProposals(ctx, [proposal]);

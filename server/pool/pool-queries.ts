@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
-import type { Proposal, ProposalListQuery } from '../../shared/api/pool';
+import { ProposalScopeSchema, type Proposal, type ProposalListQuery, type ProposalScope } from '../../shared/api/pool';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import {
   ProposalOriginSchema,
@@ -18,6 +18,7 @@ import { extractOperation } from '../analytics/operations';
 interface ProposalRow {
   id: number;
   chart_type: string;
+  scope: string;
   text: string;
   origin: string;
   status: string;
@@ -33,7 +34,7 @@ interface ProposalRow {
   updated_at: string;
 }
 
-const COLUMNS = `p.id, p.chart_type, p.text, p.origin, p.status, p.duplicate_of, p.similarity, p.run_id, p.round, p.created_at, p.updated_at,
+const COLUMNS = `p.id, p.chart_type, p.scope, p.text, p.origin, p.status, p.duplicate_of, p.similarity, p.run_id, p.round, p.created_at, p.updated_at,
   (SELECT group_concat(parent_id) FROM proposal_parents WHERE proposal_id = p.id) AS parent_ids,
   (SELECT group_concat(proposal_id) FROM proposal_parents WHERE parent_id = p.id) AS child_ids,
   (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id) AS item_count,
@@ -45,6 +46,7 @@ function toProposal(row: ProposalRow): Proposal {
   return {
     id: row.id,
     chart_type: ChartTypeSchema.parse(row.chart_type),
+    scope: ProposalScopeSchema.parse(row.scope),
     text: row.text,
     origin: ProposalOriginSchema.parse(row.origin),
     status: ProposalStatusSchema.parse(row.status),
@@ -72,6 +74,7 @@ export function listProposals(db: Db, query: ProposalListQuery): { proposals: Pr
     { sql: 'p.chart_type = @chart_type', param: 'chart_type', value: query.chart_type },
     { sql: 'p.origin = @origin', param: 'origin', value: query.origin },
     { sql: 'p.status = @status', param: 'status', value: query.status },
+    { sql: 'p.scope = @scope', param: 'scope', value: query.scope },
     { sql: "p.text LIKE @q ESCAPE '\\'", param: 'q', value: containsPattern(query.q) },
   ]);
   const total = (statement(db, `SELECT COUNT(*) AS n FROM proposals p ${whereSql}`).get(params) as { n: number }).n;
@@ -89,17 +92,22 @@ export function proposalCounts(db: Db): { chart_type: ChartType; status: Proposa
   return rows.map((r) => ({ chart_type: ChartTypeSchema.parse(r.chart_type), status: ProposalStatusSchema.parse(r.status), count: r.count }));
 }
 
-/** The proposals a new one is compared with for duplicates: everything not itself a duplicate. */
-export function poolTexts(db: Db, chartType: ChartType): { id: number; text: string }[] {
-  return statement(db, "SELECT id, text FROM proposals WHERE chart_type = ? AND status != 'duplicate' ORDER BY id").all(chartType) as {
+/**
+ * The proposals a new one is compared with for duplicates: everything of its chart type and
+ * scope not itself a duplicate (a group proposal may say what a single-chart one says of one
+ * chart: they pair with different questions, so neither stands in for the other).
+ */
+export function poolTexts(db: Db, chartType: ChartType, scope: ProposalScope = 'chart'): { id: number; text: string }[] {
+  return statement(db, "SELECT id, text FROM proposals WHERE chart_type = ? AND scope = ? AND status != 'duplicate' ORDER BY id").all(chartType, scope) as {
     id: number;
     text: string;
   }[];
 }
 
-export function activeProposals(db: Db, chartType: ChartType): { id: number; text: string; origin: ProposalOrigin; round: number }[] {
+/** Active proposals of a chart type and scope (single-chart by default: what every caller meant before scopes). */
+export function activeProposals(db: Db, chartType: ChartType, scope: ProposalScope = 'chart'): { id: number; text: string; origin: ProposalOrigin; round: number }[] {
   return (
-    statement(db, "SELECT id, text, origin, round FROM proposals WHERE chart_type = ? AND status = 'active' ORDER BY id").all(chartType) as {
+    statement(db, "SELECT id, text, origin, round FROM proposals WHERE chart_type = ? AND scope = ? AND status = 'active' ORDER BY id").all(chartType, scope) as {
       id: number;
       text: string;
       origin: string;
@@ -108,17 +116,22 @@ export function activeProposals(db: Db, chartType: ChartType): { id: number; tex
   ).map((r) => ({ ...r, origin: ProposalOriginSchema.parse(r.origin) }));
 }
 
-/** Active proposals of a chart type, those with the fewest items first (the pool used evenly). */
-export function activeProposalsByLoad(db: Db, chartType: ChartType): { id: number; text: string; items: number }[] {
+/** Active proposals of a chart type and scope, those with the fewest items first (the pool used evenly). */
+export function activeProposalsByLoad(db: Db, chartType: ChartType, scope: ProposalScope = 'chart'): { id: number; text: string; items: number }[] {
   return statement(db,
       `SELECT p.id, p.text, (SELECT COUNT(*) FROM hqa_items i WHERE i.proposal_id = p.id) AS items
-       FROM proposals p WHERE p.chart_type = ? AND p.status = 'active' ORDER BY items, p.id`,
+       FROM proposals p WHERE p.chart_type = ? AND p.scope = ? AND p.status = 'active' ORDER BY items, p.id`,
     )
-    .all(chartType) as { id: number; text: string; items: number }[];
+    .all(chartType, scope) as { id: number; text: string; items: number }[];
 }
 
-export function countSeeds(db: Db, chartType: ChartType): number {
-  return (statement(db, "SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND origin = 'seed'").get(chartType) as { n: number }).n;
+export function countSeeds(db: Db, chartType: ChartType, scope: ProposalScope = 'chart'): number {
+  return (statement(db, "SELECT COUNT(*) AS n FROM proposals WHERE chart_type = ? AND scope = ? AND origin = 'seed'").get(chartType, scope) as { n: number }).n;
+}
+
+/** The distinct chart types of every chart group's members: the types group seeds are entered for. */
+export function groupMemberChartTypes(db: Db): string[] {
+  return (statement(db, 'SELECT DISTINCT c.chart_type FROM chart_group_members m JOIN charts c ON c.id = m.chart_id ORDER BY c.chart_type').all() as { chart_type: string }[]).map((row) => row.chart_type);
 }
 
 export function maxPoolRound(db: Db): number {
@@ -127,6 +140,8 @@ export function maxPoolRound(db: Db): number {
 
 export interface ProposalInsert {
   chart_type: ChartType;
+  /** 'chart' when left out. */
+  scope?: ProposalScope;
   text: string;
   origin: ProposalOrigin;
   status: ProposalStatus;
@@ -141,11 +156,12 @@ export interface ProposalInsert {
 export function insertProposal(db: Db, p: ProposalInsert): number {
   const id = Number(
     statement(db,
-        `INSERT INTO proposals (chart_type, text, origin, status, duplicate_of, similarity, run_id, round, created_by)
-         VALUES (@chart_type, @text, @origin, @status, @duplicate_of, @similarity, @run_id, @round, @created_by)`,
+        `INSERT INTO proposals (chart_type, scope, text, origin, status, duplicate_of, similarity, run_id, round, created_by)
+         VALUES (@chart_type, @scope, @text, @origin, @status, @duplicate_of, @similarity, @run_id, @round, @created_by)`,
       )
       .run({
         chart_type: p.chart_type,
+        scope: p.scope ?? 'chart',
         text: p.text,
         origin: p.origin,
         status: p.status,

@@ -1,13 +1,17 @@
 import type { Db } from '../../db/database';
-import type { Proposal } from '../../shared/api/pool';
+import type { Proposal, ProposalScope } from '../../shared/api/pool';
 import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
 import type { ProposalOrigin } from '../../shared/domain/generation';
 import { findNearDuplicate } from '../../shared/generation/similarity';
 import { HttpError, notFound } from '../http/http-error';
 import { seedProposals } from '../llm/templates';
+import { ensureGroupSeedProposals } from './group-seeds';
 import { getProposal, insertProposal, countSeeds, poolTexts, updateProposal } from './pool-queries';
 
-/** Loads the hand-written seeds of `prompts/seeds.json` for every chart type that has none yet. */
+/**
+ * Loads the hand-written seeds of `prompts/seeds.json` for every chart type that has none yet,
+ * and the group seeds (`prompts/group-seeds.json`) for the chart types the database's groups hold.
+ */
 export function ensureSeedProposals(db: Db): number {
   const seeds = seedProposals();
   let added = 0;
@@ -20,11 +24,13 @@ export function ensureSeedProposals(db: Db): number {
       }
     }
   })();
-  return added;
+  return added + ensureGroupSeedProposals(db);
 }
 
 export interface NewProposal {
   chartType: ChartType;
+  /** 'chart' when left out; a revision keeps its parent's, a Stage 1 proposal its examples'. */
+  scope?: ProposalScope;
   text: string;
   origin: ProposalOrigin;
   parentIds: number[];
@@ -42,10 +48,12 @@ export function addProposal(db: Db, proposal: NewProposal, threshold: number): P
   const id = db.transaction(() => {
     // A revision rewrites its parent, so it overlaps it by design: it is compared with the rest of the pool.
     const exclude = new Set(proposal.origin === 'revised' ? proposal.parentIds : []);
-    const pool = poolTexts(db, proposal.chartType).filter((p) => !exclude.has(p.id));
+    const scope = proposal.scope ?? 'chart';
+    const pool = poolTexts(db, proposal.chartType, scope).filter((p) => !exclude.has(p.id));
     const near = findNearDuplicate(proposal.text, pool, threshold);
     return insertProposal(db, {
       chart_type: proposal.chartType,
+      scope,
       text: proposal.text.trim(),
       origin: proposal.origin,
       status: near ? 'duplicate' : 'active',
@@ -71,7 +79,7 @@ export function editProposal(db: Db, id: number, change: { text?: string; status
     const current = getProposal(db, id);
     if (!current) throw notFound(`proposal ${id}`);
     if (change.text !== undefined) {
-      const others = poolTexts(db, current.chart_type).filter((p) => p.id !== id);
+      const others = poolTexts(db, current.chart_type, current.scope).filter((p) => p.id !== id);
       const near = findNearDuplicate(change.text, others, threshold);
       if (near) throw new HttpError('conflict', `too close to proposal ${near.proposal.id} (ROUGE-L ${near.score.toFixed(2)}): "${near.proposal.text}"`, 'text');
     }

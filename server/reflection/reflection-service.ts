@@ -67,7 +67,7 @@ export class FeedbackLoop {
         const revisedProposal = result.ok
           ? addProposal(
               db,
-              { chartType: proposal.chart_type, text: result.text, origin: 'revised', parentIds: [proposal.id], round: proposal.round + 1, createdBy: userId },
+              { chartType: proposal.chart_type, scope: proposal.scope, text: result.text, origin: 'revised', parentIds: [proposal.id], round: proposal.round + 1, createdBy: userId },
               settings.rouge_threshold,
             )
           : null;

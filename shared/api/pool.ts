@@ -14,9 +14,20 @@ import { endpoint } from './endpoint';
 export const ProposalOperationViewSchema = ProposalOperationSchema.extend({ verb_object: OperationSchema.nullable() });
 export type ProposalOperationView = z.infer<typeof ProposalOperationViewSchema>;
 
+/**
+ * What a proposal is written for: `chart`, a question over one chart; `group`, a question over a
+ * chart group, whose assumption edits one chart of the group (the one of `chart_type`) so the
+ * relation the question reads between the charts changes. Stage 2 pairs each with its own kind
+ * of question only.
+ */
+export const PROPOSAL_SCOPES = ['chart', 'group'] as const;
+export const ProposalScopeSchema = z.enum(PROPOSAL_SCOPES);
+export type ProposalScope = z.infer<typeof ProposalScopeSchema>;
+
 export const ProposalSchema = z.object({
   id: z.number().int(),
   chart_type: ChartTypeSchema,
+  scope: ProposalScopeSchema,
   text: z.string(),
   origin: ProposalOriginSchema,
   status: ProposalStatusSchema,
@@ -41,6 +52,7 @@ export const ProposalListQuerySchema = PageQuerySchema.extend({
   chart_type: ChartTypeSchema.optional(),
   origin: ProposalOriginSchema.optional(),
   status: ProposalStatusSchema.optional(),
+  scope: ProposalScopeSchema.optional(),
   q: z.string().trim().max(200).optional(),
 });
 export type ProposalListQuery = z.infer<typeof ProposalListQuerySchema>;
@@ -57,7 +69,7 @@ export type ProposalListResponse = z.infer<typeof ProposalListResponseSchema>;
 export const ProposalResponseSchema = z.object({ proposal: ProposalSchema });
 
 // POST /api/pool   (curator: a hand-written seed)
-export const CreateProposalRequestSchema = z.object({ chart_type: ChartTypeSchema, text: ProposalTextSchema });
+export const CreateProposalRequestSchema = z.object({ chart_type: ChartTypeSchema, text: ProposalTextSchema, scope: ProposalScopeSchema.default('chart') });
 export type CreateProposalRequest = z.infer<typeof CreateProposalRequestSchema>;
 
 // PATCH /api/pool/:id   (curator: edit text, retire or re-activate)

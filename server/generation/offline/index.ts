@@ -4,4 +4,7 @@
  */
 export { offlineProposals, type OfflineProposalsInput } from './offline-proposals';
 export { offlineItem, type OfflineItemInput, type OfflineItemResult, type OfflineProposal } from './offline-item';
+export { offlineGroupItem, type OfflineGroupItemInput, type OfflineGroupChart } from './group-item';
+export { groupQuestionProgram, GROUP_QUESTION_FORMS, type GroupQuestionProgram, type GroupQuestionForm } from './group-question-program';
+export { buildOfflineItem, type OfflineJob } from './offline-job';
 export { PROPOSAL_TEMPLATES } from './proposal-vocabulary';

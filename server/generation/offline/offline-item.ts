@@ -38,7 +38,7 @@ export interface OfflineItemInput {
 export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
 
 /** Findings that make an item worthless, so the rules never write one that has them. */
-const REFUSED_FINDINGS = new Set<LintCode>(['assumption_states_answer', 'implausible_value']);
+export const REFUSED_FINDINGS = new Set<LintCode>(['assumption_states_answer', 'implausible_value']);
 
 /** Alternatives tried after the task's own proposal: enough to find an operation that moves most answers. */
 export const MAX_ALTERNATIVES = 30;
