@@ -73,3 +73,123 @@ export function groupIdOfQa(db: Db, qaId: number): number | null {
   const row = statement(db, 'SELECT group_id FROM factual_qas WHERE id = ?').get(qaId) as { group_id: number | null } | undefined;
   return row?.group_id ?? null;
 }
+
+// --- Curators' groups (server/charts/chart-group-service.ts) ------------------------------
+
+export interface GroupSummaryRow {
+  id: number;
+  split: string;
+  name: string;
+  source: 'multichartqa' | 'curator';
+  created_at: string;
+  question_count: number;
+  item_count: number;
+  /** JSON array of the members in position order. */
+  members: string;
+}
+
+/** Questions and items over a group, counted where they are stored (items reach a group through their question). */
+const SUMMARY_SELECT = `SELECT g.id, g.split, g.name, g.source, g.created_at,
+    (SELECT COUNT(*) FROM factual_qas q WHERE q.group_id = g.id) AS question_count,
+    (SELECT COUNT(*) FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE q.group_id = g.id) AS item_count,
+    (SELECT json_group_array(json_object('position', m.position, 'chart_id', c.id, 'imgname', c.imgname, 'title', c.title, 'chart_type', c.chart_type))
+       FROM (SELECT * FROM chart_group_members WHERE group_id = g.id ORDER BY position) m JOIN charts c ON c.id = m.chart_id) AS members
+  FROM chart_groups g`;
+
+export interface GroupListFilter {
+  split?: string | undefined;
+  source?: 'multichartqa' | 'curator' | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** A page of groups, newest first, with the total the filter matches. */
+export function listGroupRows(db: Db, filter: GroupListFilter): { rows: GroupSummaryRow[]; total: number } {
+  const where = 'WHERE (@split IS NULL OR g.split = @split) AND (@source IS NULL OR g.source = @source)';
+  const params = { split: filter.split ?? null, source: filter.source ?? null };
+  const rows = statement(db, `${SUMMARY_SELECT} ${where} ORDER BY g.id DESC LIMIT @limit OFFSET @offset`).all({ ...params, limit: filter.limit, offset: filter.offset }) as GroupSummaryRow[];
+  const { n } = statement(db, `SELECT COUNT(*) AS n FROM chart_groups g ${where}`).get(params) as { n: number };
+  return { rows, total: n };
+}
+
+export function groupSummaryRow(db: Db, groupId: number): GroupSummaryRow | null {
+  return (statement(db, `${SUMMARY_SELECT} WHERE g.id = ?`).get(groupId) as GroupSummaryRow | undefined) ?? null;
+}
+
+/** What creating a group needs to know of each chart asked for: whether it exists, and its split. */
+export function chartSplits(db: Db, chartIds: readonly number[]): Map<number, { split: string; imgname: string }> {
+  const found = new Map<number, { split: string; imgname: string }>();
+  const get = statement(db, 'SELECT split, imgname FROM charts WHERE id = ?');
+  for (const id of chartIds) {
+    const row = get.get(id) as { split: string; imgname: string } | undefined;
+    if (row) found.set(id, row);
+  }
+  return found;
+}
+
+/** The group of `split` already called `name` (compared without case), other than `exceptId`. */
+export function groupNamed(db: Db, split: string, name: string, exceptId: number | null): { id: number; name: string } | null {
+  const row = statement(db, 'SELECT id, name FROM chart_groups WHERE split = ? AND lower(name) = lower(?) AND id IS NOT ? LIMIT 1').get(split, name, exceptId) as
+    | { id: number; name: string }
+    | undefined;
+  return row ?? null;
+}
+
+/** A curator's group: its key is fixed at creation (a rename changes only the name). */
+export function insertCuratorGroup(db: Db, group: { split: string; key: string; name: string }): number {
+  return Number(statement(db, "INSERT INTO chart_groups (split, group_key, name, source) VALUES (?, ?, ?, 'curator')").run(group.split, group.key, group.name).lastInsertRowid);
+}
+
+/** The group's members, replaced by these charts at positions 1..n. */
+export function setGroupMembers(db: Db, groupId: number, chartIds: readonly number[]): void {
+  statement(db, 'DELETE FROM chart_group_members WHERE group_id = ?').run(groupId);
+  const insert = statement(db, 'INSERT INTO chart_group_members (group_id, chart_id, position) VALUES (?, ?, ?)');
+  chartIds.forEach((chartId, index) => insert.run(groupId, chartId, index + 1));
+}
+
+export function renameGroup(db: Db, groupId: number, name: string): void {
+  statement(db, 'UPDATE chart_groups SET name = ? WHERE id = ?').run(name, groupId);
+}
+
+export interface GroupQuestionRow {
+  id: number;
+  query: string;
+  label: string;
+  source: string;
+  answer_kind: string;
+  item_count: number;
+}
+
+export function groupQuestionRows(db: Db, groupId: number): GroupQuestionRow[] {
+  return statement(db, `SELECT q.id, q.query, q.label, q.source, q.answer_kind, (SELECT COUNT(*) FROM hqa_items i WHERE i.qa_id = q.id) AS item_count
+      FROM factual_qas q WHERE q.group_id = ? ORDER BY q.id`).all(groupId) as GroupQuestionRow[];
+}
+
+/** The same question (text and label) already asked over the group, compared without case. */
+export function sameGroupQuestion(db: Db, groupId: number, query: string, label: string): number | null {
+  const row = statement(db, 'SELECT id FROM factual_qas WHERE group_id = ? AND lower(query) = lower(?) AND label = ? LIMIT 1').get(groupId, query, label) as { id: number } | undefined;
+  return row?.id ?? null;
+}
+
+/** A curator's question over the group, stored on its first chart (as the MultiChartQA importer stores them). */
+export function insertGroupQuestion(db: Db, question: { groupId: number; chartId: number; query: string; label: string; answerKind: string }): number {
+  return Number(
+    statement(db, "INSERT INTO factual_qas (chart_id, query, label, source, answer_kind, group_id) VALUES (@chartId, @query, @label, 'human', @answerKind, @groupId)").run(question)
+      .lastInsertRowid,
+  );
+}
+
+/** What would be lost with the group: items over its questions, and run tasks planned on them. */
+export function groupDependents(db: Db, groupId: number): { items: number; tasks: number } {
+  return statement(db, `SELECT
+      (SELECT COUNT(*) FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE q.group_id = @id) AS items,
+      (SELECT COUNT(*) FROM run_tasks t JOIN factual_qas q ON q.id = t.qa_id WHERE q.group_id = @id) AS tasks`).get({ id: groupId }) as { items: number; tasks: number };
+}
+
+/** Deletes the group, its members and its questions (the caller checked nothing depends on them); the questions deleted. */
+export function deleteGroup(db: Db, groupId: number): number {
+  const questions = statement(db, 'DELETE FROM factual_qas WHERE group_id = ?').run(groupId).changes;
+  statement(db, 'DELETE FROM chart_group_members WHERE group_id = ?').run(groupId);
+  statement(db, 'DELETE FROM chart_groups WHERE id = ?').run(groupId);
+  return questions;
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditListResponseSchema } from '../../shared/api/audit';
+import {
+  AddGroupQuestionResponseSchema,
+  ChartGroupDetailResponseSchema,
+  ChartGroupListResponseSchema,
+  ChartGroupResponseSchema,
+  DeleteChartGroupResponseSchema,
+} from '../../shared/api/chart-groups';
+import { ErrorBodySchema } from '../../shared/errors';
+import { tableFromCells } from '../../shared/table/model';
+import { buildChart, buildChartGroup, buildStoredItem } from '../support/factories';
+import { TestClient } from '../support/http-client';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/** Curators' chart groups over the API: made from 2–4 charts of one split, renamed, reordered, asked questions, deleted when nothing depends on them. */
+
+let server: TestServer;
+let curator: TestClient;
+let reviewer: TestClient;
+let admin: TestClient;
+const charts: number[] = [];
+let otherSplitChart: number;
+
+const SALES = tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12']]);
+const COSTS = tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '7']]);
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: false });
+  await server.createUser('cora', 'curator', 'curator-pass-1');
+  await server.createUser('rex', 'reviewer', 'reviewer-pass-1');
+  await server.createUser('ada', 'admin', 'admin-pass-1');
+  curator = new TestClient(server.url);
+  reviewer = new TestClient(server.url);
+  admin = new TestClient(server.url);
+  await curator.login('cora', 'curator-pass-1');
+  await reviewer.login('rex', 'reviewer-pass-1');
+  await admin.login('ada', 'admin-pass-1');
+  const db = server.server.ctx.db;
+  charts.push(buildChart(db, { split: 'g', imgname: 'sales.png', table: SALES }), buildChart(db, { split: 'g', imgname: 'costs.png', table: COSTS }), buildChart(db, { split: 'g', imgname: 'third.png' }));
+  otherSplitChart = buildChart(db, { split: 'h', imgname: 'elsewhere.png' });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function errorOf(body: unknown) {
+  return ErrorBodySchema.parse(body).error;
+}
+
+describe('curator chart groups', () => {
+  it('are created from charts of one split in the order given, and listed with their members', async () => {
+    const res = await curator.post('/api/chart-groups', { name: 'Sales and costs', chart_ids: [charts[1], charts[0]] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { group } = ChartGroupResponseSchema.parse(res.body);
+    expect(group).toMatchObject({ split: 'g', name: 'Sales and costs', source: 'curator', question_count: 0, item_count: 0 });
+    expect(group.members.map((m) => [m.position, m.imgname])).toEqual([[1, 'costs.png'], [2, 'sales.png']]);
+
+    const list = ChartGroupListResponseSchema.parse((await reviewer.get('/api/chart-groups?split=g')).body);
+    expect(list.groups.map((g) => g.name)).toContain('Sales and costs');
+    const detail = ChartGroupDetailResponseSchema.parse((await reviewer.get(`/api/chart-groups/${group.id}`)).body);
+    expect(detail.charts.map((c) => c.data_table?.series)).toEqual([['Costs'], ['Sales']]);
+  });
+
+  it('refuse what is wrong, naming the chart or field', async () => {
+    const one = await curator.post('/api/chart-groups', { name: 'Alone', chart_ids: [charts[0]] });
+    expect(one.status).toBe(400);
+    expect(errorOf(one.body)).toMatchObject({ field: 'body.chart_ids' });
+
+    const twice = await curator.post('/api/chart-groups', { name: 'Twice', chart_ids: [charts[0], charts[0]] });
+    expect(twice.status).toBe(400);
+    expect(errorOf(twice.body)).toMatchObject({ field: 'body.chart_ids.1', message: expect.stringContaining(`chart ${charts[0]} is already chart 1`) });
+
+    const missing = await curator.post('/api/chart-groups', { name: 'Missing', chart_ids: [charts[0], 999_999] });
+    expect(missing.status).toBe(400);
+    expect(errorOf(missing.body)).toEqual({ code: 'bad_request', field: 'body.chart_ids.1', message: 'chart 999999 not found' });
+
+    const mixed = await curator.post('/api/chart-groups', { name: 'Mixed', chart_ids: [charts[0], otherSplitChart] });
+    expect(mixed.status).toBe(400);
+    expect(errorOf(mixed.body)).toMatchObject({ field: 'body.chart_ids.1', message: expect.stringContaining('h/elsewhere.png) is in split "h"') });
+
+    const taken = await curator.post('/api/chart-groups', { name: 'sales AND costs', chart_ids: [charts[0], charts[2]] });
+    expect(taken.status).toBe(409);
+    expect(errorOf(taken.body)).toMatchObject({ field: 'body.name', message: expect.stringContaining('already has a group named "Sales and costs"') });
+
+    const byReviewer = await reviewer.post('/api/chart-groups', { name: 'Not mine', chart_ids: [charts[0], charts[2]] });
+    expect(byReviewer.status).toBe(403);
+  });
+
+  it('are renamed and reordered until a question names their charts by position', async () => {
+    const { group } = ChartGroupResponseSchema.parse((await curator.post('/api/chart-groups', { name: 'To reorder', chart_ids: [charts[0], charts[2]] })).body);
+    const reordered = await curator.patch(`/api/chart-groups/${group.id}`, { name: 'Reordered', chart_ids: [charts[2], charts[0]] });
+    expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
+    expect(ChartGroupResponseSchema.parse(reordered.body).group).toMatchObject({ name: 'Reordered', members: [{ chart_id: charts[2] }, { chart_id: charts[0] }] });
+
+    const other = await curator.patch(`/api/chart-groups/${group.id}`, { chart_ids: [charts[2], charts[1]] });
+    expect(other.status).toBe(400);
+    expect(errorOf(other.body).field).toBe('body.chart_ids');
+
+    expect((await curator.post(`/api/chart-groups/${group.id}/questions`, { query: 'What is the total?', label: '3' })).status).toBe(201);
+    const frozen = await curator.patch(`/api/chart-groups/${group.id}`, { chart_ids: [charts[0], charts[2]] });
+    expect(frozen.status).toBe(409);
+    expect(errorOf(frozen.body).message).toContain('1 question(s) that name its charts by position');
+  });
+
+  it('take a factual question over their charts, its answer kind as the importer reads it', async () => {
+    const { group } = ChartGroupResponseSchema.parse((await curator.post('/api/chart-groups', { name: 'Questions', chart_ids: [charts[0], charts[1]] })).body);
+    const asked = await curator.post(`/api/chart-groups/${group.id}/questions`, {
+      query: 'What is the difference between Sales in the first chart and Costs in the second chart in 2020?',
+      label: '5',
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    expect(AddGroupQuestionResponseSchema.parse(asked.body).question).toMatchObject({ label: '5', answer_kind: 'number', source: 'human', item_count: 0 });
+    const text = AddGroupQuestionResponseSchema.parse((await curator.post(`/api/chart-groups/${group.id}/questions`, { query: 'Which chart is about money?', label: 'Both' })).body).question;
+    expect(text.answer_kind).toBe('text');
+
+    const again = await curator.post(`/api/chart-groups/${group.id}/questions`, { query: 'which chart is about money?', label: 'Both' });
+    expect(again.status).toBe(409);
+    const empty = await curator.post(`/api/chart-groups/${group.id}/questions`, { query: '  ', label: '1' });
+    expect(errorOf(empty.body)).toMatchObject({ field: 'body.query' });
+
+    // Stored on the group's first chart, with the group: per-chart lists and generation read it from there.
+    const row = server.server.ctx.db.prepare('SELECT chart_id, group_id FROM factual_qas WHERE id = ?').get(text.id);
+    expect(row).toEqual({ chart_id: charts[0], group_id: group.id });
+    const detail = ChartGroupDetailResponseSchema.parse((await curator.get(`/api/chart-groups/${group.id}`)).body);
+    expect(detail.questions.map((q) => q.label)).toEqual(['5', 'Both']);
+    expect(detail.group.question_count).toBe(2);
+  });
+
+  it('are deleted with their questions only when no item depends on them, else say how many do', async () => {
+    const db = server.server.ctx.db;
+    const { group } = ChartGroupResponseSchema.parse((await curator.post('/api/chart-groups', { name: 'Doomed', chart_ids: [charts[1], charts[2]] })).body);
+    const question = AddGroupQuestionResponseSchema.parse((await curator.post(`/api/chart-groups/${group.id}/questions`, { query: 'Q over both?', label: '2' })).body).question;
+    buildStoredItem(db, { qaId: question.id, chartId: charts[1] as number });
+    buildStoredItem(db, { qaId: question.id, chartId: charts[1] as number });
+    const refused = await curator.request('DELETE', `/api/chart-groups/${group.id}`);
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused.body).message).toBe('group "Doomed" cannot be deleted: 2 item(s) are written over its questions');
+    expect(ChartGroupDetailResponseSchema.parse((await curator.get(`/api/chart-groups/${group.id}`)).body).group.item_count).toBe(2);
+
+    const { group: free } = ChartGroupResponseSchema.parse((await curator.post('/api/chart-groups', { name: 'Free', chart_ids: [charts[1], charts[2]] })).body);
+    await curator.post(`/api/chart-groups/${free.id}/questions`, { query: 'Unused?', label: '1' });
+    const deleted = await curator.request('DELETE', `/api/chart-groups/${free.id}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(DeleteChartGroupResponseSchema.parse(deleted.body)).toEqual({ deleted_questions: 1 });
+    expect((await curator.get(`/api/chart-groups/${free.id}`)).status).toBe(404);
+  });
+
+  it('from MultiChartQA keep their membership, and are never deleted here', async () => {
+    const db = server.server.ctx.db;
+    const groupId = buildChartGroup(db, { chartIds: [charts[0] as number, charts[1] as number], split: 'g', name: 'mcqa-1' });
+    db.prepare("UPDATE chart_groups SET source = 'multichartqa' WHERE id = ?").run(groupId);
+    const reorder = await curator.patch(`/api/chart-groups/${groupId}`, { chart_ids: [charts[1], charts[0]] });
+    expect(reorder.status).toBe(409);
+    expect(errorOf(reorder.body).message).toContain('comes from MultiChartQA');
+    expect((await curator.patch(`/api/chart-groups/${groupId}`, { name: 'MultiChartQA pair' })).status).toBe(200);
+    expect((await curator.request('DELETE', `/api/chart-groups/${groupId}`)).status).toBe(409);
+    const list = ChartGroupListResponseSchema.parse((await reviewer.get('/api/chart-groups?source=multichartqa')).body);
+    expect(list.groups.map((g) => g.name)).toEqual(['MultiChartQA pair']);
+  });
+
+  it('leave audit entries for creating, editing, asking and deleting', async () => {
+    const audit = AuditListResponseSchema.parse((await admin.get('/api/audit?target_type=chart_group&limit=200')).body);
+    const actions = new Set(audit.entries.map((e) => e.action));
+    expect([...actions].sort()).toEqual(['chart_group.created', 'chart_group.deleted', 'chart_group.edited', 'chart_group.question_added']);
+    expect(audit.entries.every((e) => e.actor_username === 'cora')).toBe(true);
+  });
+});
