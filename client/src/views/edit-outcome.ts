@@ -11,6 +11,8 @@ export type EditOutcome =
   | { kind: 'invalid'; message: string }
   | {
       kind: 'applied';
+      /** The chart the edit changed: its 1-based position in the item's group (1 for a single chart). */
+      chart: number;
       table: DataTable;
       changes: CellChange[];
       added_rows: string[];

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { chartsApi } from '@shared/api/charts';
 import { endpointUrl } from '@shared/api/endpoint';
+import type { ItemGroup } from '@shared/api/item-group';
 import type { ReviewTask } from '@shared/api/review';
 import { useChart } from '../api/charts-api';
 import { DrawnChartNote } from '../ui/drawn-chart-note';
@@ -11,11 +12,13 @@ import { counterfactualOf } from './counterfactual';
 import { DataTableView } from './data-table-view';
 import type { EditOutcome } from './edit-outcome';
 import { EditedTableView } from './edited-table-view';
+import { editedPosition, groupChartName, groupCounterfactualOf, ItemGroupCharts } from './item-group-charts';
 
 /** What drawing an item's charts takes of its chart (a review task's chart, or a chart's detail). */
 export type ItemChart = ReviewTask['chart'];
 
-function OriginalImage({ chart, zoomed }: { chart: ItemChart; zoomed: boolean }) {
+/** A chart's stored image (or the one the server draws from its table). */
+export function OriginalImage({ chart, zoomed }: { chart: ItemChart; zoomed: boolean }) {
   // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
   const src = endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
   const [failed, setFailed] = useState(false);
@@ -33,7 +36,8 @@ function OriginalImage({ chart, zoomed }: { chart: ItemChart; zoomed: boolean })
   );
 }
 
-function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: number; chart: ItemChart; outcome: EditOutcome; zoomed: boolean }) {
+/** The chart redrawn from its edited table, or why there is none. */
+export function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: number; chart: ItemChart; outcome: EditOutcome; zoomed: boolean }) {
   if (outcome.kind === 'none') return <p className="muted small chart-note">No edit: the assumption is not written as table operations, so there is no counterfactual chart.</p>;
   if (outcome.kind === 'invalid') {
     return (
@@ -97,9 +101,32 @@ export function ItemCharts({ itemId, chart, outcome }: { itemId: number; chart: 
 
 /**
  * An item's charts and data table for a page that holds the item but not its chart (the Item
- * page, Adjudication): the chart is fetched (and cached) by id.
+ * page, Adjudication): the chart is fetched (and cached) by id. An item over a chart group
+ * shows every chart of the group instead, from the group the page's payload carries.
  */
-export function ItemChartsPanel({ item }: { item: { id: number; chart_id: number; edit: unknown } }) {
+export function ItemChartsPanel({ item, group = null }: { item: { id: number; chart_id: number; edit: unknown }; group?: ItemGroup | null }) {
+  if (group) return <GroupChartsPanel item={item} group={group} />;
+  return <SingleChartPanel item={item} />;
+}
+
+function GroupChartsPanel({ item, group }: { item: { id: number; edit: unknown }; group: ItemGroup }) {
+  const outcome = useMemo(() => groupCounterfactualOf(group, item.edit), [group, item.edit]);
+  const position = editedPosition(group, outcome);
+  const edited = group.charts.find((chart) => chart.position === position);
+  return (
+    <div className="item-charts" data-testid="item-charts-panel">
+      <ItemGroupCharts itemId={item.id} group={group} outcome={outcome} />
+      {edited && (
+        <section aria-label="Data table" className="item-charts-table">
+          <h2>Data table · {groupChartName(edited)} (edited)</h2>
+          <ItemDataTable chart={edited} outcome={outcome} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+function SingleChartPanel({ item }: { item: { id: number; chart_id: number; edit: unknown } }) {
   const chart = useChart(item.chart_id);
   const fetched = chart.data?.chart;
   const shown = useMemo(() => {

@@ -5,12 +5,18 @@ import { VerifierMark } from './item-tags';
 /**
  * What the verifier made of an item: the answer its program gives on the edited table (and on
  * the unedited one), whether that matches the item's answer, where it failed, and the lint.
- * Advice, not a verdict.
+ * Advice, not a verdict. `editedChart` names the chart a group item's edit changed.
  */
-export function VerifierView({ result, answer, hasEdit }: { result: VerifierResult; answer: string; hasEdit: boolean }) {
+export function VerifierView({ result, answer, hasEdit, editedChart = null }: { result: VerifierResult; answer: string; hasEdit: boolean; editedChart?: string | null }) {
   return (
     <div className="verifier" data-testid="verifier">
       <dl className="meta verifier-meta">
+        {editedChart !== null && (
+          <>
+            <dt>Edited chart</dt>
+            <dd data-testid="verifier-edited-chart">{editedChart}: the program ran over the group with this chart edited</dd>
+          </>
+        )}
         <dt>Recomputed answer</dt>
         <dd>
           {result.recomputed_answer === null ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AdjudicateRequestSchema, type ReviewRecord } from '@shared/api/review';
+import type { ItemGroup } from '@shared/api/item-group';
 import type { ItemDetail } from '@shared/api/items';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import type { Decision } from '@shared/domain/review';
@@ -13,6 +14,7 @@ import { MarkedQuestion } from '../../views/marked-question';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
 import { ReviewCard } from '../../views/review-card';
 import { ItemChartsPanel } from '../../views/item-charts';
+import { itemGroupOf } from '../../views/item-group-charts';
 
 /** Distinct corrections the reviewers proposed, offered as one-click final answers. */
 function corrections(reviews: ReviewRecord[], pick: (review: ReviewRecord) => string | null): string[] {
@@ -96,7 +98,7 @@ function AdjudicationForm({ item, reviews }: { item: ItemDetail; reviews: Review
   );
 }
 
-function AdjudicationCase({ item, reviews }: { item: ItemDetail; reviews: ReviewRecord[] }) {
+function AdjudicationCase({ item, reviews, group }: { item: ItemDetail; reviews: ReviewRecord[]; group: ItemGroup | null }) {
   return (
     <article className="panel adjudication-case" data-item-id={item.id} data-testid="adjudication-case">
       <header className="adjudication-head">
@@ -104,7 +106,13 @@ function AdjudicationCase({ item, reviews }: { item: ItemDetail; reviews: Review
           <Link to={`/items/${item.id}`}>Item #{item.id}</Link>
         </h2>
         <span className="muted small">
-          <span className="mono">{item.imgname}</span> · {CHART_TYPE_LABELS[item.chart_type]}
+          {group ? (
+            <>group {group.name} · {group.charts.length} charts</>
+          ) : (
+            <>
+              <span className="mono">{item.imgname}</span> · {CHART_TYPE_LABELS[item.chart_type]}
+            </>
+          )}
         </span>
       </header>
       <MarkedQuestion question={item.question} assumption={item.assumption} />
@@ -113,7 +121,7 @@ function AdjudicationCase({ item, reviews }: { item: ItemDetail; reviews: Review
         <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> · factual: {item.factual_query} → <span className="mono">{item.factual_label}</span>
       </p>
       <ColourWarning colours={item.unverifiable_colours} />
-      <ItemChartsPanel item={item} />
+      <ItemChartsPanel item={item} group={group} />
       <div className="reviews-side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, reviews.length)}, minmax(14rem, 1fr))` }}>
         {reviews.map((review) => (
           <ReviewCard key={review.id} review={review} />
@@ -141,8 +149,8 @@ export function AdjudicationPage() {
         </p>
       )}
       {list.data?.items.length === 0 && <p className="empty">Nothing to adjudicate: every reviewed item reached consensus.</p>}
-      {list.data?.items.map(({ item, reviews }) => (
-        <AdjudicationCase key={item.id} item={item} reviews={reviews} />
+      {list.data?.items.map((entry) => (
+        <AdjudicationCase key={entry.item.id} item={entry.item} reviews={entry.reviews} group={itemGroupOf(entry, entry.item)} />
       ))}
     </section>
   );

@@ -1,4 +1,6 @@
+import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { ItemGroup } from '@shared/api/item-group';
 import type { ItemDetail } from '@shared/api/items';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { roleAtLeast } from '@shared/domain/roles';
@@ -18,6 +20,7 @@ import { GoldToggle } from './gold-toggle';
 import { ValidityNotices } from '../../views/validity-flags';
 import { VerifierView } from '../../views/verifier-view';
 import { ItemChartsPanel } from '../../views/item-charts';
+import { editedChartName, groupChartName, groupCounterfactualOf, itemGroupOf } from '../../views/item-group-charts';
 import { ItemThread } from '../../views/item-thread';
 import { ItemEdits } from './item-edits';
 
@@ -40,19 +43,40 @@ export function EditView({ edit }: { edit: unknown }) {
   );
 }
 
-export function ItemBody({ item }: { item: ItemDetail }) {
+/** A group item's charts, in order, each a link to its chart page. */
+function GroupChartLinks({ group }: { group: ItemGroup }) {
+  return (
+    <ol className="group-chart-links" data-testid="item-group-links">
+      {group.charts.map((chart) => (
+        <li key={chart.position}>
+          <Link to={`/charts/${chart.id}`}>{groupChartName(chart)}</Link> <span className="muted">{CHART_TYPE_LABELS[chart.chart_type]}</span>
+          {chart.position === group.edited_chart && <span className="muted small"> (edited by the assumption)</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function ItemBody({ item, group = null }: { item: ItemDetail; group?: ItemGroup | null }) {
+  const editedName = useMemo(() => (group ? editedChartName(group, groupCounterfactualOf(group, item.edit)) : null), [group, item.edit]);
   return (
     <>
       <RequeueNotice reason={item.requeue_reason} />
       <ValidityNotices item={item} />
       <div className="item-overview">
         <dl className="meta">
-          <dt>Chart</dt>
+          <dt>{group ? 'Charts' : 'Chart'}</dt>
           <dd>
-            <Link to={`/charts/${item.chart_id}`} className="mono">
-              {item.imgname}
-            </Link>{' '}
-            <span className="muted">{CHART_TYPE_LABELS[item.chart_type]}</span>
+            {group ? (
+              <GroupChartLinks group={group} />
+            ) : (
+              <>
+                <Link to={`/charts/${item.chart_id}`} className="mono">
+                  {item.imgname}
+                </Link>{' '}
+                <span className="muted">{CHART_TYPE_LABELS[item.chart_type]}</span>
+              </>
+            )}
           </dd>
           <dt>Factual question</dt>
           <dd data-testid="factual-question">
@@ -111,7 +135,7 @@ export function ItemBody({ item }: { item: ItemDetail }) {
       </div>
       <div className="item-machine">
         <section aria-labelledby="edit-heading">
-          <h2 id="edit-heading">Edit</h2>
+          <h2 id="edit-heading">Edit{editedName && ` · ${editedName}`}</h2>
           <EditView edit={item.edit} />
         </section>
         <section aria-labelledby="program-heading">
@@ -123,7 +147,7 @@ export function ItemBody({ item }: { item: ItemDetail }) {
       </div>
       <section aria-labelledby="verifier-heading">
         <h2 id="verifier-heading">Verifier</h2>
-        <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} />
+        <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} editedChart={editedName} />
       </section>
     </>
   );
@@ -152,9 +176,9 @@ export function ItemPage() {
       </header>
       {item.isPending && <p className="muted">Loading item…</p>}
       {item.isError && <LoadError what="the item" error={item.error} />}
-      {item.data && <ItemChartsPanel item={item.data.item} />}
+      {item.data && <ItemChartsPanel item={item.data.item} group={itemGroupOf(item.data.item, item.data)} />}
       {item.data && isCurator && <GoldToggle itemId={item.data.item.id} status={item.data.item.status} />}
-      {item.data && <ItemBody item={item.data.item} />}
+      {item.data && <ItemBody item={item.data.item} group={itemGroupOf(item.data.item, item.data)} />}
       {item.data && <ItemEdits item={item.data.item} canEdit={isCurator} />}
       {item.data && <ItemThread itemId={item.data.item.id} />}
       {item.data && isCurator && (

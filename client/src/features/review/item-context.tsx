@@ -1,3 +1,4 @@
+import type { ItemGroup } from '@shared/api/item-group';
 import type { ReviewTask } from '@shared/api/review';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import type { EditOutcome } from '../../views/edit-outcome';
@@ -8,16 +9,26 @@ import { ValidityNotices } from '../../views/validity-flags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { VerifierView } from '../../views/verifier-view';
 import { ItemCharts, ItemDataTable } from '../../views/item-charts';
+import { editedChartName, ItemGroupCharts } from '../../views/item-group-charts';
 import { JudgeFromImage } from '../../views/unconfirmed-table';
 
 /** The question block: what the reviewer judges, at the top. */
-function QuestionBlock({ task }: { task: ReviewTask }) {
+function QuestionBlock({ task, group }: { task: ReviewTask; group: ItemGroup | null }) {
   const { item } = task;
   return (
     <section className="review-card review-question" aria-label="The item">
       <div className="review-question-head">
         <span className="muted small">
-          Item #{item.id} · <span className="mono">{task.chart.imgname}</span> · {CHART_TYPE_LABELS[task.chart.chart_type]}
+          Item #{item.id} ·{' '}
+          {group ? (
+            <span data-testid="review-group-name">
+              group {group.name} ({group.charts.length} charts)
+            </span>
+          ) : (
+            <>
+              <span className="mono">{task.chart.imgname}</span> · {CHART_TYPE_LABELS[task.chart.chart_type]}
+            </>
+          )}
         </span>
       </div>
       <RequeueNotice reason={item.requeue_reason} />
@@ -83,27 +94,34 @@ function QuestionBlock({ task }: { task: ReviewTask }) {
  * counterfactual chart side by side, the table with the edited cells, the verifier's verdict,
  * the rationale and the proposal the item came from. Blind: no other review is shown.
  */
-export function ItemContext({ task, outcome }: { task: ReviewTask; outcome: EditOutcome }) {
+export function ItemContext({ task, group = null, outcome }: { task: ReviewTask; group?: ItemGroup | null; outcome: EditOutcome }) {
   const { item, chart } = task;
+  // For a group item the task's chart is the one the assumption edits.
+  const editedName = editedChartName(group, outcome);
   return (
     <div className="review-context">
-      <QuestionBlock task={task} />
+      <QuestionBlock task={task} group={group} />
       <JudgeFromImage chartId={chart.id} name={chart.title ?? chart.imgname} state={item.table_state} />
-      <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />
+      {group ? <ItemGroupCharts itemId={item.id} group={group} outcome={outcome} /> : <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />}
       <div className="review-details">
         <section className="review-card" aria-labelledby="review-table-heading">
-          <h2 id="review-table-heading">Data table</h2>
+          <h2 id="review-table-heading">Data table{editedName && ` · ${editedName} (edited)`}</h2>
           <ItemDataTable chart={chart} outcome={outcome} />
         </section>
         <section className="review-card" aria-labelledby="review-verifier-heading">
           <h2 id="review-verifier-heading">Verifier</h2>
-          <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} />
+          <VerifierView result={item.verifier} answer={item.answer} hasEdit={item.edit !== null} editedChart={editedName} />
           <p className="small bias-line">
             <span className="muted">Bias flags: </span>
             <BiasFlags flags={item.bias_flags} />
           </p>
           <details className="small">
             <summary>Edit and program</summary>
+            {editedName && (
+              <p className="small" data-testid="edit-chart">
+                The edit changes {editedName}.
+              </p>
+            )}
             <pre className="code-block">{item.edit === null ? 'no edit' : JSON.stringify(item.edit, null, 2)}</pre>
             <pre className="code-block">{item.program}</pre>
           </details>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { GROUP_ZOOM_KEYS } from '../../views/group-chart-zoom';
 
 /** Every key of the review page, in the order the `?` overlay lists them. */
 export const REVIEW_KEYS = {
@@ -15,6 +16,8 @@ export const REVIEW_KEYS = {
   complexity: { key: 'x', action: 'complexity 1 → 5 → none' },
   undo: { key: 'u', action: 'undo your last decision (within its window)' },
   submit: { key: 'Ctrl+Enter', action: 'submit the suggested decision, even while typing (asks first when it would accept despite feedback)' },
+  // Only inside an enlarged chart of a multi-chart item, where the page's keys (1–3 included) rest.
+  charts: GROUP_ZOOM_KEYS,
   leave: { key: 'Esc', action: 'leave the field you are typing in; close this overlay' },
   help: { key: '?', action: 'show or hide this list' },
 } as const;

@@ -4,6 +4,7 @@ import type { Criterion, Decision } from '@shared/domain/review';
 import { formatTime } from '../../ui/format';
 import type { FieldErrors } from '../../ui/form-errors';
 import { counterfactualOf } from '../../views/counterfactual';
+import { groupCounterfactualOf, itemGroupOf } from '../../views/item-group-charts';
 import { ItemThread } from '../../views/item-thread';
 import { ItemContext } from './item-context';
 import { buildReview, clearDraft, emptyDraft, isPristine, loadDraft, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
@@ -44,7 +45,9 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
   });
   const [draft, setDraft] = useState<ReviewDraft>(initial.draft);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const outcome = useMemo(() => counterfactualOf(task.chart.data_table, item.edit), [task.chart.data_table, item.edit]);
+  const group = itemGroupOf(task, item);
+  // A group item's edit names its chart: it is applied over the group's tables, in order.
+  const outcome = useMemo(() => (group ? groupCounterfactualOf(group, item.edit) : counterfactualOf(task.chart.data_table, item.edit)), [group, task.chart.data_table, item.edit]);
   const lastToggled = useRef<Criterion>('rationality');
   const feedbackRef = useRef<HTMLTextAreaElement>(null);
   const answerRef = useRef<HTMLInputElement>(null);
@@ -148,7 +151,7 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
 
   return (
     <div className="review-workspace" data-item-id={item.id} data-testid="review-workspace">
-      <ItemContext task={task} outcome={outcome} />
+      <ItemContext task={task} group={group} outcome={outcome} />
       <aside className="review-panel" aria-label="Your review">
         {shown.expired && (
           <div className="notice notice-warning lease-expired" role="alert" data-testid="lease-expired">
