@@ -28,6 +28,13 @@ export const queryKeys = {
     table: (id: number) => ['charts', 'detail', id, 'table'] as const,
   },
   settings: () => ['settings'] as const,
+  /** Table-extraction jobs: the recent list is fetched and kept live by `extraction.progressed`; a plan (the button's count) per scope. */
+  extractionJobs: {
+    all: () => ['extraction-jobs'] as const,
+    list: () => ['extraction-jobs', 'list'] as const,
+    plans: () => ['extraction-jobs', 'plan'] as const,
+    plan: (scope: { split?: string | undefined; chart_type?: string | undefined }) => ['extraction-jobs', 'plan', scope] as const,
+  },
   users: {
     all: () => ['users'] as const,
     list: () => ['users', 'list'] as const,

@@ -8,6 +8,7 @@ import type { QueueResponseSchema } from '@shared/api/review';
 import type { ItemStatus } from '@shared/domain/generation';
 import type { Proposal, ProposalListResponse } from '@shared/api/pool';
 import type { ReflectionBatch } from '@shared/api/reflection';
+import type { ExtractionJob } from '@shared/api/tables';
 import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '@shared/api/runs';
 import {
   ServerEventSchemas,
@@ -137,6 +138,14 @@ function applyEvalRun(queryClient: QueryClient, run: EvalRun, invalidate: (key: 
   }
 }
 
+/** An extraction job's pushed state into the recent list (newest first; one the list has not seen goes on top). */
+export function applyExtractionJob(queryClient: QueryClient, job: ExtractionJob): void {
+  queryClient.setQueryData<ExtractionJob[]>(queryKeys.extractionJobs.list(), (old) => {
+    if (!old) return old;
+    return old.some((j) => j.id === job.id) ? old.map((j) => (j.id === job.id ? job : j)) : [job, ...old];
+  });
+}
+
 function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
   queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
   queryClient.setQueriesData<ProposalListResponse>({ queryKey: queryKeys.pool.lists() }, (old) =>
@@ -213,6 +222,11 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     },
     'eval.created': ({ run }) => applyEvalRun(queryClient, run, invalidate),
     'eval.progressed': ({ run }) => applyEvalRun(queryClient, run, invalidate),
+    'extraction.progressed': ({ job }) => {
+      applyExtractionJob(queryClient, job);
+      // Charts got tables (each its own chart.updated): what a new job would read moved.
+      invalidate(queryKeys.extractionJobs.plans());
+    },
     'reflection.progressed': ({ batch }) => {
       applyReflectionBatch(queryClient, batch);
       // A batch someone else started: the panel shows the newest one.

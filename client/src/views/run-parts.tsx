@@ -26,7 +26,7 @@ export function EngineTag({ run }: { run: Pick<Run, 'engine' | 'model'> }) {
  * Finished tasks as a bar: done in one colour, failed in another, out of the planned total.
  * `compact` drops the caption (list rows).
  */
-export function RunProgressBar({ run, compact = false }: { run: Run; compact?: boolean }) {
+export function RunProgressBar({ run, compact = false }: { run: Pick<Run, 'id' | 'tasks_total' | 'tasks_done' | 'tasks_failed'>; compact?: boolean }) {
   const { done, failed, total } = taskCounts(run);
   const pct = (n: number) => (total > 0 ? `${(100 * n) / total}%` : '0%');
   const caption = `${done} done · ${failed} failed · ${total} total`;

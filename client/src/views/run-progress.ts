@@ -9,8 +9,8 @@ export interface TaskCounts {
   fraction: number;
 }
 
-/** Finished tasks (done or failed) over the planned total. */
-export function taskCounts(run: Run): TaskCounts {
+/** Finished tasks (done or failed) over the planned total: of a run, or any job counted the same way (table extraction). */
+export function taskCounts(run: Pick<Run, 'tasks_total' | 'tasks_done' | 'tasks_failed'>): TaskCounts {
   const total = run.tasks_total;
   const finished = run.tasks_done + run.tasks_failed;
   return { done: run.tasks_done, failed: run.tasks_failed, total, fraction: total > 0 ? Math.min(1, finished / total) : 0 };

@@ -3,6 +3,7 @@ import type { SplitSummary } from '@shared/api/splits';
 import { errorMessage } from '../../api/http';
 import { formatTime } from '../../ui/format';
 import { useSplits, useUpdateSplit } from './splits-api';
+import { ExtractTablesControl } from '../../views/extract-tables-control';
 
 /** The label, edited in place: Enter or Save stores it, Escape or Cancel leaves it. */
 function SplitLabel({ split }: { split: SplitSummary }) {
@@ -124,6 +125,7 @@ export function SplitsList() {
                 </td>
                 <td>
                   <ArchiveAction split={split} />
+                  {split.archived_at === null && <ExtractTablesControl target={{ split: split.name }} compact />}
                 </td>
               </tr>
             ))}

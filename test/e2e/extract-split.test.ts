@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importFolder } from '../../server/import/import-folder';
+import { listLlmCalls } from '../../server/llm/llm-call-queries';
+import { getChartTable } from '../../server/tables/table-queries';
+import { jsonReply, slowReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
+import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
+import { ExtractTablesPanel } from './pages/extract-tables-panel';
+import { LoginPage } from './pages/login-page';
+import { SplitsPage } from './pages/splits-page';
+
+/** A curator extracts the tables of a whole image-only split (MultiChartQA) from the Splits page. */
+
+const SPLIT = 'multichartqa';
+const CURATOR = { username: 'tess', password: 'curator-pass-9' };
+const EXTRACTED = {
+  title: 'Urban share',
+  label_header: 'Year',
+  series: [{ name: 'Urban', unit: '%' }],
+  rows: [
+    { label: '2000', values: [46.7] },
+    { label: '2010', values: [51.6] },
+  ],
+};
+
+let server: TestServer;
+let fake: FakeOpenAI;
+let session: BrowserSession | undefined;
+
+beforeAll(async () => {
+  // Each reply takes a moment, so the progress panel is seen before the job is done.
+  fake = await startFakeOpenAI({ defaultHandler: () => slowReply(150, jsonReply(EXTRACTED)) });
+  server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
+  importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa', split: SPLIT });
+});
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+  await fake?.close();
+});
+
+describe('extracting a split’s tables', () => {
+  it('the split’s button states the count and the model, the job’s progress reaches done, and the charts show extracted, not confirmed', async () => {
+    const { db } = server.server.ctx;
+    const charts = (db.prepare('SELECT id FROM charts WHERE split = ?').all(SPLIT) as { id: number }[]).map((r) => r.id);
+    expect(charts).toHaveLength(6);
+
+    session = await openBrowser();
+    const { page } = session;
+    await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
+    await page.goto(`${server.url}/splits`);
+    const splits = new SplitsPage(page);
+    const panel = new ExtractTablesPanel(splits.row(SPLIT));
+    await expect.poll(() => panel.button.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Extract tables (6 charts)');
+
+    const confirmation = await panel.start();
+    expect(confirmation).toContain('Read the tables of 6 charts in split multichartqa from their images with gpt-4o?');
+    expect(confirmation).toContain('stored as extracted, not confirmed');
+
+    await panel.progress.waitFor();
+    await expect.poll(() => panel.status.textContent(), { timeout: 30_000 }).toBe('done');
+    expect(await panel.bar.getAttribute('data-done')).toBe('6');
+    expect(await panel.bar.getAttribute('data-failed')).toBe('0');
+    // Nothing is left to extract: the button counts again.
+    await expect.poll(() => panel.button.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Extract tables (0 charts)');
+    expect(await panel.button.isDisabled()).toBe(true);
+
+    for (const id of charts) expect(getChartTable(db, id)).toMatchObject({ table_source: 'extracted', table_confirmed: false });
+    expect(listLlmCalls(db).filter((c) => c.purpose === 'extraction')).toHaveLength(6);
+
+    await page.goto(`${server.url}/charts?split=${SPLIT}`);
+    const marks = page.getByTestId('chart-list').getByTestId('table-unconfirmed');
+    await expect.poll(() => marks.count(), { timeout: UI_TIMEOUT_MS }).toBe(6);
+    expect((await marks.first().textContent())?.trim()).toBe('extracted, not confirmed');
+    // On the Charts page the filter's button has nothing left either.
+    await expect.poll(() => new ExtractTablesPanel(page.locator('.page')).button.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Extract tables (0 charts)');
+  }, 60_000);
+});
