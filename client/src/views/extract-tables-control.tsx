@@ -28,9 +28,9 @@ function ExtractionProgress({ job, compact }: { job: ExtractionJob; compact: boo
       <p>
         Table extraction #{job.id} with {job.model} <RunStatusTag status={job.status} testId="extraction-status" />
       </p>
-      <RunProgressBar run={job} compact={compact} />
+      <RunProgressBar run={job} />
       <dl className="figures">
-        <div>
+        <div title="Retries and repair turns included; counted as each chart finishes">
           <dt>Requests</dt>
           <dd>{job.attempts}</dd>
         </div>
