@@ -16,6 +16,8 @@ const pages = {
   AuditPage: () => import('../features/audit/audit-page'),
   ChartPage: () => import('../features/charts/chart-page'),
   ChartsPage: () => import('../features/charts/charts-page'),
+  ChartGroupPage: () => import('../features/charts/chart-group-page'),
+  ChartGroupsPage: () => import('../features/charts/chart-groups-page'),
   ItemPage: () => import('../features/items/item-page'),
   ItemsPage: () => import('../features/items/items-page'),
   OverviewPage: () => import('../features/overview/overview-page'),
@@ -35,6 +37,8 @@ const AdminPage = lazy(() => pages.AdminPage().then((m) => ({ default: m.AdminPa
 const AuditPage = lazy(() => pages.AuditPage().then((m) => ({ default: m.AuditPage })));
 const ChartPage = lazy(() => pages.ChartPage().then((m) => ({ default: m.ChartPage })));
 const ChartsPage = lazy(() => pages.ChartsPage().then((m) => ({ default: m.ChartsPage })));
+const ChartGroupPage = lazy(() => pages.ChartGroupPage().then((m) => ({ default: m.ChartGroupPage })));
+const ChartGroupsPage = lazy(() => pages.ChartGroupsPage().then((m) => ({ default: m.ChartGroupsPage })));
 const ItemPage = lazy(() => pages.ItemPage().then((m) => ({ default: m.ItemPage })));
 const ItemsPage = lazy(() => pages.ItemsPage().then((m) => ({ default: m.ItemsPage })));
 const OverviewPage = lazy(() => pages.OverviewPage().then((m) => ({ default: m.OverviewPage })));
@@ -82,6 +86,8 @@ export function App() {
               <Route path="runs" element={<RunsPage />} />
               <Route path="runs/:id" element={<RunPage />} />
               <Route path="charts" element={<ChartsPage />} />
+              <Route path="charts/groups" element={<ChartGroupsPage />} />
+              <Route path="charts/groups/:id" element={<ChartGroupPage />} />
               <Route path="splits" element={<SplitsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<StatsPage />} />
