@@ -9,10 +9,12 @@ type ChartListTableProps = {
   onOpen: (chart: ChartSummary) => void;
   /** Handed to the chart page so its back link returns to this page of the list. */
   linkState: ChartLinkState;
+  /** With a selection, each row has a box to check it for a new chart group (curators). */
+  selection?: { checked: ReadonlySet<number>; onToggle: (chart: ChartSummary) => void };
 };
 
 /** The charts of one page; rows open on click or with the keyboard (j/k, arrows, Enter). */
-export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProps) {
+export function ChartListTable({ charts, onOpen, linkState, selection }: ChartListTableProps) {
   const { selected, rowProps } = useNavigableRows(charts, onOpen);
   const selectedRow = useSelectedRowRef(selected);
 
@@ -20,6 +22,11 @@ export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProp
     <table className="data-grid chart-list" data-testid="chart-list">
       <thead>
         <tr>
+          {selection && (
+            <th scope="col">
+              <span className="sr-only">Check for a group</span>
+            </th>
+          )}
           <th scope="col">imgname</th>
           <th scope="col">Title</th>
           <th scope="col">Split</th>
@@ -36,6 +43,16 @@ export function ChartListTable({ charts, onOpen, linkState }: ChartListTableProp
       <tbody>
         {charts.map((chart, index) => (
           <tr key={chart.id} ref={index === selected ? selectedRow : undefined} {...rowProps(index)}>
+            {selection && (
+              <td onClick={(event) => event.stopPropagation()}>
+                <input
+                  type="checkbox"
+                  aria-label={`Check ${chart.imgname} for a group`}
+                  checked={selection.checked.has(chart.id)}
+                  onChange={() => selection.onToggle(chart)}
+                />
+              </td>
+            )}
             <td className="mono">
               <Link to={`/charts/${chart.id}`} onClick={(event) => event.stopPropagation()} state={linkState}>
                 {chart.imgname}

@@ -1,5 +1,5 @@
-import { useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ChartTypeFilter, FilterSelect } from '../../ui/filter-select';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
@@ -15,6 +15,8 @@ import { useUrlFilters } from '../../ui/use-url-filters';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ExtractTablesControl } from '../../views/extract-tables-control';
+import type { ChartSummary } from '@shared/api/charts';
+import { NewGroupBar } from './new-group-bar';
 
 const SHORTCUTS = [
   { keys: ['/'], action: 'search' },
@@ -32,6 +34,10 @@ export function ChartsPage() {
   const list = useChartList(query);
   const facets = useChartFacets();
   const curator = roleAtLeast(useCurrentUser().role, 'curator');
+  // Checked charts for a new group, in the order checked; kept across pages and filters.
+  const [checked, setChecked] = useState<ChartSummary[]>([]);
+  const toggleChecked = (chart: ChartSummary) =>
+    setChecked((current) => (current.some((c) => c.id === chart.id) ? current.filter((c) => c.id !== chart.id) : [...current, chart]));
   const searchInput = useRef<HTMLInputElement>(null);
 
   const total = list.data?.total ?? 0;
@@ -46,7 +52,12 @@ export function ChartsPage() {
     <section className="page">
       <title>Charts · Chart-HQA</title>
       <header className="page-header">
-        <h1>Charts</h1>
+        <div>
+          <h1>Charts</h1>
+          <Link to="/charts/groups" className="small">
+            Chart groups
+          </Link>
+        </div>
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
 
@@ -77,6 +88,9 @@ export function ChartsPage() {
       {/* The search text is not part of a job's scope: it covers the split and chart type shown. */}
       {curator && <ExtractTablesControl target={{ split: filters.split || undefined, chart_type: filters.chartType || undefined }} />}
 
+      {/* Shown once a chart is checked: the list's boxes are how a group starts. */}
+      {curator && checked.length > 0 && <NewGroupBar checked={checked} onReorder={setChecked} onClear={() => setChecked([])} />}
+
       {facets.isError && <LoadError what="the filters" error={facets.error} />}
       {list.isPending && <p className="muted">Loading charts…</p>}
       {list.isError && <LoadError what="the charts" error={list.error} />}
@@ -94,6 +108,7 @@ export function ChartsPage() {
             key={searchParams.toString()}
             charts={list.data.charts}
             linkState={linkState}
+            {...(curator ? { selection: { checked: new Set(checked.map((c) => c.id)), onToggle: toggleChecked } } : {})}
             onOpen={(chart) => void navigate(`/charts/${chart.id}`, { state: linkState })}
           />
           <Pager page={list.data.page} pageSize={list.data.page_size} total={total} onPage={goToPage} />
