@@ -9,7 +9,7 @@ type ChartListTableProps = {
   onOpen: (chart: ChartSummary) => void;
   /** Handed to the chart page so its back link returns to this page of the list. */
   linkState: ChartLinkState;
-  /** With a selection, each row has a box to check it for a new chart group (curators). */
+  /** With a selection, each row ends with a box to check it for a new chart group (curators); last, so the row still reads imgname first. */
   selection?: { checked: ReadonlySet<number>; onToggle: (chart: ChartSummary) => void };
 };
 
@@ -22,11 +22,6 @@ export function ChartListTable({ charts, onOpen, linkState, selection }: ChartLi
     <table className="data-grid chart-list" data-testid="chart-list">
       <thead>
         <tr>
-          {selection && (
-            <th scope="col">
-              <span className="sr-only">Check for a group</span>
-            </th>
-          )}
           <th scope="col">imgname</th>
           <th scope="col">Title</th>
           <th scope="col">Split</th>
@@ -38,21 +33,16 @@ export function ChartListTable({ charts, onOpen, linkState, selection }: ChartLi
             Questions
           </th>
           <th scope="col">Image</th>
+          {selection && (
+            <th scope="col" title="Check charts to make a group">
+              Group
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
         {charts.map((chart, index) => (
           <tr key={chart.id} ref={index === selected ? selectedRow : undefined} {...rowProps(index)}>
-            {selection && (
-              <td onClick={(event) => event.stopPropagation()}>
-                <input
-                  type="checkbox"
-                  aria-label={`Check ${chart.imgname} for a group`}
-                  checked={selection.checked.has(chart.id)}
-                  onChange={() => selection.onToggle(chart)}
-                />
-              </td>
-            )}
             <td className="mono">
               <Link to={`/charts/${chart.id}`} onClick={(event) => event.stopPropagation()} state={linkState}>
                 {chart.imgname}
@@ -80,6 +70,16 @@ export function ChartListTable({ charts, onOpen, linkState, selection }: ChartLi
             </td>
             <td className="num">{chart.qa_count}</td>
             <td>{chart.has_image ? 'yes' : chart.image_missing ? <strong>image missing</strong> : <span className="muted">no</span>}</td>
+            {selection && (
+              <td onClick={(event) => event.stopPropagation()}>
+                <input
+                  type="checkbox"
+                  aria-label={`Check ${chart.imgname} for a group`}
+                  checked={selection.checked.has(chart.id)}
+                  onChange={() => selection.onToggle(chart)}
+                />
+              </td>
+            )}
           </tr>
         ))}
       </tbody>
