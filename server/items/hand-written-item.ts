@@ -1,19 +1,20 @@
 import type { User } from '../../shared/api/auth';
 import { affectsAnswer } from '../../shared/generation/affects-answer';
+import type { ItemGroup } from '../../shared/api/item-group';
 import type { CreateItemRequest, ItemDetail } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { chartTableOfQa, getQaWithChart } from '../charts/chart-queries';
 import { HttpError } from '../http/http-error';
 import { getProposal } from '../pool/pool-queries';
-import { getItemDetail } from './item-queries';
+import { getItemDetailWithGroup } from './item-queries';
 import { createVerifiedItem, verifyStoredItem } from './item-service';
 
 /**
  * A person writes an item for a factual QA: same fields and the same verification as a
  * generated one; every client is told (`item.created`). Refusals name the body field.
  */
-export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User): ItemDetail {
+export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User): { item: ItemDetail; group: ItemGroup | null } {
   // An item is verified on its chart's table: a chart known only by its image has none yet.
   const table = chartTableOfQa(ctx.db, body.qa_id);
   if (table && !table.has_table) throw new HttpError('bad_request', `body.qa_id: chart ${table.name} has no data table (image only); an item needs one to be verified on`, 'body.qa_id');
@@ -30,7 +31,7 @@ export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User
   const edit = fields.edit ?? null;
   // Whether the assumption changes the answer is the verifier's finding, not the writer's claim.
   // Verifying here too (createItem verifies again, with the proposal) costs a millisecond per person's item.
-  const verifier = verifyStoredItem(source.chart, { edit, program: fields.program, answer: fields.answer, assumption: fields.assumption }, null);
+  const verifier = verifyStoredItem(source, { edit, program: fields.program, answer: fields.answer, assumption: fields.assumption }, null);
   const item = createVerifiedItem(ctx.db, {
     source,
     draft: { ...fields, edit, affects_answer: affectsAnswer(verifier, fields.answer, source.qa.label) },
@@ -43,7 +44,7 @@ export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User
   });
   if (!item) throw new Error(`hand-written item for QA ${body.qa_id} was not stored`);
   ctx.publish('item.created', { item });
-  const detail = getItemDetail(ctx.db, item.id);
+  const detail = getItemDetailWithGroup(ctx.db, item.id);
   if (!detail) throw new Error(`hand-written item ${item.id} vanished after it was stored`);
   return detail;
 }

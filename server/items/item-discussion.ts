@@ -28,6 +28,8 @@ import {
 import type { Db } from '../../db/database';
 import { questionRelation } from '../language/question-relation';
 import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelations } from './item-queries';
+import { subjectTables } from './item-service';
+import { groupSubject } from './item-subject';
 import { reverifyItem } from './reverify-items';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
@@ -36,8 +38,10 @@ import { reverifyItem } from './reverify-items';
 function guardAgainAnswerBias(db: Db, itemId: number): void {
   const stored = getItemWithChart(db, itemId);
   if (!stored) return;
-  const { item, chart } = stored;
-  const unedited = runProgram(chart.data_table, item.program);
+  const { item, chart, groupId } = stored;
+  // An item over a group: its program reads every member's table.
+  const tables = groupId === null ? chart.data_table : subjectTables(groupSubject(db, groupId));
+  const unedited = runProgram(tables, item.program);
   const flags = biasFlags({
     affectsAnswer: item.affects_answer,
     answer: item.answer,

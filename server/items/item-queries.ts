@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
+import type { ItemGroup } from '../../shared/api/item-group';
 import type { ItemDetail, ItemSummary } from '../../shared/api/items';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { ItemOriginSchema, ItemStatusSchema, QuestionRelationSchema, RequeueReasonSchema, type ItemOrigin, type QuestionRelation } from '../../shared/domain/generation';
@@ -15,6 +16,7 @@ import { ChartWithoutTableError } from '../charts/chart-queries';
 import { parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/tables/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
+import { itemGroupView } from './item-group-queries';
 
 /** All SQL of HQA items. */
 
@@ -27,6 +29,20 @@ import { tableStateSql } from '../tables/table-state-queries';
 export function speaksForProposal(alias: string): string {
   return `${alias}.proposal_consistent IS NOT 0
     AND NOT (${alias}.origin = 'human' AND EXISTS (SELECT 1 FROM users author WHERE author.id = ${alias}.created_by AND author.role = 'reviewer'))`;
+}
+
+/**
+ * SQL of an item's table state, for the item aliased `item`: its chart's (tableStateSql), or
+ * for an item over a chart group the weakest of its members' — `none` when any member has no
+ * table, `unconfirmed` when any member's table is not confirmed. The group's subquery finds no
+ * rows for a single-chart item (HAVING), so the chart's state stands.
+ */
+export function itemTableStateSql(item: string): string {
+  return `COALESCE(
+    (SELECT CASE WHEN MIN(gc.data_table IS NOT NULL) = 0 THEN 'none' WHEN MIN(gc.table_confirmed) = 1 THEN 'confirmed' ELSE 'unconfirmed' END
+       FROM factual_qas gq JOIN chart_group_members gm ON gm.group_id = gq.group_id JOIN charts gc ON gc.id = gm.chart_id
+       WHERE gq.id = ${item}.qa_id HAVING COUNT(*) > 0),
+    (SELECT ${tableStateSql('sc')} FROM charts sc WHERE sc.id = ${item}.chart_id))`;
 }
 
 interface ItemRow {
@@ -69,11 +85,12 @@ interface ItemDetailRow extends ItemRow {
   chart_annotation: string | null;
   chart_has_image: number;
   chart_title: string | null;
+  group_id: number | null;
 }
 
 const SUMMARY = `i.id, i.qa_id, i.chart_id, c.imgname, c.chart_type, i.proposal_id, i.run_id, i.origin, i.model, i.question, i.answer,
   i.answer_type, i.affects_answer, i.verifier_match, i.bias_flags, i.question_relation, i.answer_unchanged, i.is_control,
-  i.proposal_consistent, i.requeue_reason, i.status, i.created_at, ${tableStateSql('c')} AS table_state`;
+  i.proposal_consistent, i.requeue_reason, i.status, i.created_at, ${itemTableStateSql('i')} AS table_state`;
 const FROM = 'FROM hqa_items i JOIN charts c ON c.id = i.chart_id';
 
 const BiasFlagsSchema = z.array(BiasFlagSchema);
@@ -138,14 +155,21 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   return getItemWithChart(db, id)?.item ?? null;
 }
 
+/** An item with its group's charts (null for an item over one chart), as item pages show it. */
+export function getItemDetailWithGroup(db: Db, id: number): { item: ItemDetail; group: ItemGroup | null } | null {
+  const found = getItemWithChart(db, id);
+  if (!found) return null;
+  return { item: found.item, group: found.groupId === null ? null : itemGroupView(db, found.groupId, found.item.edit) };
+}
+
 /**
  * An item with its chart's table and drawing, parsed once: a claim used to parse the chart's
  * table (JSON and zod) twice, once for the item's colour check and once for the chart.
  */
-export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart: ItemChart } | null {
+export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart: ItemChart; groupId: number | null } | null {
   const row = statement(db,
       `SELECT ${SUMMARY}, i.assumption, i.rationale, i.edit, i.program, i.verifier, i.final_answer,
-        q.query AS factual_query, q.label AS factual_label, p.text AS proposal_text,
+        q.query AS factual_query, q.label AS factual_label, q.group_id, p.text AS proposal_text,
         c.data_table AS chart_table, c.annotation AS chart_annotation, c.title AS chart_title,
         EXISTS (SELECT 1 FROM chart_images ci WHERE ci.chart_id = c.id) AS chart_has_image
        ${FROM} JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.id = ?`,
@@ -169,7 +193,7 @@ export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart:
     proposal_text: row.proposal_text,
     unverifiable_colours: unverifiableColours([row.factual_query, row.question], table, drawn),
   };
-  return { item, chart: { title: row.chart_title, data_table: table, drawing_style: drawn.style, has_image: drawn.has_image } };
+  return { item, chart: { title: row.chart_title, data_table: table, drawing_style: drawn.style, has_image: drawn.has_image }, groupId: row.group_id };
 }
 
 export interface ItemInsert {

@@ -1,10 +1,12 @@
 import type { Db } from '../../db/database';
 import type { ItemSummary } from '../../shared/api/items';
+import type { ChartType } from '../../shared/domain/chart-types';
 import type { ItemOrigin, QuestionRelation } from '../../shared/domain/generation';
 import { biasFlags } from '../../shared/generation/bias-guards';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { runProgram } from '../../shared/table/program';
 import type { Finding, LintCode } from '../../shared/table/lint';
+import type { DataTable } from '../../shared/table/model';
 import { verifyItem, type VerifierResult } from '../../shared/table/verify';
 import type { QaWithChart } from '../charts/chart-queries';
 import { questionRelation } from '../language/question-relation';
@@ -36,26 +38,43 @@ export interface NewItem {
  */
 export type UnchangedPolicy = 'keep' | 'drop' | 'control';
 
+/** One chart as verification reads it. */
+export interface VerifyChart {
+  table: DataTable;
+  chart_type: ChartType;
+  title: string | null;
+}
+
 /**
- * The one verification of an item against its chart: every input the verifier takes (the
- * table, type, edit, program, answer, the assumption and title for the item lint, the
+ * What an item is verified over: its chart, or (for an item whose factual question spans a
+ * chart group) the group's charts in position order. `QaWithChart` is one.
+ */
+export interface VerifySubject {
+  chart: VerifyChart;
+  group: { charts: readonly VerifyChart[] } | null;
+}
+
+/** Every table the item's program reads, unedited: the group's in order, or the chart's. */
+export function subjectTables(subject: VerifySubject): DataTable | readonly DataTable[] {
+  return subject.group ? subject.group.charts.map((chart) => chart.table) : subject.chart.table;
+}
+
+/**
+ * The one verification of an item against its chart or group: every input the verifier takes
+ * (the tables, types, edit, program, answer, the assumption and title for the item lint, the
  * proposal for the consistency check). Creation and re-verification both call it.
  */
 export function verifyStoredItem(
-  chart: { table: QaWithChart['chart']['table']; chart_type: QaWithChart['chart']['chart_type']; title: string | null },
+  subject: VerifySubject,
   item: { edit: unknown; program: string; answer: string; assumption: string },
   proposalText: string | null,
 ): VerifierResult {
-  return verifyItem({
-    table: chart.table,
-    chartType: chart.chart_type,
-    edit: item.edit,
-    program: item.program,
-    answer: item.answer,
-    assumption: item.assumption,
-    title: chart.title ?? '',
-    proposal: proposalText,
-  });
+  const rest = { edit: item.edit, program: item.program, answer: item.answer, assumption: item.assumption, proposal: proposalText };
+  if (subject.group) {
+    return verifyItem({ group: subject.group.charts.map((chart) => ({ table: chart.table, chartType: chart.chart_type, title: chart.title ?? '' })), ...rest });
+  }
+  const { chart } = subject;
+  return verifyItem({ table: chart.table, chartType: chart.chart_type, title: chart.title ?? '', ...rest });
 }
 
 /**
@@ -81,11 +100,11 @@ export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: fa
  */
 export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): CreateItemResult {
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
-  const verifier = withReadingNotes(verifyStoredItem(item.source.chart, { ...item.draft, edit: item.draft.edit }, proposalText), item.notes ?? []);
+  const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText), item.notes ?? []);
   if (policy === 'drop' && verifier.answer_unchanged === true) {
     return { ok: false, reason: `answer_unchanged: the assumption leaves the answer as it was (${verifier.recomputed_answer ?? '?'} before and after), so no item was stored` };
   }
-  const unedited = runProgram(item.source.chart.table, item.draft.program);
+  const unedited = runProgram(subjectTables(item.source), item.draft.program);
   const flags = biasFlags({
     affectsAnswer: item.draft.affects_answer,
     answer: item.draft.answer,

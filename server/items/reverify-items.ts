@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
-import { getChartForRender } from '../charts/chart-queries';
+import { ChartWithoutTableError, getChartForRender } from '../charts/chart-queries';
 import { requeue } from '../review/review-service';
-import { isReadingNote, verifyStoredItem, withReadingNotes } from './item-service';
+import { isReadingNote, verifyStoredItem, withReadingNotes, type VerifySubject } from './item-service';
+import { groupSubject, storedItemSubject } from './item-subject';
 import type { VerifierResult } from '../../shared/table/verify';
 import { getItemToReverify, listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
 
@@ -23,7 +24,7 @@ export const NOTHING_REVERIFIED: ReverifyCounts = { reverified: 0, requeued: 0 }
  * Whether the recomputed answer is still the one stored before, by the verifier's own comparison
  * (asked, not copied, so both change together). Becoming computable or uncomputable is a change.
  */
-function sameRecomputed(chart: Parameters<typeof verifyStoredItem>[0], item: ItemToReverify, after: string | null): boolean {
+function sameRecomputed(chart: VerifySubject, item: ItemToReverify, after: string | null): boolean {
   const before = item.recomputed_answer;
   if (before === null || after === null) return before === after;
   return verifyStoredItem(chart, { ...item, answer: before }, item.proposal_text).match === true;
@@ -31,7 +32,8 @@ function sameRecomputed(chart: Parameters<typeof verifyStoredItem>[0], item: Ite
 
 /**
  * Verifies every item of a chart again against the chart's stored table and type, storing each
- * new verdict. An item under review or accepted whose recomputed answer changed goes back to the
+ * new verdict; an item over a chart group the chart belongs to is verified again over the whole
+ * group (any member's table change can change its answer). An item under review or accepted whose recomputed answer changed goes back to the
  * queue with the reason `table_changed` (reviews retracted, leases dropped, a history entry) —
  * so an accepted one leaves the export until it is accepted again. Call it inside the
  * transaction that changed the chart.
@@ -39,18 +41,44 @@ function sameRecomputed(chart: Parameters<typeof verifyStoredItem>[0], item: Ite
 export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
   const chart = getChartForRender(db, chartId);
   if (!chart) throw new Error(`chart ${chartId}: not found`);
+  const single: VerifySubject = { chart, group: null };
+  // Items over a group the chart is in read every member's table: one group read per group.
+  const groups = new Map<number, VerifySubject | null>();
+  const subjectOf = (groupId: number | null): VerifySubject | null => {
+    if (groupId === null) return single;
+    if (!groups.has(groupId)) groups.set(groupId, groupSubjectIfTabled(db, groupId));
+    return groups.get(groupId) ?? null;
+  };
   const items = listChartItemsToReverify(db, chartId);
   const stale: number[] = [];
+  let reverified = 0;
   for (const item of items) {
-    // The same verification as at creation, on the chart's new table and type.
-    const verifier = withReadingNotes(verifyStoredItem(chart, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
+    const subject = subjectOf(item.group_id);
+    if (subject === null) continue;
+    // The same verification as at creation, on the charts' new tables and types.
+    const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
     storeVerifierResult(db, item.id, verifier);
-    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(chart, item, verifier.recomputed_answer)) {
+    reverified += 1;
+    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(subject, item, verifier.recomputed_answer)) {
       stale.push(item.id);
     }
   }
   const requeued = stale.length === 0 ? 0 : requeue(db, stale, null, 'table_changed').requeued.length;
-  return { reverified: items.length, requeued };
+  return { reverified, requeued };
+}
+
+/**
+ * A group whose every member has a table, or null: an item over a group with a member known
+ * only by its image cannot be recomputed, so it keeps its last verdict (its table_state says
+ * `none`) rather than failing the change of another member's table.
+ */
+function groupSubjectIfTabled(db: Db, groupId: number): VerifySubject | null {
+  try {
+    return groupSubject(db, groupId);
+  } catch (error) {
+    if (error instanceof ChartWithoutTableError) return null;
+    throw error;
+  }
 }
 
 /**
@@ -61,9 +89,8 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
 export function reverifyItem(db: Db, itemId: number): VerifierResult | null {
   const item = getItemToReverify(db, itemId);
   if (!item) return null;
-  const chart = getChartForRender(db, item.chart_id);
-  if (!chart) throw new Error(`item ${itemId}: chart ${item.chart_id} not found`);
-  const verifier = withReadingNotes(verifyStoredItem(chart, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
+  const subject = storedItemSubject(db, item.chart_id, item.group_id);
+  const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
   storeVerifierResult(db, item.id, verifier);
   return verifier;
 }

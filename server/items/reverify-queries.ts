@@ -22,6 +22,8 @@ export interface ItemToReverify {
   recomputed_answer: string | null;
   /** The findings stored with it (those of a code this version no longer knows left out). */
   stored_lint: Finding[];
+  /** The chart group its factual question spans; null for an item over one chart. */
+  group_id: number | null;
 }
 
 // Only the fields used are read, so a stored result of any earlier shape still reads.
@@ -34,10 +36,10 @@ function knownFindings(lint: unknown[]): Finding[] {
   });
 }
 
-type ReverifyRow = { id: number; chart_id: number; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null };
+type ReverifyRow = { id: number; chart_id: number; group_id: number | null; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null };
 
-const REVERIFY_SELECT = `SELECT i.id, i.chart_id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
-       FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id`;
+const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
+       FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id`;
 
 function toItemToReverify(row: ReverifyRow): ItemToReverify {
   const stored = parseJsonColumn(StoredRecomputedSchema, row.verifier, { table: 'hqa_items', column: 'verifier', id: row.id });
@@ -51,11 +53,23 @@ function toItemToReverify(row: ReverifyRow): ItemToReverify {
     proposal_text: row.proposal_text,
     recomputed_answer: stored.recomputed_answer,
     stored_lint: knownFindings(stored.lint),
+    group_id: row.group_id,
   };
 }
 
+/**
+ * The items a change of the chart's table or type can change: those on the chart, and those
+ * over a group it belongs to (an item over a group is stored on the group's first chart, but
+ * its program reads every member's table).
+ */
 export function listChartItemsToReverify(db: Db, chartId: number): ItemToReverify[] {
-  return (statement(db, `${REVERIFY_SELECT} WHERE i.chart_id = ? ORDER BY i.id`).all(chartId) as ReverifyRow[]).map(toItemToReverify);
+  return (
+    statement(db,
+      `${REVERIFY_SELECT} WHERE i.chart_id = @chart
+         OR q.group_id IN (SELECT m.group_id FROM chart_group_members m WHERE m.chart_id = @chart)
+       ORDER BY i.id`,
+    ).all({ chart: chartId }) as ReverifyRow[]
+  ).map(toItemToReverify);
 }
 
 /** One item as re-verifying reads it (a curator's edit), with its chart's id. */
