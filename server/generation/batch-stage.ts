@@ -15,9 +15,9 @@ import { getProposal } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
 import { getSettings } from '../settings/settings-queries';
 import { NO_USAGE, type EngineUsage } from './engine';
-import { isControlTask, mulberry32, sampleExamples } from './run-planner';
+import { isControlTask, mulberry32, proposalTaskScope, sampleExamples } from './run-planner';
 import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
-import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
+import { groupStage2Wire, itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
 import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
 
 /**
@@ -43,7 +43,9 @@ type Made = { proposals: ReturnType<typeof storeProposalResult>; items: NonNulla
 export interface StageTask {
   task: TaskRow;
   customId: string;
-  messages: { system: string; user: string; image?: string };
+  messages: { system: string; user: string; image?: string; images?: string[] };
+  /** An item task over a chart group: how many charts (its reply names a chart on every op: groupStage2Wire). */
+  groupCharts?: number;
   /** The repair turns after an invalid first reply (the engine's one repair), else none. */
   repairTurns: ChatCompletionMessageParam[];
   /** Reads the reply as the engine does and stores it; what it made is collected in `made`. */
@@ -103,18 +105,19 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
     if (kind === 'proposals') {
       const chartType = task.chart_type;
       if (!chartType) throw new Error(`task ${task.id} has no chart type`);
-      const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
+      const scope = proposalTaskScope(task);
+      const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps, scope);
       const repairTurns = repairTurnsOf(calls, STAGE_WIRES.stage1.name);
       return {
         task,
         customId,
-        messages: proposalMessages(settings, chartType, examples),
+        messages: proposalMessages(settings, chartType, examples, scope),
         repairTurns,
         store: (reply, made) => {
           const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurns.length > 0);
           if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
           const result = read.ok ? { ok: true as const, texts: read.value, usage: read.usage } : read;
-          made.proposals.push(...storeProposalResult(db, run, task, { chartType, examples, settings }, result));
+          made.proposals.push(...storeProposalResult(db, run, task, { chartType, scope, examples, settings }, result));
         },
       };
     }
@@ -122,14 +125,16 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const control = isControlTask(task.id, settings.unchanged_control_share);
-    const repairTurns = repairTurnsOf(calls, STAGE_WIRES.stage2.name);
+    const groupCharts = source.group?.charts.length;
+    const repairTurns = repairTurnsOf(calls, groupCharts ? groupStage2Wire(groupCharts).name : STAGE_WIRES.stage2.name);
     return {
       task,
       customId,
-      messages: itemMessages(source, proposal, getChartImage(db, source.chart.id)?.png ?? null),
+      messages: itemMessages(source, proposal, (chartId) => getChartImage(db, chartId)?.png ?? null),
+      ...(groupCharts ? { groupCharts } : {}),
       repairTurns,
       store: (reply, made) => {
-        const read = readReply(ctx, reply, STAGE_WIRES.stage2, repairTurns.length > 0);
+        const read = groupCharts ? readReply(ctx, reply, groupStage2Wire(groupCharts), repairTurns.length > 0) : readReply(ctx, reply, STAGE_WIRES.stage2, repairTurns.length > 0);
         if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
         const result = read.ok ? { ok: true as const, draft: read.value.draft, notes: read.value.notes, usage: read.usage } : read;
         const item = storeItemResult(db, run, task, { source, proposal, control, engine: { engine: 'openai', model: run.model } }, result);
@@ -152,7 +157,11 @@ function wireBody<W, T>(wire: { schema: z.ZodType<W>; name: string; convert: (va
 export function stageLines(ctx: AppContext, run: RunRecord, kind: StageKind, tasks: StageTask[], settings: Settings): BatchInputLine[] {
   const temperature = temperatureOf(ctx, run, settings);
   return tasks.map((t) =>
-    batchInputLine(t.customId, run.model, kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t, temperature) : wireBody(STAGE_WIRES.stage2, t, temperature)),
+    batchInputLine(
+      t.customId,
+      run.model,
+      kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t, temperature) : t.groupCharts ? wireBody(groupStage2Wire(t.groupCharts), t, temperature) : wireBody(STAGE_WIRES.stage2, t, temperature),
+    ),
   );
 }
 

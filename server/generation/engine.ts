@@ -1,3 +1,4 @@
+import type { ProposalScope } from '../../shared/api/pool';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Engine } from '../../shared/domain/generation';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
@@ -26,6 +27,8 @@ export interface ProposalRequest {
   chartType: ChartType;
   examples: { id: number; text: string }[];
   count: number;
+  /** 'group': proposals for questions over a chart group (the examples are group proposals); 'chart' when left out. */
+  scope?: ProposalScope;
   signal: AbortSignal;
 }
 
@@ -39,11 +42,12 @@ export interface ItemRequest {
    */
   proposal: { id: number; text: string; chartType?: ChartType };
   /**
-   * Other active proposals of the chart type, least used first. An engine that can tell
+   * Other active proposals of the chart type, least used first (over a group: the group
+   * proposals of every chart type the group holds, each with its type). An engine that can tell
    * beforehand that the task's proposal cannot change this question's answer (the offline
    * rules can) pairs the question with one of these instead; a model is held to its proposal.
    */
-  alternatives: { id: number; text: string }[];
+  alternatives: { id: number; text: string; chartType?: ChartType }[];
   /** This task is drawn to be a control: an assumption that leaves the answer unchanged is wanted, and kept. */
   control: boolean;
   signal: AbortSignal;

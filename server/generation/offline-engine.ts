@@ -30,9 +30,9 @@ export function createOfflineEngine(): GenerationEngine {
       const result = await offlineItemOffThread(group ? {
         charts: group.charts.map((member) => ({ table: member.table, chartType: member.chart_type, title: member.title ?? '' })),
         qa: { query: qa.query, label: qa.label },
-        chartType: request.proposal.chartType ?? chart.chart_type,
-        proposal: { id: request.proposal.id, text: request.proposal.text },
-        alternatives: request.alternatives,
+        proposal: { id: request.proposal.id, text: request.proposal.text, chartType: request.proposal.chartType ?? chart.chart_type },
+        // A group's alternatives carry their chart type (of any chart the group holds); a plain one is the question's chart's.
+        alternatives: request.alternatives.map((alternative) => ({ ...alternative, chartType: alternative.chartType ?? chart.chart_type })),
         control: request.control,
         seed: request.taskId,
       } : {

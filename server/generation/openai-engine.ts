@@ -6,7 +6,7 @@ import { getChartImage } from '../charts/chart-queries';
 import { createLlmClient } from '../llm/llm-client';
 import type { ModelConnection } from '../llm/provider';
 import type { EngineUsage, GenerationEngine } from './engine';
-import { itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
+import { groupStage2Wire, itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2GroupTemplate, stage2Template } from './stage-prompts';
 
 export interface OpenAiEngineOptions {
   db: Db;
@@ -22,6 +22,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
   const client = createLlmClient({ db: options.db, connection: options.connection, engineName: 'openai' });
   const stage1 = stage1Template();
   const stage2 = stage2Template();
+  const stage2Group = stage2GroupTemplate();
   /** One stage's call: the template's hash recorded, the usage summed over attempts. */
   async function call<W, T>(
     purpose: 'stage1' | 'stage2',
@@ -56,13 +57,16 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
     engine: 'openai',
     model: options.model,
     async proposals(request) {
-      const messages = proposalMessages(options.settings, request.chartType, request.examples);
+      const messages = proposalMessages(options.settings, request.chartType, request.examples, request.scope);
       const result = await call('stage1', stage1, messages, STAGE_WIRES.stage1, request);
       return result.ok ? { ok: true, texts: result.value, usage: result.usage } : result;
     },
     async item(request) {
-      const messages = itemMessages(request.source, request.proposal, getChartImage(options.db, request.source.chart.id)?.png ?? null);
-      const result = await call('stage2', stage2, messages, STAGE_WIRES.stage2, request);
+      const messages = itemMessages(request.source, { text: request.proposal.text, ...(request.proposal.chartType ? { chart_type: request.proposal.chartType } : {}) }, (chartId) => getChartImage(options.db, chartId)?.png ?? null);
+      const { group } = request.source;
+      const result = group
+        ? await call('stage2', stage2Group, messages, groupStage2Wire(group.charts.length), request)
+        : await call('stage2', stage2, messages, STAGE_WIRES.stage2, request);
       return result.ok ? { ok: true, draft: result.value.draft, notes: result.value.notes, usage: result.usage } : result;
     },
   };

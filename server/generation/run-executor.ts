@@ -19,7 +19,7 @@ import { EventLoopSlices } from './event-loop-slices';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
-import { isControlTask, mulberry32, planItemTasks, planProposalTasks, sampleExamples } from './run-planner';
+import { isControlTask, mulberry32, planItemTasks, planProposalTasks, proposalTaskScope, sampleExamples } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
 import {
   addRunUsage,
@@ -321,10 +321,11 @@ export class RunExecutor {
     const chartType = task.chart_type;
     if (!chartType) throw new Error(`task ${task.id} has no chart type`);
     const settings = getSettings(db);
-    const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps);
-    const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, signal });
+    const scope = proposalTaskScope(task);
+    const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps, scope);
+    const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, scope, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
-    const created = storeProposalResult(db, run, task, { chartType, examples, settings }, result);
+    const created = storeProposalResult(db, run, task, { chartType, scope, examples, settings }, result);
     announceProposals(this.ctx, created);
     return result;
   }
@@ -337,8 +338,9 @@ export class RunExecutor {
     const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
     if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
     const control = isControlTask(task.id, getSettings(db).unchanged_control_share);
-    // A group proposal's alternatives are group proposals of its own chart type (the chart it edits).
-    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, proposal.chart_type, proposal) : [];
+    // A group question's alternatives are group proposals of any chart type the group holds (each edits a chart of its type).
+    const types = source.group ? [...new Set(source.group.charts.map((member) => member.chart_type))] : [source.chart.chart_type];
+    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, types, proposal) : [];
     const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text, chartType: proposal.chart_type }, alternatives, control, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
@@ -369,12 +371,17 @@ export class RunExecutor {
    * knows beforehand what it can make: see ItemRequest), least used first; a run weighted to
    * coverage gaps offers none whose operation is better covered than the planned proposal's.
    */
-  private alternativesFor(run: RunRecord, chartType: ChartType, planned: { id: number; text: string; scope: ProposalScope }): { id: number; text: string }[] {
-    const pool = activeProposalsByLoad(this.ctx.db, chartType, planned.scope).filter((p) => p.id !== planned.id);
+  private alternativesFor(run: RunRecord, chartTypes: readonly ChartType[], planned: { id: number; text: string; chart_type: ChartType; scope: ProposalScope }): { id: number; text: string; chartType: ChartType }[] {
+    const pool = chartTypes
+      .flatMap((chartType) => activeProposalsByLoad(this.ctx.db, chartType, planned.scope).map((p) => ({ ...p, chartType })))
+      .filter((p) => p.id !== planned.id)
+      .sort((a, b) => a.items - b.items || a.id - b.id)
+      .map(({ id, text, chartType }) => ({ id, text, chartType }));
     if (!run.config.weight_to_gaps) return pool;
-    const gap = operationCoverage(this.ctx.db, chartType);
-    const limit = gap(planned.text);
-    return pool.filter((p) => gap(p.text) <= limit).sort((a, b) => gap(a.text) - gap(b.text));
+    const coverage = new Map(chartTypes.map((chartType) => [chartType, operationCoverage(this.ctx.db, chartType)] as const));
+    const gap = (p: { text: string; chartType: ChartType }) => coverage.get(p.chartType)?.(p.text) ?? 0;
+    const limit = gap({ text: planned.text, chartType: planned.chart_type });
+    return pool.filter((p) => gap(p) <= limit).sort((a, b) => gap(a) - gap(b));
   }
 
   private publishProgress(runId: number, force: boolean): void {

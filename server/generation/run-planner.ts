@@ -4,7 +4,7 @@ import type { Settings } from '../../shared/settings';
 import { itemKey } from '../items/item-service';
 import type { ProposalScope } from '../../shared/api/pool';
 import { ensureGroupSeedProposals } from '../pool/group-seeds';
-import { activeProposals } from '../pool/pool-queries';
+import { activeProposals, groupMemberChartTypes } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
 import { countProposalItems, eligibleQaIds, groupChartTypes, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
 import { stratifiedSample } from './stratified-sample';
@@ -22,19 +22,40 @@ function shuffle<T>(list: T[], random: () => number): T[] {
   return copy;
 }
 
-/** Stage 1 tasks: `proposal_batches` calls per chart type. */
+/**
+ * Stage 1 tasks: `proposal_batches` calls per chart type; for a model run, as many again of
+ * group scope for each type a chart group holds (their examples are group proposals, the
+ * group seeds entered first). The offline rules write single-chart proposals only.
+ */
 export function planProposalTasks(db: Db, run: RunRecord): number {
   if (run.stage === 'items') return 0;
   const types = run.config.chart_type ? [run.config.chart_type] : [...CHART_TYPES];
+  const grouped = run.engine === 'offline' ? [] : types.filter((type) => groupMemberChartTypes(db).includes(type));
   let planned = 0;
   db.transaction(() => {
-    for (const chartType of types) {
+    ensureGroupSeedProposals(db, grouped);
+    const plan = (chartType: ChartType, scope: ProposalScope) => {
       for (let batch = 0; batch < run.config.proposal_batches; batch++) {
-        if (insertTask(db, { runId: run.id, kind: 'proposals', chartType, qaId: null, proposalId: null, key: `run${run.id}:proposals:${chartType}:${batch}` })) planned++;
+        if (insertTask(db, { runId: run.id, kind: 'proposals', chartType, qaId: null, proposalId: null, key: proposalTaskKey(run.id, chartType, scope, batch) })) planned++;
       }
-    }
+    };
+    for (const chartType of types) plan(chartType, 'chart');
+    for (const chartType of grouped) plan(chartType, 'group');
   })();
   return planned;
+}
+
+/**
+ * A Stage 1 task's key; the scope is in it (`…:proposals:group:<type>:<batch>`), since a task
+ * row has no scope of its own, and a chart-scope key is the one runs always wrote.
+ */
+function proposalTaskKey(runId: number, chartType: ChartType, scope: ProposalScope, batch: number): string {
+  return scope === 'group' ? `run${runId}:proposals:group:${chartType}:${batch}` : `run${runId}:proposals:${chartType}:${batch}`;
+}
+
+/** The scope of the proposals a Stage 1 task writes, read from its key. */
+export function proposalTaskScope(task: { idempotency_key: string }): ProposalScope {
+  return /:proposals:group:/.test(task.idempotency_key) ? 'group' : 'chart';
 }
 
 /** Keeps the sample's random stream apart from the proposal shuffle's (both seeded by the run id). */
@@ -117,8 +138,9 @@ export function sampleExamples(
   settings: Settings,
   random: () => number,
   weightToGaps = false,
+  scope: ProposalScope = 'chart',
 ): { id: number; text: string }[] {
-  const active = activeProposals(db, chartType);
+  const active = activeProposals(db, chartType, scope);
   const gap = weightToGaps ? operationCoverage(db, chartType) : () => 0;
   // A stable sort after the shuffle: ties stay random, thin operations come first when weighted.
   const ordered = (list: typeof active) => shuffle(list, random).sort((a, b) => gap(a.text) - gap(b.text));

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import type { ProposalScope } from '../../shared/api/pool';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Settings } from '../../shared/settings';
 import type { Engine } from '../../shared/domain/generation';
@@ -23,7 +24,7 @@ export function storeProposalResult(
   db: Db,
   run: RunRecord,
   task: TaskRow,
-  input: { chartType: ChartType; examples: { id: number }[]; settings: Settings },
+  input: { chartType: ChartType; scope?: ProposalScope; examples: { id: number }[]; settings: Settings },
   result: ProposalResult,
 ): ReturnType<typeof addProposal>[] {
   return db.transaction(() => {
@@ -35,7 +36,7 @@ export function storeProposalResult(
     const proposals = result.texts.map((text) =>
       addProposal(
         db,
-        { chartType: input.chartType, text, origin: 'generated', parentIds: input.examples.map((e) => e.id), runId: run.id, round: run.pool_round },
+        { chartType: input.chartType, scope: input.scope ?? 'chart', text, origin: 'generated', parentIds: input.examples.map((e) => e.id), runId: run.id, round: run.pool_round },
         input.settings.rouge_threshold,
       ),
     );

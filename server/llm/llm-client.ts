@@ -34,8 +34,11 @@ export interface LlmRequest<W, T> {
   /** What the call is for, e.g. `stage1.proposals`, `stage2.item`. */
   purpose: string;
   template: { name: string; hash: string };
-  /** `image`: a data URL the user message shows before its text (the chart, for a vision model). */
-  messages: { system: string; user: string; image?: string };
+  /**
+   * `image`: a data URL the user message shows before its text (the chart, for a vision model);
+   * `images`: several, in order (a chart group's charts), shown after `image` and before the text.
+   */
+  messages: { system: string; user: string; image?: string; images?: readonly string[] };
   /** The shape the model fills (strict-compatible: no optionals, no records). */
   wireSchema: z.ZodType<W>;
   schemaName: string;
@@ -157,14 +160,18 @@ export function structuredBody<W, T>(
       { role: 'system', content: mode === 'json_schema' ? request.messages.system : jsonModeSystem(request.messages.system, format) },
       {
         role: 'user',
-        content: request.messages.image === undefined
+        content: imageUrls(request.messages).length === 0
           ? request.messages.user
-          : [{ type: 'image_url', image_url: { url: request.messages.image } }, { type: 'text', text: request.messages.user }],
+          : [...imageUrls(request.messages).map((url) => ({ type: 'image_url' as const, image_url: { url } })), { type: 'text', text: request.messages.user }],
       },
       ...repairTurns,
     ],
     response_format: mode === 'json_schema' ? format : { type: 'json_object' },
   };
+}
+
+function imageUrls(messages: { image?: string; images?: readonly string[] }): string[] {
+  return [...(messages.image === undefined ? [] : [messages.image]), ...(messages.images ?? [])];
 }
 
 export function createLlmClient(options: LlmClientOptions): LlmClient {

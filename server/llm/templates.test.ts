@@ -69,6 +69,18 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
   'judge-text-in-general': judgeVars,
   'judge-number': judgeVars,
   'stage2-item': stage2Vars,
+  'stage2-group-item': {
+    chart_type: 'vertical_bar',
+    chart_type_label: 'Vertical bar',
+    chart_type_description: 'Bars show one value per category.',
+    proposal: 'Halve the value the question asks about in one chart.',
+    question: 'Is Sales in the first chart higher than Costs in the second chart in 2019?',
+    label: 'Yes',
+    charts: [
+      { position: 1, chart_type: 'line', chart_type_label: 'Line', title: 'Sales', table_csv: 'Year,Sales\n2019,10', series: ['Sales'], rows: ['2019'], editable: false },
+      { position: 2, chart_type: 'vertical_bar', chart_type_label: 'Vertical bar', title: null, table_csv: 'Year,Costs\n2019,4', series: ['Costs'], rows: ['2019'], editable: true },
+    ],
+  },
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
   'extract-table': { chart_type_label: 'Line chart' },
   reflection: {
@@ -143,7 +155,7 @@ describe('templates', () => {
   it('uses only variables that its schema or view provides', () => {
     const judge = Object.keys(judgeVars);
     const provided: Record<TemplateName, string[]> = {
-      'stage1-proposals': Object.keys(stage1Vars),
+      'stage1-proposals': [...Object.keys(stage1Vars), 'group'],
       'judge-title': judge,
       'judge-chart-text': judge,
       'judge-quantity': judge,
@@ -155,6 +167,7 @@ describe('templates', () => {
       'judge-text-in-general': judge,
       'judge-number': judge,
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
+      'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'rows_json', 'series_json', 'table_csv', 'title'],
       'repair-json': ['error', 'schema_name'],
       'extract-table': ['chart_type_label'],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],

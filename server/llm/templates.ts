@@ -50,6 +50,8 @@ export const Stage1VarsSchema = z.object({
   examples: z.array(Text),
   /** How many new proposals to ask for. */
   count: z.number().int().min(1).max(MAX_PROPOSALS_PER_CALL),
+  /** Proposals for questions over a chart group (their assumption edits one chart of this type); the examples are group proposals. */
+  group: z.boolean().default(false),
 });
 export type Stage1Vars = z.input<typeof Stage1VarsSchema>;
 
@@ -70,6 +72,34 @@ export const Stage2VarsSchema = z.object({
   rows: z.array(z.string()).min(1),
 });
 export type Stage2Vars = z.input<typeof Stage2VarsSchema>;
+
+/** `stage2-group-item`: Stage 2 over a chart group (2–4 charts); `chart_type` is the proposal's, the type of the chart it edits. */
+export const Stage2GroupVarsSchema = z.object({
+  chart_type: ChartTypeSchema,
+  chart_type_label: Text,
+  chart_type_description: Text,
+  proposal: Text,
+  question: Text,
+  label: Text,
+  charts: z
+    .array(
+      z.object({
+        position: z.number().int().min(1),
+        chart_type: ChartTypeSchema,
+        chart_type_label: Text,
+        /** Null or blank renders as "untitled". */
+        title: z.string().nullable(),
+        table_csv: Text,
+        series: z.array(z.string()).min(1),
+        rows: z.array(z.string()).min(1),
+        /** Of the proposal's type: a chart the assumption may edit. */
+        editable: z.boolean(),
+      }),
+    )
+    .min(2)
+    .max(4),
+});
+export type Stage2GroupVars = z.input<typeof Stage2GroupVarsSchema>;
 
 export const RepairVarsSchema = z.object({
   /** Why the previous reply failed: the JSON parse error or the schema's issues. */
@@ -123,6 +153,18 @@ const TEMPLATES = {
       // JSON arrays, so labels with commas, quotes or odd spacing stay unambiguous.
       rows_json: JSON.stringify(vars.rows),
       series_json: JSON.stringify(vars.series),
+    }),
+  },
+  'stage2-group-item': {
+    schema: Stage2GroupVarsSchema,
+    view: (vars: z.output<typeof Stage2GroupVarsSchema>) => ({
+      ...vars,
+      charts: vars.charts.map((chart) => ({
+        ...chart,
+        title: chart.title === null || chart.title.trim() === '' ? 'untitled' : chart.title.trim(),
+        rows_json: JSON.stringify(chart.rows),
+        series_json: JSON.stringify(chart.series),
+      })),
     }),
   },
   reflection: { schema: ReflectionVarsSchema, view: (vars: z.output<typeof ReflectionVarsSchema>) => vars },

@@ -5,12 +5,12 @@ import type { ProposalOrigin } from '../../shared/domain/generation';
 import { findNearDuplicate } from '../../shared/generation/similarity';
 import { HttpError, notFound } from '../http/http-error';
 import { seedProposals } from '../llm/templates';
-import { ensureGroupSeedProposals } from './group-seeds';
 import { getProposal, insertProposal, countSeeds, poolTexts, updateProposal } from './pool-queries';
 
 /**
- * Loads the hand-written seeds of `prompts/seeds.json` for every chart type that has none yet,
- * and the group seeds (`prompts/group-seeds.json`) for the chart types the database's groups hold.
+ * Loads the hand-written seeds of `prompts/seeds.json` for every chart type that has none yet.
+ * Group seeds (`prompts/group-seeds.json`) are entered by the run planner when a run first
+ * meets a chart group (ensureGroupSeedProposals), so a pool without groups stays as it was.
  */
 export function ensureSeedProposals(db: Db): number {
   const seeds = seedProposals();
@@ -24,7 +24,7 @@ export function ensureSeedProposals(db: Db): number {
       }
     }
   })();
-  return added + ensureGroupSeedProposals(db);
+  return added;
 }
 
 export interface NewProposal {

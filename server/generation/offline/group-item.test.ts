@@ -13,7 +13,7 @@ const HALVE = { id: 2, text: 'Halve the value the question asks about in one cha
 const RAISE = { id: 3, text: 'Raise the value the question asks about in one chart by a modest amount, and leave the other charts of the group as they are.' };
 
 function build(query: string, label: string, proposal: { id: number; text: string }, chartType: OfflineGroupChart['chartType'] = 'line') {
-  const result = offlineGroupItem({ charts, qa: { query, label }, chartType, proposal, seed: 7 });
+  const result = offlineGroupItem({ charts, qa: { query, label }, proposal: { ...proposal, chartType }, seed: 7 });
   if (!result.ok) throw new Error(result.reason);
   return result.draft;
 }
@@ -66,14 +66,26 @@ describe('offline items over a chart group', () => {
   });
 
   it('makes no item, and says why, for a question it cannot read or a proposal type no chart the question reads has', () => {
-    const unread = offlineGroupItem({ charts, qa: { query: 'Which chart grows faster?', label: 'Sales' }, chartType: 'line', proposal: TRIPLE, seed: 1 });
+    const unread = offlineGroupItem({ charts, qa: { query: 'Which chart grows faster?', label: 'Sales' }, proposal: { ...TRIPLE, chartType: 'line' }, seed: 1 });
     expect(unread).toMatchObject({ ok: false, reason: expect.stringMatching(/cannot turn the group question into a program/) });
-    const pie = offlineGroupItem({ charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '25' }, chartType: 'pie', proposal: TRIPLE, seed: 1 });
-    expect(pie).toMatchObject({ ok: false, reason: 'the question reads no pie chart of the group, so a pie proposal has no chart to edit' });
+    const pie = offlineGroupItem({ charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '25' }, proposal: { ...TRIPLE, chartType: 'pie' }, seed: 1 });
+    expect(pie).toMatchObject({ ok: false, reason: expect.stringContaining('proposal 1: the question reads no pie chart of the group, so a pie proposal has no chart to edit') });
+  });
+
+  it('pairs the question with an alternative of another chart type when the task\'s proposal cannot move the answer', () => {
+    // Sales 10 against costs 4 in 2019: halving the line leaves it higher; tripling the bars flips it.
+    const result = offlineGroupItem({
+      charts,
+      qa: { query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' },
+      proposal: { ...HALVE, chartType: 'line' },
+      alternatives: [{ ...TRIPLE, chartType: 'vertical_bar' }],
+      seed: 3,
+    });
+    expect(result).toMatchObject({ ok: true, proposalId: TRIPLE.id, draft: { answer: 'No', edit: [{ chart: 2, op: 'scale', factor: 3 }] } });
   });
 
   it('builds the same item from the same seed (a resumed run writes it again)', () => {
-    const input = { charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2021?', label: '24' }, chartType: 'line' as const, proposal: RAISE, seed: 42 };
+    const input = { charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2021?', label: '24' }, proposal: { ...RAISE, chartType: 'line' as const }, seed: 42 };
     expect(offlineGroupItem(input)).toEqual(offlineGroupItem(input));
   });
 });

@@ -22,14 +22,17 @@ export interface OfflineGroupChart {
   title: string;
 }
 
+/** A group proposal with its chart type: the assumption edits a chart of that type (the pool keeps group proposals per type). */
+export interface OfflineGroupProposal extends OfflineProposal {
+  chartType: ChartType;
+}
+
 export interface OfflineGroupItemInput {
   charts: readonly OfflineGroupChart[];
   qa: { query: string; label: string };
-  /** The proposal's chart type: the assumption edits a chart of this type (the pool keeps group proposals per type). */
-  chartType: ChartType;
-  proposal: OfflineProposal;
-  /** Other group proposals of the chart type, tried in order when the task's cannot move this answer. */
-  alternatives?: readonly OfflineProposal[];
+  proposal: OfflineGroupProposal;
+  /** Other group proposals of the group's chart types, tried in order when the task's cannot move this answer. */
+  alternatives?: readonly OfflineGroupProposal[];
   seed: number;
   control?: boolean;
 }
@@ -50,12 +53,13 @@ export function offlineGroupItem(input: OfflineGroupItemInput): OfflineItemResul
   if (!factual) {
     return { ok: false, reason: `the offline engine cannot turn the group question into a program that reproduces its label ("${input.qa.label}"): it reads only the difference, comparison, total and "when … was highest" forms over two charts` };
   }
-  const readable = factual.reads.filter((reading) => input.charts[reading.chart - 1]?.chartType === input.chartType);
-  if (readable.length === 0) {
-    return { ok: false, reason: `the question reads no ${input.chartType} chart of the group, so a ${input.chartType} proposal has no chart to edit` };
-  }
   const reasons: string[] = [];
   for (const proposal of [input.proposal, ...(input.alternatives ?? []).slice(0, MAX_ALTERNATIVES)]) {
+    const readable = factual.reads.filter((reading) => input.charts[reading.chart - 1]?.chartType === proposal.chartType);
+    if (readable.length === 0) {
+      reasons.push(`proposal ${proposal.id}: the question reads no ${proposal.chartType} chart of the group, so a ${proposal.chartType} proposal has no chart to edit`);
+      continue;
+    }
     const intent = parseIntent(proposal.text);
     if (intent.kind === null) {
       reasons.push(`proposal ${proposal.id}: its operation is not one the rules can perform`);
@@ -64,10 +68,10 @@ export function offlineGroupItem(input: OfflineGroupItemInput): OfflineItemResul
     const named = namedChart(proposal.text);
     const readings = named === null ? readable : readable.filter((reading) => reading.chart === named);
     if (readings.length === 0) {
-      reasons.push(`proposal ${proposal.id}: it names chart ${named ?? '?'}, which is not a ${input.chartType} chart the question reads`);
+      reasons.push(`proposal ${proposal.id}: it names chart ${named ?? '?'}, which is not a ${proposal.chartType} chart the question reads`);
       continue;
     }
-    const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, input.chartType));
+    const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, proposal.chartType));
     let found: Found | null = null;
     for (const reading of shuffled(rng, readings)) {
       found = planOnChart(input, factual, reading, intent, proposal, rng);
@@ -99,7 +103,7 @@ function namedChart(text: string): number | null {
 }
 
 /** The first edit of `reading.chart`, of the proposal's kind and consistent with it, that moves (or for a control keeps) the answer. */
-function planOnChart(input: OfflineGroupItemInput, factual: GroupQuestionProgram, reading: ChartReading, intent: Intent, proposal: OfflineProposal, rng: Rng): Found | null {
+function planOnChart(input: OfflineGroupItemInput, factual: GroupQuestionProgram, reading: ChartReading, intent: Intent, proposal: OfflineGroupProposal, rng: Rng): Found | null {
   const chart = input.charts[reading.chart - 1];
   if (!chart) return null;
   const facts = tableFacts(chart.table, chart.chartType, chart.title);
