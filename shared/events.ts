@@ -45,6 +45,8 @@ export const ServerEventSchemas = {
   /** Sent only to the reviewer whose lease ran out. */
   'lease.expired': z.object({ item_id: z.number().int() }),
   'queue.changed': z.object({ counts: StatusCountsSchema }),
+  /** Curators assigned, unassigned, retired or restored items, or changed a named queue's members: each reviewer's "assigned to you" may have moved. Names nobody. */
+  'assignment.changed': z.object({ items: z.number().int() }),
   /** A comment on an item's thread: to everyone (pages showing that item add it). */
   /** `staff_only`: a reviewer's comment on an undecided item; other reviewers do not get it (blind review). */
   'comment.created': z.object({ comment: ItemCommentSchema, staff_only: z.boolean() }),

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
-import type { FlagFilter, ItemFilter, ItemListQuery, ItemSort, ItemSummary } from '../../shared/api/items';
+import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, ItemSummary } from '../../shared/api/items';
 import { ItemSortSchema } from '../../shared/api/items';
 import { HttpError } from '../http/http-error';
+import { assignmentsOf } from '../review/assignment-queries';
 import { getItemSummary } from './item-queries';
 import { tableStateSql } from '../tables/table-state-queries';
 
@@ -67,10 +68,42 @@ export function ftsQuery(text: string | undefined): string | undefined {
 
 const LINT_FINDINGS = "json_each(i.verifier, '$.lint')";
 
-/** The WHERE clause of a filter; `q` with no word in it (only punctuation) filters nothing. */
-function filterWhere(filter: ItemFilter): { sql: string; params: Record<string, string | number> } {
+/**
+ * The `assigned` filter (migration 021) as one condition: `me` (the viewer), `none`, `any`,
+ * `queue:<name>` or a reviewer's username. Only the condition of the kind given has a value.
+ */
+function assignedConditions(assigned: string | undefined, viewerId: number | undefined): { sql: string; param: string; value: string | number | undefined }[] {
+  const kind = assigned === undefined ? null : assigned === 'me' || assigned === 'none' || assigned === 'any' ? assigned : assigned.startsWith('queue:') ? 'queue' : 'user';
+  if (kind === 'me' && viewerId === undefined) throw new HttpError('bad_request', "filter.assigned: 'me' needs a signed-in user", 'assigned');
+  return [
+    { sql: 'i.id IN (SELECT a.item_id FROM item_assignments a WHERE a.reviewer_id = @assigned_me)', param: 'assigned_me', value: kind === 'me' ? viewerId : undefined },
+    { sql: 'NOT EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id) AND @assigned_none = 1', param: 'assigned_none', value: kind === 'none' ? 1 : undefined },
+    { sql: 'EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id) AND @assigned_any = 1', param: 'assigned_any', value: kind === 'any' ? 1 : undefined },
+    {
+      sql: 'i.id IN (SELECT a.item_id FROM item_assignments a JOIN review_queues q ON q.id = a.queue_id WHERE q.name = @assigned_queue)',
+      param: 'assigned_queue',
+      value: kind === 'queue' ? assigned?.slice('queue:'.length).trim() : undefined,
+    },
+    {
+      sql: 'i.id IN (SELECT a.item_id FROM item_assignments a JOIN users u ON u.id = a.reviewer_id WHERE u.username = @assigned_user)',
+      param: 'assigned_user',
+      value: kind === 'user' ? assigned : undefined,
+    },
+  ];
+}
+
+/** The WHERE clause of a filter; `q` with no word in it (only punctuation) filters nothing. `viewerId` is who `assigned=me` means. */
+function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; params: Record<string, string | number> } {
   const stale = flagValue(filter.stale);
+  const retired = flagValue(filter.retired);
   return whereClause([
+    ...assignedConditions(filter.assigned, viewerId),
+    { sql: 'i.chart_id IN (SELECT id FROM charts WHERE split = @split)', param: 'split', value: filter.split },
+    {
+      sql: retired === 1 ? 'i.id IN (SELECT item_id FROM retired_items) AND @retired = 1' : 'i.id NOT IN (SELECT item_id FROM retired_items) AND @retired = 0',
+      param: 'retired',
+      value: retired,
+    },
     ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: filter[key] })),
     // A subquery, not a join: the list reads hqa_items alone, so its count and its pages use its indexes.
     { sql: 'i.chart_id IN (SELECT id FROM charts WHERE chart_type = @chart_type)', param: 'chart_type', value: filter.chart_type },
@@ -123,6 +156,7 @@ function summaries(db: Db, ids: readonly number[]): ItemSummary[] {
 
 export interface ItemListPage {
   items: ItemSummary[];
+  assignments: ItemAssignment[];
   total: number;
   next_cursor: string | null;
   prev_cursor: string | null;
@@ -133,10 +167,10 @@ export interface ItemListPage {
  * order; without one, page `page` by offset (short scoped lists, and the first page). One row
  * more than the page is read to know whether a page follows.
  */
-export function listItemsPage(db: Db, query: ItemListQuery): ItemListPage {
+export function listItemsPage(db: Db, query: ItemListQuery, viewerId?: number): ItemListPage {
   const sort = query.sort ?? 'newest';
   const { key, desc } = SORTS[sort];
-  const { sql: whereSql, params } = filterWhere(query);
+  const { sql: whereSql, params } = filterWhere(query, viewerId);
   const total = (statement(db, `SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
   const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, sort);
   const backwards = cursor?.d === 'before';
@@ -162,6 +196,7 @@ export function listItemsPage(db: Db, query: ItemListQuery): ItemListPage {
   const hasPrev = backwards ? more : cursor !== null || query.page > 1;
   return {
     items: summaries(db, page.map((row) => row.id)),
+    assignments: assignmentsOf(db, page.map((row) => row.id)),
     total,
     next_cursor: hasNext && last ? at(last, 'after') : null,
     prev_cursor: hasPrev && first ? at(first, 'before') : null,
@@ -169,7 +204,7 @@ export function listItemsPage(db: Db, query: ItemListQuery): ItemListPage {
 }
 
 /** Every item the filter matches, in id order: the ids a bulk action on the whole filter acts on. */
-export function filteredItemIds(db: Db, filter: ItemFilter): number[] {
-  const { sql: whereSql, params } = filterWhere(filter);
+export function filteredItemIds(db: Db, filter: ItemFilter, viewerId?: number): number[] {
+  const { sql: whereSql, params } = filterWhere(filter, viewerId);
   return (statement(db, `SELECT i.id ${FROM} ${whereSql} ORDER BY i.id`).all(params) as { id: number }[]).map((row) => row.id);
 }

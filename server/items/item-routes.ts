@@ -7,7 +7,7 @@ import { apiRouter, handle } from '../http/handle';
 import type { ReviewCommands } from '../review/review-commands';
 import { writeItem } from './hand-written-item';
 import { filteredItemIds, listItemsPage } from './item-list-queries';
-import { getItemDetail } from './item-queries';
+import { getItemDetailWithGroup } from './item-queries';
 
 export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
   const api = apiRouter(ctx.db);
@@ -17,17 +17,17 @@ export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
     if (query.reviewer_id !== undefined && query.reviewer_id !== user.id && !roleAtLeast(user.role, 'curator')) {
       throw new HttpError('forbidden', 'query.reviewer_id: a reviewer may list only the items they reviewed themselves', 'query.reviewer_id');
     }
-    return listItemsPage(ctx.db, query);
+    return listItemsPage(ctx.db, query, user.id);
   });
   // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
   handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
-    requeued: ctx.db.transaction(() => review.requeue(filteredItemIds(ctx.db, body.filter), user.id)).immediate(),
+    requeued: ctx.db.transaction(() => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)).immediate(),
   }));
   handle(api, itemsApi.get, 'reviewer', ({ params: { id } }) => {
-    const item = getItemDetail(ctx.db, id);
-    if (!item) throw notFound(`item ${id}`);
-    return { item };
+    const found = getItemDetailWithGroup(ctx.db, id);
+    if (!found) throw notFound(`item ${id}`);
+    return found;
   });
-  handle(api, itemsApi.create, 'reviewer', ({ body, user }) => ({ item: writeItem(ctx, body, user) }));
+  handle(api, itemsApi.create, 'reviewer', ({ body, user }) => writeItem(ctx, body, user));
   return api.router;
 }

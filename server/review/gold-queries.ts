@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
-import { NOT_ARCHIVED } from './review-queries';
+import { NOT_ARCHIVED, NOT_RETIRED } from './review-queries';
 import type { GoldVerdicts } from '../../shared/api/gold';
-import type { QueueFilters, ReviewCriteria } from '../../shared/api/review';
+import type { ReviewCriteria } from '../../shared/api/review';
 import type { Decision } from '../../shared/domain/review';
 
 /** All SQL of gold items (migration 017): marks, the claim's gold pick, gold reviews, calibration. */
@@ -64,44 +64,11 @@ export function deleteGold(db: Db, itemId: number): void {
   statement(db, 'DELETE FROM gold_items WHERE item_id = ?').run(itemId);
 }
 
-/**
- * A gold item the reviewer may be served: still accepted, not written by them, never reviewed by
- * them (as a regular review, retracted or not, or as a gold review), not leased to them, and not
- * in `exclude`. Oldest mark first.
- */
-export function findClaimableGold(db: Db, reviewerId: number, filters: QueueFilters, exclude: number[]): number | null {
-  const params: Record<string, string | number> = { me: reviewerId };
-  // The queue's filters hold for gold too: an item outside them would give it away.
-  const where: string[] = [];
-  if (filters.run_id !== undefined) {
-    where.push('AND i.run_id = @run_id');
-    params.run_id = filters.run_id;
-  }
-  if (filters.proposal_id !== undefined) {
-    where.push('AND i.proposal_id = @proposal_id');
-    params.proposal_id = filters.proposal_id;
-  }
-  if (filters.chart_type !== undefined) {
-    where.push('AND EXISTS (SELECT 1 FROM charts c WHERE c.id = i.chart_id AND c.chart_type = @chart_type)');
-    params.chart_type = filters.chart_type;
-  }
-  if (exclude.length > 0) where.push(`AND g.item_id NOT IN (${exclude.map(Number).join(',')})`);
-  const row = statement(db,
-    `SELECT g.item_id AS id FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
-      WHERE i.status = 'accepted' AND i.created_by IS NOT @me ${where.join(' ')} AND ${NOT_ARCHIVED}
-        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
-        AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)
-        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = g.item_id AND l.reviewer_id = @me)
-      ORDER BY g.marked_at, g.item_id LIMIT 1`,
-  ).get(params) as { id: number } | undefined;
-  return row?.id ?? null;
-}
-
-/** How many gold items the reviewer may still be served (findClaimableGold's rule, no filters): part of their queue's size. */
+/** How many gold items the reviewer may still be served (the claim's gold step, no filters): part of their queue's size. */
 export function countClaimableGold(db: Db, reviewerId: number): number {
   return (statement(db,
     `SELECT COUNT(*) AS n FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
-      WHERE i.status = 'accepted' AND i.created_by IS NOT @me AND ${NOT_ARCHIVED}
+      WHERE i.status = 'accepted' AND i.created_by IS NOT @me AND ${NOT_ARCHIVED} AND ${NOT_RETIRED}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
         AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)`,
   ).get({ me: reviewerId }) as { n: number }).n;

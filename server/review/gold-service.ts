@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
 import type { CalibrationResponse, GoldAgreement, GoldState, GoldVerdicts } from '../../shared/api/gold';
-import type { QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
+import type { ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { CRITERIA } from '../../shared/domain/review';
+import { recordAudit } from '../audit/audit-log';
 import { HttpError, notFound } from '../http/http-error';
 import { getSettings } from '../settings/settings-queries';
 import {
@@ -10,7 +11,6 @@ import {
   countClaimableGold,
   deleteGold,
   deleteGoldReview,
-  findClaimableGold,
   GOLD_REVIEW_ID_BASE,
   goldAgreementByWeek,
   goldItemCount,
@@ -22,8 +22,8 @@ import {
   isServedAsGold,
   upsertGold,
 } from './gold-queries';
-import { deleteLiveLease, heldLeases, insertLease, itemState, nowIso } from './review-queries';
-import { buildTask, MAX_LEASES_PER_REVIEWER, UNDO_WINDOW_MS } from './review-service';
+import { deleteLiveLease, insertLease, itemState, nowIso } from './review-queries';
+import { buildTask, UNDO_WINDOW_MS } from './review-service';
 
 /**
  * Gold items (issue 16 point 5): accepted items a curator marked, served to reviewers as part of
@@ -57,39 +57,28 @@ export function markGold(db: Db, itemId: number, curatorId: number): GoldState {
   return goldState(db, itemId);
 }
 
+/**
+ * Marks many items gold at once (the Items page's bulk action), each as `markGold` would, with
+ * one audit entry per item marked, all in one transaction. Items not accepted, or gold already,
+ * are skipped and counted.
+ */
+export function markGoldMany(db: Db, itemIds: readonly number[], curatorId: number): { marked: number; skipped: number } {
+  return db.transaction(() => {
+    let marked = 0;
+    for (const itemId of itemIds) {
+      if (itemState(db, itemId)?.status !== 'accepted' || goldOf(db, itemId) !== null) continue;
+      upsertGold(db, itemId, acceptedReviewVerdicts(db, itemId) ?? ALL_PASS, curatorId);
+      recordAudit(db, { actor_id: curatorId, action: 'item.gold_marked', target_type: 'item', target_id: itemId });
+      marked += 1;
+    }
+    return { marked, skipped: itemIds.length - marked };
+  }).immediate();
+}
+
 export function unmarkGold(db: Db, itemId: number): GoldState {
   if (!itemState(db, itemId)) throw notFound(`item ${itemId}`);
   deleteGold(db, itemId);
   return goldState(db, itemId);
-}
-
-/**
- * A gold item in place of the reviewer's next queue item, with probability `gold_share`: one they
- * have not reviewed, within their queue filters. Null — the regular claim's turn — when the
- * reviewer has a lease to resume or holds the most leases allowed, when the draw says no, or
- * when no gold item is left for them. `drained`: the regular queue had nothing for them, so the
- * gold items left are served without a draw (they are counted in the queue's size, see
- * `goldInQueue`). Gold items take no review slot (they are decided), so the
- * claim needs no slot count; it is one IMMEDIATE transaction like the regular claim.
- */
-export function claimGold(
-  db: Db,
-  reviewerId: number,
-  filters: QueueFilters & { exclude_item_ids: number[] },
-  drained = false,
-  random: () => number = Math.random,
-): { task: ReviewTask; itemId: number } | null {
-  const settings = getSettings(db);
-  if (settings.gold_share <= 0 || (!drained && random() >= settings.gold_share)) return null;
-  return db.transaction(() => {
-    const held = heldLeases(db, reviewerId, nowIso());
-    if (held.some((l) => !filters.exclude_item_ids.includes(l.item_id)) || held.length >= MAX_LEASES_PER_REVIEWER) return null;
-    const itemId = findClaimableGold(db, reviewerId, filters, [...filters.exclude_item_ids, ...held.map((l) => l.item_id)]);
-    if (itemId === null) return null;
-    const expiresAt = nowIso(settings.lease_seconds * 1000);
-    insertLease(db, itemId, reviewerId, expiresAt);
-    return { task: disguiseGoldTask(db, buildTask(db, itemId, expiresAt)), itemId };
-  }).immediate();
 }
 
 /** The gold items a reviewer's queue size includes: those they may still be served, while gold is in play. */

@@ -1,8 +1,10 @@
 import type { Db } from '../../db/database';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
+import type { BulkTarget } from '../../shared/api/assignment';
 import type { ReviewEvents } from './review-events';
-import { claimGold, disguiseGoldTask, isGoldReviewId, submitGoldReview, undoGoldReview } from './gold-service';
+import { retireItems } from './assignment-service';
+import { disguiseGoldTask, isGoldReviewId, submitGoldReview, undoGoldReview } from './gold-service';
 import { adjudicate, claimNext, release, renew, requeue, submitReview, undoReview } from './review-service';
 
 /** What the rest of the workbench does when review settles an item; wired where services are built. */
@@ -30,24 +32,11 @@ export class ReviewCommands {
 
   /** The reviewer's next task (their own live lease first), or null when the queue has none for them. */
   next(reviewerId: number, filters: QueueFilters & { exclude_item_ids: number[] }): ReviewTask | null {
-    // A share of claims serves a gold item (calibration), told apart by nothing in the task.
-    const gold = claimGold(this.db, reviewerId, filters);
-    if (gold) {
-      this.events.claimed(gold.itemId, reviewerId);
-      return gold.task;
-    }
+    // One claim in one transaction: assigned, queue, gold (by its share) and general items in order.
     const { task, claimed, expired } = claimNext(this.db, reviewerId, filters);
     this.events.expired(expired);
     if (claimed !== null) this.events.claimed(claimed, reviewerId);
-    if (task === null) {
-      // The regular queue is done for them: the gold items left (counted in their queue) come now.
-      const rest = claimGold(this.db, reviewerId, filters, true);
-      if (rest) {
-        this.events.claimed(rest.itemId, reviewerId);
-        return rest.task;
-      }
-    }
-    // A resumed lease may be on a gold item: shown the same way as when it was claimed.
+    // A gold item (claimed now, or a resumed lease on one) is shown like any item in review.
     return disguiseGoldTask(this.db, task);
   }
 
@@ -91,6 +80,13 @@ export class ReviewCommands {
     this.events.decided(itemId, status);
     this.hooks.onDecided(itemId);
     return status;
+  }
+
+  /** Retires the target's items (out of review); holders of their leases are told. How many were retired. */
+  retire(target: BulkTarget, reason: string, curatorId: number): number {
+    const { retired, releasedLeases } = retireItems(this.db, target, reason, curatorId);
+    this.events.expired(releasedLeases);
+    return retired.length;
   }
 
   /** How many items went back to the queue. */

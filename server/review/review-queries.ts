@@ -27,42 +27,146 @@ const NOT_AUTHOR = 'i.created_by IS NOT @me';
 /** Items of an archived split (migration 019) wait out of the queue; nothing of them is deleted. */
 export const NOT_ARCHIVED = 'NOT EXISTS (SELECT 1 FROM charts c JOIN splits s ON s.name = c.split WHERE c.id = i.chart_id AND s.archived_at IS NOT NULL)';
 
+/** Retired items (migration 021) are out of review; their reviews and answers stay. */
+export const NOT_RETIRED = 'NOT EXISTS (SELECT 1 FROM retired_items ri WHERE ri.item_id = i.id)';
+
 /**
- * The next item the caller may review among items of one status, in id order: not written by
- * the caller, not reviewed by the caller before (a requeue's retraction excepted), not leased by the caller, and with a
- * free slot (standing reviews + live leases < k).
+ * The item is not reserved for someone else (migration 021): not assigned to a queue the caller
+ * (`@me`) is not in, and not assigned to another reviewer who has not reviewed it yet — once the
+ * assignee's review stands, the item's other slots are open to everyone.
+ */
+export const OPEN_TO_ME = `NOT EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id AND (
+    (a.reviewer_id IS NOT NULL AND a.reviewer_id != @me
+      AND NOT EXISTS (SELECT 1 FROM reviews ar WHERE ar.item_id = i.id AND ar.reviewer_id = a.reviewer_id AND ar.retracted_at IS NULL))
+    OR (a.queue_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM review_queue_members m WHERE m.queue_id = a.queue_id AND m.user_id = @me))))`;
+
+/** Items assigned to the caller themselves. */
+const ASSIGNED_TO_ME = 'i.id IN (SELECT a.item_id FROM item_assignments a WHERE a.reviewer_id = @me)';
+/** Items assigned to a named queue the caller is in. */
+const IN_MY_QUEUES = 'i.id IN (SELECT a.item_id FROM item_assignments a JOIN review_queue_members m ON m.queue_id = a.queue_id WHERE m.user_id = @me)';
+
+/**
+ * What makes an open item claimable by the caller, whatever its place in the order: not
+ * written by them, not reviewed by them before (a requeue's retraction excepted), not leased by
+ * them, not excluded, not archived or retired, and with a free slot (standing reviews + live
+ * leases < k). Parameters: @me, @now, @k, @exclude (a JSON array of ids).
+ */
+const CLAIMABLE = `i.id NOT IN (SELECT value FROM json_each(@exclude))
+        AND ${NOT_ARCHIVED} AND ${NOT_RETIRED} AND ${NOT_AUTHOR}
+        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
+        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = i.id AND l.reviewer_id = @me)
+        AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
+          + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now) < @k`;
+
+/** The queue filters as SQL over `i`, and their parameters; gold items are filtered the same way (an item outside them would give gold away). */
+function queueFilterSql(filters: QueueFilters): { sql: string; params: Record<string, string | number> } {
+  const where: string[] = [];
+  const params: Record<string, string | number> = {};
+  if (filters.run_id !== undefined) {
+    where.push('AND i.run_id = @run_id');
+    params.run_id = filters.run_id;
+  }
+  if (filters.proposal_id !== undefined) {
+    where.push('AND i.proposal_id = @proposal_id');
+    params.proposal_id = filters.proposal_id;
+  }
+  if (filters.chart_type !== undefined) {
+    where.push('AND EXISTS (SELECT 1 FROM charts c WHERE c.id = i.chart_id AND c.chart_type = @chart_type)');
+    params.chart_type = filters.chart_type;
+  }
+  return { sql: where.join(' '), params };
+}
+
+/** One step of the claim order: an id or NULL, so the steps chain in a COALESCE. */
+function regularStep(scope: string, status: 'pending' | 'in_review' | 'open', mismatchOnly: boolean, order: string, filterSql: string): string {
+  const statusSql = status === 'open' ? "i.status IN ('pending', 'in_review')" : `i.status = '${status}'`;
+  return `(SELECT i.id FROM hqa_items i WHERE ${statusSql} AND ${scope} ${mismatchOnly ? 'AND i.verifier_match = 0' : ''} ${filterSql}
+        AND ${CLAIMABLE} ORDER BY ${order} LIMIT 1)`;
+}
+
+/**
+ * A gold item the reviewer may be served: still accepted, not retired, not written by them,
+ * never reviewed by them (as a regular review, retracted or not, or as a gold review), not
+ * leased to them, not excluded. Oldest mark first.
+ */
+function goldStep(filterSql: string): string {
+  return `(SELECT g.item_id FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
+      WHERE i.status = 'accepted' AND ${NOT_AUTHOR} ${filterSql} AND ${NOT_ARCHIVED} AND ${NOT_RETIRED}
+        AND g.item_id NOT IN (SELECT value FROM json_each(@exclude))
+        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
+        AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)
+        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = g.item_id AND l.reviewer_id = @me)
+      ORDER BY g.marked_at, g.item_id LIMIT 1)`;
+}
+
+/**
+ * Where gold items stand in the claim order: `drawn` (the `gold_share` draw said gold) after the
+ * caller's assigned and queue items and before the general queue; `drained` only once the
+ * general queue has nothing for them; `off` when gold is not in play.
+ */
+export type GoldPlace = 'drawn' | 'drained' | 'off';
+
+export interface ClaimInput {
+  reviewerId: number;
+  now: string;
+  k: number;
+  filters: QueueFilters;
+  exclude: number[];
+  gold: GoldPlace;
+}
+
+/**
+ * The caller's next item in one SELECT: items assigned to them, then items of their named
+ * queues, then (when drawn) a gold item, then the general queue — items already in review before
+ * pending ones (finish what others started), each oldest first, verifier mismatches before all
+ * within each step with `mismatch_first` — then (when drained) a gold item. Each step is a
+ * subquery with LIMIT 1 inside a COALESCE, which SQLite evaluates lazily: a step runs only when
+ * every step before it found nothing, and each walks its index in order and stops at its first
+ * row. `gold`: the pick is a gold item (accepted; it takes no slot).
+ */
+export function findNextClaim(db: Db, input: ClaimInput): { id: number; gold: boolean } | null {
+  const mismatchFirst = input.filters.mismatch_first;
+  const { sql: filterSql, params: filterParams } = queueFilterSql(input.filters);
+  const assignedOrder = `${mismatchFirst ? 'i.verifier_match = 0 DESC, ' : ''}i.status = 'in_review' DESC, i.id`;
+  const steps = [regularStep(ASSIGNED_TO_ME, 'open', false, assignedOrder, filterSql), regularStep(IN_MY_QUEUES, 'open', false, assignedOrder, filterSql)];
+  if (input.gold === 'drawn') steps.push(goldStep(filterSql));
+  const general: { status: 'pending' | 'in_review'; mismatchOnly: boolean }[] = [
+    ...(mismatchFirst
+      ? [
+          { status: 'in_review' as const, mismatchOnly: true },
+          { status: 'pending' as const, mismatchOnly: true },
+        ]
+      : []),
+    { status: 'in_review', mismatchOnly: false },
+    { status: 'pending', mismatchOnly: false },
+  ];
+  for (const pass of general) steps.push(regularStep(OPEN_TO_ME, pass.status, pass.mismatchOnly, 'i.id', filterSql));
+  if (input.gold === 'drained') steps.push(goldStep(filterSql));
+  const row = statement(db,
+    `SELECT pick.id AS id, (SELECT status FROM hqa_items WHERE id = pick.id) AS status FROM (SELECT COALESCE(${steps.join(',\n      ')}) AS id) pick`,
+  ).get({ ...filterParams, me: input.reviewerId, now: input.now, k: input.k, exclude: JSON.stringify(input.exclude.map(Number)) }) as
+    | { id: number | null; status: string | null }
+    | undefined;
+  if (!row || row.id === null) return null;
+  return { id: row.id, gold: row.status === 'accepted' };
+}
+
+/**
+ * The next item of the general queue the caller may review among items of one status, in id
+ * order (one step of `findNextClaim`'s order, kept whole for the claim benchmark's floor).
  */
 export function findClaimable(
   db: Db,
   input: { status: 'pending' | 'in_review'; reviewerId: number; now: string; k: number; filters: QueueFilters; mismatchOnly: boolean; exclude: number[] },
 ): number | null {
-  const params: Record<string, string | number> = { status: input.status, me: input.reviewerId, now: input.now, k: input.k };
-  const where = ['i.status = @status'];
-  if (input.mismatchOnly) where.push('i.verifier_match = 0');
-  if (input.filters.run_id !== undefined) {
-    where.push('i.run_id = @run_id');
-    params.run_id = input.filters.run_id;
-  }
-  if (input.filters.proposal_id !== undefined) {
-    where.push('i.proposal_id = @proposal_id');
-    params.proposal_id = input.filters.proposal_id;
-  }
-  if (input.filters.chart_type !== undefined) {
-    where.push('EXISTS (SELECT 1 FROM charts c WHERE c.id = i.chart_id AND c.chart_type = @chart_type)');
-    params.chart_type = input.filters.chart_type;
-  }
-  if (input.exclude.length > 0) where.push(`i.id NOT IN (${input.exclude.map(Number).join(',')})`);
-  where.push(NOT_ARCHIVED);
-  const row = statement(db,
-      `SELECT i.id FROM hqa_items i WHERE ${where.join(' AND ')}
-        AND ${NOT_AUTHOR}
-        AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
-        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.item_id = i.id AND l.reviewer_id = @me)
-        AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
-          + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now) < @k
-       ORDER BY i.id LIMIT 1`,
-    )
-    .get(params) as { id: number } | undefined;
+  const { sql: filterSql, params } = queueFilterSql(input.filters);
+  const row = statement(db, `SELECT ${regularStep(OPEN_TO_ME, input.status, input.mismatchOnly, 'i.id', filterSql)} AS id`).get({
+    ...params,
+    me: input.reviewerId,
+    now: input.now,
+    k: input.k,
+    exclude: JSON.stringify(input.exclude.map(Number)),
+  }) as { id: number | null } | undefined;
   return row?.id ?? null;
 }
 
@@ -287,10 +391,25 @@ export function statusCounts(db: Db): Record<ItemStatus, number> {
   return counts;
 }
 
+/** How many open items the caller may claim: the queue bar's "N for you" (gold items are counted apart). */
 export function availableFor(db: Db, reviewerId: number, now: string, k: number): number {
   return (
     statement(db,
-        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR} AND ${NOT_ARCHIVED}
+        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND ${NOT_AUTHOR} AND ${NOT_ARCHIVED} AND ${NOT_RETIRED} AND ${OPEN_TO_ME}
+          AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
+          AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
+            + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now AND l.reviewer_id != @me) < @k`,
+      )
+      .get({ me: reviewerId, now, k }) as { n: number }
+  ).n;
+}
+
+/** Of those, the items assigned to the caller or to one of their named queues: "N assigned to you". */
+export function assignedAvailableFor(db: Db, reviewerId: number, now: string, k: number): number {
+  return (
+    statement(db,
+        `SELECT COUNT(*) AS n FROM hqa_items i WHERE i.status IN ('pending', 'in_review') AND (${ASSIGNED_TO_ME} OR ${IN_MY_QUEUES})
+          AND ${NOT_AUTHOR} AND ${NOT_ARCHIVED} AND ${NOT_RETIRED}
           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @me AND (r.retract_reason IS NULL OR r.retract_reason != 'requeue'))
           AND (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL)
             + (SELECT COUNT(*) FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now AND l.reviewer_id != @me) < @k`,

@@ -2,14 +2,15 @@ import type { Router } from 'express';
 import { reviewApi } from '../../shared/api/review';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
-import { getItemDetail } from '../items/item-queries';
+import { getItemDetail, getItemDetailWithGroup } from '../items/item-queries';
 import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';
+import { mountAssignmentRoutes } from './assignment-routes';
 import { mountGoldRoutes } from './gold-routes';
 import { goldInQueue } from './gold-service';
-import { availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
+import { assignedAvailableFor, availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
 import { ownStats, teamStats } from './review-stats';
 
@@ -17,10 +18,15 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, reviewApi.next, 'reviewer', ({ body, user }) => ({ task: review.next(user.id, body) }));
-  handle(api, reviewApi.queue, 'reviewer', ({ user }) => ({
-    available: availableFor(ctx.db, user.id, nowIso(), getSettings(ctx.db).reviews_per_item) + goldInQueue(ctx.db, user.id),
-    counts: shownStatusCounts(ctx.db, nowIso()),
-  }));
+  handle(api, reviewApi.queue, 'reviewer', ({ user }) => {
+    const now = nowIso();
+    const k = getSettings(ctx.db).reviews_per_item;
+    return {
+      available: availableFor(ctx.db, user.id, now, k) + goldInQueue(ctx.db, user.id),
+      assigned: assignedAvailableFor(ctx.db, user.id, now, k),
+      counts: shownStatusCounts(ctx.db, now),
+    };
+  });
   handle(api, reviewApi.renew, 'reviewer', ({ params: { id }, user }) => ({ lease_expires_at: review.renew(id, user.id) }));
   handle(api, reviewApi.release, 'reviewer', ({ params: { id }, user }) => {
     review.release(id, user.id);
@@ -35,8 +41,8 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
   });
   handle(api, reviewApi.adjudication, 'curator', () => ({
     items: itemsNeedingAdjudication(ctx.db).flatMap((id) => {
-      const item = getItemDetail(ctx.db, id);
-      return item ? [{ item, reviews: listItemReviews(ctx.db, id, true) }] : [];
+      const found = getItemDetailWithGroup(ctx.db, id);
+      return found ? [{ ...found, reviews: listItemReviews(ctx.db, id, true) }] : [];
     }),
   }));
   handle(api, reviewApi.adjudicate, 'curator', ({ params: { id }, body, user }) => ({ item_status: review.adjudicate(id, user.id, body) }));
@@ -47,5 +53,6 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
     team: roleAtLeast(user.role, 'curator') ? teamStats(ctx.db) : null,
   }));
   mountGoldRoutes(api, ctx.db);
+  mountAssignmentRoutes(api, ctx, review);
   return api.router;
 }

@@ -13,7 +13,8 @@ import {
   deleteItemLeases,
   deleteLease,
   deleteLiveLease,
-  findClaimable,
+  findNextClaim,
+  type GoldPlace,
   getReviewOwner,
   hasStandingReview,
   heldLeases,
@@ -69,7 +70,7 @@ export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): Revie
 }
 
 /** An item with no standing review and no live lease is pending again; one with some is in review. */
-function refreshOpenStatus(db: Db, itemId: number, now: string): ItemStatus | null {
+export function refreshOpenStatus(db: Db, itemId: number, now: string): ItemStatus | null {
   const state = itemState(db, itemId);
   if (!state || DECIDED.includes(state.status)) return null;
   const busy = standingDecisions(db, itemId).length > 0 || liveLeaseCount(db, itemId, now, -1) > 0;
@@ -90,44 +91,37 @@ export function sweepExpiredLeases(db: Db): { item_id: number; reviewer_id: numb
 
 /**
  * The caller's next item. Their own live leases come back first (after a reload the item on
- * screen is the same one); else a new item is claimed — in one IMMEDIATE transaction, so no two
- * reviewers get the same slot. Order: items already in review (finish what others started),
- * then pending ones, each oldest first; with `mismatch_first`, verifier mismatches before all.
+ * screen is the same one); else a new item is claimed — in one IMMEDIATE transaction and one
+ * SELECT (`findNextClaim`), so no two reviewers get the same slot. Order: items assigned to the
+ * caller, items of their named queues, a gold item with probability `gold_share` (calibration,
+ * told apart by nothing in the task), the general queue (items already in review, then pending
+ * ones, oldest first; with `mismatch_first`, verifier mismatches first), and the gold items left
+ * once the general queue is done for them (they are counted in its size, see `goldInQueue`).
+ * `gold`: the claimed item is served as gold (its status stays accepted; it takes no slot).
  */
 export function claimNext(
   db: Db,
   reviewerId: number,
   filters: QueueFilters & { exclude_item_ids: number[] },
-): { task: ReviewTask | null; claimed: number | null; expired: { item_id: number; reviewer_id: number }[] } {
+  random: () => number = Math.random,
+): { task: ReviewTask | null; claimed: number | null; gold: boolean; expired: { item_id: number; reviewer_id: number }[] } {
   const settings = getSettings(db);
+  const gold: GoldPlace = settings.gold_share <= 0 ? 'off' : random() < settings.gold_share ? 'drawn' : 'drained';
   return db.transaction(() => {
     const now = nowIso();
     const expired = deleteExpiredLeases(db, now);
     for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
     const held = heldLeases(db, reviewerId, now);
     const resume = held.find((l) => !filters.exclude_item_ids.includes(l.item_id));
-    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, expired };
-    if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, expired };
+    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, gold: false, expired };
+    if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, gold: false, expired };
     const exclude = [...filters.exclude_item_ids, ...held.map((l) => l.item_id)];
-    const passes: { status: 'pending' | 'in_review'; mismatchOnly: boolean }[] = [
-      ...(filters.mismatch_first
-        ? [
-            { status: 'in_review' as const, mismatchOnly: true },
-            { status: 'pending' as const, mismatchOnly: true },
-          ]
-        : []),
-      { status: 'in_review', mismatchOnly: false },
-      { status: 'pending', mismatchOnly: false },
-    ];
-    for (const pass of passes) {
-      const itemId = findClaimable(db, { ...pass, reviewerId, now, k: settings.reviews_per_item, filters, exclude });
-      if (itemId === null) continue;
-      const expiresAt = nowIso(settings.lease_seconds * 1000);
-      insertLease(db, itemId, reviewerId, expiresAt);
-      setItemStatus(db, itemId, 'in_review');
-      return { task: buildTask(db, itemId, expiresAt), claimed: itemId, expired };
-    }
-    return { task: null, claimed: null, expired };
+    const pick = findNextClaim(db, { reviewerId, now, k: settings.reviews_per_item, filters, exclude, gold });
+    if (pick === null) return { task: null, claimed: null, gold: false, expired };
+    const expiresAt = nowIso(settings.lease_seconds * 1000);
+    insertLease(db, pick.id, reviewerId, expiresAt);
+    if (!pick.gold) setItemStatus(db, pick.id, 'in_review');
+    return { task: buildTask(db, pick.id, expiresAt), claimed: pick.id, gold: pick.gold, expired };
   }).immediate();
 }
 

@@ -19,6 +19,14 @@ export const AUDIT_ACTIONS = [
   'review.submitted',
   'item.adjudicated',
   'item.edited',
+  'item.assigned',
+  'item.unassigned',
+  'item.retired',
+  'item.restored',
+  'item.gold_marked',
+  'queue.created',
+  'queue.member_added',
+  'queue.member_removed',
   'comment.posted',
   'eval.started',
   'eval.imported',
@@ -29,7 +37,7 @@ export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
 /** What an entry's target is; its id is kept as text (a split is named by its folder). */
-export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'queue'] as const;
 export const AuditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

@@ -75,6 +75,20 @@ export type LintFilter = z.infer<typeof LintFilterSchema>;
 export const BiasFilterSchema = z.enum(['any', 'none', ...BIAS_FLAGS]);
 export type BiasFilter = z.infer<typeof BiasFilterSchema>;
 
+/** Who items are assigned to, as the `assigned` filter reads it: `me`, `none`, `queue:<name>` or a username. */
+export const AssignedFilterSchema = z.string().trim().min(1).max(80);
+
+/** An item's assignment and retirement as the Items list shows them (migration 021). */
+export const ItemAssignmentSchema = z.object({
+  item_id: z.number().int(),
+  /** The reviewer's username, when assigned to one. */
+  reviewer: z.string().nullable(),
+  /** The queue's name, when assigned to a named queue. */
+  queue: z.string().nullable(),
+  retired: z.boolean(),
+});
+export type ItemAssignment = z.infer<typeof ItemAssignmentSchema>;
+
 /** What narrows the items list; the list and the bulk actions on "the whole filter" take the same fields. */
 export const ItemFilterSchema = z.object({
   run_id: IdSchema.optional(),
@@ -102,6 +116,12 @@ export const ItemFilterSchema = z.object({
   stale: FlagFilterSchema.optional(),
   /** `unconfirmed`: items on a chart whose extracted table no curator has confirmed yet. */
   table: TableStateSchema.optional(),
+  /** Items of one split (charts.split, the split's folder name). */
+  split: z.string().trim().min(1).max(200).optional(),
+  /** `me`, `none`, `queue:<name>` or a reviewer's username: who the items are assigned to (migration 021). */
+  assigned: AssignedFilterSchema.optional(),
+  /** `true`: only retired items; `false`: none of them. */
+  retired: FlagFilterSchema.optional(),
 });
 export type ItemFilter = z.infer<typeof ItemFilterSchema>;
 
@@ -122,6 +142,8 @@ export const ItemListResponseSchema = z.object({
   next_cursor: z.string().nullable(),
   /** The page before this one, or null at the start. */
   prev_cursor: z.string().nullable(),
+  /** The page's items that are assigned or retired; the others are neither. */
+  assignments: z.array(ItemAssignmentSchema).default([]),
 });
 export type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
 

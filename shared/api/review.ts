@@ -157,7 +157,12 @@ export const RequeueResponseSchema = z.object({ requeued: z.number().int() });
 export const StatusCountsSchema = z.record(ItemStatusSchema, z.number().int());
 
 // GET /api/review/queue   → queue size for the caller and counts per status
-export const QueueResponseSchema = z.object({ available: z.number().int(), counts: StatusCountsSchema });
+export const QueueResponseSchema = z.object({
+  available: z.number().int(),
+  /** Of `available`, the items assigned to the caller or to a named queue they are in (claimed first). */
+  assigned: z.number().int().default(0),
+  counts: StatusCountsSchema,
+});
 
 const RateSchema = z.object({ key: z.string(), reviewed: z.number().int(), accepted: z.number().int(), pass_rate: z.number().nullable() });
 const CriterionAgreementSchema = z.object({ items: z.number().int(), percent_agreement: z.number().nullable(), fleiss_kappa: z.number().nullable() });

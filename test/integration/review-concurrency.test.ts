@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NextResponseSchema, SubmitReviewResponseSchema } from '../../shared/api/review';
+import { requeue } from '../../server/review/review-service';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
@@ -56,6 +57,60 @@ describe('50 reviewers at once', () => {
     const counts = db.prepare('SELECT status, COUNT(*) AS n FROM hqa_items GROUP BY status').all() as { status: string; n: number }[];
     expect(counts.every((c) => ['accepted', 'rejected', 'needs_adjudication'].includes(c.status))).toBe(true);
     expect(counts.reduce((n, c) => n + c.n, 0)).toBe(items);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM leases').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('50 reviewers at once over assigned queues', () => {
+  it('never give anyone an item twice, keep queue items to their members, and fill every slot', async () => {
+    const db = server.server.ctx.db;
+    const itemIds = (db.prepare('SELECT id FROM hqa_items ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+    // The same items again, every review retracted by the re-queue: a fresh round for everyone.
+    requeue(db, itemIds, null);
+    const userId = (name: string) => (db.prepare('SELECT id FROM users WHERE username = ?').get(name) as { id: number }).id;
+    await server.createUser('curator', 'curator', 'curator-pass-1');
+    const curator = new TestClient(server.url);
+    await curator.login('curator', 'curator-pass-1');
+    const post = async (path: string, body: unknown) => {
+      const res = await curator.post(path, body);
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return res.body as { queue: { id: number } };
+    };
+    // Two named queues of 10 and 20 reviewers, a third of the items each, and ten items for r0 alone.
+    const queueA = (await post('/api/queues', { name: 'queue a' })).queue.id;
+    const queueB = (await post('/api/queues', { name: 'queue b' })).queue.id;
+    const membersA = Array.from({ length: 10 }, (_, i) => userId(`r${i + 1}`));
+    const membersB = Array.from({ length: 20 }, (_, i) => userId(`r${i + 11}`));
+    for (const id of membersA) await post(`/api/queues/${queueA}/members`, { user_id: id });
+    for (const id of membersB) await post(`/api/queues/${queueB}/members`, { user_id: id });
+    const forA = itemIds.filter((_, i) => i % 3 === 0);
+    const forB = itemIds.filter((_, i) => i % 3 === 1);
+    const forR0 = itemIds.filter((_, i) => i % 3 === 2).slice(0, 10);
+    await post('/api/items/assign', { target: { item_ids: forA }, to: { queue_id: queueA } });
+    await post('/api/items/assign', { target: { item_ids: forB }, to: { queue_id: queueB } });
+    await post('/api/items/assign', { target: { item_ids: forR0 }, to: { reviewer_id: userId('r0') } });
+
+    await Promise.all(
+      clients.map(async (client) => {
+        for (;;) {
+          const res = await client.post('/api/review/next', {});
+          const task = NextResponseSchema.parse(res.body).task;
+          if (!task) return;
+          const submitted = await client.post(`/api/review/items/${task.item.id}`, acceptReview());
+          expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+        }
+      }),
+    );
+    const reviews = db.prepare('SELECT item_id, reviewer_id FROM reviews WHERE retracted_at IS NULL').all() as { item_id: number; reviewer_id: number }[];
+    expect(reviews).toHaveLength(itemIds.length * K);
+    const perItem = new Map<number, number[]>();
+    for (const r of reviews) perItem.set(r.item_id, [...(perItem.get(r.item_id) ?? []), r.reviewer_id]);
+    // No double claim: each item's k reviews are from k different reviewers.
+    expect([...perItem.values()].every((reviewers) => new Set(reviewers).size === K)).toBe(true);
+    // A queue's items were reviewed by its members only; r0 reviewed each of theirs.
+    expect(forA.every((id) => perItem.get(id)?.every((r) => membersA.includes(r)))).toBe(true);
+    expect(forB.every((id) => perItem.get(id)?.every((r) => membersB.includes(r)))).toBe(true);
+    expect(forR0.every((id) => perItem.get(id)?.includes(userId('r0')))).toBe(true);
     expect(db.prepare('SELECT COUNT(*) AS n FROM leases').get()).toEqual({ n: 0 });
   });
 });

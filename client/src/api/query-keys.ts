@@ -96,6 +96,8 @@ export const queryKeys = {
   },
   /** Comments that mentioned this user, as pushed (`comment.mentioned`; never fetched). */
   mentions: () => ['mentions'] as const,
+  /** Named review queues with their members and the reviewers one may assign to (curators). */
+  queues: () => ['queues'] as const,
   review: {
     all: () => ['review'] as const,
     queue: () => ['review', 'queue'] as const,

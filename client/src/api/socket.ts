@@ -287,6 +287,12 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       invalidate(queryKeys.items.detail(item_id));
       invalidate(queryKeys.items.lists());
     },
+    'assignment.changed': () => {
+      // This reviewer's "assigned to you", the Items list's assignment tags and the queues' item counts.
+      invalidate(queryKeys.review.queue());
+      invalidate(queryKeys.items.lists());
+      invalidate(queryKeys.queues());
+    },
     'queue.changed': ({ counts }) => {
       queryClient.setQueryData<QueueResponse>(queryKeys.review.queue(), (old) => (old ? { ...old, counts } : old));
       // What is available to this reviewer is not in the push: fetch it.

@@ -44,6 +44,12 @@ export type ItemListFilters = {
   stale: FlagFilter | '';
   /** The chart's table: `unconfirmed` lists the items marked `unverified: table not confirmed`. */
   table: TableState | '';
+  /** Who the items are assigned to: `me`, `none`, `any`, `queue:<name>` or a username (`assigned=` in the URL). */
+  assigned: string;
+  /** Items of one split (its folder name). */
+  split: string;
+  /** Retired items only (`true`) or none of them (`false`). */
+  retired: FlagFilter | '';
   sort: ItemSort;
   /** The page's cursor (from the previous page's next or prev); none on the first page. */
   cursor: string;
@@ -85,6 +91,9 @@ export function readItemFilters(params: URLSearchParams): ItemListFilters {
     bias: bias.success ? bias.data : '',
     stale: flagParam(params.get('stale')),
     table: table.success ? table.data : '',
+    assigned: (params.get('assigned') ?? '').trim().slice(0, 80),
+    split: (params.get('split') ?? '').trim().slice(0, 200),
+    retired: flagParam(params.get('retired')),
     sort: sort.success ? sort.data : 'newest',
     // A page number without its cursor (an old link) cannot be found again: the first page.
     cursor: params.get('cursor') ?? '',
@@ -113,6 +122,9 @@ export function writeItemFilters(current: ItemListFilters, change: Partial<ItemL
   if (next.bias) params.set('bias', next.bias);
   if (next.stale) params.set('stale', next.stale);
   if (next.table) params.set('table', next.table);
+  if (next.assigned) params.set('assigned', next.assigned);
+  if (next.split) params.set('split', next.split);
+  if (next.retired) params.set('retired', next.retired);
   if (next.sort !== 'newest') params.set('sort', next.sort);
   if (next.cursor && next.page > 1) {
     params.set('cursor', next.cursor);
@@ -141,6 +153,9 @@ export function toItemFilter(filters: ItemListFilters): ItemFilter {
     bias: filters.bias || undefined,
     stale: filters.stale || undefined,
     table: filters.table || undefined,
+    assigned: filters.assigned || undefined,
+    split: filters.split || undefined,
+    retired: filters.retired || undefined,
   };
 }
 

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { ItemSortSchema, type ItemSort } from '@shared/api/items';
+import { FlagFilterSchema, ItemSortSchema, type ItemSort } from '@shared/api/items';
 import { ITEM_ORIGINS, ITEM_STATUSES, ItemOriginSchema, ItemStatusSchema } from '@shared/domain/generation';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
@@ -15,7 +15,9 @@ import { useUrlFilters } from '../../ui/use-url-filters';
 import { ITEM_PAGE_SIZE, readItemFilters, toItemFilter, toItemQuery, writeItemFilters } from './item-filters';
 import { ItemListTable, type ItemSelection } from '../../views/item-list-table';
 import { useItems } from '../../api/items-api';
+import { AssignedFilter, AssignmentNotes } from './assigned-filter';
 import { BulkActions } from './bulk-actions';
+import { QueuesPanel } from './queues-panel';
 import { CursorPager } from './cursor-pager';
 import { ReviewerFilter } from './reviewer-filter';
 import { NO_VALIDITY_FILTERS, ValidityFilters, hasValidityFilter } from './validity-filters';
@@ -27,7 +29,11 @@ const SHORTCUTS = [
   { keys: ['Enter'], action: 'open' },
   { keys: ['←', '→'], action: 'page' },
 ];
-const CURATOR_SHORTCUTS = [...SHORTCUTS, { keys: ['x'], action: 'select for re-queue' }];
+const CURATOR_SHORTCUTS = [...SHORTCUTS, { keys: ['x'], action: 'select for bulk actions' }];
+const RETIRED_OPTIONS = [
+  { value: 'true', label: 'retired only' },
+  { value: 'false', label: 'not retired' },
+] as const;
 
 const VerifierFilterSchema = z.enum(['true', 'false']);
 const VERIFIER_OPTIONS = [
@@ -75,6 +81,9 @@ export function ItemsPage() {
       filters.chart ||
       filters.verifier ||
       filters.reviewer ||
+      filters.assigned ||
+      filters.split ||
+      filters.retired ||
       hasValidityFilter(filters),
   );
   const selection: ItemSelection | undefined = isCurator
@@ -132,6 +141,16 @@ export function ItemsPage() {
         />
         <ValidityFilters filters={filters} update={update} />
         <ReviewerFilter value={filters.reviewer} onChange={(reviewer) => update({ reviewer })} />
+        <AssignedFilter value={filters.assigned} onChange={(assigned) => update({ assigned })} isCurator={isCurator} />
+        <FilterSelect
+          label="Retired"
+          name="retired"
+          value={filters.retired}
+          schema={FlagFilterSchema}
+          allLabel="retired or not"
+          options={RETIRED_OPTIONS}
+          onChange={(retired) => update({ retired })}
+        />
         <FilterSelect
           label="Sort"
           name="sort"
@@ -144,12 +163,13 @@ export function ItemsPage() {
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
         {filters.chart !== null && <ScopeChip label={`chart #${filters.chart}`} onClear={() => update({ chart: null })} />}
+        {filters.split && <ScopeChip label={`split ${filters.split}`} onClear={() => update({ split: '' })} />}
         {filtered && (
           <button
             type="button"
             className="link-button"
             onClick={() =>
-              update({ q: '', status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null, ...NO_VALIDITY_FILTERS })
+              update({ q: '', status: '', origin: '', chartType: '', run: null, proposal: null, chart: null, verifier: '', reviewer: null, assigned: '', split: '', retired: '', ...NO_VALIDITY_FILTERS })
             }
           >
             Clear filters
@@ -158,6 +178,7 @@ export function ItemsPage() {
         {list.isFetching && !list.isPending && <span className="muted small">Updating…</span>}
       </div>
 
+      {isCurator && <QueuesPanel />}
       {isCurator && (
         <BulkActions checked={checked} filter={filtered && list.data && !list.isPlaceholderData ? { filter: toItemFilter(filters), total } : null} onDone={() => setChecked(new Set())} />
       )}
@@ -178,6 +199,7 @@ export function ItemsPage() {
             selection={selection}
             onOpen={(item) => void navigate(`/items/${item.id}`, { state: { listSearch: location.search } })}
           />
+          <AssignmentNotes assignments={list.data.assignments} />
           <CursorPager
             page={filters.page}
             pageSize={ITEM_PAGE_SIZE}

@@ -11,10 +11,15 @@ import { useQueue } from './review-api';
 export function QueueCounts() {
   const queue = useQueue();
   if (!queue.data) return <span className="muted small">Queue…</span>;
-  const { available, counts } = queue.data;
+  const { available, assigned, counts } = queue.data;
   return (
     <p className="queue-counts small" data-testid="queue-counts" aria-live="polite">
       <strong data-testid="queue-available">{available}</strong> for you ·{' '}
+      {assigned > 0 && (
+        <>
+          <strong data-testid="queue-assigned">{assigned}</strong> assigned to you (served first) ·{' '}
+        </>
+      )}
       {ITEM_STATUSES.map((status, index) => (
         <span key={status} className="queue-count" data-status={status}>
           {index > 0 && ' · '}

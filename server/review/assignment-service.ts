@@ -1,0 +1,145 @@
+import type { Db } from '../../db/database';
+import type { Assignee, BulkTarget, ReviewQueue } from '../../shared/api/assignment';
+import { recordAudit } from '../audit/audit-log';
+import { HttpError, notFound } from '../http/http-error';
+import { filteredItemIds } from '../items/item-list-queries';
+import {
+  assignableReviewers,
+  deleteAssignment,
+  deleteQueueMember,
+  deleteRetired,
+  existingItemIds,
+  getQueue,
+  insertQueue,
+  insertQueueMember,
+  insertRetired,
+  isAssignableReviewer,
+  listQueues,
+  queueNameTaken,
+  upsertAssignment,
+} from './assignment-queries';
+import { deleteItemLeases, nowIso } from './review-queries';
+import { refreshOpenStatus } from './review-service';
+
+/**
+ * Assignment (issue 16 point 6): curators give items to one reviewer or to a named queue of
+ * reviewers, and take them out of review (retire). Each bulk change resolves its target to item
+ * ids and changes them in one IMMEDIATE transaction with one audit entry per item changed, so
+ * a filter's count and its change cannot drift apart and a rolled-back change leaves no entry.
+ * What the claim does with assignments is in `review-queries.ts` (`findNextClaim`, `OPEN_TO_ME`).
+ */
+
+/** The ids a bulk action acts on, now: the checked ids that exist, or every item the filter matches (`assigned=me` is the curator). */
+export function resolveTarget(db: Db, target: BulkTarget, curatorId: number): number[] {
+  return 'item_ids' in target ? existingItemIds(db, target.item_ids) : filteredItemIds(db, target.filter, curatorId);
+}
+
+export function queuesAndReviewers(db: Db): { queues: ReviewQueue[]; reviewers: { id: number; username: string }[] } {
+  return { queues: listQueues(db), reviewers: assignableReviewers(db) };
+}
+
+function queueOrThrow(db: Db, queueId: number): ReviewQueue {
+  const queue = getQueue(db, queueId);
+  if (!queue) throw notFound(`queue ${queueId}`);
+  return queue;
+}
+
+export function createQueue(db: Db, name: string, curatorId: number): ReviewQueue {
+  return db.transaction(() => {
+    if (queueNameTaken(db, name)) throw new HttpError('conflict', `a queue named '${name}' exists already`, 'name');
+    const id = insertQueue(db, name, curatorId);
+    recordAudit(db, { actor_id: curatorId, action: 'queue.created', target_type: 'queue', target_id: id, details: { name } });
+    return queueOrThrow(db, id);
+  }).immediate();
+}
+
+export function addQueueMember(db: Db, queueId: number, userId: number, curatorId: number): ReviewQueue {
+  return db.transaction(() => {
+    queueOrThrow(db, queueId);
+    if (!isAssignableReviewer(db, userId)) throw new HttpError('bad_request', `body.user_id: user ${userId} is not an enabled reviewer`, 'user_id');
+    if (insertQueueMember(db, queueId, userId)) {
+      recordAudit(db, { actor_id: curatorId, action: 'queue.member_added', target_type: 'queue', target_id: queueId, details: { user_id: userId } });
+    }
+    return queueOrThrow(db, queueId);
+  }).immediate();
+}
+
+export function removeQueueMember(db: Db, queueId: number, userId: number, curatorId: number): ReviewQueue {
+  return db.transaction(() => {
+    queueOrThrow(db, queueId);
+    if (deleteQueueMember(db, queueId, userId)) {
+      recordAudit(db, { actor_id: curatorId, action: 'queue.member_removed', target_type: 'queue', target_id: queueId, details: { user_id: userId } });
+    }
+    return queueOrThrow(db, queueId);
+  }).immediate();
+}
+
+/** Assigns the target's items to a reviewer or a queue (an item assigned elsewhere moves); how many are assigned to it now. */
+export function assignItems(db: Db, target: BulkTarget, to: Assignee, curatorId: number): number {
+  return db.transaction(() => {
+    const assignee = 'reviewer_id' in to ? { reviewerId: to.reviewer_id, queueId: null } : { reviewerId: null, queueId: to.queue_id };
+    if (assignee.reviewerId !== null && !isAssignableReviewer(db, assignee.reviewerId)) {
+      throw new HttpError('bad_request', `body.to.reviewer_id: user ${assignee.reviewerId} is not an enabled reviewer`, 'to.reviewer_id');
+    }
+    if (assignee.queueId !== null && !getQueue(db, assignee.queueId)) throw new HttpError('bad_request', `body.to.queue_id: no queue ${assignee.queueId}`, 'to.queue_id');
+    const ids = resolveTarget(db, target, curatorId);
+    for (const itemId of ids) {
+      if (!upsertAssignment(db, itemId, assignee, curatorId)) continue;
+      recordAudit(db, { actor_id: curatorId, action: 'item.assigned', target_type: 'item', target_id: itemId, details: { reviewer_id: assignee.reviewerId, queue_id: assignee.queueId } });
+    }
+    return ids.length;
+  }).immediate();
+}
+
+/** Removes the target's items' assignments: they are the general queue's again. How many had one. */
+export function unassignItems(db: Db, target: BulkTarget, curatorId: number): number {
+  return db.transaction(() => {
+    let removed = 0;
+    for (const itemId of resolveTarget(db, target, curatorId)) {
+      const was = deleteAssignment(db, itemId);
+      if (!was) continue;
+      removed += 1;
+      recordAudit(db, { actor_id: curatorId, action: 'item.unassigned', target_type: 'item', target_id: itemId, details: { reviewer_id: was.reviewer_id, queue_id: was.queue_id } });
+    }
+    return removed;
+  }).immediate();
+}
+
+/**
+ * Retires the target's items: out of the claim and the queue's size, their reviews, answers,
+ * assignment and gold mark kept. A live lease on one is dropped (its holder is told); an item
+ * in review that no review holds goes back to pending, so the counts stay what they show.
+ */
+export function retireItems(
+  db: Db,
+  target: BulkTarget,
+  reason: string,
+  curatorId: number,
+): { retired: number[]; releasedLeases: { item_id: number; reviewer_id: number }[] } {
+  return db.transaction(() => {
+    const retired: number[] = [];
+    const releasedLeases: { item_id: number; reviewer_id: number }[] = [];
+    const now = nowIso();
+    for (const itemId of resolveTarget(db, target, curatorId)) {
+      if (!insertRetired(db, itemId, curatorId, reason)) continue;
+      for (const lease of deleteItemLeases(db, itemId)) releasedLeases.push({ item_id: itemId, reviewer_id: lease.reviewer_id });
+      refreshOpenStatus(db, itemId, now);
+      recordAudit(db, { actor_id: curatorId, action: 'item.retired', target_type: 'item', target_id: itemId, details: reason === '' ? {} : { reason } });
+      retired.push(itemId);
+    }
+    return { retired, releasedLeases };
+  }).immediate();
+}
+
+/** Brings retired items back into review; how many were retired. */
+export function restoreItems(db: Db, target: BulkTarget, curatorId: number): number {
+  return db.transaction(() => {
+    let restored = 0;
+    for (const itemId of resolveTarget(db, target, curatorId)) {
+      if (!deleteRetired(db, itemId)) continue;
+      restored += 1;
+      recordAudit(db, { actor_id: curatorId, action: 'item.restored', target_type: 'item', target_id: itemId });
+    }
+    return restored;
+  }).immediate();
+}
