@@ -28,6 +28,7 @@ let session: BrowserSession | undefined;
 let itemId: number;
 let editedChart: number;
 let imgnames: string[];
+let groupId: number;
 
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
@@ -41,7 +42,7 @@ beforeAll(async () => {
   // The offline engine writes group items only over confirmed tables, as a curator would have left them.
   db.prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
   imgnames = charts.map((id) => (db.prepare('SELECT imgname FROM charts WHERE id = ?').get(id) as { imgname: string }).imgname);
-  const groupId = buildChartGroup(db, { chartIds: charts, split: SPLIT, name: 'Sales and costs' });
+  groupId = buildChartGroup(db, { chartIds: charts, split: SPLIT, name: 'Sales and costs' });
   const qaId = buildQa(db, { chartId: charts[0] as number, groupId, query: 'What is the difference between Sales in the first chart and Costs in the second chart in 2021?', label: '6' });
 
   curator = new TestClient(server.url);
@@ -122,6 +123,28 @@ describe('a multi-chart item', () => {
     await review.press('a');
     await expect.poll(() => decisions()).toEqual([{ item_id: itemId, decision: 'accept' }]);
     await expect.poll(() => (server.server.ctx.db.prepare('SELECT status FROM hqa_items WHERE id = ?').get(itemId) as { status: string }).status).toBe('accepted');
+  }, 60_000);
+
+  it('shows its group on the Item page (every chart, linked) and on each chart’s page', async () => {
+    await session?.close();
+    session = await openBrowser();
+    const { page } = session;
+    await (await new LoginPage(page, server.url).goto()).login('cora', 'curator-pass-1');
+    await page.goto(`${server.url}/items/${itemId}`);
+    const strip = page.getByTestId('item-group-charts');
+    await strip.waitFor();
+    expect(await strip.getByTestId('group-chart-name').allTextContents()).toEqual(TITLES.map((title, index) => `Chart ${index + 1} · ${title}`));
+    await strip.getByTestId(`group-chart-${editedChart}`).locator('[data-testid="counterfactual-chart"][data-state="drawn"]').waitFor();
+    expect(await page.getByRole('heading', { name: /^Edit · / }).textContent()).toBe(`Edit · Chart ${editedChart} · ${TITLES[editedChart - 1]}`);
+    const links = page.getByTestId('item-group-links').getByRole('link');
+    expect(await links.allTextContents()).toEqual(TITLES.map((title, index) => `Chart ${index + 1} · ${title}`));
+
+    // The second chart holds no question of the group, and still shows it is in one.
+    await links.nth(1).click();
+    const groups = page.getByTestId('chart-groups');
+    await groups.waitFor();
+    expect(await groups.textContent()).toContain('Sales and costs (chart 2 of 2)');
+    expect(await groups.getByRole('link', { name: 'Sales and costs' }).getAttribute('href')).toBe(`/charts/groups/${groupId}`);
   }, 60_000);
 
   it('is exported with the images of both charts, in group order', async () => {

@@ -11,6 +11,7 @@ import { BackLink, RecordPage } from '../../ui/record-page';
 import { ChartTypeControl } from './chart-type-control';
 import { chartImageUrl, useChart } from '../../api/charts-api';
 import { DataTableView } from '../../views/data-table-view';
+import { ChartGroupLinks } from './chart-group-links';
 import { FactualQaTable } from './factual-qa-table';
 import { listPathFrom } from './link-state';
 import { TryItPanel } from './try-it/try-it-panel';
@@ -87,6 +88,7 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
           </dd>
           <dt>Questions</dt>
           <dd>{detail.qa_count}</dd>
+          <ChartGroupLinks chartId={detail.id} split={detail.split} />
           <dt>Source file</dt>
           <dd className="mono small">{detail.source_file}</dd>
           <dt>Imported</dt>
