@@ -5,22 +5,28 @@ import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/run
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
 import { insertProposal } from '../../server/pool/pool-queries';
+import { ensureGroupSeedProposals } from '../../server/pool/group-seeds';
+import { jsonReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { schemaName } from '../support/fake-hqa-model';
 import { buildChart, buildChartGroup, buildQa } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
 let curator: TestClient;
+let fake: FakeOpenAI;
 const db = () => server.server.ctx.db;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  fake = await startFakeOpenAI();
+  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
   await server.createUser('cora', 'curator', 'curator-pass-1');
   curator = new TestClient(server.url);
   await curator.login('cora', 'curator-pass-1');
 });
 afterAll(async () => {
   await server.close();
+  await fake.close();
 });
 
 /** Sales as a line (chart 1) and costs as bars (chart 2), by year: a group a curator made, its tables confirmed. */
@@ -33,8 +39,8 @@ function salesAndCosts(split: string): { groupId: number; charts: number[] } {
   return { groupId: buildChartGroup(db(), { chartIds: charts, split }), charts };
 }
 
-async function runItems(split: string) {
-  const res = await curator.post('/api/runs', { engine: 'offline', stage: 'items', split, items: 10 });
+async function runItems(split: string, engine: 'offline' | 'openai' = 'offline') {
+  const res = await curator.post('/api/runs', { engine, stage: 'items', split, items: 10, concurrency: 1 });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const { run } = RunResponseSchema.parse(res.body);
   await server.server.executor.start(run.id);
@@ -62,12 +68,12 @@ describe('an offline run over a chart group', () => {
     expect(pairs.find((pair) => pair.qa_id === groupQa)).toMatchObject({ scope: 'group' });
     expect(['line', 'vertical_bar']).toContain(pairs.find((pair) => pair.qa_id === groupQa)?.proposal_type);
     expect(pairs.find((pair) => pair.qa_id === singleQa)).toMatchObject({ scope: 'chart', proposal_type: 'vertical_bar' });
-    // The group seeds were entered for the types the groups hold (this one's, and any the start found), and only those.
+    // The planner entered the group seeds for the types of the group it met (the pool had none before).
     const group = ProposalListResponseSchema.parse((await curator.get('/api/pool?scope=group&page_size=200')).body);
-    const held = (db().prepare('SELECT DISTINCT c.chart_type FROM chart_group_members m JOIN charts c ON c.id = m.chart_id').all() as { chart_type: string }[]).map((row) => row.chart_type);
-    expect([...new Set(group.proposals.map((p) => p.chart_type))].sort()).toEqual([...held].sort());
-    expect(held).toEqual(expect.arrayContaining(['line', 'vertical_bar']));
-    expect(group.proposals.every((p) => p.scope === 'group')).toBe(true);
+    expect([...new Set(group.proposals.map((p) => p.chart_type))].sort()).toEqual(['line', 'vertical_bar']);
+    expect(group.proposals.every((p) => p.scope === 'group' && p.origin === 'seed')).toBe(true);
+    const chartScope = ProposalListResponseSchema.parse((await curator.get('/api/pool?scope=chart&origin=seed&page_size=200')).body);
+    expect(chartScope.total).toBe(36);
 
     const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}&page_size=50`)).body).items;
     const item = items.find((candidate) => candidate.qa_id === groupQa);
@@ -100,5 +106,85 @@ describe('an offline run over a chart group', () => {
     const { run } = await runItems('grp-single');
     expect(run.tasks_total).toBe(0);
     db().prepare("UPDATE proposals SET status = 'active' WHERE chart_type = 'scatter' AND scope = 'chart' AND origin = 'seed'").run();
+  });
+});
+
+// Two different byte strings standing in for the charts' images, so their order on the wire shows.
+const IMAGE_1 = Buffer.from('\x89PNG\r\n\x1a\nchart-one', 'latin1');
+const IMAGE_2 = Buffer.from('\x89PNG\r\n\x1a\nchart-two', 'latin1');
+const TRIPLE = 'Triple the value the question asks about in one chart so that the comparison between the charts may flip, while the other charts keep their values.';
+
+/** A group reply that triples chart 2's 2019 costs, as the wire carries it (every field present); `chart` null on the op when `unnamed`. */
+function tripleCosts(unnamed = false) {
+  return {
+    assumption: 'Suppose that, in the second chart, the costs of 2019 were tripled.',
+    question: 'Suppose that, in the second chart, the costs of 2019 were tripled. Would Sales in the first chart be higher than Costs in the second chart in 2019?',
+    rationale: 'Costs become 12, above sales of 10.',
+    edit: [{ op: 'scale', chart: unnamed ? null : 2, row: '2019', series: 'Costs', value: null, factor: 3, delta: null, rows: null, values: null }],
+    program: 'if(value(1, "2019", "Sales") > value(2, "2019", "Costs"), "Yes", "No")',
+    answer: 'No',
+    answer_type: 'boolean',
+    affects_answer: true,
+  };
+}
+
+const userParts = (chat: FakeChatRequest | undefined) => {
+  const content = chat?.messages.find((m) => m.role === 'user')?.content;
+  return Array.isArray(content) ? content : [];
+};
+
+describe('an openai run over a chart group', () => {
+  /** A group question whose only group proposal edits a bar chart (the seeds of other types retired). */
+  function groupQuestion(split: string): number {
+    const { groupId, charts } = salesAndCosts(split);
+    const image = db().prepare("INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, 'test')");
+    image.run(charts[0], IMAGE_1);
+    image.run(charts[1], IMAGE_2);
+    ensureGroupSeedProposals(db(), ['line', 'vertical_bar']);
+    db().prepare("UPDATE proposals SET status = 'retired' WHERE scope = 'group' AND NOT (chart_type = 'vertical_bar' AND text = ?)").run(TRIPLE);
+    return buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
+  }
+
+  it('shows the model every chart\'s table and image in order, and stores the verified item it writes', async () => {
+    const qaId = groupQuestion('grp-openai');
+    const before = fake.requests.length;
+    fake.setDefault((chat) => jsonReply(schemaName(chat) === 'hqa_group_item' ? tripleCosts() : { proposals: [] }));
+    const { run, errors } = await runItems('grp-openai', 'openai');
+    expect(run, JSON.stringify(errors)).toMatchObject({ status: 'done', items_created: 1, items_failed: 0 });
+    const request = fake.requests.slice(before).find((r) => r.chat && schemaName(r.chat) === 'hqa_group_item');
+    const parts = userParts(request?.chat);
+    const images = parts.filter((part) => part.type === 'image_url').map((part) => JSON.stringify(part));
+    expect(images).toHaveLength(2);
+    expect(images[0]).toContain(IMAGE_1.toString('base64'));
+    expect(images[1]).toContain(IMAGE_2.toString('base64'));
+    const text = parts.find((part) => part.type === 'text')?.text ?? '';
+    expect(text).toContain('Chart 1 (Line, "Sales, $m")');
+    expect(text).toContain('Chart 2 (Vertical bar, "Costs, $m") - of the proposal\'s type');
+    expect(text).toContain('Year,Sales\n2019,10\n2020,12\n2021,15');
+    expect(text).toContain('Year,Costs\n2019,4\n2020,13\n2021,9');
+    expect(text.indexOf('Chart 1 (')).toBeLessThan(text.indexOf('Chart 2 ('));
+    expect(JSON.stringify(request?.body)).toContain('"chart"');
+
+    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${items.find((item) => item.qa_id === qaId)?.id}`)).body).item;
+    expect(detail.edit).toEqual([{ op: 'scale', chart: 2, row: '2019', series: 'Costs', factor: 3 }]);
+    expect(detail.verifier).toMatchObject({ match: true, answer_unchanged: false, recomputed_answer: 'No', original_answer: 'Yes' });
+  });
+
+  it('asks again, naming the op, when the edit does not name its chart; fails the task by that name when it still does not', async () => {
+    groupQuestion('grp-unnamed-fixed');
+    let calls = 0;
+    fake.setDefault(() => jsonReply(tripleCosts(++calls === 1)));
+    const before = fake.requests.length;
+    const fixed = await runItems('grp-unnamed-fixed', 'openai');
+    expect(fixed.run).toMatchObject({ status: 'done', items_created: 1 });
+    const repair = fake.requests.slice(before).at(-1);
+    expect(JSON.stringify(repair?.body)).toContain('edit.0.chart: op 0 does not name its chart: this item spans 2 charts');
+
+    groupQuestion('grp-unnamed');
+    fake.setDefault(() => jsonReply(tripleCosts(true)));
+    const failed = await runItems('grp-unnamed', 'openai');
+    expect(failed.run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1 });
+    expect(failed.errors[0]?.error).toMatch(/edit\.0\.chart: op 0 does not name its chart/);
   });
 });
