@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
+import { AdjudicationPage } from './pages/adjudication-page';
 import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
 
@@ -29,6 +30,7 @@ let itemId: number;
 let editedChart: number;
 let imgnames: string[];
 let groupId: number;
+let adjudicatedItem: number;
 
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
@@ -60,6 +62,20 @@ beforeAll(async () => {
   const { group } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${itemId}`)).body);
   if (!group?.edited_chart) throw new Error(`item ${itemId} carries no group with an edited chart: ${JSON.stringify(group)}`);
   editedChart = group.edited_chart;
+
+  // A hand-written item over the same group that its reviewers disagreed on, for the Adjudication page
+  // (written after the run: a run plans no task for a question that already has an item).
+  adjudicatedItem = buildItem(db, {
+    qaId,
+    status: 'needs_adjudication',
+    draft: {
+      assumption: 'Suppose Sales in 2021 were 20.',
+      question: 'Suppose Sales in 2021 were 20. What would be the difference between Sales in the first chart and Costs in the second chart in 2021?',
+      answer: '11',
+      edit: [{ chart: 1, op: 'set', row: '2021', series: 'Sales', value: 20 }],
+      program: 'diff(value(1, "2021", "Sales"), value(2, "2021", "Costs"))',
+    },
+  });
 }, 60_000);
 afterAll(async () => {
   await session?.close();
@@ -145,6 +161,18 @@ describe('a multi-chart item', () => {
     await groups.waitFor();
     expect(await groups.textContent()).toContain('Sales and costs (chart 2 of 2)');
     expect(await groups.getByRole('link', { name: 'Sales and costs' }).getAttribute('href')).toBe(`/charts/groups/${groupId}`);
+  }, 60_000);
+
+  it('is adjudicated with every chart of its group on screen, the edit’s chart named', async () => {
+    if (!session) throw new Error('the Item page test signs the curator in first');
+    const adjudication = await new AdjudicationPage(session.page, server.url).goto();
+    const strip = adjudication.case(adjudicatedItem).getByTestId('item-group-charts');
+    await strip.waitFor();
+    expect(await strip.getByTestId('group-chart-name').allTextContents()).toEqual(TITLES.map((title, index) => `Chart ${index + 1} · ${title}`));
+    expect(await strip.getByTestId('group-chart-1').getAttribute('data-edited')).toBe('true');
+    expect(await strip.getByTestId('group-chart-2').getAttribute('data-edited')).toBe('false');
+    await strip.getByTestId('group-chart-1').locator('[data-testid="counterfactual-chart"][data-state="drawn"]').waitFor();
+    expect(await adjudication.case(adjudicatedItem).getByRole('heading', { name: /^Data table · / }).textContent()).toBe(`Data table · Chart 1 · ${TITLES[0]} (edited)`);
   }, 60_000);
 
   it('is exported with the images of both charts, in group order', async () => {
