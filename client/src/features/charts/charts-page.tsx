@@ -13,7 +13,7 @@ import { Pager, PastEndNotice } from '../../ui/pager';
 import { SearchBox } from '../../ui/search-box';
 import { useUrlFilters } from '../../ui/use-url-filters';
 import { roleAtLeast } from '@shared/domain/roles';
-import { useCurrentUser } from '../../auth/session';
+import { useSession } from '../../auth/session';
 import { ExtractTablesControl } from '../../views/extract-tables-control';
 import type { ChartSummary } from '@shared/api/charts';
 import { NewGroupBar } from './new-group-bar';
@@ -33,7 +33,9 @@ export function ChartsPage() {
   const query = toListQuery(filters);
   const list = useChartList(query);
   const facets = useChartFacets();
-  const curator = roleAtLeast(useCurrentUser().role, 'curator');
+  // Read softly: when a session ends underneath the page, this renders once more before login takes over.
+  const role = useSession().data?.role;
+  const curator = role !== undefined && roleAtLeast(role, 'curator');
   // Checked charts for a new group, in the order checked; kept across pages and filters.
   const [checked, setChecked] = useState<ChartSummary[]>([]);
   const toggleChecked = (chart: ChartSummary) =>
