@@ -74,7 +74,7 @@ const LINT_FINDINGS = "json_each(i.verifier, '$.lint')";
  */
 function assignedConditions(assigned: string | undefined, viewerId: number | undefined): { sql: string; param: string; value: string | number | undefined }[] {
   const kind = assigned === undefined ? null : assigned === 'me' || assigned === 'none' || assigned === 'any' ? assigned : assigned.startsWith('queue:') ? 'queue' : 'user';
-  if (kind === 'me' && viewerId === undefined) throw new HttpError('bad_request', "filter.assigned: 'me' needs a signed-in user", 'assigned');
+  if (kind === 'me' && viewerId === undefined) throw new HttpError('bad_request', "assigned: 'me' needs a signed-in user", 'assigned');
   return [
     { sql: 'i.id IN (SELECT a.item_id FROM item_assignments a WHERE a.reviewer_id = @assigned_me)', param: 'assigned_me', value: kind === 'me' ? viewerId : undefined },
     { sql: 'NOT EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id) AND @assigned_none = 1', param: 'assigned_none', value: kind === 'none' ? 1 : undefined },

@@ -17,7 +17,13 @@ export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
     if (query.reviewer_id !== undefined && query.reviewer_id !== user.id && !roleAtLeast(user.role, 'curator')) {
       throw new HttpError('forbidden', 'query.reviewer_id: a reviewer may list only the items they reviewed themselves', 'query.reviewer_id');
     }
-    return listItemsPage(ctx.db, query, user.id);
+    const curator = roleAtLeast(user.role, 'curator');
+    // Who else was given which items is the curators' to know; a reviewer may ask for their own (or the unassigned).
+    if (!curator && query.assigned !== undefined && query.assigned !== 'me' && query.assigned !== 'none') {
+      throw new HttpError('forbidden', "query.assigned: a reviewer may filter only by 'me' or 'none'", 'query.assigned');
+    }
+    const page = listItemsPage(ctx.db, query, user.id);
+    return curator ? page : { ...page, assignments: [] };
   });
   // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
   handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({

@@ -146,5 +146,9 @@ describe('assignment', () => {
   it('refuses assignment to reviewers as curators only', async () => {
     const res = await people.ann.post('/api/items/assign', { target: { item_ids: [items[0]] }, to: { reviewer_id: ids.ann } });
     expect(res.status).toBe(403);
+    // Nor may a reviewer learn who else was given which items.
+    expect((await people.ann.get('/api/items?assigned=cid')).status).toBe(403);
+    const own = ItemListResponseSchema.parse((await people.ann.get('/api/items?assigned=me')).body);
+    expect(own.assignments).toEqual([]);
   });
 });

@@ -40,3 +40,15 @@ describe('the work list’s search, flags, sort and cursor in the URL', () => {
     expect(readItemFilters(new URLSearchParams('sort=random&lint=some&bias=x&stale=1'))).toMatchObject({ sort: 'newest', lint: '', bias: '', stale: '' });
   });
 });
+
+describe('the assignment filters in the URL', () => {
+  it('round-trip assigned, split and retired, and reach the API under its names', () => {
+    const none = readItemFilters(new URLSearchParams());
+    expect(none).toMatchObject({ assigned: '', split: '', retired: '' });
+    const url = writeItemFilters(none, { assigned: 'queue:night shift', split: 'test', retired: 'false' });
+    expect(url.toString()).toBe('assigned=queue%3Anight+shift&split=test&retired=false');
+    const query = ItemListQuerySchema.parse(toItemQuery(readItemFilters(url)));
+    expect(query).toMatchObject({ assigned: 'queue:night shift', split: 'test', retired: 'false' });
+    expect(readItemFilters(new URLSearchParams('retired=maybe')).retired).toBe('');
+  });
+});
