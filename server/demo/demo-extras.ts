@@ -8,6 +8,11 @@ import { runProgram } from '../../shared/table/program';
  * seeded, so the README's tour can name them; their numbers are made up.
  */
 
+/*
+ * Their imgnames do not start with "demo_": the Charts list sorts by imgname, so the generated
+ * ChartQA-style charts stay first and the extras come after them.
+ */
+
 export interface DemoGroupChart {
   imgname: string;
   title: string;
@@ -18,7 +23,7 @@ export interface DemoGroupChart {
 /** The two charts of the demo group: the same years, so questions can relate one year across both. */
 export const DEMO_GROUP_CHARTS: readonly [DemoGroupChart, DemoGroupChart] = [
   {
-    imgname: 'demo_group_sales.png',
+    imgname: 'group_larkspur_sales.png',
     title: 'Sales of Larkspur Goods by channel (million dollars)',
     chart_type: 'line',
     table: tableFromCells(
@@ -34,7 +39,7 @@ export const DEMO_GROUP_CHARTS: readonly [DemoGroupChart, DemoGroupChart] = [
     ),
   },
   {
-    imgname: 'demo_group_costs.png',
+    imgname: 'group_larkspur_costs.png',
     title: 'Costs of Larkspur Goods (million dollars)',
     chart_type: 'grouped_bar',
     table: tableFromCells(
@@ -97,7 +102,7 @@ export function demoGroupLabel(question: DemoGroupQuestion): string {
  * is never stored — a curator extracts or types it in and confirms it.
  */
 export const DEMO_IMAGE_ONLY_CHART = {
-  imgname: 'demo_image_only_visitors.png',
+  imgname: 'image_only_parks.png',
   title: 'Visitors to Harrowgate parks in 2023 (thousands)',
   chart_type: 'vertical_bar' as ChartType,
   table: tableFromCells(
