@@ -8,6 +8,7 @@ import { chartRoutes } from './charts/chart-routes';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { healthRoutes } from './http/health-routes';
 import { requestLog } from './http/request-log';
+import { dispatchByArea } from './http/route-dispatch';
 import { securityHeaders } from './http/security-headers';
 import { splitRoutes } from './splits/split-routes';
 import { writeGuard } from './http/write-guard';
@@ -63,26 +64,29 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
   app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH || req.path === SCORE_FILE_PATH ? next() : smallJson(req, res, next)));
 
   // Each domain's routes carry their full paths (from the shared/api descriptors), mounted with handle().
+  // One middleware over them, which runs only the routers of the request's area (http/route-dispatch.ts).
   app.use(
-    healthRoutes(ctx),
-    authRoutes(ctx),
-    userRoutes(ctx),
-    auditRoutes(ctx),
-    chartRoutes(ctx),
-    tableRoutes(ctx),
-    extractionJobRoutes(ctx, services.extractionJobs),
-    poolRoutes(ctx),
-    itemRoutes(ctx, services.review),
-    itemDiscussionRoutes(ctx),
-    runRoutes(ctx, services.executor),
-    settingsRoutes(ctx),
-    reviewRoutes(ctx, services.review),
-    reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
-    exportRoutes(ctx),
-    analyticsRoutes(ctx),
-    overviewRoutes(ctx),
-    evalRoutes(ctx, services.evalExecutor),
-    splitRoutes(ctx),
+    dispatchByArea([
+      healthRoutes(ctx),
+      authRoutes(ctx),
+      userRoutes(ctx),
+      auditRoutes(ctx),
+      chartRoutes(ctx),
+      tableRoutes(ctx),
+      extractionJobRoutes(ctx, services.extractionJobs),
+      poolRoutes(ctx),
+      itemRoutes(ctx, services.review),
+      itemDiscussionRoutes(ctx),
+      runRoutes(ctx, services.executor),
+      settingsRoutes(ctx),
+      reviewRoutes(ctx, services.review),
+      reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
+      exportRoutes(ctx),
+      analyticsRoutes(ctx),
+      overviewRoutes(ctx),
+      evalRoutes(ctx, services.evalExecutor),
+      splitRoutes(ctx),
+    ]),
   );
   app.use('/api', apiNotFound());
 
