@@ -31,7 +31,9 @@ describe('a run survives SIGKILL', () => {
       const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';
       const client = new TestClient(first.url);
       await client.login('admin', password);
-      const created = await client.post('/api/runs', { engine: 'openai', stage: 'items', items: 12, concurrency: 2 });
+      // The lowest ids: the demo's one-chart questions, which the fake model answers (its group and
+      // image-only chart, added last, are other tests' business), so every task makes an item.
+      const created = await client.post('/api/runs', { engine: 'openai', stage: 'items', items: 12, order: 'id', concurrency: 2 });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const { run } = RunResponseSchema.parse(created.body);
       const midway = await waitForRun(client, run.id, (r) => r.items_created >= 3);

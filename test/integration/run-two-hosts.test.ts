@@ -55,7 +55,9 @@ describe('one run worked by two hosts on one database file', () => {
     const a = executorOn(contextOn(dbA, config), { owner: { pid: process.pid, host: 'host-a' }, heartbeatMs: 1_000 });
     const b = executorOn(contextOn(dbB, config), { owner: { pid: process.pid, host: 'host-b' }, heartbeatMs: 20, now: () => Date.now() + 2 * STALE_OWNER_MS });
     try {
-      const run = a.createRun(RunConfigSchema.parse({ engine: 'openai', stage: 'items', items: 16, concurrency: 3 }), null);
+      // The lowest ids: the demo's one-chart questions, which the fake model answers (its group and
+      // image-only chart, added last, are other tests' business), so every task makes an item.
+      const run = a.createRun(RunConfigSchema.parse({ engine: 'openai', stage: 'items', items: 16, order: 'id', concurrency: 3 }), null);
       const workedByA = a.start(run.id);
       await until('A to be midway with tasks in flight', () => (getRun(dbA, run.id)?.items_created ?? 0) >= 2 && countTasks(dbA, run.id, 'running') > 0);
 
