@@ -21,6 +21,7 @@ beforeAll(async () => {
   await generateItems(server, 6);
   await server.createUser('cora', 'curator', 'curator-pass-1');
   await server.createUser('ann', 'reviewer', 'ann-password');
+  await server.createUser('ben', 'reviewer', 'ben-password');
   putSettings(db(), { reviews_per_item: 1, gold_share: 0 });
 }, 120_000);
 afterAll(async () => {
@@ -67,5 +68,42 @@ describe('assignment in the browser', () => {
     const shown = await review.shownItemId();
     expect(expected).toContain(shown);
     await expect.poll(() => reviewer.getByTestId('queue-assigned').textContent()).toBe(String(expected.length));
+  }, 60_000);
+
+  it('a curator makes a named queue with the keyboard, adds a reviewer and assigns a checked item to it; its member claims it first', async () => {
+    const target = (db().prepare("SELECT MAX(id) AS id FROM hqa_items WHERE status = 'pending' AND id NOT IN (SELECT item_id FROM item_assignments)").get() as { id: number }).id;
+    const curator = await browsers.signIn(server.url, { username: 'cora', password: 'curator-pass-1' });
+    const items = await new ItemsListPage(curator, server.url).goto();
+    await curator.getByRole('button', { name: 'Review queues…' }).press('Enter');
+    // Each key goes to the control it is pressed on (the list below keeps its own j/k focus).
+    const name = curator.getByRole('textbox', { name: 'New queue' });
+    await name.pressSequentially('night shift');
+    await name.press('Enter');
+    const queue = curator.locator('[data-testid="review-queue"][data-queue-name="night shift"]');
+    await queue.waitFor();
+    const add = queue.getByLabel('Reviewer to add to night shift');
+    await add.pressSequentially('ben');
+    expect(await add.inputValue()).not.toBe('');
+    await add.press('Tab');
+    await queue.getByRole('button', { name: 'Add', exact: true }).press('Enter');
+    await queue.getByRole('button', { name: 'Remove ben from night shift' }).waitFor();
+
+    // The newest items come first: the row of `target` is checked with its checkbox from the keyboard.
+    await curator.getByLabel(`Select item #${target}`, { exact: true }).press('Space');
+    await items.bulkBar.getByRole('button', { name: 'Assign…', exact: true }).press('Enter');
+    const dialog = items.bulkBar.getByRole('alertdialog', { name: 'Confirm assign' });
+    expect(await dialog.textContent()).toContain('Assign 1 item?');
+    await expect.poll(() => dialog.getByLabel('Assign to').locator('option', { hasText: 'night shift' }).count()).toBe(1);
+    const picker = dialog.getByLabel('Assign to');
+    await picker.pressSequentially('queue');
+    expect(await picker.inputValue()).toMatch(/^queue:/);
+    await picker.press('Tab');
+    await dialog.getByRole('button', { name: /^Confirm assign/ }).press('Enter');
+    await expect.poll(() => items.bulkBar.getByRole('status').textContent()).toBe('1 item assigned.');
+    expect(db().prepare('SELECT q.name FROM item_assignments a JOIN review_queues q ON q.id = a.queue_id WHERE a.item_id = ?').get(target)).toEqual({ name: 'night shift' });
+
+    const reviewer = await browsers.signIn(server.url, { username: 'ben', password: 'ben-password' });
+    const review = await new ReviewPage(reviewer, server.url).goto();
+    expect(await review.shownItemId()).toBe(target);
   }, 60_000);
 });

@@ -61,33 +61,39 @@ export function QueuesPanel() {
   const create = useCreateQueue();
   const [name, setName] = useState('');
   return (
-    <details className="queues-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Review queues</summary>
-      {queues.isError && <LoadError what="the queues" error={queues.error} />}
-      {queues.data && (
-        <ul className="plain-list">
-          {queues.data.queues.length === 0 && <li className="muted">No named queues yet.</li>}
-          {queues.data.queues.map((queue) => (
-            <QueueRow key={queue.id} queue={queue} reviewers={queues.data.reviewers} />
-          ))}
-        </ul>
+    <section className="queues-panel" aria-label="Review queues">
+      <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? 'Hide review queues' : 'Review queues…'}
+      </button>
+      {open && (
+        <div>
+          {queues.isError && <LoadError what="the queues" error={queues.error} />}
+          {queues.data && (
+            <ul className="plain-list">
+              {queues.data.queues.length === 0 && <li className="muted">No named queues yet.</li>}
+              {queues.data.queues.map((queue) => (
+                <QueueRow key={queue.id} queue={queue} reviewers={queues.data.reviewers} />
+              ))}
+            </ul>
+          )}
+          <form
+            className="inline-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (name.trim()) create.mutate(name.trim(), { onSuccess: () => setName('') });
+            }}
+          >
+            <label>
+              New queue{' '}
+              <input value={name} maxLength={60} onChange={(event) => setName(event.target.value)} placeholder="name" />
+            </label>{' '}
+            <button type="submit" disabled={!name.trim() || create.isPending}>
+              Create queue
+            </button>
+          </form>
+          {create.error && <ActionError error={create.error} />}
+        </div>
       )}
-      <form
-        className="inline-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (name.trim()) create.mutate(name.trim(), { onSuccess: () => setName('') });
-        }}
-      >
-        <label>
-          New queue{' '}
-          <input value={name} maxLength={60} onChange={(event) => setName(event.target.value)} placeholder="name" />
-        </label>{' '}
-        <button type="submit" disabled={!name.trim() || create.isPending}>
-          Create queue
-        </button>
-      </form>
-      {create.error && <ActionError error={create.error} />}
-    </details>
+    </section>
   );
 }
