@@ -4,7 +4,7 @@ import type { Settings } from '../../shared/settings';
 import { itemKey } from '../items/item-service';
 import type { ProposalScope } from '../../shared/api/pool';
 import { ensureGroupSeedProposals } from '../pool/group-seeds';
-import { activeProposals, groupMemberChartTypes } from '../pool/pool-queries';
+import { activeProposals } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
 import { countProposalItems, eligibleQaIds, groupChartTypes, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
 import { stratifiedSample } from './stratified-sample';
@@ -24,16 +24,16 @@ function shuffle<T>(list: T[], random: () => number): T[] {
 
 /**
  * Stage 1 tasks: `proposal_batches` calls per chart type; for a model run, as many again of
- * group scope for each type a chart group holds (their examples are group proposals, the
- * group seeds entered first). The offline rules write single-chart proposals only.
+ * group scope for each type whose pool holds active group proposals (the group seeds, entered
+ * once a run met a group question of the type, or a curator's): Stage 1 grows what the pool
+ * draws from. The offline rules write single-chart proposals only.
  */
 export function planProposalTasks(db: Db, run: RunRecord): number {
   if (run.stage === 'items') return 0;
   const types = run.config.chart_type ? [run.config.chart_type] : [...CHART_TYPES];
-  const grouped = run.engine === 'offline' ? [] : types.filter((type) => groupMemberChartTypes(db).includes(type));
+  const grouped = run.engine === 'offline' ? [] : types.filter((type) => activeProposals(db, type, 'group').length > 0);
   let planned = 0;
   db.transaction(() => {
-    ensureGroupSeedProposals(db, grouped);
     const plan = (chartType: ChartType, scope: ProposalScope) => {
       for (let batch = 0; batch < run.config.proposal_batches; batch++) {
         if (insertTask(db, { runId: run.id, kind: 'proposals', chartType, qaId: null, proposalId: null, key: proposalTaskKey(run.id, chartType, scope, batch) })) planned++;

@@ -1,12 +1,13 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { CreateProposalRequestSchema, type Proposal } from '@shared/api/pool';
+import { CreateProposalRequestSchema, PROPOSAL_SCOPES, ProposalScopeSchema, type Proposal, type ProposalScope } from '@shared/api/pool';
 import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { ChartTypeSelect } from '../../ui/filter-select';
 import { useFieldErrors } from '../../ui/use-field-errors';
 import { useAddSeed } from '../../api/pool-api';
+import { SCOPE_LABELS } from './pool-filters';
 
 /** What became of the last seed added: in the pool, or kept aside as a near-copy. */
 function AddedNotice({ proposal }: { proposal: Proposal }) {
@@ -21,7 +22,8 @@ function AddedNotice({ proposal }: { proposal: Proposal }) {
   }
   return (
     <p className="notice" role="status" data-testid="seed-added">
-      Added seed <Link to={`/pool/${proposal.id}`}>#{proposal.id}</Link> to the {CHART_TYPE_LABELS[proposal.chart_type]} pool.
+      Added seed <Link to={`/pool/${proposal.id}`}>#{proposal.id}</Link> to the {CHART_TYPE_LABELS[proposal.chart_type]} pool
+      {proposal.scope === 'group' && ' for chart groups'}.
     </p>
   );
 }
@@ -31,11 +33,13 @@ export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
   const add = useAddSeed();
   const [chartType, setChartType] = useState<ChartType>(defaultType || 'vertical_bar');
   const [text, setText] = useState('');
+  // A group seed is for questions over a chart group; its chart type is that of the chart its assumption edits.
+  const [scope, setScope] = useState<ProposalScope>('chart');
   const { validate, errorFor, serverField } = useFieldErrors(add.error);
   const [added, setAdded] = useState<Proposal | null>(null);
 
   const submit = () => {
-    const request = validate(CreateProposalRequestSchema, { chart_type: chartType, text });
+    const request = validate(CreateProposalRequestSchema, { chart_type: chartType, text, scope });
     if (!request) return;
     setAdded(null);
     add.mutate(request, {
@@ -63,6 +67,17 @@ export function AddSeedForm({ defaultType }: { defaultType: ChartType | '' }) {
       <h2 id="add-seed-heading">Add a seed proposal</h2>
       <div className="form-row">
         <ChartTypeSelect label="Chart type" value={chartType} onChange={setChartType} error={errorFor('chart_type')} />
+        <Field label="Scope" error={errorFor('scope')}>
+          {(control) => (
+            <select {...control} name="scope" value={scope} onChange={(event) => setScope(ProposalScopeSchema.catch('chart').parse(event.target.value))}>
+              {PROPOSAL_SCOPES.map((value) => (
+                <option key={value} value={value}>
+                  {SCOPE_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field label="Seed text" className="grow" error={errorFor('text')}>
           {(control) => (
             <textarea

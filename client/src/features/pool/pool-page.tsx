@@ -5,6 +5,7 @@ import {
   ProposalOriginSchema,
   ProposalStatusSchema,
 } from '@shared/domain/generation';
+import { PROPOSAL_SCOPES, ProposalScopeSchema } from '@shared/api/pool';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { ShortcutHint } from '../../keyboard/shortcut-hint';
@@ -17,7 +18,7 @@ import { useUrlFilters } from '../../ui/use-url-filters';
 import { AddSeedForm } from './add-seed-form';
 import { useProposals } from '../../api/pool-api';
 import { PoolCounts } from './pool-counts';
-import { POOL_PAGE_SIZE, readPoolFilters, toPoolQuery, writePoolFilters } from './pool-filters';
+import { POOL_PAGE_SIZE, readPoolFilters, SCOPE_LABELS, toPoolQuery, writePoolFilters } from './pool-filters';
 import { ProposalCard } from './proposal-card';
 import { ReflectionBatchPanel } from './reflection-batch-panel';
 import { PoolTabs } from './pool-tabs';
@@ -36,7 +37,7 @@ export function PoolPage() {
 
   const total = list.data?.total ?? 0;
   const goToPage = usePageKeys({ page: filters.page, total, pageSize: POOL_PAGE_SIZE, onPage: (page) => update({ page }), searchInput });
-  const filtered = Boolean(filters.q || filters.chartType || filters.origin || filters.status);
+  const filtered = Boolean(filters.q || filters.chartType || filters.origin || filters.status || filters.scope);
 
   return (
     <section className="page pool-page">
@@ -71,6 +72,15 @@ export function PoolPage() {
           onChange={(origin) => update({ origin })}
         />
         <FilterSelect
+          label="Scope"
+          name="scope"
+          value={filters.scope}
+          schema={ProposalScopeSchema}
+          allLabel="Any scope"
+          options={optionsOf(PROPOSAL_SCOPES, (scope) => SCOPE_LABELS[scope])}
+          onChange={(scope) => update({ scope })}
+        />
+        <FilterSelect
           label="Status"
           name="status"
           value={filters.status}
@@ -80,7 +90,7 @@ export function PoolPage() {
           onChange={(status) => update({ status })}
         />
         {filtered && (
-          <button type="button" className="link-button" onClick={() => update({ q: '', chartType: '', origin: '', status: '' })}>
+          <button type="button" className="link-button" onClick={() => update({ q: '', chartType: '', origin: '', status: '', scope: '' })}>
             Clear filters
           </button>
         )}

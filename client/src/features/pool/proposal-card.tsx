@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { serverFieldMessage, serverFieldOf } from '../../ui/form-errors';
 import { useUpdateProposal } from '../../api/pool-api';
+import { SCOPE_LABELS } from './pool-filters';
 
 /** `#3 #4` as links to those proposals. */
 function ProposalLinks({ ids }: { ids: number[] }) {
@@ -165,6 +166,11 @@ export function ProposalCard({ proposal, canEdit }: { proposal: Proposal; canEdi
         </Link>
         <span className="type-badge">{CHART_TYPE_LABELS[proposal.chart_type]}</span>
         <span className={`source-tag origin-${proposal.origin}`}>{proposal.origin}</span>
+        {proposal.scope === 'group' && (
+          <span className="source-tag scope-group" title="For questions over a chart group: the assumption edits one chart of this type" data-testid="proposal-scope">
+            {SCOPE_LABELS.group}
+          </span>
+        )}
         <span className={`status-tag proposal-status-${proposal.status}`} data-testid="proposal-status">
           {proposal.status}
         </span>
