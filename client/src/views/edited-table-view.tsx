@@ -49,13 +49,14 @@ function summary(edit: AppliedOutcome): string {
 /**
  * The edited table over the original's grid: changed cells show the old text struck through
  * beside the new one, added rows and removed rows or series are marked. All text is rendered
- * as text.
+ * as text. `chartName` names the chart of a group the edit changed ("Chart 2 · …").
  */
-export function EditedTableView({ original, edit }: { original: DataTable; edit: AppliedOutcome }) {
+export function EditedTableView({ original, edit, chartName = null }: { original: DataTable; edit: AppliedOutcome; chartName?: string | null }) {
   const diff = diffForDisplay(original, edit);
   return (
     <>
       <p className="small" data-testid="tryit-edit-summary">
+        {chartName !== null && `${chartName}: `}
         {summary(edit)}
       </p>
       <div className="table-scroll">

@@ -63,8 +63,8 @@ export function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: num
 }
 
 /** The chart's table, the edited cells marked when the item's edit applies. */
-export function ItemDataTable({ chart, outcome }: { chart: ItemChart; outcome: EditOutcome }) {
-  return outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} /> : <DataTableView table={chart.data_table} />;
+export function ItemDataTable({ chart, outcome, chartName = null }: { chart: ItemChart; outcome: EditOutcome; chartName?: string | null }) {
+  return outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} chartName={chartName} /> : <DataTableView table={chart.data_table} />;
 }
 
 /**
@@ -119,7 +119,7 @@ function GroupChartsPanel({ item, group }: { item: { id: number; edit: unknown }
       {edited && (
         <section aria-label="Data table" className="item-charts-table">
           <h2>Data table · {groupChartName(edited)} (edited)</h2>
-          <ItemDataTable chart={edited} outcome={outcome} />
+          <ItemDataTable chart={edited} outcome={outcome} chartName={groupChartName(edited)} />
         </section>
       )}
     </div>

@@ -66,7 +66,11 @@ function UnconfirmedMark() {
 }
 
 function ChartTable({ chart, outcome, edited }: { chart: GroupChartView; outcome: EditOutcome; edited: boolean }) {
-  return edited && outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} /> : <DataTableView table={chart.data_table} />;
+  return edited && outcome.kind === 'applied' ? (
+    <EditedTableView original={chart.data_table} edit={outcome} chartName={groupChartName(chart)} />
+  ) : (
+    <DataTableView table={chart.data_table} />
+  );
 }
 
 type StripChartProps = {
@@ -142,6 +146,7 @@ function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome
         <figure className="review-chart">
           <figcaption>Original chart</figcaption>
           <OriginalImage chart={chart} zoomed />
+          {!chart.has_image && <DrawnChartNote />}
         </figure>
         <figure className="review-chart">
           <figcaption>Counterfactual chart (edit applied)</figcaption>
@@ -149,7 +154,10 @@ function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome
         </figure>
       </div>
     ) : (
-      <OriginalImage chart={chart} zoomed />
+      <>
+        <OriginalImage chart={chart} zoomed />
+        {!chart.has_image && <DrawnChartNote />}
+      </>
     ),
     beside: (
       <>

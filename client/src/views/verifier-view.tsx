@@ -14,7 +14,9 @@ export function VerifierView({ result, answer, hasEdit, editedChart = null }: { 
         {editedChart !== null && (
           <>
             <dt>Edited chart</dt>
-            <dd data-testid="verifier-edited-chart">{editedChart}: the program ran over the group with this chart edited</dd>
+            <dd data-testid="verifier-edited-chart" title="The program ran over the whole group, this chart's table edited">
+              {editedChart}
+            </dd>
           </>
         )}
         <dt>Recomputed answer</dt>

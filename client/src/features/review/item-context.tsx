@@ -106,7 +106,7 @@ export function ItemContext({ task, group = null, outcome }: { task: ReviewTask;
       <div className="review-details">
         <section className="review-card" aria-labelledby="review-table-heading">
           <h2 id="review-table-heading">Data table{editedName && ` · ${editedName} (edited)`}</h2>
-          <ItemDataTable chart={chart} outcome={outcome} />
+          <ItemDataTable chart={chart} outcome={outcome} chartName={editedName} />
         </section>
         <section className="review-card" aria-labelledby="review-verifier-heading">
           <h2 id="review-verifier-heading">Verifier</h2>
