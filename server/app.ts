@@ -4,6 +4,7 @@ import express from 'express';
 import type { AppContext } from './app-context';
 import { auditRoutes } from './audit/audit-routes';
 import { authRoutes } from './auth/auth-routes';
+import { chartGroupRoutes } from './charts/chart-group-routes';
 import { chartRoutes } from './charts/chart-routes';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { healthRoutes } from './http/health-routes';
@@ -73,6 +74,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       auditRoutes(ctx),
       chartRoutes(ctx),
       tableRoutes(ctx),
+      chartGroupRoutes(ctx),
       extractionJobRoutes(ctx, services.extractionJobs),
       poolRoutes(ctx),
       itemRoutes(ctx, services.review),
