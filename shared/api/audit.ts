@@ -32,12 +32,16 @@ export const AUDIT_ACTIONS = [
   'eval.imported',
   'eval.cancelled',
   'export.downloaded',
+  'chart_group.created',
+  'chart_group.edited',
+  'chart_group.question_added',
+  'chart_group.deleted',
 ] as const;
 export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
 /** What an entry's target is; its id is kept as text (a split is named by its folder). */
-export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'queue'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'chart_group', 'queue'] as const;
 export const AuditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

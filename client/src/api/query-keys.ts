@@ -1,3 +1,4 @@
+import type { ChartGroupListQuery } from '@shared/api/chart-groups';
 import type { ChartListQuery } from '@shared/api/charts';
 import type { EvalResultsQuery } from '@shared/api/evaluations';
 import type { ItemListQuery } from '@shared/api/items';
@@ -26,6 +27,10 @@ export const queryKeys = {
     detail: (id: number) => ['charts', 'detail', id] as const,
     /** Under the chart's detail key: invalidating the chart refetches its table too. */
     table: (id: number) => ['charts', 'detail', id, 'table'] as const,
+    /** Chart groups, under `charts` so a chart's change (its table confirmed) refetches the groups showing it. */
+    groups: () => ['charts', 'groups'] as const,
+    groupList: (query: ChartGroupListQuery) => ['charts', 'groups', 'list', query] as const,
+    group: (id: number) => ['charts', 'groups', 'detail', id] as const,
   },
   settings: () => ['settings'] as const,
   /** Table-extraction jobs: the recent list is fetched and kept live by `extraction.progressed`; a plan (the button's count) per scope. */
