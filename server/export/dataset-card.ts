@@ -9,7 +9,7 @@ import type { Settings } from '../../shared/settings';
  */
 
 /** A column as `dataset_info.features` names it: a value type or a struct of columns. */
-type Feature = { name: string; doc: string } & ({ dtype: 'string' | 'bool' | 'int64' | 'image' } | { struct: Feature[] });
+type Feature = { name: string; doc: string } & ({ dtype: 'string' | 'bool' | 'int64' | 'image' } | { struct: Feature[] } | { sequence: 'string' });
 
 const s = (name: string, doc: string): Feature => ({ name, dtype: 'string', doc });
 const b = (name: string, doc: string): Feature => ({ name, dtype: 'bool', doc });
@@ -58,17 +58,29 @@ export const HF_FEATURES: readonly Feature[] = [
   },
 ];
 
+/**
+ * The columns only an item over a chart group fills (null on the others), listed when the export
+ * has some: `imagefolder` loads one image per row (`file_name`, the edited chart), so the group's
+ * charts travel as a list of paths a loader opens itself.
+ */
+export const HF_GROUP_FEATURES: readonly Feature[] = [
+  { name: 'images', sequence: 'string', doc: 'An item over a chart group (null for one chart): every chart\'s file name in group order, as `imgname` names one; `imgname` is then null. Show a model all of them, in this order.' },
+  n('edited_chart', 'An item over a chart group: the 1-based position in `images` of the chart the assumption edits (null when the assumption has no machine-readable edit).'),
+  { name: 'image_files', sequence: 'string', doc: `An item over a chart group: every chart's PNG under \`${HF_IMAGES_DIR}/\`, in group order, relative to this folder; the \`image\` column holds the edited one.` },
+];
+
 const q = (text: string) => JSON.stringify(text);
 
 function featureYaml(feature: Feature, indent: string): string[] {
   const head = `${indent}- name: ${feature.name}`;
   if ('dtype' in feature) return [head, `${indent}  dtype: ${feature.dtype}`];
+  if ('sequence' in feature) return [head, `${indent}  sequence: ${feature.sequence}`];
   return [head, `${indent}  struct:`, ...feature.struct.flatMap((child) => featureYaml(child, `${indent}  `))];
 }
 
 function featureRows(feature: Feature, prefix = ''): string[] {
   const name = `${prefix}${feature.name}`;
-  const type = 'dtype' in feature ? feature.dtype : 'struct';
+  const type = 'dtype' in feature ? feature.dtype : 'sequence' in feature ? `list of ${feature.sequence}` : 'struct';
   return [`| \`${name}\` | ${type} | ${feature.doc.replaceAll('|', '\\|')} |`, ...('struct' in feature ? feature.struct.flatMap((child) => featureRows(child, `${name}.`)) : [])];
 }
 
@@ -88,9 +100,12 @@ export interface DatasetCardInput {
   stats: ExportStats;
   settings: Pick<Settings, 'reviews_per_item' | 'consensus_rule'>;
   createdAt: Date;
+  /** Items over a chart group (their columns and a paragraph are added when there are some). */
+  groupItems?: number;
 }
 
-export function datasetCard({ name, items, images, stats, settings, createdAt }: DatasetCardInput): string {
+export function datasetCard({ name, items, images, stats, settings, createdAt, groupItems = 0 }: DatasetCardInput): string {
+  const features = groupItems > 0 ? [...HF_FEATURES, ...HF_GROUP_FEATURES] : HF_FEATURES;
   const frontMatter = [
     '---',
     '# Fill in the licence before publishing: an identifier from https://huggingface.co/docs/hub/repositories-licenses',
@@ -117,7 +132,7 @@ export function datasetCard({ name, items, images, stats, settings, createdAt }:
     `    - ${HF_IMAGES_DIR}/**`,
     'dataset_info:',
     '  features:',
-    ...HF_FEATURES.flatMap((feature) => featureYaml(feature, '  ')),
+    ...features.flatMap((feature) => featureYaml(feature, '  ')),
     '  splits:',
     `  - name: ${HF_SPLIT}`,
     `    num_examples: ${items}`,
@@ -149,8 +164,19 @@ export function datasetCard({ name, items, images, stats, settings, createdAt }:
     '',
     '| field | type | meaning |',
     '| --- | --- | --- |',
-    ...HF_FEATURES.flatMap((feature) => featureRows(feature)),
+    ...features.flatMap((feature) => featureRows(feature)),
     '',
+    ...(groupItems > 0
+      ? [
+          '## Items over several charts',
+          '',
+          `${groupItems} of ${items} items ask about a chart group (2-4 charts, as MultiChartQA's questions do): the question relates the`,
+          'charts and the assumption edits one of them. Such an item has `images` (every chart, in order) in place of `imgname`, and',
+          '`edited_chart`. `imagefolder` loads one image per row, so `file_name` (the `image` column) is the edited chart and',
+          '`image_files` lists every chart\'s PNG; show a model all of them, in order, labelled "Chart 1", "Chart 2", ….',
+          '',
+        ]
+      : []),
     '## Statistics (as the paper\'s Table 2)',
     '',
     '| | |',

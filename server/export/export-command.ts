@@ -76,8 +76,19 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     });
     out.end();
     await finished(out);
-    const report = { out: options.out, format: format.data, items: result.items, images, seconds: Math.round(performance.now() - started) / 1000, stats: result.stats, ...(result.pairs ? { pairs: result.pairs } : {}) };
-    process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `exported ${result.items} ${result.pairs ? `judgement pairs from ${result.pairs.considered} accepted items (skipped: ${skippedText(result.pairs.skipped)})` : 'items'} (${format.data}) to ${options.out}${options.images ? `, ${images} images to ${options.images}` : ''}\n`);
+    const report = {
+      out: options.out,
+      format: format.data,
+      items: result.items,
+      images,
+      seconds: Math.round(performance.now() - started) / 1000,
+      stats: result.stats,
+      ...(result.pairs ? { pairs: result.pairs } : {}),
+      ...(result.skipped_group_items ? { skipped_group_items: result.skipped_group_items } : {}),
+    };
+    // ChartQA's files have one image per question: items over a chart group are left out, and said so.
+    const leftOut = result.skipped_group_items ? ` (${result.skipped_group_items} items over a chart group left out: the chartqa format names one image per question; use chart-hqa or jsonl)` : '';
+    process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `exported ${result.items} ${result.pairs ? `judgement pairs from ${result.pairs.considered} accepted items (skipped: ${skippedText(result.pairs.skipped)})` : 'items'} (${format.data}) to ${options.out}${options.images ? `, ${images} images to ${options.images}` : ''}${leftOut}\n`);
     return 0;
   } finally {
     await closeRenderPool();

@@ -3,6 +3,7 @@ import { statement } from '../../db/statements';
 import type { ExportStats } from '../../shared/export/chart-hqa';
 import { roundedPercent } from '../../shared/eval/metrics';
 import { classifyAnswer } from '../../shared/table/answers';
+import { itemTableStateSql } from '../items/item-queries';
 
 /** All SQL of the export: accepted items in id order, streamed, and the Table 2 figures. */
 
@@ -37,8 +38,16 @@ export interface ExportRow {
   accepts: number;
   rejects: number;
   adjudicated: number;
+  /** 1 when the verification's tables are all confirmed (the chart's; for a group item, every member's). */
   table_confirmed: number;
+  /** The chart group the item's factual question spans; null for an item over one chart. */
+  group_id: number | null;
 }
+
+/** Charts of accepted items: each item's chart and, for an item over a group, every chart of its group. */
+const ACCEPTED_CHART_IDS = `SELECT chart_id FROM hqa_items WHERE status = 'accepted'
+  UNION SELECT m.chart_id FROM hqa_items ai JOIN factual_qas aq ON aq.id = ai.qa_id JOIN chart_group_members m ON m.group_id = aq.group_id
+  WHERE ai.status = 'accepted'`;
 
 const ACCEPTED = `FROM hqa_items i JOIN charts c ON c.id = i.chart_id JOIN factual_qas q ON q.id = i.qa_id
   LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.status = 'accepted'`;
@@ -54,7 +63,7 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
   const page = statement(db,
     `SELECT i.id, c.imgname, c.split, c.id AS chart_id, c.chart_type, c.content_hash, i.assumption, i.question, i.final_question, i.answer,
       i.final_answer, i.answer_type, i.affects_answer, i.question_relation, i.is_control, q.query, q.label, q.source, i.proposal_id, p.text AS proposal_text, i.origin,
-      i.run_id, i.model, i.edit, i.program, i.verifier, c.table_confirmed,
+      i.run_id, i.model, i.edit, i.program, i.verifier, (${itemTableStateSql('i')} = 'confirmed') AS table_confirmed, q.group_id,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'accept') AS accepts,
       (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL AND r.decision = 'reject') AS rejects,
       EXISTS (SELECT 1 FROM adjudications a WHERE a.item_id = i.id) AS adjudicated
@@ -76,7 +85,7 @@ export function* iterateAccepted(db: Db): Generator<ExportRow> {
  */
 export function sharedImgnames(db: Db): Set<string> {
   const rows = statement(db,
-      `SELECT c.imgname FROM charts c WHERE c.id IN (SELECT chart_id FROM hqa_items WHERE status = 'accepted')
+      `SELECT c.imgname FROM charts c WHERE c.id IN (${ACCEPTED_CHART_IDS})
        GROUP BY c.imgname HAVING COUNT(*) > 1`,
     )
     .all() as { imgname: string }[];
@@ -86,14 +95,14 @@ export function sharedImgnames(db: Db): Set<string> {
 /** The paper's Table 2 over the accepted items, computed in SQL (one pass, no rows in memory). */
 export function exportStats(db: Db): ExportStats {
   const row = statement(db,
-      `SELECT COUNT(*) AS questions, COUNT(DISTINCT i.proposal_id) AS proposals, COUNT(DISTINCT i.chart_id) AS charts,
+      `SELECT COUNT(*) AS questions, COUNT(DISTINCT i.proposal_id) AS proposals, (SELECT COUNT(*) FROM (${ACCEPTED_CHART_IDS})) AS charts,
         SUM(i.final_answer IS NULL AND i.answer_type = 'integer') AS integer_n, SUM(i.final_answer IS NULL AND i.answer_type = 'decimal') AS decimal_n,
         SUM(i.final_answer IS NULL AND i.answer_type = 'boolean') AS boolean_n, SUM(i.final_answer IS NULL AND i.answer_type = 'text') AS text_n,
         AVG(LENGTH(COALESCE(i.final_question, i.question))) AS q_chars, AVG(LENGTH(i.assumption)) AS a_chars,
         AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars,
         COALESCE(SUM(i.question_relation = 'same'), 0) AS same_question, COALESCE(SUM(i.is_control), 0) AS controls,
-        COALESCE(SUM(c.table_confirmed = 0), 0) AS table_unconfirmed
-       FROM hqa_items i JOIN charts c ON c.id = i.chart_id WHERE i.status = 'accepted'`,
+        COALESCE(SUM(${itemTableStateSql('i')} != 'confirmed'), 0) AS table_unconfirmed
+       FROM hqa_items i WHERE i.status = 'accepted'`,
     )
     .get() as {
     questions: number;
@@ -131,6 +140,21 @@ export function exportStats(db: Db): ExportStats {
     controls: row.controls,
     table_unconfirmed: row.table_unconfirmed,
   };
+}
+
+/** A group's charts in position order, as the export names their images. */
+export interface ExportGroupChart {
+  id: number;
+  imgname: string;
+  split: string;
+  chart_type: string;
+}
+
+export function exportGroupCharts(db: Db, groupId: number): ExportGroupChart[] {
+  return statement(db,
+    `SELECT c.id, c.imgname, c.split, c.chart_type FROM chart_group_members m JOIN charts c ON c.id = m.chart_id
+     WHERE m.group_id = ? ORDER BY m.position`,
+  ).all(groupId) as ExportGroupChart[];
 }
 
 /** Why an export may be empty: items in all, items with a review in, and how the decided ones went. */

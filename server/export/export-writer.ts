@@ -2,13 +2,25 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Db } from '../../db/database';
 import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
-import { CHART_HQA_VERSION, exportItemId, ExportProvenanceSchema, type ExportFormat, type ExportItem, type ExportItemFull, type ExportStats } from '../../shared/export/chart-hqa';
+import {
+  CHART_HQA_VERSION,
+  exportItemId,
+  ExportProvenanceSchema,
+  type ChartHqaItem,
+  type ExportFormat,
+  type ExportItem,
+  type ExportItemFull,
+  type ExportStats,
+  type GroupExportItem,
+  type GroupExportItemFull,
+} from '../../shared/export/chart-hqa';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema } from '../../shared/domain/generation';
 import { QaSourceSchema } from '../../shared/domain/qa';
 import { AnswerTypeSchema, classifyAnswer } from '../../shared/table/answers';
+import { editedChartOf } from '../items/item-group-queries';
 import { listItemReviews } from '../review/review-queries';
-import { exportStats, iterateAccepted, sharedImgnames, type ExportRow } from './export-queries';
+import { exportGroupCharts, exportStats, iterateAccepted, sharedImgnames, type ExportGroupChart, type ExportRow } from './export-queries';
 import type { PairsSummary } from './pairs-writer';
 
 export interface ExportOptions {
@@ -16,18 +28,24 @@ export interface ExportOptions {
   name: string;
   /** Add provenance for audits (chart-hqa and jsonl only). */
   full: boolean;
-  /** Called once per chart of the export, for writing images beside it (`imgname` as the items name it, maybe `split/name`). */
+  /**
+   * Called once per chart of the export (every chart of a group item's group included), for
+   * writing images beside it (`imgname` as the items name it, maybe `split/name`).
+   */
   onChart?: (chart: { id: number; imgname: string }) => Promise<void> | void;
   /** `jsonl` only: the record written for an item, in place of the item (hf-dataset adds its image's file). */
-  line?: (item: ExportItem) => object;
+  line?: (item: ChartHqaItem) => object;
 }
+
+/** A chart's image name in the export: `split/name` when two exported splits share the name. */
+const exportedName = (chart: { imgname: string; split: string }, shared: ReadonlySet<string>) => (shared.has(chart.imgname) ? `${chart.split}/${chart.imgname}` : chart.imgname);
 
 /** An accepted item as every export shows it: reviewers' corrections applied. */
 export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new Set()): ExportItem {
   const answer = row.final_answer ?? row.answer;
   return {
     id: exportItemId(row.id),
-    imgname: shared.has(row.imgname) ? `${row.split}/${row.imgname}` : row.imgname,
+    imgname: exportedName(row, shared),
     chart_type: ChartTypeSchema.parse(row.chart_type),
     assumption: row.assumption,
     question: row.final_question ?? row.question,
@@ -50,7 +68,26 @@ export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new S
   };
 }
 
-function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFull {
+/**
+ * An accepted item over a chart group: every chart's image in group order in place of
+ * `imgname`, the edited chart, and that chart's type (chart 1's without a readable edit).
+ */
+export function toGroupExportItem(row: ExportRow, charts: readonly ExportGroupChart[], shared: ReadonlySet<string> = new Set()): GroupExportItem {
+  const { imgname: _first, ...single } = toExportItem(row, shared);
+  const edited_chart = editedChartOf(parseNullableJsonColumn(ExportProvenanceSchema.shape.edit, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }), charts.length);
+  const typed = charts[(edited_chart ?? 1) - 1];
+  return {
+    ...single,
+    chart_type: typed ? ChartTypeSchema.parse(typed.chart_type) : single.chart_type,
+    images: charts.map((chart) => exportedName(chart, shared)),
+    edited_chart,
+  };
+}
+
+function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFull;
+function withProvenance(db: Db, row: ExportRow, item: GroupExportItem): GroupExportItemFull;
+function withProvenance(db: Db, row: ExportRow, item: ChartHqaItem): ExportItemFull | GroupExportItemFull;
+function withProvenance(db: Db, row: ExportRow, item: ChartHqaItem): ExportItemFull | GroupExportItemFull {
   return {
     ...item,
     provenance: {
@@ -89,26 +126,48 @@ async function write(out: Writable, text: string): Promise<void> {
  * `jsonl` is one item per line; `pairs` one ChartBench judgement pair per item that has one
  * (pairs-writer.ts). Returns the stats, the number of records written and, for `pairs`, what was skipped.
  */
-export async function writeExport(db: Db, out: Writable, options: ExportOptions, now = new Date()): Promise<{ stats: ExportStats; items: number; pairs?: PairsSummary }> {
+export async function writeExport(
+  db: Db,
+  out: Writable,
+  options: ExportOptions,
+  now = new Date(),
+): Promise<{ stats: ExportStats; items: number; pairs?: PairsSummary; skipped_group_items?: number }> {
   const stats = exportStats(db);
   // `pairs`: ChartBench judgement-pair records, JSON Lines; its module (and its NLP) loads only for it.
   const pairs = options.format === 'pairs' ? (await import('./pairs-writer')).createPairsWriter(db) : null;
   const lines = options.format === 'jsonl' || options.format === 'pairs';
   const shared = sharedImgnames(db);
   const charts = new Set<number>();
+  // A group's charts are read once per export, however many of its items are accepted.
+  const groups = new Map<number, ExportGroupChart[]>();
+  const groupCharts = (groupId: number) => {
+    let members = groups.get(groupId);
+    if (!members) {
+      members = exportGroupCharts(db, groupId);
+      groups.set(groupId, members);
+    }
+    return members;
+  };
   let count = 0;
+  let skippedGroupItems = 0;
   if (options.format === 'chart-hqa') {
     await write(out, `{"name":${JSON.stringify(options.name)},"version":"${CHART_HQA_VERSION}","created_at":"${now.toISOString()}","stats":${JSON.stringify(stats)},"items":[`);
   } else if (options.format === 'chartqa') {
     await write(out, '[');
   }
   for (const row of iterateAccepted(db)) {
-    const item = toExportItem(row, shared);
+    const members = row.group_id === null ? null : groupCharts(row.group_id);
+    // ChartQA's files name one image per question: an item over several charts has no place there.
+    if (members && options.format === 'chartqa') {
+      skippedGroupItems++;
+      continue;
+    }
+    const item: ChartHqaItem = members ? toGroupExportItem(row, members, shared) : toExportItem(row, shared);
     const pair = pairs?.record(row, item);
     if (pair && 'skipped' in pair) continue;
     const record =
       pair ??
-      (options.format === 'chartqa'
+      (options.format === 'chartqa' && 'imgname' in item
         ? { imgname: item.imgname, query: item.question, label: item.answer }
         : options.full
           ? withProvenance(db, row, item)
@@ -118,12 +177,16 @@ export async function writeExport(db: Db, out: Writable, options: ExportOptions,
     const separator = lines ? '' : count === 0 ? '\n' : ',\n';
     await write(out, `${separator}${JSON.stringify(record)}${lines ? '\n' : ''}`);
     count++;
-    if (options.onChart && !charts.has(row.chart_id)) {
-      charts.add(row.chart_id);
-      await options.onChart({ id: row.chart_id, imgname: item.imgname });
+    if (options.onChart) {
+      const itemCharts = members ? members.map((member) => ({ id: member.id, imgname: exportedName(member, shared) })) : [{ id: row.chart_id, imgname: exportedName(row, shared) }];
+      for (const chart of itemCharts) {
+        if (charts.has(chart.id)) continue;
+        charts.add(chart.id);
+        await options.onChart(chart);
+      }
     }
   }
   if (options.format === 'chart-hqa') await write(out, '\n]}\n');
   else if (options.format === 'chartqa') await write(out, '\n]\n');
-  return { stats, items: count, ...(pairs ? { pairs: pairs.summary() } : {}) };
+  return { stats, items: count, ...(pairs ? { pairs: pairs.summary() } : {}), ...(options.format === 'chartqa' ? { skipped_group_items: skippedGroupItems } : {}) };
 }

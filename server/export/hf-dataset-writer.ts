@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Db } from '../../db/database';
 import type { ExportStats } from '../../shared/export/chart-hqa';
-import { HF_CARD_FILE, HF_METADATA_FILE, hfImagePath, type HfMetadataLine } from '../../shared/export/hf-dataset';
+import { HF_CARD_FILE, HF_METADATA_FILE, hfImagePath, type HfGroupMetadataLine, type HfMetadataLine } from '../../shared/export/hf-dataset';
 import { chartImage } from '../charts/chart-image';
 import { getSettings } from '../settings/settings-queries';
 import { datasetCard } from './dataset-card';
@@ -11,13 +11,14 @@ import { writeExport } from './export-writer';
 
 /**
  * `hqa export --format hf-dataset --out DIR`: the accepted items as the `jsonl` export writes them,
- * each with its chart's `file_name`, into `DIR/metadata.jsonl`; each chart once as a PNG under
+ * each with its chart's `file_name` (a group item: its edited chart's, and every chart under `image_files`), into `DIR/metadata.jsonl`; each chart once as a PNG under
  * `DIR/images/`; the dataset card as `DIR/README.md`, written last, from the same stats.
  */
 export async function writeHfDataset(db: Db, dir: string, options: { name: string }, now = new Date()): Promise<{ stats: ExportStats; items: number; images: number }> {
   mkdirSync(dir, { recursive: true });
   const out = createWriteStream(join(dir, HF_METADATA_FILE));
   let images = 0;
+  let groupItems = 0;
   const result = await writeExport(
     db,
     out,
@@ -25,7 +26,13 @@ export async function writeHfDataset(db: Db, dir: string, options: { name: strin
       format: 'jsonl',
       name: options.name,
       full: false,
-      line: (item): HfMetadataLine => ({ file_name: hfImagePath(item.imgname), ...item }),
+      line: (item): HfMetadataLine | HfGroupMetadataLine => {
+        if ('imgname' in item) return { file_name: hfImagePath(item.imgname), ...item };
+        groupItems++;
+        const files = item.images.map(hfImagePath);
+        const shown = files[(item.edited_chart ?? 1) - 1] ?? (files[0] as string);
+        return { file_name: shown, image_files: files, ...item };
+      },
       onChart: async (chart) => {
         const image = await chartImage(db, chart.id);
         // An accepted item's chart exists (the export joins it): a missing one is a broken database.
@@ -40,6 +47,6 @@ export async function writeHfDataset(db: Db, dir: string, options: { name: strin
   );
   out.end();
   await finished(out);
-  writeFileSync(join(dir, HF_CARD_FILE), datasetCard({ name: options.name, items: result.items, images, stats: result.stats, settings: getSettings(db), createdAt: now }));
+  writeFileSync(join(dir, HF_CARD_FILE), datasetCard({ name: options.name, items: result.items, images, stats: result.stats, settings: getSettings(db), createdAt: now, groupItems }));
   return { stats: result.stats, items: result.items, images };
 }

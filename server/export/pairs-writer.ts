@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { parseNullableJsonColumn } from '../../db/json-column';
 import { derivePairs, isSkipped } from '../../shared/eval/judgement-pairs';
 import type { WordingOptions } from '../../shared/eval/pair-wording';
-import type { ExportItem } from '../../shared/export/chart-hqa';
+import type { ChartHqaItem } from '../../shared/export/chart-hqa';
 import {
   CHART_GROUPS,
   PAIR_SKIP_REASONS,
@@ -30,8 +30,11 @@ export interface PairsSummary {
   considered: number;
   /** Pairs written. */
   pairs: number;
-  /** Items without a pair, per reason. */
-  skipped: Record<PairSkipReason, number>;
+  /**
+   * Items without a pair, per reason; `multi_chart`, only when there are some: items over a chart
+   * group (a ChartBench record shows one image, and the edited table alone cannot word their pair).
+   */
+  skipped: Record<PairSkipReason, number> & { multi_chart?: number };
 }
 
 /** The server's wording knows verbs (compromise), so more "How many … would S do" questions read as statements. */
@@ -42,7 +45,7 @@ const CHART_CACHE = 256;
 
 export interface PairsWriter {
   /** The record of one accepted item, or why it has none. */
-  record(row: ExportRow, item: ExportItem): PairsRecord | { skipped: PairSkipReason };
+  record(row: ExportRow, item: ChartHqaItem): PairsRecord | { skipped: PairSkipReason | 'multi_chart' };
   summary(): PairsSummary;
 }
 
@@ -51,6 +54,7 @@ export function createPairsWriter(db: Db, wording: WordingOptions = SERVER_WORDI
   const skipped = Object.fromEntries(PAIR_SKIP_REASONS.map((reason) => [reason, 0])) as Record<PairSkipReason, number>;
   let considered = 0;
   let pairs = 0;
+  let multiChart = 0;
 
   const chartTable = (chartId: number): DataTable => {
     const cached = tables.get(chartId);
@@ -75,6 +79,10 @@ export function createPairsWriter(db: Db, wording: WordingOptions = SERVER_WORDI
   return {
     record(row, item) {
       considered++;
+      if ('images' in item) {
+        multiChart++;
+        return { skipped: 'multi_chart' };
+      }
       const edit = parseNullableJsonColumn(z.unknown(), row.edit, { table: 'hqa_items', column: 'edit', id: row.id });
       // An item stores "no edit" as null; the trace reads only undefined that way (as verify.ts does).
       const trace = traceEdit(chartTable(row.chart_id), edit ?? undefined);
@@ -112,6 +120,6 @@ export function createPairsWriter(db: Db, wording: WordingOptions = SERVER_WORDI
         wording: derived.wording,
       };
     },
-    summary: () => ({ considered, pairs, skipped: { ...skipped } }),
+    summary: () => ({ considered, pairs, skipped: { ...skipped, ...(multiChart > 0 ? { multi_chart: multiChart } : {}) } }),
   };
 }

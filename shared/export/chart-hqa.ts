@@ -13,6 +13,7 @@ export const CHART_HQA_VERSION = '1';
 export const ExportStatsSchema = z.object({
   questions: z.number().int(),
   proposals: z.number().int(),
+  /** Distinct charts the items are over, every chart of a group item's group counted. */
   charts: z.number().int(),
   answer_types: z.object({ integer: z.number().int(), decimal: z.number().int(), boolean: z.number().int(), text: z.number().int() }),
   avg_chars: z.object({ question: z.number(), assumption: z.number(), answer: z.number() }),
@@ -68,10 +69,33 @@ export const ExportItemSchema = z.object({
    * from a source that publishes tables, or confirmed by a curator; `unconfirmed` — it was
    * extracted from the image by a vision model and nobody vouched for it: the answer was checked
    * against a table that may misread the chart, and reviewers judged the item from the image.
+   * An item over a chart group is `confirmed` only when every chart's table is.
    */
   verification: z.object({ table: z.enum(['confirmed', 'unconfirmed']) }),
 });
 export type ExportItem = z.infer<typeof ExportItemSchema>;
+
+/**
+ * An item over a chart group (MultiChartQA's 2-4 charts, or a curator's group): the question
+ * relates the charts and the assumption edits one of them. In place of `imgname` it carries
+ * `images`, every chart's image file in group order (named as `imgname` names one: `split/name`
+ * when two exported splits share a file name), which a model is shown in that order ("Chart 1",
+ * "Chart 2", …), and `edited_chart`. `chart_type` is the edited chart's (chart 1's without an
+ * edit). A consumer tells the two shapes apart by which of `imgname` and `images` an item has.
+ */
+export const GroupExportItemSchema = ExportItemSchema.omit({ imgname: true }).extend({
+  images: z.array(z.string()).min(2).max(4),
+  /** 1-based position in `images` of the chart the assumption edits; null when the item's assumption has no machine-readable edit. */
+  edited_chart: z.number().int().min(1).max(4).nullable(),
+});
+export type GroupExportItem = z.infer<typeof GroupExportItemSchema>;
+
+/** Any exported item: over one chart (`imgname`) or over a chart group (`images`). */
+export const ChartHqaItemSchema = z.union([ExportItemSchema, GroupExportItemSchema]);
+export type ChartHqaItem = z.infer<typeof ChartHqaItemSchema>;
+
+/** The item's image files in the order a model is shown them: one for a single-chart item. */
+export const itemImages = (item: ChartHqaItem): string[] => ('images' in item ? item.images : [item.imgname]);
 
 /** `--full`: provenance for audits. */
 export const ExportProvenanceSchema = z.object({
@@ -105,17 +129,20 @@ export const ExportProvenanceSchema = z.object({
 
 export const ExportItemFullSchema = ExportItemSchema.extend({ provenance: ExportProvenanceSchema });
 export type ExportItemFull = z.infer<typeof ExportItemFullSchema>;
+export const GroupExportItemFullSchema = GroupExportItemSchema.extend({ provenance: ExportProvenanceSchema });
+export type GroupExportItemFull = z.infer<typeof GroupExportItemFullSchema>;
 
 export const ChartHqaExportV1Schema = z.object({
   name: z.string(),
   version: z.literal(CHART_HQA_VERSION),
   created_at: z.string(),
   stats: ExportStatsSchema,
-  items: z.array(z.union([ExportItemFullSchema, ExportItemSchema])),
+  // Provenance-carrying shapes first: a plain shape would accept a full item and drop its provenance.
+  items: z.array(z.union([ExportItemFullSchema, GroupExportItemFullSchema, ExportItemSchema, GroupExportItemSchema])),
 });
 export type ChartHqaExportV1 = z.infer<typeof ChartHqaExportV1Schema>;
 
-/** The `chartqa` format: ChartQA's own question files, so its scripts run unchanged. */
+/** The `chartqa` format: ChartQA's own question files, so its scripts run unchanged (one image per question: items over a chart group are left out, and counted). */
 export const ChartQaExportSchema = z.array(z.object({ imgname: z.string(), query: z.string(), label: z.string() }));
 
 /** `pairs`: ChartBench judgement pairs from the items with numeric answers (pairs-record.ts). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExportItemSchema } from './chart-hqa';
+import { ExportItemSchema, GroupExportItemSchema } from './chart-hqa';
 
 /**
  * `hf-dataset`: a folder in the Hugging Face `imagefolder` layout — `metadata.jsonl` (one export
@@ -16,7 +16,23 @@ export const HfMetadataLineSchema = ExportItemSchema.extend({
   /** The chart image, relative to the folder: `images/<imgname>` (PNG). */
   file_name: z.string(),
 });
+
+/**
+ * A line of an item over a chart group. `imagefolder` loads one image per row, from `file_name`:
+ * it is the chart the assumption edits (chart 1 without a readable edit), so the `image` column
+ * always holds a chart of the item. Every chart, in group order, is under `image_files` (paths
+ * relative to the folder, as `file_name` is), a plain list column that a loader opens itself;
+ * the dataset card says so.
+ */
+export const HfGroupMetadataLineSchema = GroupExportItemSchema.extend({
+  file_name: z.string(),
+  image_files: z.array(z.string()).min(2).max(4),
+});
+
 export type HfMetadataLine = z.infer<typeof HfMetadataLineSchema>;
+export type HfGroupMetadataLine = z.infer<typeof HfGroupMetadataLineSchema>;
+/** Any line of `metadata.jsonl`: one chart's item or a group item's. */
+export const HfAnyMetadataLineSchema = z.union([HfMetadataLineSchema, HfGroupMetadataLineSchema]);
 
 /** `images/<imgname>`, with `.png` added when the chart's name has another ending: the file is a PNG. */
 export function hfImagePath(imgname: string): string {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EvalResultsResponseSchema } from '../../shared/api/evaluations';
 import { declineRate, roundTo } from '../../shared/eval/metrics';
-import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
+import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
@@ -55,7 +55,7 @@ function storedAccuracy(runId: number): string {
   return `${roundTo((100 * correct) / items).toFixed(2)}%`;
 }
 
-async function acceptedItems(): Promise<ExportItem[]> {
+async function acceptedItems(): Promise<ChartHqaItem[]> {
   // The export is the dataset's own view of the accepted items: its ids and gold answers.
   return ChartHqaExportV1Schema.parse((await api.get('/api/export?format=chart-hqa')).body).items;
 }
@@ -135,7 +135,7 @@ describe('model evaluation in the browser', () => {
     await evaluation.submitImport('imported-model');
     await expect.poll(() => evaluation.importFileError()).toMatch(/^predictions\[0\]\.id: .*not an accepted item/);
 
-    const [wrong, xss, ...rest] = items as [ExportItem, ExportItem, ...ExportItem[]];
+    const [wrong, xss, ...rest] = items as [ChartHqaItem, ChartHqaItem, ...ChartHqaItem[]];
     const predictions = [
       { id: wrong.id, prediction: WRONG_ANSWER, raw: `Answer: ${WRONG_ANSWER}` },
       { id: xss.id, prediction: xss.answer, raw: XSS_RAW },

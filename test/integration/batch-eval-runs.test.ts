@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { EvalResultsResponseSchema, EvalRunDetailResponseSchema, EvalRunResponseSchema, type EvalRun } from '../../shared/api/evaluations';
-import { ChartHqaExportV1Schema, type ExportItem } from '../../shared/export/chart-hqa';
+import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import type { ServerToClientEvents } from '../../shared/events';
 import { SettingsSchema } from '../../shared/settings';
 import { callCost } from '../../server/llm/cost';
@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 let server: TestServer;
 let fake: FakeOpenAI;
 let cora: TestClient;
-let items: ExportItem[];
+let items: ChartHqaItem[];
 const db = () => server.server.ctx.db;
 
 beforeAll(async () => {

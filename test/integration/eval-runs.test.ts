@@ -15,7 +15,7 @@ import {
   UnsolvedResponseSchema,
   type EvalRun,
 } from '../../shared/api/evaluations';
-import { ChartHqaExportV1Schema, exportItemId, type ExportItem } from '../../shared/export/chart-hqa';
+import { ChartHqaExportV1Schema, exportItemId, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { declineRate, percent, roundTo, scoreItems, type ScorableItem } from '../../shared/eval/metrics';
 import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
@@ -32,7 +32,7 @@ let server: TestServer;
 let fake: FakeOpenAI;
 let cora: TestClient;
 let rev: TestClient;
-let items: ExportItem[];
+let items: ChartHqaItem[];
 /** The export id of the one accepted item whose question is not the factual one. */
 let differentId: string;
 /** Question text → how the fake model answers it. */
@@ -40,7 +40,7 @@ const replies = new Map<string, string>();
 
 const db = () => server.server.ctx.db;
 const userMessage = (r: RecordedRequest) => JSON.stringify((r.body as { messages: unknown[] }).messages[1]);
-const scorableOf = (list: ExportItem[]): ScorableItem[] =>
+const scorableOf = (list: ChartHqaItem[]): ScorableItem[] =>
   list.map((item) => ({
     id: item.id,
     answer: item.answer,
@@ -51,7 +51,7 @@ const scorableOf = (list: ExportItem[]): ScorableItem[] =>
   }));
 const sameItems = () => items.filter((item) => item.question_relation === 'same');
 
-async function exportItems(): Promise<ExportItem[]> {
+async function exportItems(): Promise<ChartHqaItem[]> {
   const res = await cora.get('/api/export?format=chart-hqa');
   return ChartHqaExportV1Schema.parse(res.body).items;
 }
