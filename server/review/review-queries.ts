@@ -33,10 +33,11 @@ export const NOT_RETIRED = 'NOT EXISTS (SELECT 1 FROM retired_items ri WHERE ri.
 /**
  * The item is not reserved for someone else (migration 021): not assigned to a queue the caller
  * (`@me`) is not in, and not assigned to another reviewer who has not reviewed it yet — once the
- * assignee's review stands, the item's other slots are open to everyone.
+ * assignee's review stands, the item's other slots are open to everyone. An item assigned to its
+ * own author (who may never review it) reserves nothing.
  */
 export const OPEN_TO_ME = `NOT EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id AND (
-    (a.reviewer_id IS NOT NULL AND a.reviewer_id != @me
+    (a.reviewer_id IS NOT NULL AND a.reviewer_id != @me AND a.reviewer_id IS NOT i.created_by
       AND NOT EXISTS (SELECT 1 FROM reviews ar WHERE ar.item_id = i.id AND ar.reviewer_id = a.reviewer_id AND ar.retracted_at IS NULL))
     OR (a.queue_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM review_queue_members m WHERE m.queue_id = a.queue_id AND m.user_id = @me))))`;
 
