@@ -105,8 +105,9 @@ function groupNoItemsReason(db: Db, qaId: number, engine: Engine): string | null
   if (groupId === null) return null;
   const group = loadChartGroup(db, groupId);
   for (const member of group?.members ?? []) {
-    const reason = noItemsReason({ name: `${member.split}/${member.imgname}`, has_table: member.table !== null, table_confirmed: member.table_confirmed }, engine);
-    if (reason) return `${reason} (chart ${member.position} of group ${group?.name ?? groupId})`;
+    const name = `${member.split}/${member.imgname} (chart ${member.position} of group ${group?.name ?? groupId})`;
+    const reason = noItemsReason({ name, has_table: member.table !== null, table_confirmed: member.table_confirmed }, engine);
+    if (reason) return reason;
   }
   return null;
 }

@@ -95,7 +95,8 @@ describe('an offline run over a chart group', () => {
     const { run, errors } = await runItems('grp-unconfirmed');
     expect(run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1 });
     const imgname = (db().prepare('SELECT imgname FROM charts WHERE id = ?').get(charts[1]) as { imgname: string }).imgname;
-    expect(errors[0]?.error).toBe(`chart grp-unconfirmed/${imgname} has no confirmed data table: the offline engine makes no items for it (chart 2 of group ${(db().prepare('SELECT name FROM chart_groups WHERE id = ?').get(groupId) as { name: string }).name})`);
+    const group = (db().prepare('SELECT name FROM chart_groups WHERE id = ?').get(groupId) as { name: string }).name;
+    expect(errors[0]?.error).toBe(`chart grp-unconfirmed/${imgname} (chart 2 of group ${group}) has no confirmed data table: the offline engine makes no items for it`);
   });
 
   it('pairs a single-chart question with no group proposal, even when the pool holds only those for its type', async () => {
