@@ -189,3 +189,30 @@ describe('an openai run over a chart group', () => {
     expect(failed.errors[0]?.error).toMatch(/edit\.0\.chart: op 0 does not name its chart/);
   });
 });
+
+describe('Stage 1 of a model run, where the pool holds group proposals', () => {
+  it('asks for group proposals beside the single-chart ones, from group examples, and keeps their scope', async () => {
+    // The runs above left one active group proposal of the vertical bar type (the tripling seed).
+    const before = fake.requests.length;
+    let call = 0;
+    fake.setDefault((chat) => {
+      call++;
+      const grouped = JSON.stringify(chat.messages).includes('GROUP of two to four charts');
+      return jsonReply({ proposals: [grouped ? `Quadruple the value the question asks about in one chart, variant ${call}.` : `Swap the two tallest bars of the chart, variant ${call}.`] });
+    });
+    const res = await curator.post('/api/runs', { engine: 'openai', stage: 'proposals', chart_type: 'vertical_bar', proposal_batches: 1 });
+    const { run } = RunResponseSchema.parse(res.body);
+    await server.server.executor.start(run.id);
+    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+    expect(detail).toMatchObject({ status: 'done', tasks_total: 2, proposals_created: 2 });
+    const stage1 = fake.requests.slice(before).filter((r) => r.chat && schemaName(r.chat) === 'proposal_batch');
+    const groupRequest = stage1.find((r) => JSON.stringify(r.body).includes('GROUP of two to four charts'));
+    expect(groupRequest, 'one Stage 1 call asks for group proposals').toBeDefined();
+    expect(JSON.stringify(groupRequest?.body)).toContain(TRIPLE.slice(0, 40));
+    const made = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=generated&chart_type=vertical_bar&page_size=200')).body).proposals.filter((p) => p.run_id === run.id);
+    expect(made.map((p) => [p.scope, p.text.split(',')[0]]).sort()).toEqual([
+      ['chart', 'Swap the two tallest bars of the chart'],
+      ['group', 'Quadruple the value the question asks about in one chart'],
+    ]);
+  });
+});
