@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { ItemGroupSchema } from '../../shared/api/item-group';
+import { ItemListResponseSchema } from '../../shared/api/items';
 import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
@@ -20,6 +21,8 @@ import { ReviewPage } from './pages/review-page';
  */
 
 const SPLIT = 'multi-chart-e2e';
+/** What this test reads of an item's detail: the group it is written over. */
+const ItemWithGroupSchema = z.object({ group: ItemGroupSchema.nullable() });
 /** What this test reads of the export: each item's images, whatever else it holds. */
 const ExportedImagesSchema = z.object({ items: z.array(z.looseObject({ images: z.array(z.string()).optional() })) });
 const TITLES = ['Sales, $m', 'Costs, $m'] as const;
@@ -59,7 +62,7 @@ beforeAll(async () => {
   const item = items.find((candidate) => candidate.qa_id === qaId);
   if (!item) throw new Error(`the offline run wrote no item for the group question: ${JSON.stringify(detail.errors)}`);
   itemId = item.id;
-  const { group } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${itemId}`)).body);
+  const { group } = ItemWithGroupSchema.parse((await curator.get(`/api/items/${itemId}`)).body);
   if (!group?.edited_chart) throw new Error(`item ${itemId} carries no group with an edited chart: ${JSON.stringify(group)}`);
   editedChart = group.edited_chart;
 
