@@ -65,7 +65,10 @@ async function itemsOfProposal(server: TestServer, proposalId: number, count: nu
   const proposal = getProposal(db, proposalId);
   if (!proposal) throw new Error(`no proposal ${proposalId}`);
   // Any chart the proposal's operation fits will do: the offline rules read the operation, not the type.
-  const qaIds = (db.prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ORDER BY c.chart_type = ? DESC, q.id').all(proposal.chart_type) as { id: number }[]).map((r) => r.id);
+  // One-chart questions on charts with a table: the demo's image-only chart and its group's questions are not this helper's.
+  const qaIds = (
+    db.prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.data_table IS NOT NULL AND q.group_id IS NULL ORDER BY c.chart_type = ? DESC, q.id').all(proposal.chart_type) as { id: number }[]
+  ).map((r) => r.id);
   const ids: number[] = [];
   for (const qaId of qaIds) {
     if (ids.length >= count) break;
