@@ -20,7 +20,10 @@ beforeAll(async () => {
   curator = new TestClient(server.url);
   await curator.login('cara', 'curator-pass-1');
   // A demo chart with one series and two numeric rows: value("row") reads it.
-  const qaIds = server.server.ctx.db.prepare('SELECT id FROM factual_qas ORDER BY id').all() as { id: number }[];
+  // One-chart questions on charts with a table (the demo also holds an image-only chart and a group).
+  const qaIds = server.server.ctx.db
+    .prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.data_table IS NOT NULL AND q.group_id IS NULL ORDER BY q.id')
+    .all() as { id: number }[];
   const found = qaIds
     .map(({ id }) => getQaWithChart(server.server.ctx.db, id))
     .find((qa) => qa !== null && qa.chart.table.series.length === 1 && qa.chart.table.rows.filter((row) => typeof row.values[0] === 'number').length >= 2);

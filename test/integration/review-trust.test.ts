@@ -73,7 +73,10 @@ function draftFor(qaId: number, proposalId: number) {
 function handWrittenItems(proposalId: number, author: number, count: number, skipQas: ReadonlySet<number> = new Set()): number[] {
   const proposal = getProposal(db(), proposalId);
   const qaIds = (
-    db().prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ORDER BY c.chart_type = ? DESC, q.id').all(proposal?.chart_type) as { id: number }[]
+    // One-chart questions on charts with a table (the demo also holds an image-only chart and a group).
+    db()
+      .prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.data_table IS NOT NULL AND q.group_id IS NULL ORDER BY c.chart_type = ? DESC, q.id')
+      .all(proposal?.chart_type) as { id: number }[]
   ).map((r) => r.id);
   const ids: number[] = [];
   for (const qaId of qaIds) {
