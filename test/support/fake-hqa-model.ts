@@ -38,8 +38,20 @@ export function correctItem(chat: FakeChatRequest) {
 }
 
 /**
+ * `correctItem` for an item over a chart group (`hqa_group_item`): the first chart's first cell
+ * (the prompt lists chart 1's labels first), every op naming that chart, the program reading it.
+ */
+export function correctGroupItem(chat: FakeChatRequest) {
+  const item = correctItem(chat);
+  const [op] = item.edit;
+  const row = JSON.stringify(op?.row ?? '');
+  const name = JSON.stringify(op?.series ?? '');
+  return { ...item, edit: item.edit.map((each) => ({ ...each, chart: 1 })), program: `value(1, ${row}, ${name})` };
+}
+
+/**
  * A fake model that answers both stages correctly: Stage 1 with the given proposals (numbered
- * per call so they stay distinct), Stage 2 with `correctItem`. `delayMs` slows every reply.
+ * per call so they stay distinct), Stage 2 with `correctItem` (`correctGroupItem` over a group). `delayMs` slows every reply.
  */
 export function hqaModel(options: { proposals?: (call: number) => string[]; delayMs?: number } = {}): FakeHandler {
   let calls = 0;
@@ -50,6 +62,6 @@ export function hqaModel(options: { proposals?: (call: number) => string[]; dela
       const proposals = options.proposals?.(calls) ?? [`Rotate the category order so that the ${calls}th smallest value leads the axis`];
       return jsonReply({ proposals }, timing);
     }
-    return jsonReply(correctItem(chat), timing);
+    return jsonReply(schemaName(chat) === 'hqa_group_item' ? correctGroupItem(chat) : correctItem(chat), timing);
   };
 }
