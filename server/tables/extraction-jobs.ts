@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import type { ExtractionJob, ExtractionPlan, ExtractionScope } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
@@ -80,7 +81,7 @@ export class ExtractionJobs {
     const id = this.ctx.db.transaction(() => {
       const charts = this.chartsOf(scope);
       if (charts.length === 0) throw new HttpError('conflict', `no chart ${describeScope(scope)} is waiting for a table (each has one, has no stored image, or is in a job under way)`);
-      return insertExtractionJob(this.ctx.db, {
+      const jobId = insertExtractionJob(this.ctx.db, {
         split: scope.split ?? null,
         chartType: scope.chart_type ?? null,
         force: scope.force,
@@ -89,6 +90,8 @@ export class ExtractionJobs {
         createdBy,
         chartIds: charts.map((chart) => chart.id),
       });
+      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'extraction.started', target_type: 'extraction_job', target_id: jobId, details: { model, split: scope.split ?? null, chart_type: scope.chart_type ?? null, force: scope.force, charts: charts.length } });
+      return jobId;
     })();
     this.publishProgress(id, true);
     void this.start(id);

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'eval.started',
   'eval.imported',
   'eval.cancelled',
+  'extraction.started',
   'export.downloaded',
   'chart_group.created',
   'chart_group.edited',
@@ -41,7 +42,7 @@ export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
 /** What an entry's target is; its id is kept as text (a split is named by its folder). */
-export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'chart_group', 'queue'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'chart_group', 'queue', 'extraction_job'] as const;
 export const AuditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

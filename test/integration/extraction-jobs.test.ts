@@ -92,6 +92,9 @@ describe('an extraction job over a split', () => {
         expect(created.status, JSON.stringify(created.body)).toBe(201);
         const { job } = ExtractionJobResponseSchema.parse(created.body);
         expect(job).toMatchObject({ split: SPLIT, chart_type: null, force: false, model: 'gpt-4o', tasks_total: 6 });
+        // Written with the job, by the curator who started it.
+        const audit = db.prepare("SELECT action, details FROM audit_log WHERE target_type = 'extraction_job' AND target_id = ?").all(String(job.id)) as { action: string; details: string }[];
+        expect(audit.map((row) => [row.action, JSON.parse(row.details) as unknown])).toEqual([['extraction.started', { model: 'gpt-4o', split: SPLIT, chart_type: null, force: false, charts: 6 }]]);
 
         const done = await waitForJob(reviewer, job.id, (j) => j.status === 'done');
         expect(done).toMatchObject({ tasks_total: 6, tasks_done: 5, tasks_failed: 1, priced: true });
