@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { z } from 'zod';
-import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-hqa';
+import { CHART_HQA_VERSION, ExportItemSchema, GroupExportItemSchema, itemImages } from '../../shared/export/chart-hqa';
 import { openAndMigrate, type Db } from '../../db/database';
 import { loadConfig, type Config } from '../config';
 import { providersFor } from '../llm/model-roles';
@@ -31,7 +31,16 @@ export interface EvalCommandOptions {
 
 export const EvalDatasetSchema = z.object({
   version: z.literal(CHART_HQA_VERSION),
-  items: z.array(ExportItemSchema.pick({ id: true, imgname: true, question: true, original: true })),
+  // An item over one chart names its image (`imgname`), one over a chart group all of them (`images`, in order).
+  items: z.array(
+    z
+      .union([ExportItemSchema.pick({ id: true, imgname: true, question: true, original: true }), GroupExportItemSchema.pick({ id: true, images: true, question: true, original: true })])
+      .transform((item) => {
+        const images = itemImages(item);
+        // `imgname` stays the first image, for readers of one image per item (the batch files).
+        return { id: item.id, question: item.question, original: item.original, imgname: images[0] ?? '', images };
+      }),
+  ),
 });
 export type EvalDataset = z.infer<typeof EvalDatasetSchema>;
 export type EvalItem = EvalDataset['items'][number];
@@ -94,8 +103,12 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency: a whole number from 1 to 64');
   const dataset = readJsonFile(options.dataset, EvalDatasetSchema);
   if (withImage && options.images) {
-    const missing = dataset.items.find((item) => !existsSync(join(options.images ?? '', item.imgname)));
-    if (missing) throw new Error(`--images: ${join(options.images, missing.imgname)} is missing (item ${missing.id})`);
+    const folder = options.images;
+    // Every image of every item, a group item's all of them: refused by item and file before anything is asked.
+    for (const item of dataset.items) {
+      const missing = item.images.find((name) => !existsSync(join(folder, name)));
+      if (missing !== undefined) throw new Error(`--images: ${join(folder, missing)} is missing (item ${item.id})`);
+    }
   }
   const done = new Map<string, Prediction>();
   if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
@@ -110,9 +123,12 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
 
   const ask = async (item: EvalItem): Promise<void> => {
     const text = options.original ? item.original.query : item.question;
-    const png = withImage && options.images ? readFileSync(join(options.images, item.imgname)) : null;
+    const folder = withImage ? options.images : undefined;
+    const pngs = folder ? item.images.map((name) => readFileSync(join(folder, name))) : [];
+    // One chart goes as before; a group's charts go in order, each labelled "Chart N:".
+    const question = pngs.length > 1 ? { text, png: null, charts: pngs } : { text, png: pngs[0] ?? null };
     try {
-      const answer = await asker.ask({ text, png });
+      const answer = await asker.ask(question);
       totals.prompt_tokens += answer.prompt_tokens;
       totals.completion_tokens += answer.completion_tokens;
       totals.cost += answer.cost;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
+import { imageMissingGroupChartsOfAccepted, itemGroupChartIds } from '../items/item-group-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { DurableJobs } from '../jobs/durable-job';
 import { providersFor } from '../llm/model-roles';
@@ -101,7 +102,8 @@ export class EvalExecutor {
       throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
     }
     if (request.engine === 'openai' && request.mode !== 'no_image') {
-      const missing = imageMissingChartsOfAccepted(this.ctx.db);
+      // A group item sends every chart of its group: a member's missing image refuses the run too.
+      const missing = [...new Set([...imageMissingChartsOfAccepted(this.ctx.db), ...imageMissingGroupChartsOfAccepted(this.ctx.db)])].slice(0, 5);
       if (missing.length > 0) {
         throw new HttpError('conflict', `image missing for chart ${missing.join(', ')}: import its image (hqa import … --images DIR) or evaluate with mode no_image`);
       }
@@ -206,8 +208,7 @@ export class EvalExecutor {
     try {
       let answer;
       if (asker) {
-        const png = run.mode === 'no_image' ? null : ((await chartImage(db, claimed.chart_id))?.png ?? null);
-        const ask: EvalQuestion = { text: claimed.question, png };
+        const ask: EvalQuestion = run.mode === 'no_image' ? { text: claimed.question, png: null } : await this.questionWithImages(claimed);
         answer = await asker.ask(ask, signal);
       } else {
         answer = factualBaseline(claimed.original_label);
@@ -223,6 +224,25 @@ export class EvalExecutor {
       if (error.cancelled) return;
       recordAnswer(db, run.id, claimed.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
     }
+  }
+
+  /**
+   * The question with its chart, or for an item over a chart group every chart in group order
+   * (one query for the group's charts; nothing extra for an item over one chart).
+   */
+  private async questionWithImages(claimed: ClaimedQuestion): Promise<EvalQuestion> {
+    const { db } = this.ctx;
+    const group = itemGroupChartIds(db, claimed.item_id);
+    if (group === null) return { text: claimed.question, png: (await chartImage(db, claimed.chart_id))?.png ?? null };
+    const charts = await Promise.all(
+      group.map(async (chartId) => {
+        const image = await chartImage(db, chartId);
+        // Recorded as this question's failure, by name, rather than ending the run.
+        if (!image) throw new EvalAskError(`item ${claimed.item_id}: chart ${chartId} of its group has no image and no table to draw it from`, 0, false);
+        return image.png;
+      }),
+    );
+    return { text: claimed.question, png: null, charts };
   }
 
   private publishProgress(runId: number, force: boolean): void {

@@ -19,7 +19,14 @@ export interface EvalQuestion {
   text: string;
   /** The chart as PNG bytes; null sends no image (the no-image control). */
   png: Buffer | null;
+  /**
+   * An item over a chart group: every chart's PNG in group order, sent in place of `png`, each
+   * after a "Chart N:" label, since the question names the charts by position.
+   */
+  charts?: readonly Buffer[];
 }
+
+const imagePart = (png: Buffer): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } });
 
 export interface EvalAnswer {
   raw: string;
@@ -42,12 +49,17 @@ export class EvalAskError extends Error {
 }
 
 /**
- * What one question sends, at temperature 0 with the chart as a base64 PNG data URL: the body
+ * What one question sends, at temperature 0 with the chart as a base64 PNG data URL (a group
+ * item's charts each labelled, in order): the body
  * of a call on its own and of its line in a batch (`--batch`, `--batch-out`) alike.
  */
 export function evalChatBody(question: EvalQuestion): ChatBody {
   const content: ChatCompletionContentPart[] = [];
-  if (question.png) content.push({ type: 'image_url', image_url: { url: `data:image/png;base64,${question.png.toString('base64')}` } });
+  if (question.charts && question.charts.length > 0) {
+    question.charts.forEach((png, index) => content.push({ type: 'text', text: `Chart ${index + 1}:` }, imagePart(png)));
+  } else if (question.png) {
+    content.push(imagePart(question.png));
+  }
   content.push({ type: 'text', text: question.text });
   return {
     temperature: 0,

@@ -70,18 +70,13 @@ export function toExportItem(row: ExportRow, shared: ReadonlySet<string> = new S
 
 /**
  * An accepted item over a chart group: every chart's image in group order in place of
- * `imgname`, the edited chart, and that chart's type (chart 1's without a readable edit).
+ * `imgname`, and the edited chart. `chart_type` stays the item's own chart's (the group's first),
+ * as every other count of the workbench (evaluation's breakdown by chart type) reads it.
  */
 export function toGroupExportItem(row: ExportRow, charts: readonly ExportGroupChart[], shared: ReadonlySet<string> = new Set()): GroupExportItem {
   const { imgname: _first, ...single } = toExportItem(row, shared);
   const edited_chart = editedChartOf(parseNullableJsonColumn(ExportProvenanceSchema.shape.edit, row.edit, { table: 'hqa_items', column: 'edit', id: row.id }), charts.length);
-  const typed = charts[(edited_chart ?? 1) - 1];
-  return {
-    ...single,
-    chart_type: typed ? ChartTypeSchema.parse(typed.chart_type) : single.chart_type,
-    images: charts.map((chart) => exportedName(chart, shared)),
-    edited_chart,
-  };
+  return { ...single, images: charts.map((chart) => exportedName(chart, shared)), edited_chart };
 }
 
 function withProvenance(db: Db, row: ExportRow, item: ExportItem): ExportItemFull;

@@ -66,3 +66,28 @@ export function editedChartOf(edit: unknown, chartCount: number): number | null 
   const chart = editedChart(parsed.edit, chartCount);
   return chart.ok ? chart.chart : null;
 }
+
+/** The charts of the group an item's factual question spans, in position order; null for an item over one chart. */
+export function itemGroupChartIds(db: Db, itemId: number): number[] | null {
+  const rows = statement(db,
+      `SELECT m.chart_id FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id JOIN chart_group_members m ON m.group_id = q.group_id
+       WHERE i.id = ? ORDER BY m.position`,
+    )
+    .all(itemId) as { chart_id: number }[];
+  return rows.length === 0 ? null : rows.map((row) => row.chart_id);
+}
+
+/**
+ * Charts of accepted items' groups whose image a benchmark named but the import did not find
+ * ("split/imgname"), a few for the message: evaluation sends every chart of a group item.
+ */
+export function imageMissingGroupChartsOfAccepted(db: Db, limit = 5): string[] {
+  const rows = statement(db,
+      `SELECT DISTINCT c.split, c.imgname FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id
+         JOIN chart_group_members m ON m.group_id = q.group_id JOIN charts c ON c.id = m.chart_id
+       WHERE i.status = 'accepted' AND c.image_ref IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chart_images ci WHERE ci.chart_id = c.id)
+       ORDER BY c.split, c.imgname LIMIT ?`,
+    )
+    .all(limit) as { split: string; imgname: string }[];
+  return rows.map((row) => `${row.split}/${row.imgname}`);
+}

@@ -80,8 +80,7 @@ export type ExportItem = z.infer<typeof ExportItemSchema>;
  * relates the charts and the assumption edits one of them. In place of `imgname` it carries
  * `images`, every chart's image file in group order (named as `imgname` names one: `split/name`
  * when two exported splits share a file name), which a model is shown in that order ("Chart 1",
- * "Chart 2", …), and `edited_chart`. `chart_type` is the edited chart's (chart 1's without an
- * edit). A consumer tells the two shapes apart by which of `imgname` and `images` an item has.
+ * "Chart 2", …), and `edited_chart`. `chart_type` is chart 1's, the chart the item is stored on. A consumer tells the two shapes apart by which of `imgname` and `images` an item has.
  */
 export const GroupExportItemSchema = ExportItemSchema.omit({ imgname: true }).extend({
   images: z.array(z.string()).min(2).max(4),
@@ -95,7 +94,7 @@ export const ChartHqaItemSchema = z.union([ExportItemSchema, GroupExportItemSche
 export type ChartHqaItem = z.infer<typeof ChartHqaItemSchema>;
 
 /** The item's image files in the order a model is shown them: one for a single-chart item. */
-export const itemImages = (item: ChartHqaItem): string[] => ('images' in item ? item.images : [item.imgname]);
+export const itemImages = (item: Pick<ExportItem, 'imgname'> | Pick<GroupExportItem, 'images'>): string[] => ('images' in item ? item.images : [item.imgname]);
 
 /** `--full`: provenance for audits. */
 export const ExportProvenanceSchema = z.object({

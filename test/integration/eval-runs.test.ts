@@ -80,7 +80,8 @@ async function openSocket(client: TestClient): Promise<Socket<ServerToClientEven
 beforeAll(async () => {
   fake = await startFakeOpenAI({
     defaultHandler: (chat) => {
-      const text = lastUserText(chat).trim();
+      // A group item's question follows its "Chart N:" labels (one before each chart's image).
+      const text = lastUserText(chat).replace(/^(\s*Chart \d+:)+/, '').trim();
       return textReply(replies.get(text) ?? 'I cannot tell.');
     },
   });
@@ -287,7 +288,8 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
 function lastUserTextOf(request: RecordedRequest): string {
   const messages = (request.body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] }).messages;
   const content = messages.at(-1)?.content ?? '';
-  return typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
+  // The question is the last text part (a group item's "Chart N:" labels come before it).
+  return typeof content === 'string' ? content : (content.filter((part) => part.type === 'text').at(-1)?.text ?? '');
 }
 
 describe('the factual baseline and imported predictions', () => {

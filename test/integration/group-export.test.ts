@@ -65,7 +65,7 @@ describe('exporting an item over a chart group', () => {
     expect(validate(raw), JSON.stringify(validate.errors)).toBe(true);
     const doc = ChartHqaExportV1Schema.parse(raw);
     const [group, single] = raw.items;
-    expect(group).toMatchObject({ images: ['sales.png', 'costs.png'], edited_chart: 2, chart_type: 'vertical_bar', answer: '-2' });
+    expect(group).toMatchObject({ images: ['sales.png', 'costs.png'], edited_chart: 2, chart_type: 'line', answer: '-2' });
     expect(group).not.toHaveProperty('imgname');
     expect(GroupExportItemSchema.safeParse(group).success).toBe(true);
     expect(single).toMatchObject({ imgname: 'sales.png', chart_type: 'line' });
