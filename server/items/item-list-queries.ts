@@ -6,8 +6,7 @@ import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, I
 import { ItemSortSchema } from '../../shared/api/items';
 import { HttpError } from '../http/http-error';
 import { assignmentsOf } from '../review/assignment-queries';
-import { getItemSummary } from './item-queries';
-import { tableStateSql } from '../tables/table-state-queries';
+import { getItemSummary, itemTableStateSql } from './item-queries';
 
 /**
  * The SQL of the Items page's work list: filters (every flag, full-text search) and keyset
@@ -107,7 +106,7 @@ function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; para
     ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: filter[key] })),
     // A subquery, not a join: the list reads hqa_items alone, so its count and its pages use its indexes.
     { sql: 'i.chart_id IN (SELECT id FROM charts WHERE chart_type = @chart_type)', param: 'chart_type', value: filter.chart_type },
-    { sql: `i.chart_id IN (SELECT c.id FROM charts c WHERE ${tableStateSql('c')} = @table)`, param: 'table', value: filter.table },
+    { sql: `${itemTableStateSql('i')} = @table`, param: 'table', value: filter.table },
     { sql: 'i.verifier_match = @verifier_match', param: 'verifier_match', value: flagValue(filter.verifier_match) },
     {
       sql: 'EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)',

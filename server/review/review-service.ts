@@ -5,6 +5,7 @@ import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitRev
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
 import { consensus } from '../../shared/review/consensus';
 import { HttpError, notFound } from '../http/http-error';
+import { itemGroupView } from '../items/item-group-queries';
 import { getItemWithChart } from '../items/item-queries';
 import { getSettings } from '../settings/settings-queries';
 import {
@@ -53,18 +54,32 @@ const DECIDED: readonly ItemStatus[] = ['accepted', 'rejected', 'needs_adjudicat
 export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): ReviewTask {
   const found = getItemWithChart(db, itemId);
   if (!found) throw notFound(`item ${itemId}`);
-  const { item, chart } = found;
+  const { item, chart, groupId } = found;
+  // An item over a group: one more query, for its charts; the pane shows the chart it edits.
+  const group = groupId === null ? null : itemGroupView(db, groupId, item.edit);
+  const shown = group?.charts[(group.edited_chart ?? 1) - 1];
   return {
     item,
-    chart: {
-      id: item.chart_id,
-      imgname: item.imgname,
-      title: chart.title,
-      chart_type: item.chart_type,
-      data_table: chart.data_table,
-      has_image: chart.has_image,
-      drawing_style: chart.drawing_style,
-    },
+    chart: shown
+      ? {
+          id: shown.id,
+          imgname: shown.imgname,
+          title: shown.title,
+          chart_type: shown.chart_type,
+          data_table: shown.data_table,
+          has_image: shown.has_image,
+          drawing_style: shown.drawing_style,
+        }
+      : {
+          id: item.chart_id,
+          imgname: item.imgname,
+          title: chart.title,
+          chart_type: item.chart_type,
+          data_table: chart.data_table,
+          has_image: chart.has_image,
+          drawing_style: chart.drawing_style,
+        },
+    group,
     lease_expires_at: leaseExpiresAt,
   };
 }

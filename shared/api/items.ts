@@ -7,6 +7,7 @@ import { AnswerTypeSchema } from '../table/answers';
 import { TableStateSchema } from '../tables/table-state';
 import { VerifierResultSchema } from '../table/verify';
 import { IdParamSchema, IdSchema, PageQuerySchema } from './common';
+import { ItemGroupSchema } from './item-group';
 import { endpoint } from './endpoint';
 
 export const ItemSummarySchema = z.object({
@@ -151,8 +152,9 @@ export type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
 export const BulkRequeueRequestSchema = z.object({ filter: ItemFilterSchema });
 export const BulkRequeueResponseSchema = z.object({ requeued: z.number().int() });
 
-// GET /api/items/:id
-export const ItemDetailResponseSchema = z.object({ item: ItemDetailSchema });
+// GET /api/items/:id. `group`: an item over a chart group, every chart in order (the edited one
+// marked); null for an item over one chart. Defaults so a body written before groups still parses.
+export const ItemDetailResponseSchema = z.object({ item: ItemDetailSchema, group: ItemGroupSchema.nullable().default(null) });
 
 // POST /api/items   (reviewer or curator: a hand-written item for a factual QA). No
 // `affects_answer`: the server computes it with the verifier (shared/generation/affects-answer.ts).

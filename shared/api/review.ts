@@ -7,6 +7,7 @@ import { freeText } from '../domain/text-input';
 import { DataTableSchema } from '../table/model';
 import { IdParamSchema } from './common';
 import { endpoint } from './endpoint';
+import { ItemGroupSchema } from './item-group';
 import { ItemDetailSchema } from './items';
 
 /** One criterion's verdict with an optional note. */
@@ -22,7 +23,12 @@ export const ReviewCriteriaSchema = z.object({
 });
 export type ReviewCriteria = z.infer<typeof ReviewCriteriaSchema>;
 
-/** What a reviewer claims: the item with everything the judgement needs, and its lease. Blind: no other review. */
+/**
+ * What a reviewer claims: the item with everything the judgement needs, and its lease. Blind: no
+ * other review. For an item over a chart group, `chart` is the chart the assumption edits (chart 1
+ * when the edit cannot be read), so the original-vs-counterfactual pane shows that one, and
+ * `group` lists every chart of the group; `group` is null for an item over one chart.
+ */
 export const ReviewTaskSchema = z.object({
   item: ItemDetailSchema,
   chart: z.object({
@@ -36,6 +42,7 @@ export const ReviewTaskSchema = z.object({
     /** The annotation's colours and series order, which the counterfactual chart is drawn in too. */
     drawing_style: DrawingStyleSchema.nullable(),
   }),
+  group: ItemGroupSchema.nullable().default(null),
   lease_expires_at: z.string(),
 });
 export type ReviewTask = z.infer<typeof ReviewTaskSchema>;
@@ -136,7 +143,7 @@ export const ItemHistoryResponseSchema = z.object({
 
 // GET /api/review/adjudication   (curator) → items needing adjudication with their reviews side by side
 export const AdjudicationListResponseSchema = z.object({
-  items: z.array(z.object({ item: ItemDetailSchema, reviews: z.array(ReviewRecordSchema) })),
+  items: z.array(z.object({ item: ItemDetailSchema, reviews: z.array(ReviewRecordSchema), group: ItemGroupSchema.nullable().default(null) })),
 });
 
 // POST /api/review/items/:id/adjudicate   (curator)
