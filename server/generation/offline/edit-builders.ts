@@ -212,7 +212,7 @@ function set(input: PlanInput): PlanDraft | null {
   else if (rng() < 0.6) after = clean(Math.max(...values) + niceAmount(Math.abs(Math.max(...values)) * 0.2, decimals));
   else after = clean(Math.min(...values) - niceAmount(Math.abs(Math.min(...values)) * 0.5, decimals));
   if (after === before || !fits(column, after)) return null;
-  const kept = balance(input, row, clean(after - before));
+  const kept = balance(input, row, clean(after - before), intent.match ? partner : null);
   if (!kept) return null;
   const to = intent.match && partner !== null ? `the same as that of ${nameOf(partner)} (${valueText(column, after)})` : valueText(column, after);
   return {

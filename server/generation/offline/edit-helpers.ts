@@ -109,9 +109,10 @@ export interface Balance {
 /**
  * Keeps a whole whole: when a pie slice (or a segment of a 100% bar) changes by `delta`,
  * another slice (segment) changes by `-delta`. Null when no other cell can absorb it; an
- * empty balance when the column has no total to keep.
+ * empty balance when the column has no total to keep. `keep` names a row that must not take
+ * the balance: the one a value was set equal to ("the same as Housing"), which would then differ.
  */
-export function balance(input: PlanInput, row: string, delta: number): Balance | null {
+export function balance(input: PlanInput, row: string, delta: number, keep: string | null = null): Balance | null {
   const { facts, column } = input;
   if (column.whole) {
     const byNeed = [...column.cells].sort((a, b) => (delta > 0 ? b.value - a.value : a.value - b.value)).map((cell) => cell.label);
@@ -122,7 +123,7 @@ export function balance(input: PlanInput, row: string, delta: number): Balance |
     for (const other of unique(takers)) {
       // The changed row and its partner may be asked about; a third row only balancing them may not.
       if (asked.has(other ?? '') && other !== input.partner) continue;
-      if (other === null || other === row) continue;
+      if (other === null || other === row || other === keep) continue;
       const before = valueOf(column, other);
       if (before === null || !fits(column, clean(before - delta))) continue;
       return {

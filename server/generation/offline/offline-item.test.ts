@@ -264,6 +264,25 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(draft.answer).toBe('Brightline');
   });
 
+  it('sets a share equal to another without handing the difference to that other share', () => {
+    const spending = buildTable(`
+      Category | Share of household spending
+      Food | 34%
+      Education | 29.9%
+      Housing | 24.3%
+      Transport | 11.8%
+    `);
+    const qa = { query: 'Is the share of spending for Education greater than that for Housing?', label: 'Yes' };
+    const draft = item('Set the second-largest entry equal to the median entry.', qa, spending, 'other');
+    const edited = applyEdit(spending, draft.edit);
+    if (!edited.ok) throw new Error(edited.error.message);
+    const share = (label: string) => edited.table.rows.find((row) => row.label === label)?.values[0];
+    // "The same as Housing" holds after the edit: the 5.6 freed points went to a third share.
+    expect(share('Education')).toBe(24.3);
+    expect(share('Housing')).toBe(24.3);
+    expect(draft.answer).toBe('No');
+  });
+
   it('refuses a share change whose answer would move only through the slice that balances it', () => {
     const shares = buildTable(`
       Vendor | Market share
