@@ -257,8 +257,9 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
   let server: TestServer;
   let cora: TestClient;
   const runOf = async (id: number) => RunDetailResponseSchema.parse((await cora.get(`/api/runs/${id}`)).body).run;
+  // Lowest ids: the generated demo charts, which all have tables (the demo's image-only chart is a vertical bar too).
   const start = async () => {
-    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'vertical_bar', items: 2, proposal_batches: 1, batch: true });
+    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'vertical_bar', items: 2, order: 'id', proposal_batches: 1, batch: true });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return RunResponseSchema.parse(res.body).run;
   };
