@@ -28,8 +28,11 @@ let fake: FakeOpenAI;
 let server: TestServer;
 let curator: TestClient;
 let extractedChart: number;
+/** Every chart of extractedChart's group, in order: a MultiChartQA question spans them all. */
+let groupCharts: number[];
 
-const itemRequests = () => fake.requests.flatMap((r) => (r.chat && schemaName(r.chat) === 'hqa_item' ? [r.chat] : []));
+const ITEM_SCHEMAS = new Set(['hqa_item', 'hqa_group_item']);
+const itemRequests = () => fake.requests.flatMap((r) => (r.chat && ITEM_SCHEMAS.has(schemaName(r.chat) ?? '') ? [r.chat] : []));
 function imageUrl(chat: FakeChatRequest): string | null {
   const user = chat.messages[1]?.content;
   if (!Array.isArray(user)) return null;
@@ -49,9 +52,16 @@ beforeAll(async () => {
   await curator.login('cora', 'curator-pass-1');
   const db = server.server.ctx.db;
   expect(importFolder(db, MULTICHARTQA_DATA, { format: 'multichartqa', split: SPLIT }).report.errors).toEqual([]);
-  // One chart of the split gets a table as extraction stores it (source extracted, unconfirmed).
+  // One group of the split gets its tables as extraction stores them (source extracted,
+  // unconfirmed): its questions, stored on its first chart, are over all of its charts.
   const first = db.prepare('SELECT c.id FROM charts c WHERE c.split = ? AND EXISTS (SELECT 1 FROM factual_qas q WHERE q.chart_id = c.id) ORDER BY c.id LIMIT 1').get(SPLIT) as { id: number };
   extractedChart = first.id;
+  groupCharts = db
+    .prepare('SELECT m.chart_id FROM chart_group_members m WHERE m.group_id = (SELECT group_id FROM chart_group_members WHERE chart_id = ?) ORDER BY m.position')
+    .pluck()
+    .all(extractedChart) as number[];
+  expect(groupCharts[0]).toBe(extractedChart);
+  expect(groupCharts.length).toBeGreaterThan(1);
   const extracted = toExtractedTable({
     title: 'Daily cases',
     label_header: 'Year',
@@ -59,7 +69,7 @@ beforeAll(async () => {
     rows: [{ label: '2020', values: [12.5, 3] }, { label: '2021', values: [20, 7] }],
   });
   if (!extracted.ok) throw new Error(extracted.reason);
-  storeExtractedTable(db, extractedChart, extracted.value);
+  for (const chartId of groupCharts) storeExtractedTable(db, chartId, extracted.value);
 });
 afterAll(async () => {
   await server.close();
@@ -78,7 +88,7 @@ describe('items on an extracted, unconfirmed table', () => {
     const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
     expect(onExtracted).toBeGreaterThan(0);
     expect(detail.run.items_created).toBe(onExtracted);
-    // The other charts of the split have no table at all: no verifier is possible there.
+    // The other groups' charts have no table at all: no verifier is possible there.
     expect(detail.errors).toHaveLength(questions - onExtracted);
     for (const error of detail.errors) expect(error.error).toMatch(/has no data table \(image only\): no item can be verified on it yet$/);
 
@@ -87,6 +97,7 @@ describe('items on an extracted, unconfirmed table', () => {
     const png = getChartImage(db, extractedChart)?.png;
     if (!png) throw new Error('the extracted chart has no stored image');
     for (const chat of sent) {
+      // The group's first chart comes first, its image after its "Chart 1" label.
       expect(imageUrl(chat)).toBe(`data:image/png;base64,${png.toString('base64')}`);
       // The table is in the text part beside the image.
       expect(JSON.stringify(chat.messages[1]?.content)).toContain('Germany');
@@ -131,8 +142,14 @@ describe('items on an extracted, unconfirmed table', () => {
     expect(card).toContain('`verification.table`');
   });
 
-  it('lose the mark when a curator confirms the table, in the list, the item and the export', async () => {
-    const res = await curator.post(`/api/charts/${extractedChart}/table/confirm`, {});
+  it('lose the mark when a curator confirms the tables, in the list, the item and the export', async () => {
+    const [last, ...before] = [...groupCharts].reverse();
+    for (const chartId of before.reverse()) {
+      expect((await curator.post(`/api/charts/${chartId}/table/confirm`, {})).status).toBe(200);
+    }
+    // A group item is as verified as its weakest chart: marked until the last table is confirmed.
+    expect((await items('table=unconfirmed')).total).toBeGreaterThan(0);
+    const res = await curator.post(`/api/charts/${last}/table/confirm`, {});
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(SaveTableResponseSchema.parse(res.body).table).toMatchObject({ table_source: 'extracted', table_confirmed: true });
     expect((await items('table=unconfirmed')).total).toBe(0);
