@@ -1,3 +1,4 @@
+import { questionFromFiles } from './eval-question';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -43,8 +44,11 @@ function readInputs(options: EvalCommandOptions): Inputs {
   if (withImage && !options.images && options.batchIn === undefined) throw new Error('--images: give the folder of chart images (hqa export --images DIR), or --no-image for the control');
   const dataset = readJsonFile(options.dataset, EvalDatasetSchema);
   if (withImage && options.images && options.batchIn === undefined) {
-    const missing = dataset.items.find((item) => !existsSync(join(options.images ?? '', item.imgname)));
-    if (missing) throw new Error(`--images: ${join(options.images, missing.imgname)} is missing (item ${missing.id})`);
+    const folder = options.images;
+    for (const item of dataset.items) {
+      const missing = item.images.find((name) => !existsSync(join(folder, name)));
+      if (missing !== undefined) throw new Error(`--images: ${join(folder, missing)} is missing (item ${item.id})`);
+    }
   }
   const done = new Map<string, Prediction>();
   if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
@@ -53,8 +57,7 @@ function readInputs(options: EvalCommandOptions): Inputs {
 
 function requestOf(item: EvalItem, options: EvalCommandOptions, withImage: boolean) {
   const text = options.original ? item.original.query : item.question;
-  const png = withImage && options.images ? readFileSync(join(options.images, item.imgname)) : null;
-  return { customId: item.id, body: evalChatBody({ text, png }) };
+  return { customId: item.id, body: evalChatBody(questionFromFiles(text, withImage ? options.images : undefined, item.images)) };
 }
 
 /** A result as the normal path stores an answer: the raw reply, and the answer extracted from it. */

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context';
-import { chartImage } from '../charts/chart-image';
+import { questionFromDb } from './eval-question';
 import { batchClient } from '../llm/batch-api';
 import { ENDED_BATCH_STATES, latestEvalRunBatch, type BatchRecord } from '../llm/batch-queries';
 import { awaitBatch, cancelBatch, finishBatch, recordBatchCall, sendBatch, type BatchTarget } from '../llm/batch-runner';
@@ -54,9 +54,9 @@ export async function runEvalBatch(ctx: AppContext, run: EvalRunRecord, options:
     if (pending.length === 0) return true;
     const requests = [];
     for (const question of pending) {
-      const png = run.mode === 'no_image' ? null : ((await chartImage(db, question.chart_id))?.png ?? null);
+      const asked = run.mode === 'no_image' ? { text: question.question, png: null } : await questionFromDb(db, question);
       if (options.signal.aborted) return false;
-      requests.push({ customId: String(question.item_id), body: evalChatBody({ text: question.question, png }) });
+      requests.push({ customId: String(question.item_id), body: evalChatBody(asked) });
     }
     batch = await sendBatch(target, requests, `eval-run-${run.id}.jsonl`);
   }

@@ -1,3 +1,4 @@
+import { questionFromFiles } from './eval-question';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
@@ -123,10 +124,7 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
 
   const ask = async (item: EvalItem): Promise<void> => {
     const text = options.original ? item.original.query : item.question;
-    const folder = withImage ? options.images : undefined;
-    const pngs = folder ? item.images.map((name) => readFileSync(join(folder, name))) : [];
-    // One chart goes as before; a group's charts go in order, each labelled "Chart N:".
-    const question = pngs.length > 1 ? { text, png: null, charts: pngs } : { text, png: pngs[0] ?? null };
+    const question = questionFromFiles(text, withImage ? options.images : undefined, item.images);
     try {
       const answer = await asker.ask(question);
       totals.prompt_tokens += answer.prompt_tokens;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
-import { imageMissingGroupChartsOfAccepted, itemGroupChartIds } from '../items/item-group-queries';
+import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { DurableJobs } from '../jobs/durable-job';
 import { providersFor } from '../llm/model-roles';
@@ -25,6 +25,7 @@ import {
 } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
+import { questionFromDb } from './eval-question';
 import { cancelEvalBatch, runEvalBatch } from './eval-batch-runs';
 
 /** A parsed start request; callers inside the server may leave `batch` out (call by call). */
@@ -208,7 +209,7 @@ export class EvalExecutor {
     try {
       let answer;
       if (asker) {
-        const ask: EvalQuestion = run.mode === 'no_image' ? { text: claimed.question, png: null } : await this.questionWithImages(claimed);
+        const ask: EvalQuestion = run.mode === 'no_image' ? { text: claimed.question, png: null } : await questionFromDb(this.ctx.db, claimed);
         answer = await asker.ask(ask, signal);
       } else {
         answer = factualBaseline(claimed.original_label);
@@ -224,25 +225,6 @@ export class EvalExecutor {
       if (error.cancelled) return;
       recordAnswer(db, run.id, claimed.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
     }
-  }
-
-  /**
-   * The question with its chart, or for an item over a chart group every chart in group order
-   * (one query for the group's charts; nothing extra for an item over one chart).
-   */
-  private async questionWithImages(claimed: ClaimedQuestion): Promise<EvalQuestion> {
-    const { db } = this.ctx;
-    const group = itemGroupChartIds(db, claimed.item_id);
-    if (group === null) return { text: claimed.question, png: (await chartImage(db, claimed.chart_id))?.png ?? null };
-    const charts = await Promise.all(
-      group.map(async (chartId) => {
-        const image = await chartImage(db, chartId);
-        // Recorded as this question's failure, by name, rather than ending the run.
-        if (!image) throw new EvalAskError(`item ${claimed.item_id}: chart ${chartId} of its group has no image and no table to draw it from`, 0, false);
-        return image.png;
-      }),
-    );
-    return { text: claimed.question, png: null, charts };
   }
 
   private publishProgress(runId: number, force: boolean): void {

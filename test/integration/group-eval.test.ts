@@ -75,6 +75,16 @@ describe('hqa eval on an export with a group item', () => {
     expect(shape(single ?? [])).toEqual([`image:${a}`, singleItem.question]);
   });
 
+  it('writes the same parts into a --batch-out request file', async () => {
+    const requests = join(dir, 'requests.jsonl');
+    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'b.json'), '--batch-out', requests], { dbPath: join(dir, 'none.sqlite') });
+    expect(result.status, result.stderr).toBe(0);
+    const lines = readFileSync(requests, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { custom_id: string; body: unknown });
+    const group = lines.find((line) => line.custom_id === groupItem.id);
+    const parts = userParts({ body: group?.body } as RecordedRequest);
+    expect(shape(parts)).toEqual(['Chart 1:', `image:${b64(readFileSync(join(images, 'a.png')))}`, 'Chart 2:', `image:${b64(readFileSync(join(images, 'b.png')))}`, groupItem.question]);
+  });
+
   it("refuses a group item whose second image is missing, naming the file and the item", async () => {
     rmSync(join(images, 'b.png'));
     const before = fake.requests.length;
@@ -88,7 +98,7 @@ describe('hqa eval on an export with a group item', () => {
 describe('an evaluation run with a group item', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+    server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url, batchPollMs: 10 } });
   });
   afterAll(async () => {
     await server.close();
@@ -113,5 +123,13 @@ describe('an evaluation run with a group item', () => {
     const second = (await chartImage(db, sales))?.png;
     if (!first || !second) throw new Error('the group charts could not be drawn');
     expect(shape(sent[0] ?? [])).toEqual(['Chart 1:', `image:${b64(first)}`, 'Chart 2:', `image:${b64(second)}`, question]);
+
+    // A batch run's line for the item carries the same parts.
+    fake.batches.configure({ pollsToComplete: 1 });
+    const lineCount = fake.batches.lines.length;
+    const batchRun = evalExecutor.createRun({ engine: 'openai', model: 'vision-1', mode: 'hqa', concurrency: 1, batch: true }, null).id;
+    await evalExecutor.start(batchRun);
+    const [line] = fake.batches.lines.slice(lineCount);
+    expect(shape(userParts({ body: line?.body } as RecordedRequest))).toEqual(['Chart 1:', `image:${b64(first)}`, 'Chart 2:', `image:${b64(second)}`, question]);
   });
 });
