@@ -1,3 +1,4 @@
+import { NOT_RETIRED } from '../review/review-queries';
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import type { ExportStats } from '../../shared/export/chart-hqa';
@@ -44,13 +45,19 @@ export interface ExportRow {
   group_id: number | null;
 }
 
-/** Charts of accepted items: each item's chart and, for an item over a group, every chart of its group. */
-const ACCEPTED_CHART_IDS = `SELECT chart_id FROM hqa_items WHERE status = 'accepted'
-  UNION SELECT m.chart_id FROM hqa_items ai JOIN factual_qas aq ON aq.id = ai.qa_id JOIN chart_group_members m ON m.group_id = aq.group_id
-  WHERE ai.status = 'accepted'`;
+/**
+ * An item the benchmark holds: accepted and not retired by a curator (migration 021: retiring
+ * takes an item out of the dataset, and so out of evaluation, without deleting its decisions).
+ */
+const IN_BENCHMARK = `i.status = 'accepted' AND ${NOT_RETIRED}`;
+
+/** Charts of exported items: each item's chart and, for an item over a group, every chart of its group. */
+const ACCEPTED_CHART_IDS = `SELECT i.chart_id FROM hqa_items i WHERE ${IN_BENCHMARK}
+  UNION SELECT m.chart_id FROM hqa_items i JOIN factual_qas aq ON aq.id = i.qa_id JOIN chart_group_members m ON m.group_id = aq.group_id
+  WHERE ${IN_BENCHMARK}`;
 
 const ACCEPTED = `FROM hqa_items i JOIN charts c ON c.id = i.chart_id JOIN factual_qas q ON q.id = i.qa_id
-  LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.status = 'accepted'`;
+  LEFT JOIN proposals p ON p.id = i.proposal_id WHERE ${IN_BENCHMARK}`;
 
 /** Rows per page: large enough to amortise the query, small enough to keep memory flat. */
 const EXPORT_PAGE = 1000;
@@ -102,7 +109,7 @@ export function exportStats(db: Db): ExportStats {
         AVG(LENGTH(COALESCE(i.final_answer, i.answer))) AS ans_chars,
         COALESCE(SUM(i.question_relation = 'same'), 0) AS same_question, COALESCE(SUM(i.is_control), 0) AS controls,
         COALESCE(SUM(${itemTableStateSql('i')} != 'confirmed'), 0) AS table_unconfirmed
-       FROM hqa_items i WHERE i.status = 'accepted'`,
+       FROM hqa_items i WHERE ${IN_BENCHMARK}`,
     )
     .get() as {
     questions: number;
@@ -126,7 +133,7 @@ export function exportStats(db: Db): ExportStats {
   const round2 = (n: number | null) => Math.round((n ?? 0) * 100) / 100;
   const answerTypes = { integer: row.integer_n ?? 0, decimal: row.decimal_n ?? 0, boolean: row.boolean_n ?? 0, text: row.text_n ?? 0 };
   // A corrected answer's type is that of the correction (few rows: classified here).
-  for (const corrected of statement(db, "SELECT final_answer FROM hqa_items WHERE status = 'accepted' AND final_answer IS NOT NULL").all() as { final_answer: string }[]) {
+  for (const corrected of statement(db, `SELECT i.final_answer FROM hqa_items i WHERE ${IN_BENCHMARK} AND i.final_answer IS NOT NULL`).all() as { final_answer: string }[]) {
     answerTypes[classifyAnswer(corrected.final_answer)]++;
   }
   return {

@@ -129,6 +129,18 @@ describe('the chart-hqa export', () => {
     ]);
   });
 
+  it('leaves out an accepted item a curator retired, from the items and the stats alike', async () => {
+    const [first] = db.prepare("SELECT id FROM hqa_items WHERE status = 'accepted' ORDER BY id").pluck().all() as number[];
+    db.prepare("INSERT INTO retired_items (item_id, reason) VALUES (?, 'export test')").run(first);
+    try {
+      const doc = ChartHqaExportV1Schema.parse(JSON.parse(await exportText({ format: 'chart-hqa', name: 'demo', full: false })));
+      expect(doc.items.map((i) => i.answer)).toEqual(['53.1']);
+      expect(doc.stats).toMatchObject({ questions: 1, answer_types: { integer: 0, decimal: 1, boolean: 0, text: 0 } });
+    } finally {
+      db.prepare('DELETE FROM retired_items WHERE item_id = ?').run(first);
+    }
+  });
+
   it('validates against the published JSON Schema, which is in sync with the zod schema', async () => {
     expect(readFileSync(JSON_SCHEMA_PATH, 'utf8')).toBe(jsonSchemaText());
     const ajv = new Ajv2020({ strict: false });
