@@ -24,7 +24,9 @@ interface PlannedTask {
 function plannedTasks(runId: number): PlannedTask[] {
   return server.server.ctx.db
     .prepare(
-      `SELECT t.qa_id, q.chart_id, t.chart_type FROM run_tasks t JOIN factual_qas q ON q.id = t.qa_id
+      // The sample is stratified by the question's chart type; a task over a chart group carries
+      // its proposal's type (the member it edits), which may be another member's.
+      `SELECT t.qa_id, q.chart_id, c.chart_type FROM run_tasks t JOIN factual_qas q ON q.id = t.qa_id JOIN charts c ON c.id = q.chart_id
        WHERE t.run_id = ? AND t.kind = 'item' ORDER BY t.id`,
     )
     .all(runId) as PlannedTask[];
