@@ -40,7 +40,9 @@ describe('exporting from the UI', () => {
 
     await page.getByLabel(/ChartQA question file/).check();
     const [chartqa] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-download').click()]);
-    expect(ChartQaExportSchema.parse(JSON.parse(readFileSync((await chartqa.path()) ?? '', 'utf8')))).toHaveLength(accepted);
+    // ChartQA's files name one image per question: items over a chart group are left out (and counted).
+    const overGroups = (server.server.ctx.db.prepare("SELECT COUNT(*) AS n FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.status = 'accepted' AND q.group_id IS NOT NULL").get() as { n: number }).n;
+    expect(ChartQaExportSchema.parse(JSON.parse(readFileSync((await chartqa.path()) ?? '', 'utf8')))).toHaveLength(accepted - overGroups);
     await session?.close();
     session = undefined;
   });
