@@ -283,6 +283,37 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(draft.answer).toBe('No');
   });
 
+  it('counts a year without a number as a period of a constant trend', () => {
+    const visitors = buildTable(`
+      Year | Number of visitors in millions
+      2005 | 4.99
+      2006 | 5.37
+      2007 | 5.69
+      2008 | -
+      2009 | 6.28
+      2010 | 6.69
+      2011 | 6.72
+      2012 | 6.86
+      2013 | -
+      2014 | 7.54
+      2015 | 7.77
+      2016 | 8.39
+      2017 | 8.54
+    `);
+    const qa = { query: 'What is the difference between the number of visitors in 2009 and 2012?', label: '0.58' };
+    const result = offlineItem({ table: visitors, chartType: 'line', title: 'Number of visitors to Railway Museum, 2005 to 2017', qa, proposal: { id: 1, text: 'Replace the line by a straight line from its first value, rising steadily.' }, seed: 4 });
+    if (!result.ok) throw new Error(result.reason);
+    const { draft } = result;
+    const step = Number(/by a constant ([\d.]+)/.exec(draft.assumption)?.[1]);
+    expect(step).toBeGreaterThan(0);
+    const set = new Map(draft.edit.flatMap((op) => (op.op === 'set' ? [[String(op.row), op.value] as const] : [])));
+    // 2009 is four periods after 2005 and 2017 twelve, not three and ten: a gap is a year on the chart.
+    expect(set.get('2009')).toBeCloseTo(4.99 + 4 * step, 6);
+    expect(set.get('2017')).toBeCloseTo(4.99 + 12 * step, 6);
+    expect(Number(draft.answer)).toBeCloseTo(3 * step, 6);
+    expect(set.has('2008')).toBe(false);
+  });
+
   it('refuses a share change whose answer would move only through the slice that balances it', () => {
     const shares = buildTable(`
       Vendor | Market share

@@ -147,17 +147,22 @@ export function trend(input: PlanInput): PlanDraft | null {
   const last = byTime[byTime.length - 1];
   if (!first || !last || byTime.length > 50) return null;
   const decimals = column.integer ? 0 : column.decimals;
-  const meanStep = Math.abs(last.value - first.value) / (byTime.length - 1);
+  // Periods are the axis's rows, a year with no number included: "a constant 0.4 every period"
+  // must hold for a reader counting the years on the chart, so a gap still counts as a step.
+  const periods = [...facts.table.rows].map((row) => row.label).sort((a, b) => (orderKey(a) ?? 0) - (orderKey(b) ?? 0));
+  const period = (label: string) => periods.indexOf(label) - periods.indexOf(first.label);
+  const meanStep = Math.abs(last.value - first.value) / Math.max(1, period(last.label));
   const step = intent.sign * (givenAmount(input) ?? niceAmount(meanStep > 0 ? meanStep : Math.abs(first.value) * 0.1, decimals));
   const ops: EditOp[] = [];
-  for (const [i, cell] of byTime.entries()) {
+  for (const cell of byTime) {
+    const i = period(cell.label);
     const value = clean(first.value + step * i);
     if (!fits(column, value)) return null;
     if (i > 0 && value !== cell.value) ops.push({ op: 'set', row: cell.label, series: column.name, value });
   }
   if (ops.length === 0) return null;
   const which = isMulti(facts) ? `the ${nameOf(column.name)} series` : `the ${measure(column)}`;
-  const finalValue = clean(first.value + step * (byTime.length - 1));
+  const finalValue = clean(first.value + step * period(last.label));
   return {
     kind: 'trend',
     edit: ops,
