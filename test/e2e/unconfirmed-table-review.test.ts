@@ -38,7 +38,9 @@ beforeAll(async () => {
   });
   if (!extracted.ok) throw new Error(extracted.reason);
   storeExtractedTable(db, chart.id, extracted.value);
-  const qa = db.prepare('SELECT id FROM factual_qas WHERE chart_id = ? ORDER BY id LIMIT 1').get(chart.id) as { id: number };
+  // A question of this chart alone: MultiChartQA's own questions span the chart's whole group,
+  // whose other charts have no table (test/integration/unconfirmed-tables.test.ts covers those).
+  const qa = { id: buildQa(db, { chartId: chart.id, query: 'What was the number of daily cases in 2021?', label: '20' }) };
   const draft: Partial<ItemDraftInput> = { assumption: 'Suppose 2021 were 30.', question: 'Suppose 2021 were 30. What would 2021 be?', answer: '30', program: 'value("2021", "Germany")', edit: [{ op: 'set', row: '2021', series: 'Germany', value: 30 }] };
   unconfirmedItem = buildItem(db, { qaId: qa.id, draft });
   confirmedItem = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db, { split: 'with-table' }), label: '20' }) });
