@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { io as connectSocket, type Socket } from 'socket.io-client';
+import { BATCH_EVENT } from '../shared/events';
 
 /**
  * The reviewers' open review pages for bench/review.ts, in a process of their own as browsers
@@ -15,7 +16,8 @@ let received = 0;
 async function connectAll(url: string, cookies: string[]): Promise<void> {
   for (const cookie of cookies) {
     const socket = connectSocket(url, { extraHeaders: { cookie }, transports: ['websocket'], reconnection: false });
-    socket.onAny(() => void received++);
+    // A batch of events is one frame: count the events in it.
+    socket.onAny((event: string, payload: unknown) => void (received += event === BATCH_EVENT && Array.isArray(payload) ? payload.length : 1));
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);

@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { NextResponseSchema, type ReviewTask } from '../shared/api/review';
 import { loadConfig } from '../server/config';
 import { findClaimable, nowIso } from '../server/review/review-queries';
 import { startServer } from '../server/start-server';
@@ -12,6 +11,7 @@ import { acceptReview } from '../test/support/review-fixtures';
 import { startServerProcess, stopProcess, type ServerProcess } from '../test/support/server-process';
 import { openAndMigrate } from '../db/database';
 import { TestClient } from '../test/support/http-client';
+import { KeepAliveClient } from './keep-alive-client';
 
 /**
  * Review benchmark: N items (default 100,000) in the database, B reviewers (default 50) signed
@@ -101,21 +101,22 @@ try {
 
   for (let i = 0; i < BURST; i++) await createUser(db, `bench${i}`, 'reviewer', `bench-pass-${i}`);
   await setup.close();
-  const nodeArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  const nodeArgs = [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? [])];
   child = await startServerProcess({ HQA_DB: dbPath, HQA_LOG_LEVEL: LOG_LEVEL, NODE_ENV: 'production' }, nodeArgs);
   const server = child;
-  const clients: TestClient[] = [];
+  const cookies: string[] = [];
   for (let i = 0; i < BURST; i++) {
     const client = new TestClient(server.url);
     await client.login(`bench${i}`, `bench-pass-${i}`);
-    clients.push(client);
+    cookies.push(client.cookie);
   }
+  const clients = cookies.map((cookie) => new KeepAliveClient(server.url, cookie));
   if (SOCKETS) {
     const sockets = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'review-sockets.ts')]);
     socketsProcess = sockets;
     sockets.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     const ready = lineFrom(sockets, (l) => l === 'ready');
-    sockets.stdin.write(`${JSON.stringify({ url: server.url, cookies: clients.map((c) => c.cookie) })}\n`);
+    sockets.stdin.write(`${JSON.stringify({ url: server.url, cookies })}\n`);
     await ready;
   }
   const eventsReceived = async (): Promise<number> => {
@@ -144,27 +145,29 @@ try {
     };
     return { ...result, cpu };
   }
-  const tasks = new Map<TestClient, ReviewTask>();
+  /** The item each reviewer holds: only its id is read (the contract tests check the whole answer). */
+  const tasks = new Map<KeepAliveClient, number>();
 
-  async function timed<T>(into: number[], request: () => Promise<T>): Promise<T> {
+  /** Times a request from its start to its answer's last byte, then reads the answer. */
+  async function timed(into: number[], client: KeepAliveClient, path: string, body: unknown): Promise<{ status: number; text: string }> {
     const start = performance.now();
-    const result = await request();
-    into.push(performance.now() - start);
-    return result;
+    const res = await client.post(path, body);
+    into.push(res.at - start);
+    return res;
   }
-  async function claim(client: TestClient, into: number[]): Promise<ReviewTask | null> {
-    const res = await timed(into, () => client.post('/api/review/next', {}));
-    if (res.status !== 200) throw new Error(`claim failed: ${res.status} ${JSON.stringify(res.body)}`);
-    const task = NextResponseSchema.parse(res.body).task;
-    if (task) tasks.set(client, task);
+  async function claim(client: KeepAliveClient, into: number[]): Promise<number | null> {
+    const res = await timed(into, client, '/api/review/next', {});
+    if (res.status !== 200) throw new Error(`claim failed: ${res.status} ${res.text}`);
+    const id = (JSON.parse(res.text) as { task: { item: { id: number } } | null }).task?.item.id ?? null;
+    if (id !== null) tasks.set(client, id);
     else tasks.delete(client);
-    return task;
+    return id;
   }
-  async function submit(client: TestClient, into: number[]): Promise<void> {
-    const task = tasks.get(client);
-    if (!task) return;
-    const res = await timed(into, () => client.post(`/api/review/items/${task.item.id}`, acceptReview()));
-    if (res.status !== 201) throw new Error(`submit failed: ${res.status} ${JSON.stringify(res.body)}`);
+  async function submit(client: KeepAliveClient, into: number[]): Promise<void> {
+    const id = tasks.get(client);
+    if (id === undefined) return;
+    const res = await timed(into, client, `/api/review/items/${id}`, acceptReview());
+    if (res.status !== 201) throw new Error(`submit failed: ${res.status} ${res.text}`);
     tasks.delete(client);
   }
   /** Every client claims at the same moment. */
@@ -198,6 +201,8 @@ try {
   const warm = await withCpu(burst);
   const warmBurst = warm.claims;
   socketsProcess?.stdin.end();
+  for (const client of clients) client.close();
+  if (process.env.BENCH_SERVER_OUT) (await import('node:fs')).writeFileSync(process.env.BENCH_SERVER_OUT, server.output());
   await stopProcess(server.child, 'SIGTERM');
   child = null;
 

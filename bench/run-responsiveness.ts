@@ -5,7 +5,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { openAndMigrate } from '../db/database';
 import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../shared/api/runs';
 import { FINISHED_RUN_STATUSES } from '../shared/domain/generation';
-import { ServerEventSchemas } from '../shared/events';
+import { onServerEvent, ServerEventSchemas } from '../shared/events';
 import { generateDemoSplit } from '../server/demo/demo-split';
 import { importSplit } from '../server/import/import-split';
 import { createUser } from '../server/users/user-service';
@@ -66,7 +66,7 @@ try {
 
   let runId: number | null = null;
   const progressed: { at: number; finished: number; status: Run['status'] }[] = [];
-  socket.on('run.progressed', (payload: unknown) => {
+  onServerEvent(socket, 'run.progressed', (payload: unknown) => {
     const { run } = ServerEventSchemas['run.progressed'].parse(payload);
     if (run.id === runId) progressed.push({ at: performance.now(), finished: run.tasks_done + run.tasks_failed, status: run.status });
   });

@@ -65,9 +65,41 @@ export const ServerEventSchemas = {
 export type ServerEventName = keyof typeof ServerEventSchemas;
 export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof ServerEventSchemas)[E]>;
 
+/**
+ * Several events in one frame: what the server sends a socket when more than one event waits
+ * for it (server/realtime/realtime.ts), each as [name, payload], in the order published. Under
+ * load a frame per event per socket was most of the server's socket cost (bench/review.ts).
+ * Listen with `onServerEvent`, which sees an event the same whether it came alone or batched.
+ */
+export const BATCH_EVENT = 'events.batched';
+export type BatchedEvent = { [E in ServerEventName]: [E, ServerEventPayload<E>] }[ServerEventName];
+
 export type ServerToClientEvents = {
   [E in ServerEventName]: (payload: ServerEventPayload<E>) => void;
-};
+} & { [BATCH_EVENT]: (events: BatchedEvent[]) => void };
+
+/** The part of a socket.io client socket `onServerEvent` needs (shared/ does not depend on socket.io). */
+export interface EventSource {
+  on(event: string, listener: (payload: unknown) => void): unknown;
+  off(event: string, listener: (payload: unknown) => void): unknown;
+}
+
+/**
+ * Calls `listener` with every payload of `event` the socket receives, alone or inside a batch,
+ * in order, unparsed (callers parse with ServerEventSchemas). Returns the function that stops it.
+ */
+export function onServerEvent(socket: EventSource, event: ServerEventName, listener: (payload: unknown) => void): () => void {
+  const fromBatch = (events: unknown) => {
+    if (!Array.isArray(events)) return;
+    for (const entry of events as unknown[]) if (Array.isArray(entry) && entry[0] === event) listener(entry[1]);
+  };
+  socket.on(event, listener);
+  socket.on(BATCH_EVENT, fromBatch);
+  return () => {
+    socket.off(event, listener);
+    socket.off(BATCH_EVENT, fromBatch);
+  };
+}
 
 /** Client → server events, parsed at runtime on the server. None are needed yet. */
 export type ClientToServerEvents = Record<string, never>;

@@ -6,6 +6,7 @@ import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, I
 import { ItemSortSchema } from '../../shared/api/items';
 import { HttpError } from '../http/http-error';
 import { assignmentsOf } from '../review/assignment-queries';
+import { NOW_SQL, prefetchOnlySql } from '../review/prefetch-queries';
 import { getItemSummary, itemTableStateSql } from './item-queries';
 
 /**
@@ -103,7 +104,18 @@ function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; para
       param: 'retired',
       value: retired,
     },
-    ...(['run_id', 'chart_id', 'proposal_id', 'status', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: filter[key] })),
+    // By the status rows show: a prefetch-only item is listed as pending, so it is found as pending.
+    {
+      sql:
+        filter.status === 'pending'
+          ? `(i.status = @status OR ${prefetchOnlySql('i', NOW_SQL)})`
+          : filter.status === 'in_review'
+            ? `i.status = @status AND NOT ${prefetchOnlySql('i', NOW_SQL)}`
+            : 'i.status = @status',
+      param: 'status',
+      value: filter.status,
+    },
+    ...(['run_id', 'chart_id', 'proposal_id', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: filter[key] })),
     // A subquery, not a join: the list reads hqa_items alone, so its count and its pages use its indexes.
     { sql: 'i.chart_id IN (SELECT id FROM charts WHERE chart_type = @chart_type)', param: 'chart_type', value: filter.chart_type },
     { sql: `${itemTableStateSql('i')} = @table`, param: 'table', value: filter.table },

@@ -16,6 +16,7 @@ import { ChartWithoutTableError } from '../charts/chart-queries';
 import { parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/tables/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
+import { shownStatusSql } from '../review/prefetch-queries';
 import { itemGroupView } from './item-group-queries';
 
 /** All SQL of HQA items. */
@@ -138,8 +139,15 @@ export function sqlFlag(value: boolean | null): number | null {
   return value === null ? null : value ? 1 : 0;
 }
 
+/**
+ * The summary columns with the status as people are shown it (lists, the Item page): an item held
+ * only as a reviewer's prefetched next item reads `pending`. Review and edits read the stored one.
+ */
+const SHOWN_SUMMARY = SUMMARY.replace('i.status,', `${shownStatusSql('i')} AS status,`);
+
+/** An item as lists show it. */
 export function getItemSummary(db: Db, id: number): ItemSummary | null {
-  const row = statement(db, `SELECT ${SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
+  const row = statement(db, `SELECT ${SHOWN_SUMMARY} ${FROM} WHERE i.id = ?`).get(id) as ItemRow | undefined;
   return row ? toSummary(row) : null;
 }
 
@@ -155,11 +163,12 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   return getItemWithChart(db, id)?.item ?? null;
 }
 
-/** An item with its group's charts (null for an item over one chart), as item pages show it. */
+/** An item with its group's charts (null for an item over one chart), as item pages show it (its status as lists show it). */
 export function getItemDetailWithGroup(db: Db, id: number): { item: ItemDetail; group: ItemGroup | null } | null {
   const found = getItemWithChart(db, id);
   if (!found) return null;
-  return { item: found.item, group: found.groupId === null ? null : itemGroupView(db, found.groupId, found.item.edit) };
+  const shown = statement(db, `SELECT ${shownStatusSql('i')} AS status FROM hqa_items i WHERE i.id = ?`).get(id) as { status: string };
+  return { item: { ...found.item, status: ItemStatusSchema.parse(shown.status) }, group: found.groupId === null ? null : itemGroupView(db, found.groupId, found.item.edit) };
 }
 
 /**

@@ -1,14 +1,13 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
 import { Server } from 'socket.io';
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
-import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '../../shared/events';
+import { BATCH_EVENT, type BatchedEvent, type ClientToServerEvents, type ServerEventName, type ServerEventPayload, type ServerToClientEvents } from '../../shared/events';
 import type { SocketTarget } from '../app-context';
 import { sessionToken } from '../auth/auth-middleware';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
-import { audienceRoom, HIDDEN, REVIEWER_ROOM, reviewerView, STAFF_ROOM } from './audiences';
+import { audienceRoom, HIDDEN, reviewerView, STAFF_ROOM } from './audiences';
 
 interface SocketData {
   user: User;
@@ -18,53 +17,47 @@ interface SocketData {
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** The parts of engine.io's connection and ws's socket this reaches: neither library exports them in its types. */
-interface EngineConnection {
-  transport?: { name?: string; writable?: boolean; socket?: { _socket?: unknown } };
-  flush?: () => void;
-}
+/** An event waiting in the outbox: what staff and reviewers get of it, and whose it is (null: everyone's). */
+type Outgoing = { [E in ServerEventName]: { event: E; payload: ServerEventPayload<E>; forReviewers: ServerEventPayload<E> | typeof HIDDEN; userId: number | null } }[ServerEventName];
 
-/**
- * One system call per connection per batch of events, not one per event. engine.io queues a
- * connection's events while its last write is in flight and then writes them together, but
- * as one WebSocket frame each, each its own write(2): a burst of 50 claims to 50 reviewers
- * was 2,500 of them, most of the server's time. Corking the TCP socket while engine.io writes
- * a batch (it emits `flush` just before) makes them one write at the next tick. Only a
- * WebSocket connection has a socket to cork; any other is written as before.
- */
-function coalesceSocketWrites(io: RealtimeServer): void {
-  io.engine.on('flush', (connection: EngineConnection) => {
-    const raw = connection.transport?.socket?._socket;
-    if (!(raw instanceof Socket)) return;
-    raw.cork();
-    // Always paired: whatever engine.io does after this event, the socket is uncorked once this tick ends.
-    process.nextTick(() => raw.uncork());
+/** The events of `batch` one socket gets, in order: its audience's version, its user's own, none from before it connected. */
+function eventsFor(batch: readonly Outgoing[], staff: boolean, userId: number | null, after: number): BatchedEvent[] {
+  const events: BatchedEvent[] = [];
+  batch.forEach((outgoing, i) => {
+    if (i < after || (outgoing.userId !== null && outgoing.userId !== userId)) return;
+    const payload = staff ? outgoing.payload : outgoing.forReviewers;
+    if (payload !== HIDDEN) events.push([outgoing.event, payload] as BatchedEvent);
   });
+  return events;
 }
 
 /**
- * Runs `send` with every WebSocket connection's transport held, then flushes each once. engine.io
- * writes a connection's first packet at once and queues the rest until that write is done, so
- * a batch of k events went out as two writes per socket (the first event, then the other k-1);
- * held, the k events reach the transport together and coalesceSocketWrites makes them one.
+ * Sends a batch: sockets that get the same events (same audience; the same user when the batch
+ * holds events for one user; connected at the same point) share one encoding and one emit.
  */
-function holdingWrites(io: RealtimeServer, send: () => void): void {
-  // engine.io's server keeps its connections in `clients`, which its types mark protected.
-  const { clients } = io.engine as unknown as { clients: Record<string, EngineConnection> };
-  const held: EngineConnection[] = [];
-  for (const connection of Object.values(clients)) {
-    const transport = connection.transport;
-    if (transport?.name !== 'websocket' || transport.writable !== true) continue;
-    transport.writable = false;
-    held.push(connection);
-  }
-  try {
-    send();
-  } finally {
-    for (const connection of held) {
-      if (connection.transport) connection.transport.writable = true;
-      connection.flush?.();
+function sendBatch(io: RealtimeServer, batch: readonly Outgoing[], lateAfter: ReadonlyMap<string, number>): void {
+  const users = new Set(batch.flatMap((outgoing) => (outgoing.userId === null ? [] : [outgoing.userId])));
+  const groups = new Map<string, { ids: string[]; events: BatchedEvent[] }>();
+  for (const socket of io.of('/').sockets.values()) {
+    const staff = audienceRoom(socket.data.user.role) === STAFF_ROOM;
+    const userId = users.has(socket.data.user.id) ? socket.data.user.id : null;
+    const after = lateAfter.get(socket.id) ?? 0;
+    const key = `${staff ? 'staff' : 'reviewer'}:${userId ?? ''}:${after}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { ids: [], events: eventsFor(batch, staff, userId, after) };
+      groups.set(key, group);
     }
+    group.ids.push(socket.id);
+  }
+  // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
+  type Emit = (event: string, payload: unknown) => boolean;
+  for (const { ids, events } of groups.values()) {
+    const [only] = events;
+    if (!only) continue;
+    const target = io.to(ids);
+    if (events.length === 1) (target.emit as Emit)(only[0], only[1]);
+    else (target.emit as Emit)(BATCH_EVENT, events);
   }
 }
 
@@ -111,8 +104,6 @@ export function attachRealtime(
     },
   });
 
-  coalesceSocketWrites(io);
-
   io.use((socket, next) => {
     const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie));
     if (!session) return next(new Error('unauthenticated'));
@@ -142,13 +133,13 @@ export function attachRealtime(
   });
 
   /**
-   * Events wait in order for a short window, then go out together: each costs one socket write
-   * per listener (50 reviewers, 50 writes), and the request that caused it should answer
-   * first, not after them. A burst of claims is handled over many turns of the event loop; a
-   * window of BROADCAST_WINDOW_MS gathers many of their events into one batch, one write per
-   * socket (coalesceSocketWrites), where flushing every turn wrote once per claim per socket.
+   * Events wait in order for a short window, then go out together: each socket gets one frame
+   * per batch (its events alone, or several as one BATCH_EVENT), so 50 reviewers cost 50
+   * writes per batch, not 50 per event, and the request that caused an event answers first.
+   * A burst of claims is handled over many turns of the event loop; the window gathers many
+   * of their events into one batch.
    */
-  const outbox: ((except: string[]) => void)[] = [];
+  const outbox: Outgoing[] = [];
   /** Sockets that connected while the outbox held `after` events: those are not theirs. */
   const latecomers: { id: string; after: number }[] = [];
   let flushScheduled = false;
@@ -163,12 +154,10 @@ export function attachRealtime(
     const batch = outbox.splice(0);
     const late = latecomers.splice(0);
     if (batch.length === 0) return;
-    holdingWrites(io, () => {
-      batch.forEach((send, i) => send(late.filter((socket) => i < socket.after).map((socket) => socket.id)));
-    });
+    sendBatch(io, batch, new Map(late.map((socket) => [socket.id, socket.after])));
   };
-  const enqueue = (send: (except: string[]) => void) => {
-    outbox.push(send);
+  const enqueue = (outgoing: Outgoing) => {
+    outbox.push(outgoing);
     if (flushScheduled) return;
     flushScheduled = true;
     // unref: a pending batch never holds a shutting-down process open.
@@ -195,20 +184,13 @@ export function attachRealtime(
       if (requestsInFlight === 0 && heldForRequests) setImmediate(() => heldForRequests && flushOutbox());
     });
   });
-  // socket.io's emit typing cannot relate a generic event name to its listener's parameters.
-  type Emit = (event: string, payload: unknown) => boolean;
-
   /** To everyone; an event that names people reaches reviewers without them (audiences.ts). */
   function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
     const forReviewers = reviewerView(event, payload);
-    enqueue((except) => {
-      if (forReviewers === null) return void (io.except(except).emit as Emit)(event, payload);
-      (io.to(STAFF_ROOM).except(except).emit as Emit)(event, payload);
-      if (forReviewers !== HIDDEN) (io.to(REVIEWER_ROOM).except(except).emit as Emit)(event, forReviewers);
-    });
+    enqueue({ event, payload, forReviewers: forReviewers ?? payload, userId: null } as Outgoing);
   }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
-    enqueue((except) => (io.to(`user:${userId}`).except(except).emit as Emit)(event, payload));
+    enqueue({ event, payload, forReviewers: payload, userId } as Outgoing);
   };
   const disconnectSockets = (target: SocketTarget) => {
     // What was published before the session ended still reaches it; nothing after does, and it closes now, not a turn later.

@@ -9,6 +9,7 @@ import { importSplit } from '../../server/import/import-split';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { onEvent } from '../support/socket-client';
 
 let server: TestServer;
 const admin = () => new TestClient(server.url);
@@ -159,7 +160,7 @@ describe('charts', () => {
         socket.on('connect', () => resolve());
         socket.on('connect_error', reject);
       });
-      const event = new Promise<Parameters<ServerToClientEvents['chart.updated']>[0]>((resolve) => socket.on('chart.updated', resolve));
+      const event = new Promise<Parameters<ServerToClientEvents['chart.updated']>[0]>((resolve) => onEvent(socket, 'chart.updated', resolve));
       const res = await curator.patch('/api/charts/1', { chart_type: 'pie' });
       expect(res.status).toBe(200);
       expect(UpdateChartResponseSchema.parse(res.body).chart).toMatchObject({ id: 1, chart_type: 'pie', type_source: 'curator' });
@@ -180,7 +181,7 @@ describe('realtime', () => {
   it('announces how many are online (who they are: test/integration/blind-review.test.ts)', async () => {
     const reviewer = await as('rev', 'reviewer-pass-1');
     const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: reviewer.cookie }, transports: ['websocket'] });
-    const presence = await new Promise<Parameters<ServerToClientEvents['presence.changed']>[0]>((resolve) => socket.on('presence.changed', resolve));
+    const presence = await new Promise<Parameters<ServerToClientEvents['presence.changed']>[0]>((resolve) => onEvent(socket, 'presence.changed', resolve));
     expect(presence.online).toBeGreaterThanOrEqual(1);
     socket.close();
   });

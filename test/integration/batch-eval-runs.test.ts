@@ -12,6 +12,7 @@ import { lastUserText, startFakeOpenAI, textReply, type FakeOpenAI } from '../su
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { onEvent } from '../support/socket-client';
 
 let server: TestServer;
 let fake: FakeOpenAI;
@@ -51,7 +52,7 @@ describe('evaluation runs with the batch box ticked', () => {
     fake.batches.configure({ pollsToComplete: 3, shuffle: true });
     const socket = await openSocket();
     const seen: string[] = [];
-    socket.on('eval.progressed', ({ run }) => {
+    onEvent(socket, 'eval.progressed', ({ run }) => {
       const step = run.batch_progress ? `${run.batch_progress.state} ${run.batch_progress.completed}/${run.batch_progress.total}` : null;
       if (step && seen.at(-1) !== step) seen.push(step);
     });

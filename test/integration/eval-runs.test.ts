@@ -27,6 +27,7 @@ import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { onEvent } from '../support/socket-client';
 
 let server: TestServer;
 let fake: FakeOpenAI;
@@ -60,7 +61,7 @@ async function exportItems(): Promise<ChartHqaItem[]> {
 function runEnds(socket: Socket<ServerToClientEvents>): (runId: number) => Promise<EvalRun> {
   const ended = new Map<number, EvalRun>();
   const waiting = new Map<number, (run: EvalRun) => void>();
-  socket.on('eval.progressed', ({ run }) => {
+  onEvent(socket, 'eval.progressed', ({ run }) => {
     if (run.status === 'running' || run.status === 'queued') return;
     ended.set(run.id, run);
     waiting.get(run.id)?.(run);
@@ -139,7 +140,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     const socket = await openSocket(rev);
     const waitForEnd = runEnds(socket);
     try {
-      const created = new Promise<EvalRun>((resolve) => socket.on('eval.created', ({ run }) => resolve(run)));
+      const created = new Promise<EvalRun>((resolve) => onEvent(socket, 'eval.created', ({ run }) => resolve(run)));
       const before = fake.requests.length;
       const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'hqa', concurrency: 3 });
       expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { OverviewResponseSchema } from '../../shared/api/overview';
 import { NextResponseSchema, QueueResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema } from '../../shared/api/runs';
@@ -53,6 +54,19 @@ async function next(client: TestClient, exclude: number[] = []): Promise<number>
   return id;
 }
 
+/** The ids the Items list shows under a status filter. */
+async function listedIds(status: string): Promise<number[]> {
+  const res = await curator.get(`/api/items?status=${status}&page_size=100`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return ItemListResponseSchema.parse(res.body).items.map((item) => item.id);
+}
+
+async function shownStatus(id: number): Promise<string> {
+  const res = await curator.get(`/api/items/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return ItemDetailResponseSchema.parse(res.body).item.status;
+}
+
 async function setK(k: number) {
   expect((await admin.request('PATCH', '/api/settings', { reviews_per_item: k, consensus_rule: 'majority' })).status).toBe(200);
 }
@@ -81,6 +95,14 @@ describe('GET /api/overview', () => {
       const queue = QueueResponseSchema.parse((await ben.get('/api/review/queue')).body);
       expect(queue.counts).toMatchObject({ pending: ITEMS - 1, in_review: 1 });
       expect((await pushed) as { counts: Record<string, number> }).toMatchObject({ counts: { pending: ITEMS - 1, in_review: 1 } });
+      // The Items list and the Item page say the same: the prefetched item is still pending.
+      expect(await listedIds('in_review')).toEqual([current]);
+      expect(await listedIds('pending')).toContain(prefetched);
+      expect((await listedIds('pending')).length).toBe(ITEMS - 1);
+      expect(await shownStatus(prefetched)).toBe('pending');
+      expect(await shownStatus(current)).toBe('in_review');
+      const row = ItemListResponseSchema.parse((await curator.get('/api/items?page_size=100')).body).items.find((item) => item.id === prefetched);
+      expect(row?.status).toBe('pending');
 
       // Ben takes one of his own: two reviewers looking, two in review; ann's prefetch still waits.
       await next(ben);
@@ -93,6 +115,10 @@ describe('GET /api/overview', () => {
       await next(ann, [prefetched]);
       expect(storedInReview()).toBe(3);
       expect((await overview()).queue).toMatchObject({ pending: ITEMS - 3, in_review: 2 });
+      // Once on screen, the item she prefetched before is in review on every page.
+      expect(await shownStatus(prefetched)).toBe('in_review');
+      expect((await listedIds('in_review')).sort((a, b) => a - b)).toHaveLength(2);
+      expect(await listedIds('in_review')).toContain(prefetched);
     } finally {
       socket.disconnect();
     }

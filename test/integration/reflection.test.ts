@@ -23,6 +23,7 @@ import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { onEvent } from '../support/socket-client';
 
 async function setup(server: TestServer) {
   await server.createUser('cora', 'curator', 'curator-pass-1');
@@ -161,7 +162,7 @@ describe('reflection with the offline engine', () => {
     const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: curator.cookie }, transports: ['websocket'] });
     try {
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-      const finished = new Promise<ReflectionBatch>((resolve) => socket.on('reflection.progressed', ({ batch }) => batch.status === 'done' && resolve(batch)));
+      const finished = new Promise<ReflectionBatch>((resolve) => onEvent(socket, 'reflection.progressed', ({ batch }) => batch.status === 'done' && resolve(batch)));
       const res = await curator.post('/api/reflection/batch', { chart_type: 'horizontal_bar' });
       expect(res.status).toBe(202);
       const started = ReflectionBatchResponseSchema.parse(res.body).batch;

@@ -14,6 +14,7 @@ import type { ServerToClientEvents } from '../../shared/events';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { onEvent } from '../support/socket-client';
 
 let server: TestServer;
 let admin: TestClient;
@@ -114,7 +115,7 @@ describe('the queue', () => {
     const socket: Socket<ServerToClientEvents> = connectSocket(server.url, { extraHeaders: { cookie: reviewer(0).cookie }, transports: ['websocket'] });
     try {
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-      const expired = new Promise<number>((resolve) => socket.on('lease.expired', (p) => resolve(p.item_id)));
+      const expired = new Promise<number>((resolve) => onEvent(socket, 'lease.expired', (p) => resolve(p.item_id)));
       const task = await next(reviewer(0));
       db().prepare("UPDATE leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE item_id = ?").run(task?.item.id);
       expect(await expired).toBe(task?.item.id);

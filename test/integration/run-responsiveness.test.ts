@@ -6,7 +6,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { HealthResponseSchema } from '../../shared/api/health';
 import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
 import { FINISHED_RUN_STATUSES } from '../../shared/domain/generation';
-import { ServerEventSchemas, type ServerToClientEvents } from '../../shared/events';
+import { onServerEvent, ServerEventSchemas, type EventSource, type ServerToClientEvents } from '../../shared/events';
 import { generateDemoSplit } from '../../server/demo/demo-split';
 import { importSplit } from '../../server/import/import-split';
 import { TestClient } from '../support/http-client';
@@ -59,7 +59,7 @@ describe.each([
       let runId: number | null = null;
       // Each push is checked against the server right away: was the run still running when it arrived?
       const arrivals: Promise<{ finished: number; runningAtArrival: boolean }>[] = [];
-      socket.on('run.progressed', (payload: unknown) => {
+      onServerEvent(socket as unknown as EventSource, 'run.progressed', (payload: unknown) => {
         const { run } = ServerEventSchemas['run.progressed'].parse(payload);
         if (run.id !== runId || run.status !== 'running') return;
         const finished = run.tasks_done + run.tasks_failed;

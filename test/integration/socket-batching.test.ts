@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
-import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
+import type { Socket } from 'socket.io-client';
+import { connectAs, nextEvent, onRaw, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
- * Events published together go out together (one write per connection per batch, realtime.ts):
- * each socket must still get every one of them, in the order they were published.
+ * Events published together go out together (one frame per connection per batch, realtime.ts):
+ * each socket must still get every one of its events, its audience's version, in the order
+ * they were published.
  */
 let server: TestServer;
 const sockets: TestSocket[] = [];
@@ -33,6 +35,53 @@ describe('socket events published in one turn of the event loop', () => {
     await Promise.all(last);
     const expected = Array.from({ length: 500 }, (_, id) => ({ item_id: id }));
     for (const events of seen) expect(events).toEqual(expected);
+  });
+
+  it('as one frame per socket, not one per event', async () => {
+    const { publish } = server.server.ctx;
+    const frames = sockets.map((socket) => {
+      const counted = { n: 0 };
+      const raw = socket as unknown as Socket;
+      raw.onAny(() => void counted.n++);
+      return counted;
+    });
+    const last = sockets.map((socket) => nextEvent(socket, 'item.released', (payload) => (payload as { item_id: number }).item_id === 2099));
+    for (let id = 2000; id < 2100; id++) publish('item.released', { item_id: id });
+    await Promise.all(last);
+    // All 100 were published in one turn: one batch, so one frame each (two at most, should a window end between).
+    for (const counted of frames) expect(counted.n).toBeLessThanOrEqual(2);
+  });
+
+  it("with each audience's version and one user's own events in their places", async () => {
+    const { publish, publishTo } = server.server.ctx;
+    await server.createUser('cora', 'curator', 'cora-pass-123');
+    const curator = new TestClient(server.url);
+    await curator.login('cora', 'cora-pass-123');
+    const staff = await connectAs(server.url, curator);
+    try {
+      const ann = sockets[0];
+      const ben = sockets[1];
+      if (!ann || !ben) throw new Error('sockets missing');
+      const annId = (server.server.ctx.db.prepare("SELECT id FROM users WHERE username = 'ann'").get() as { id: number }).id;
+      const order = (socket: TestSocket) => {
+        const seen: string[] = [];
+        onRaw(socket, 'item.claimed', (p) => seen.push(`claimed ${JSON.stringify(p)}`));
+        onRaw(socket, 'lease.expired', (p) => seen.push(`expired ${JSON.stringify(p)}`));
+        onRaw(socket, 'item.released', (p) => seen.push(`released ${JSON.stringify(p)}`));
+        return seen;
+      };
+      const [annSeen, benSeen, staffSeen] = [order(ann), order(ben), order(staff)];
+      const done = [ann, ben, staff].map((socket) => nextEvent(socket, 'item.released', (p) => (p as { item_id: number }).item_id === 3));
+      publish('item.claimed', { item_id: 1, reviewer_id: annId });
+      publishTo(annId, 'lease.expired', { item_id: 2 });
+      publish('item.released', { item_id: 3 });
+      await Promise.all(done);
+      expect(annSeen).toEqual(['claimed {"item_id":1}', 'expired {"item_id":2}', 'released {"item_id":3}']);
+      expect(benSeen).toEqual(['claimed {"item_id":1}', 'released {"item_id":3}']);
+      expect(staffSeen).toEqual([`claimed {"item_id":1,"reviewer_id":${annId}}`, 'released {"item_id":3}']);
+    } finally {
+      staff.close();
+    }
   });
 
   it('and one published later, alone, still arrives at once', async () => {

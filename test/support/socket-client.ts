@@ -1,5 +1,5 @@
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import type { ServerEventName, ServerToClientEvents } from '../../shared/events';
+import { onServerEvent, ServerEventSchemas, type ServerEventName, type ServerEventPayload, type ServerToClientEvents } from '../../shared/events';
 import type { TestClient } from './http-client';
 
 export type TestSocket = Socket<ServerToClientEvents>;
@@ -14,11 +14,17 @@ export async function connectAs(url: string, client: TestClient): Promise<TestSo
   return socket;
 }
 
-/** socket.io's typed `on` cannot take a generic event name; payloads are kept exactly as they arrived. */
-function onRaw(socket: TestSocket, event: ServerEventName, listener: (payload: unknown) => void): () => void {
-  const untyped = socket as unknown as Socket;
-  untyped.on(event, listener);
-  return () => void untyped.off(event, listener);
+/**
+ * Every `event` the socket receives, alone or in a batch (shared/events.ts); payloads are kept
+ * exactly as they arrived. socket.io's typed `on` cannot take a generic event name.
+ */
+export function onRaw(socket: TestSocket, event: ServerEventName, listener: (payload: unknown) => void): () => void {
+  return onServerEvent(socket as unknown as Socket, event, listener);
+}
+
+/** Calls `listener` with every `event` the socket receives, parsed with its schema; returns the function that stops it. */
+export function onEvent<E extends ServerEventName>(socket: TestSocket, event: E, listener: (payload: ServerEventPayload<E>) => void): () => void {
+  return onRaw(socket, event, (payload) => listener(ServerEventSchemas[event].parse(payload) as ServerEventPayload<E>));
 }
 
 /** Every payload of `event` this socket receives from now on, as sent (not parsed: a test may look for keys a schema would drop). */

@@ -11,6 +11,7 @@ import type { ReflectionBatch } from '@shared/api/reflection';
 import type { ExtractionJob } from '@shared/api/tables';
 import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '@shared/api/runs';
 import {
+  onServerEvent,
   ServerEventSchemas,
   type ClientToServerEvents,
   type ServerEventName,
@@ -313,10 +314,7 @@ function listen<E extends ServerEventName>(
     if (data) handle(data);
   };
   // socket.io's typed `on` cannot relate a generic event name to its listener; the payload is parsed above.
-  const untyped = socket as unknown as Socket;
-  const name: string = event;
-  untyped.on(name, listener);
-  return () => void untyped.off(name, listener);
+  return onServerEvent(socket as unknown as Socket, event, listener);
 }
 
 /**
