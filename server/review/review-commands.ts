@@ -50,13 +50,20 @@ export class ReviewCommands {
   }
 
   submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
+    // One write transaction for both paths (each becomes a savepoint): taking SQLite's write lock
+    // and committing cost system calls, and a submit used to do both twice.
+    const outcome = this.db
+      .transaction(() => {
+        const gold = submitGoldReview(this.db, itemId, reviewerId, review);
+        return gold ? { gold, result: null } : { gold: null, result: submitReview(this.db, itemId, reviewerId, review) };
+      })
+      .immediate();
     // A gold item's review is compared with gold, not counted: its status did not change, no decision follows.
-    const gold = submitGoldReview(this.db, itemId, reviewerId, review);
+    const { gold, result } = outcome;
     if (gold) {
       this.events.released(itemId);
       return gold;
     }
-    const result = submitReview(this.db, itemId, reviewerId, review);
     this.events.decided(itemId, result.item_status);
     if (settled(result.item_status)) this.hooks.onDecided(itemId);
     return result;
