@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../server/config';
-import { findClaimable, nowIso } from '../server/review/review-queries';
+import { findClaimable, findNextClaim, nowIso } from '../server/review/review-queries';
 import { startServer } from '../server/start-server';
 import { createUser } from '../server/users/user-service';
 import { acceptReview } from '../test/support/review-fixtures';
@@ -28,7 +28,10 @@ import { KeepAliveClient } from './keep-alive-client';
  * Targets: paced p99 < 20 ms, saturated p99 < 30 ms, first burst p99 < 100 ms.
  *   npm run bench:review -- [items] [reviewers] [rounds] [burst]
  * BENCH_THINK_MS (250) the paced pause, BENCH_LOG_LEVEL (info) the server's log level,
- * BENCH_SOCKETS=0 no sockets, BENCH_CPU_PROF=<dir> writes the server's .cpuprofile there.
+ * BENCH_SOCKETS=0 no sockets, BENCH_CPU_PROF=<dir> writes the server's .cpuprofile there,
+ * BENCH_NODE_ARGS more Node options for the server (e.g. `--trace-gc`), BENCH_SERVER_OUT=<file>
+ * keeps the server's output there. Timed from the request's start to its answer's last byte
+ * over a keep-alive connection per reviewer (keep-alive-client.ts).
  */
 const ITEMS = Number(process.argv[2] ?? 100_000);
 const REVIEWERS = Number(process.argv[3] ?? 20);
@@ -213,6 +216,13 @@ try {
     findClaimable(db2, { status: 'pending', reviewerId: 1, now: nowIso(), k: 1, filters: { mismatch_first: false }, mismatchOnly: false, exclude: [] });
     floor.push(performance.now() - start);
   }
+  // The whole claim statement (assigned, queues, gold, general queue in one COALESCE), as the server runs it.
+  const claimStatement: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const start = performance.now();
+    findNextClaim(db2, { reviewerId: 1, now: nowIso(), k: 1, filters: { mismatch_first: false }, exclude: [], gold: 'off' });
+    claimStatement.push(performance.now() - start);
+  }
   db2.close();
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -245,6 +255,7 @@ try {
   console.log(line('  POST /api/review/next', warmBurst));
   console.log(cpuLine(warm.cpu));
   console.log(line('bare claim SELECT (floor)', floor));
+  console.log(line('whole claim SELECT', claimStatement));
   const verdict = (v: number[], target: number) => `${pct(v, 99) < target ? 'met' : 'MISSED'}`;
   console.log(
     `targets p99: paced < ${TARGETS.paced} ms claim ${verdict(paced.claims, TARGETS.paced)}, submit ${verdict(paced.submits, TARGETS.paced)}; ` +
