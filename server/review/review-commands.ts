@@ -14,7 +14,7 @@ export interface ReviewHooks {
 }
 
 /** The live events review's writes send (`ReviewEvents` in the server; a recorder in tests). */
-export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'released' | 'decided' | 'expired'>;
+export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'expired'>;
 
 const settled = (status: ItemStatus) => status === 'accepted' || status === 'rejected';
 
@@ -33,9 +33,12 @@ export class ReviewCommands {
   /** The reviewer's next task (their own live lease first), or null when the queue has none for them. */
   next(reviewerId: number, filters: QueueFilters & { exclude_item_ids: number[] }): ReviewTask | null {
     // One claim in one transaction: assigned, queue, gold (by its share) and general items in order.
-    const { task, claimed, expired } = claimNext(this.db, reviewerId, filters);
+    const { task, claimed, prefetch, expired } = claimNext(this.db, reviewerId, filters);
     this.events.expired(expired);
-    if (claimed !== null) this.events.claimed(claimed, reviewerId);
+    // A prefetched item is still shown as pending (prefetch-queries.ts): lists keep it until the
+    // reviewer's decision on the item before it, whose event refreshes them.
+    if (claimed !== null && prefetch) this.events.prefetched();
+    else if (claimed !== null) this.events.claimed(claimed, reviewerId);
     // A gold item (claimed now, or a resumed lease on one) is shown like any item in review.
     return disguiseGoldTask(this.db, task);
   }

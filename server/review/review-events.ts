@@ -36,6 +36,11 @@ export class ReviewEvents {
     this.queueChanged();
   }
 
+  /** A reviewer fetched their next item ahead: nobody looks at it yet, so only the queue's counts moved. */
+  prefetched(): void {
+    this.queueChanged();
+  }
+
   released(itemId: number): void {
     this.ctx.publish('item.released', { item_id: itemId });
     this.presenceChanged();

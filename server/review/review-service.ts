@@ -119,7 +119,7 @@ export function claimNext(
   reviewerId: number,
   filters: QueueFilters & { exclude_item_ids: number[] },
   random: () => number = Math.random,
-): { task: ReviewTask | null; claimed: number | null; gold: boolean; expired: { item_id: number; reviewer_id: number }[] } {
+): { task: ReviewTask | null; claimed: number | null; prefetch: boolean; gold: boolean; expired: { item_id: number; reviewer_id: number }[] } {
   const settings = getSettings(db);
   const gold: GoldPlace = settings.gold_share <= 0 ? 'off' : random() < settings.gold_share ? 'drawn' : 'drained';
   return db.transaction(() => {
@@ -128,15 +128,16 @@ export function claimNext(
     for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
     const held = heldLeases(db, reviewerId, now);
     const resume = held.find((l) => !filters.exclude_item_ids.includes(l.item_id));
-    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, gold: false, expired };
-    if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, gold: false, expired };
+    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, prefetch: false, gold: false, expired };
+    if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, prefetch: false, gold: false, expired };
     const exclude = [...filters.exclude_item_ids, ...held.map((l) => l.item_id)];
     const pick = findNextClaim(db, { reviewerId, now, k: settings.reviews_per_item, filters, exclude, gold });
-    if (pick === null) return { task: null, claimed: null, gold: false, expired };
+    if (pick === null) return { task: null, claimed: null, prefetch: false, gold: false, expired };
     const expiresAt = nowIso(settings.lease_seconds * 1000);
     insertLease(db, pick.id, reviewerId, expiresAt);
     if (!pick.gold) setItemStatus(db, pick.id, 'in_review');
-    return { task: buildTask(db, pick.id, expiresAt), claimed: pick.id, gold: pick.gold, expired };
+    // Claimed while the reviewer holds another item: the next one, fetched ahead (prefetch-queries.ts).
+    return { task: buildTask(db, pick.id, expiresAt), claimed: pick.id, prefetch: held.length > 0, gold: pick.gold, expired };
   }).immediate();
 }
 

@@ -320,6 +320,27 @@ describe('reviewing in the browser', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it("a reviewer's prefetched next item is still pending on the curator's Items list, not a second item in review", async () => {
+    const { review, userId } = await reviewerOnReviewPage();
+    const shown = await review.shownItemId();
+    await expect.poll(() => prefetched(userId)).toBe(true);
+    const ahead = (server.server.ctx.db.prepare('SELECT item_id FROM leases WHERE reviewer_id = ? AND item_id != ?').get(userId, shown) as { item_id: number }).item_id;
+
+    const items = await new ItemsListPage(await signIn(await newUser('curator')), server.url).goto('status=in_review');
+    await items.row(shown).waitFor();
+    expect(await items.row(ahead).count()).toBe(0);
+    await items.goto('status=pending');
+    await items.row(ahead).waitFor();
+    expect(await items.status(ahead)).toBe('pending');
+
+    // Decided, the item on screen leaves review and the one fetched ahead is the one in review.
+    await review.press('a');
+    await review.waitForItem(ahead);
+    await items.goto('status=in_review');
+    await items.row(ahead).waitFor();
+    expect(await items.status(ahead)).toBe('in review');
+  });
+
   it('items claimed elsewhere leave a pending list at once; a curator re-queues a decided item from the list', async () => {
     const curatorUser = await newUser('curator');
     const items = await new ItemsListPage(await signIn(curatorUser), server.url).goto('status=pending');

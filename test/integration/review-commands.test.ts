@@ -25,6 +25,7 @@ let commands: ReviewCommands;
 
 const recorder: ReviewEventSink = {
   claimed: (itemId, reviewerId) => effects.push(`claimed ${itemId} by ${reviewerId}`),
+  prefetched: () => effects.push('prefetched'),
   released: (itemId) => effects.push(`released ${itemId}`),
   decided: (itemId, status) => effects.push(`decided ${itemId} ${status}`),
   expired: (leases) => leases.forEach((lease) => effects.push(`expired ${lease.item_id}`)),
@@ -56,6 +57,15 @@ describe('review commands', () => {
     const result = commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
     expect(result.item_status).toBe('accepted');
     expect(effects.slice(1)).toEqual([`decided ${itemId} accepted`, `onDecided ${itemId}`]);
+  });
+
+  it('a claim made while the reviewer holds an item is a prefetch: nobody is told it was claimed', () => {
+    const [first, ahead] = [newItem(), newItem()];
+    expect(commands.next(reviewer, filters)?.item.id).toBe(first);
+    expect(commands.next(reviewer, { ...filters, exclude_item_ids: [first] })?.item.id).toBe(ahead);
+    expect(effects).toEqual([`claimed ${first} by ${reviewer}`, 'prefetched']);
+    commands.submit(first, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
+    commands.submit(ahead, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
   });
 
   it('a review that leaves the item open tells clients but not the hook; undo claims it again without the hook', () => {
