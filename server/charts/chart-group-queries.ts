@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
+import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
 import { parsedChart } from './parsed-chart-cache';
@@ -19,6 +20,8 @@ export interface GroupMember {
   table: DataTable | null;
   table_confirmed: boolean;
   has_image: boolean;
+  /** The annotation's colours and series order for the item page's drawing; null without a table or annotation. */
+  drawing_style: DrawingStyle | null;
 }
 
 export interface ChartGroup {
@@ -45,6 +48,15 @@ interface MemberRow {
 export function loadChartGroup(db: Db, groupId: number): ChartGroup | null {
   const group = statement(db, 'SELECT id, split, name FROM chart_groups WHERE id = ?').get(groupId) as { id: number; split: string; name: string } | undefined;
   if (!group) return null;
+  return { ...group, members: groupMembers(db, groupId) };
+}
+
+/**
+ * The group's charts in position order (none for an unknown or empty group), each table and
+ * drawing style parsed once by the parsed-chart cache: the one member query of generation,
+ * verification, the Groups page and the item page's group view.
+ */
+export function groupMembers(db: Db, groupId: number): GroupMember[] {
   const rows = statement(db,
       `SELECT m.position, c.id, c.split, c.imgname, c.title, c.chart_type, c.data_table, c.annotation, c.table_confirmed,
          EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id) AS has_image
@@ -52,20 +64,21 @@ export function loadChartGroup(db: Db, groupId: number): ChartGroup | null {
        WHERE m.group_id = ? ORDER BY m.position`,
     )
     .all(groupId) as MemberRow[];
-  return {
-    ...group,
-    members: rows.map((row) => ({
+  return rows.map((row) => {
+    const parsed = row.data_table === null ? null : parsedChart(row.id, row.data_table, row.annotation);
+    return {
       position: row.position,
       id: row.id,
       split: row.split,
       imgname: row.imgname,
       title: row.title,
       chart_type: ChartTypeSchema.parse(row.chart_type),
-      table: row.data_table === null ? null : parsedChart(row.id, row.data_table, row.annotation).table,
+      table: parsed?.table ?? null,
       table_confirmed: row.table_confirmed === 1,
       has_image: row.has_image === 1,
-    })),
-  };
+      drawing_style: parsed?.style ?? null,
+    };
+  });
 }
 
 /** The group a factual question spans, or null for a question over one chart. */
