@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
+import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer';
 import { createApp } from './app';
 import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
@@ -51,18 +52,22 @@ const starting: RequestListener = (_req, res) => {
  */
 export async function startServer(config: Config, logger: Logger = pino({ level: config.logLevel, redact: LOG_REDACTION })): Promise<RunningServer> {
   const db = openAndMigrate(config.dbPath);
+  // WAL checkpoints (copy and sync) run beside the event loop, not in the commit of a request.
+  const checkpointer = config.dbPath === ':memory:' ? null : startWalCheckpointer(db, config.dbPath, logger);
   let handler = starting;
   const httpServer = createServer((req, res) => handler(req, res));
   try {
     await listen(httpServer, config.port, config.host);
   } catch (error) {
+    await checkpointer?.stop();
     db.close();
     throw error;
   }
   try {
-    return await prepare(config, logger, db, httpServer, (app) => (handler = app));
+    return await prepare(config, logger, db, httpServer, (app) => (handler = app), checkpointer);
   } catch (error) {
     httpServer.close();
+    await checkpointer?.stop();
     db.close();
     throw error;
   }
@@ -74,6 +79,7 @@ async function prepare(
   db: Db,
   httpServer: Server,
   serve: (app: Express) => void,
+  checkpointer: WalCheckpointer | null,
 ): Promise<RunningServer> {
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
@@ -142,7 +148,7 @@ async function prepare(
       await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown()]);
       realtime.io.close();
       await httpClosed;
-      await Promise.all([closeRenderPool(), closeOfflinePool()]);
+      await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop()]);
       db.close();
     })();
     return closing;
