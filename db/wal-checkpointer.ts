@@ -39,6 +39,7 @@ export function startWalCheckpointer(db: Db, dbPath: string, logger: Logger, int
   const worker = new Worker(WORKER, { workerData: { dbPath, intervalMs } satisfies CheckpointerJob });
   let last: { log: number; checkpointed: number } | null = null;
   let stopping = false;
+  let failing = false;
   const selfCheckpoint = () => {
     if (db.open) db.pragma(`wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`);
   };
@@ -46,8 +47,15 @@ export function startWalCheckpointer(db: Db, dbPath: string, logger: Logger, int
     if (message.kind === 'ready') {
       if (db.open && !stopping) db.pragma('wal_autocheckpoint = 0');
     }
-    else if (message.kind === 'checkpointed') last = { log: message.log, checkpointed: message.checkpointed };
-    else logger.warn({ db: dbPath, error: message.message }, 'WAL checkpoint failed; the next one tries again');
+    else if (message.kind === 'checkpointed') {
+      last = { log: message.log, checkpointed: message.checkpointed };
+      if (failing) logger.info({ db: dbPath }, 'WAL checkpoints work again');
+      failing = false;
+    } else if (!failing) {
+      // Once, not every interval: a read-only or full disk fails every try until it is fixed.
+      failing = true;
+      logger.warn({ db: dbPath, error: message.message }, 'WAL checkpoint failed; the thread keeps trying');
+    }
   });
   worker.on('error', (error) => logger.warn({ err: error, db: dbPath }, 'WAL checkpoint thread failed; the server checkpoints itself'));
   const exited = new Promise<void>((resolve) =>
