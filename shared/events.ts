@@ -13,6 +13,10 @@ import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
 import { StatusCountsSchema } from './api/review';
 
+/** What happened to a chart group (`chart_group.changed`). */
+export const ChartGroupChangeSchema = z.enum(['created', 'edited', 'question_added', 'deleted']);
+export type ChartGroupChange = z.infer<typeof ChartGroupChangeSchema>;
+
 /**
  * Server → client events: name → payload schema. Names read `entity.pastTenseVerb`.
  * The same map types socket.io on both sides.
@@ -24,6 +28,12 @@ export const ServerEventSchemas = {
   'import.progress': ImportProgressSchema,
   /** A split was renamed or archived. */
   'split.updated': z.object({ split: SplitSummarySchema }),
+  /**
+   * A curator created, renamed or reordered a chart group, asked a question over it or deleted it
+   * (server/charts/chart-group-commands.ts). `chart_ids`: its charts in order (a deleted group's,
+   * as they were): their pages link to the group, and a question is stored on the first.
+   */
+  'chart_group.changed': z.object({ group_id: z.number().int(), change: ChartGroupChangeSchema, chart_ids: z.array(z.number().int()) }),
   'run.created': z.object({ run: RunSchema }),
   /** Counters, tokens, cost or status changed; throttled while a run is busy. */
   'run.progressed': z.object({ run: RunSchema }),

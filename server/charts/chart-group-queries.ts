@@ -81,6 +81,11 @@ export function groupMembers(db: Db, groupId: number): GroupMember[] {
   });
 }
 
+/** The group's chart ids in position order (none for an unknown group): what a change to it tells clients to refetch. */
+export function groupChartIds(db: Db, groupId: number): number[] {
+  return (statement(db, 'SELECT chart_id FROM chart_group_members WHERE group_id = ? ORDER BY position').all(groupId) as { chart_id: number }[]).map((row) => row.chart_id);
+}
+
 /** The group a factual question spans, or null for a question over one chart. */
 export function groupIdOfQa(db: Db, qaId: number): number | null {
   const row = statement(db, 'SELECT group_id FROM factual_qas WHERE id = ?').get(qaId) as { group_id: number | null } | undefined;

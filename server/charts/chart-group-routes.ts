@@ -3,7 +3,8 @@ import { chartGroupsApi } from '../../shared/api/chart-groups';
 import type { AppContext } from '../app-context';
 import { HttpError } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
-import { addGroupQuestion, ChartGroupError, chartGroupDetail, createChartGroup, deleteChartGroup, listChartGroups, updateChartGroup } from './chart-group-service';
+import { addQuestion, createGroup, deleteGroup, updateGroup } from './chart-group-commands';
+import { ChartGroupError, chartGroupDetail, listChartGroups } from './chart-group-service';
 
 const CODE = { not_found: 'not_found', invalid: 'bad_request', conflict: 'conflict' } as const;
 
@@ -21,9 +22,9 @@ export function chartGroupRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, chartGroupsApi.list, 'reviewer', ({ query }) => listChartGroups(ctx.db, query));
   handle(api, chartGroupsApi.get, 'reviewer', ({ params: { id } }) => refusalsAsHttp(() => chartGroupDetail(ctx.db, id)));
-  handle(api, chartGroupsApi.create, 'curator', ({ body, user }) => refusalsAsHttp(() => ({ group: createChartGroup(ctx.db, body, user.id) })));
-  handle(api, chartGroupsApi.update, 'curator', ({ params: { id }, body, user }) => refusalsAsHttp(() => ({ group: updateChartGroup(ctx.db, id, body, user.id) })));
-  handle(api, chartGroupsApi.addQuestion, 'curator', ({ params: { id }, body, user }) => refusalsAsHttp(() => ({ question: addGroupQuestion(ctx.db, id, body, user.id) })));
-  handle(api, chartGroupsApi.remove, 'curator', ({ params: { id }, user }) => refusalsAsHttp(() => deleteChartGroup(ctx.db, id, user.id)));
+  handle(api, chartGroupsApi.create, 'curator', ({ body, user }) => refusalsAsHttp(() => ({ group: createGroup(ctx, body, user.id) })));
+  handle(api, chartGroupsApi.update, 'curator', ({ params: { id }, body, user }) => refusalsAsHttp(() => ({ group: updateGroup(ctx, id, body, user.id) })));
+  handle(api, chartGroupsApi.addQuestion, 'curator', ({ params: { id }, body, user }) => refusalsAsHttp(() => ({ question: addQuestion(ctx, id, body, user.id) })));
+  handle(api, chartGroupsApi.remove, 'curator', ({ params: { id }, user }) => refusalsAsHttp(() => deleteGroup(ctx, id, user.id)));
   return api.router;
 }

@@ -31,6 +31,8 @@ export const queryKeys = {
     groups: () => ['charts', 'groups'] as const,
     groupList: (query: ChartGroupListQuery) => ['charts', 'groups', 'list', query] as const,
     group: (id: number) => ['charts', 'groups', 'detail', id] as const,
+    /** The groups a chart's page links (under its detail key: a write that refetches the chart refetches them too). */
+    groupLinks: (chartId: number) => ['charts', 'detail', chartId, 'groups'] as const,
   },
   settings: () => ['settings'] as const,
   /** Table-extraction jobs: the recent list is fetched and kept live by `extraction.progressed`; a plan (the button's count) per scope. */

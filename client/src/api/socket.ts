@@ -211,6 +211,18 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     },
     'import.progress': (progress) => queryClient.setQueryData(queryKeys.importProgress(progress.upload_id), progress),
     'split.updated': () => invalidate(queryKeys.splits()),
+    'chart_group.changed': ({ group_id, change, chart_ids }) => {
+      // Lists count and page the groups; the group's page shows its name, order and questions.
+      invalidate(queryKeys.charts.groups());
+      invalidate(queryKeys.charts.group(group_id));
+      // Each member's page links the group, "chart n of m".
+      for (const chartId of chart_ids) invalidate(queryKeys.charts.groupLinks(chartId));
+      if (change === 'question_added' && chart_ids[0] !== undefined) {
+        // The question is stored on the first chart: its questions and every list's question count.
+        invalidate(queryKeys.charts.detail(chart_ids[0]));
+        invalidate(queryKeys.charts.lists());
+      }
+    },
     'presence.changed': (presence) => queryClient.setQueryData<Presence>(queryKeys.presence(), presence),
     'run.created': () => {
       invalidate(queryKeys.runs.lists());
@@ -338,6 +350,7 @@ export function feedQueryCache(socket: WorkbenchSocket, queryClient: QueryClient
     invalidate(queryKeys.overview());
     invalidate(queryKeys.analytics.all());
     invalidate(queryKeys.reflectionBatches.list());
+    invalidate(queryKeys.charts.groups());
   };
   socket.io.on('reconnect', onReconnect);
   return () => {

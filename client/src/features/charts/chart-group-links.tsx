@@ -14,8 +14,7 @@ const GROUPS_READ = 200;
  */
 export function ChartGroupLinks({ chartId, split }: { chartId: number; split: string }) {
   const query = { split, page: 1, page_size: GROUPS_READ };
-  // Under the chart's detail key: a write that refetches the charts refetches these too.
-  const groups = useQuery({ queryKey: [...queryKeys.charts.detail(chartId), 'groups', split], queryFn: () => call(chartGroupsApi.list, { query }) });
+  const groups = useQuery({ queryKey: [...queryKeys.charts.groupLinks(chartId), split], queryFn: () => call(chartGroupsApi.list, { query }) });
   if (!groups.data) return null;
   const memberships = groups.data.groups.flatMap((group) => {
     const member = group.members.find((candidate) => candidate.chart_id === chartId);
