@@ -17,7 +17,7 @@ import { getSettings } from '../settings/settings-queries';
 import { NO_USAGE, type EngineUsage } from './engine';
 import { isControlTask, mulberry32, proposalTaskScope, sampleExamples } from './run-planner';
 import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
-import { groupStage2Wire, itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
+import { groupStage2Wire, itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
 import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
 
 /**
@@ -44,6 +44,8 @@ export interface StageTask {
   task: TaskRow;
   customId: string;
   messages: { system: string; user: string; image?: string; images?: string[] };
+  /** The template its messages were rendered from, as its `llm_calls` row records it: Stage 2 over a group has its own. */
+  template: { name: string; hash: string };
   /** An item task over a chart group: how many charts (its reply names a chart on every op: groupStage2Wire). */
   groupCharts?: number;
   /** The repair turns after an invalid first reply (the engine's one repair), else none. */
@@ -90,6 +92,8 @@ function repairTurnsOf(calls: LlmCall[] | undefined, schemaName: string): ChatCo
   ];
 }
 
+const templateOf = (template: { name: string; hash: string }) => ({ name: template.name, hash: template.hash });
+
 /** The stage's pending tasks, prepared: Stage 1 samples its examples as the call-by-call task does (seeded by the task id). */
 export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): StageTask[] {
   const { db } = ctx;
@@ -112,6 +116,7 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
         task,
         customId,
         messages: proposalMessages(settings, chartType, examples, scope),
+        template: templateOf(stage1Template()),
         repairTurns,
         store: (reply, made) => {
           const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurns.length > 0);
@@ -131,6 +136,7 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
       task,
       customId,
       messages: itemMessages(source, proposal, (chartId) => getChartImage(db, chartId)?.png ?? null),
+      template: templateOf(itemTemplateFor(source)),
       ...(groupCharts ? { groupCharts } : {}),
       repairTurns,
       store: (reply, made) => {
@@ -265,7 +271,8 @@ export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: Stage
     const outcome = await awaitBatch(target, batch, tasks.map((t) => t.customId));
     if (!outcome) return false;
     const record = (task: StageTask, result: BatchLineResult) => {
-      const call = recordBatchCall(target, outcome.batch, result, task.task.id);
+      // The stage's target names one template; a group question's request was rendered from another.
+      const call = recordBatchCall({ ...target, template: task.template }, outcome.batch, result, task.task.id);
       return { callId: call.callId, usage: { calls: 1, prompt_tokens: call.tokens.prompt_tokens, completion_tokens: call.tokens.completion_tokens, cost: call.cost } };
     };
     storeStageResults(ctx, tasks, outcome.mapped.results, outcome.mapped.unknown, record, () => finishBatch(target, outcome.batch, outcome.problem));
