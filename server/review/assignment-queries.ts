@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import type { ItemAssignment } from '../../shared/api/items';
-import type { ReviewQueue } from '../../shared/api/assignment';
+import type { ItemAssignmentDetail, ReviewQueue } from '../../shared/api/assignment';
 
 /** All SQL of assignment (migration 021): named queues and their members, item assignments, retired items. */
 
@@ -30,6 +30,47 @@ export function getQueue(db: Db, queueId: number): ReviewQueue | null {
 
 export function queueNameTaken(db: Db, name: string): boolean {
   return statement(db, 'SELECT 1 FROM review_queues WHERE name = ?').get(name) !== undefined;
+}
+
+/** Whether a queue other than `exceptId` has this name (names compare case-insensitively: the column is NOCASE). */
+export function queueNameTakenByOther(db: Db, name: string, exceptId: number): boolean {
+  return statement(db, 'SELECT 1 FROM review_queues WHERE name = ? AND id != ?').get(name, exceptId) !== undefined;
+}
+
+export function renameQueueRow(db: Db, queueId: number, name: string): void {
+  statement(db, 'UPDATE review_queues SET name = ? WHERE id = ?').run(name, queueId);
+}
+
+/** Unassigns every item assigned to the queue; how many were. Done before the queue's row goes, so the count is known (the cascade would not say). */
+export function deleteQueueAssignments(db: Db, queueId: number): number {
+  return statement(db, 'DELETE FROM item_assignments WHERE queue_id = ?').run(queueId).changes;
+}
+
+/** Deletes the queue and its memberships; true when it existed. */
+export function deleteQueueRow(db: Db, queueId: number): boolean {
+  statement(db, 'DELETE FROM review_queue_members WHERE queue_id = ?').run(queueId);
+  return statement(db, 'DELETE FROM review_queues WHERE id = ?').run(queueId).changes > 0;
+}
+
+/** One item's assignment with who made it and when; null when it has none. */
+export function itemAssignmentDetail(db: Db, itemId: number): ItemAssignmentDetail | null {
+  const row = statement(db,
+    `SELECT a.assigned_at, a.reviewer_id, u.username AS reviewer, a.queue_id, q.name AS queue, b.username AS assigned_by
+       FROM item_assignments a
+       LEFT JOIN users u ON u.id = a.reviewer_id
+       LEFT JOIN review_queues q ON q.id = a.queue_id
+       LEFT JOIN users b ON b.id = a.assigned_by
+      WHERE a.item_id = ?`,
+  ).get(itemId) as
+    | { assigned_at: string; reviewer_id: number | null; reviewer: string | null; queue_id: number | null; queue: string | null; assigned_by: string | null }
+    | undefined;
+  if (!row) return null;
+  return {
+    reviewer: row.reviewer_id !== null && row.reviewer !== null ? { id: row.reviewer_id, username: row.reviewer } : null,
+    queue: row.queue_id !== null && row.queue !== null ? { id: row.queue_id, name: row.queue } : null,
+    assigned_by: row.assigned_by,
+    assigned_at: row.assigned_at,
+  };
 }
 
 export function insertQueue(db: Db, name: string, createdBy: number): number {

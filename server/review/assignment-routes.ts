@@ -2,7 +2,19 @@ import { assignmentApi } from '../../shared/api/assignment';
 import type { AppContext } from '../app-context';
 import type { ApiRouter } from '../http/handle';
 import { handle } from '../http/handle';
-import { addQueueMember, assignItems, createQueue, queuesAndReviewers, removeQueueMember, resolveTarget, restoreItems, unassignItems } from './assignment-service';
+import {
+  addQueueMember,
+  assignItems,
+  assignmentOfItem,
+  createQueue,
+  deleteQueue,
+  queuesAndReviewers,
+  removeQueueMember,
+  renameQueue,
+  resolveTarget,
+  restoreItems,
+  unassignItems,
+} from './assignment-service';
 import { markGoldMany } from './gold-service';
 import type { ReviewCommands } from './review-commands';
 
@@ -18,6 +30,18 @@ export function mountAssignmentRoutes(api: ApiRouter, ctx: AppContext, review: R
   };
   handle(api, assignmentApi.queues, 'curator', () => queuesAndReviewers(db));
   handle(api, assignmentApi.createQueue, 'curator', ({ body, user }) => ({ queue: createQueue(db, body.name, user.id) }));
+  // A rename or delete changes tags and the queue panels even when no item moves: told always.
+  handle(api, assignmentApi.renameQueue, 'curator', ({ params, body, user }) => {
+    const queue = renameQueue(db, params.id, body.name, user.id);
+    ctx.publish('assignment.changed', { items: queue.items });
+    return { queue };
+  });
+  handle(api, assignmentApi.deleteQueue, 'curator', ({ params, user }) => {
+    const unassigned = deleteQueue(db, params.id, user.id);
+    ctx.publish('assignment.changed', { items: unassigned });
+    return { unassigned };
+  });
+  handle(api, assignmentApi.itemAssignment, 'curator', ({ params }) => ({ assignment: assignmentOfItem(db, params.id) }));
   handle(api, assignmentApi.addMember, 'curator', ({ params, body, user }) => {
     const queue = addQueueMember(db, params.id, body.user_id, user.id);
     changed(queue.items);

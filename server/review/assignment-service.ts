@@ -1,12 +1,14 @@
 import type { Db } from '../../db/database';
-import type { Assignee, BulkTarget, ReviewQueue } from '../../shared/api/assignment';
+import type { Assignee, BulkTarget, ItemAssignmentDetail, ReviewQueue } from '../../shared/api/assignment';
 import { recordAudit } from '../audit/audit-log';
 import { HttpError, notFound } from '../http/http-error';
 import { filteredItemIds } from '../items/item-list-queries';
 import {
   assignableReviewers,
   deleteAssignment,
+  deleteQueueAssignments,
   deleteQueueMember,
+  deleteQueueRow,
   deleteRetired,
   existingItemIds,
   getQueue,
@@ -14,8 +16,11 @@ import {
   insertQueueMember,
   insertRetired,
   isAssignableReviewer,
+  itemAssignmentDetail,
   listQueues,
   queueNameTaken,
+  queueNameTakenByOther,
+  renameQueueRow,
   upsertAssignment,
 } from './assignment-queries';
 import { deleteItemLeases, nowIso } from './review-queries';
@@ -51,6 +56,44 @@ export function createQueue(db: Db, name: string, curatorId: number): ReviewQueu
     recordAudit(db, { actor_id: curatorId, action: 'queue.created', target_type: 'queue', target_id: id, details: { name } });
     return queueOrThrow(db, id);
   }).immediate();
+}
+
+/** Renames a queue; another queue's name (in any case) is a 409 naming it. Its own name in another case is a rename. */
+export function renameQueue(db: Db, queueId: number, name: string, curatorId: number): ReviewQueue {
+  return db.transaction(() => {
+    const queue = queueOrThrow(db, queueId);
+    if (queueNameTakenByOther(db, name, queueId)) throw new HttpError('conflict', `a queue named '${name}' exists already`, 'name');
+    if (queue.name === name) return queue;
+    renameQueueRow(db, queueId, name);
+    recordAudit(db, { actor_id: curatorId, action: 'queue.renamed', target_type: 'queue', target_id: queueId, details: { from: queue.name, to: name } });
+    return queueOrThrow(db, queueId);
+  }).immediate();
+}
+
+/**
+ * Deletes a queue: the items assigned to it lose their assignment and are the general queue's
+ * again; items, reviews and leases stay. One audit entry carries the count. How many items were unassigned.
+ */
+export function deleteQueue(db: Db, queueId: number, curatorId: number): number {
+  return db.transaction(() => {
+    const queue = queueOrThrow(db, queueId);
+    const unassigned = deleteQueueAssignments(db, queueId);
+    deleteQueueRow(db, queueId);
+    recordAudit(db, {
+      actor_id: curatorId,
+      action: 'queue.deleted',
+      target_type: 'queue',
+      target_id: queueId,
+      details: { name: queue.name, members: queue.members.length, items_unassigned: unassigned },
+    });
+    return unassigned;
+  }).immediate();
+}
+
+/** An item's assignment for the Item page; 404 for an item that does not exist. */
+export function assignmentOfItem(db: Db, itemId: number): ItemAssignmentDetail | null {
+  if (existingItemIds(db, [itemId]).length === 0) throw notFound(`item ${itemId}`);
+  return itemAssignmentDetail(db, itemId);
 }
 
 export function addQueueMember(db: Db, queueId: number, userId: number, curatorId: number): ReviewQueue {

@@ -79,3 +79,14 @@ export function countUsers(db: Db): number {
 export function countAdmins(db: Db): number {
   return (statement(db, "SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND disabled_at IS NULL").get() as { n: number }).n;
 }
+
+/** Items assigned to each user personally (migration 021; queue assignments are the queue's): what disabling them gives back to the general queue. */
+export function countPersonalAssignments(db: Db): Map<number, number> {
+  const rows = statement(db, 'SELECT reviewer_id AS id, COUNT(*) AS n FROM item_assignments WHERE reviewer_id IS NOT NULL GROUP BY reviewer_id').all() as { id: number; n: number }[];
+  return new Map(rows.map((row) => [row.id, row.n]));
+}
+
+/** Unassigns every item assigned to this user personally; how many were. */
+export function deletePersonalAssignments(db: Db, userId: number): number {
+  return statement(db, 'DELETE FROM item_assignments WHERE reviewer_id = ?').run(userId).changes;
+}

@@ -10,6 +10,8 @@ import { recordAudit } from '../audit/audit-log';
 import { HttpError, notFound } from '../http/http-error';
 import {
   countAdmins,
+  countPersonalAssignments,
+  deletePersonalAssignments,
   findAccountByName,
   getAccount,
   insertUser,
@@ -20,8 +22,11 @@ import {
   type Account,
 } from './user-queries';
 
-/** What an account change needs: the database, and a way to close the user's open sockets. */
-export type AccountContext = Pick<AppContext, 'db' | 'disconnectSockets'>;
+/**
+ * What an account change needs: the database, a way to close the user's open sockets, and (in
+ * the server, not the CLI) a way to tell open pages that assignments changed.
+ */
+export type AccountContext = Pick<AppContext, 'db' | 'disconnectSockets'> & Partial<Pick<AppContext, 'publish'>>;
 
 /** Creates a user; without a password one is generated and returned once. `actorId`: who, for the audit log (null: the CLI or first start). */
 export async function createUser(db: Db, username: string, role: Role, password?: string, actorId: number | null = null): Promise<{ user: User; generatedPassword?: string }> {
@@ -36,10 +41,11 @@ export async function createUser(db: Db, username: string, role: Role, password?
   return generatedPassword ? { user, generatedPassword } : { user };
 }
 
-/** Every user with their live session count, disabled ones included. */
+/** Every user with their live session count and personally assigned items, disabled ones included. */
 export function listAdminUsers(db: Db): AdminUser[] {
   const sessions = countLiveSessionsByUser(db, sessionClock(db));
-  return listAccounts(db).map((account) => ({ ...account, active_sessions: sessions.get(account.id) ?? 0 }));
+  const assigned = countPersonalAssignments(db);
+  return listAccounts(db).map((account) => ({ ...account, active_sessions: sessions.get(account.id) ?? 0, assigned_items: assigned.get(account.id) ?? 0 }));
 }
 
 function accountOrThrow(db: Db, id: number): Account {
@@ -51,7 +57,7 @@ function accountOrThrow(db: Db, id: number): Account {
 function adminUser(db: Db, id: number): AdminUser {
   const account = accountOrThrow(db, id);
   const sessions = countLiveSessionsByUser(db, sessionClock(db));
-  return { ...account, active_sessions: sessions.get(id) ?? 0 };
+  return { ...account, active_sessions: sessions.get(id) ?? 0, assigned_items: countPersonalAssignments(db).get(id) ?? 0 };
 }
 
 /** The id of the user named `username` (any case), for the CLI. */
@@ -86,20 +92,31 @@ export function changeRole(ctx: AccountContext, id: number, role: Role, actorId:
   return adminUser(db, id);
 }
 
-/** Disables a user: they cannot log in, and every session of theirs ends with its sockets. */
-export function disableUser(ctx: AccountContext, id: number, actorId: number | null = null, now = new Date()): { user: AdminUser; revokedSessions: number } {
+/**
+ * Disables a user: they cannot log in, every session of theirs ends with its sockets, and the
+ * items assigned to them personally are unassigned in the same transaction — nobody else could
+ * claim them otherwise. Their queue memberships stay (a queue's other members still serve it).
+ */
+export function disableUser(
+  ctx: AccountContext,
+  id: number,
+  actorId: number | null = null,
+  now = new Date(),
+): { user: AdminUser; revokedSessions: number; unassignedItems: number } {
   const { db } = ctx;
-  const revokedSessions = db.transaction(() => {
+  const { ended, unassigned } = db.transaction(() => {
     const account = accountOrThrow(db, id);
-    if (account.disabled_at !== null) return 0;
+    if (account.disabled_at !== null) return { ended: 0, unassigned: 0 };
     refuseLastAdmin(db, account, 'disable');
     setUserDisabled(db, id, now.toISOString());
-    const ended = endUserSessions(db, id, now);
-    recordAudit(db, { actor_id: actorId, action: 'user.disabled', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
-    return ended;
+    const revoked = endUserSessions(db, id, now);
+    const freed = deletePersonalAssignments(db, id);
+    recordAudit(db, { actor_id: actorId, action: 'user.disabled', target_type: 'user', target_id: id, details: { revoked_sessions: revoked, items_unassigned: freed } });
+    return { ended: revoked, unassigned: freed };
   }).immediate();
   ctx.disconnectSockets({ userId: id });
-  return { user: adminUser(db, id), revokedSessions };
+  if (unassigned > 0) ctx.publish?.('assignment.changed', { items: unassigned });
+  return { user: adminUser(db, id), revokedSessions: ended, unassignedItems: unassigned };
 }
 
 /** Lets a disabled user log in again; sessions that ended with the disable stay ended. */

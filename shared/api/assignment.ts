@@ -49,6 +49,24 @@ export const QueueMemberRequestSchema = z.object({ user_id: z.number().int().pos
 // DELETE /api/queues/:id/members/:user_id   (curator) → the queue
 export const QueueMemberParamsSchema = z.object({ id: IdSchema, user_id: IdSchema });
 
+// PATCH /api/queues/:id   (curator): rename → the queue; 409 when another queue has the name (names are case-insensitive)
+export const RenameQueueRequestSchema = z.object({ name: QueueNameSchema });
+// DELETE /api/queues/:id   (curator): the queue's items lose their assignment (back to the general queue); nothing else is deleted
+export const DeleteQueueResponseSchema = z.object({ unassigned: z.number().int() });
+
+/** An item's assignment as the Item page shows it to curators: to whom, by whom, when. */
+export const ItemAssignmentDetailSchema = z.object({
+  /** Set when assigned to one reviewer; `queue` is null then. */
+  reviewer: PersonSchema.nullable(),
+  queue: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** The curator's username; null when that account is gone. */
+  assigned_by: z.string().nullable(),
+  assigned_at: z.string(),
+});
+export type ItemAssignmentDetail = z.infer<typeof ItemAssignmentDetailSchema>;
+// GET /api/items/:id/assignment   (curator; reviewers never learn who else is assigned) → null when in the general queue
+export const ItemAssignmentResponseSchema = z.object({ assignment: ItemAssignmentDetailSchema.nullable() });
+
 // POST /api/items/assign   (curator) → how many items are now assigned to the assignee
 export const AssignRequestSchema = z.object({ target: BulkTargetSchema, to: AssigneeSchema });
 export const AssignResponseSchema = z.object({ assigned: z.number().int() });
@@ -69,6 +87,9 @@ export const assignmentApi = {
   queues: endpoint('GET', '/api/queues', { response: QueueListResponseSchema }),
   createQueue: endpoint('POST', '/api/queues', { body: CreateQueueRequestSchema, response: QueueResponseSchema, status: 201 }),
   addMember: endpoint('POST', '/api/queues/:id/members', { params: z.object({ id: IdSchema }), body: QueueMemberRequestSchema, response: QueueResponseSchema }),
+  renameQueue: endpoint('PATCH', '/api/queues/:id', { params: z.object({ id: IdSchema }), body: RenameQueueRequestSchema, response: QueueResponseSchema }),
+  deleteQueue: endpoint('DELETE', '/api/queues/:id', { params: z.object({ id: IdSchema }), response: DeleteQueueResponseSchema }),
+  itemAssignment: endpoint('GET', '/api/items/:id/assignment', { params: z.object({ id: IdSchema }), response: ItemAssignmentResponseSchema }),
   removeMember: endpoint('DELETE', '/api/queues/:id/members/:user_id', { params: QueueMemberParamsSchema, response: QueueResponseSchema }),
   assign: endpoint('POST', '/api/items/assign', { body: AssignRequestSchema, response: AssignResponseSchema }),
   unassign: endpoint('POST', '/api/items/unassign', { body: UnassignRequestSchema, response: UnassignResponseSchema }),

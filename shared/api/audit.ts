@@ -27,6 +27,8 @@ export const AUDIT_ACTIONS = [
   'queue.created',
   'queue.member_added',
   'queue.member_removed',
+  'queue.renamed',
+  'queue.deleted',
   'comment.posted',
   'eval.started',
   'eval.imported',

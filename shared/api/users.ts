@@ -9,6 +9,8 @@ export const AdminUserSchema = UserSchema.extend({
   /** When the user was disabled; null while they may log in. */
   disabled_at: z.string().nullable(),
   active_sessions: z.number().int().nonnegative(),
+  /** Items assigned to the user personally; disabling them unassigns these (back to the general queue). */
+  assigned_items: z.number().int().nonnegative(),
 });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
@@ -35,7 +37,7 @@ export const UpdateUserResponseSchema = z.object({ user: AdminUserSchema });
 /** How many live sessions an action ended (their sockets closed with them). */
 const RevokedSessionsSchema = z.number().int().nonnegative();
 
-// POST /api/users/:id/disable   (the user cannot log in; their sessions end; refused for the last enabled admin)
+// POST /api/users/:id/disable   (the user cannot log in; their sessions end; the items assigned to them personally are unassigned; refused for the last enabled admin)
 export const DisableUserResponseSchema = z.object({ user: AdminUserSchema, revoked_sessions: RevokedSessionsSchema });
 
 // POST /api/users/:id/enable
