@@ -105,6 +105,8 @@ export const queryKeys = {
   mentions: () => ['mentions'] as const,
   /** Named review queues with their members and the reviewers one may assign to (curators). */
   queues: () => ['queues'] as const,
+  /** One item's assignment on the Item page (curators): under `queues()`, so `assignment.changed` refetches it. */
+  itemAssignment: (itemId: number) => ['queues', 'item', itemId] as const,
   review: {
     all: () => ['review'] as const,
     queue: () => ['review', 'queue'] as const,

@@ -6,10 +6,12 @@ import { useDisableUser, useEnableUser, useResetPassword, useRevokeSessions } fr
 type Confirmable = 'disable' | 'reset' | 'revoke';
 
 /** What each action that ends sessions asks before it runs. */
-const QUESTIONS: Record<Confirmable, (username: string) => string> = {
-  disable: (username) => `Disable ${username}? They cannot log in, and their sessions end now.`,
-  reset: (username) => `Reset the password of ${username}? The old one stops working and their sessions end.`,
-  revoke: (username) => `End every session of ${username}? They stay able to log in.`,
+const QUESTIONS: Record<Confirmable, (user: AdminUser) => string> = {
+  disable: ({ username, assigned_items: n }) =>
+    `Disable ${username}? They cannot log in, and their sessions end now. ` +
+    (n === 0 ? 'No items are assigned to them.' : `${n} ${n === 1 ? 'item assigned to them returns' : 'items assigned to them return'} to the general queue.`),
+  reset: ({ username }) => `Reset the password of ${username}? The old one stops working and their sessions end.`,
+  revoke: ({ username }) => `End every session of ${username}? They stay able to log in.`,
 };
 
 const sessions = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
@@ -67,7 +69,7 @@ export function UserActions({ user, isSelf }: { user: AdminUser; isSelf: boolean
   if (confirming) {
     return (
       <div className="user-actions" role="group" aria-label={`Confirm for ${user.username}`}>
-        <span>{QUESTIONS[confirming](user.username)}</span>{' '}
+        <span>{QUESTIONS[confirming](user)}</span>{' '}
         <button type="button" className="primary" onClick={() => run(confirming)}>
           Confirm
         </button>{' '}

@@ -23,6 +23,25 @@ export function useCreateQueue() {
   return useMutation({ mutationFn: (name: string) => call(assignmentApi.createQueue, { body: { name } }), onSuccess: refresh });
 }
 
+export function useRenameQueue() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ queueId, name }: { queueId: number; name: string }) => call(assignmentApi.renameQueue, { params: { id: queueId }, body: { name } }),
+    onSuccess: refresh,
+  });
+}
+
+/** Deletes a queue; answers how many items lost their assignment. */
+export function useDeleteQueue() {
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: (queueId: number) => call(assignmentApi.deleteQueue, { params: { id: queueId } }), onSuccess: refresh });
+}
+
+/** One item's assignment (to whom, by whom, when): curators only, so a reviewer's page never asks. */
+export function useItemAssignment(itemId: number, enabled: boolean) {
+  return useQuery({ queryKey: queryKeys.itemAssignment(itemId), queryFn: () => call(assignmentApi.itemAssignment, { params: { id: itemId } }), enabled });
+}
+
 export function useQueueMember() {
   const refresh = useRefresh();
   return useMutation({

@@ -23,6 +23,7 @@ import { ItemChartsPanel } from '../../views/item-charts';
 import { editedChartName, groupChartName, groupCounterfactualOf, itemGroupOf } from '../../views/item-group-charts';
 import { ItemThread } from '../../views/item-thread';
 import { ItemEdits } from './item-edits';
+import { ItemAssignmentPanel } from './item-assignment';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the list' }];
 
@@ -178,6 +179,8 @@ export function ItemPage() {
       {item.isError && <LoadError what="the item" error={item.error} />}
       {item.data && <ItemChartsPanel item={item.data.item} group={itemGroupOf(item.data.item, item.data)} />}
       {item.data && isCurator && <GoldToggle itemId={item.data.item.id} status={item.data.item.status} />}
+      {/* Curators only: a reviewer must not learn who else is assigned (blind review). */}
+      {item.data && isCurator && <ItemAssignmentPanel itemId={item.data.item.id} />}
       {item.data && <ItemBody item={item.data.item} group={itemGroupOf(item.data.item, item.data)} />}
       {item.data && <ItemEdits item={item.data.item} canEdit={isCurator} />}
       {item.data && <ItemThread itemId={item.data.item.id} />}

@@ -20,6 +20,7 @@ import { BulkActions } from './bulk-actions';
 import { QueuesPanel } from './queues-panel';
 import { CursorPager } from './cursor-pager';
 import { ReviewerFilter } from './reviewer-filter';
+import { SplitFilter } from './split-filter';
 import { NO_VALIDITY_FILTERS, ValidityFilters, hasValidityFilter } from './validity-filters';
 
 const SHORTCUTS = [
@@ -130,6 +131,7 @@ export function ItemsPage() {
           onChange={(origin) => update({ origin })}
         />
         <ChartTypeFilter value={filters.chartType} onChange={(chartType) => update({ chartType })} />
+        {isCurator && <SplitFilter value={filters.split} onChange={(split) => update({ split })} />}
         <FilterSelect
           label="Verifier"
           name="verifier"
@@ -163,7 +165,7 @@ export function ItemsPage() {
         {filters.run !== null && <ScopeChip label={`run #${filters.run}`} onClear={() => update({ run: null })} />}
         {filters.proposal !== null && <ScopeChip label={`proposal #${filters.proposal}`} onClear={() => update({ proposal: null })} />}
         {filters.chart !== null && <ScopeChip label={`chart #${filters.chart}`} onClear={() => update({ chart: null })} />}
-        {filters.split && <ScopeChip label={`split ${filters.split}`} onClear={() => update({ split: '' })} />}
+        {filters.split && !isCurator && <ScopeChip label={`split ${filters.split}`} onClear={() => update({ split: '' })} />}
         {filtered && (
           <button
             type="button"
