@@ -109,8 +109,10 @@ export function planItemTasks(db: Db, run: RunRecord): number {
       }
       return list;
     };
+    // A run for one chart type edits a chart of that type in a group (the group has one, or it was not selected).
+    const groupTypes = (groupId: number) => (run.config.chart_type ? [run.config.chart_type] : groupChartTypes(db, groupId).map((type) => ChartTypeSchema.parse(type)));
     for (const qa of qas) {
-      const types = qa.group_id === null ? [ChartTypeSchema.parse(qa.chart_type)] : groupChartTypes(db, qa.group_id).map((type) => ChartTypeSchema.parse(type));
+      const types = qa.group_id === null ? [ChartTypeSchema.parse(qa.chart_type)] : groupTypes(qa.group_id);
       const candidates = types.flatMap((type) => proposalsOf(type, qa.group_id === null ? 'chart' : 'group'));
       // Thinnest coverage first when the run weights toward gaps (gap is 0 for all otherwise), then the least used.
       candidates.sort((a, b) => a.gap - b.gap || a.load - b.load);

@@ -192,7 +192,12 @@ export interface QaFilters {
   onlyNew: boolean;
 }
 
-function qaWhere(filters: QaFilters): { sql: string; params: Record<string, string> } {
+/**
+ * The WHERE of eligible QAs, and the chart type each is sampled under: a question over a group is
+ * stored on its first chart, but a run for a chart type takes it when any member is of that type
+ * (its assumption edits that chart), and counts it under that type.
+ */
+function qaWhere(filters: QaFilters): { sql: string; params: Record<string, string>; chartType: string } {
   // An archived split (migration 019) is out of every new run, named or not; its rows stay.
   const where: string[] = ['NOT EXISTS (SELECT 1 FROM splits s WHERE s.name = c.split AND s.archived_at IS NOT NULL)'];
   const params: Record<string, string> = {};
@@ -201,7 +206,10 @@ function qaWhere(filters: QaFilters): { sql: string; params: Record<string, stri
     params.split = filters.split;
   }
   if (filters.chartType) {
-    where.push('c.chart_type = @chart_type');
+    where.push(
+      `(c.chart_type = @chart_type OR (q.group_id IS NOT NULL AND EXISTS (
+         SELECT 1 FROM chart_group_members m JOIN charts gc ON gc.id = m.chart_id WHERE m.group_id = q.group_id AND gc.chart_type = @chart_type)))`,
+    );
     params.chart_type = filters.chartType;
   }
   if (filters.onlyNew) {
@@ -209,21 +217,21 @@ function qaWhere(filters: QaFilters): { sql: string; params: Record<string, stri
     // NOT IN builds its list once; a correlated lookup would scan run_tasks (no index on qa_id) per QA.
     where.push("q.id NOT IN (SELECT t.qa_id FROM run_tasks t WHERE t.qa_id IS NOT NULL AND t.status IN ('pending', 'running'))");
   }
-  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+  return { sql: where.length ? `WHERE ${where.join(' AND ')}` : '', params, chartType: filters.chartType ? '@chart_type' : 'c.chart_type' };
 }
 
 /** The `limit` eligible QAs with the lowest ids, lowest first (a run's `id` order); `group_id` for a question over a chart group. */
 export function lowestIdQas(db: Db, filters: QaFilters, limit: number): { id: number; chart_type: string; group_id: number | null }[] {
-  const { sql, params } = qaWhere(filters);
-  return statement(db, `SELECT q.id, c.chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
+  const { sql, params, chartType } = qaWhere(filters);
+  return statement(db, `SELECT q.id, ${chartType} AS chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql} ORDER BY q.id LIMIT @limit`)
     .all({ ...params, limit }) as { id: number; chart_type: string; group_id: number | null }[];
 }
 
 /** Every eligible QA as ids, its chart's type and its group: what a stratified sample is drawn from. */
 export function eligibleQaIds(db: Db, filters: QaFilters): { id: number; chartId: number; chartType: string; groupId: number | null }[] {
-  const { sql, params } = qaWhere(filters);
+  const { sql, params, chartType } = qaWhere(filters);
   // Raw rows: no object per row and column name for what may be 100,000 QAs.
-  const rows = statement(db, `SELECT q.id, q.chart_id, c.chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string, number | null][];
+  const rows = statement(db, `SELECT q.id, q.chart_id, ${chartType} AS chart_type, q.group_id FROM factual_qas q JOIN charts c ON c.id = q.chart_id ${sql}`).raw().all(params) as [number, number, string, number | null][];
   return rows.map(([id, chartId, chartType, groupId]) => ({ id, chartId, chartType, groupId }));
 }
 
