@@ -13,7 +13,7 @@ export interface PlanInput {
   partner: string | null;
   intent: Intent;
   rng: Rng;
-  /** Rows the question reads (balance does not take from or give to them); empty when unknown. */
+  /** Rows the question reads (balance takes from or gives to them only when no other row can); empty when unknown. */
   questionRows?: readonly string[];
 }
 
@@ -111,6 +111,7 @@ export interface Balance {
  * another slice (segment) changes by `-delta`. Null when no other cell can absorb it; an
  * empty balance when the column has no total to keep. `keep` names a row that must not take
  * the balance: the one a value was set equal to ("the same as Housing"), which would then differ.
+ * A row the question reads takes it only when it is the partner and no other row can.
  */
 export function balance(input: PlanInput, row: string, delta: number, keep: string | null = null): Balance | null {
   const { facts, column } = input;
@@ -120,19 +121,20 @@ export function balance(input: PlanInput, row: string, delta: number, keep: stri
     // one that takes the freed share (else it moves and the item does more than its proposal).
     const takers = input.intent.overtake ? byNeed.filter((label) => label !== input.partner) : [input.partner, ...byNeed];
     const asked = new Set(input.questionRows ?? []);
-    for (const other of unique(takers)) {
-      // The changed row and its partner may be asked about; a third row only balancing them may not.
-      if (asked.has(other ?? '') && other !== input.partner) continue;
-      if (other === null || other === row || other === keep) continue;
-      const before = valueOf(column, other);
-      if (before === null || !fits(column, clean(before - delta))) continue;
-      return {
-        ops: [{ op: 'add', row: other, series: column.name, delta: clean(-delta) }],
-        clause: delta > 0 ? `, the ${fmt(clean(delta))} points coming from ${nameOf(other)}` : `, the ${fmt(clean(-delta))} points going to ${nameOf(other)}`,
-        effect: ` and ${changeText(column, other, before, clean(before - delta))}`,
-      };
-    }
-    return null;
+    const candidates = unique(takers).filter((other): other is string => other !== null && other !== row && other !== keep);
+    // A row the question reads never takes the balance while another row can: the answer would
+    // move by the bookkeeping clause, not by the proposal's operation ("double the smallest
+    // share, the 7 points coming from" the slice asked about). Only when no other row can take
+    // it does the partner, asked or not, still balance the change.
+    const fallback = input.partner !== null && candidates.includes(input.partner) ? [input.partner] : [];
+    const taker = candidates.find((other) => !asked.has(other) && absorbs(column, other, delta)) ?? fallback.find((other) => absorbs(column, other, delta));
+    const before = taker === undefined ? null : valueOf(column, taker);
+    if (taker === undefined || before === null) return null;
+    return {
+      ops: [{ op: 'add', row: taker, series: column.name, delta: clean(-delta) }],
+      clause: delta > 0 ? `, the ${fmt(clean(delta))} points coming from ${nameOf(taker)}` : `, the ${fmt(clean(-delta))} points going to ${nameOf(taker)}`,
+      effect: ` and ${changeText(column, taker, before, clean(before - delta))}`,
+    };
   }
   // A 100% bar keeps its 100; any stacked bar keeps its total when the proposal says to rebalance it.
   if (facts.rowWhole || (input.intent.keepTotal && input.intent.withinRow && isMulti(facts))) {
@@ -156,6 +158,12 @@ export function balance(input: PlanInput, row: string, delta: number, keep: stri
     return null;
   }
   return { ops: [], clause: '', effect: '' };
+}
+
+/** Whether the row has a value that can give up `delta` (or take `-delta`) and still fit the column. */
+function absorbs(column: ColumnFacts, label: string, delta: number): boolean {
+  const before = valueOf(column, label);
+  return before !== null && fits(column, clean(before - delta));
 }
 
 export function unique<T>(items: readonly T[]): T[] {
