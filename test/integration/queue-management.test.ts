@@ -155,6 +155,41 @@ describe('deleting a queue', () => {
   });
 });
 
+describe('one transaction', () => {
+  /** Makes the audit entry of `action` fail, so the change it records must roll back with it. */
+  function failAudit(action: string): () => void {
+    db().exec(`CREATE TEMP TRIGGER fail_audit BEFORE INSERT ON main.audit_log WHEN NEW.action = '${action}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`);
+    return () => db().exec('DROP TRIGGER temp.fail_audit');
+  }
+
+  it('a queue whose delete fails keeps its items assigned', async () => {
+    const queue = await createQueue('kept');
+    await ok(curator.post('/api/items/assign', { target: { item_ids: [items[1]] }, to: { queue_id: queue.id } }));
+    const restore = failAudit('queue.deleted');
+    try {
+      expect((await curator.request('DELETE', `/api/queues/${queue.id}`)).status).toBe(500);
+    } finally {
+      restore();
+    }
+    expect(db().prepare('SELECT queue_id FROM item_assignments WHERE item_id = ?').get(items[1])).toEqual({ queue_id: queue.id });
+    expect(db().prepare('SELECT name FROM review_queues WHERE id = ?').get(queue.id)).toEqual({ name: 'kept' });
+    expect(DeleteQueueResponseSchema.parse(await ok(curator.request('DELETE', `/api/queues/${queue.id}`)))).toEqual({ unassigned: 1 });
+  });
+
+  it('a user whose disable fails keeps their assignments (and may still log in)', async () => {
+    await ok(curator.post('/api/items/assign', { target: { item_ids: [items[1]] }, to: { reviewer_id: ids.cid } }));
+    const restore = failAudit('user.disabled');
+    try {
+      expect((await admin.post(`/api/users/${ids.cid}/disable`, {})).status).toBe(500);
+    } finally {
+      restore();
+    }
+    expect(db().prepare('SELECT reviewer_id FROM item_assignments WHERE item_id = ?').get(items[1])).toEqual({ reviewer_id: ids.cid });
+    expect(db().prepare('SELECT disabled_at FROM users WHERE id = ?').get(ids.cid)).toEqual({ disabled_at: null });
+    await ok(curator.post('/api/items/unassign', { target: { item_ids: [items[1]] } }));
+  });
+});
+
 describe("an item's assignment on the Item page", () => {
   it('says to whom, by whom and when, to curators only', async () => {
     const [item] = items;
