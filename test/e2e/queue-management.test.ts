@@ -60,6 +60,8 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     await input.press('Enter');
     const renamed = curator.locator('[data-testid="review-queue"][data-queue-name="late shift"]');
     await renamed.waitFor();
+    // Focus is back on the queue's Rename button, under its new name.
+    await expect.poll(() => renamed.getByRole('button', { name: 'Rename late shift' }).evaluate((el) => el === document.activeElement)).toBe(true);
     expect(db().prepare('SELECT name FROM review_queues WHERE id = ?').get(queueId)).toEqual({ name: 'late shift' });
     await expect.poll(() => watched.textContent()).toContain('Assigned to queue late shift by cora');
 
@@ -70,7 +72,10 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     const confirm = dialog.getByRole('button', { name: 'Confirm delete' });
     await expect.poll(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
     await confirm.press('Escape');
-    await renamed.getByRole('button', { name: 'Delete late shift…' }).press('Enter');
+    const deleteButton = renamed.getByRole('button', { name: 'Delete late shift…' });
+    await expect.poll(() => deleteButton.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(db().prepare('SELECT COUNT(*) AS n FROM review_queues').get()).toEqual({ n: 1 });
+    await curator.keyboard.press('Enter');
     await dialog.getByRole('button', { name: 'Confirm delete' }).press('Enter');
     await expect.poll(() => curator.getByRole('region', { name: 'Review queues' }).getByRole('status').textContent()).toBe('Queue late shift deleted; 2 items unassigned.');
     expect(db().prepare('SELECT COUNT(*) AS n FROM review_queues').get()).toEqual({ n: 0 });

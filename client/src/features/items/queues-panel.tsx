@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReviewQueue } from '@shared/api/assignment';
 import { ActionError, LoadError } from '../../ui/error-messages';
 import { useCreateQueue, useDeleteQueue, useQueueMember, useQueues, useRenameQueue } from './assignment-api';
@@ -84,17 +84,30 @@ function QueueRow({ queue, reviewers, onDeleted }: { queue: ReviewQueue; reviewe
   const member = useQueueMember();
   const [adding, setAdding] = useState('');
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
+  // Back from renaming or the delete dialog, focus returns to the button that opened it (keyboard users keep their place).
+  const returnTo = useRef<'rename' | 'delete' | null>(null);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (mode !== 'view' || returnTo.current === null) return;
+    (returnTo.current === 'rename' ? renameButton : deleteButton).current?.focus();
+    returnTo.current = null;
+  }, [mode]);
+  const back = (from: 'rename' | 'delete') => {
+    returnTo.current = from;
+    setMode('view');
+  };
   const candidates = reviewers.filter((person) => !queue.members.some((m) => m.id === person.id));
   if (mode === 'delete') {
     return (
       <li data-testid="review-queue" data-queue-name={queue.name}>
-        <DeleteQueueDialog queue={queue} onCancel={() => setMode('view')} onDeleted={onDeleted} />
+        <DeleteQueueDialog queue={queue} onCancel={() => back('delete')} onDeleted={onDeleted} />
       </li>
     );
   }
   return (
     <li data-testid="review-queue" data-queue-name={queue.name}>
-      {mode === 'rename' ? <RenameQueueForm queue={queue} onDone={() => setMode('view')} /> : <strong>{queue.name}</strong>}{' '}
+      {mode === 'rename' ? <RenameQueueForm queue={queue} onDone={() => back('rename')} /> : <strong>{queue.name}</strong>}{' '}
       <span className="muted small">{queue.items} assigned items</span>{' '}
       {queue.members.length === 0 && <span className="muted small">no reviewers yet</span>}
       {queue.members.map((person) => (
@@ -134,10 +147,10 @@ function QueueRow({ queue, reviewers, onDeleted }: { queue: ReviewQueue; reviewe
       {mode === 'view' && (
         <>
           {' '}
-          <button type="button" className="link-button" aria-label={`Rename ${queue.name}`} onClick={() => setMode('rename')}>
+          <button ref={renameButton} type="button" className="link-button" aria-label={`Rename ${queue.name}`} onClick={() => setMode('rename')}>
             Rename
           </button>{' '}
-          <button type="button" className="link-button" aria-label={`Delete ${queue.name}…`} onClick={() => setMode('delete')}>
+          <button ref={deleteButton} type="button" className="link-button" aria-label={`Delete ${queue.name}…`} onClick={() => setMode('delete')}>
             Delete…
           </button>
         </>
