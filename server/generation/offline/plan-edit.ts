@@ -97,7 +97,13 @@ export function planEdit(
       // not be the proposal's operation, so a strict plan leaves that column alone.
       if (options.strict && kind === intent.kind && intent.amountInPoints && !column.percent) continue;
       for (const row of rowsOf.get(column) ?? []) {
-        const input: PlanInput = { facts, column, row, partner: partnerFor(facts, column, row, kindIntent, rng), intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
+        const partner = partnerFor(facts, column, row, kindIntent, rng);
+        // A second rank the proposal names ("swap the median and the second-smallest slices") is
+        // the partner. Where it is the row itself (of four slices both are the third largest),
+        // another partner would not be the proposal's operation.
+        const named = kindIntent.selectors[1];
+        if (ranked && kind === intent.kind && named !== undefined && partner !== selectRow(facts, column, named)) continue;
+        const input: PlanInput = { facts, column, row, partner, intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
         const draft = BUILDERS[kind](input);
         const plan = draft && accept(facts, input, draft);
         if (plan && (options.accept?.(plan) ?? true)) return plan;
