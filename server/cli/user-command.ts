@@ -45,8 +45,9 @@ export type UserAction = 'disable' | 'enable' | 'reset-password' | 'revoke';
 /** What each action does to the user named, and the lines it prints. */
 const ACTIONS: Record<UserAction, (ctx: AccountContext, id: number) => Promise<string[]>> = {
   disable: (ctx, id) => {
-    const { user, revokedSessions } = disableUser(ctx, id);
-    return Promise.resolve([`disabled "${user.username}"; ended ${sessionCount(revokedSessions)}`]);
+    const { user, revokedSessions, unassignedItems } = disableUser(ctx, id);
+    const unassigned = unassignedItems > 0 ? `; ${unassignedItems} item${unassignedItems === 1 ? '' : 's'} assigned to them back in the general queue` : '';
+    return Promise.resolve([`disabled "${user.username}"; ended ${sessionCount(revokedSessions)}${unassigned}`]);
   },
   enable: (ctx, id) => Promise.resolve([`enabled "${enableUser(ctx, id).username}"`]),
   'reset-password': async (ctx, id) => {

@@ -8,6 +8,7 @@ import { createSession, userForToken } from '../../server/auth/sessions';
 import { findUserForLogin } from '../../server/users/user-queries';
 import { userIdByName } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
+import { buildChart, buildItem, buildQa } from '../support/factories';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-user-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -60,6 +61,22 @@ function withDb<T>(use: (db: ReturnType<typeof openAndMigrate>) => T): T {
 describe('hqa user disable|enable|reset-password|revoke', () => {
   const signIn = (username: string) => withDb((db) => createSession(db, userIdByName(db, username)).token);
   const sessionWorks = (token: string) => withDb((db) => userForToken(db, token) !== null);
+
+  it('disable says how many items assigned to the user went back to the general queue', () => {
+    runCli(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
+    withDb((db) => {
+      const reviewer = userIdByName(db, 'eli');
+      for (let i = 0; i < 2; i++) {
+        const item = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }) });
+        db.prepare('INSERT INTO item_assignments (item_id, reviewer_id) VALUES (?, ?)').run(item, reviewer);
+      }
+    });
+    expect(runCli(['user', 'disable', 'eli'], { dbPath })).toMatchObject({
+      status: 0,
+      stdout: 'disabled "eli"; ended 0 sessions; 2 items assigned to them back in the general queue\n',
+    });
+    expect(withDb((db) => (db.prepare('SELECT COUNT(*) AS n FROM item_assignments').get() as { n: number }).n)).toBe(0);
+  });
 
   it('disable ends the sessions and refuses login; enable lets the user log in again, old sessions stay ended', async () => {
     runCli(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });

@@ -305,6 +305,8 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       invalidate(queryKeys.review.queue());
       invalidate(queryKeys.items.lists());
       invalidate(queryKeys.queues());
+      // The Admin list counts each user's assigned items.
+      invalidate(queryKeys.users.list());
     },
     'queue.changed': ({ counts }) => {
       queryClient.setQueryData<QueueResponse>(queryKeys.review.queue(), (old) => (old ? { ...old, counts } : old));
