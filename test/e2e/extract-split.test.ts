@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importFolder } from '../../server/import/import-folder';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { getChartTable } from '../../server/tables/table-queries';
-import { jsonReply, slowReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { jsonReply, slowReply } from '../support/fake-openai';
+import { CURATOR, EXTRACTED_TABLE, IMAGE_ONLY_SPLIT as SPLIT, startImageOnlySplit, type ImageOnlySplit } from '../support/image-only-split';
+import type { TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
 import { ExtractTablesPanel } from './pages/extract-tables-panel';
 import { LoginPage } from './pages/login-page';
@@ -12,33 +11,18 @@ import { SplitsPage } from './pages/splits-page';
 
 /** A curator extracts the tables of a whole image-only split (MultiChartQA) from the Splits page. */
 
-const SPLIT = 'multichartqa';
-const CURATOR = { username: 'tess', password: 'curator-pass-9' };
-const EXTRACTED = {
-  title: 'Urban share',
-  label_header: 'Year',
-  series: [{ name: 'Urban', unit: '%' }],
-  rows: [
-    { label: '2000', values: [46.7] },
-    { label: '2010', values: [51.6] },
-  ],
-};
-
+let setup: ImageOnlySplit | undefined;
 let server: TestServer;
-let fake: FakeOpenAI;
 let session: BrowserSession | undefined;
 
 beforeAll(async () => {
   // Each reply takes a moment, so the progress panel is seen before the job is done.
-  fake = await startFakeOpenAI({ defaultHandler: () => slowReply(150, jsonReply(EXTRACTED)) });
-  server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
-  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
-  importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa', split: SPLIT });
+  setup = await startImageOnlySplit({ fake: { defaultHandler: () => slowReply(150, jsonReply(EXTRACTED_TABLE)) } });
+  ({ server } = setup);
 });
 afterAll(async () => {
   await session?.close();
-  await server?.close();
-  await fake?.close();
+  await setup?.close();
 });
 
 describe('extracting a split’s tables', () => {

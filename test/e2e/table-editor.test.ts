@@ -1,43 +1,29 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { importFolder } from '../../server/import/import-folder';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { getChartTable } from '../../server/tables/table-queries';
-import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { jsonReply, type FakeOpenAI } from '../support/fake-openai';
+import { CURATOR, EXTRACTED_TABLE as EXTRACTED, IMAGE_ONLY_SPLIT, startImageOnlySplit, type ImageOnlySplit } from '../support/image-only-split';
+import type { TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
 import { LoginPage } from './pages/login-page';
 
 /** The table editor on an image-only chart (MultiChartQA): extract, edit in the grid, paste CSV, save and confirm. */
 
-const CURATOR = { username: 'tess', password: 'curator-pass-9' };
 const REVIEWER = { username: 'rik', password: 'reviewer-pass-9' };
-const EXTRACTED = {
-  title: 'Urban share',
-  label_header: 'Year',
-  series: [{ name: 'Urban', unit: '%' }],
-  rows: [
-    { label: '2000', values: [46.7] },
-    { label: '2010', values: [51.6] },
-  ],
-};
 
+let setup: ImageOnlySplit | undefined;
 let server: TestServer;
 let fake: FakeOpenAI;
 let session: BrowserSession | undefined;
 let chartId: number;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
-  await server.createUser(CURATOR.username, 'curator', CURATOR.password);
-  await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
-  importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa' });
-  chartId = (server.server.ctx.db.prepare("SELECT id FROM charts WHERE split = 'multichartqa' ORDER BY id LIMIT 1").get() as { id: number }).id;
+  setup = await startImageOnlySplit({ users: [{ ...CURATOR, role: 'curator' }, { ...REVIEWER, role: 'reviewer' }] });
+  ({ server, fake } = setup);
+  chartId = (server.server.ctx.db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id LIMIT 1').get(IMAGE_ONLY_SPLIT) as { id: number }).id;
 });
 afterAll(async () => {
-  await server?.close();
-  await fake?.close();
+  await setup?.close();
 });
 afterEach(async () => {
   await session?.close();
