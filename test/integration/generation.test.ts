@@ -1,34 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemListResponseSchema, ItemDetailResponseSchema } from '../../shared/api/items';
 import { ProposalListResponseSchema } from '../../shared/api/pool';
-import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
-import { jsonReply, startFakeOpenAI, truncatedJsonReply, type FakeOpenAI } from '../support/fake-openai';
+import type { Run } from '../../shared/api/runs';
+import { jsonReply, truncatedJsonReply, type FakeOpenAI } from '../support/fake-openai';
 import { correctItem, hqaModel, schemaName } from '../support/fake-hqa-model';
+import { startGenerationServer, type GenerationServer } from '../support/generation-server';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
+let generation: GenerationServer | undefined;
 let server: TestServer;
 let fake: FakeOpenAI;
 let curator: TestClient;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
-  await server.createUser('cora', 'curator', 'curator-pass-1');
-  curator = new TestClient(server.url);
-  await curator.login('cora', 'curator-pass-1');
+  generation = await startGenerationServer();
+  ({ server, fake, curator } = generation);
 });
 afterAll(async () => {
-  await server.close();
-  await fake.close();
+  await generation?.close();
 });
 
 async function runToEnd(config: Record<string, unknown>): Promise<Run> {
-  const res = await curator.post('/api/runs', config);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(res.body);
-  await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+  if (!generation) throw new Error('the generation server did not start');
+  return (await generation.runToEnd(config)).run;
 }
 
 describe('the seed pool', () => {
@@ -123,9 +118,10 @@ describe('an openai run through the real SDK', () => {
       // The first item's call and its repair both come back truncated.
       return stage2 <= 2 ? truncatedJsonReply(correctItem(chat)) : jsonReply(correctItem(chat));
     });
-    const run = await runToEnd({ engine: 'openai', stage: 'items', chart_type: 'pie', items: 3, concurrency: 1 });
+    const detail = await generation?.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'pie', items: 3, concurrency: 1 });
+    if (!detail) throw new Error('the generation server did not start');
+    const { run } = detail;
     expect(run).toMatchObject({ status: 'done', items_created: 2, items_failed: 1 });
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
     expect(detail.errors).toHaveLength(1);
     expect(detail.errors[0]?.error).toMatch(/invalid/i);
     const outcomes = server.server.ctx.db.prepare('SELECT outcome FROM llm_calls WHERE run_id = ? ORDER BY id').all(run.id) as { outcome: string }[];

@@ -1,33 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { ProposalListResponseSchema } from '../../shared/api/pool';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { ensureGroupSeedProposals } from '../../server/pool/group-seeds';
-import { jsonReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { jsonReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { buildChart, buildChartGroup, buildQa } from '../support/factories';
-import { TestClient } from '../support/http-client';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startGenerationServer, type GenerationServer, type RunDetail } from '../support/generation-server';
+import type { TestClient } from '../support/http-client';
+import type { TestServer } from '../support/test-server';
 
+let generation: GenerationServer | undefined;
 let server: TestServer;
 let curator: TestClient;
 let fake: FakeOpenAI;
 const db = () => server.server.ctx.db;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
-  await server.createUser('cora', 'curator', 'curator-pass-1');
-  curator = new TestClient(server.url);
-  await curator.login('cora', 'curator-pass-1');
+  generation = await startGenerationServer();
+  ({ server, curator, fake } = generation);
 });
 afterAll(async () => {
-  await server.close();
-  await fake.close();
+  await generation?.close();
 });
+
+function runToEnd(config: Record<string, unknown>): Promise<RunDetail> {
+  if (!generation) throw new Error('the generation server did not start');
+  return generation.runToEnd(config);
+}
 
 /** Sales as a line (chart 1) and costs as bars (chart 2), by year: a group a curator made, its tables confirmed. */
 function salesAndCosts(split: string): { groupId: number; charts: number[] } {
@@ -39,12 +41,8 @@ function salesAndCosts(split: string): { groupId: number; charts: number[] } {
   return { groupId: buildChartGroup(db(), { chartIds: charts, split }), charts };
 }
 
-async function runItems(split: string, engine: 'offline' | 'openai' = 'offline') {
-  const res = await curator.post('/api/runs', { engine, stage: 'items', split, items: 10, concurrency: 1 });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(res.body);
-  await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+function runItems(split: string, engine: 'offline' | 'openai' = 'offline'): Promise<RunDetail> {
+  return runToEnd({ engine, stage: 'items', split, items: 10, concurrency: 1 });
 }
 
 const taskPairs = (runId: number) =>
@@ -200,11 +198,8 @@ describe('Stage 1 of a model run, where the pool holds group proposals', () => {
       const grouped = JSON.stringify(chat.messages).includes('GROUP of two to four charts');
       return jsonReply({ proposals: [grouped ? `Quadruple the value the question asks about in one chart, variant ${call}.` : `Swap the two tallest bars of the chart, variant ${call}.`] });
     });
-    const res = await curator.post('/api/runs', { engine: 'openai', stage: 'proposals', chart_type: 'vertical_bar', proposal_batches: 1 });
-    const { run } = RunResponseSchema.parse(res.body);
-    await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
-    expect(detail).toMatchObject({ status: 'done', tasks_total: 2, proposals_created: 2 });
+    const { run } = await runToEnd({ engine: 'openai', stage: 'proposals', chart_type: 'vertical_bar', proposal_batches: 1 });
+    expect(run).toMatchObject({ status: 'done', tasks_total: 2, proposals_created: 2 });
     const stage1 = fake.requests.slice(before).filter((r) => r.chat && schemaName(r.chat) === 'proposal_batch');
     const groupRequest = stage1.find((r) => JSON.stringify(r.body).includes('GROUP of two to four charts'));
     expect(groupRequest, 'one Stage 1 call asks for group proposals').toBeDefined();
