@@ -5,6 +5,7 @@
 // With its own connection, every `intervalMs` it copies what the WAL holds into the database
 // file (a PASSIVE checkpoint: it never waits for, nor blocks, the server's readers and writers)
 // and reports how far it got: { kind: 'checkpointed', log, checkpointed } or { kind: 'failed', message }.
+import { clearInterval, setInterval } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
