@@ -90,7 +90,7 @@ async function buildHaiItems() {
   const otherSeedId = seeds[0]?.id ?? 0;
   const proposal = { chart_type: chartType, status: 'active', round: 1 } as const;
   childId = insertProposal(db(), { ...proposal, text: 'Raise the smallest value until it becomes the largest, and ask which one leads.', origin: 'revised', parent_ids: [seedId] });
-  grandchildId = insertProposal(db(), { ...proposal, text: 'Triple the smallest value and ask how the ranking changes.', origin: 'generated', parent_ids: [childId, otherSeedId] });
+  grandchildId = insertProposal(db(), { ...proposal, text: 'Halve the largest value and ask how the ranking changes.', origin: 'generated', parent_ids: [childId, otherSeedId] });
   buildReflection(db(), { proposalId: seedId, revisedId: childId, usage: { prompt_tokens: 0, completion_tokens: 0, cost: 0.05 } });
   // Only the two new proposals are active while the run plans, so its items use them.
   for (const { id } of seeds) updateProposal(db(), id, { status: 'retired' });
@@ -208,7 +208,7 @@ describe('GET /api/analytics/pool', () => {
     const mine = diversity.by_chart_type.find((d) => d.chart_type === chartType);
     expect(mine?.distinct_operations).toBe(keys(pool.filter((p) => p.chart_type === chartType)).size);
     // The round-1 proposal's operation is new to the pool.
-    expect(operations.find((o) => o.chart_type === chartType && o.verb === 'triple' && o.noun === 'value')?.count).toBe(1);
+    expect(operations.find((o) => o.chart_type === chartType && o.verb === 'halve' && o.noun === 'value')?.count).toBe(1);
   });
 });
 
@@ -225,7 +225,7 @@ describe('GET /api/analytics/lineage/:id', () => {
     ]);
     const grandchild = body.nodes.find((n) => n.id === grandchildId);
     const accepted = itemsOf('i.proposal_id = ?', grandchildId)[0]?.status === 'accepted' ? 1 : 0;
-    expect(grandchild).toMatchObject({ origin: 'generated', round: 1, decided: 1, accepted, operation: { verb: 'triple', noun: 'value' } });
+    expect(grandchild).toMatchObject({ origin: 'generated', round: 1, decided: 1, accepted, operation: { verb: 'halve', noun: 'value' } });
     const seedItems = itemsOf('i.proposal_id = ?', seedId);
     expect(body.nodes[0]).toMatchObject({ origin: 'seed', decided: seedItems.length, accepted: seedItems.filter((i) => i.status === 'accepted').length });
   });
