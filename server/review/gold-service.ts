@@ -22,8 +22,8 @@ import {
   isServedAsGold,
   upsertGold,
 } from './gold-queries';
-import { deleteLiveLease, insertLease, itemState, nowIso } from './review-queries';
-import { buildTask, UNDO_WINDOW_MS } from './review-service';
+import { insertLease, itemState, nowIso } from './review-queries';
+import { buildTask, consumeLease, UNDO_WINDOW_MS } from './review-service';
 
 /**
  * Gold items (issue 16 point 5): accepted items a curator marked, served to reviewers as part of
@@ -106,9 +106,7 @@ export function submitGoldReview(db: Db, itemId: number, reviewerId: number, rev
     const gold = isServedAsGold(db, itemId) ? goldOf(db, itemId) : null;
     if (!gold) return null;
     if (hasGoldReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
-    if (!deleteLiveLease(db, itemId, reviewerId, nowIso())) {
-      throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
-    }
+    consumeLease(db, itemId, reviewerId, nowIso());
     const stored = insertGoldReview(db, {
       itemId,
       reviewerId,

@@ -173,6 +173,13 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
   return outcome;
 }
 
+/** Ends the reviewer's live lease on the item as their review is stored; a conflict naming the item when they hold none. */
+export function consumeLease(db: Db, itemId: number, reviewerId: number, now: string): void {
+  if (!deleteLiveLease(db, itemId, reviewerId, now)) {
+    throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
+  }
+}
+
 /**
  * Stores a review. The caller must hold a live lease on the item: a review without a claim, or
  * after the lease ran out (its slot may have gone to someone else), is refused — claiming again
@@ -187,9 +194,7 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     if (state.created_by === reviewerId) throw new HttpError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
     if (DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
     if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
-    if (!deleteLiveLease(db, itemId, reviewerId, now)) {
-      throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
-    }
+    consumeLease(db, itemId, reviewerId, now);
     const stored = insertReview(db, {
       itemId,
       reviewerId,
