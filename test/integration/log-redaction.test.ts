@@ -62,6 +62,16 @@ describe('the request log', () => {
     expect(me.msg).toMatch(/^GET \/api\/auth\/me 200 \d+ms$/);
     const missing = JSON.parse(requestLines.find((line) => line.includes('"url":"/api/no-such-route"')) ?? '{}') as Record<string, unknown>;
     expect(missing.msg).toMatch(/^GET \/api\/no-such-route 404 \d+ms$/);
+    // Each line has its own request id.
+    const ids = requestLines.map((line) => (JSON.parse(line) as { req: { id: number } }).req.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('leaves out the health probe, which polls', async () => {
+    expect((await fetch(`${info.server.url}/api/health`)).status).toBe(200);
+    expect((await fetch(`${info.server.url}/api/auth/me`)).status).toBe(401);
+    await expect.poll(() => info.logged.filter((line) => line.includes('"msg":"GET /api/auth/me 401')).length).toBeGreaterThan(0);
+    expect(info.logged.filter((line) => line.includes('/api/health'))).toEqual([]);
   });
 
   it('at debug carries the headers with the session token censored: not the login response Set-Cookie, not a request Cookie, not an Authorization header', async () => {
