@@ -116,6 +116,18 @@ export function selectRow(facts: TableFacts, column: ColumnFacts, selector: RowS
   }
 }
 
+/**
+ * Whether the rank a value selector names is shared: "the second-lowest" of 18, 29, 41, 6, 6
+ * could be either 6 (a tie for lowest) or 18, so an operation on it is not well defined. Time
+ * selectors (first, last, a time axis's middle) are never tied.
+ */
+export function rankTied(facts: TableFacts, column: ColumnFacts, selector: RowSelector): boolean {
+  if (selector === 'first' || selector === 'last' || (selector === 'middle' && facts.timeAxis)) return false;
+  const label = selectRow(facts, column, selector);
+  const value = label === null ? null : valueOf(column, label);
+  return value !== null && column.cells.some((cell) => cell.label !== label && cell.value === value);
+}
+
 /** The label among `labels` that the text mentions (tolerantly, as a whole word); the longest wins. */
 export function mentionedLabel(text: string, labels: readonly string[]): string | null {
   const haystack = ` ${normalizeLabel(text).replace(/[?!.,;:"]/g, ' ')} `;

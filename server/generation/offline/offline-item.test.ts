@@ -104,9 +104,10 @@ describe('offlineItem: the factual question under an assumption that changes its
     const cases = demoCases();
     const { made, failures } = run(cases);
     expect(cases.length).toBeGreaterThan(100);
-    // 102 of 120: a question the pool's operations cannot change, or whose only edits are not
-    // the proposal's (two named ranks on one row), gets no item rather than a defective one.
-    expect(made / cases.length, failures.join('\n')).toBeGreaterThanOrEqual(0.85);
+    // 101 of 120: a question the pool's operations cannot change, or whose only edits are not
+    // the proposal's (two named ranks on one row, a rank two rows share), gets no item rather
+    // than a defective one.
+    expect(made / cases.length, failures.join('\n')).toBeGreaterThanOrEqual(0.84);
   });
 
   it('makes one for most real ChartQA sample questions, and none for those it cannot program', () => {
@@ -313,6 +314,28 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     const swapped = offlineItem({ table: five, chartType: 'pie', title: 'Household spending', qa: asked, proposal, seed: 1 });
     if (!swapped.ok) throw new Error(swapped.reason);
     expect(swapped.draft.edit).toEqual([{ op: 'swap', rows: ['Communication', 'Others'], series: 'Share of household spending' }]);
+  });
+
+  it('makes no item on a rank two rows share, and swaps once the tie is gone', () => {
+    // Found reading items: "the second-lowest" of 18, 29, 41, 6, 6 was one of the two 6s (or 18?).
+    const likely = (last: string) =>
+      buildTable(`
+        Answer | Share of respondents
+        Very likely | 18%
+        Somewhat likely | 29%
+        Not very likely | 41%
+        Not at all likely | 6%
+        Don't know | ${last}
+      `);
+    const qa = { query: 'What is the sum of the share of respondents for Somewhat likely and Not very likely?', label: '70' };
+    const proposal = { id: 1, text: 'Swap the values of the second-highest and the second-lowest categories.' };
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const result = offlineItem({ table: likely('6%'), chartType: 'vertical_bar', title: 'Likelihood', qa, proposal, seed });
+      expect(result.ok, result.ok ? JSON.stringify(result.draft.edit) : '').toBe(false);
+    }
+    const untied = offlineItem({ table: likely('6.5%'), chartType: 'vertical_bar', title: 'Likelihood', qa, proposal, seed: 1 });
+    if (!untied.ok) throw new Error(untied.reason);
+    expect(untied.draft.edit).toEqual([{ op: 'swap', rows: ['Somewhat likely', "Don't know"], series: 'Share of respondents' }]);
   });
 
   it('counts a year without a number as a period of a constant trend', () => {

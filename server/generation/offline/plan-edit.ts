@@ -6,7 +6,7 @@ import { BUILDERS } from './edit-builders';
 import { unique, type PlanDraft, type PlanInput } from './edit-helpers';
 import type { Intent, IntentKind } from '../../../shared/generation/proposal-intent';
 import { shuffled, type Rng } from './rng';
-import { selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { rankTied, selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
 /** A change the layout lint accepts, with the edited table it gives. */
 export interface EditPlan extends PlanDraft {
@@ -96,6 +96,9 @@ export function planEdit(
       // "15 percentage points" cannot be honoured on a column of revenues: another amount would
       // not be the proposal's operation, so a strict plan leaves that column alone.
       if (options.strict && kind === intent.kind && intent.amountInPoints && !column.percent) continue;
+      // A rank two rows share ("the second-lowest" of 6, 6, 18, …) names no one row: the item
+      // would not say which the proposal meant.
+      if (ranked && kind === intent.kind && intent.selectors.some((selector) => rankTied(facts, column, selector))) continue;
       for (const row of rowsOf.get(column) ?? []) {
         const partner = partnerFor(facts, column, row, kindIntent, rng);
         // A second rank the proposal names ("swap the median and the second-smallest slices") is
