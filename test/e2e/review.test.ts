@@ -12,7 +12,7 @@ import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
 
 /** Enough for every test's reviewer to hold an item and one prefetched behind it. */
-const ITEMS = 40;
+const ITEMS = 60;
 const XSS = '<img src=x onerror=alert(1)>';
 const RATIONALE_XSS = '<script>alert(2)</script><b onmouseover=alert(3)>bold?</b>';
 /** Set to a directory (e.g. /tmp) to keep screenshots of the review page at 1366×768. */

@@ -25,7 +25,7 @@ describe('coverage-steered generation', () => {
   it('draws proposals whose operation has no accepted item before covered ones', async () => {
     const db = server.server.ctx.db;
     // Accept every item of the first run: their proposals' operations are now covered.
-    const first = await run({ items: 3 });
+    const first = await run({ items: 4 });
     db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(first);
     const coverage = operationCoverage(db, 'vertical_bar');
     const active = db.prepare("SELECT id, text FROM proposals WHERE chart_type = 'vertical_bar' AND status = 'active'").all() as { id: number; text: string }[];
