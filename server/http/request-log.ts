@@ -10,8 +10,8 @@ const HEALTH_PATH = '/api/health';
 /**
  * One line per request. At info (production) it is short — the request's id, method and URL,
  * the status, the response time, and the access-log message `GET /api/charts 200 3ms` — and
- * written straight to the logger when the response finishes: no headers, so no credential can
- * be in it. pino-http would build two child loggers per request for this line; on a claim that
+ * written straight to the logger when the response closes (answered, or the client gone first):
+ * no headers, so no credential can be in it. pino-http would build two child loggers per request for this line; on a claim that
  * was a twentieth of the server's time (bench/review.ts profile). At debug pino-http writes
  * the request's and response's headers, with credentials censored (log-redaction.ts).
  */
