@@ -131,9 +131,8 @@ export function undoGoldReview(db: Db, reviewId: number, reviewerId: number): { 
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
     if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
     deleteGoldReview(db, reviewId);
-    const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
-    insertLease(db, review.item_id, reviewerId, expiresAt);
-    return { task: disguiseGoldTask(db, buildTask(db, review.item_id, expiresAt)), itemId: review.item_id };
+    const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
+    return { task: disguiseGoldTask(db, buildTask(db, review.item_id, lease)), itemId: review.item_id };
   }).immediate();
 }
 

@@ -48,8 +48,8 @@ export class ReviewCommands {
     return renew(this.db, itemId, reviewerId);
   }
 
-  release(itemId: number, reviewerId: number): void {
-    if (release(this.db, itemId, reviewerId)) this.events.released(itemId);
+  release(itemId: number, reviewerId: number, token?: string): void {
+    if (release(this.db, itemId, reviewerId, token)) this.events.released(itemId);
   }
 
   submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {

@@ -17,9 +17,15 @@ export function deleteExpiredLeases(db: Db, now: string): { item_id: number; rev
   return statement(db, 'DELETE FROM leases WHERE expires_at <= ? RETURNING item_id, reviewer_id').all(now) as { item_id: number; reviewer_id: number }[];
 }
 
-export function heldLeases(db: Db, reviewerId: number, now: string): { item_id: number; expires_at: string }[] {
-  return statement(db, 'SELECT item_id, expires_at FROM leases WHERE reviewer_id = ? AND expires_at > ? ORDER BY created_at, item_id')
-    .all(reviewerId, now) as { item_id: number; expires_at: string }[];
+/** A lease as a task carries it: when it runs out, and the token a release names it by (migration 024; '' for a lease made without one). */
+export interface LeaseRef {
+  expires_at: string;
+  token: string;
+}
+
+export function heldLeases(db: Db, reviewerId: number, now: string): ({ item_id: number } & LeaseRef)[] {
+  return statement(db, "SELECT item_id, expires_at, COALESCE(token, '') AS token FROM leases WHERE reviewer_id = ? AND expires_at > ? ORDER BY created_at, item_id")
+    .all(reviewerId, now) as ({ item_id: number } & LeaseRef)[];
 }
 
 /** The caller (`@me`) did not write the item: no one reviews their own hand-written item. */
@@ -171,11 +177,13 @@ export function findClaimable(
   return row?.id ?? null;
 }
 
-export function insertLease(db: Db, itemId: number, reviewerId: number, expiresAt: string): void {
-  statement(db,
-    `INSERT INTO leases (item_id, reviewer_id, expires_at) VALUES (?, ?, ?)
-     ON CONFLICT (item_id, reviewer_id) DO UPDATE SET expires_at = excluded.expires_at`,
-  ).run(itemId, reviewerId, expiresAt);
+/** Leases the item to the reviewer until `expiresAt`; a lease they still hold on it is extended and keeps its token. */
+export function insertLease(db: Db, itemId: number, reviewerId: number, expiresAt: string): LeaseRef {
+  return statement(db,
+    `INSERT INTO leases (item_id, reviewer_id, expires_at, token) VALUES (?, ?, ?, lower(hex(randomblob(8))))
+     ON CONFLICT (item_id, reviewer_id) DO UPDATE SET expires_at = excluded.expires_at
+     RETURNING expires_at, COALESCE(token, '') AS token`,
+  ).get(itemId, reviewerId, expiresAt) as LeaseRef;
 }
 
 export function renewLease(db: Db, itemId: number, reviewerId: number, now: string, expiresAt: string): boolean {
@@ -187,8 +195,10 @@ export function deleteLiveLease(db: Db, itemId: number, reviewerId: number, now:
   return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND expires_at > ?').run(itemId, reviewerId, now).changes > 0;
 }
 
-export function deleteLease(db: Db, itemId: number, reviewerId: number): boolean {
-  return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
+/** Ends the reviewer's lease on the item; with `token`, only if it is still the lease of that token. */
+export function deleteLease(db: Db, itemId: number, reviewerId: number, token?: string): boolean {
+  if (token === undefined) return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
+  return statement(db, "DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND COALESCE(token, '') = ?").run(itemId, reviewerId, token).changes > 0;
 }
 
 export function deleteItemLeases(db: Db, itemId: number): { reviewer_id: number }[] {

@@ -28,8 +28,8 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
     };
   });
   handle(api, reviewApi.renew, 'reviewer', ({ params: { id }, user }) => ({ lease_expires_at: review.renew(id, user.id) }));
-  handle(api, reviewApi.release, 'reviewer', ({ params: { id }, user }) => {
-    review.release(id, user.id);
+  handle(api, reviewApi.release, 'reviewer', ({ params: { id }, body, user }) => {
+    review.release(id, user.id, body?.lease_token);
     return { ok: true };
   });
   handle(api, reviewApi.submit, 'reviewer', ({ params: { id }, body, user }) => review.submit(id, user.id, body));

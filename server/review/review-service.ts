@@ -23,7 +23,7 @@ import {
   insertLease,
   insertReview,
   itemState,
-  leaseExpiry,
+  type LeaseRef,
   liveLeaseCount,
   nowIso,
   renewLease,
@@ -51,7 +51,7 @@ export const UNDO_WINDOW_MS = 30_000;
 
 const DECIDED: readonly ItemStatus[] = ['accepted', 'rejected', 'needs_adjudication'];
 
-export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): ReviewTask {
+export function buildTask(db: Db, itemId: number, lease: LeaseRef): ReviewTask {
   const found = getItemWithChart(db, itemId);
   if (!found) throw notFound(`item ${itemId}`);
   const { item, chart, groupId } = found;
@@ -80,7 +80,8 @@ export function buildTask(db: Db, itemId: number, leaseExpiresAt: string): Revie
           drawing_style: chart.drawing_style,
         },
     group,
-    lease_expires_at: leaseExpiresAt,
+    lease_expires_at: lease.expires_at,
+    lease_token: lease.token,
   };
 }
 
@@ -128,16 +129,15 @@ export function claimNext(
     for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
     const held = heldLeases(db, reviewerId, now);
     const resume = held.find((l) => !filters.exclude_item_ids.includes(l.item_id));
-    if (resume) return { task: buildTask(db, resume.item_id, resume.expires_at), claimed: null, prefetch: false, gold: false, expired };
+    if (resume) return { task: buildTask(db, resume.item_id, resume), claimed: null, prefetch: false, gold: false, expired };
     if (held.length >= MAX_LEASES_PER_REVIEWER) return { task: null, claimed: null, prefetch: false, gold: false, expired };
     const exclude = [...filters.exclude_item_ids, ...held.map((l) => l.item_id)];
     const pick = findNextClaim(db, { reviewerId, now, k: settings.reviews_per_item, filters, exclude, gold });
     if (pick === null) return { task: null, claimed: null, prefetch: false, gold: false, expired };
-    const expiresAt = nowIso(settings.lease_seconds * 1000);
-    insertLease(db, pick.id, reviewerId, expiresAt);
+    const lease = insertLease(db, pick.id, reviewerId, nowIso(settings.lease_seconds * 1000));
     if (!pick.gold) setItemStatus(db, pick.id, 'in_review');
     // Claimed while the reviewer holds another item: the next one, fetched ahead (prefetch-queries.ts).
-    return { task: buildTask(db, pick.id, expiresAt), claimed: pick.id, prefetch: held.length > 0, gold: pick.gold, expired };
+    return { task: buildTask(db, pick.id, lease), claimed: pick.id, prefetch: held.length > 0, gold: pick.gold, expired };
   }).immediate();
 }
 
@@ -147,9 +147,10 @@ export function renew(db: Db, itemId: number, reviewerId: number): string {
   return expiresAt;
 }
 
-export function release(db: Db, itemId: number, reviewerId: number): boolean {
+/** Ends the reviewer's lease on the item (only the lease of `token`, when given); false when nothing was ended. */
+export function release(db: Db, itemId: number, reviewerId: number, token?: string): boolean {
   return db.transaction(() => {
-    const released = deleteLease(db, itemId, reviewerId);
+    const released = deleteLease(db, itemId, reviewerId, token);
     refreshOpenStatus(db, itemId, nowIso());
     return released;
   }).immediate();
@@ -226,10 +227,9 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
       setItemStatus(db, review.item_id, 'in_review');
       applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
     }
-    const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
-    insertLease(db, review.item_id, reviewerId, expiresAt);
+    const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
     setItemStatus(db, review.item_id, 'in_review');
-    return { task: buildTask(db, review.item_id, leaseExpiry(db, review.item_id, reviewerId) ?? expiresAt), itemId: review.item_id, status: 'in_review' as ItemStatus };
+    return { task: buildTask(db, review.item_id, lease), itemId: review.item_id, status: 'in_review' as ItemStatus };
   }).immediate();
 }
 

@@ -44,6 +44,8 @@ export const ReviewTaskSchema = z.object({
   }),
   group: ItemGroupSchema.nullable().default(null),
   lease_expires_at: z.string(),
+  /** Names the lease this task was served under: a release that carries it ends that lease only (migration 024). */
+  lease_token: z.string(),
 });
 export type ReviewTask = z.infer<typeof ReviewTaskSchema>;
 
@@ -69,6 +71,12 @@ export const NextResponseSchema = z.object({ task: ReviewTaskSchema.nullable() }
 export const RenewResponseSchema = z.object({ lease_expires_at: z.string() });
 // POST /api/review/leases/:id/release → { ok: true }
 export const ReleaseResponseSchema = z.object({ ok: z.literal(true) });
+/**
+ * The task's `lease_token`: the release ends the lease only if it is still that one, so a release
+ * sent for an earlier claim of the item never ends a lease made since (an undo's, a new claim's).
+ * Without it (older clients), the caller's lease on the item ends whatever it is.
+ */
+export const ReleaseRequestSchema = z.object({ lease_token: z.string().max(64).optional() }).optional();
 
 // POST /api/review/items/:id   (reviewer, holding the lease): submit a review
 export const SubmitReviewRequestSchema = z
@@ -202,7 +210,7 @@ export const reviewApi = {
   next: endpoint('POST', '/api/review/next', { body: NextRequestSchema, response: NextResponseSchema }),
   queue: endpoint('GET', '/api/review/queue', { response: QueueResponseSchema }),
   renew: endpoint('POST', '/api/review/leases/:id/renew', { params: IdParamSchema, response: RenewResponseSchema }),
-  release: endpoint('POST', '/api/review/leases/:id/release', { params: IdParamSchema, response: ReleaseResponseSchema }),
+  release: endpoint('POST', '/api/review/leases/:id/release', { params: IdParamSchema, body: ReleaseRequestSchema, response: ReleaseResponseSchema }),
   submit: endpoint('POST', '/api/review/items/:id', { params: IdParamSchema, body: SubmitReviewRequestSchema, response: SubmitReviewResponseSchema, status: 201 }),
   undo: endpoint('POST', '/api/review/reviews/:id/undo', { params: IdParamSchema, response: UndoResponseSchema }),
   history: endpoint('GET', '/api/review/items/:id/history', { params: IdParamSchema, response: ItemHistoryResponseSchema }),

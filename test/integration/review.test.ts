@@ -223,6 +223,30 @@ describe('reviews and consensus', () => {
     expect(late.status).toBe(409);
   });
 
+  it('a release that names the lease of an earlier claim leaves the lease an undo made since', async () => {
+    await setK(1);
+    const claimed = await next(reviewer(0));
+    const id = claimed?.item.id ?? 0;
+    const submitted = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, acceptReview())).body);
+    const undone = UndoResponseSchema.parse((await reviewer(0).post(`/api/review/reviews/${submitted.review_id}/undo`)).body);
+    expect(undone.task.lease_token).not.toBe(claimed?.lease_token);
+    // A give-back sent for the first claim, arriving after the undo (a page's late request): nothing ends.
+    const stale = await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: claimed?.lease_token });
+    expect(stale.status).toBe(200);
+    const leases = () => db().prepare('SELECT COUNT(*) AS n FROM leases WHERE item_id = ?').get(id);
+    expect(leases()).toEqual({ n: 1 });
+    expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'in_review' });
+    // Resumed, the task names the same lease; releasing that one ends it.
+    expect((await next(reviewer(0)))?.lease_token).toBe(undone.task.lease_token);
+    expect((await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: undone.task.lease_token })).status).toBe(200);
+    expect(leases()).toEqual({ n: 0 });
+    expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'pending' });
+    // A token too long to be one is refused, naming the field.
+    const bad = await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: 'x'.repeat(65) });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('lease_token');
+  });
+
   it('lets curators re-queue in bulk, keeping the retracted reviews', async () => {
     await setK(1);
     const task = await next(reviewer(0));

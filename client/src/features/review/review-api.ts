@@ -18,7 +18,8 @@ export type SubmitResult = z.infer<typeof SubmitReviewResponseSchema>;
 export interface ReviewApi {
   next(filters: QueueFilters, excludeItemIds: number[]): Promise<ReviewTask | null>;
   renew(itemId: number): Promise<string>;
-  release(itemId: number): Promise<void>;
+  /** Gives the task's item back: only the lease it was served under (`lease_token`), never one made since. */
+  release(task: ReviewTask): Promise<void>;
   submit(itemId: number, body: SubmitReviewRequest): Promise<SubmitResult>;
   undo(reviewId: number): Promise<ReviewTask>;
 }
@@ -27,8 +28,8 @@ export const reviewApi: ReviewApi = {
   next: async (filters, excludeItemIds) =>
     (await call(reviewEndpoints.next, { body: { ...filters, exclude_item_ids: excludeItemIds } })).task,
   renew: async (itemId) => (await call(reviewEndpoints.renew, { params: { id: itemId } })).lease_expires_at,
-  release: async (itemId) => {
-    await call(reviewEndpoints.release, { params: { id: itemId } });
+  release: async (task) => {
+    await call(reviewEndpoints.release, { params: { id: task.item.id }, body: { lease_token: task.lease_token } });
   },
   submit: (itemId, body) => call(reviewEndpoints.submit, { params: { id: itemId }, body }),
   undo: async (reviewId) => (await call(reviewEndpoints.undo, { params: { id: reviewId } })).task,

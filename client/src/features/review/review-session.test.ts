@@ -13,7 +13,7 @@ const ACCEPT: SubmitReviewRequest = {
 
 /** Only the ids matter to the session; the rest of a task is the page's business. */
 function task(id: number): ReviewTask {
-  return { item: { id }, lease_expires_at: new Date(Date.now() + 300_000).toISOString() } as unknown as ReviewTask;
+  return { item: { id }, lease_expires_at: new Date(Date.now() + 300_000).toISOString(), lease_token: `lease-of-${id}` } as unknown as ReviewTask;
 }
 
 /** A promise the test settles by hand, to hold a request on the wire. */
@@ -35,6 +35,7 @@ class FakeApi implements ReviewApi {
   queue: number[];
   held: number[] = [];
   calls: string[] = [];
+  releasedTokens: string[] = [];
   submitGate: ReturnType<typeof deferred<void>> | null = null;
   submitError: unknown = null;
 
@@ -59,8 +60,10 @@ class FakeApi implements ReviewApi {
     return new Date(Date.now() + 300_000).toISOString();
   }
 
-  async release(itemId: number): Promise<void> {
+  async release(given: ReviewTask): Promise<void> {
+    const itemId = given.item.id;
     this.calls.push(`release ${itemId}`);
+    this.releasedTokens.push(given.lease_token);
     this.held = this.held.filter((id) => id !== itemId);
     this.queue.unshift(itemId);
   }
@@ -161,6 +164,8 @@ describe('review session', () => {
     expect(shownId(s)).toBe(2);
     await settled(s);
     expect(api.calls).toContain('release 1');
+    // The release names the lease the item was served under, so it cannot end a later one.
+    expect(api.releasedTokens).toEqual(['lease-of-1']);
   });
 
   it('does not offer a skipped item again until the reviewer asks for the skipped ones', async () => {

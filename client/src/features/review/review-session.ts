@@ -87,7 +87,7 @@ export class ReviewSession {
     const next = this.state.next;
     if (next) {
       this.set({ next: null });
-      void this.api.release(next.item.id).catch(() => undefined);
+      void this.api.release(next).catch(() => undefined);
     }
   }
 
@@ -159,7 +159,7 @@ export class ReviewSession {
   }
 
   private giveBack(task: ReviewTask | null): void {
-    if (task) void this.api.release(task.item.id).catch(() => undefined);
+    if (task) void this.api.release(task).catch(() => undefined);
   }
 
   /** The queue changed (or the filters did): try again to have an item and one behind it. */
@@ -222,7 +222,7 @@ export class ReviewSession {
     const itemId = shown.task.item.id;
     this.skipped = [...this.skipped.filter((id) => id !== itemId), itemId].slice(-MAX_SKIPPED);
     this.set({ notice: null, skippedCount: this.skipped.length });
-    this.advance(() => this.api.release(itemId).catch(() => undefined));
+    this.advance(() => this.api.release(shown.task).catch(() => undefined));
   }
 
   /** Offers the skipped items again (when nothing else is left). */
