@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import type { CalibrationResponse, GoldAgreement, GoldState, GoldVerdicts } from '../../shared/api/gold';
 import type { ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
@@ -48,12 +49,12 @@ export function goldState(db: Db, itemId: number): GoldState {
 
 /** Marks an accepted item gold with its accepted review's verdicts (all pass when it was accepted by adjudication alone). */
 export function markGold(db: Db, itemId: number, curatorId: number): GoldState {
-  db.transaction(() => {
+  immediateTransaction(db, () => {
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
     if (state.status !== 'accepted') throw new HttpError('conflict', `item ${itemId} is ${state.status}: only an accepted item can be gold`);
     upsertGold(db, itemId, acceptedReviewVerdicts(db, itemId) ?? ALL_PASS, curatorId);
-  }).immediate();
+  });
   return goldState(db, itemId);
 }
 
@@ -63,7 +64,7 @@ export function markGold(db: Db, itemId: number, curatorId: number): GoldState {
  * are skipped and counted.
  */
 export function markGoldMany(db: Db, itemIds: readonly number[], curatorId: number): { marked: number; skipped: number } {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     let marked = 0;
     for (const itemId of itemIds) {
       if (itemState(db, itemId)?.status !== 'accepted' || goldOf(db, itemId) !== null) continue;
@@ -72,7 +73,7 @@ export function markGoldMany(db: Db, itemIds: readonly number[], curatorId: numb
       marked += 1;
     }
     return { marked, skipped: itemIds.length - marked };
-  }).immediate();
+  });
 }
 
 export function unmarkGold(db: Db, itemId: number): GoldState {
@@ -102,7 +103,7 @@ export function disguiseGoldTask<T extends ReviewTask | null>(db: Db, task: T): 
  * regular one's would with this review alone deciding at k = 1, else "in review".
  */
 export function submitGoldReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse | null {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const gold = isServedAsGold(db, itemId) ? goldOf(db, itemId) : null;
     if (!gold) return null;
     if (hasGoldReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
@@ -119,21 +120,21 @@ export function submitGoldReview(db: Db, itemId: number, reviewerId: number, rev
     const k = getSettings(db).reviews_per_item;
     const shown: ItemStatus = k > 1 ? 'in_review' : review.decision === 'accept' ? 'accepted' : 'rejected';
     return { review_id: stored.id, item_status: shown, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
-  }).immediate();
+  });
 }
 
 export const isGoldReviewId = (reviewId: number) => reviewId > GOLD_REVIEW_ID_BASE;
 
 /** Takes back the caller's own gold review within the undo window; the item is leased to them again. */
 export function undoGoldReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number } {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const review = goldReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
     if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
     deleteGoldReview(db, reviewId);
     const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
     return { task: disguiseGoldTask(db, buildTask(db, review.item_id, lease)), itemId: review.item_id };
-  }).immediate();
+  });
 }
 
 function agreement(reviews: number, sums: Record<(typeof CRITERIA)[number], number>): GoldAgreement {

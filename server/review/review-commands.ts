@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { BulkTarget } from '../../shared/api/assignment';
@@ -55,12 +56,10 @@ export class ReviewCommands {
   submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
     // One write transaction for both paths (each becomes a savepoint): taking SQLite's write lock
     // and committing cost system calls, and a submit used to do both twice.
-    const outcome = this.db
-      .transaction(() => {
-        const gold = submitGoldReview(this.db, itemId, reviewerId, review);
-        return gold ? { gold, result: null } : { gold: null, result: submitReview(this.db, itemId, reviewerId, review) };
-      })
-      .immediate();
+    const outcome = immediateTransaction(this.db, () => {
+      const gold = submitGoldReview(this.db, itemId, reviewerId, review);
+      return gold ? { gold, result: null } : { gold: null, result: submitReview(this.db, itemId, reviewerId, review) };
+    });
     // A gold item's review is compared with gold, not counted: its status did not change, no decision follows.
     const { gold, result } = outcome;
     if (gold) {

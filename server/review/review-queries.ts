@@ -147,7 +147,10 @@ export function findNextClaim(db: Db, input: ClaimInput): { id: number; gold: bo
     { status: 'in_review', mismatchOnly: false },
     { status: 'pending', mismatchOnly: false },
   ];
-  for (const pass of general) steps.push(regularStep(OPEN_TO_ME, pass.status, pass.mismatchOnly, 'i.id', filterSql));
+  // With one review per item an item in review has its one slot taken (a live lease; a standing
+  // review would have decided it), so those steps could only walk every leased item and find
+  // none: under load, most of the claim's time.
+  for (const pass of general.filter((p) => input.k > 1 || p.status === 'pending')) steps.push(regularStep(OPEN_TO_ME, pass.status, pass.mismatchOnly, 'i.id', filterSql));
   if (input.gold === 'drained') steps.push(goldStep(filterSql));
   const row = statement(db,
     `SELECT pick.id AS id, (SELECT status FROM hqa_items WHERE id = pick.id) AS status FROM (SELECT COALESCE(${steps.join(',\n      ')}) AS id) pick`,

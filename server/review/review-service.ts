@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import { recordAudit } from '../audit/audit-log';
 import { reclassifyItem } from '../items/item-validity';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
@@ -97,12 +98,12 @@ export function refreshOpenStatus(db: Db, itemId: number, now: string): ItemStat
 
 /** Returns expired leases to the queue; the holders are returned so they can be told. */
 export function sweepExpiredLeases(db: Db): { item_id: number; reviewer_id: number }[] {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const now = nowIso();
     const expired = deleteExpiredLeases(db, now);
     for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
     return expired;
-  }).immediate();
+  });
 }
 
 /**
@@ -123,7 +124,7 @@ export function claimNext(
 ): { task: ReviewTask | null; claimed: number | null; prefetch: boolean; gold: boolean; expired: { item_id: number; reviewer_id: number }[] } {
   const settings = getSettings(db);
   const gold: GoldPlace = settings.gold_share <= 0 ? 'off' : random() < settings.gold_share ? 'drawn' : 'drained';
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const now = nowIso();
     const expired = deleteExpiredLeases(db, now);
     for (const lease of expired) refreshOpenStatus(db, lease.item_id, now);
@@ -138,7 +139,7 @@ export function claimNext(
     if (!pick.gold) setItemStatus(db, pick.id, 'in_review');
     // Claimed while the reviewer holds another item: the next one, fetched ahead (prefetch-queries.ts).
     return { task: buildTask(db, pick.id, lease), claimed: pick.id, prefetch: held.length > 0, gold: pick.gold, expired };
-  }).immediate();
+  });
 }
 
 export function renew(db: Db, itemId: number, reviewerId: number): string {
@@ -149,11 +150,11 @@ export function renew(db: Db, itemId: number, reviewerId: number): string {
 
 /** Ends the reviewer's lease on the item (only the lease of `token`, when given); false when nothing was ended. */
 export function release(db: Db, itemId: number, reviewerId: number, token?: string): boolean {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const released = deleteLease(db, itemId, reviewerId, token);
     refreshOpenStatus(db, itemId, nowIso());
     return released;
-  }).immediate();
+  });
 }
 
 /** Applies the consensus rule once k standing reviews are in; accepted items take the latest correction. */
@@ -188,7 +189,7 @@ export function consumeLease(db: Db, itemId: number, reviewerId: number, now: st
  * and the consensus decision are one transaction.
  */
 export function submitReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const now = nowIso();
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
@@ -210,12 +211,12 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     const status = decide(db, itemId, now, reviewerId);
     recordAudit(db, { actor_id: reviewerId, action: 'review.submitted', target_type: 'item', target_id: itemId, details: { review_id: stored.id, decision: review.decision, item_status: status } });
     return { review_id: stored.id, item_status: status, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
-  }).immediate();
+  });
 }
 
 /** Takes back the caller's own review within the window; the item is leased to them again. */
 export function undoReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number; status: ItemStatus } {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const review = getReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
     if (review.retracted_at) throw new HttpError('conflict', `review ${reviewId} was already taken back`);
@@ -230,7 +231,7 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
     const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
     setItemStatus(db, review.item_id, 'in_review');
     return { task: buildTask(db, review.item_id, lease), itemId: review.item_id, status: 'in_review' as ItemStatus };
-  }).immediate();
+  });
 }
 
 export function adjudicate(
@@ -239,7 +240,7 @@ export function adjudicate(
   curatorId: number,
   input: Adjudication,
 ): ItemStatus {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
     if (!DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is ${state.status}: it has not had its reviews yet`);
@@ -251,7 +252,7 @@ export function adjudicate(
     }
     recordAudit(db, { actor_id: curatorId, action: 'item.adjudicated', target_type: 'item', target_id: itemId, details: { decision: input.decision, from: state.status } });
     return status;
-  }).immediate();
+  });
 }
 
 /**
@@ -265,7 +266,7 @@ export function requeue(
   curatorId: number | null,
   reason: RequeueReason | null = null,
 ): { requeued: number[]; releasedLeases: { item_id: number; reviewer_id: number }[] } {
-  return db.transaction(() => {
+  return immediateTransaction(db, () => {
     const requeued: number[] = [];
     const releasedLeases: { item_id: number; reviewer_id: number }[] = [];
     for (const itemId of itemIds) {
@@ -278,5 +279,5 @@ export function requeue(
       requeued.push(itemId);
     }
     return { requeued, releasedLeases };
-  }).immediate();
+  });
 }
