@@ -41,3 +41,8 @@ export function statement(db: Db, sql: string): Database.Statement {
   cache.set(sql, prepared);
   return prepared;
 }
+
+/** How many statements this database keeps compiled (for tests of what start-up prepares). */
+export function cachedStatementCount(db: Db): number {
+  return caches.get(db)?.size ?? 0;
+}

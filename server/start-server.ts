@@ -22,6 +22,7 @@ import { ReflectionBatches } from './reflection/reflection-batches';
 import { ExtractionJobs } from './tables/extraction-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
+import { warmReviewPath } from './review/review-warmup';
 import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
 
@@ -123,6 +124,7 @@ async function prepare(
 
   // Created once the port is ours: the caller prints it after the server listens.
   const adminPassword = await ensureAdmin(db);
+  warmReviewPath(db);
   serve(app);
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;

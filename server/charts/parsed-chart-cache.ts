@@ -1,4 +1,4 @@
-import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
 import { parseStoredTable, storedDrawingStyle } from './chart-queries';
 import { deepFreeze } from '../deep-freeze';
@@ -38,3 +38,28 @@ export function parsedChart(chartId: number, tableJson: string, annotationJson: 
   return entry;
 }
 
+
+/** Per parsed table (so per stored text of a chart): the colour check's answers by the texts asked about. */
+const colourChecks = new WeakMap<DataTable, Map<string, readonly string[]>>();
+const MAX_COLOUR_CHECKS_PER_CHART = 500;
+
+/**
+ * `unverifiableColours` for a chart parsed here, remembered: a claim asked it of the same
+ * question and table every time an item was served (a regular expression per table label that
+ * the question names), a fiftieth of a claim's time. Keyed by the parsed table, which stands for
+ * the chart's stored table and annotation (an edit parses anew), and by the texts checked.
+ */
+export function cachedUnverifiableColours(questions: readonly string[], table: DataTable, chart: { has_image: boolean; style: DrawingStyle | null }): readonly string[] {
+  let byTexts = colourChecks.get(table);
+  if (byTexts === undefined) {
+    byTexts = new Map();
+    colourChecks.set(table, byTexts);
+  }
+  const key = `${chart.has_image ? 1 : 0}\u0000${questions.join('\u0000')}`;
+  const known = byTexts.get(key);
+  if (known !== undefined) return known;
+  const found = Object.freeze(unverifiableColours(questions, table, chart));
+  if (byTexts.size >= MAX_COLOUR_CHECKS_PER_CHART) byTexts.delete(byTexts.keys().next().value as string);
+  byTexts.set(key, found);
+  return found;
+}

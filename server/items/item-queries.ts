@@ -10,10 +10,10 @@ import { AnswerTypeSchema } from '../../shared/table/answers';
 import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import { z } from 'zod';
-import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
 import { ChartWithoutTableError } from '../charts/chart-queries';
-import { parsedChart } from '../charts/parsed-chart-cache';
+import { cachedUnverifiableColours, parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/tables/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
 import { shownStatusSql } from '../review/prefetch-queries';
@@ -200,7 +200,7 @@ export function getItemWithChart(db: Db, id: number): { item: ItemDetail; chart:
     factual_query: row.factual_query,
     factual_label: row.factual_label,
     proposal_text: row.proposal_text,
-    unverifiable_colours: unverifiableColours([row.factual_query, row.question], table, drawn),
+    unverifiable_colours: [...cachedUnverifiableColours([row.factual_query, row.question], table, drawn)],
   };
   return { item, chart: { title: row.chart_title, data_table: table, drawing_style: drawn.style, has_image: drawn.has_image }, groupId: row.group_id };
 }
