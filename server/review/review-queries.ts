@@ -123,6 +123,23 @@ export interface ClaimInput {
 }
 
 /**
+ * The claim statement's text for one shape of claim (which steps, which filters): built once per
+ * shape. A claim used to build these kilobytes anew, and the statement cache to hash them, on
+ * every call. The shapes are few: three optional filters, mismatch-first, the gold place, k > 1.
+ */
+const claimTexts = new Map<string, string>();
+
+function claimSql(input: ClaimInput, filterSql: string): string {
+  const shape = `${input.filters.mismatch_first ? 1 : 0}|${input.gold}|${input.k > 1 ? 1 : 0}|${filterSql}`;
+  let sql = claimTexts.get(shape);
+  if (sql === undefined) {
+    sql = buildClaimSql(input, filterSql);
+    claimTexts.set(shape, sql);
+  }
+  return sql;
+}
+
+/**
  * The caller's next item in one SELECT: items assigned to them, then items of their named
  * queues, then (when drawn) a gold item, then the general queue — items already in review before
  * pending ones (finish what others started), each oldest first, verifier mismatches before all
@@ -132,8 +149,16 @@ export interface ClaimInput {
  * row. `gold`: the pick is a gold item (accepted; it takes no slot).
  */
 export function findNextClaim(db: Db, input: ClaimInput): { id: number; gold: boolean } | null {
-  const mismatchFirst = input.filters.mismatch_first;
   const { sql: filterSql, params: filterParams } = queueFilterSql(input.filters);
+  const row = statement(db, claimSql(input, filterSql)).get({ ...filterParams, me: input.reviewerId, now: input.now, k: input.k, exclude: JSON.stringify(input.exclude.map(Number)) }) as
+    | { id: number | null; status: string | null }
+    | undefined;
+  if (!row || row.id === null) return null;
+  return { id: row.id, gold: row.status === 'accepted' };
+}
+
+function buildClaimSql(input: ClaimInput, filterSql: string): string {
+  const mismatchFirst = input.filters.mismatch_first;
   const assignedOrder = `${mismatchFirst ? 'i.verifier_match = 0 DESC, ' : ''}i.status = 'in_review' DESC, i.id`;
   const steps = [regularStep(ASSIGNED_TO_ME, 'open', false, assignedOrder, filterSql), regularStep(IN_MY_QUEUES, 'open', false, assignedOrder, filterSql)];
   if (input.gold === 'drawn') steps.push(goldStep(filterSql));
@@ -152,13 +177,7 @@ export function findNextClaim(db: Db, input: ClaimInput): { id: number; gold: bo
   // none: under load, most of the claim's time.
   for (const pass of general.filter((p) => input.k > 1 || p.status === 'pending')) steps.push(regularStep(OPEN_TO_ME, pass.status, pass.mismatchOnly, 'i.id', filterSql));
   if (input.gold === 'drained') steps.push(goldStep(filterSql));
-  const row = statement(db,
-    `SELECT pick.id AS id, (SELECT status FROM hqa_items WHERE id = pick.id) AS status FROM (SELECT COALESCE(${steps.join(',\n      ')}) AS id) pick`,
-  ).get({ ...filterParams, me: input.reviewerId, now: input.now, k: input.k, exclude: JSON.stringify(input.exclude.map(Number)) }) as
-    | { id: number | null; status: string | null }
-    | undefined;
-  if (!row || row.id === null) return null;
-  return { id: row.id, gold: row.status === 'accepted' };
+  return `SELECT pick.id AS id, (SELECT status FROM hqa_items WHERE id = pick.id) AS status FROM (SELECT COALESCE(${steps.join(',\n      ')}) AS id) pick`;
 }
 
 /**
