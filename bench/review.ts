@@ -4,7 +4,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../server/config';
-import { findClaimable, findNextClaim, nowIso } from '../server/review/review-queries';
+import { availableFor, findClaimable, findNextClaim, nowIso } from '../server/review/review-queries';
 import { startServer } from '../server/start-server';
 import { createUser } from '../server/users/user-service';
 import { acceptReview } from '../test/support/review-fixtures';
@@ -223,6 +223,13 @@ try {
     findNextClaim(db2, { reviewerId: 1, now: nowIso(), k: 1, filters: { mismatch_first: false }, exclude: [], gold: 'off' });
     claimStatement.push(performance.now() - start);
   }
+  // The queue bar's count, which every reviewer's page fetches on each queue change (4 s per fetch at 100,000 items before it was made from the small sides).
+  const queueCount: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const start = performance.now();
+    availableFor(db2, 1, nowIso(), 1);
+    queueCount.push(performance.now() - start);
+  }
   db2.close();
   const pct = (values: number[], p: number) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -256,6 +263,7 @@ try {
   console.log(cpuLine(warm.cpu));
   console.log(line('bare claim SELECT (floor)', floor));
   console.log(line('whole claim SELECT', claimStatement));
+  console.log(line('queue count (N for you)', queueCount));
   const verdict = (v: number[], target: number) => `${pct(v, 99) < target ? 'met' : 'MISSED'}`;
   console.log(
     `targets p99: paced < ${TARGETS.paced} ms claim ${verdict(paced.claims, TARGETS.paced)}, submit ${verdict(paced.submits, TARGETS.paced)}; ` +

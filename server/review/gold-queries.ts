@@ -64,10 +64,13 @@ export function deleteGold(db: Db, itemId: number): void {
   statement(db, 'DELETE FROM gold_items WHERE item_id = ?').run(itemId);
 }
 
-/** How many gold items the reviewer may still be served (the claim's gold step, no filters): part of their queue's size. */
+/**
+ * How many gold items the reviewer may still be served (the claim's gold step, no filters): part
+ * of their queue's size. Walked from the gold items (CROSS JOIN), not from every accepted item.
+ */
 export function countClaimableGold(db: Db, reviewerId: number): number {
   return (statement(db,
-    `SELECT COUNT(*) AS n FROM gold_items g JOIN hqa_items i ON i.id = g.item_id
+    `SELECT COUNT(*) AS n FROM gold_items g CROSS JOIN hqa_items i ON i.id = g.item_id
       WHERE i.status = 'accepted' AND i.created_by IS NOT @me AND ${NOT_ARCHIVED} AND ${NOT_RETIRED}
         AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = g.item_id AND r.reviewer_id = @me)
         AND NOT EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = g.item_id AND gr.reviewer_id = @me)`,
