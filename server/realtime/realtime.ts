@@ -17,14 +17,26 @@ interface SocketData {
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** An event waiting in the outbox: what staff and reviewers get of it, and whose it is (null: everyone's). */
-type Outgoing = { [E in ServerEventName]: { event: E; payload: ServerEventPayload<E>; forReviewers: ServerEventPayload<E> | typeof HIDDEN; userId: number | null } }[ServerEventName];
+/**
+ * An event waiting in the outbox: what staff and reviewers get of it, and whose it is (null:
+ * everyone's). `superseded`: a later event of the same state in the same batch says it all.
+ */
+type Outgoing = {
+  [E in ServerEventName]: { event: E; payload: ServerEventPayload<E>; forReviewers: ServerEventPayload<E> | typeof HIDDEN; userId: number | null; superseded?: boolean };
+}[ServerEventName];
+
+/**
+ * Events that carry a whole state (who is online, the queue's counts): a client needs only the
+ * latest of a batch. 50 reviewers opening their pages made 50 presence events, each sent to
+ * every socket in one batch — 2,500 encoded payloads where 50 say the same.
+ */
+const LATEST_WINS: ReadonlySet<ServerEventName> = new Set(['presence.changed', 'queue.changed']);
 
 /** The events of `batch` one socket gets, in order: its audience's version, its user's own, none from before it connected. */
 function eventsFor(batch: readonly Outgoing[], staff: boolean, userId: number | null, after: number): BatchedEvent[] {
   const events: BatchedEvent[] = [];
   batch.forEach((outgoing, i) => {
-    if (i < after || (outgoing.userId !== null && outgoing.userId !== userId)) return;
+    if (i < after || outgoing.superseded === true || (outgoing.userId !== null && outgoing.userId !== userId)) return;
     const payload = staff ? outgoing.payload : outgoing.forReviewers;
     if (payload !== HIDDEN) events.push([outgoing.event, payload] as BatchedEvent);
   });
@@ -157,6 +169,11 @@ export function attachRealtime(
     sendBatch(io, batch, new Map(late.map((socket) => [socket.id, socket.after])));
   };
   const enqueue = (outgoing: Outgoing) => {
+    // Marked, not removed: latecomers count positions in the outbox. A socket that connected
+    // after the earlier one still gets this later one, which is the state it needs.
+    if (LATEST_WINS.has(outgoing.event)) {
+      for (const earlier of outbox) if (earlier.event === outgoing.event && earlier.userId === outgoing.userId) earlier.superseded = true;
+    }
     outbox.push(outgoing);
     if (flushScheduled) return;
     flushScheduled = true;

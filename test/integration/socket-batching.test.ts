@@ -84,6 +84,26 @@ describe('socket events published in one turn of the event loop', () => {
     }
   });
 
+  it('of a whole state (the queue counts), only the latest of a batch', async () => {
+    const { publish } = server.server.ctx;
+    const counts = (pending: number) => ({ pending, in_review: 0, needs_adjudication: 0, accepted: 0, rejected: 0 });
+    const seen = sockets.map((socket) => {
+      const order: string[] = [];
+      onRaw(socket, 'queue.changed', (p) => order.push(`queue ${(p as { counts: { pending: number } }).counts.pending}`));
+      onRaw(socket, 'item.released', (p) => order.push(`released ${(p as { item_id: number }).item_id}`));
+      return order;
+    });
+    const done = sockets.map((socket) => nextEvent(socket, 'item.released', (p) => (p as { item_id: number }).item_id === 4002));
+    publish('queue.changed', { counts: counts(1) });
+    publish('item.released', { item_id: 4001 });
+    publish('queue.changed', { counts: counts(2) });
+    publish('queue.changed', { counts: counts(3) });
+    publish('item.released', { item_id: 4002 });
+    await Promise.all(done);
+    // (Listeners of different events each read a batch in turn, so only each event's own order shows.)
+    for (const order of seen) expect([...order].sort()).toEqual(['queue 3', 'released 4001', 'released 4002']);
+  });
+
   it('and one published later, alone, still arrives at once', async () => {
     const arrived = sockets.map((socket) => nextEvent(socket, 'item.released', (payload) => (payload as { item_id: number }).item_id === 1000, 2_000));
     server.server.ctx.publish('item.released', { item_id: 1000 });
