@@ -5,8 +5,8 @@ import { findNextClaim, nowIso, type GoldPlace } from './review-queries';
 import { buildTask } from './review-service';
 
 /**
- * Runs a claim's reads once at start, writing nothing: the claim statement (a few kilobytes of
- * SQL) is compiled and cached, and the code from session lookup to the task's JSON has run once.
+ * Runs a claim's reads once at start, writing nothing: the claim's SQL (a few kilobytes) is
+ * compiled and cached, and the code from session lookup to the task's JSON has run once.
  * On a server just started, 50 reviewers claiming at once used to pay all of that inside the
  * first claims, each of which the rest waited behind (bench/review.ts, first burst).
  */

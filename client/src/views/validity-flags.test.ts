@@ -79,6 +79,7 @@ function reviewScreen(item: ItemDetail): string {
       drawing_style: null,
     },
     lease_expires_at: '2026-01-02T03:09:05.000Z',
+    lease_token: 'lease-1',
   });
   return renderToStaticMarkup(createElement(ItemContext, { task, outcome: { kind: 'none' } }));
 }
