@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listMigrations, migrate, MIGRATIONS_DIR, openDatabase, type Db } from '../../db/database';
+import { databaseAtVersion, migrationsUpTo } from '../support/migrated-database';
+import { migrate, type Db } from '../../db/database';
 import { numberOrText } from '../../server/import/answer-kind';
 
 /**
@@ -17,17 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The real migrations up to `version`, in a folder of their own (later ones add their own tables and triggers). */
-function migrationsUpTo(version: number): string {
-  const folder = join(dir, `migrations-${version}`);
-  mkdirSync(folder);
-  for (const file of listMigrations(MIGRATIONS_DIR).filter((m) => m.version <= version)) copyFileSync(file.path, join(folder, basename(file.path)));
-  return folder;
-}
-
 function databaseAt013(): Db {
-  const db = openDatabase(join(dir, 'hqa.sqlite'));
-  expect(migrate(db, migrationsUpTo(13))).toHaveLength(13);
+  const db = databaseAtVersion(dir, 13);
   return db;
 }
 
@@ -63,7 +55,7 @@ describe('migration 014 on a database made at 013', () => {
       otherTables: rows(db, "sqlite_master WHERE type = 'table' AND name NOT IN ('charts', 'factual_qas')", 'name, sql'),
     };
 
-    expect(migrate(db, migrationsUpTo(14))).toEqual([14]);
+    expect(migrate(db, migrationsUpTo(dir, 14))).toEqual([14]);
 
     expect(rows(db, 'charts', OLD_CHART_COLUMNS)).toEqual(before.charts);
     expect(rows(db, 'charts', 'table_source, table_confirmed, image_ref, benchmark_fields')).toEqual([

@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listMigrations, migrate, MIGRATIONS_DIR, openDatabase } from '../../db/database';
+import { databaseAtVersion } from '../support/migrated-database';
+import { migrate } from '../../db/database';
 import { ItemListQuerySchema } from '../../shared/api/items';
 import { listItemsPage } from '../../server/items/item-list-queries';
 
@@ -16,11 +17,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('migration 015 on a database made at 014', () => {
   it('backfills the search index from the items there, then keeps it in step', () => {
-    const old = join(dir, 'migrations-014');
-    mkdirSync(old);
-    for (const file of listMigrations(MIGRATIONS_DIR).filter((m) => m.version <= 14)) copyFileSync(file.path, join(old, basename(file.path)));
-    const db = openDatabase(join(dir, 'hqa.sqlite'));
-    expect(migrate(db, old)).toHaveLength(14);
+    const db = databaseAtVersion(dir, 14);
     db.prepare("INSERT INTO users (id, username, role, password_hash) VALUES (1, 'ann', 'curator', 'x')").run();
     db.prepare(`INSERT INTO charts (id, split, imgname, title, chart_type, type_source, data_table, table_source, row_count, series_count, source_file, content_hash)
       VALUES (7, 'val', 'a.png', 'Revenue', 'vertical_bar', 'inferred', '{"columns":[]}', 'imported', 2, 1, 'tables/a.csv', 'h1')`).run();

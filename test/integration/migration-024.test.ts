@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listMigrations, migrate, MIGRATIONS_DIR, openDatabase } from '../../db/database';
+import { databaseAtVersion } from '../support/migrated-database';
+import { migrate } from '../../db/database';
 import { deleteLease, heldLeases, insertLease } from '../../server/review/review-queries';
 
 /** Migration 024 gives every lease a token, those held at the upgrade included, so a release can name the lease it was issued for. */
@@ -15,11 +16,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('migration 024 on a database made at 023', () => {
   it('gives the leases held at the upgrade a token each, which a release then names', () => {
-    const old = join(dir, 'migrations-023');
-    mkdirSync(old);
-    for (const file of listMigrations(MIGRATIONS_DIR).filter((m) => m.version <= 23)) copyFileSync(file.path, join(old, basename(file.path)));
-    const db = openDatabase(join(dir, 'hqa.sqlite'));
-    expect(migrate(db, old)).toHaveLength(23);
+    const db = databaseAtVersion(dir, 23);
     db.prepare("INSERT INTO users (id, username, role, password_hash) VALUES (1, 'ann', 'reviewer', 'x')").run();
     db.prepare(`INSERT INTO charts (id, split, imgname, title, chart_type, type_source, data_table, table_source, row_count, series_count, source_file, content_hash)
       VALUES (7, 'val', 'a.png', 'Revenue', 'vertical_bar', 'inferred', '{"columns":[]}', 'imported', 2, 1, 'tables/a.csv', 'h1')`).run();
