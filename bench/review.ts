@@ -18,7 +18,8 @@ import { KeepAliveClient } from './keep-alive-client';
  * in, each with the review page's socket open. Scenarios, each timed from outside the server:
  *   - first burst: all B reviewers claim at once on a server that has just started;
  *   - saturated and paced: R of them (default 20) claim and submit in a loop, without pause
- *     and with a person's pause (sped up) between items;
+ *     and with a person's pause (sped up) between items, on a server warmed up until its CPU
+ *     per request has settled (V8 optimises per-request code only after thousands of requests);
  *   - warm burst: all B claim at once again, on a warmed-up server.
  * Prints p50/p95/p99 per scenario next to the bare SQLite claim statement (the floor) and the
  * ratio to it, and the CPU time each process spent per request (a figure the other load on a
@@ -27,11 +28,14 @@ import { KeepAliveClient } from './keep-alive-client';
  * run in a third process (bench/review-sockets.ts), as browsers are not the timing client.
  * Targets: paced p99 < 20 ms, saturated p99 < 30 ms, first burst p99 < 100 ms.
  *   npm run bench:review -- [items] [reviewers] [rounds] [burst]
- * BENCH_THINK_MS (250) the paced pause, BENCH_LOG_LEVEL (info) the server's log level,
+ * BENCH_THINK_MS (250) the paced pause, BENCH_WARM_UP_ROUNDS (4) saturated rounds before the phases, BENCH_LOG_LEVEL (info) the server's log level,
  * BENCH_SOCKETS=0 no sockets, BENCH_CPU_PROF=<dir> writes the server's .cpuprofile there,
  * BENCH_NODE_ARGS more Node options for the server (e.g. `--trace-gc`), BENCH_SERVER_OUT=<file>
  * keeps the server's output there. Timed from the request's start to its answer's last byte
- * over a keep-alive connection per reviewer (keep-alive-client.ts).
+ * over a keep-alive connection per reviewer (keep-alive-client.ts). Each phase also prints how
+ * long the server's main thread waited in the run queue for a CPU and the host's steal: with
+ * 20 requests in flight, every ms of such waiting is added to the 20 answers then queued, so
+ * those two figures say whether a tail came from the server's code or from its machine.
  */
 const ITEMS = Number(process.argv[2] ?? 100_000);
 const REVIEWERS = Number(process.argv[3] ?? 20);
@@ -43,6 +47,8 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const SOCKETS = process.env.BENCH_SOCKETS !== '0';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 const TARGETS = { paced: 20, saturated: 30, burst: 100 };
+/** Saturated rounds of warm-up (each is ROUNDS × REVIEWERS × 2 requests). */
+const WARM_UP_ROUNDS = Number(process.env.BENCH_WARM_UP_ROUNDS ?? 4);
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-bench-review-'));
 const dbPath = join(dir, 'bench.sqlite');
@@ -63,6 +69,29 @@ function cpuMsOf(pid: number | undefined): number {
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
     return NaN;
+  }
+}
+/**
+ * The server's main thread's time on a CPU and waiting in the run queue for one (ms, from
+ * /proc/<pid>/schedstat, Linux): a request waits out every ms the thread is runnable but not
+ * running, whatever the server's code does.
+ */
+function schedMsOf(pid: number | undefined): { run: number; wait: number } {
+  if (pid === undefined) return { run: NaN, wait: NaN };
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { run: (run ?? NaN) / 1e6, wait: (wait ?? NaN) / 1e6 };
+  } catch {
+    return { run: NaN, wait: NaN };
+  }
+}
+/** The machine's CPU time in ticks, all and stolen by the host (a VM's vCPU not running while it wanted to), from /proc/stat. */
+function machineTicks(): { all: number; steal: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    return { all: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? NaN };
+  } catch {
+    return { all: NaN, steal: NaN };
   }
 }
 const ownCpuMs = () => {
@@ -104,7 +133,7 @@ try {
 
   for (let i = 0; i < BURST; i++) await createUser(db, `bench${i}`, 'reviewer', `bench-pass-${i}`);
   await setup.close();
-  const nodeArgs = [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ') ?? [])];
+  const nodeArgs = [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   child = await startServerProcess({ HQA_DB: dbPath, HQA_LOG_LEVEL: LOG_LEVEL, NODE_ENV: 'production' }, nodeArgs);
   const server = child;
   const cookies: string[] = [];
@@ -128,23 +157,35 @@ try {
     socketsProcess.stdin.write('count\n');
     return Number(await answer);
   };
-  /** CPU ms per request of the server, this process and the sockets process over `run`. */
+  /**
+   * CPU ms per request of the server, this process and the sockets process over `run`; how long
+   * the server's main thread ran and waited for a CPU; the host's steal over the same span.
+   */
   interface Cpu {
     server: number;
     client: number;
     sockets: number;
     requests: number;
     events: number;
+    mainRun: number;
+    mainWait: number;
+    stealShare: number;
   }
   async function withCpu<T extends { requests: number }>(run: () => Promise<T>): Promise<T & { cpu: Cpu }> {
-    const before = { server: cpuMsOf(server.child.pid), client: ownCpuMs(), sockets: cpuMsOf(socketsProcess?.pid), events: await eventsReceived() };
+    const events = await eventsReceived();
+    const before = { server: cpuMsOf(server.child.pid), client: ownCpuMs(), sockets: cpuMsOf(socketsProcess?.pid), sched: schedMsOf(server.child.pid), ticks: machineTicks() };
     const result = await run();
+    const sched = schedMsOf(server.child.pid);
+    const ticks = machineTicks();
     const cpu = {
       server: cpuMsOf(server.child.pid) - before.server,
       client: ownCpuMs() - before.client,
       sockets: SOCKETS ? cpuMsOf(socketsProcess?.pid) - before.sockets : 0,
       requests: result.requests,
-      events: (await eventsReceived()) - before.events,
+      events: (await eventsReceived()) - events,
+      mainRun: sched.run - before.sched.run,
+      mainWait: sched.wait - before.sched.wait,
+      stealShare: (ticks.steal - before.ticks.steal) / (ticks.all - before.ticks.all),
     };
     return { ...result, cpu };
   }
@@ -197,7 +238,16 @@ try {
   const first = await withCpu(burst);
   const firstBurst = first.claims;
   await Promise.all(clients.map((client) => submit(client, [])));
-  await phase(THINK_MS); // warm-up: JIT, caches
+  // Warm-up. V8 optimises a function once it has run enough, and one run once per request only
+  // after a thousand or more requests, so a new server's CPU per request falls for its first few
+  // thousand (about 1.6 -> 0.85 ms here, settled after some 4,000). The phases below measure the
+  // server once it has settled; the warm-up's figures are printed, to show that it has.
+  await phase(THINK_MS);
+  const warmUpCpu: number[] = [];
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    const { cpu } = await withCpu(() => phase(0));
+    warmUpCpu.push(cpu.server / cpu.requests);
+  }
   const saturated = await withCpu(() => phase(0));
   const paced = await withCpu(() => phase(THINK_MS));
   await Promise.all(clients.map((client) => submit(client, [])));
@@ -240,7 +290,9 @@ try {
   const perRequest = (v: number, cpu: Cpu) => (v / cpu.requests).toFixed(2);
   const cpuLine = (cpu: Cpu) =>
     `  CPU per request: server ${perRequest(cpu.server, cpu)} ms, timing client ${perRequest(cpu.client, cpu)} ms, sockets ${perRequest(cpu.sockets, cpu)} ms; ` +
-    `${(cpu.events / cpu.requests).toFixed(0)} socket events received per request`;
+    `${(cpu.events / cpu.requests).toFixed(0)} socket events received per request\n` +
+    `  server main thread: ran ${cpu.mainRun.toFixed(0)} ms, waited ${cpu.mainWait.toFixed(0)} ms for a CPU (${((100 * cpu.mainWait) / (cpu.mainRun + cpu.mainWait)).toFixed(0)}% of its runnable time); ` +
+    `host steal ${(100 * cpu.stealShare).toFixed(1)}% of the machine's CPU time`;
   const line = (name: string, v: number[]) =>
     `${name.padEnd(30)} p50 ${ms(pct(v, 50))}  p95 ${ms(pct(v, 95))}  p99 ${ms(pct(v, 99))}  p50/floor ${(pct(v, 50) / floorP50).toFixed(0).padStart(4)}×  (n=${v.length})`;
   console.log(
@@ -250,6 +302,10 @@ try {
   console.log(`first burst (${BURST} reviewers claim at once on a server just started):`);
   console.log(line('  POST /api/review/next', firstBurst));
   console.log(cpuLine(first.cpu));
+  console.log(
+    `warm-up before the phases below: a paced round, then ${warmUpCpu.length} saturated rounds of ${REVIEWERS * ROUNDS * 2} requests; ` +
+      `server CPU per request ${warmUpCpu.map((v) => v.toFixed(2)).join(' -> ')} ms`,
+  );
   console.log(`saturated (no pause: ${REVIEWERS} requests always in flight on one server thread):`);
   console.log(line('  POST /api/review/next', saturated.claims));
   console.log(line('  POST /api/review/items/:id', saturated.submits));

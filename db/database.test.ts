@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,40 @@ describe('migrations', () => {
     migrate(db);
     db.prepare("INSERT INTO schema_migrations (version, name) VALUES (999, 'future')").run();
     expect(() => migrate(db)).toThrow(/migration 999 \(future\).*does not know/);
+    db.close();
+  });
+});
+
+/** SQLite's temporary files this process holds open (it unlinks them at once; the descriptor stays). */
+function openTempFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.includes('etilqs_') ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+describe('temporary storage', () => {
+  // A review submission runs the service's transaction inside the command's: a savepoint, whose
+  // journal of the pages it changes passed SQLite's 64 KiB and went to a file created and
+  // unlinked in /var/tmp, on about every submit (bench/review.ts, strace).
+  it.skipIf(process.platform !== 'linux')('keeps a savepoint journal in memory, so a nested transaction over many pages creates no file', () => {
+    const db = openDatabase(join(dir, 'temp.sqlite'));
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    let during: string[] = ['not run'];
+    db.transaction(() => {
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      for (let i = 0; i < 200; i++) insert.run('x'.repeat(1000));
+      db.transaction(() => {
+        db.prepare("UPDATE t SET v = 'y' || v").run();
+        during = openTempFiles();
+      })();
+    })();
+    expect(during).toEqual([]);
+    expect(db.prepare('SELECT COUNT(*) FROM t WHERE v LIKE ?').pluck().get('yx%')).toBe(200);
     db.close();
   });
 });

@@ -18,6 +18,9 @@ export function openDatabase(path: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
+  // Savepoint journals (a transaction inside another) and temporary tables stay in memory: a
+  // review submission's went to a new file in /var/tmp on about every submit.
+  db.pragma('temp_store = MEMORY');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }
