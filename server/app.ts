@@ -21,6 +21,7 @@ import type { RunExecutor } from './generation/run-executor';
 import { runRoutes } from './generation/run-routes';
 import { settingsRoutes } from './settings/settings-routes';
 import type { ReviewCommands } from './review/review-commands';
+import type { TeamStatsSource } from './review/team-stats-thread';
 import { reviewRoutes } from './review/review-routes';
 import type { FeedbackLoop } from './reflection/reflection-service';
 import type { ReflectionBatches } from './reflection/reflection-batches';
@@ -46,6 +47,7 @@ export interface AppServices {
   feedbackLoop: FeedbackLoop;
   reflectionBatches: ReflectionBatches;
   extractionJobs: ExtractionJobs;
+  teamStats: TeamStatsSource;
 }
 
 export function createApp(ctx: AppContext, services: AppServices): express.Express {
@@ -81,7 +83,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       itemDiscussionRoutes(ctx),
       runRoutes(ctx, services.executor),
       settingsRoutes(ctx),
-      reviewRoutes(ctx, services.review),
+      reviewRoutes(ctx, services.review, services.teamStats),
       reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
       exportRoutes(ctx),
       analyticsRoutes(ctx),

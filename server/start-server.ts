@@ -23,6 +23,7 @@ import { ExtractionJobs } from './tables/extraction-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { warmReviewPath } from './review/review-warmup';
+import { teamStatsSource } from './review/team-stats-thread';
 import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
 
@@ -109,7 +110,8 @@ async function prepare(
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   // Review settles an item, the feedback loop takes it from there: review never imports reflection.
   const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
-  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs });
+  const teamFigures = teamStatsSource(db, config.dbPath, logger);
+  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, teamStats: teamFigures });
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;
@@ -150,7 +152,7 @@ async function prepare(
       await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown()]);
       realtime.io.close();
       await httpClosed;
-      await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop()]);
+      await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop(), teamFigures.close()]);
       db.close();
     })();
     return closing;

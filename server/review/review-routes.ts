@@ -12,9 +12,10 @@ import { mountGoldRoutes } from './gold-routes';
 import { goldInQueue } from './gold-service';
 import { assignedAvailableFor, availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
-import { ownStats, teamStats } from './review-stats';
+import { ownStats } from './review-stats';
+import type { TeamStatsSource } from './team-stats-thread';
 
-export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
+export function reviewRoutes(ctx: AppContext, review: ReviewCommands, team: TeamStatsSource): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, reviewApi.next, 'reviewer', ({ body, user }) => ({ task: review.next(user.id, body) }));
@@ -48,9 +49,9 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands): Router {
   handle(api, reviewApi.adjudicate, 'curator', ({ params: { id }, body, user }) => ({ item_status: review.adjudicate(id, user.id, body) }));
   handle(api, reviewApi.requeue, 'curator', ({ body, user }) => ({ requeued: review.requeue(body.item_ids, user.id) }));
 
-  handle(api, reviewApi.stats, 'reviewer', ({ user }) => ({
+  handle(api, reviewApi.stats, 'reviewer', async ({ user }) => ({
     me: ownStats(ctx.db, user.id),
-    team: roleAtLeast(user.role, 'curator') ? teamStats(ctx.db) : null,
+    team: roleAtLeast(user.role, 'curator') ? await team.figures() : null,
   }));
   mountGoldRoutes(api, ctx.db);
   mountAssignmentRoutes(api, ctx, review);

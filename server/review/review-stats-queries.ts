@@ -16,36 +16,44 @@ export function listOwnReviews(db: Db, reviewerId: number): OwnReviewRow[] {
   ) as OwnReviewRow[];
 }
 
-export interface DecidedItemRow {
-  chart_type: string;
-  proposal_id: number | null;
-  proposal_text: string | null;
-  status: string;
+/** Decided (accepted or rejected) items of one group: how many, and how many of them accepted. */
+export interface DecidedCount {
+  reviewed: number;
+  accepted: number;
 }
 
-/** Every accepted or rejected item with its chart type and proposal. */
-export function listDecidedItems(db: Db): DecidedItemRow[] {
+const DECIDED = "i.status IN ('accepted', 'rejected')";
+const COUNTS = "COUNT(*) AS reviewed, SUM(i.status = 'accepted') AS accepted";
+
+/** Decided items counted by their chart's type. */
+export function countDecidedByChartType(db: Db): (DecidedCount & { chart_type: string })[] {
+  return statement(db, `SELECT c.chart_type, ${COUNTS} FROM hqa_items i JOIN charts c ON c.id = i.chart_id WHERE ${DECIDED} GROUP BY c.chart_type`).all() as (DecidedCount & {
+    chart_type: string;
+  })[];
+}
+
+/** Decided items counted by the proposal they came from (null: written by hand), with its text. */
+export function countDecidedByProposal(db: Db): (DecidedCount & { proposal_id: number | null; proposal_text: string | null })[] {
   return statement(
     db,
-    `SELECT c.chart_type, i.proposal_id, p.text AS proposal_text, i.status FROM hqa_items i JOIN charts c ON c.id = i.chart_id
-     LEFT JOIN proposals p ON p.id = i.proposal_id WHERE i.status IN ('accepted', 'rejected')`,
-  ).all() as DecidedItemRow[];
+    `SELECT i.proposal_id, p.text AS proposal_text, ${COUNTS} FROM hqa_items i LEFT JOIN proposals p ON p.id = i.proposal_id WHERE ${DECIDED} GROUP BY i.proposal_id`,
+  ).all() as (DecidedCount & { proposal_id: number | null; proposal_text: string | null })[];
 }
 
-export interface VerdictRow {
-  item_id: number;
+/** Per item with at least two standing reviews (agreement needs two): how many, and how many passed each criterion. */
+export interface VerdictCounts {
+  reviews: number;
   rationality: number;
   correctness: number;
   layout: number;
 }
 
-/** The criteria verdicts of items with at least two standing reviews (agreement needs two), by item. */
-export function listVerdictsOfMultiplyReviewed(db: Db): VerdictRow[] {
+export function countVerdictsOfMultiplyReviewed(db: Db): VerdictCounts[] {
   return statement(
     db,
-    `SELECT item_id, rationality, correctness, layout FROM reviews WHERE retracted_at IS NULL
-     AND item_id IN (SELECT item_id FROM reviews WHERE retracted_at IS NULL GROUP BY item_id HAVING COUNT(*) >= 2) ORDER BY item_id`,
-  ).all() as VerdictRow[];
+    `SELECT COUNT(*) AS reviews, SUM(rationality) AS rationality, SUM(correctness) AS correctness, SUM(layout) AS layout
+     FROM reviews WHERE retracted_at IS NULL GROUP BY item_id HAVING COUNT(*) >= 2`,
+  ).all() as VerdictCounts[];
 }
 
 /** Standing reviews per day, the last 30 days with any, newest first. */

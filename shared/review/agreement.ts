@@ -14,14 +14,20 @@ export interface Agreement {
 }
 
 export function agreement(itemsVerdicts: readonly (readonly boolean[])[]): Agreement {
-  const items = itemsVerdicts.filter((v) => v.length >= 2);
+  return agreementOfCounts(itemsVerdicts.map((verdicts) => ({ reviews: verdicts.length, passes: verdicts.filter(Boolean).length })));
+}
+
+/**
+ * The same figures from each item's number of reviews and of passes, which is all they depend
+ * on: the server counts these in SQL instead of loading every verdict.
+ */
+export function agreementOfCounts(itemCounts: readonly { readonly reviews: number; readonly passes: number }[]): Agreement {
+  const items = itemCounts.filter((item) => item.reviews >= 2);
   if (items.length === 0) return { items: 0, percent_agreement: null, fleiss_kappa: null };
   let sumP = 0;
   let passes = 0;
   let total = 0;
-  for (const verdicts of items) {
-    const n = verdicts.length;
-    const pass = verdicts.filter(Boolean).length;
+  for (const { reviews: n, passes: pass } of items) {
     const fail = n - pass;
     sumP += (pass * pass + fail * fail - n) / (n * (n - 1));
     passes += pass;
