@@ -70,16 +70,22 @@ export function teamStatsSource(db: Db, dbPath: string, logger: Logger): TeamSta
   const count = (): Promise<TeamFigures> => {
     if (failed) return Promise.resolve(teamStats(db));
     const id = ++lastId;
-    return new Promise((resolve, reject) => {
+    return new Promise<TeamFigures>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       const target = thread();
       // Held alive while a count is owed.
       target.ref();
       const request: TeamStatsRequest = { id };
       target.postMessage(request);
-    }).finally(() => {
-      if (waiting.size === 0) worker?.unref();
-    }) as Promise<TeamFigures>;
+    })
+      // A count the failing thread still owed is counted here, as the ones after it will be.
+      .catch((error: unknown) => {
+        if (failed && db.open) return teamStats(db);
+        throw error;
+      })
+      .finally(() => {
+        if (waiting.size === 0) worker?.unref();
+      });
   };
   const figures = freshOnce(count);
   return {

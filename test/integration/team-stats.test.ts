@@ -92,6 +92,18 @@ describe("the team figures' thread", () => {
     }
   });
 
+  it('counts on the server thread once its own has failed, the count it owed included', async () => {
+    await buildUser(db, { username: 'fallback' });
+    // A directory is no database: the thread fails as it opens it.
+    const source = teamStatsSource(db, dir, pino({ level: 'silent' }));
+    try {
+      expect(await source.figures()).toEqual(teamStats(db));
+      expect(await source.figures()).toEqual(teamStats(db));
+    } finally {
+      await source.close();
+    }
+  });
+
   it('counts on the server thread when there is no file to share', async () => {
     const memory = openAndMigrate(':memory:');
     const source = teamStatsSource(memory, ':memory:', pino({ level: 'silent' }));
