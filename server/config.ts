@@ -30,6 +30,11 @@ export interface Config {
   sessionSweepMs: number;
   /** How often a batch run (OpenAI Batch API) polls its batch; it backs off from this while nothing changes. */
   batchPollMs: number;
+  /**
+   * Before serving, claim and give back items over HTTP so the first reviewers meet warm code
+   * (review/review-http-warmup.ts; nothing of it is stored). Tests that start many servers turn it off.
+   */
+  warmUp: boolean;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -79,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: resolve(env.HQA_CLIENT_DIR || 'dist/client'),
     sessionSweepMs: sessionSweepFrom(env),
     batchPollMs: intFrom(env, 'HQA_BATCH_POLL_MS', DEFAULT_BATCH_POLL_MS) || DEFAULT_BATCH_POLL_MS,
+    warmUp: boolFrom(env, 'HQA_WARM_UP', true),
   };
 }

@@ -23,6 +23,7 @@ import { ExtractionJobs } from './tables/extraction-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { warmReviewPath } from './review/review-warmup';
+import { warmReviewOverHttp } from './review/review-http-warmup';
 import { teamStatsSource } from './review/team-stats-thread';
 import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
@@ -66,7 +67,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     throw error;
   }
   try {
-    return await prepare(config, logger, db, httpServer, (app) => (handler = app), checkpointer);
+    return await prepare(config, logger, db, httpServer, (listener) => (handler = listener), checkpointer);
   } catch (error) {
     httpServer.close();
     await checkpointer?.stop();
@@ -80,7 +81,7 @@ async function prepare(
   logger: Logger,
   db: Db,
   httpServer: Server,
-  serve: (app: Express) => void,
+  serve: (listener: RequestListener) => void,
   checkpointer: WalCheckpointer | null,
 ): Promise<RunningServer> {
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
@@ -117,19 +118,28 @@ async function prepare(
   ctxRef.publishTo = realtime.publishTo;
   ctxRef.disconnectSockets = realtime.disconnectSockets;
   presence.broadcast = () => void realtime.broadcastPresence();
+
+  // Created once the port is ours: the caller prints it after the server listens.
+  const adminPassword = await ensureAdmin(db);
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  warmReviewPath(db);
+  // Before anything else writes: the warm-up's transaction is rolled back, with whatever joined it.
+  if (config.warmUp) {
+    try {
+      const warmed = await warmReviewOverHttp({ db, url, app, others: starting, serve });
+      logger.info({ claims: warmed.claims, requests: warmed.requests, ms: Math.round(warmed.ms) }, 'warmed up the review path');
+    } catch (error) {
+      logger.warn({ err: error }, 'the review warm-up failed: the first claims are served by cold code');
+    }
+  }
   const sweeper = setInterval(() => reviewEvents.sweep(), LEASE_SWEEP_MS);
   sweeper.unref();
   const sessionSweeper = setInterval(() => {
     realtime.sweepSessions().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
   }, config.sessionSweepMs);
   sessionSweeper.unref();
-
-  // Created once the port is ours: the caller prints it after the server listens.
-  const adminPassword = await ensureAdmin(db);
-  warmReviewPath(db);
   serve(app);
-  const { port } = httpServer.address() as AddressInfo;
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const resumed = executor.resumeOrphans();
   if (resumed.length > 0) logger.info({ runs: resumed }, 'resumed generation runs left unfinished');
   const resumedEvals = evalExecutor.resumeOrphans();

@@ -3,8 +3,9 @@ import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactingLogger } from './log-redaction';
+import { isQuiet } from './quiet-requests';
 
-/** The health probe polls: its lines would drown the others. */
+/** The health probe polls: its lines would drown the others. The server's own requests (quiet-requests.ts) are not logged either. */
 const HEALTH_PATH = '/api/health';
 
 /**
@@ -17,12 +18,12 @@ const HEALTH_PATH = '/api/health';
  */
 export function requestLog(logger: Logger): RequestHandler {
   if (logger.isLevelEnabled('debug')) {
-    return pinoHttp({ logger: redactingLogger(logger), autoLogging: { ignore: (req: IncomingMessage) => req.url === HEALTH_PATH } });
+    return pinoHttp({ logger: redactingLogger(logger), autoLogging: { ignore: (req: IncomingMessage) => req.url === HEALTH_PATH || isQuiet(req) } });
   }
   if (!logger.isLevelEnabled('info')) return (_req, _res, next) => next();
   let lastId = 0;
   return (req: Request, res, next) => {
-    if (req.url === HEALTH_PATH) return next();
+    if (req.url === HEALTH_PATH || isQuiet(req)) return next();
     const id = ++lastId;
     const start = performance.now();
     // The URL as asked: routers rewrite req.url on the way down.

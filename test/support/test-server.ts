@@ -33,6 +33,8 @@ export async function startTestServer(options: { demo?: boolean; config?: Partia
     loginRateLimit: 1000,
     loginAccountRateLimit: 1000,
     clientDir: resolve('dist/client'),
+    // Each test starts its own server: the warm-up's claims would add to every start (its own test turns it on).
+    warmUp: false,
     ...options.config,
   };
   const server = await startServer(config, options.logger ?? pino({ level: 'silent' }));
