@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
 import { startWalCheckpointer, type WalCheckpointer } from '../db/wal-checkpointer';
 import { createApp } from './app';
+import { appObjects, type AppObjects } from './http/app-objects';
 import type { AppContext } from './app-context';
 import { ensureAdmin, importDemoIfEmpty } from './bootstrap/first-start';
 import { listen } from './bootstrap/listen';
@@ -58,7 +59,8 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
   // WAL checkpoints (copy and sync) run beside the event loop, not in the commit of a request.
   const checkpointer = config.dbPath === ':memory:' ? null : startWalCheckpointer(db, config.dbPath, logger);
   let handler = starting;
-  const httpServer = createServer((req, res) => handler(req, res));
+  const objects = appObjects();
+  const httpServer = createServer({ IncomingMessage: objects.Request, ServerResponse: objects.Response }, (req, res) => handler(req, res));
   try {
     await listen(httpServer, config.port, config.host);
   } catch (error) {
@@ -67,7 +69,7 @@ export async function startServer(config: Config, logger: Logger = pino({ level:
     throw error;
   }
   try {
-    return await prepare(config, logger, db, httpServer, (listener) => (handler = listener), checkpointer);
+    return await prepare(config, logger, db, httpServer, objects, (listener) => (handler = listener), checkpointer);
   } catch (error) {
     httpServer.close();
     await checkpointer?.stop();
@@ -81,6 +83,7 @@ async function prepare(
   logger: Logger,
   db: Db,
   httpServer: Server,
+  objects: AppObjects,
   serve: (listener: RequestListener) => void,
   checkpointer: WalCheckpointer | null,
 ): Promise<RunningServer> {
@@ -113,6 +116,7 @@ async function prepare(
   const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
   const teamFigures = teamStatsSource(db, config.dbPath, logger);
   const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, teamStats: teamFigures });
+  objects.adopt(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
   ctxRef.publishTo = realtime.publishTo;

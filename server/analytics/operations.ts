@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from '../language/nlp';
 import type { Operation } from '../../shared/api/analytics';
 import { canBeVerb, infinitive, singular } from '../language/word-forms';
 

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from './nlp';
 
 /**
  * Word forms by compromise, one word at a time. compromise parses a whole sentence for each

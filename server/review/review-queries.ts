@@ -154,7 +154,7 @@ export function claimSql(input: ClaimInput, filterSql = queueFilterSql(input.fil
  */
 export function findNextClaim(db: Db, input: ClaimInput): { id: number; gold: boolean } | null {
   const { sql: filterSql, params: filterParams } = queueFilterSql(input.filters);
-  const row = statement(db, claimSql(input, filterSql)).get({ ...filterParams, me: input.reviewerId, now: input.now, k: input.k, exclude: JSON.stringify(input.exclude.map(Number)) }) as
+  const row = statement(db, claimSql(input, filterSql)).get({ me: input.reviewerId, now: input.now, k: input.k, exclude: JSON.stringify(input.exclude.map(Number)), ...filterParams }) as
     | { id: number | null; status: string | null }
     | undefined;
   if (!row || row.id === null) return null;

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from '../../language/nlp';
 import { canBeVerb, infinitive } from '../../language/word-forms';
 
 /**

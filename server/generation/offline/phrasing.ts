@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { nlp } from '../../language/nlp';
 import { formatNumber } from '../../../shared/table/program';
 
 /** Words and numbers as the offline engine writes them into assumptions, questions and programs. */
