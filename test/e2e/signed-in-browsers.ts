@@ -8,7 +8,7 @@ export type Credentials = { username: string; password: string };
 const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
 
 /**
- * The browsers a test file signs its users in with, each its own Chromium (its own cookies).
+ * The browsers a test file signs its users in with, each its own session (its own cookies).
  * Call `closeAll` in `afterEach`.
  */
 export class SignedInBrowsers {
