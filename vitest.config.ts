@@ -12,5 +12,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration and e2e tests start real servers and Chromium; two cores, so keep it modest.
     maxWorkers: 2,
+    // The suite makes ~400 password hashes: at the production cost (2^15, ~0.3–0.6 s each on a
+    // loaded 2-core machine) they were minutes of it. Servers and CLIs the tests spawn inherit it.
+    env: { HQA_PASSWORD_COST: '10' },
   },
 });

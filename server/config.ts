@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { passwordCost } from './auth/passwords';
+import { ConfigError } from './config-error';
 
 /** Every setting the server reads from the environment, with its default. README lists them. */
 export interface Config {
@@ -41,7 +43,7 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name}=${raw}: expected a non-negative integer`);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name}=${raw}: expected a non-negative integer`);
   return value;
 }
 
@@ -50,7 +52,7 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   if (raw === undefined || raw === '') return fallback;
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  throw new Error(`${name}=${raw}: expected true or false`);
+  throw new ConfigError(`${name}=${raw}: expected true or false`);
 }
 
 export const DEFAULT_DB_PATH = 'data/hqa.sqlite';
@@ -63,11 +65,14 @@ const MIN_SESSION_SWEEP_MS = 100;
 
 function sessionSweepFrom(env: NodeJS.ProcessEnv): number {
   const value = intFrom(env, 'HQA_SESSION_SWEEP_MS', DEFAULT_SESSION_SWEEP_MS);
-  if (value < MIN_SESSION_SWEEP_MS) throw new Error(`HQA_SESSION_SWEEP_MS=${value}: expected at least ${MIN_SESSION_SWEEP_MS}`);
+  if (value < MIN_SESSION_SWEEP_MS) throw new ConfigError(`HQA_SESSION_SWEEP_MS=${value}: expected at least ${MIN_SESSION_SWEEP_MS}`);
   return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // HQA_PASSWORD_COST is read where passwords are hashed (the CLI hashes too, without a
+  // Config); checked here so a bad value stops the start, not the first account made.
+  passwordCost(env);
   return {
     dbPath: resolve(env.HQA_DB || DEFAULT_DB_PATH),
     port: intFrom(env, 'HQA_PORT', DEFAULT_PORT),

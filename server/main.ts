@@ -3,11 +3,21 @@ import { DatabaseUnwritableError } from '../db/storage-errors';
 import { firstStartBanner, firstStartReminder } from './bootstrap/first-start';
 import { PortInUseError } from './bootstrap/listen';
 import { loadConfig } from './config';
+import { ConfigError } from './config-error';
 import { hasModelEndpoint } from './llm/model-roles';
 import { startServer } from './start-server';
 
 /** `npm start`: the workbench on HQA_PORT with its embedded defaults. */
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // A setting the user mistyped: one line naming it, not a stack trace.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Chart-HQA Workbench cannot start: ${error.message}\n`);
+    process.exit(1);
+  }
+})();
 /**
  * Log lines are gathered and written 4 KB (or 200 ms) at a time, not one write(2) each: at
  * info every request logs a line, and its system call cost a claim a tenth of its time

@@ -10,9 +10,6 @@ import { verifyPassword } from './passwords';
 import { openLoginSession, recordFailedLogin } from './login-audit';
 import { endSession, SESSION_COOKIE } from './sessions';
 
-/** A hash to compare against when the user does not exist, so timing does not reveal names. */
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
-
 export function authRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
 
@@ -22,7 +19,7 @@ export function authRoutes(ctx: AppContext): Router {
     'public',
     async ({ body: { username, password }, res }) => {
       const user = findUserForLogin(ctx.db, username);
-      const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+      const ok = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !ok) {
         recordFailedLogin(ctx.db, username, user?.id ?? null);
         throw new HttpError('unauthenticated', 'wrong username or password');

@@ -60,6 +60,15 @@ describe('the first start', () => {
     }
   });
 
+  it('with a mistyped setting says which in one line and exits non-zero before the admin is created', async () => {
+    const dbPath = join(dir, 'mistyped.sqlite');
+    const { child, out } = spawnServer({ HQA_DB: dbPath, HQA_PORT: '0', HQA_PASSWORD_COST: 'high' });
+    const code = await new Promise<number | null>((resolveExit) => child.once('exit', (exitCode) => resolveExit(exitCode)));
+    expect(code).toBe(1);
+    expect(out.stderr).toBe('Chart-HQA Workbench cannot start: HQA_PASSWORD_COST=high: expected an integer from 10 to 18 (log2 of scrypt\'s N; default 15)\n');
+    expect(out.stdout).toBe('');
+  });
+
   it('prints the password after the server listens and again as the last line of start-up', async () => {
     const dbPath = join(dir, 'free.sqlite');
     // At info level the start-up log lines come between: the last line must still be the password.
