@@ -12,6 +12,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration and e2e tests start real servers and Chromium; two cores, so keep it modest.
     maxWorkers: 2,
+    // Test files of a worker share its modules: each file re-importing the server (express,
+    // socket.io, vega, compromise…) and launching its own Chromium cost the suite ~5 of its ~18
+    // minutes. Files still get their own servers and databases; what a file stubs or spies on
+    // is put back after each test, and files that set process.env restore it.
+    isolate: false,
+    unstubGlobals: true,
+    restoreMocks: true,
     // The suite makes ~400 password hashes: at the production cost (2^15, ~0.3–0.6 s each on a
     // loaded 2-core machine) they were minutes of it. Servers and CLIs the tests spawn inherit it.
     env: { HQA_PASSWORD_COST: '10' },

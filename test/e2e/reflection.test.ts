@@ -134,7 +134,7 @@ describe('reflection in the browser', () => {
     expect(await parentNode.getByRole('link', { name: `#${parentId}` }).getAttribute('href')).toBe(`/pool/${parentId}`);
     expect(await proposal.reflections.count()).toBe(0);
     await screenshot(curatorPage, 'proposal-revised');
-  });
+  }, 60_000); // three users' browsers, a review, a reflection and two live pages: over 30 s on a loaded 2-core machine
 
   it('a curator reflects on every proposal of a chart type with new rejections at once, and watches the batch progress to done live', async () => {
     // Rejections over the API give proposals new feedback; the batch takes the first one's chart type.

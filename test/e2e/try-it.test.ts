@@ -138,8 +138,8 @@ describe('the Try it panel on a chart page', () => {
     expect(expected.ok ? null : expected.error.position).toBe(position);
 
     await panel.typeProgram(program);
-    await panel.programError.waitFor();
-    expect(await panel.programError.textContent()).toContain(expected.ok ? '' : expected.error.message);
+    // Typed key by key, the panel may first show the error of a prefix ("va"): wait for the whole program's.
+    await expect.poll(() => panel.programError.textContent()).toContain(expected.ok ? '' : expected.error.message);
     expect(await panel.errorPosition.textContent()).toContain(`line 1, column ${position + 1}`);
     expect(await panel.caretSource.textContent()).toBe(program);
     expect(await panel.caretMarker.textContent()).toBe(`${' '.repeat(position)}^`);
