@@ -12,13 +12,14 @@ import { closeOfflinePool } from '../server/generation/offline-pool';
 import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
+import { putSettings } from '../server/settings/settings-queries';
 
 /**
  * Items to read as a strict reviewer would: a default offline run (Stage 1, then Stage 2 over
  * every factual QA) on a ChartQA-layout split, written as Markdown with each item's original
  * CSV, factual QA, proposal, assumption, answer, program, edit and lint, then every QA that got
  * no item with its reason. Reading them against the CSVs (and PNGs) is how generation is judged.
- *   npm run bench:read-items -- [--split DIR] [--out FILE] [--seed N]
+ *   npm run bench:read-items -- [--split DIR] [--out FILE] [--batches N] [--keep-errors]
  */
 
 const { values } = parseArgs({
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     split: { type: 'string', default: resolve(import.meta.dirname, '../../shared/data/chartqa-sample') },
     out: { type: 'string', default: 'items-to-read.md' },
     batches: { type: 'string', default: '2' },
+    'keep-errors': { type: 'boolean', default: false },
   },
 });
 
@@ -54,6 +56,8 @@ try {
   const db = openAndMigrate(join(dir, 'read.sqlite'));
   importSplit(db, values.split);
   ensureSeedProposals(db);
+  // Items the checks call errors are kept, with their findings, to read what the checks flag.
+  if (values['keep-errors']) putSettings(db, { keep_items_with_errors: true });
   const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
   const executor = new RunExecutor(ctx, () => createOfflineEngine());
   const qas = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas').get() as { n: number }).n;

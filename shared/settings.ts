@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsensusRuleSchema } from './domain/review';
+import { DEFAULT_MAX_CHANGE_SHARE } from './table/change-magnitude';
 
 /** Price of a model per million tokens, for cost accounting and budget caps. */
 export const ModelPriceSchema = z.object({
@@ -56,6 +57,19 @@ export const SettingsSchema = z.object({
    * unchanged (controls, marked in the export). Others whose answer does not change are not stored.
    */
   unchanged_control_share: z.number().min(0).max(1).default(0),
+  /**
+   * Generation: a generated item with an error-severity finding (a whole broken, the answer given
+   * away or decided by the assumption alone, a program reading what the question does not ask,
+   * an implausible change…) is not stored, so reviewers never see it. On: stored, its findings
+   * shown as flags. People's items are always stored.
+   */
+  keep_items_with_errors: z.boolean().default(false),
+  /**
+   * Checks: an edit may cut a value by at most this share of itself, or multiply it by at most
+   * 1 / (1 − share), unless the change stays within (1 − share) of the column's range
+   * (shared/table/change-magnitude.ts). 0.75: a quarter to fourfold.
+   */
+  max_change_share: z.number().min(0.1).max(0.99).default(DEFAULT_MAX_CHANGE_SHARE),
   /** Reflection: revise a proposal automatically once this many of its items were decided since the last revision. */
   auto_reflect: z.boolean().default(true),
   reflection_min_decisions: z.number().int().min(1).max(1000).default(3),

@@ -11,6 +11,7 @@ import { verifyItem, type VerifierResult } from '../../shared/table/verify';
 import type { QaWithChart } from '../charts/chart-queries';
 import { questionRelation } from '../language/question-relation';
 import { getProposal } from '../pool/pool-queries';
+import { getSettings } from '../settings/settings-queries';
 import { getItemSummary, insertItem } from './item-queries';
 
 /** Idempotency key of a generated item: one per proposal × factual QA, whatever run makes it. */
@@ -59,6 +60,16 @@ export function subjectTables(subject: VerifySubject): DataTable | readonly Data
   return subject.group ? subject.group.charts.map((chart) => chart.table) : subject.chart.table;
 }
 
+/** The settings the item checks read (shared/settings.ts); left out, their defaults. */
+export interface ItemChecks {
+  maxChangeShare?: number;
+}
+
+/** The item checks as the workbench's settings set them. */
+export function itemChecks(db: Db): ItemChecks {
+  return { maxChangeShare: getSettings(db).max_change_share };
+}
+
 /**
  * The one verification of an item against its chart or group: every input the verifier takes
  * (the tables, types, edit, program, answer, the assumption and title for the item lint, the
@@ -66,10 +77,19 @@ export function subjectTables(subject: VerifySubject): DataTable | readonly Data
  */
 export function verifyStoredItem(
   subject: VerifySubject,
-  item: { edit: unknown; program: string; answer: string; assumption: string },
+  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string },
   proposalText: string | null,
+  checks: ItemChecks = {},
 ): VerifierResult {
-  const rest = { edit: item.edit, program: item.program, answer: item.answer, assumption: item.assumption, proposal: proposalText };
+  const rest = {
+    edit: item.edit,
+    program: item.program,
+    answer: item.answer,
+    assumption: item.assumption,
+    proposal: proposalText,
+    ...(item.question === undefined ? {} : { question: item.question }),
+    ...(checks.maxChangeShare === undefined ? {} : { maxChangeShare: checks.maxChangeShare }),
+  };
   if (subject.group) {
     return verifyItem({ group: subject.group.charts.map((chart) => ({ table: chart.table, chartType: chart.chart_type, title: chart.title ?? '' })), ...rest });
   }
@@ -93,24 +113,46 @@ export function withReadingNotes(verifier: VerifierResult, notes: readonly Findi
 export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: false; reason: string };
 
 /**
+ * Why a generated item is not stored, or null: its program or edit failed (the model's word that
+ * the answer changed is not taken), an error-severity finding unless `keep_items_with_errors`,
+ * or (policy `drop`) an assumption that leaves the answer as it was.
+ */
+function refusal(verifier: VerifierResult, policy: UnchangedPolicy, keepErrors: boolean): string | null {
+  if (policy === 'keep') return null;
+  if (verifier.error) {
+    return `verifier_error: the ${verifier.error.stage} failed (${verifier.error.message}), so nothing could check the answer and no item was stored`;
+  }
+  const errors = verifier.lint.filter((finding) => finding.severity === 'error');
+  if (errors.length > 0 && !keepErrors) {
+    return `lint_error: ${errors.map((finding) => `${finding.code} (${finding.message})`).join('; ')}; no item was stored (settings keep_items_with_errors keeps such items, flagged)`;
+  }
+  if (policy === 'drop' && verifier.answer_unchanged === true) {
+    return `answer_unchanged: the assumption leaves the answer as it was (${verifier.original_answer ?? '?'} on the original table, ${verifier.recomputed_answer ?? '?'} on the edited one), so no item was stored`;
+  }
+  return null;
+}
+
+/**
  * Verifies a draft (edit applied, program rerun on both tables, lint, proposal consistency),
  * classifies its question against the factual one, computes the bias guards and stores it.
  * `item: null` when the key already made an item (a resumed run), so nothing is made twice;
- * `ok: false` when the policy refuses an item whose assumption leaves the answer unchanged.
+ * `ok: false` when a generated item is refused (see `refusal`).
  */
 export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): CreateItemResult {
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
-  const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText), item.notes ?? []);
-  if (policy === 'drop' && verifier.answer_unchanged === true) {
-    return { ok: false, reason: `answer_unchanged: the assumption leaves the answer as it was (${verifier.recomputed_answer ?? '?'} before and after), so no item was stored` };
-  }
-  const unedited = runProgram(subjectTables(item.source), item.draft.program);
+  const settings = getSettings(db);
+  const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText, { maxChangeShare: settings.max_change_share }), item.notes ?? []);
+  const refused = refusal(verifier, policy, settings.keep_items_with_errors);
+  if (refused) return { ok: false, reason: refused };
+  const tables = subjectTables(item.source);
+  const unedited = runProgram(tables, item.draft.program);
   const flags = biasFlags({
     affectsAnswer: item.draft.affects_answer,
     answer: item.draft.answer,
     factualLabel: item.source.qa.label,
     recomputedAnswer: verifier.recomputed_answer,
     uneditedAnswer: unedited.ok ? unedited.answer : null,
+    tables: Array.isArray(tables) ? tables : [tables as DataTable],
   });
   const relation: QuestionRelation = questionRelation(item.source.qa.query, item.draft.question, item.draft.assumption);
   const id = insertItem(db, {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { ChartWithoutTableError, getChartForRender } from '../charts/chart-queries';
 import { requeue } from '../review/review-service';
-import { isReadingNote, verifyStoredItem, withReadingNotes, type VerifySubject } from './item-service';
+import { isReadingNote, itemChecks, verifyStoredItem, withReadingNotes, type ItemChecks, type VerifySubject } from './item-service';
 import { groupSubject, storedItemSubject } from './item-subject';
 import type { VerifierResult } from '../../shared/table/verify';
 import { getItemToReverify, listChartItemsToReverify, storeVerifierResult, type ItemToReverify } from './reverify-queries';
@@ -24,10 +24,10 @@ export const NOTHING_REVERIFIED: ReverifyCounts = { reverified: 0, requeued: 0 }
  * Whether the recomputed answer is still the one stored before, by the verifier's own comparison
  * (asked, not copied, so both change together). Becoming computable or uncomputable is a change.
  */
-function sameRecomputed(chart: VerifySubject, item: ItemToReverify, after: string | null): boolean {
+function sameRecomputed(chart: VerifySubject, item: ItemToReverify, after: string | null, checks: ItemChecks): boolean {
   const before = item.recomputed_answer;
   if (before === null || after === null) return before === after;
-  return verifyStoredItem(chart, { ...item, answer: before }, item.proposal_text).match === true;
+  return verifyStoredItem(chart, { ...item, answer: before }, item.proposal_text, checks).match === true;
 }
 
 /**
@@ -50,16 +50,17 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
     return groups.get(groupId) ?? null;
   };
   const items = listChartItemsToReverify(db, chartId);
+  const checks = itemChecks(db);
   const stale: number[] = [];
   let reverified = 0;
   for (const item of items) {
     const subject = subjectOf(item.group_id);
     if (subject === null) continue;
     // The same verification as at creation, on the charts' new tables and types.
-    const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
+    const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text, checks), item.stored_lint.filter(isReadingNote));
     storeVerifierResult(db, item.id, verifier);
     reverified += 1;
-    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(subject, item, verifier.recomputed_answer)) {
+    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(subject, item, verifier.recomputed_answer, checks)) {
       stale.push(item.id);
     }
   }
@@ -90,7 +91,7 @@ export function reverifyItem(db: Db, itemId: number): VerifierResult | null {
   const item = getItemToReverify(db, itemId);
   if (!item) return null;
   const subject = storedItemSubject(db, item.chart_id, item.group_id);
-  const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text), item.stored_lint.filter(isReadingNote));
+  const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text, itemChecks(db)), item.stored_lint.filter(isReadingNote));
   storeVerifierResult(db, item.id, verifier);
   return verifier;
 }

@@ -17,6 +17,8 @@ export interface ItemToReverify {
   program: string;
   answer: string;
   assumption: string;
+  /** The item's question (assumption first), for the verifier's reading checks. */
+  question: string;
   proposal_text: string | null;
   /** The recomputed answer stored with the item's last verification. */
   recomputed_answer: string | null;
@@ -36,9 +38,9 @@ function knownFindings(lint: unknown[]): Finding[] {
   });
 }
 
-type ReverifyRow = { id: number; chart_id: number; group_id: number | null; status: string; edit: string | null; program: string; answer: string; assumption: string; verifier: string; proposal_text: string | null };
+type ReverifyRow = { id: number; chart_id: number; group_id: number | null; status: string; edit: string | null; program: string; answer: string; assumption: string; question: string; verifier: string; proposal_text: string | null };
 
-const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.verifier, p.text AS proposal_text
+const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.question, i.verifier, p.text AS proposal_text
        FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id`;
 
 function toItemToReverify(row: ReverifyRow): ItemToReverify {
@@ -50,6 +52,7 @@ function toItemToReverify(row: ReverifyRow): ItemToReverify {
     program: row.program,
     answer: row.answer,
     assumption: row.assumption,
+    question: row.question,
     proposal_text: row.proposal_text,
     recomputed_answer: stored.recomputed_answer,
     stored_lint: knownFindings(stored.lint),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { relaxedCorrect } from '../table/answers';
+import { textAnswersAgree } from '../table/answer-compare';
+import type { DataTable } from '../table/model';
 
 /**
  * Bias guards: the output bias the benchmark measures (answering with the factual label
@@ -11,6 +12,9 @@ import { relaxedCorrect } from '../table/answers';
  *   verifier's recomputed answer differs from the answer before the assumption — the item's
  *   program on the unedited table when it runs there (an item may ask another question than the
  *   factual one it came from), else the factual label.
+ *
+ * Answers compare as the verifier compares them (answer-compare.ts): a label of the table —
+ * a year included — as a label, so 2018 is not "within 5%" of 2019; plain numbers relaxed.
  */
 export const BIAS_FLAGS = ['unchanged_answer', 'changed_recomputed'] as const;
 export const BiasFlagSchema = z.enum(BIAS_FLAGS);
@@ -23,11 +27,15 @@ export function biasFlags(input: {
   recomputedAnswer: string | null;
   /** The item's program on the table before the edit; null when it does not run there. */
   uneditedAnswer?: string | null;
+  /** The tables the item is over: their labels compare as labels. */
+  tables?: readonly DataTable[];
 }): BiasFlag[] {
   const flags: BiasFlag[] = [];
-  if (input.affectsAnswer && relaxedCorrect(input.answer, input.factualLabel)) flags.push('unchanged_answer');
+  const tables = input.tables ?? [];
+  const agree = (a: string, b: string) => textAnswersAgree(a, b, tables);
+  if (input.affectsAnswer && agree(input.answer, input.factualLabel)) flags.push('unchanged_answer');
   const before = input.uneditedAnswer ?? input.factualLabel;
-  if (!input.affectsAnswer && input.recomputedAnswer !== null && !relaxedCorrect(input.recomputedAnswer, before)) {
+  if (!input.affectsAnswer && input.recomputedAnswer !== null && !agree(input.recomputedAnswer, before)) {
     flags.push('changed_recomputed');
   }
   return flags;

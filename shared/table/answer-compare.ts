@@ -41,6 +41,16 @@ export function answersAgree(computed: Scalar, answer: string, tables: readonly 
   return relaxedCorrect(answer, computedText);
 }
 
+/**
+ * Whether two answers written as text agree (an item's answer and a factual label): either one
+ * spelling a label of `tables` compares as a label, else ChartQA's relaxed rule.
+ */
+export function textAnswersAgree(a: string, b: string, tables: readonly DataTable[]): boolean {
+  const labels = labelKeys(tables);
+  if (labels.has(labelKey(a)) || labels.has(labelKey(b))) return labelKey(a) === labelKey(b);
+  return relaxedCorrect(a, b);
+}
+
 /** Whether two program results are the same answer under the rule above (before vs after an edit). */
 export function resultsAgree(before: Scalar, after: Scalar, tables: readonly DataTable[]): boolean {
   if (typeof before !== typeof after) return false;

@@ -1,5 +1,9 @@
 import type { ChartType } from '../domain/chart-types';
+import { implausibleChanges } from './change-magnitude';
+import type { Edit } from './edit';
 import { diffTables } from './edit-apply';
+import { giveawayFindings } from './giveaway-checks';
+import { countFindings, readingFindings } from './reading-checks';
 import type { Finding } from './lint';
 import type { DataTable } from './model';
 import { nearHundred, PERCENT_SUM_TOLERANCE, sumOf } from './wholes';
@@ -7,8 +11,10 @@ import { parseProgram, type Node } from './program';
 
 /**
  * Item lint: what the layout lint cannot see because it needs the item's words and program —
- * an assumption that gives the answer away, a total of things that do not add up, a value no
- * such chart could show. Advice to reviewers, like every finding.
+ * an assumption that gives the answer away, an answer the assumption alone decides, a program
+ * that reads what the question does not ask, a total of things that do not add up, a value or a
+ * change no such chart could show. Errors are what a strict reviewer rejects: generated items
+ * with one are kept from reviewers (item-service.ts).
  */
 
 export interface ItemLintInput {
@@ -21,6 +27,12 @@ export interface ItemLintInput {
   original: DataTable;
   /** Null when the edit did not apply. */
   edited: DataTable | null;
+  /** The question as asked, without its assumption; the reading checks need it. */
+  question?: string;
+  /** The parsed edit, when it applied: which cells the assumption sets. */
+  edit?: Edit | null;
+  /** Settings `max_change_share` (change-magnitude.ts). */
+  maxChangeShare?: number;
 }
 
 /** Series (or titles) whose values are levels, rates or indices: a sum of them measures nothing. */
@@ -37,7 +49,22 @@ const AMOUNT_HEADER =
 const RATING_SCALES = [5, 7, 10, 100];
 
 export function lintItem(input: ItemLintInput): Finding[] {
-  return [...statesAnswer(input), ...meaninglessAggregates(input), ...(input.edited ? implausibleValues(input, input.edited) : [])];
+  const { edited } = input;
+  if (edited === null) return meaninglessAggregates(input);
+  const stated = statesAnswer(input);
+  const giveaways = giveawayFindings({ assumption: input.assumption, program: input.program, original: input.original, edited, edit: input.edit ?? null })
+    // "Suppose X were 45. What is X?" is said once, by the older, more specific finding.
+    .filter((finding) => stated.length === 0 || finding.code !== 'answer_from_assumption');
+  const question = input.question ?? '';
+  return [
+    ...stated,
+    ...giveaways,
+    ...meaninglessAggregates(input),
+    ...implausibleValues(input, edited),
+    ...implausibleChanges(input.original, edited, input.maxChangeShare),
+    ...(question.trim() === '' ? [] : readingFindings({ question, program: input.program, title: input.title, original: input.original, edited })),
+    ...countFindings({ question, title: input.title, original: input.original, edited }),
+  ];
 }
 
 /**
@@ -58,7 +85,7 @@ function statesAnswer({ assumption, answer, original, edited }: ItemLintInput): 
   return [
     {
       code: 'assumption_states_answer',
-      severity: 'warning',
+      severity: 'error',
       message: `the assumption already states the answer (${answer.trim()}): the question asks for a value the assumption sets, so it needs no chart reading`,
     },
   ];
@@ -174,7 +201,7 @@ function implausibleValues({ original, title }: ItemLintInput, edited: DataTable
     const before = s === -1 ? 0 : sumOf(original.rows.map((row) => row.values[s]));
     const after = sumOf(edited.rows.map((row) => row.values[e]));
     if (before <= 100 + PERCENT_SUM_TOLERANCE && after > 100 + PERCENT_SUM_TOLERANCE) {
-      findings.push({ code: 'implausible_value', severity: 'warning', message: `the market shares of ${JSON.stringify(name)} now add up to ${Math.round(after * 100) / 100}%, more than the whole market` });
+      findings.push({ code: 'implausible_value', severity: 'error', message: `the market shares of ${JSON.stringify(name)} now add up to ${Math.round(after * 100) / 100}%, more than the whole market` });
     }
   });
   const changes = diffTables(original, edited);
@@ -189,7 +216,7 @@ function implausibleValues({ original, title }: ItemLintInput, edited: DataTable
     const values = cells.map((c) => c.value);
     const reason = implausibility(cell.series, values, cell.value, title);
     if (reason === null) continue;
-    findings.push({ code: 'implausible_value', severity: 'warning', message: `${JSON.stringify(cell.row)} / ${JSON.stringify(cell.series)} becomes ${cell.value}: ${reason}` });
+    findings.push({ code: 'implausible_value', severity: 'error', message: `${JSON.stringify(cell.row)} / ${JSON.stringify(cell.series)} becomes ${cell.value}: ${reason}` });
   }
   return findings;
 }

@@ -83,7 +83,7 @@ describe('lintEdit', () => {
   it('count_negative and count_not_integer: counts stay non-negative whole numbers', () => {
     expect(codes('vertical_bar', counts(), [{ op: 'add', row: '2018/19', delta: -600000 }])).toContain('count_negative');
     const halves = lint('vertical_bar', counts(), [{ op: 'scale', row: '2018/19', factor: 1.1 }]);
-    expect(halves.map((f) => [f.code, f.severity])).toEqual([['count_not_integer', 'warning']]);
+    expect(halves.map((f) => [f.code, f.severity])).toEqual([['count_not_integer', 'error']]);
     expect(codes('vertical_bar', counts(), [{ op: 'scale', factor: 2 }])).toEqual([]);
     // A score is a whole number but not a count: no finding.
     expect(codes('vertical_bar', scores(), [{ op: 'add', delta: -80.5 }])).toEqual([]);
@@ -118,14 +118,14 @@ describe('lintEdit', () => {
   });
 
   it('x_order_broken: a line chart over years keeps its order', () => {
-    const later = lint('line', buildSalesTable(), [{ op: 'add_row', row: 'Later', values: { Online: 5 } }]);
+    const later = lint('line', buildSalesTable(), [{ op: 'add_row', row: 'Later', values: { Online: 5, Offline: 95 } }]);
     expect(later).toEqual([{ code: 'x_order_broken', severity: 'warning', message: expect.stringMatching(/ascending order, but "Later" now break/) }]);
     expect(codes('area', counts(), [{ op: 'add_row', row: '2019', values: 500000 }])).toEqual(['x_order_broken']);
     // add_row puts a year at its place, so these keep the order.
     expect(codes('line', buildSalesTable(), [{ op: 'add_row', row: '2015', values: { Online: 5, Offline: 95 } }])).toEqual([]);
     expect(codes('line', counts(), [{ op: 'add_row', row: '2020/21', values: 500000 }])).toEqual([]);
     expect(codes('line', buildSalesTable(), [{ op: 'swap', rows: ['2017', '2020'] }])).toEqual([]);
-    expect(codes('vertical_bar', buildSalesTable(), [{ op: 'add_row', row: 'Later', values: { Online: 5 } }])).toEqual([]);
+    expect(codes('vertical_bar', buildSalesTable(), [{ op: 'add_row', row: 'Later', values: { Online: 5, Offline: 95 } }])).toEqual([]);
     expect(codes('line', buildTable('C|V\nRed|1\nBlue|2'), [{ op: 'add_row', row: 'Green', values: 3 }])).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { labelText } from './edit-apply';
 import type { Edit, EditError, EditOp, Label } from './edit';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
-import { nearHundred, rowsAreWholes, seriesIsWhole, sumOf } from './wholes';
+import { nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn } from './wholes';
 
 /**
  * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
@@ -14,13 +14,21 @@ import { nearHundred, rowsAreWholes, seriesIsWhole, sumOf } from './wholes';
 export const LINT_CODES = [
   /** Pie: a series whose slices summed to 100 (± PERCENT_SUM_TOLERANCE) no longer does. Error. */
   'pie_sum',
-  /** Stacked bar or area, or grouped bars of shares: every row summed to ~100 and an edited row no longer does. Error. */
+  /** Every row summed to ~100 (shares of one whole, on any chart type: wholes.ts rowsAreWholes) and an edited row no longer does. Error. */
   'stacked_row_sum',
+  /**
+   * A part became larger than its whole: a row of shares that made up most of one whole now
+   * passes 100, or a series (or row) stays within the one named as the whole ("Total market")
+   * no longer does. Error.
+   */
+  'part_exceeds_whole',
+  /** A series or row that was the sum of others (a NET or Total) no longer is after the edit: it was left stale. Error. */
+  'total_stale',
   /** A share (a `%` column, or any pie column) was edited to a value outside 0–100. Error. */
   'share_out_of_range',
   /** A count column (non-negative whole numbers under a count-like header) was edited below zero. Error. */
   'count_negative',
-  /** A count column was edited to a fractional value. Warning: "suppose it grew by half" can do this legitimately. */
+  /** A count (by its header, the chart's title or a "how many" question) was edited to a fractional value: 180.5 companies. Error. */
   'count_not_integer',
   /** An op names a row or series that does not exist at that point of the edit. Error. */
   'unknown_label',
@@ -36,16 +44,32 @@ export const LINT_CODES = [
    * inserts at the label's place and swap never moves labels, so order breaks only so.) Warning.
    */
   'x_order_broken',
-  /** Not a pie, but a percentage series whose values summed to ~100 (the shares of one whole) no longer does. Warning. */
+  /** Not a pie, but a series of shares whose values summed to ~100 (the shares of one whole) no longer does. Error. */
   'share_sum',
   /** The edit could not be applied for another reason (a series left out of a multi-series table, a duplicate row, …). Error. */
   'edit_error',
   // Item findings (shared/table/item-lint.ts and the verifier): they need the item's words, program or proposal.
-  /** The answer is a number the assumption itself writes into the table. Warning. */
+  /** The answer is a number the assumption itself writes into the table. Error. */
   'assumption_states_answer',
+  /**
+   * The answer follows from the assumption alone: every value the program reads is set, added or
+   * quoted by it (two years set equal, a stated trend), or any change in its direction already
+   * gives the Yes/No or label. Error.
+   */
+  'answer_from_assumption',
+  /** The assumption says where the changed value ranks ("taking it above Italy"): an error when the answer is a label or Yes/No, which it gives away; else a warning. */
+  'rank_clause',
+  /** The answer is a row the edit adds: the reader learns it from the assumption. Error. */
+  'added_row_answer',
+  /** The program reads a row or series the question does not name, and not one it does. Error. */
+  'reads_other_label',
+  /** The question asks across the periods ("over the years") and the program reads one period. Error. */
+  'single_period',
+  /** An edited cell moves beyond what the chart makes plausible (settings `max_change_share`; change-magnitude.ts). Error. */
+  'implausible_change',
   /** The program sums values that are not parts of one whole (percentages across years, temperatures, rates, indices). Warning. */
   'meaningless_aggregate',
-  /** An edited value no such chart could show: a share past 100, a rating past its scale, a negative amount. Warning. */
+  /** An edited value no such chart could show: a share past 100, a rating past its scale, a negative amount. Error. */
   'implausible_value',
   /** The program gives the same answer on the unedited and the edited table: the assumption does not matter. Warning. */
   'answer_unchanged',
@@ -99,6 +123,8 @@ export function lintEdit(
   }
   findings.push(...seriesSums(chartType, original, edited));
   if (rowsAreWholes(original, chartType)) findings.push(...stackedRowSums(original, edited));
+  else if (rowsArePartialWholes(original)) findings.push(...partialRowSums(original, edited));
+  findings.push(...totalsKept(original, edited));
   if (chartType === 'line' || chartType === 'area') findings.push(...xOrder(original, edited));
   findings.push(...valueRanges(chartType, original, edited));
   return findings;
@@ -174,7 +200,7 @@ function seriesSums(chartType: ChartType, original: DataTable, edited: DataTable
         ? { code: 'pie_sum', severity: 'error', message: `the slices of ${JSON.stringify(name)} now sum to ${round2(after)} instead of 100; adjust the other slices so the pie stays a whole` }
         : {
             code: 'share_sum',
-            severity: 'warning',
+            severity: 'error',
             message: `the shares of ${JSON.stringify(name)} summed to 100 (parts of one whole) but now sum to ${round2(after)}; take the change from the other parts`,
           },
     );
@@ -190,9 +216,91 @@ function stackedRowSums(original: DataTable, edited: DataTable): Finding[] {
     {
       code: 'stacked_row_sum',
       severity: 'error',
-      message: `every bar (or group) of this chart summed to 100, but now ${named.join(', ')}${more(broken.length)}; adjust the other segments`,
+      message: `every row of this chart summed to 100 (the shares of one whole), but now ${named.join(', ')}${more(broken.length)}; take the change from the other parts`,
     },
   ];
+}
+
+/**
+ * Rows that were most of one whole (80–100: the answers of a question, "Don't know" left out)
+ * may not pass 100, nor fall below 80 (halving a row leaves half the people without an answer).
+ */
+function partialRowSums(original: DataTable, edited: DataTable): Finding[] {
+  const changed = new Set(diffRows(original, edited));
+  const over = edited.rows.filter((row) => changed.has(row.label) && sumOf(row.values) > 100 + PERCENT_SUM_TOLERANCE);
+  const under = edited.rows.filter((row) => changed.has(row.label) && row.values.some((v) => v !== null) && sumOf(row.values) < PARTIAL_WHOLE_FLOOR);
+  const named = (rows: DataTable['rows']) => rows.slice(0, MAX_CELLS_NAMED).map((row) => `${JSON.stringify(row.label)} sums to ${round2(sumOf(row.values))}`).join(', ') + more(rows.length);
+  const findings: Finding[] = [];
+  if (over.length > 0) {
+    findings.push({ code: 'part_exceeds_whole', severity: 'error', message: `every row's shares made up most of one whole (${PARTIAL_WHOLE_FLOOR}–100), but now ${named(over)}: the parts exceed their whole` });
+  }
+  if (under.length > 0) {
+    findings.push({ code: 'stacked_row_sum', severity: 'error', message: `every row's shares made up most of one whole (${PARTIAL_WHOLE_FLOOR}–100), but now ${named(under)}: take the change from the other answers` });
+  }
+  return findings;
+}
+
+/** NET/Total series and rows must still be the sum of their parts; a part stays within the series named as its whole. */
+function totalsKept(original: DataTable, edited: DataTable): Finding[] {
+  const findings: Finding[] = [];
+  const changedRows = new Set(diffRows(original, edited));
+  for (const { total, parts } of totalColumns(original)) {
+    const name = original.series[total] ?? '';
+    const e = edited.series.indexOf(name);
+    const partIndexes = parts.map((p) => edited.series.indexOf(original.series[p] ?? ''));
+    if (e === -1 || partIndexes.includes(-1)) continue;
+    const stale = edited.rows.filter((row) => {
+      if (!changedRows.has(row.label) || row.values[e] === null || partIndexes.some((p) => row.values[p] === null)) return false;
+      const totalValue = row.values[e] ?? 0;
+      return Math.abs(totalValue - sumOf(partIndexes.map((p) => row.values[p]))) > Math.max(1, Math.abs(totalValue) * 0.01);
+    });
+    if (stale.length === 0) continue;
+    const partNames = parts.map((p) => JSON.stringify(original.series[p])).join(' + ');
+    findings.push({
+      code: 'total_stale',
+      severity: 'error',
+      message: `${JSON.stringify(name)} is the sum ${partNames}, but after the edit it no longer is for ${stale.slice(0, MAX_CELLS_NAMED).map((row) => JSON.stringify(row.label)).join(', ')}${more(stale.length)}; change the total with its parts`,
+    });
+  }
+  const t = totalRow(original);
+  const totalLabel = t === null ? null : (original.rows[t]?.label ?? null);
+  const editedTotal = totalLabel === null ? undefined : edited.rows.find((row) => row.label === totalLabel);
+  if (editedTotal && [...changedRows].some((label) => label !== totalLabel) && edited.rows.length === original.rows.length) {
+    const others = edited.rows.filter((row) => row !== editedTotal);
+    const stale = edited.series.filter((_, s) => editedTotal.values[s] !== null && others.every((row) => row.values[s] !== null) && Math.abs((editedTotal.values[s] ?? 0) - sumOf(others.map((row) => row.values[s]))) > Math.max(1, Math.abs(editedTotal.values[s] ?? 0) * 0.01));
+    if (stale.length > 0) {
+      findings.push({ code: 'total_stale', severity: 'error', message: `the row ${JSON.stringify(totalLabel)} is the sum of the other rows, but after the edit it no longer is in ${stale.map((name) => JSON.stringify(name)).join(', ')}; change the total with its parts` });
+    }
+  }
+  const w = wholeColumn(original);
+  const wholeName = w === null ? null : (original.series[w] ?? null);
+  const we = wholeName === null ? -1 : edited.series.indexOf(wholeName);
+  if (we !== -1 && !totalColumns(original).some((column) => column.total === w)) {
+    const over = edited.rows.flatMap((row) =>
+      changedRows.has(row.label) && row.values[we] !== null
+        ? row.values.flatMap((v, s) => (s !== we && v !== null && v > (row.values[we] ?? 0) + 1e-9 ? [`${JSON.stringify(row.label)} / ${JSON.stringify(edited.series[s])} = ${round2(v)}`] : []))
+        : [],
+    );
+    if (over.length > 0) {
+      findings.push({ code: 'part_exceeds_whole', severity: 'error', message: `every series stayed within ${JSON.stringify(wholeName)}, its whole, but after the edit ${over.slice(0, MAX_CELLS_NAMED).join(', ')}${more(over.length)} is larger than it` });
+    }
+  }
+  return findings;
+}
+
+/** Labels of rows the edit changed or added. */
+function diffRows(original: DataTable, edited: DataTable): string[] {
+  return edited.rows
+    .filter((row) => {
+      const before = original.rows.find((r) => r.label === row.label);
+      if (!before) return true;
+      return row.values.some((v, s) => {
+        const name = edited.series[s] ?? '';
+        const o = original.series.indexOf(name);
+        return o === -1 || before.values[o] !== v;
+      });
+    })
+    .map((row) => row.label);
 }
 
 /** The shares and counts rules look only at cells the edit changed or added, not at quirks the source already had. */
@@ -223,7 +331,7 @@ function valueRanges(chartType: ChartType, original: DataTable, edited: DataTabl
     }
     const fractional = touched.filter((cell) => !Number.isInteger(cell.value));
     if (fractional.length > 0) {
-      findings.push({ code: 'count_not_integer', severity: 'warning', message: `${JSON.stringify(name)} counts things, but the edit makes ${describeCells(fractional)}; round to whole numbers` });
+      findings.push({ code: 'count_not_integer', severity: 'error', message: `${JSON.stringify(name)} counts things, but the edit makes ${describeCells(fractional)}; round to whole numbers` });
     }
   });
   return findings;

@@ -6,10 +6,10 @@ const table = buildSalesTable();
 
 describe('traceItem', () => {
   it('keeps every stage of an applied edit: the ops, the edited table and its changes, lint, both program results', () => {
-    const trace = traceItem({ table, chartType: 'line', edit: [{ op: 'scale', series: 'Online', factor: 2 }], program: 'value("2020", "Online")' });
+    const trace = traceItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', series: 'Online', delta: 20 }, { op: 'add', row: '2020', series: 'Offline', delta: -20 }], program: 'value("2020", "Online")' });
     expect(trace.edit).toMatchObject({
       kind: 'applied',
-      edit: [{ op: 'scale', series: 'Online', factor: 2 }],
+      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 20 }, { op: 'add', row: '2020', series: 'Offline', delta: -20 }],
       changes: expect.arrayContaining([expect.objectContaining({ row: '2020', series: 'Online' })]),
       added_rows: [],
       removed_rows: [],

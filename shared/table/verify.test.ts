@@ -7,7 +7,7 @@ describe('verifyItem', () => {
     const result = verifyItem({
       table: buildSalesTable(),
       chartType: 'line',
-      edit: [{ op: 'scale', series: 'Online', factor: 2 }],
+      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 20 }, { op: 'add', row: '2020', series: 'Offline', delta: -20 }],
       program: 'value("2020", "Online")',
       answer: '41',
     });

@@ -58,12 +58,16 @@ export type VerifyInput = TraceSubject & {
   assumption?: string;
   /** The chart's title, for the item lint (what a series measures); a group's charts carry their own. */
   title?: string;
+  /** The item's question (its assumption first, as items store it), for the reading checks. */
+  question?: string;
+  /** Settings `max_change_share`: how far an edit may move a value (change-magnitude.ts). */
+  maxChangeShare?: number;
   /** The text of the item's proposal, for the consistency check. */
   proposal?: string | null;
 };
 
 export function verifyItem(input: VerifyInput): VerifierResult {
-  const { edit, program, answer, assumption = '', proposal = null } = input;
+  const { edit, program, answer, assumption = '', proposal = null, question = '' } = input;
   const answer_type = classifyAnswer(answer);
   const failed = (error: VerifierError, lint: Finding[] = []): VerifierResult => ({
     recomputed_answer: null,
@@ -99,10 +103,23 @@ export function verifyItem(input: VerifyInput): VerifierResult {
     lint.push({
       code: 'answer_unchanged',
       severity: 'warning',
-      message: `the program gives ${shown(after.value, program, table)} on the edited table and ${before?.ok ? shown(before.value, program, table) : '?'} on the original: the assumption does not change the answer`,
+      message: `the program gives ${before?.ok ? shown(before.value, program, table) : '?'} on the original table and ${shown(after.value, program, table)} on the edited one: the assumption does not change the answer`,
     });
   }
-  lint.push(...lintItem({ chartType, title, assumption, program, answer: answer.trim() === '' ? recomputed : answer, original: table, edited: trace.table }));
+  lint.push(
+    ...lintItem({
+      chartType,
+      title,
+      assumption,
+      program,
+      answer: answer.trim() === '' ? recomputed : answer,
+      original: table,
+      edited: trace.table,
+      question: askedPart(question, assumption),
+      edit: trace.edit.kind === 'applied' ? trace.edit.edit : null,
+      ...(input.maxChangeShare === undefined ? {} : { maxChangeShare: input.maxChangeShare }),
+    }),
+  );
   return {
     recomputed_answer: recomputed,
     answer_type,
@@ -113,6 +130,13 @@ export function verifyItem(input: VerifyInput): VerifierResult {
     answer_unchanged: unchanged,
     proposal_consistent: consistency?.consistent ?? null,
   };
+}
+
+/** The question without the assumption items put in front of it. */
+export function askedPart(question: string, assumption: string): string {
+  const q = question.trim();
+  const a = assumption.trim();
+  return a !== '' && q.startsWith(a) ? q.slice(a.length).trim() : q;
 }
 
 /**

@@ -63,12 +63,12 @@ function add(input: PlanInput): PlanDraft | null {
   if (before === null) return null;
   const target = partner === null ? null : valueOf(column, partner);
   let delta: number;
-  let passing = '';
+  // "Until it exceeds the largest": the amount overtakes the partner, but the assumption states
+  // the amount only — saying where the value lands ("taking it above Italy") gives a ranking away.
   if (intent.overtake && partner !== null && target !== null) {
     const margin = niceAmount(Math.abs(target) * 0.1, column.integer ? 0 : column.decimals);
     delta = clean(target + intent.sign * margin - before);
     if (Math.sign(delta) !== intent.sign) return null;
-    passing = `, taking it ${delta > 0 ? 'above' : 'below'} ${nameOf(partner)}`;
   } else {
     delta = intent.sign * (givenAmount(input) ?? defaultAmount(input, before));
   }
@@ -92,7 +92,7 @@ function add(input: PlanInput): PlanDraft | null {
   return {
     kind: 'add',
     edit: [{ op: 'add', row, series: column.name, delta }, ...kept.ops],
-    assumption: `Suppose ${subject(input)} were ${verb} by ${amountText(column, Math.abs(delta))}${passing}${kept.clause}.`,
+    assumption: `Suppose ${subject(input)} were ${verb} by ${amountText(column, Math.abs(delta))}${kept.clause}.`,
     effect: `${changeText(column, row, before, after)}${kept.effect}`,
   };
 }

@@ -10,7 +10,7 @@ import { runProgram } from '../../../shared/table/program';
 import { selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import { groupQuestionProgram, type ChartReading, type GroupQuestionProgram } from './group-question-program';
-import { MAX_ALTERNATIVES, REFUSED_FINDINGS, type OfflineItemResult, type OfflineProposal } from './offline-item';
+import { MAX_ALTERNATIVES, refused, type OfflineItemResult, type OfflineProposal } from './offline-item';
 import { literal } from './phrasing';
 import { planEdit, type EditPlan } from './plan-edit';
 import { mulberry32, seedFor, shuffled, type Rng } from './rng';
@@ -115,9 +115,10 @@ function planOnChart(input: OfflineGroupItemInput, factual: GroupQuestionProgram
     if (checkProposalConsistency(proposal.text, chart.chartType, chart.table, plan.edit).consistent !== true) return false;
     const edit = onChart(plan.edit, reading.chart);
     const assumption = inChart(plan.assumption, reading.chart);
-    const verdict = verifyItem({ group, edit, program: factual.program, answer: '', assumption });
+    const verdict = verifyItem({ group, edit, program: factual.program, answer: '', assumption, question: input.qa.query });
     if (verdict.recomputed_answer === null || verdict.answer_unchanged === null) return false;
-    if (verdict.lint.some((finding) => REFUSED_FINDINGS.has(finding.code))) return false;
+    // A reviewer rejects what the checks call an error: the rules never write one.
+    if (verdict.lint.some(refused)) return false;
     if (verdict.answer_unchanged !== (input.control === true)) return false;
     // "When S1 was highest": two rows sharing the highest value leave the question without an answer.
     if (factual.form === 'at_highest' && reading.chart === 1 && tiedPeak(plan.edited, reading.series)) return false;

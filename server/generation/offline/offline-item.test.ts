@@ -254,10 +254,10 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   it('lowers a share below the smallest without handing the freed points to the smallest', () => {
     const shares = buildTable(`
       Vendor | Market share
-      Brightline | 40%
-      Altura | 30%
-      Kestrel | 20%
-      Quanta | 10%
+      Brightline | 28%
+      Altura | 26%
+      Kestrel | 24%
+      Quanta | 22%
     `);
     const draft = item('Lower the largest bar until it falls below the smallest one.', { query: 'Which vendor has the lowest market share?', label: 'Quanta' }, shares, 'horizontal_bar');
     expect(draft.edit).toContainEqual(expect.objectContaining({ op: 'add', row: 'Brightline' }));
@@ -275,7 +275,8 @@ describe('offlineItem follows the proposal and the factual QA', () => {
       Housing | 24.3%
       Transport | 11.8%
     `);
-    const qa = { query: 'Is the share of spending for Education greater than that for Housing?', label: 'Yes' };
+    // Not "is Education above Housing?": set equal to it, the answer would follow from the assumption alone.
+    const qa = { query: 'What is the combined share of Food and Education?', label: '63.9' };
     const draft = item('Set the second-largest entry equal to the median entry.', qa, spending, 'other');
     const edited = applyEdit(spending, draft.edit);
     if (!edited.ok) throw new Error(edited.error.message);
@@ -283,7 +284,7 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     // "The same as Housing" holds after the edit: the 5.6 freed points went to a third share.
     expect(share('Education')).toBe(24.3);
     expect(share('Housing')).toBe(24.3);
-    expect(draft.answer).toBe('No');
+    expect(Number(draft.answer)).toBeCloseTo((share('Food') ?? 0) + 24.3, 6);
   });
 
   it('makes no item when the two ranks a proposal names are one row, rather than swap with another', () => {
@@ -340,23 +341,25 @@ describe('offlineItem follows the proposal and the factual QA', () => {
 
   it('counts a year without a number as a period of a constant trend', () => {
     const visitors = buildTable(`
-      Year | Number of visitors in millions
-      2005 | 4.99
-      2006 | 5.37
-      2007 | 5.69
-      2008 | -
-      2009 | 6.28
-      2010 | 6.69
-      2011 | 6.72
-      2012 | 6.86
-      2013 | -
-      2014 | 7.54
-      2015 | 7.77
-      2016 | 8.39
-      2017 | 8.54
+      Year | Visitors in millions | Members in millions
+      2005 | 4.99 | 1.2
+      2006 | 5.37 | 1.3
+      2007 | 5.69 | 1.3
+      2008 | - | 1.4
+      2009 | 6.28 | 1.5
+      2010 | 6.69 | 1.5
+      2011 | 6.72 | 1.6
+      2012 | 6.0 | 1.7
+      2013 | - | 1.7
+      2014 | 7.54 | 1.8
+      2015 | 7.77 | 1.9
+      2016 | 8.39 | 2
+      2017 | 8.54 | 2.1
     `);
-    const qa = { query: 'What is the difference between the number of visitors in 2009 and 2012?', label: '0.58' };
-    const result = offlineItem({ table: visitors, chartType: 'line', title: 'Number of visitors to Railway Museum, 2005 to 2017', qa, proposal: { id: 1, text: 'Replace the line by a straight line from its first value, rising steadily.' }, seed: 4 });
+    // A question on the trended series alone would be answered by the assumption's numbers; this one reads members too.
+    const qa = { query: 'What is the difference between the visitors and the members in 2012?', label: '4.3' };
+    const proposal = { id: 1, text: 'Replace the line by a straight line from its first value, rising steadily.' };
+    const result = offlineItem({ table: visitors, chartType: 'line', title: 'Visitors to and members of Railway Museum, 2005 to 2017', qa, proposal, seed: 4 });
     if (!result.ok) throw new Error(result.reason);
     const { draft } = result;
     const step = Number(/by a constant ([\d.]+)/.exec(draft.assumption)?.[1]);
@@ -365,8 +368,22 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     // 2009 is four periods after 2005 and 2017 twelve, not three and ten: a gap is a year on the chart.
     expect(set.get('2009')).toBeCloseTo(4.99 + 4 * step, 6);
     expect(set.get('2017')).toBeCloseTo(4.99 + 12 * step, 6);
-    expect(Number(draft.answer)).toBeCloseTo(3 * step, 6);
+    expect(Number(draft.answer)).toBeCloseTo(4.99 + 7 * step - 1.7, 6);
     expect(set.has('2008')).toBe(false);
+  });
+
+  it('makes no item when the trend alone would give the answer', () => {
+    const visitors = buildTable(`
+      Year | Number of visitors in millions
+      2005 | 4.99
+      2006 | 5.37
+      2007 | 5.69
+      2009 | 6.28
+      2012 | 6.86
+    `);
+    const qa = { query: 'What is the difference between the number of visitors in 2009 and 2012?', label: '0.58' };
+    const result = offlineItem({ table: visitors, chartType: 'line', title: 'Number of visitors', qa, proposal: { id: 1, text: 'Replace the line by a straight line from its first value, rising steadily.' }, seed: 4 });
+    expect(result.ok).toBe(false);
   });
 
   it('refuses a share change whose answer would move only through the slice that balances it', () => {

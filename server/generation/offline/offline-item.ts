@@ -4,11 +4,11 @@ import { checkProposalConsistency } from '../../../shared/generation/proposal-co
 import { parseIntent, type Intent } from '../../../shared/generation/proposal-intent';
 import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generation/item-draft';
 import { classifyAnswer } from '../../../shared/table/answers';
-import type { LintCode } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
 import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
+import type { Finding } from '../../../shared/table/lint';
 import { hypotheticalQuestion } from './hypothetical-question';
 import { capitalize } from './phrasing';
 import { planEdit, type EditPlan } from './plan-edit';
@@ -37,8 +37,11 @@ export interface OfflineItemInput {
 
 export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
 
-/** Findings that make an item worthless, so the rules never write one that has them. */
-export const REFUSED_FINDINGS = new Set<LintCode>(['assumption_states_answer', 'implausible_value']);
+/**
+ * Findings the rules never write an item with: every error (what a strict reviewer rejects), and
+ * a program reading a series the question does not name, which for the rules is a guess.
+ */
+export const refused = (finding: Finding) => finding.severity === 'error' || finding.code === 'reads_other_label';
 
 /** Alternatives tried after the task's own proposal: enough to find an operation that moves most answers. */
 export const MAX_ALTERNATIVES = 30;
@@ -94,10 +97,11 @@ function planFor(
   const found: { verdict?: VerifierResult } = {};
   const accept = (plan: EditPlan) => {
     if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
-    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption });
+    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query });
     if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
     // A reviewer rejects these whatever the proposal: the answer given away, a value no such chart shows.
-    if (result.lint.some((finding) => REFUSED_FINDINGS.has(finding.code))) return false;
+    // A reviewer rejects what the checks call an error: the rules never write one.
+    if (result.lint.some(refused)) return false;
     if (result.answer_unchanged !== (input.control === true)) return false;
     if (tiedWinner(factual.program, plan.edited)) return false;
     found.verdict = result;

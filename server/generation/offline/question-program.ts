@@ -1,6 +1,7 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
 import { answersAgree } from '../../../shared/table/answer-compare';
 import { normalizeLabel } from '../../../shared/table/labels';
+import { questionText, tableMentions, type Mention } from '../../../shared/table/label-mentions';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram, type Scalar } from '../../../shared/table/program';
 import { colourWordsIn } from '../../../shared/domain/colour-words';
@@ -51,12 +52,6 @@ export interface QuestionProgram {
   answer: string;
 }
 
-interface Mention {
-  label: string;
-  at: number;
-  end: number;
-}
-
 interface Parsed {
   q: string;
   rows: Mention[];
@@ -72,7 +67,6 @@ const NUMBER_WORDS: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100,
 };
-const STOPWORDS = new Set(['the', 'of', 'and', 'in', 'for', 'to', 'a', 'an', 'on', 'by', 'at', 'with', 'from', 'value', 'values', 'share', 'number', 'total', 'rate']);
 
 /** A cell of the table in program text. */
 function cell(parsed: Parsed, row: string, series: string | null): string {
@@ -132,9 +126,8 @@ function roundedAsAsked(q: string, program: string): string {
 }
 
 function parse(query: string, table: DataTable): Parsed {
-  const q = ` ${query.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ').trim()} `;
-  const rows = mentions(q, table.rows.map((row) => row.label));
-  const series = table.series.length > 1 ? mentions(q, table.series).filter((s) => !rows.some((r) => overlaps(r, s))) : [];
+  const q = questionText(query);
+  const { rows, series } = tableMentions(query, table.rows.map((row) => row.label), table.series);
   const numbers = [...q.matchAll(/(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)\s*(%|percent)?/g)]
     .map((m) => ({ value: Number((m[1] ?? '').replace(/,/g, '')), at: m.index, text: m[0] }))
     .filter((n) => Number.isFinite(n.value) && ![...rows, ...series].some((m) => n.at >= m.at && n.at < m.end));
@@ -146,47 +139,6 @@ function parse(query: string, table: DataTable): Parsed {
   }
   numbers.sort((a, b) => a.at - b.at);
   return { q, rows, series, numbers, multi: table.series.length > 1 };
-}
-
-function overlaps(a: Mention, b: Mention): boolean {
-  return a.at < b.end && b.at < a.end;
-}
-
-/** Spellings a question may use for a label: as written, without a parenthesis or footnote mark, its distinctive words. */
-function spellings(label: string, all: readonly string[]): string[] {
-  const full = normalizeLabel(label).replace(/[?!"]/g, '');
-  const out = new Set([full, full.replace(/\s*\([^)]*\)\s*/g, ' ').trim()]);
-  // "craft" for "Crafts": a question may name one of a plural category.
-  if (/[a-z]{3}s$/.test(full)) out.add(full.slice(0, -1));
-  const quarter = /^q([1-4])\s+(\d{4})$/.exec(full);
-  if (quarter) out.add(`${['first', 'second', 'third', 'fourth'][Number(quarter[1]) - 1]} quarter of ${quarter[2]}`);
-  // A multi-word label ("Domestic market", "Online sales") is also named by the words no other label has.
-  const words = full.split(' ').filter((w) => w.length > 2 && !STOPWORDS.has(w));
-  const others = all.filter((other) => other !== label).map((other) => normalizeLabel(other).split(' '));
-  const distinctive = words.filter((w) => !others.some((other) => other.includes(w)));
-  if (words.length > 1 && distinctive.length > 0) out.add(distinctive.join(' '));
-  if (words.length > 1 && distinctive.length === 1 && distinctive[0]) out.add(distinctive[0]);
-  return [...out].filter((s) => s.length >= 2 || /^\d$/.test(s));
-}
-
-/** Every label the question names, longest spelling first, no two overlapping, in the order they appear. */
-function mentions(q: string, labels: readonly string[]): Mention[] {
-  const found: Mention[] = [];
-  const options = labels.flatMap((label) => spellings(label, labels).map((spelling) => ({ label, spelling })));
-  options.sort((a, b) => b.spelling.length - a.spelling.length);
-  for (const { label, spelling } of options) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escape(spelling)}(?:'s)?(?![\\p{L}\\p{N}])`, 'gu');
-    for (const match of q.matchAll(pattern)) {
-      const m = { label, at: match.index, end: match.index + match[0].length };
-      if (found.some((f) => overlaps(f, m) || f.label === label)) continue;
-      found.push(m);
-    }
-  }
-  return found.sort((a, b) => a.at - b.at);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The series a question is about: the one it names, else each in turn on a table of several. */

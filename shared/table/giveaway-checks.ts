@@ -1,0 +1,180 @@
+import { resultsAgree } from './answer-compare';
+import { labelText } from './edit-apply';
+import type { Edit } from './edit';
+import { findLabelIndex } from './labels';
+import type { Finding } from './lint';
+import type { DataTable } from './model';
+import { runProgram, type Scalar } from './program';
+import { cellsRead, programReads } from './program/reads';
+
+/**
+ * Items whose answer a reader gets without reading the chart: the assumption says where the
+ * changed value now ranks, the assumption alone fixes every value the question reads, any
+ * change at all would give the answer, or the answer is a row the assumption made up. A strict
+ * reviewer rejects each, so they are errors.
+ */
+
+export interface GiveawayInput {
+  assumption: string;
+  program: string;
+  original: DataTable;
+  edited: DataTable;
+  edit: Edit | null;
+}
+
+/** "…, taking it above Italy", "until it becomes the largest", "overtaking Spain": where the change leaves the value among the others. */
+const RANK_CLAUSES: readonly RegExp[] = [
+  /\b(taking|making|putting|bringing|pushing|lifting|raising|lowering|dropping|moving|placing|sending|leaving)\s+(it|them|this|that|the \w+)\s+(just |well |slightly )?(above|below|over|under|past|ahead of|behind|beyond|level with)\b/i,
+  /\b(so that|until|such that|enough that|which (would )?(make|put|take)s?)\s+(it|they|this|that|[\w'’]+)\s+(would\s+)?(become|becomes|exceed|exceeds|overtake|overtakes|surpass|surpasses|pass|passes|outrank|outranks|top|tops|lead|leads|trail|trails|fall below|falls below|drop below|drops below|rise above|rises above|is the|are the)\b/i,
+  /\b(becoming|to become|making it|now|thereby|thus) (the )?(new )?(largest|highest|biggest|greatest|smallest|lowest|least|top|leader|leading|first|last|second|most|fewest)\b/i,
+  /\b(overtaking|surpassing|exceeding|outranking|outpacing|overtakes|surpasses|outranks|outpaces|falling below|dropping below|rising above|moving ahead of|falling behind)\s+(\w)/i,
+  /\b(above|below|higher than|lower than|more than|less than) (all|every|each|any) (the )?(other|others|rest)\b/i,
+];
+
+export function rankClause(assumption: string): string | null {
+  for (const pattern of RANK_CLAUSES) {
+    const match = pattern.exec(assumption);
+    if (match) return match[0];
+  }
+  return null;
+}
+
+function resultOf(table: DataTable, program: string): Scalar | null {
+  const result = runProgram(table, program);
+  return result.ok ? result.value : null;
+}
+
+export function giveawayFindings(input: GiveawayInput): Finding[] {
+  const findings: Finding[] = [];
+  const after = resultOf(input.edited, input.program);
+  const before = resultOf(input.original, input.program);
+  const clause = rankClause(input.assumption);
+  if (clause !== null) {
+    const ordinal = typeof after === 'string' || typeof after === 'boolean';
+    findings.push({
+      code: 'rank_clause',
+      severity: ordinal ? 'error' : 'warning',
+      message: `the assumption says where the changed value ranks ("${clause}")${ordinal ? ', which gives the answer away: the reader no longer compares the values on the chart' : '; state the change only, and let the chart show where it lands'}`,
+    });
+  }
+  const determined = determinedByAssumption(input);
+  if (determined) findings.push(determined);
+  else if (after !== null && before !== null && typeof after !== 'number') {
+    const anyChange = givenByAnyChange(input, before, after);
+    if (anyChange) findings.push(anyChange);
+  }
+  if (typeof after === 'string') {
+    const originalRows = new Set(input.original.rows.map((row) => row.label));
+    const added = input.edited.rows.find((row) => !originalRows.has(row.label) && row.label === after);
+    if (added) {
+      findings.push({
+        code: 'added_row_answer',
+        severity: 'error',
+        message: `the answer is ${JSON.stringify(after)}, the row the assumption adds: a made-up row the reader learns from the assumption, not from the chart`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** Numbers written in the assumption (1,200 as 1200; 45% as 45). */
+function statedNumbers(assumption: string): number[] {
+  return [...assumption.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
+}
+
+const same = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+/**
+ * Every value the program reads is fixed by the assumption: a cell it sets (one value, or a
+ * stated trend), a row it adds, or a value it quotes ("the same as 2009 (5.27)"). The answer —
+ * a difference of 0 between two years set equal, a value on a stated trend — then needs no chart.
+ */
+function determinedByAssumption({ assumption, program, original, edited, edit }: GiveawayInput): Finding | null {
+  if (edit === null) return null;
+  const reads = programReads(program, edited);
+  if (reads === null || reads.labels) return null;
+  const read = cellsRead(reads, edited);
+  if (read.size === 0) return null;
+  const stated = statedNumbers(assumption);
+  const fixed = new Set<string>();
+  const rowLabels = edited.rows.map((row) => row.label);
+  const setCells: [number, number][] = [];
+  for (const op of edit) {
+    if (op.op !== 'set') continue;
+    const r = findLabelIndex(rowLabels, labelText(op.row));
+    const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
+    if (r !== -1 && s !== -1) setCells.push([r, s]);
+  }
+  // A set cell is fixed by the words when they state its value, or it lies on a trend they state
+  // ("a constant 1 every period, starting from 27"); a swap written as two sets states nothing.
+  for (const [r, s] of setCells) {
+    const value = edited.rows[r]?.values[s];
+    if (value === null || value === undefined) continue;
+    if (stated.some((n) => same(n, value)) || (setCells.length >= 3 && onStatedTrend(value, stated, setCells.length))) fixed.add(`${r},${s}`);
+  }
+  const originalRows = new Set(original.rows.map((row) => row.label));
+  edited.rows.forEach((row, r) => {
+    if (!originalRows.has(row.label)) row.values.forEach((_, s) => fixed.add(`${r},${s}`));
+  });
+  const isFixed = (key: string) => {
+    if (fixed.has(key)) return true;
+    const [r, s] = key.split(',').map(Number) as [number, number];
+    const value = edited.rows[r]?.values[s];
+    return value !== null && value !== undefined && stated.some((n) => same(n, value));
+  };
+  // Missing cells are skipped by the program's aggregates: they fix nothing, but they must not make a read look fixed.
+  const present = [...read].filter((key) => {
+    const [r, s] = key.split(',').map(Number) as [number, number];
+    return edited.rows[r]?.values[s] !== null && edited.rows[r]?.values[s] !== undefined;
+  });
+  if (present.length === 0 || !present.every(isFixed)) return null;
+  return {
+    code: 'answer_from_assumption',
+    severity: 'error',
+    message: 'every value the question reads is fixed by the assumption itself (set, added or quoted in it), so the answer follows from the assumption alone, with no chart reading',
+  };
+}
+
+/** `value` is `start + k × step` for two stated numbers and a whole k of at most `periods`. */
+function onStatedTrend(value: number, stated: readonly number[], periods: number): boolean {
+  for (const start of stated) {
+    for (const step of stated) {
+      if (step === 0) continue;
+      const k = (value - start) / step;
+      if (k >= 1 && k <= periods + 1 && Math.abs(k - Math.round(k)) < 1e-6) return true;
+    }
+  }
+  return false;
+}
+
+/** How far towards the edit the "any change" probe moves each changed cell. */
+const PROBE_STEP = 1e-6;
+
+/**
+ * A Yes/No or a label that the smallest change in the same direction already gives: "Are A and
+ * B equal?" → No once either moves; a tie for the largest broken by any raise. The answer then
+ * follows from there being a change, not from the chart's values.
+ */
+function givenByAnyChange({ program, original, edited }: GiveawayInput, before: Scalar, after: Scalar): Finding | null {
+  if (edited.rows.length !== original.rows.length || edited.series.length !== original.series.length) return null;
+  if (edited.rows.some((row, r) => row.label !== original.rows[r]?.label) || edited.series.some((name, s) => name !== original.series[s])) return null;
+  const tables = [original, edited];
+  if (resultsAgree(before, after, tables)) return null;
+  const probe: DataTable = {
+    ...original,
+    rows: original.rows.map((row, r) => ({
+      ...row,
+      values: row.values.map((v, s) => {
+        const e = edited.rows[r]?.values[s] ?? null;
+        return v === null || e === null ? e : v + PROBE_STEP * (e - v);
+      }),
+    })),
+  };
+  const probed = resultOf(probe, program);
+  if (probed === null || !resultsAgree(probed, after, tables)) return null;
+  return {
+    code: 'answer_from_assumption',
+    severity: 'error',
+    message: `any change in the assumption's direction, however small, already gives ${typeof after === 'boolean' ? (after ? 'Yes' : 'No') : JSON.stringify(after)}: the answer follows from there being a change, not from the chart's values`,
+  };
+}

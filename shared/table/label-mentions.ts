@@ -1,0 +1,73 @@
+import { normalizeLabel } from './labels';
+
+/**
+ * Where a question names a table's rows and series. Questions are written by people looking at
+ * the chart: they drop footnote marks and parentheses, say "first quarter of 2018" for
+ * "Q1 2018", and name a multi-word label by its distinctive word ("online" for "Online sales").
+ * The offline engine programs questions from these mentions, and the item checks hold a
+ * program's reads against them.
+ */
+
+export interface Mention {
+  label: string;
+  /** Offsets into the normalised question text (see `questionText`). */
+  at: number;
+  end: number;
+}
+
+/** Words too common to name a label on their own. */
+const STOPWORDS = new Set(['the', 'of', 'and', 'in', 'for', 'to', 'a', 'an', 'on', 'by', 'at', 'with', 'from', 'value', 'values', 'share', 'number', 'total', 'rate']);
+
+/** A question as mentions are found in it: lower case, one space between words, padded. */
+export function questionText(query: string): string {
+  return ` ${query.toLowerCase().replace(/[’]/g, "'").replace(/\s+/g, ' ').trim()} `;
+}
+
+export function overlaps(a: { at: number; end: number }, b: { at: number; end: number }): boolean {
+  return a.at < b.end && b.at < a.end;
+}
+
+/** Spellings a question may use for a label: as written, without a parenthesis or footnote mark, its distinctive words. */
+export function spellings(label: string, all: readonly string[]): string[] {
+  const full = normalizeLabel(label).replace(/[?!"]/g, '');
+  const out = new Set([full, full.replace(/\s*\([^)]*\)\s*/g, ' ').trim()]);
+  // "craft" for "Crafts": a question may name one of a plural category.
+  if (/[a-z]{3}s$/.test(full)) out.add(full.slice(0, -1));
+  const quarter = /^q([1-4])\s+(\d{4})$/.exec(full);
+  if (quarter) out.add(`${['first', 'second', 'third', 'fourth'][Number(quarter[1]) - 1]} quarter of ${quarter[2]}`);
+  // A multi-word label ("Domestic market", "Online sales") is also named by the words no other label has.
+  const words = full.split(' ').filter((w) => w.length > 2 && !STOPWORDS.has(w));
+  const others = all.filter((other) => other !== label).map((other) => normalizeLabel(other).split(' '));
+  const distinctive = words.filter((w) => !others.some((other) => other.includes(w)));
+  if (words.length > 1 && distinctive.length > 0) out.add(distinctive.join(' '));
+  if (words.length > 1 && distinctive.length === 1 && distinctive[0]) out.add(distinctive[0]);
+  return [...out].filter((s) => s.length >= 2 || /^\d$/.test(s));
+}
+
+/** Every label of `labels` that `q` (a `questionText`) names, longest spelling first, no two overlapping, in the order they appear. */
+export function mentions(q: string, labels: readonly string[]): Mention[] {
+  const found: Mention[] = [];
+  const options = labels.flatMap((label) => spellings(label, labels).map((spelling) => ({ label, spelling })));
+  options.sort((a, b) => b.spelling.length - a.spelling.length);
+  for (const { label, spelling } of options) {
+    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(spelling)}(?:'s)?(?![\\p{L}\\p{N}])`, 'gu');
+    for (const match of q.matchAll(pattern)) {
+      const m = { label, at: match.index, end: match.index + match[0].length };
+      if (found.some((f) => overlaps(f, m) || f.label === label)) continue;
+      found.push(m);
+    }
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** The rows and series a question names; a series named by the same words as a row counts as the row. */
+export function tableMentions(query: string, rows: readonly string[], series: readonly string[]): { rows: Mention[]; series: Mention[] } {
+  const q = questionText(query);
+  const rowMentions = mentions(q, rows);
+  const seriesMentions = series.length > 1 ? mentions(q, series).filter((s) => !rowMentions.some((r) => overlaps(r, s))) : [];
+  return { rows: rowMentions, series: seriesMentions };
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

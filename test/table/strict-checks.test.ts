@@ -1,0 +1,311 @@
+/**
+ * The checks a strict reviewer's rejects call for, each on a real case: an item as it was
+ * written (by the offline engine or a capable model) on a real ChartQA chart from
+ * ../shared/data, or a table of that chart's shape where the real one lacks it. Each case must
+ * give the named error, and a sound item on the same chart must give none — so a check that
+ * fires on everything fails here too.
+ */
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTableCsv } from '../../server/import/csv-table';
+import { biasFlags } from '../../shared/generation/bias-guards';
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { DataTable } from '../../shared/table/model';
+import { verifyItem } from '../../shared/table/verify';
+import { CHARTQA_EXTRA, CHARTQA_SAMPLE, SHARED_DATA } from '../support/paths';
+import { buildTable } from '../support/table-fixtures';
+
+const real = (split: string, stem: string): DataTable => readTableCsv(resolve(split, 'tables', `${stem}.csv`));
+const MORE = resolve(SHARED_DATA, 'chartqa-more');
+
+interface Case {
+  table: DataTable;
+  chartType: ChartType;
+  assumption: string;
+  question: string;
+  edit: unknown;
+  program: string;
+  title?: string;
+}
+
+function errors(c: Case): string[] {
+  const verdict = verifyItem({ table: c.table, chartType: c.chartType, edit: c.edit, program: c.program, answer: '', assumption: c.assumption, question: `${c.assumption} ${c.question}`, title: c.title ?? '' });
+  expect(verdict.error, JSON.stringify(verdict.error)).toBeNull();
+  return verdict.lint.filter((finding) => finding.severity === 'error').map((finding) => finding.code);
+}
+
+function codes(c: Case): string[] {
+  const verdict = verifyItem({ table: c.table, chartType: c.chartType, edit: c.edit, program: c.program, answer: '', assumption: c.assumption, question: `${c.assumption} ${c.question}`, title: c.title ?? '' });
+  return verdict.lint.map((finding) => finding.code);
+}
+
+describe('an assumption that gives the answer away', () => {
+  const cycling = buildTable(`
+    Country | Share of respondents
+    Spain | 41%
+    Italy | 35%
+    France | 28%
+    Germany | 19%
+  `);
+  const base = { table: cycling, chartType: 'vertical_bar' as const, question: 'Which country would have the highest share of respondents?', program: 'argmax(series())' };
+
+  it('rank_clause: "…, taking it above Spain" for "which is highest?"', () => {
+    const edit = [{ op: 'add', row: 'Germany', delta: 26 }];
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, taking it above Spain.' })).toContain('rank_clause');
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, so that it overtakes Spain.' })).toContain('rank_clause');
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, making it the largest.' })).toContain('rank_clause');
+    // The change alone: the reader must compare 45 with Spain's 41 on the chart.
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points.' })).toEqual([]);
+  });
+
+  it('answer_from_assumption: two years set equal, then their difference asked (real: multi_col_60912)', () => {
+    const tunisia = real(CHARTQA_SAMPLE, 'multi_col_60912');
+    const c: Case = {
+      table: tunisia,
+      chartType: 'line',
+      assumption: 'Suppose the value of 2019 for Female were the same as that of 2009 (5.27).',
+      question: 'Can you identify how many points the female data would move from 2009 to 2019?',
+      edit: [{ op: 'set', row: '2019', series: 'Female', value: 5.27 }],
+      program: 'value("2019", "Female") - value("2009", "Female")',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // A change the reader must apply to what the chart shows is fine.
+    expect(errors({ ...c, assumption: 'Suppose the female population in 2019 were 0.2 million higher.', edit: [{ op: 'add', row: '2019', series: 'Female', delta: 0.2 }] })).toEqual([]);
+  });
+
+  it('answer_from_assumption: a linear trend stated in the assumption, then a value on it asked (real: multi_col_20505)', () => {
+    const hungary = real(CHARTQA_SAMPLE, 'multi_col_20505');
+    const years = ['2012', '2013', '2014', '2015', '2016', '2017', '2018', '2019'];
+    const edit = years.map((year, i) => ({ op: 'set', row: year, series: 'Total market', value: 33 + i }));
+    const c: Case = {
+      table: hungary,
+      chartType: 'line',
+      assumption: 'Suppose the Total market series had grown by a constant 1 every period after 2011 (starting from 32).',
+      question: "How many companies would be in Hungary's insurance market in 2013?",
+      edit,
+      program: 'value("2013", "Total market")',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // The same trend with a question that also reads the domestic market needs the chart.
+    expect(errors({ ...c, question: 'What would be the sum of maximum number of companies in domestic and total market?', program: 'sum(max(series("Domestic market")), max(series("Total market")))' })).not.toContain('answer_from_assumption');
+  });
+
+  it('answer_from_assumption: a swap written as two sets states no value, so it is not flagged', () => {
+    const stores = buildTable(`
+      Characteristic | Convenience store | Newsagent
+      North West | 196 | 18
+      Scotland | 120 | 25
+    `);
+    const c: Case = {
+      table: stores,
+      chartType: 'grouped_bar',
+      assumption: 'Suppose the Convenience store and Newsagent values of North West were swapped.',
+      question: "How many convenience stores would McColl's have in the North West?",
+      edit: [
+        { op: 'set', row: 'North West', series: 'Convenience store', value: 18 },
+        { op: 'set', row: 'North West', series: 'Newsagent', value: 196 },
+      ],
+      program: 'value("North West", "Convenience store")',
+    };
+    expect(errors(c)).not.toContain('answer_from_assumption');
+  });
+
+  it('answer_from_assumption: a Yes/No that any change gives (two equal values, one moved)', () => {
+    const equal = buildTable(`
+      Country | Women in politics
+      Angola | 25
+      Azerbaijan | 25
+      Cuba | 50
+    `);
+    const c: Case = {
+      table: equal,
+      chartType: 'vertical_bar',
+      assumption: 'Suppose the value of Angola were increased by 5.',
+      question: 'Would Angola and Azerbaijan have the same value?',
+      edit: [{ op: 'add', row: 'Angola', delta: 5 }],
+      program: 'value("Angola") == value("Azerbaijan")',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // Whether Angola passes Cuba depends on how much it grows: that is read from the chart.
+    expect(errors({ ...c, assumption: 'Suppose the value of Angola were increased by 30.', edit: [{ op: 'add', row: 'Angola', delta: 30 }], question: 'Would Angola have a higher value than Cuba?', program: 'value("Angola") > value("Cuba")' })).toEqual([]);
+  });
+
+  it('added_row_answer: "Other" added as the leading supermarket chain (real: multi_col_80420)', () => {
+    const spain = real(CHARTQA_EXTRA, 'multi_col_80420');
+    const transposed = buildTable(`
+      Chain | Share
+      Mercadona | 25.3%
+      Carrefour | 9%
+      Lidl | 5.8%
+    `);
+    expect(spain.series).toContain('Mercadona');
+    const c: Case = {
+      table: transposed,
+      chartType: 'horizontal_bar',
+      assumption: 'Suppose a new chain, "Aldi", were added with a share of 30%.',
+      question: 'Which supermarket chain would be the favorite of the largest part of the Spanish population?',
+      edit: [{ op: 'add_row', row: 'Aldi', values: 30 }],
+      program: 'argmax(series())',
+    };
+    expect(errors(c)).toContain('added_row_answer');
+  });
+});
+
+describe('wholes decided from the data, not the chart type', () => {
+  it('stacked_row_sum: GDP sector shares on a chart typed line no longer sum to 100', () => {
+    const sectors = buildTable(`
+      Year | Agriculture | Industry | Services
+      2017 | 10.5% | 30.2% | 59.3%
+      2018 | 10.1% | 30.0% | 59.9%
+      2019 | 9.8% | 29.6% | 60.6%
+    `);
+    const c: Case = { table: sectors, chartType: 'line', assumption: 'Suppose industry had grown by 18 points in 2019.', question: 'What would be the share of industry in 2019?', edit: [{ op: 'add', row: '2019', series: 'Industry', delta: 18 }], program: 'value("2019", "Industry")' };
+    expect(errors(c)).toContain('stacked_row_sum');
+    const balanced = [{ op: 'add', row: '2019', series: 'Industry', delta: 10 }, { op: 'add', row: '2019', series: 'Services', delta: -10 }];
+    expect(errors({ ...c, assumption: 'Suppose 10 points of 2019 moved from services to industry.', edit: balanced })).toEqual([]);
+  });
+
+  it('stacked_row_sum and part_exceeds_whole: a Pew row of answers (no % signs) halved, or pushed past 100', () => {
+    const pew = buildTable(`
+      Group | Favorable | Unfavorable
+      Total | 45 | 50
+      Men | 42 | 53
+      Women | 48 | 47
+    `);
+    const c: Case = { table: pew, chartType: 'grouped_bar', assumption: 'Suppose the shares of men were halved.', question: 'What would be the favorable share among men?', edit: [{ op: 'scale', row: 'Men', factor: 0.5 }], program: 'value("Men", "Favorable")' };
+    expect(errors(c)).toContain('stacked_row_sum');
+    expect(errors({ ...c, assumption: 'Suppose the favorable share among men rose by 20 points.', edit: [{ op: 'add', row: 'Men', series: 'Favorable', delta: 20 }] })).toContain('part_exceeds_whole');
+  });
+
+  it('part_exceeds_whole: the domestic market made larger than the total market (real: multi_col_20505)', () => {
+    const hungary = real(CHARTQA_SAMPLE, 'multi_col_20505');
+    const c: Case = { table: hungary, chartType: 'line', assumption: 'Suppose the value of 2015 for Domestic market were doubled.', question: 'What would be the highest number of companies in the domestic market?', edit: [{ op: 'scale', row: '2015', series: 'Domestic market', factor: 2 }], program: 'max(series("Domestic market"))' };
+    expect(errors(c)).toContain('part_exceeds_whole');
+    expect(errors({ ...c, assumption: 'Suppose the domestic market had 2 more companies in 2015.', edit: [{ op: 'add', row: '2015', series: 'Domestic market', delta: 2 }] })).toEqual([]);
+  });
+
+  it('total_stale: a NET column left as it was when one of its parts changed', () => {
+    const net = buildTable(`
+      Country | Very | Somewhat | NET Favorable
+      France | 20 | 35 | 55
+      Germany | 18 | 30 | 48
+      Italy | 25 | 31 | 56
+    `);
+    const c: Case = { table: net, chartType: 'grouped_bar', assumption: 'Suppose 10 more points of Germans were very favorable.', question: 'What would be the very favorable share in Germany?', edit: [{ op: 'add', row: 'Germany', series: 'Very', delta: 10 }], program: 'value("Germany", "Very")' };
+    expect(errors(c)).toContain('total_stale');
+    expect(errors({ ...c, edit: [{ op: 'add', row: 'Germany', series: 'Very', delta: 10 }, { op: 'add', row: 'Germany', series: 'NET Favorable', delta: 10 }] })).toEqual([]);
+  });
+});
+
+describe('counts stay whole', () => {
+  it('count_not_integer: "Number of companies" scaled to 180.5', () => {
+    const companies = buildTable(`
+      Year | Number of companies
+      2018 | 121
+      2019 | 127
+      2020 | 131
+    `);
+    const c: Case = { table: companies, chartType: 'line', assumption: 'Suppose the number of companies in 2019 were 1.5 times as high.', question: 'How many companies would there be in 2019?', edit: [{ op: 'scale', row: '2019', factor: 1.5 }], program: 'value("2019")' };
+    expect(errors(c)).toContain('count_not_integer');
+    expect(errors({ ...c, assumption: 'Suppose there were 20 more companies in 2019.', edit: [{ op: 'add', row: '2019', delta: 20 }] })).toEqual([]);
+  });
+
+  it('count_not_integer: a "how many" question makes a generic column a count (23.25 rigs)', () => {
+    const rigs = buildTable(`
+      Year | Value
+      2018 | 31
+      2019 | 27
+      2020 | 18
+    `);
+    const c: Case = { table: rigs, chartType: 'vertical_bar', assumption: 'Suppose the 2019 value were cut by a seventh.', question: 'How many rigs would have been in operation in 2019?', edit: [{ op: 'scale', row: '2019', factor: 0.8611 }], program: 'value("2019")' };
+    expect(errors(c)).toContain('count_not_integer');
+    // "How many quadrillion British thermal units" asks a quantity, not a count.
+    expect(errors({ ...c, question: 'How many quadrillion British thermal units would have been used in 2019?' })).not.toContain('count_not_integer');
+  });
+});
+
+describe('the program computes what the question asks', () => {
+  it('reads_other_label: the Technical series for a question on senior level (real: multi_col_60508)', () => {
+    const facebook = real(CHARTQA_EXTRA, 'multi_col_60508');
+    // Five points of leadership move from White to Asian: the Hispanic row keeps its 4.3 %.
+    const edit = [{ op: 'add', row: 'White', series: 'Leadership', delta: -5 }, { op: 'add', row: 'Asian', series: 'Leadership', delta: 5 }];
+    const c: Case = { table: facebook, chartType: 'grouped_bar', assumption: 'Suppose 5 points of leadership moved from White to Asian employees.', question: 'What ethnicity would be 4.3 percent of Facebook senior level employees?', edit, program: 'argmax(where(series("Technical"), "==", 4.3))' };
+    // The question names no series of the three: a warning, and the offline rules refuse it.
+    expect(codes(c)).toContain('reads_other_label');
+    expect(errors(c)).not.toContain('reads_other_label');
+    // Naming one series and reading another is an error.
+    const leadership = 'What ethnicity would be 4.3 percent of Facebook leadership employees?';
+    expect(errors({ ...c, question: leadership })).toContain('reads_other_label');
+    expect(codes({ ...c, question: leadership, program: 'argmax(where(series("Leadership"), "==", 4.3))' })).not.toContain('reads_other_label');
+  });
+
+  it('reads_other_label: a row the question does not name (real: multi_col_20505)', () => {
+    const hungary = real(CHARTQA_SAMPLE, 'multi_col_20505');
+    const c: Case = { table: hungary, chartType: 'line', assumption: 'Suppose the total market had 3 more companies in every year.', question: "How many companies would be in Hungary's insurance market in 2013?", edit: [{ op: 'add', series: 'Total market', delta: 3 }], program: 'value("2014", "Total market")' };
+    expect(errors(c)).toContain('reads_other_label');
+    expect(errors({ ...c, program: 'value("2013", "Total market")' })).toEqual([]);
+  });
+
+  it('single_period: one year read for a question across the years (real layout: years as series)', () => {
+    const owid = real(MORE, '15979830001410');
+    const c: Case = {
+      table: owid,
+      chartType: 'grouped_bar',
+      assumption: 'Suppose the GDP per person employed of Nepal were 2,000 higher in 2012.',
+      question: 'Which country would have the highest GDP per person employed over the years?',
+      edit: [{ op: 'add', row: 'Nepal', series: '2012', delta: 2000 }],
+      program: 'argmax(series("2012"))',
+    };
+    expect(errors(c)).toContain('single_period');
+    // In one year, one year's column is the question.
+    expect(errors({ ...c, question: 'Which country would have the highest GDP per person employed in the year 2012?' })).not.toContain('single_period');
+  });
+});
+
+describe('plausible premises', () => {
+  it('implausible_change: 1950 set to 2020 levels, a bar cut by 85 %; halving and doubling pass', () => {
+    const mortgages = buildTable(`
+      Year | Mortgage debt in billion U.S. dollars
+      1950 | 45
+      1970 | 280
+      1990 | 2500
+      2020 | 16000
+    `);
+    const c: Case = { table: mortgages, chartType: 'line', assumption: 'Suppose the mortgage debt in 1950 had been as high as in 2020.', question: 'What would be the mortgage debt in 1950?', edit: [{ op: 'set', row: '1950', value: 16000 }], program: 'value("1950")' };
+    expect(errors(c)).toContain('implausible_change');
+    expect(errors({ ...c, assumption: 'Suppose the 1990 debt were cut by 85%.', edit: [{ op: 'scale', row: '1990', factor: 0.15 }], question: 'What would be the mortgage debt in 1990?', program: 'value("1990")' })).toContain('implausible_change');
+    expect(errors({ ...c, assumption: 'Suppose the 1990 debt were halved.', edit: [{ op: 'scale', row: '1990', factor: 0.5 }], question: 'What would be the mortgage debt in 1990?', program: 'value("1990")' })).toEqual([]);
+  });
+
+  it('a swap of two categories only relabels them and is plausible; a swap of 1985 and 2020 is judged', () => {
+    const pie = buildTable(`
+      Response | Share of respondents
+      Yes | 60%
+      No | 35%
+      I don't know | 5%
+    `);
+    const c: Case = { table: pie, chartType: 'pie', assumption: 'Suppose the shares of "Yes" and "I don\'t know" were swapped.', question: 'Which answer would dominate the pie chart?', edit: [{ op: 'swap', rows: ['Yes', "I don't know"] }], program: 'argmax(series())' };
+    expect(errors(c)).toEqual([]);
+    const exports = buildTable(`
+      Year | Export volume in billion U.S. dollars
+      1985 | 3.86
+      2000 | 16.2
+      2020 | 124.65
+    `);
+    expect(errors({ ...c, table: exports, chartType: 'line', assumption: 'Suppose the values of 1985 and 2020 were swapped.', question: 'What would be the value of U.S. exports to China in 1985?', edit: [{ op: 'swap', rows: ['1985', '2020'] }], program: 'value("1985")' })).toContain('implausible_change');
+  });
+});
+
+describe('the bias guard compares as the verifier does', () => {
+  it('a year answer is a label: 2018 is not "within 5%" of 2019', () => {
+    const years = buildTable(`
+      Year | Stores
+      2018 | 40
+      2019 | 47
+    `);
+    expect(biasFlags({ affectsAnswer: true, answer: '2018', factualLabel: '2019', recomputedAnswer: '2018', tables: [years] })).toEqual([]);
+    expect(biasFlags({ affectsAnswer: true, answer: '2019', factualLabel: '2019*', recomputedAnswer: '2019', tables: [years] })).toEqual(['unchanged_answer']);
+    // Plain numbers keep the relaxed rule.
+    expect(biasFlags({ affectsAnswer: true, answer: '48', factualLabel: '47', recomputedAnswer: '48', tables: [years] })).toEqual(['unchanged_answer']);
+  });
+});
