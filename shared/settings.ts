@@ -5,6 +5,11 @@ import { DEFAULT_MAX_CHANGE_SHARE } from './table/change-magnitude';
 /** Price of a model per million tokens, for cost accounting and budget caps. */
 export const ModelPriceSchema = z.object({
   input_per_mtok: z.number().nonnegative(),
+  /**
+   * Input tokens the endpoint served from its prompt cache (a repeated prompt prefix): OpenAI
+   * bills them at a lower price. Left out, they cost `input_per_mtok` like any other input.
+   */
+  cached_input_per_mtok: z.number().nonnegative().optional(),
   output_per_mtok: z.number().nonnegative(),
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
@@ -82,9 +87,9 @@ export const SettingsSchema = z.object({
    */
   batch_discount: z.number().min(0).max(1).default(0.5),
   price_table: z.record(z.string(), ModelPriceSchema).default({
-    'gpt-4o-mini': { input_per_mtok: 0.15, output_per_mtok: 0.6 },
-    'gpt-4o': { input_per_mtok: 2.5, output_per_mtok: 10 },
-    'gpt-4.1-mini': { input_per_mtok: 0.4, output_per_mtok: 1.6 },
+    'gpt-4o-mini': { input_per_mtok: 0.15, cached_input_per_mtok: 0.075, output_per_mtok: 0.6 },
+    'gpt-4o': { input_per_mtok: 2.5, cached_input_per_mtok: 1.25, output_per_mtok: 10 },
+    'gpt-4.1-mini': { input_per_mtok: 0.4, cached_input_per_mtok: 0.1, output_per_mtok: 1.6 },
   }),
 });
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -103,6 +103,7 @@ export function toReport(run: Run): GenerateReport {
     llm_calls: run.llm_calls,
     prompt_tokens: run.prompt_tokens,
     completion_tokens: run.completion_tokens,
+    cached_tokens: run.cached_tokens,
     cost: Math.round(run.cost * 1e6) / 1e6,
   };
 }

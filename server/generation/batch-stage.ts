@@ -273,7 +273,8 @@ export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: Stage
     const record = (task: StageTask, result: BatchLineResult) => {
       // The stage's target names one template; a group question's request was rendered from another.
       const call = recordBatchCall({ ...target, template: task.template }, outcome.batch, result, task.task.id);
-      return { callId: call.callId, usage: { calls: 1, prompt_tokens: call.tokens.prompt_tokens, completion_tokens: call.tokens.completion_tokens, cost: call.cost } };
+      const { prompt_tokens, completion_tokens, cached_tokens = 0 } = call.tokens;
+      return { callId: call.callId, usage: { calls: 1, prompt_tokens, completion_tokens, cached_tokens, cost: call.cost } };
     };
     storeStageResults(ctx, tasks, outcome.mapped.results, outcome.mapped.unknown, record, () => finishBatch(target, outcome.batch, outcome.problem));
     options.onProgress();

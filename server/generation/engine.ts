@@ -10,10 +10,12 @@ export interface EngineUsage {
   calls: number;
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of `prompt_tokens`, those the endpoint served from its prompt cache. */
+  cached_tokens: number;
   cost: number;
 }
 
-export const NO_USAGE: EngineUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+export const NO_USAGE: EngineUsage = { calls: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost: 0 };
 
 /**
  * `transport`: the endpoint, not the task, failed — it could not be reached or did not answer

@@ -48,6 +48,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
       calls: result.attempts,
       prompt_tokens: result.usage.prompt_tokens,
       completion_tokens: result.usage.completion_tokens,
+      cached_tokens: result.usage.cached_tokens,
       cost: result.usage.cost,
     };
     return result.ok ? { ok: true, value: result.value, usage } : { ok: false, reason: result.reason, usage, transport: result.kind === 'transport' };

@@ -26,7 +26,7 @@ interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status' | 'b
 }
 
 const RUN_COLUMNS = `id, engine, model, stage, config, status, pool_round, tasks_total, tasks_done, tasks_failed, proposals_created,
-  items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cost, stop_reason, created_at, started_at, finished_at,
+  items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost, stop_reason, created_at, started_at, finished_at,
   items_planned, owner_pid, owner_host, heartbeat_at,
   CASE WHEN batch = 1 THEN (SELECT json_object('state', b.state, 'total', b.requests_total, 'completed', b.requests_completed, 'failed', b.requests_failed)
     FROM llm_batches b WHERE b.run_id = runs.id ORDER BY b.id DESC LIMIT 1) END AS batch_progress`;
@@ -88,7 +88,8 @@ function prepare(db: Db) {
         items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
     ),
     addUsage: db.prepare(
-      'UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?',
+      `UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?,
+        cached_tokens = cached_tokens + ?, cost = cost + ? WHERE id = ?`,
     ),
     proposalItems: db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ?'),
   };
@@ -309,8 +310,8 @@ export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
   countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
 }
 
-export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cost: number }): void {
-  statements(db).addUsage.run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cost, runId);
+export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cached_tokens: number; cost: number }): void {
+  statements(db).addUsage.run(usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens, usage.cost, runId);
 }
 
 /**
@@ -320,8 +321,9 @@ export function addRunUsage(db: Db, runId: number, usage: { calls: number; promp
  */
 export function reconcileRunUsage(db: Db, runId: number): void {
   statement(db,
-    `UPDATE runs SET (llm_calls, prompt_tokens, completion_tokens, cost) =
-       (SELECT COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), COALESCE(SUM(cost), 0) FROM llm_calls WHERE run_id = @id)
+    `UPDATE runs SET (llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost) =
+       (SELECT COUNT(*), COALESCE(SUM(prompt_tokens), 0), COALESCE(SUM(completion_tokens), 0), COALESCE(SUM(cached_tokens), 0), COALESCE(SUM(cost), 0)
+        FROM llm_calls WHERE run_id = @id)
      WHERE id = @id`,
   ).run({ id: runId });
 }

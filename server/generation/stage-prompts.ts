@@ -86,9 +86,14 @@ export function proposalMessages(settings: Settings, chartType: ChartType, examp
 /**
  * Stage 2's messages. `imageOf`: a chart's own stored image, when it has one: the model sees the
  * chart as well as its table, which matters most when the table was extracted and nobody has
- * confirmed it yet (the image is then the ground truth, and the table may have misread it).
- * Over a group, every chart's table ("Chart 1 (type, title): CSV") and every image, in order;
- * `proposal.chart_type` (the chart it edits) marks the charts of its type.
+ * confirmed it yet (the prompt says what the image is for and that the table decides).
+ * Over a group, every chart's table ("Chart 1 (type): title", CSV) and every stored image, in
+ * chart order, the text naming the charts without one; `proposal.chart_type` (the chart it
+ * edits) marks the charts of its type.
+ *
+ * What a prompt cache can serve: the system message is the template's instructions, the same
+ * bytes for every request, then the chart type's description (one of nine); the chart, the
+ * question and the proposal are the user message, after the images.
  */
 export function itemMessages(
   source: QaWithChart,
@@ -98,6 +103,7 @@ export function itemMessages(
   const { chart, qa, group } = source;
   if (group) {
     const chartType = proposal.chart_type ?? chart.chart_type;
+    const pngs = group.charts.map((member) => imageOf(member.id));
     const messages = stage2GroupTemplate().render({
       chart_type: chartType,
       chart_type_label: CHART_TYPE_LABELS[chartType],
@@ -105,7 +111,7 @@ export function itemMessages(
       proposal: proposal.text,
       question: qa.query,
       label: qa.label,
-      charts: group.charts.map((member) => ({
+      charts: group.charts.map((member, index) => ({
         position: member.position,
         chart_type: member.chart_type,
         chart_type_label: CHART_TYPE_LABELS[member.chart_type],
@@ -114,13 +120,10 @@ export function itemMessages(
         series: member.table.series,
         rows: member.table.rows.map((r) => r.label),
         editable: member.chart_type === chartType,
+        image: pngs[index] !== null,
       })),
     });
-    // A chart without a stored image is left out; the text still names every chart by its number.
-    const images = group.charts.flatMap((member) => {
-      const png = imageOf(member.id);
-      return png === null ? [] : [imageDataUrl(png)];
-    });
+    const images = pngs.flatMap((png) => (png === null ? [] : [imageDataUrl(png)]));
     return images.length === 0 ? messages : { ...messages, images };
   }
   const image = imageOf(chart.id);

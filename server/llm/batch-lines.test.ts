@@ -41,6 +41,14 @@ describe('mapBatchResults', () => {
     expect(mapped.unknown).toEqual(['zz']);
   });
 
+  it("reads the cached prompt tokens OpenAI's bodies report, and 0 where a body (vLLM's) has no details", () => {
+    const cached = { ...completion('Answer: 1', { prompt_tokens: 2000, completion_tokens: 3 }), usage: { prompt_tokens: 2000, completion_tokens: 3, total_tokens: 2003, prompt_tokens_details: { cached_tokens: 1536, audio_tokens: 0 } } };
+    const text = toJsonl([{ id: 'r-a', custom_id: 'a', response: { status_code: 200, request_id: 'q-a', body: cached }, error: null }, ok('b', 'Answer: 2')]);
+    const mapped = mapBatchResults(['a', 'b'], [{ source: 'out.jsonl', text }]);
+    expect(mapped.results.get('a')).toMatchObject({ ok: true, tokens: { prompt_tokens: 2000, completion_tokens: 3, cached_tokens: 1536 } });
+    expect(mapped.results.get('b')).toMatchObject({ ok: true, tokens: { prompt_tokens: 10, completion_tokens: 3, cached_tokens: 0 } });
+  });
+
   it('keeps a success over a failure of the same request, and reads a line without a response as failed', () => {
     const text = toJsonl([ok('a', 'Answer: 1'), { id: 'x', custom_id: 'a', response: null, error: { code: 'batch_expired', message: 'expired' } }, { id: 'y', custom_id: 'b', response: null, error: { code: 'batch_expired', message: 'expired' } }]);
     const mapped = mapBatchResults(['a', 'b'], [{ source: 'f', text }]);

@@ -56,7 +56,14 @@ const CompletionBodySchema = z.looseObject({
       }),
     )
     .min(1),
-  usage: z.looseObject({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() }).nullish(),
+  usage: z
+    .looseObject({
+      prompt_tokens: z.number().int().nonnegative(),
+      completion_tokens: z.number().int().nonnegative(),
+      // OpenAI's batch bodies say how much of the prompt its cache served; vLLM's may not.
+      prompt_tokens_details: z.looseObject({ cached_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+    })
+    .nullish(),
 });
 
 const ErrorBodySchema = z.looseObject({ error: ErrorSchema });
@@ -89,7 +96,7 @@ function readLine(line: z.infer<typeof OutputLineSchema>): BatchLineResult {
     content: choice?.message.content ?? null,
     refusal,
     finishReason,
-    tokens: { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0 },
+    tokens: { prompt_tokens: usage?.prompt_tokens ?? 0, completion_tokens: usage?.completion_tokens ?? 0, cached_tokens: usage?.prompt_tokens_details?.cached_tokens ?? 0 },
     requestId: response.request_id ?? null,
   };
 }

@@ -6,6 +6,11 @@ const TOKENS_PER_PRICE_UNIT = 1_000_000;
 export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /**
+   * Of `prompt_tokens`, those the endpoint served from its prompt cache
+   * (`usage.prompt_tokens_details.cached_tokens`); absent where the endpoint does not say.
+   */
+  cached_tokens?: number;
 }
 
 /** A call's cost; `priced` is false when the model has no entry, so the UI can say "no price" rather than "free". */
@@ -17,13 +22,16 @@ export interface CallCost {
 /**
  * The money a call cost under the settings' price table. A model missing from the table
  * costs 0 with `priced: false`: local models (vLLM, Ollama) are usually free, and a budget
- * cap in money cannot be enforced for them — only a token cap can.
+ * cap in money cannot be enforced for them — only a token cap can. Cached prompt tokens cost
+ * the entry's `cached_input_per_mtok` where it gives one, else the input price.
  */
 export function callCost(model: string, usage: TokenUsage, priceTable: Record<string, ModelPrice>): CallCost {
   const price = Object.hasOwn(priceTable, model) ? priceTable[model] : undefined;
   if (!price) return { cost: 0, priced: false };
-  const cost = (usage.prompt_tokens * price.input_per_mtok + usage.completion_tokens * price.output_per_mtok) / TOKENS_PER_PRICE_UNIT;
-  return { cost, priced: true };
+  // Never more than the prompt: a confused endpoint must not make a call cost less than nothing.
+  const cached = Math.min(Math.max(usage.cached_tokens ?? 0, 0), usage.prompt_tokens);
+  const input = (usage.prompt_tokens - cached) * price.input_per_mtok + cached * (price.cached_input_per_mtok ?? price.input_per_mtok);
+  return { cost: (input + usage.completion_tokens * price.output_per_mtok) / TOKENS_PER_PRICE_UNIT, priced: true };
 }
 
 /**

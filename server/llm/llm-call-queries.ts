@@ -23,6 +23,8 @@ export interface LlmCallRecord {
   raw_output: string | null;
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of `prompt_tokens`, those served from the endpoint's prompt cache; absent: none said (0). */
+  cached_tokens?: number;
   latency_ms: number;
   cost: number;
   outcome: LlmCallOutcome;
@@ -33,6 +35,7 @@ export interface LlmCallRecord {
 
 export interface LlmCall extends LlmCallRecord {
   id: number;
+  cached_tokens: number;
   created_at: string;
 }
 
@@ -41,9 +44,9 @@ function prepare(db: Db) {
   return {
     insert: db.prepare(
       `INSERT INTO llm_calls (run_id, task_id, eval_run_id, purpose, engine, model, template, template_hash, attempt, raw_output,
-         prompt_tokens, completion_tokens, latency_ms, cost, outcome, error, batch_id)
+         prompt_tokens, completion_tokens, cached_tokens, latency_ms, cost, outcome, error, batch_id)
        VALUES (@run_id, @task_id, @eval_run_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
-         @prompt_tokens, @completion_tokens, @latency_ms, @cost, @outcome, @error, @batch_id)`,
+         @prompt_tokens, @completion_tokens, @cached_tokens, @latency_ms, @cost, @outcome, @error, @batch_id)`,
     ),
     settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
   };
@@ -56,7 +59,7 @@ const statements = preparedOnce(prepare);
  * run executor adds a task's summed usage in the transaction that finishes the task.
  */
 export function recordLlmCall(db: Db, call: LlmCallRecord): number {
-  const row = { ...call, batch_id: call.batch_id ?? null, latency_ms: Math.round(call.latency_ms) };
+  const row = { ...call, cached_tokens: call.cached_tokens ?? 0, batch_id: call.batch_id ?? null, latency_ms: Math.round(call.latency_ms) };
   return Number(statements(db).insert.run(row).lastInsertRowid);
 }
 

@@ -54,6 +54,8 @@ export interface LlmRequest<W, T> {
 export interface LlmUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of `prompt_tokens`, those the endpoint served from its prompt cache. */
+  cached_tokens: number;
   cost: number;
   /** False when the model is not in the price table: `cost` is then 0, not "free". */
   priced: boolean;
@@ -187,7 +189,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
 
   async function complete<W, T>(request: LlmRequest<W, T>): Promise<LlmResult<T>> {
     const repairTurns: ChatCompletionMessageParam[] = [];
-    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: callCost(request.model, NO_TOKENS, connection.prices).priced };
+    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost: 0, priced: callCost(request.model, NO_TOKENS, connection.prices).priced };
     const call = transport.call({
       purpose: request.purpose,
       model: request.model,
@@ -224,6 +226,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       }
       usage.prompt_tokens += reply.tokens.prompt_tokens;
       usage.completion_tokens += reply.tokens.completion_tokens;
+      usage.cached_tokens += reply.tokens.cached_tokens;
       usage.cost += reply.cost;
       if (reply.refusal) return fail('refused', `refused: ${reply.refusal}`);
       const raw = reply.content;

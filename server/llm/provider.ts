@@ -89,7 +89,7 @@ export interface Reply {
   content: string | null;
   /** The model's refusal, or the content filter's stop; its row is `refused`. */
   refusal: string | null;
-  tokens: TokenUsage;
+  tokens: Required<TokenUsage>;
   cost: number;
   /** The reply's `llm_calls` row. */
   callId: number;
@@ -100,6 +100,19 @@ export interface Reply {
  * that is no HTTP answer); `exhausted`: the retries ran out. `failures` counts this request's tries.
  */
 export type SendFailure = { ok: false; kind: 'cancelled' } | { ok: false; kind: 'rejected' | 'exhausted'; failure: ClassifiedFailure; failures: number };
+
+/**
+ * A completion's usage as the workbench counts it: `cached_tokens` is the part of the prompt the
+ * endpoint served from its prompt cache (OpenAI's `prompt_tokens_details`; 0 where an endpoint
+ * does not report it), which the price table may price lower.
+ */
+export function tokensOf(usage: ChatCompletion['usage']): Required<TokenUsage> {
+  return {
+    prompt_tokens: usage?.prompt_tokens ?? 0,
+    completion_tokens: usage?.completion_tokens ?? 0,
+    cached_tokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+}
 
 /** One logical call: its requests (retries, repair, fallback) are rows numbered 1, 2, … by `attempts`. */
 export interface ProviderCall {
@@ -171,7 +184,7 @@ export function createTransport(options: TransportOptions): Transport {
           continue;
         }
         const latency_ms = performance.now() - started;
-        const tokens = { prompt_tokens: completion.usage?.prompt_tokens ?? 0, completion_tokens: completion.usage?.completion_tokens ?? 0 };
+        const tokens = tokensOf(completion.usage);
         const { cost } = callCost(label.model, tokens, connection.prices);
         const choice = completion.choices[0];
         const refusal = choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'stopped by the content filter' : null);

@@ -5,11 +5,8 @@ import { l as rougeL } from 'js-rouge';
 import Mustache from 'mustache';
 import { describe, expect, it } from 'vitest';
 import { CHART_TYPES, CHART_TYPE_LABELS } from '../../shared/domain/chart-types';
-import { HqaItemDraftSchema, ProposalBatchSchema } from '../../shared/generation/item-draft';
-import { relaxedCorrect } from '../../shared/table/answers';
+import { ProposalBatchSchema } from '../../shared/generation/item-draft';
 import { buildTable } from '../../test/support/table-fixtures';
-import { verifyItem } from '../../shared/table/verify';
-import { questionRelation } from '../language/question-relation';
 import { parseTableCsv } from '../import/csv-table';
 import {
   buildTemplate,
@@ -77,8 +74,8 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
     question: 'Is Sales in the first chart higher than Costs in the second chart in 2019?',
     label: 'Yes',
     charts: [
-      { position: 1, chart_type: 'line', chart_type_label: 'Line', title: 'Sales', table_csv: 'Year,Sales\n2019,10', series: ['Sales'], rows: ['2019'], editable: false },
-      { position: 2, chart_type: 'vertical_bar', chart_type_label: 'Vertical bar', title: null, table_csv: 'Year,Costs\n2019,4', series: ['Costs'], rows: ['2019'], editable: true },
+      { position: 1, chart_type: 'line', chart_type_label: 'Line', title: 'Sales', table_csv: 'Year,Sales\n2019,10', series: ['Sales'], rows: ['2019'], editable: false, image: true },
+      { position: 2, chart_type: 'vertical_bar', chart_type_label: 'Vertical bar', title: null, table_csv: 'Year,Costs\n2019,4', series: ['Costs'], rows: ['2019'], editable: true, image: false },
     ],
   },
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
@@ -114,9 +111,9 @@ describe('templates', () => {
     expect(user).not.toContain('&quot;');
   });
 
-  it('keeps the system message static: variables only reach the user message', () => {
+  it('keeps the system message static but for the chart type: the chart, question and proposal only reach the user message', () => {
     const first = loadTemplate('stage2-item').render(stage2Vars);
-    const second = loadTemplate('stage2-item').render({ ...stage2Vars, chart_type: 'pie', proposal: 'Something else entirely.' });
+    const second = loadTemplate('stage2-item').render({ ...stage2Vars, proposal: 'Something else entirely.', question: 'Which is largest?', table_csv: 'Year,B\n2019,1', rows: ['2019'], series: ['B'] });
     expect(second.system).toBe(first.system);
     const s1 = loadTemplate('stage1-proposals');
     expect(s1.render({ ...stage1Vars, count: 1 }).system).toBe(s1.render(stage1Vars).system);
@@ -167,7 +164,7 @@ describe('templates', () => {
       'judge-text-in-general': judge,
       'judge-number': judge,
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
-      'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'rows_json', 'series_json', 'table_csv', 'title'],
+      'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'image', 'rows_json', 'series_json', 'table_csv', 'title'],
       'repair-json': ['error', 'schema_name'],
       'extract-table': ['chart_type_label'],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],
@@ -212,56 +209,16 @@ describe('templates', () => {
     expect(() => buildTemplate('repair-json', `a\n${USER_MARKER}\n{{#error}}unclosed`)).toThrow(PromptError);
   });
 
-  it('renders every chart type with its label', () => {
+  it('renders every chart type with its label, closing the system message', () => {
     for (const type of CHART_TYPES) {
-      const { user } = loadTemplate('stage2-item').render({ ...stage2Vars, chart_type: type, chart_type_label: CHART_TYPE_LABELS[type] });
-      expect(user).toContain(`Chart type: ${CHART_TYPE_LABELS[type]} (${type})`);
+      const { system } = loadTemplate('stage2-item').render({ ...stage2Vars, chart_type: type, chart_type_label: CHART_TYPE_LABELS[type] });
+      expect(system).toMatch(new RegExp(`# This chart type: ${CHART_TYPE_LABELS[type]} \\(${type}\\)\n\nGroups of bars, one per series\\.$`));
     }
   });
 
   it('refuses an unknown template name', () => {
     expect(() => loadTemplate('stage3' as never)).toThrow(/unknown template "stage3"/);
   });
-});
-
-describe('the Stage 2 worked examples', () => {
-  const examples = readPrompt('stage2-item.md')
-    .split(/^Example \d+$/m)
-    .slice(1)
-    .map((block) => ({
-      chartType: /^Chart type: .*\((\w+)\)$/m.exec(block)?.[1],
-      csv: /^Data table \(CSV\):\n([\s\S]*?)\nFactual question:/m.exec(block)?.[1],
-      question: /^Factual question: (.*)$/m.exec(block)?.[1],
-      label: /^Label: (.*)$/m.exec(block)?.[1],
-      reply: /^JSON reply:\n(.*)$/m.exec(block)?.[1],
-      proposal: /^Proposal: (.*)$/m.exec(block)?.[1],
-    }));
-
-  it('there are two or three of them', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(2);
-    expect(examples.length).toBeLessThanOrEqual(3);
-  });
-
-  it.each(examples.map((example, index) => [index + 1, example] as const))(
-    'example %i is a valid item that the verifier recomputes: the same question, an answer the assumption changes, the proposal performed',
-    (_, example) => {
-      const chartType = CHART_TYPES.find((type) => type === example.chartType);
-      expect(chartType).toBeDefined();
-      const item = HqaItemDraftSchema.parse(JSON.parse(example.reply ?? ''));
-      expect(item.question.startsWith(`${item.assumption} `)).toBe(true);
-      const table = parseTableCsv(`${example.csv}\n`, 'example');
-      const result = verifyItem({ table, chartType: chartType!, edit: item.edit, program: item.program, answer: item.answer, assumption: item.assumption, proposal: example.proposal ?? null });
-      expect(result.error).toBeNull();
-      expect(result.lint).toEqual([]);
-      expect(result.recomputed_answer).toBe(item.answer);
-      expect(result.answer_type).toBe(item.answer_type);
-      expect(result.original_answer).toBe(example.label);
-      expect(result.answer_unchanged).toBe(false);
-      expect(result.proposal_consistent).toBe(true);
-      expect(questionRelation(example.question ?? '', item.question, item.assumption)).toBe('same');
-      expect(item.affects_answer).toBe(!relaxedCorrect(item.answer, example.label ?? ''));
-    },
-  );
 });
 
 describe('chart-type descriptions', () => {

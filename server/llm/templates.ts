@@ -94,6 +94,8 @@ export const Stage2GroupVarsSchema = z.object({
         rows: z.array(z.string()).min(1),
         /** Of the proposal's type: a chart the assumption may edit. */
         editable: z.boolean(),
+        /** Its stored image is attached: images go in chart order, so the text names the charts that have none. */
+        image: z.boolean(),
       }),
     )
     .min(2)

@@ -79,7 +79,8 @@ export function createOpenAiReviser(options: { db: Db; connection: ModelConnecti
         temperature: options.temperature,
         ...(signal ? { signal } : {}),
       });
-      const usage: EngineUsage = { calls: result.attempts, prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens, cost: result.usage.cost };
+      const { prompt_tokens, completion_tokens, cached_tokens, cost } = result.usage;
+      const usage: EngineUsage = { calls: result.attempts, prompt_tokens, completion_tokens, cached_tokens, cost };
       return result.ok ? { ok: true, text: result.value.text, addressed: result.value.addressed, usage } : { ok: false, reason: result.reason, usage };
     },
   };

@@ -79,7 +79,7 @@ export function createTableExtractor(options: TableExtractorOptions): TableExtra
   const template = loadTemplate('extract-table');
 
   async function extract(chart: ChartImageInput, signal?: AbortSignal): Promise<ExtractionResult> {
-    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: callCost(model, { prompt_tokens: 0, completion_tokens: 0 }, connection.prices).priced };
+    const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost: 0, priced: callCost(model, { prompt_tokens: 0, completion_tokens: 0 }, connection.prices).priced };
     const call = transport.call({ purpose: EXTRACTION_PURPOSE, model, template: { name: template.name, hash: template.hash }, signal });
     const fail = (kind: LlmFailureKind, reason: string): ExtractionResult => ({ ok: false, kind, reason, usage, attempts: call.attempts });
     const repairTurns: ChatCompletionMessageParam[] = [];
@@ -93,6 +93,7 @@ export function createTableExtractor(options: TableExtractorOptions): TableExtra
       }
       usage.prompt_tokens += reply.tokens.prompt_tokens;
       usage.completion_tokens += reply.tokens.completion_tokens;
+      usage.cached_tokens += reply.tokens.cached_tokens;
       usage.cost += reply.cost;
       if (reply.refusal) return fail('refused', `refused: ${reply.refusal}`);
       const checked = validateReply(reply.content, reply.completion.choices[0]?.finish_reason, { wireSchema: ExtractedTableWireSchema, convert: toExtractedTable });

@@ -63,6 +63,8 @@ export const RunSchema = z.object({
   llm_calls: z.number().int(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
+  /** Of `prompt_tokens`, those the endpoint served from its prompt cache (priced at the cached input price where the price table gives one). */
+  cached_tokens: z.number().int(),
   cost: z.number(),
   stop_reason: z.string().nullable(),
   /** A batch run's latest batch (one per stage), as last polled; null for a run called call by call or before its first batch. */
@@ -86,6 +88,7 @@ export const GenerateReportSchema = z
       llm_calls: true,
       prompt_tokens: true,
       completion_tokens: true,
+      cached_tokens: true,
       cost: true,
     }).shape,
   );

@@ -157,8 +157,8 @@ describe('an openai run over a chart group', () => {
     expect(images[0]).toContain(IMAGE_1.toString('base64'));
     expect(images[1]).toContain(IMAGE_2.toString('base64'));
     const text = parts.find((part) => part.type === 'text')?.text ?? '';
-    expect(text).toContain('Chart 1 (Line, "Sales, $m")');
-    expect(text).toContain('Chart 2 (Vertical bar, "Costs, $m") - of the proposal\'s type');
+    expect(text).toContain('Chart 1 (Line): Sales, $m');
+    expect(text).toContain("Chart 2 (Vertical bar), of the proposal's type: Costs, $m");
     expect(text).toContain('Year,Sales\n2019,10\n2020,12\n2021,15');
     expect(text).toContain('Year,Costs\n2019,4\n2020,13\n2021,9');
     expect(text.indexOf('Chart 1 (')).toBeLessThan(text.indexOf('Chart 2 ('));

@@ -128,7 +128,9 @@ describe('LLM client: structured output', () => {
     const price = settings.price_table[MODEL];
     const expectedCost = ((call?.prompt_tokens ?? 0) * (price?.input_per_mtok ?? 0) + (call?.completion_tokens ?? 0) * (price?.output_per_mtok ?? 0)) / 1e6;
     expect(call?.cost).toBeCloseTo(expectedCost, 12);
-    expect(result.usage).toEqual({ prompt_tokens: call?.prompt_tokens, completion_tokens: call?.completion_tokens, cost: call?.cost, priced: true });
+    // This fake reports no prompt cache: nothing cached, so the whole prompt at the input price.
+    expect(call?.cached_tokens).toBe(0);
+    expect(result.usage).toEqual({ prompt_tokens: call?.prompt_tokens, completion_tokens: call?.completion_tokens, cached_tokens: 0, cost: call?.cost, priced: true });
     expect(fake.requests[0]?.chat?.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'hqa_item', strict: true } });
     expect(fake.requests[0]?.chat?.messages.map((m) => m.role)).toEqual(['system', 'user']);
   });

@@ -23,11 +23,14 @@ interface Completion {
   content: string | null;
   refusal: string | null;
   finishReason: FakeFinishReason;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
-/** Sends `reply` to a chat completion; `replyNumber` counts the replies sent and names the request and completion ids. */
-export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number): void {
+/**
+ * Sends `reply` to a chat completion; `replyNumber` counts the replies sent and names the request
+ * and completion ids. `cachedTokens`: the prompt tokens a prompt cache served (`prompt_tokens_details`), null for a fake without one.
+ */
+export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number, cachedTokens: number | null = null): void {
   const headers = { 'x-request-id': `req_fake_${replyNumber}`, ...reply.headers };
 
   if (reply.kind === 'error') {
@@ -40,7 +43,7 @@ export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exc
     return;
   }
 
-  const completion = completionOf(chat, reply, replyNumber);
+  const completion = completionOf(chat, reply, replyNumber, cachedTokens);
   if (!chat.stream) {
     sendJson(res, 200, completionBody(completion), headers);
     return;
@@ -53,19 +56,24 @@ export function sendReply(res: ServerResponse, chat: FakeChatRequest, reply: Exc
  * The status and JSON body `sendReply` would send for a non-streamed reply: a batch line's
  * response (fake-openai-batches.ts). A raw reply's body is kept as its text.
  */
-export function replyBody(chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number): { status: number; body: unknown } {
+export function replyBody(chat: FakeChatRequest, reply: Exclude<FakeReply, FakeHangReply | FakeDropReply>, replyNumber: number, cachedTokens: number | null = null): { status: number; body: unknown } {
   if (reply.kind === 'error') return { status: reply.status, body: errorBody(reply.message, reply.type, reply.code) };
   if (reply.kind === 'raw') return { status: reply.status, body: reply.body };
-  return { status: 200, body: completionBody(completionOf(chat, reply, replyNumber)) };
+  return { status: 200, body: completionBody(completionOf(chat, reply, replyNumber, cachedTokens)) };
 }
 
-function completionOf(chat: FakeChatRequest, reply: FakeTextReply | FakeRefusalReply, replyNumber: number): Completion {
+function completionOf(chat: FakeChatRequest, reply: FakeTextReply | FakeRefusalReply, replyNumber: number, cachedTokens: number | null): Completion {
   const content = reply.kind === 'text' ? reply.content : null;
   const refusal = reply.kind === 'refusal' ? reply.refusal : null;
   const finishReason: FakeFinishReason = reply.kind === 'text' ? (reply.finishReason ?? 'stop') : 'stop';
   const prompt = promptTokens(chat);
   const completion = estimateTokens(content ?? refusal ?? '');
-  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(cachedTokens === null ? {} : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
+  };
   const envelope = {
     id: `chatcmpl-fake-${replyNumber}`,
     created: Math.floor(Date.now() / 1000),

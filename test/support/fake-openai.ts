@@ -18,6 +18,7 @@ import { parseChatRequest, recordRequest, type FakeChatRequest, type RecordedReq
 import { errorBody, replyBody, sendJson, sendReply } from './fake-openai-response';
 import { createReplyScript, type FakeHandler } from './fake-openai-script';
 import { createFakeBatches, type FakeBatches, type FakeBatchOptions } from './fake-openai-batches';
+import { createPromptCache } from './fake-prompt-cache';
 
 export * from './fake-openai-replies';
 export { estimateTokens, lastUserText, type FakeChatRequest, type RecordedRequest } from './fake-openai-request';
@@ -35,6 +36,11 @@ export interface FakeOpenAIOptions {
   port?: number;
   /** How the Files and Batch API behave (`fake-openai-batches.ts`). */
   batches?: FakeBatchOptions;
+  /**
+   * Play OpenAI's prompt cache (`fake-prompt-cache.ts`): completions report
+   * `usage.prompt_tokens_details.cached_tokens` for the prefix an earlier request shared. Off, usage has no details.
+   */
+  promptCache?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -59,6 +65,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const replies = createReplyScript(options.defaultHandler);
   const models = options.models ?? ['gpt-4o-mini', 'gpt-4o'];
   let counter = 0;
+  const cache = options.promptCache ? createPromptCache() : null;
   // Cancels every pending delay/hang so close() never waits on a timer.
   const abortAll = new AbortController();
 
@@ -89,7 +96,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (delay !== 0 && !(await wait(delay, res))) return;
     if (reply.kind === 'hang') return;
     counter += 1;
-    sendReply(res, chat, reply, counter);
+    sendReply(res, chat, reply, counter, cache?.cachedTokens(chat) ?? null);
   }
 
   /** A batch line through the same script and handlers as a call on its own. */
@@ -104,7 +111,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const reply = await replies.next(parsed.chat, recorded);
     if (reply.kind === 'hang' || reply.kind === 'drop') return { status: 0, body: null };
     counter += 1;
-    return replyBody(parsed.chat, reply, counter);
+    return replyBody(parsed.chat, reply, counter, cache?.cachedTokens(parsed.chat) ?? null);
   }
   const batches = createFakeBatches(answerLine, options.batches);
 

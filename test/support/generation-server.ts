@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import type { z } from 'zod';
-import { startFakeOpenAI, type FakeOpenAI } from './fake-openai';
+import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fake-openai';
 import { TestClient } from './http-client';
 import { startTestServer, type TestServer } from './test-server';
 
@@ -23,8 +23,8 @@ export interface GenerationServer {
   close(): Promise<void>;
 }
 
-export async function startGenerationServer(): Promise<GenerationServer> {
-  const fake = await startFakeOpenAI();
+export async function startGenerationServer(fakeOptions: FakeOpenAIOptions = {}): Promise<GenerationServer> {
+  const fake = await startFakeOpenAI(fakeOptions);
   let server: TestServer | undefined;
   try {
     server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });

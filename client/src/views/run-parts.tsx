@@ -58,18 +58,22 @@ export function RunProgressBar({ run, compact = false }: { run: Pick<Run, 'id' |
   );
 }
 
-/** What a run's model calls used, as entries of a `dl.figures`: generation and evaluation runs alike. */
-export function UsageFigures({ run }: { run: Pick<Run, 'prompt_tokens' | 'completion_tokens' | 'cost'> }) {
+/**
+ * What a run's model calls used, as entries of a `dl.figures`: generation and evaluation runs
+ * alike (only generation runs count the prompt tokens an endpoint's cache served).
+ */
+export function UsageFigures({ run }: { run: Pick<Run, 'prompt_tokens' | 'completion_tokens' | 'cost'> & Partial<Pick<Run, 'cached_tokens'>> }) {
   const tokens = run.prompt_tokens + run.completion_tokens;
+  const cached = run.cached_tokens ?? 0;
   return (
     <>
       <div>
         <dt>Tokens</dt>
-        <dd title={`${run.prompt_tokens} prompt + ${run.completion_tokens} completion`}>
+        <dd title={`${run.prompt_tokens} prompt${run.cached_tokens === undefined ? '' : ` (${cached} of them cached)`} + ${run.completion_tokens} completion`}>
           {tokens.toLocaleString()}
           <span className="muted small">
             {' '}
-            ({run.prompt_tokens.toLocaleString()} in / {run.completion_tokens.toLocaleString()} out)
+            ({run.prompt_tokens.toLocaleString()} in{cached > 0 ? `, ${cached.toLocaleString()} of them cached` : ''} / {run.completion_tokens.toLocaleString()} out)
           </span>
         </dd>
       </div>

@@ -53,7 +53,8 @@ const CONSENSUS_LABELS: Record<ConsensusRule, string> = {
   majority: 'Majority: the larger side wins, a tie goes to adjudication',
 };
 
-type PriceRow = { model: string; input: string; output: string };
+/** `cached`: the price of prompt tokens an endpoint's cache served; blank means the input price. */
+type PriceRow = { model: string; input: string; cached: string; output: string };
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
 type Draft = { generation_model: string; judge_model: string; extraction_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
@@ -63,6 +64,7 @@ function toDraft(settings: Settings): Draft {
   const prices = Object.entries(settings.price_table).map(([model, price]) => ({
     model,
     input: String(price.input_per_mtok),
+    cached: price.cached_input_per_mtok === undefined ? '' : String(price.cached_input_per_mtok),
     output: String(price.output_per_mtok),
   }));
   return { generation_model: settings.generation_model, judge_model: settings.judge_model, extraction_model: settings.extraction_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
@@ -83,7 +85,15 @@ function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
   };
   for (const { key } of ALL_NUMBER_FIELDS) next[key] = numberOf(draft[key]);
   next.price_table = Object.fromEntries(
-    draft.prices.map((row) => [row.model.trim(), { input_per_mtok: numberOf(row.input), output_per_mtok: numberOf(row.output) }]),
+    draft.prices.map((row) => [
+      row.model.trim(),
+      {
+        input_per_mtok: numberOf(row.input),
+        // Blank is no cached price (cached tokens then cost the input price), not a price of 0.
+        ...(row.cached.trim() === '' ? {} : { cached_input_per_mtok: numberOf(row.cached) }),
+        output_per_mtok: numberOf(row.output),
+      },
+    ]),
   );
   return Object.fromEntries(
     Object.entries(next).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(saved[key as keyof Settings])),
@@ -104,11 +114,15 @@ function PriceTable({ rows, onChange, error }: { rows: PriceRow[]; onChange: (ro
   const columns = [
     { key: 'model', label: 'Model', type: 'text' },
     { key: 'input', label: 'Input $/Mtok', type: 'number' },
+    { key: 'cached', label: 'Cached input $/Mtok', type: 'number' },
     { key: 'output', label: 'Output $/Mtok', type: 'number' },
   ] as const;
   return (
     <fieldset className="price-table" data-testid="price-table" aria-invalid={error ? true : undefined}>
       <legend>Price table</legend>
+      <p className="field-hint">
+        Cached input: what prompt tokens cost when the endpoint serves them from its prompt cache (OpenAI bills them lower). Blank: they cost the input price.
+      </p>
       <table className="data-grid">
         <thead>
           <tr>
@@ -150,7 +164,7 @@ function PriceTable({ rows, onChange, error }: { rows: PriceRow[]; onChange: (ro
           ))}
         </tbody>
       </table>
-      <button type="button" onClick={() => onChange([...rows, { model: '', input: '0', output: '0' }])}>
+      <button type="button" onClick={() => onChange([...rows, { model: '', input: '0', cached: '', output: '0' }])}>
         Add model
       </button>
       {error && (
