@@ -9,7 +9,8 @@ import type { DataTable } from './model';
  * a 7 % segment made 70 %. A change is implausible when it cuts the value by more than `share`
  * of itself, or multiplies it by more than 1 / (1 − share) AND moves it by more than
  * (1 − share) of the column's range — so a pie's 2 % slice may still take 10 points, and
- * doubling or halving a bar always passes.
+ * doubling or halving a bar always passes. Over time, one point may also not leave the band its
+ * series spans by more than that band's width (see `spikes`).
  * Two categories swapping their values only relabels the chart and is always plausible; two
  * periods swapping theirs (1985's exports for 2020's) rewrites history and is judged.
  */
@@ -38,6 +39,7 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
       offenders.push(`${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from ${before} to ${after} (${factor < 1 ? `cut by ${Math.round((1 - factor) * 100)}%` : `×${Math.round(factor * 10) / 10}`})`);
     }
   }
+  offenders.push(...spikes(original, changes.filter((change) => !relabelled.has(change))));
   if (offenders.length === 0) return [];
   return [
     {
@@ -65,4 +67,37 @@ function categorySwaps(original: DataTable, changes: readonly CellChange[]): Set
     }
   }
   return swapped;
+}
+
+/** The least envelope a series over time is given, as a share of its mean: a flat series may still move. */
+const MIN_ENVELOPE_SHARE = 0.25;
+/** How many band widths a point may leave its series' band by. */
+const ENVELOPE_WIDTHS = 3;
+
+/**
+ * A series over time moves smoothly: one point sent far outside the band the series spans (by
+ * more than three times that band's width, the band at least a quarter of the series' mean) is a spike
+ * no year of such a chart shows — Tunisia's population doubled in 2009 alone. A change of every point (the whole line scaled) keeps its
+ * shape and is judged by the rule above only.
+ */
+function spikes(original: DataTable, changes: readonly CellChange[]): string[] {
+  if (axisDirection(original.rows.map((row) => row.label)) === null) return [];
+  const out: string[] = [];
+  for (const name of new Set(changes.map((change) => change.series))) {
+    const s = original.series.indexOf(name);
+    const column = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
+    const changed = changes.filter((change) => change.series === name && change.before !== null && change.after !== null);
+    if (s === -1 || column.length < 3 || changed.length >= column.length) continue;
+    const low = Math.min(...column);
+    const high = Math.max(...column);
+    const mean = column.reduce((a, b) => a + b, 0) / column.length;
+    const band = ENVELOPE_WIDTHS * Math.max(high - low, MIN_ENVELOPE_SHARE * Math.abs(mean));
+    for (const change of changed) {
+      const after = change.after as number;
+      if (after > high + band || after < low - band) {
+        out.push(`${JSON.stringify(change.row)} / ${JSON.stringify(name)} goes from ${change.before} to ${after}, far outside the ${low}–${high} the series spans over time (a spike)`);
+      }
+    }
+  }
+  return out;
 }

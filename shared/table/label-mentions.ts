@@ -41,6 +41,10 @@ export function spellings(label: string, all: readonly string[]): string[] {
   const distinctive = words.filter((w) => !others.some((other) => other.includes(w)));
   if (words.length > 1 && distinctive.length > 0) out.add(distinctive.join(' '));
   if (words.length > 1 && distinctive.length === 1 && distinctive[0]) out.add(distinctive[0]);
+  // "Facebook page" for "Facebook fans": each distinctive word of some length names it alone.
+  if (words.length > 1) for (const word of distinctive) if (word.length >= 5 && !/^\d+$/.test(word)) out.add(word);
+  // "Airlines" for "Thomas Cook Airline", "newsagents" for "Newsagent": a question may use the plural.
+  for (const spelling of [...out]) if (/[a-z]$/.test(spelling) && !/s$/.test(spelling) && spelling.length >= 3) out.add(`${spelling}s`);
   return [...out].filter((s) => s.length >= 2 || /^\d$/.test(s));
 }
 

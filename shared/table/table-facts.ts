@@ -1,7 +1,7 @@
 import type { ChartType } from '../domain/chart-types';
 import { axisDirection, orderKey } from './axis-order';
 import { normalizeLabel } from './labels';
-import { nearHundred, rowsAreWholes, seriesIsWhole } from './wholes';
+import { nearHundred, rowsAreWholes, seriesIsWhole, totalColumns, totalRow } from './wholes';
 import type { DataTable } from './model';
 import type { RowSelector } from '../generation/proposal-intent';
 
@@ -40,6 +40,10 @@ export interface TableFacts {
   timeAxis: boolean;
   /** How questions name a row: "country", "year", "category". */
   rowNoun: string;
+  /** A row that sums the others ("Total"): an edit of a part changes it too, and no rank names it. */
+  totalRow: string | null;
+  /** Series that sum others (a NET): an edit of a part changes its total in that row. */
+  totals: { total: string; parts: string[] }[];
 }
 
 /** A column with fewer numbers offers no comparison to ask about. */
@@ -54,6 +58,8 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
 
   const seriesKeys = table.series.map(normalizeLabel);
   const timeAxis = axisDirection(table.rows.map((row) => row.label)) !== null;
+  const totalAt = totalRow(table);
+  const total = totalAt === null ? null : (table.rows[totalAt]?.label ?? null);
   const columns: ColumnFacts[] = [];
   table.series.forEach((name, s) => {
     // A series name that occurs twice cannot be addressed by an edit or a program.
@@ -67,15 +73,15 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
       if (value === null) continue;
       if (/%\s*\*?$/.test(raw)) percent = true;
       decimals = Math.max(decimals, /\.(\d+)/.exec(raw.replace(/,/g, ''))?.[1]?.length ?? 0);
-      if (unique(row.label)) cells.push({ label: row.label, value });
+      if (unique(row.label) && row.label !== total) cells.push({ label: row.label, value });
     }
     if (cells.length < MIN_CELLS) return;
-    const total = sum(table.rows.map((row) => row.values[s] ?? null));
+    const columnTotal = sum(table.rows.map((row) => row.values[s] ?? null));
     columns.push({
       name,
       cells,
       share: chartType === 'pie' || percent,
-      percent: percent || (chartType === 'pie' && nearHundred(total)),
+      percent: percent || (chartType === 'pie' && nearHundred(columnTotal)),
       integer: cells.every((cell) => Number.isInteger(cell.value)),
       nonNegative: cells.every((cell) => cell.value >= 0),
       // Slices of a pie, or the shares of one whole on any chart (not one share per period).
@@ -87,7 +93,8 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
 
   const filled = table.rows.filter((row) => row.values.some((v) => v !== null));
   const rowWhole = rowsAreWholes(table, chartType) && filled.length > 0;
-  return { table, chartType, columns, rowWhole, timeAxis, rowNoun: rowNounOf(table, title, timeAxis) };
+  const totals = totalColumns(table).map(({ total: t, parts }) => ({ total: table.series[t] ?? '', parts: parts.map((p) => table.series[p] ?? '') }));
+  return { table, chartType, columns, rowWhole, timeAxis, rowNoun: rowNounOf(table, title, timeAxis), totalRow: total, totals };
 }
 
 /** The row a selector names within a column; time selectors follow the axis, not the table order. */

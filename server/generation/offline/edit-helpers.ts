@@ -157,7 +157,28 @@ export function balance(input: PlanInput, row: string, delta: number, keep: stri
     }
     return null;
   }
-  return { ops: [], clause: '', effect: '' };
+  return totalsFollow(input, row, delta);
+}
+
+/**
+ * A Total row, or a NET series, is the sum of its parts: the part's change is added to it in
+ * the same edit, and the assumption says so. Null when the changed cell is a total itself.
+ */
+function totalsFollow(input: PlanInput, row: string, delta: number): Balance | null {
+  const { facts, column } = input;
+  if (row === facts.totalRow || facts.totals.some((t) => t.total === column.name)) return null;
+  const ops: EditOp[] = [];
+  const names: string[] = [];
+  if (facts.totalRow !== null && valueOf(column, row) !== null && facts.table.rows.some((r) => r.label === facts.totalRow)) {
+    ops.push({ op: 'add', row: facts.totalRow, series: column.name, delta: clean(delta) });
+    names.push(nameOf(facts.totalRow));
+  }
+  for (const t of facts.totals.filter((entry) => entry.parts.includes(column.name))) {
+    ops.push({ op: 'add', row, series: t.total, delta: clean(delta) });
+    names.push(nameOf(t.total));
+  }
+  if (ops.length === 0) return { ops: [], clause: '', effect: '' };
+  return { ops, clause: `, and ${names.join(' and ')} with it`, effect: ` (${names.join(' and ')} changing by the same amount)` };
 }
 
 /** Whether the row has a value that can give up `delta` (or take `-delta`) and still fit the column. */

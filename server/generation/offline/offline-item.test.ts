@@ -59,11 +59,11 @@ function poolFor(chartType: ChartType, seed: number): OfflineProposal[] {
 function checkDraft(c: Case, draft: HqaItemDraft, proposal: string): void {
   const where = `${c.name} / ${draft.question}`;
   expect(HqaItemDraftSchema.safeParse(draft).success, where).toBe(true);
-  const verdict = verifyItem({ table: c.table, chartType: c.chartType, edit: draft.edit, program: draft.program, answer: draft.answer, assumption: draft.assumption, proposal });
+  const verdict = verifyItem({ table: c.table, chartType: c.chartType, edit: draft.edit, program: draft.program, answer: draft.answer, assumption: draft.assumption, question: draft.question, title: c.title, proposal });
   expect(verdict.match, `${where}: ${JSON.stringify(verdict)}`).toBe(true);
   expect(verdict.answer_unchanged, where).toBe(false);
   expect(verdict.proposal_consistent, `${where}: ${proposal}`).toBe(true);
-  expect(verdict.lint.filter((finding) => finding.severity === 'error'), where).toEqual([]);
+  expect(verdict.lint.filter((finding) => finding.severity === 'error' || finding.code === 'reads_other_label'), where).toEqual([]);
   expect(verdict.lint.map((finding) => finding.code), where).not.toContain('no_change');
   expect(questionRelation(c.qa.query, draft.question, draft.assumption), where).toBe('same');
   expect(draft.affects_answer, where).toBe(true);
@@ -100,13 +100,14 @@ function run(cases: Case[]): { made: number; failures: string[] } {
 }
 
 describe('offlineItem: the factual question under an assumption that changes its answer', () => {
-  it('makes a same-question, answer-changing, proposal-consistent item for nearly every demo question', () => {
+  it('makes a same-question, answer-changing, proposal-consistent item for nearly every demo question', { timeout: 90_000 }, () => {
     const cases = demoCases();
     const { made, failures } = run(cases);
     expect(cases.length).toBeGreaterThan(100);
-    // 101 of 120: a question the pool's operations cannot change, or whose only edits are not
-    // the proposal's (two named ranks on one row, a rank two rows share), gets no item rather
-    // than a defective one.
+    // 110 of 120: a question the pool's operations cannot change, or whose only edits are not
+    // the proposal's (two named ranks on one row, a rank two rows share) or fail a strict
+    // reviewer's checks (a fractional count, a spike on a line, an answer the assumption
+    // states), gets no item rather than a defective one.
     expect(made / cases.length, failures.join('\n')).toBeGreaterThanOrEqual(0.84);
   });
 
@@ -242,12 +243,15 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   });
 
   it('rebalances the rest of a stacked bar when the proposal says so, the bar keeping its total', () => {
-    const draft = item('Triple one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of North America in 2017?', label: '75' }, revenue, 'stacked_bar');
+    // Halve, not triple: North America at 225 in 2017, from 68–75 over the years, is a spike the
+    // checks refuse. Asked about Asia Pacific: halving North America's 75 moves 37.5, which would
+    // state North America's new value in the assumption.
+    const draft = item('Halve one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of Asia Pacific in 2017?', label: '331' }, revenue, 'stacked_bar');
     const edited = applyEdit(revenue, draft.edit);
     if (!edited.ok) throw new Error('edit did not apply');
     const total = (table: DataTable, label: string) => table.rows.find((row) => row.label === label)?.values.reduce<number>((n, v) => n + (v ?? 0), 0);
     expect(total(edited.table, '2017')).toBeCloseTo(total(revenue, '2017') ?? NaN, 6);
-    expect(draft.edit[0]).toMatchObject({ op: 'scale', row: '2017', factor: 3 });
+    expect(draft.edit[0]).toMatchObject({ op: 'scale', row: '2017', factor: 0.5 });
     expect(draft.assumption).toMatch(/so the bar's total stays 406/);
   });
 
@@ -458,7 +462,9 @@ describe('offlineItem follows the proposal and the factual QA', () => {
       const table = buildTable([header, ...body].map((line) => line.join(' | ')).join('\n'));
       const chartType = types[i % types.length] as ChartType;
       const label = table.rows[0]?.raw[0] ?? '0';
-      const c: Case = { name: `random ${i}`, table, chartType, title: '', qa: { query: 'What is the value of Row 0?', label } };
+      // With several series the question names the one it reads: a program that picks one itself is refused.
+      const query = series > 1 ? 'What is the S0 value of Row 0?' : 'What is the value of Row 0?';
+      const c: Case = { name: `random ${i}`, table, chartType, title: '', qa: { query, label } };
       const [first, ...alternatives] = poolFor(chartType, i);
       const result = offlineItem({ ...c, proposal: first as OfflineProposal, alternatives, seed: i });
       if (!result.ok) {

@@ -10,7 +10,7 @@ import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFact
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import type { Finding } from '../../../shared/table/lint';
 import { hypotheticalQuestion } from './hypothetical-question';
-import { capitalize } from './phrasing';
+import { capitalize, withoutFootnote } from './phrasing';
 import { planEdit, type EditPlan } from './plan-edit';
 import { questionProgram, type QuestionProgram } from './question-program';
 import { mulberry32, seedFor, shuffled, type Rng } from './rng';
@@ -147,7 +147,8 @@ function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factu
 }
 
 function draftOf(input: OfflineItemInput, factual: QuestionProgram, plan: EditPlan, verdict: VerifierResult): { ok: true; draft: HqaItemDraft } | { ok: false; reason: string } {
-  const answer = verdict.recomputed_answer ?? '';
+  // "2018*" is the row's label; the benchmark's answer is the year (the verifier compares the two as one label).
+  const answer = withoutFootnote(verdict.recomputed_answer ?? '');
   const before = verdict.original_answer ?? factual.answer;
   const question = hypotheticalQuestion(input.qa.query, [...input.table.series, ...input.table.rows.map((row) => row.label)]);
   const rationale =

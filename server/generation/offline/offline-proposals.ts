@@ -13,6 +13,8 @@ export interface OfflineProposalsInput {
   threshold?: number;
 }
 
+const ASKED = /the question asks about/;
+
 /** Draws per wanted proposal before giving up: the vocabulary is finite, and a crowded pool leaves little room. */
 const DRAWS_PER_PROPOSAL = 40;
 
@@ -27,7 +29,10 @@ export function offlineProposals({ chartType, examples, count, seed, threshold =
   const templates = PROPOSAL_TEMPLATES[chartType];
   const slots = slotsFor(chartType);
   const out: string[] = [];
-  let round: ProposalTemplate[] = [];
+  // The first round offers the changes of the element the question asks about first: they apply
+  // to any question, where a rank ("the largest bar") moves only the questions that read it.
+  const asked = templates.filter((template) => ASKED.test(template.text));
+  let round: ProposalTemplate[] = [...shuffled(rng, templates.filter((template) => !asked.includes(template))), ...shuffled(rng, asked)];
   for (let draw = 0; draw < count * DRAWS_PER_PROPOSAL && out.length < count; draw++) {
     // Templates come in shuffled rounds, so a batch mixes operations instead of repeating one.
     if (round.length === 0) round = shuffled(rng, templates);

@@ -5,8 +5,18 @@ import { formatNumber } from '../../../shared/table/program';
 
 /** A label as a sentence shows it: bare when it reads as a name, quoted when it could be misread. */
 export function nameOf(label: string): string {
-  const plain = /^[\p{L}\p{N}][\p{L}\p{N} .&()'/+-]*$/u.test(label) && label.trim().split(/\s+/).length <= 4;
-  return plain && !/^(yes|no)$/i.test(label.trim()) ? label : `"${label}"`;
+  const shown = withoutFootnote(label);
+  const plain = /^[\p{L}\p{N}][\p{L}\p{N} .&()'/+-]*$/u.test(shown) && shown.trim().split(/\s+/).length <= 4;
+  return plain && !/^(yes|no)$/i.test(shown.trim()) ? shown : `"${shown}"`;
+}
+
+/**
+ * A label as prose and answers write it: Statista's footnote marks ("2018*", "London**") belong
+ * to the chart's fine print, not to the name. Edits and programs keep the exact label.
+ */
+export function withoutFootnote(label: string): string {
+  const plain = label.replace(/\s*\*+$/, '');
+  return plain === '' ? label : plain;
 }
 
 /** A label or text as a program string literal. */

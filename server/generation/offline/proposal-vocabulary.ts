@@ -20,20 +20,18 @@ export type Slots = Record<'pos' | 'low' | 'high' | 'mult' | 'multed' | 'pct' | 
 
 /**
  * Closing clauses that say what the change is for. They avoid every word intent.ts reads
- * (ranks, verbs of change, "every"), so they never change the operation a template names.
+ * (ranks, verbs of change, "every"), so they never change the operation a template names, and
+ * they never say what to ask: the item keeps its factual question, so "and ask for the average"
+ * would be a promise no item keeps.
  */
 const TAILS = [
   '',
   '',
-  ', then ask how the ranking changes',
-  ', and ask for the resulting gap between the two',
-  ', then ask whether the order is still the same',
-  ', and ask what the total would be',
+  ', as a thought experiment',
+  ', in a what-if version of the chart',
+  ', so that memorised figures no longer fit',
   ', so that the answer must be recomputed from the chart',
-  ', and ask how many values then lie beyond a round threshold',
-  ', then compare the changed value with its neighbours',
-  ', and ask for the resulting average',
-  ', and ask which one would lead afterwards',
+  ', to test reading rather than recall',
   ', to check whether a reader relies on memory or on the chart',
 ];
 
@@ -72,8 +70,21 @@ const TIME_SLOTS: Slots = {
 
 const t = (kind: IntentKind, text: string): ProposalTemplate => ({ kind, text });
 
+/**
+ * Changes of the element the factual question reads, by a modest amount: every question has
+ * one, whatever its rank, and a count stays whole (the amount is rounded to the column).
+ */
+function askedTemplates(noun: string): ProposalTemplate[] {
+  return [
+    t('add', `Raise the ${noun} the question asks about by a noticeable amount{tail}`),
+    t('add', `Lower the ${noun} the question asks about by a noticeable amount{tail}`),
+    t('scale', `{mult} the ${noun} the question asks about{tail}`),
+  ];
+}
+
 function barTemplates(noun: string): ProposalTemplate[] {
   return [
+    ...askedTemplates(noun),
     t('scale', `{mult} the value of the {pos} ${noun}{tail}`),
     t('scale', `Suppose the {pos} ${noun} were {multed}{tail}`),
     t('scale', `Reduce the {pos} ${noun} by {pct} percent{tail}`),
@@ -94,6 +105,7 @@ function barTemplates(noun: string): ProposalTemplate[] {
 
 function timeTemplates(noun: string, whole: string): ProposalTemplate[] {
   return [
+    ...askedTemplates(noun),
     t('trend', `Suppose the series grew by a constant amount every period after the first{tail}`),
     t('trend', `Replace the ${whole} by a straight line from its first value, rising steadily{tail}`),
     t('scale', `{mult} the value at the {pos} ${noun} of the ${whole}{tail}`),
@@ -126,6 +138,7 @@ export const PROPOSAL_TEMPLATES: Record<ChartType, ProposalTemplate[]> = {
     t('set', 'Set the {pos} slice to {pct} percent and rebalance the {pos2} slice so the pie still sums to 100{tail}'),
   ],
   grouped_bar: [
+    ...askedTemplates('bar'),
     t('swap_series', 'Swap the values of two series for the {pos} category{tail}'),
     t('swap_series', "Exchange the two series' bars within the {pos} group{tail}"),
     t('scale', '{mult} the {pos} bar of one series{tail}'),
@@ -147,6 +160,7 @@ export const PROPOSAL_TEMPLATES: Record<ChartType, ProposalTemplate[]> = {
     t('set', 'Set one segment of the {pos} bar to {pct} percent and rebalance the others{tail}'),
   ],
   scatter: [
+    ...askedTemplates('point'),
     t('scale', 'Push the point with the {pos} {axis} value up by {pct} percent{tail}'),
     t('scale', '{mult} the {axis} value of the {pos} point{tail}'),
     t('add', 'Lower the {axis} value of the {high} point until it falls below the {low} point{tail}'),
