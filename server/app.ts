@@ -93,7 +93,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       analyticsRoutes(ctx),
       overviewRoutes(ctx),
       evalRoutes(ctx, services.evalExecutor),
-      splitRoutes(ctx),
+      splitRoutes(ctx, services.chartTypeJobs),
     ]),
   );
   app.use('/api', apiNotFound());

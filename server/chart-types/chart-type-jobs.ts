@@ -89,6 +89,16 @@ export class ChartTypeJobs {
     return this.publicJob(id);
   }
 
+  /**
+   * After a split is imported: when a vision model is configured and the split has unconfirmed
+   * types, a job asks about them (the issue's order: annotation, questions' words, then the vision
+   * model); null when there is no model or nothing to ask. Never throws for either.
+   */
+  launchAfterImport(split: string, createdBy: number | null): ChartTypeJob | null {
+    if (this.plan({ split }).model === null || this.chartsOf({ split }).length === 0) return null;
+    return this.launch({ split }, createdBy);
+  }
+
   list(): ChartTypeJob[] {
     return listChartTypeJobs(this.ctx.db, JOBS_LISTED).map((job) => publicChartTypeJob(this.ctx.db, job));
   }

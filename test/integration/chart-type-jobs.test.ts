@@ -23,7 +23,8 @@ import { importSplit } from '../../server/import/import-split';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hangReply, jsonReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
-import { CHARTQA_EXTRA } from '../support/paths';
+import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
+import { zipFolder } from '../support/zip-folder';
 import { startServerProcess, stopProcess } from '../support/server-process';
 import { SignedInUsers } from '../support/signed-in-users';
 import { connectAs, recordEvents } from '../support/socket-client';
@@ -220,6 +221,37 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
       await server.close();
     }
   }, 30_000);
+});
+
+describe('a split uploaded from the browser', () => {
+  it('with a vision model configured, has its unconfirmed types asked about at once; a split without PNGs starts no job', async () => {
+    const server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
+    try {
+      fake.setDefault(() => jsonReply(VERTICAL));
+      const curator = await new SignedInUsers(server).create('curator');
+      const upload = async (dir: string, filename: string) => {
+        const response = await fetch(`${server.url}/api/imports?filename=${filename}`, {
+          method: 'POST',
+          headers: { cookie: curator.client.cookie, 'content-type': 'application/zip' },
+          body: new Uint8Array(await zipFolder(dir, { top: filename.replace(/\.zip$/, '') })),
+        });
+        expect(response.status).toBe(200);
+      };
+      await upload(CHARTQA_SAMPLE, 'chartqa-sample.zip');
+      expect(ChartTypeJobListResponseSchema.parse((await curator.client.get(chartTypeJobsApi.list.path)).body).jobs).toEqual([]);
+
+      await upload(CHARTQA_EXTRA, 'chartqa-extra.zip');
+      const { jobs } = ChartTypeJobListResponseSchema.parse((await curator.client.get(chartTypeJobsApi.list.path)).body);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({ split: SPLIT, tasks_total: 20, created_by: curator.username });
+      const done = await waitForJob(curator.client, jobs[0]?.id ?? 0, (j) => j.status === 'done');
+      expect(done).toMatchObject({ tasks_done: 20, tasks_failed: 0 });
+      expect(TriageResponseSchema.parse((await curator.client.get(chartTypesApi.triage.path)).body).counts).toMatchObject({ unconfirmed: 0, vision: 20 });
+    } finally {
+      await server.close();
+      fake.setDefault(() => textReply('unscripted'));
+    }
+  }, 60_000);
 });
 
 describe('a vision job survives SIGKILL', () => {
