@@ -18,7 +18,9 @@ export const PAGES = fs
   .map((entry) => entry.name)
   .sort();
 
-const alternatives = (names) => names.map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|');
+// Only syntax characters are escaped: ESLint compiles the pattern with the `u` flag, where `\-`
+// (a page folder such as `chart-types`) is an invalid escape.
+const alternatives = (names) => names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 
 /** A relative import that climbs out of a page and into page `name` (or `features/name`). */
 const intoPages = (names) => `^(\\.\\./)+(features/)?(${alternatives(names)})(/|$)`;

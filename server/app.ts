@@ -34,6 +34,8 @@ import { EVAL_IMPORT_PATH, evalRoutes, SCORE_FILE_PATH } from './eval/eval-route
 import { tableRoutes } from './tables/table-routes';
 import { extractionJobRoutes } from './tables/extraction-job-routes';
 import type { ExtractionJobs } from './tables/extraction-jobs';
+import { chartTypeRoutes } from './chart-types/chart-type-routes';
+import type { ChartTypeJobs } from './chart-types/chart-type-jobs';
 
 /** JSON bodies are small (reviews, settings); big inputs arrive through the CLI (or the predictions import). */
 export const JSON_BODY_LIMIT = '256kb';
@@ -47,6 +49,7 @@ export interface AppServices {
   feedbackLoop: FeedbackLoop;
   reflectionBatches: ReflectionBatches;
   extractionJobs: ExtractionJobs;
+  chartTypeJobs: ChartTypeJobs;
   teamStats: TeamStatsSource;
 }
 
@@ -78,6 +81,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       tableRoutes(ctx),
       chartGroupRoutes(ctx),
       extractionJobRoutes(ctx, services.extractionJobs),
+      chartTypeRoutes(ctx, services.chartTypeJobs),
       poolRoutes(ctx),
       itemRoutes(ctx, services.review),
       itemDiscussionRoutes(ctx),
@@ -89,7 +93,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       analyticsRoutes(ctx),
       overviewRoutes(ctx),
       evalRoutes(ctx, services.evalExecutor),
-      splitRoutes(ctx),
+      splitRoutes(ctx, services.chartTypeJobs),
     ]),
   );
   app.use('/api', apiNotFound());

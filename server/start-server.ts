@@ -21,6 +21,7 @@ import { classifyLegacyItems } from './items/item-validity';
 import { FeedbackLoop } from './reflection/reflection-service';
 import { ReflectionBatches } from './reflection/reflection-batches';
 import { ExtractionJobs } from './tables/extraction-jobs';
+import { ChartTypeJobs } from './chart-types/chart-type-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { warmReviewPath } from './review/review-warmup';
@@ -38,6 +39,7 @@ export interface RunningServer {
   evalExecutor: EvalExecutor;
   reflectionBatches: ReflectionBatches;
   extractionJobs: ExtractionJobs;
+  chartTypeJobs: ChartTypeJobs;
   realtime: Realtime;
   /** The first-start admin password, when this start created the admin. */
   adminPassword: string | null;
@@ -110,12 +112,13 @@ async function prepare(
   const feedbackLoop = new FeedbackLoop(ctx);
   const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
   const extractionJobs = new ExtractionJobs(ctx);
+  const chartTypeJobs = new ChartTypeJobs(ctx);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   // Review settles an item, the feedback loop takes it from there: review never imports reflection.
   const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
   const teamFigures = teamStatsSource(db, config.dbPath, logger);
-  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, teamStats: teamFigures });
+  const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, chartTypeJobs, teamStats: teamFigures });
   objects.adopt(app);
   const realtime = attachRealtime(httpServer, db, () => leaseCountsByReviewer(db, nowIso()), config);
   ctxRef.publish = realtime.publish;
@@ -152,6 +155,8 @@ async function prepare(
   if (resumedBatches.length > 0) logger.info({ batches: resumedBatches }, 'resumed reflection batches left unfinished');
   const resumedExtractions = extractionJobs.resumeOrphans();
   if (resumedExtractions.length > 0) logger.info({ extractionJobs: resumedExtractions }, 'resumed table extraction jobs left unfinished');
+  const resumedTypeJobs = chartTypeJobs.resumeOrphans();
+  if (resumedTypeJobs.length > 0) logger.info({ chartTypeJobs: resumedTypeJobs }, 'resumed chart-type jobs left unfinished');
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -163,7 +168,7 @@ async function prepare(
       clearInterval(sweeper);
       clearInterval(sessionSweeper);
       reviewEvents.close();
-      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown()]);
+      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown(), chartTypeJobs.shutdown()]);
       realtime.io.close();
       await httpClosed;
       await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop(), teamFigures.close()]);
@@ -171,5 +176,5 @@ async function prepare(
     })();
     return closing;
   };
-  return { url, app, ctx, executor, evalExecutor, reflectionBatches, extractionJobs, realtime, adminPassword, close };
+  return { url, app, ctx, executor, evalExecutor, reflectionBatches, extractionJobs, chartTypeJobs, realtime, adminPassword, close };
 }

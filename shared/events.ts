@@ -9,6 +9,7 @@ import { ReflectionBatchSchema } from './api/reflection';
 import { RunSchema } from './api/runs';
 import { EvalRunSchema } from './api/evaluations';
 import { ExtractionJobSchema } from './api/tables';
+import { ChartTypeJobSchema } from './api/chart-types';
 import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
 import { StatusCountsSchema } from './api/review';
@@ -47,6 +48,8 @@ export const ServerEventSchemas = {
   'reflection.progressed': z.object({ batch: ReflectionBatchSchema }),
   /** A table-extraction job was created, read more charts or changed status; throttled while busy. */
   'extraction.progressed': z.object({ job: ExtractionJobSchema }),
+  /** A vision job over unconfirmed chart types was created, answered more charts or changed status; throttled while busy. */
+  'chart_type_job.progressed': z.object({ job: ChartTypeJobSchema }),
   /** Someone claimed an item (lists hide it) or gave it back (released, expired, requeued). Who: curators and admins only (blind review). */
   'item.claimed': z.object({ item_id: z.number().int(), reviewer_id: z.number().int().optional() }),
   'item.released': z.object({ item_id: z.number().int() }),

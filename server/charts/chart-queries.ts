@@ -5,11 +5,12 @@ import { statement } from '../../db/statements';
 import type { ChartDetail, ChartListQuery, ChartQuestion, ChartSummary, FactualQa } from '../../shared/api/charts';
 import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '../../shared/domain/benchmark-fields';
-import { ChartTypeSchema, TypeSourceSchema, type ChartType, type TypeSource } from '../../shared/domain/chart-types';
+import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema, type ChartType, type TypeEvidence, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
 import { numberOrText } from '../import/answer-kind';
 import { loadChartGroup, type GroupMember } from './chart-group-queries';
+import { typeConfirmedSql } from './type-state-queries';
 
 /** All SQL of the charts domain (charts, their images and factual questions). */
 
@@ -43,6 +44,8 @@ interface ChartRow {
   title: string | null;
   chart_type: string;
   type_source: string;
+  type_evidence: string | null;
+  type_confirmed: number;
   row_count: number;
   series_count: number;
   has_image: number;
@@ -60,7 +63,7 @@ interface ChartDetailRow extends ChartRow {
   updated_at: string;
 }
 
-const SUMMARY_COLUMNS = `c.id, c.split, c.imgname, c.title, c.chart_type, c.type_source, c.row_count, c.series_count,
+const SUMMARY_COLUMNS = `c.id, c.split, c.imgname, c.title, c.chart_type, c.type_source, c.type_evidence, ${typeConfirmedSql('c')} AS type_confirmed, c.row_count, c.series_count,
   c.table_source, c.table_confirmed, c.image_ref,
   EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id) AS has_image,
   (SELECT COUNT(*) FROM factual_qas q WHERE q.chart_id = c.id) AS qa_count`;
@@ -73,6 +76,8 @@ function toSummary(row: ChartRow): ChartSummary {
     title: row.title,
     chart_type: ChartTypeSchema.parse(row.chart_type),
     type_source: TypeSourceSchema.parse(row.type_source),
+    type_evidence: row.type_evidence === null ? null : TypeEvidenceSchema.parse(row.type_evidence),
+    type_confirmed: row.type_confirmed === 1,
     has_image: row.has_image === 1,
     rows: row.row_count,
     series: row.series_count,
@@ -195,8 +200,9 @@ export function listQasForChart(db: Db, chartId: number): ChartQuestion[] {
   }));
 }
 
+/** Sets a type whose source needs no evidence (a curator's, an annotation's): any evidence an inferred type had is cleared. */
 export function setChartType(db: Db, id: number, chartType: ChartType, source: TypeSource): boolean {
-  const result = statement(db, `UPDATE charts SET chart_type = ?, type_source = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`)
+  const result = statement(db, `UPDATE charts SET chart_type = ?, type_source = ?, type_evidence = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`)
     .run(chartType, source, id);
   return result.changes > 0;
 }
@@ -212,6 +218,8 @@ export interface ChartUpsert {
   title: string | null;
   chart_type: ChartType;
   type_source: TypeSource;
+  /** What beyond the table decided an inferred type (its questions' words); null otherwise. */
+  type_evidence: TypeEvidence | null;
   table: DataTable;
   annotation: string | null;
   source_file: string;
@@ -232,24 +240,46 @@ export interface ChartWriteResult {
   tableOrTypeChanged: boolean;
 }
 
+interface StoredChart {
+  id: number;
+  content_hash: string;
+  type_source: string;
+  type_evidence: string | null;
+  chart_type: string;
+  data_table: string;
+  image_sha: string | null;
+}
+
+/**
+ * Whether a re-import keeps the stored type over the one it read: a curator's always; a vision
+ * model's over a type the import only inferred from the table, while the image it looked at stays.
+ */
+function keepsStoredType(existing: StoredChart, chart: ChartUpsert): boolean {
+  if (existing.type_source === 'curator') return true;
+  const sameImage = chart.image === null || chart.image.sha256 === existing.image_sha;
+  return existing.type_evidence === 'vision' && chart.type_source === 'inferred' && chart.type_evidence === null && sameImage;
+}
+
 export function createChartWriter(db: Db) {
-  const findChart = statement(db, 'SELECT id, content_hash, type_source, chart_type, data_table FROM charts WHERE split = ? AND imgname = ?');
+  const findChart = statement(db, `SELECT c.id, c.content_hash, c.type_source, c.type_evidence, c.chart_type, c.data_table,
+      (SELECT i.sha256 FROM chart_images i WHERE i.chart_id = c.id) AS image_sha
+    FROM charts c WHERE c.split = ? AND c.imgname = ?`);
   // A ChartQA split publishes its tables: imported and confirmed.
   const insertChart = statement(db, `INSERT INTO charts
-    (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, table_source, table_confirmed, annotation, source_file, content_hash)
-    VALUES (@split, @imgname, @title, @chart_type, @type_source, @data_table, @row_count, @series_count, 'imported', 1, @annotation, @source_file, @content_hash)`);
-  // A curator's type is a human decision: a re-import updates the data but keeps that type.
+    (split, imgname, title, chart_type, type_source, type_evidence, data_table, row_count, series_count, table_source, table_confirmed, annotation, source_file, content_hash)
+    VALUES (@split, @imgname, @title, @chart_type, @type_source, @type_evidence, @data_table, @row_count, @series_count, 'imported', 1, @annotation, @source_file, @content_hash)`);
   const updateChart = statement(db, `UPDATE charts SET title = @title,
-      chart_type = CASE WHEN type_source = 'curator' THEN chart_type ELSE @chart_type END,
-      type_source = CASE WHEN type_source = 'curator' THEN type_source ELSE @type_source END,
+      chart_type = CASE WHEN @keep_type = 1 THEN chart_type ELSE @chart_type END,
+      type_source = CASE WHEN @keep_type = 1 THEN type_source ELSE @type_source END,
+      type_evidence = CASE WHEN @keep_type = 1 THEN type_evidence ELSE @type_evidence END,
       data_table = @data_table, row_count = @row_count, series_count = @series_count, table_source = 'imported', table_confirmed = 1, annotation = @annotation,
       source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id`);
   const upsertImage = statement(db, `INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
   const insertQa = statement(db, 'INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source, answer_kind) VALUES (?, ?, ?, ?, ?)');
-  const refreshInferredType = statement(db, `UPDATE charts SET chart_type = @chart_type, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-    WHERE id = @id AND type_source = 'inferred' AND chart_type <> @chart_type`);
+  const refreshInferredType = statement(db, `UPDATE charts SET chart_type = @chart_type, type_evidence = @type_evidence, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE id = @id AND type_source = 'inferred' AND (chart_type <> @chart_type OR type_evidence IS NOT @type_evidence)`);
 
   /**
    * Returns what happened to the chart and how many questions were new. One transaction.
@@ -257,15 +287,14 @@ export function createChartWriter(db: Db) {
    * table, or a type the curator did not set), so they need verifying again.
    */
   const write = db.transaction((chart: ChartUpsert, qas: QaInsert[]): ChartWriteResult => {
-    const existing = findChart.get(chart.split, chart.imgname) as
-      | { id: number; content_hash: string; type_source: string; chart_type: string; data_table: string }
-      | undefined;
+    const existing = findChart.get(chart.split, chart.imgname) as StoredChart | undefined;
     const values = {
       split: chart.split,
       imgname: chart.imgname,
       title: chart.title,
       chart_type: chart.chart_type,
       type_source: chart.type_source,
+      type_evidence: chart.type_evidence,
       data_table: JSON.stringify(chart.table),
       row_count: chart.table.rows.length,
       series_count: chart.table.series.length,
@@ -281,15 +310,16 @@ export function createChartWriter(db: Db) {
       outcome = 'created';
     } else if (existing.content_hash !== chart.content_hash) {
       chartId = existing.id;
-      updateChart.run({ ...values, id: chartId });
+      const keepType = keepsStoredType(existing, chart);
+      updateChart.run({ ...values, id: chartId, keep_type: keepType ? 1 : 0 });
       outcome = 'updated';
-      tableOrTypeChanged = existing.data_table !== values.data_table || (existing.type_source !== 'curator' && existing.chart_type !== chart.chart_type);
+      tableOrTypeChanged = existing.data_table !== values.data_table || (!keepType && existing.chart_type !== chart.chart_type);
     } else {
       chartId = existing.id;
       // Unchanged files can still decide another inferred type (the rule reads the questions too).
-      const retyped = chart.type_source === 'inferred' && refreshInferredType.run({ id: chartId, chart_type: chart.chart_type }).changes > 0;
-      outcome = retyped ? 'updated' : 'unchanged';
-      tableOrTypeChanged = retyped;
+      const refreshed = chart.type_source === 'inferred' && !keepsStoredType(existing, chart) && refreshInferredType.run({ id: chartId, chart_type: chart.chart_type, type_evidence: chart.type_evidence }).changes > 0;
+      outcome = refreshed ? 'updated' : 'unchanged';
+      tableOrTypeChanged = refreshed && existing.chart_type !== chart.chart_type;
     }
     if (chart.image && outcome !== 'unchanged') upsertImage.run(chartId, chart.image.png, chart.image.sha256);
     let qasAdded = 0;

@@ -6,7 +6,7 @@ import { apiRouter, handle } from '../http/handle';
 import { imageMediaType } from '../import/benchmark-image';
 import { chartFacets, getChartDetail, getChartSummary, listCharts, listQasForChart } from './chart-queries';
 import { chartImage } from './chart-image';
-import { changeChartType } from './chart-service';
+import { decideChartType } from '../chart-types/type-decisions';
 
 export function chartRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
@@ -21,7 +21,7 @@ export function chartRoutes(ctx: AppContext): Router {
     if (!chart) throw notFound(`chart ${id}`);
     return { chart, qas: listQasForChart(ctx.db, id) };
   });
-  handle(api, chartsApi.update, 'curator', ({ params: { id }, body }) => ({ chart: changeChartType(ctx, id, body.chart_type) }));
+  handle(api, chartsApi.update, 'curator', ({ params: { id }, body, user }) => ({ chart: decideChartType(ctx, id, body.chart_type, user.id) }));
 
   handle(api, chartsApi.image, 'reviewer', async ({ params: { id }, req, res }) => {
     const image = await chartImage(ctx.db, id);

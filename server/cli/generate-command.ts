@@ -27,6 +27,8 @@ export interface GenerateOptions {
   budgetTokens?: string;
   budgetCost?: string;
   weightToGaps?: boolean;
+  /** Only factual QAs of charts whose type is confirmed. */
+  confirmedTypesOnly?: boolean;
   /** Each stage's requests as one OpenAI Batch API batch. */
   batch?: boolean;
   /** Write the current stage's requests to this file (for `vllm run-batch`) and stop. */
@@ -142,6 +144,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     budget_tokens: num(options.budgetTokens) ?? null,
     budget_cost: num(options.budgetCost) ?? null,
     weight_to_gaps: options.weightToGaps ?? false,
+    confirmed_types_only: options.confirmedTypesOnly ?? false,
     batch: options.batch ?? false,
   });
   if (!parsed.success) {

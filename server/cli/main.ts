@@ -107,6 +107,7 @@ program
   .option('--budget-tokens <n>', 'stop the run cleanly at this many tokens')
   .option('--budget-cost <usd>', 'stop the run cleanly at this cost')
   .option('--weight-to-gaps', 'prefer proposals whose operation has the fewest accepted items')
+  .option('--confirmed-types-only', 'only factual QAs of charts whose type is confirmed (an annotation, a curator, the questions\' words or a vision model decided it, or the chart has no image)')
   .option('--batch', "send each stage's requests as one OpenAI Batch API batch (batch price, answered within 24 h); a rerun with --run re-attaches to a batch in flight")
   .option('--batch-out <file>', "write the current stage's requests as JSONL for vllm run-batch, leave the run paused and print the command to read the results")
   .option('--batch-in <file>', "read a batch output file (vLLM's or OpenAI's) into --run N's current stage; no LLM calls are recorded or costed")

@@ -37,6 +37,7 @@ export function addDemoExtras(db: Db, split: string): DemoExtrasReport {
           title: chart.title,
           chart_type: chart.chart_type,
           type_source: 'annotation',
+          type_evidence: null,
           table: chart.table,
           annotation: null,
           source_file: 'demo',

@@ -63,11 +63,11 @@ const SAMPLE_SALT = 0x9e3779b9;
 
 /**
  * The run's factual QAs in the order its tasks are planned (filters: split, chart type, only QAs
- * without items). `stratified` (the default) spreads them over chart types and charts, seeded
+ * without items, only charts whose type is confirmed). `stratified` (the default) spreads them over chart types and charts, seeded
  * by the run id; `id` takes the lowest ids, as runs did before there was a choice.
  */
 function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string; group_id: number | null }[] {
-  const filters = { split: run.config.split, chartType: run.config.chart_type, onlyNew: run.config.only_new_qas };
+  const filters = { split: run.config.split, chartType: run.config.chart_type, onlyNew: run.config.only_new_qas, confirmedTypesOnly: run.config.confirmed_types_only };
   if (run.config.order === 'id') return lowestIdQas(db, filters, run.config.items);
   // In memory over ids only: at 100,000 QAs this took half the time of ranking them in SQL with window functions.
   return stratifiedSample(eligibleQaIds(db, filters), run.config.items, mulberry32(run.id ^ SAMPLE_SALT)).map((qa) => ({ id: qa.id, chart_type: qa.chartType, group_id: qa.groupId }));

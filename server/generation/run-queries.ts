@@ -4,6 +4,7 @@ import { statement } from '../../db/statements';
 import { BatchProgressSchema } from '../../shared/api/batch-progress';
 import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
+import { typeUnconfirmedSql } from '../charts/type-state-queries';
 import type { JobOwner } from '../jobs/job-owner';
 import type { Owner } from '../jobs/job-queries';
 import { EngineSchema, RunStageSchema, RunStatusSchema, type Engine, type RunStatus } from '../../shared/domain/generation';
@@ -191,6 +192,8 @@ export interface QaFilters {
   split?: string;
   chartType?: ChartType;
   onlyNew: boolean;
+  /** Only questions whose charts' types are confirmed (server/charts/type-state-queries.ts). */
+  confirmedTypesOnly?: boolean;
 }
 
 /**
@@ -212,6 +215,13 @@ function qaWhere(filters: QaFilters): { sql: string; params: Record<string, stri
          SELECT 1 FROM chart_group_members m JOIN charts gc ON gc.id = m.chart_id WHERE m.group_id = q.group_id AND gc.chart_type = @chart_type)))`,
     );
     params.chart_type = filters.chartType;
+  }
+  if (filters.confirmedTypesOnly) {
+    // A group question edits one of its charts, any of them: every member's type must be confirmed.
+    where.push(
+      `NOT ${typeUnconfirmedSql('c')} AND (q.group_id IS NULL OR NOT EXISTS (
+         SELECT 1 FROM chart_group_members m JOIN charts gc ON gc.id = m.chart_id WHERE m.group_id = q.group_id AND ${typeUnconfirmedSql('gc')}))`,
+    );
   }
   if (filters.onlyNew) {
     where.push('NOT EXISTS (SELECT 1 FROM hqa_items i WHERE i.qa_id = q.id)');

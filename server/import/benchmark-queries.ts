@@ -36,16 +36,21 @@ export interface BenchmarkQaInsert {
 
 export type QaWriteOutcome = 'added' | 'unchanged' | 'differs';
 
+/** The stored type a re-import keeps: a curator's, or a vision model's over an inferred default. */
+const KEEPS_TYPE = "(type_source = 'curator' OR (type_evidence = 'vision' AND @type_source = 'inferred'))";
+
 export function createBenchmarkWriter(db: Db) {
   const findChart = statement(db, `SELECT c.id, c.content_hash, (SELECT i.sha256 FROM chart_images i WHERE i.chart_id = c.id) AS image_sha
     FROM charts c WHERE c.split = ? AND c.imgname = ?`);
   const insertChart = statement(db, `INSERT INTO charts
     (split, imgname, title, chart_type, type_source, data_table, row_count, series_count, table_source, table_confirmed, image_ref, benchmark_fields, source_file, content_hash)
     VALUES (@split, @imgname, NULL, @chart_type, @type_source, NULL, 0, 0, NULL, 0, @image_ref, @benchmark_fields, @source_file, @content_hash)`);
-  // A curator's type is a human decision: a re-import keeps it (as the ChartQA importer does).
+  // A curator's type is a human decision, and a vision model's answer read the image a default
+  // type only guesses at: a re-import keeps both (as the ChartQA importer does).
   const updateChart = statement(db, `UPDATE charts SET
-      chart_type = CASE WHEN type_source = 'curator' THEN chart_type ELSE @chart_type END,
-      type_source = CASE WHEN type_source = 'curator' THEN type_source ELSE @type_source END,
+      chart_type = CASE WHEN ${KEEPS_TYPE} THEN chart_type ELSE @chart_type END,
+      type_evidence = CASE WHEN ${KEEPS_TYPE} THEN type_evidence ELSE NULL END,
+      type_source = CASE WHEN ${KEEPS_TYPE} THEN type_source ELSE @type_source END,
       image_ref = @image_ref, benchmark_fields = @benchmark_fields, source_file = @source_file, content_hash = @content_hash,
       updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id`);

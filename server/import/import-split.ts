@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
 import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/infer-chart-type';
 import { typeFromQuestions } from '../../shared/domain/chart-type-from-questions';
-import type { ChartType, TypeSource } from '../../shared/domain/chart-types';
+import type { ChartType, TypeEvidence, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
 import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
 import { emptyImportReport, fileError } from './benchmark-report';
@@ -125,13 +125,18 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
 
       let chartType: ChartType | null = null;
       let typeSource: TypeSource = 'inferred';
+      let typeEvidence: TypeEvidence | null = null;
       if (annotation?.annotation.type) {
         chartType = chartTypeFromAnnotation(annotation.annotation.type, table.series.length);
         if (chartType) typeSource = 'annotation';
         else errors.push({ file: `annotations/${stem}.json`, message: `unknown chart type "${annotation.annotation.type}"; inferred from the table instead` });
       }
-      // The table's shape, then the marks the chart's own questions name ("blue bars", "red line").
-      chartType ??= typeFromQuestions(inferChartType(table), table, qas.map((qa) => qa.query));
+      if (chartType === null) {
+        // The table's shape, then the marks the chart's own questions name ("blue bars", "red line").
+        const reading = typeFromQuestions(inferChartType(table), table, qas.map((qa) => qa.query));
+        chartType = reading.chartType;
+        if (reading.decided) typeEvidence = 'questions';
+      }
 
       // IMMEDIATE: re-verifying reads items that reviewers may be deciding at the same time.
       const result = writeChart.immediate(
@@ -141,6 +146,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
           title: annotation?.annotation.general_figure_info?.title?.text?.trim() || null,
           chart_type: chartType,
           type_source: typeSource,
+          type_evidence: typeEvidence,
           table,
           annotation: annotation?.text ?? null,
           source_file: tableName,

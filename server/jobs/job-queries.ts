@@ -13,6 +13,7 @@ export const JOB_TABLES = {
   eval_runs: ['running', 'queued'],
   reflection_batches: ['running'],
   extraction_jobs: ['running', 'queued'],
+  chart_type_jobs: ['running', 'queued'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type JobTable = keyof typeof JOB_TABLES;
@@ -50,6 +51,7 @@ const statements = preparedOnce((db) => ({
   eval_runs: prepareFor(db, 'eval_runs'),
   reflection_batches: prepareFor(db, 'reflection_batches'),
   extraction_jobs: prepareFor(db, 'extraction_jobs'),
+  chart_type_jobs: prepareFor(db, 'chart_type_jobs'),
 }));
 
 export function jobOwner(db: Db, table: JobTable, id: number): JobOwnerRow | null {

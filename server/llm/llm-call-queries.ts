@@ -31,6 +31,8 @@ export interface LlmCallRecord {
   error: string | null;
   /** The batch (`llm_batches`) that answered it; absent or null for a call sent on its own. */
   batch_id?: number | null;
+  /** The chart the call was about (a vision model asked for its type); absent or null otherwise. */
+  chart_id?: number | null;
 }
 
 export interface LlmCall extends LlmCallRecord {
@@ -44,9 +46,9 @@ function prepare(db: Db) {
   return {
     insert: db.prepare(
       `INSERT INTO llm_calls (run_id, task_id, eval_run_id, purpose, engine, model, template, template_hash, attempt, raw_output,
-         prompt_tokens, completion_tokens, cached_tokens, latency_ms, cost, outcome, error, batch_id)
+         prompt_tokens, completion_tokens, cached_tokens, latency_ms, cost, outcome, error, batch_id, chart_id)
        VALUES (@run_id, @task_id, @eval_run_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
-         @prompt_tokens, @completion_tokens, @cached_tokens, @latency_ms, @cost, @outcome, @error, @batch_id)`,
+         @prompt_tokens, @completion_tokens, @cached_tokens, @latency_ms, @cost, @outcome, @error, @batch_id, @chart_id)`,
     ),
     settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
   };
@@ -59,7 +61,7 @@ const statements = preparedOnce(prepare);
  * run executor adds a task's summed usage in the transaction that finishes the task.
  */
 export function recordLlmCall(db: Db, call: LlmCallRecord): number {
-  const row = { ...call, cached_tokens: call.cached_tokens ?? 0, batch_id: call.batch_id ?? null, latency_ms: Math.round(call.latency_ms) };
+  const row = { ...call, cached_tokens: call.cached_tokens ?? 0, batch_id: call.batch_id ?? null, chart_id: call.chart_id ?? null, latency_ms: Math.round(call.latency_ms) };
   return Number(statements(db).insert.run(row).lastInsertRowid);
 }
 

@@ -3,7 +3,7 @@ import { FACTUAL_BASELINE_MODEL } from '../../shared/api/evaluations';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import { SettingsSchema } from '../../shared/settings';
 import { loadConfig } from '../config';
-import { CURATOR_TABLE_ENTRY, EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, hasModelEndpoint, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
+import { CURATOR_TABLE_ENTRY, CURATOR_TYPE_TRIAGE, EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS, hasModelEndpoint, MODEL_ROLES, providersFor, RULE_JUDGE } from './model-roles';
 
 const settings = SettingsSchema.parse({
   generation_model: 'gpt-4.1-mini',
@@ -23,6 +23,7 @@ describe('providersFor', () => {
       evaluation: FACTUAL_BASELINE_MODEL,
       judge: RULE_JUDGE,
       extraction: CURATOR_TABLE_ENTRY,
+      chart_type: CURATOR_TYPE_TRIAGE,
     });
   });
 
@@ -68,6 +69,11 @@ describe('providersFor', () => {
   it('extraction reads with the extraction_model setting at temperature 0, with the vision timeout and the settings retries', () => {
     const { extraction } = providersFor(SettingsSchema.parse({ ...settings, extraction_model: 'gpt-4.1' }), loadConfig({ OPENAI_API_KEY: 'sk-test' }));
     expect(extraction).toMatchObject({ role: 'extraction', model: 'gpt-4.1', temperature: 0, standIn: CURATOR_TABLE_ENTRY, connection: { timeoutMs: EVAL_TIMEOUT_MS, maxRetries: 2 } });
+  });
+
+  it('chart_type asks the configured vision model (the extraction_model setting) at temperature 0, as extraction does', () => {
+    const { chart_type } = providersFor(SettingsSchema.parse({ ...settings, extraction_model: 'qwen2.5-vl-7b' }), loadConfig({ OPENAI_API_KEY: 'sk-test' }));
+    expect(chart_type).toMatchObject({ role: 'chart_type', model: 'qwen2.5-vl-7b', temperature: 0, standIn: CURATOR_TYPE_TRIAGE, connection: { timeoutMs: EVAL_TIMEOUT_MS, maxRetries: 2 } });
   });
 
   it('settings changed since are read again: each call resolves from the snapshot it is given', () => {

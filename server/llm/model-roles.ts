@@ -12,7 +12,7 @@ import type { Endpoint, ModelConnection } from './provider';
  * an evaluation run's); the role's model is the default it overrides.
  */
 
-export const MODEL_ROLES = ['generation', 'reflection', 'evaluation', 'judge', 'extraction'] as const;
+export const MODEL_ROLES = ['generation', 'reflection', 'evaluation', 'judge', 'extraction', 'chart_type'] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
 /** Relaxed ChartQA matching (`judgePrediction` in shared/eval/metrics.ts): the judge without a model. */
@@ -20,6 +20,9 @@ export const RULE_JUDGE = 'relaxed-match';
 
 /** No vision model to read a chart's table from its image: a curator types it in (server/tables/). */
 export const CURATOR_TABLE_ENTRY = 'curator-entry';
+
+/** No vision model to tell a chart's type from its image: the type stays unconfirmed for curators' triage (server/chart-types/). */
+export const CURATOR_TYPE_TRIAGE = 'curator-triage';
 
 /**
  * What answers for a role without a model, each named so records and reports say it was rules:
@@ -32,6 +35,7 @@ export const STAND_INS: Record<ModelRole, string> = {
   evaluation: FACTUAL_BASELINE_MODEL,
   judge: RULE_JUDGE,
   extraction: CURATOR_TABLE_ENTRY,
+  chart_type: CURATOR_TYPE_TRIAGE,
 };
 
 /** Vision calls over big charts are slow; this is per attempt. */
@@ -70,7 +74,8 @@ export function hasModelEndpoint(env: ModelEnv): boolean {
  * own (`EVAL_TIMEOUT_MS`, `EVAL_MAX_ATTEMPTS`) and temperature 0, as scoring wants; the judge
  * reads at temperature 0 too, with the `judge_model` setting; extraction (a chart's table read
  * from its image) at temperature 0 with the `extraction_model` setting and evaluation's longer
- * vision timeout.
+ * vision timeout; chart_type (which type an image shows, one small call per chart) asks the same
+ * vision model, the one the admin configured, the same way.
  */
 export function providersFor(settings: Settings, env: ModelEnv): Providers {
   const endpoint = endpointFrom(env);
@@ -83,5 +88,6 @@ export function providersFor(settings: Settings, env: ModelEnv): Providers {
     evaluation: { role: 'evaluation', connection: connect(EVAL_TIMEOUT_MS, EVAL_MAX_ATTEMPTS - 1), model: null, temperature: 0, standIn: STAND_INS.evaluation },
     judge: { role: 'judge', connection: fromSettings, model: settings.judge_model, temperature: 0, standIn: STAND_INS.judge },
     extraction: { role: 'extraction', connection: connect(EVAL_TIMEOUT_MS, settings.max_retries), model: settings.extraction_model, temperature: 0, standIn: STAND_INS.extraction },
+    chart_type: { role: 'chart_type', connection: connect(EVAL_TIMEOUT_MS, settings.max_retries), model: settings.extraction_model, temperature: 0, standIn: STAND_INS.chart_type },
   };
 }

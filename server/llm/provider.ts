@@ -41,13 +41,15 @@ export interface TransportOptions {
 
 /** What every row of one logical call shares. */
 export interface CallLabel {
-  /** What the call is for: `stage1`, `stage2`, `reflection`, `evaluation`, `judging` (the LLM judge, server/eval/judge-grader.ts). */
+  /** What the call is for: `stage1`, `stage2`, `reflection`, `evaluation`, `judging` (the LLM judge, server/eval/judge-grader.ts), `chart_type`. */
   purpose: string;
   model: string;
   template: { name: string; hash: string };
   runId?: number | undefined;
   taskId?: number | undefined;
   evalRunId?: number | undefined;
+  /** The chart the call is about, when it is about one (a vision model asked for its type). */
+  chartId?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -142,6 +144,7 @@ export function createTransport(options: TransportOptions): Transport {
         run_id: label.runId ?? null,
         task_id: label.taskId ?? null,
         eval_run_id: label.evalRunId ?? null,
+        chart_id: label.chartId ?? null,
         purpose: label.purpose,
         engine,
         model: label.model,

@@ -80,6 +80,7 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
   },
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
   'extract-table': { chart_type_label: 'Line chart' },
+  'chart-type': {},
   reflection: {
     chart_type: 'pie',
     chart_type_label: 'Pie',
@@ -167,6 +168,7 @@ describe('templates', () => {
       'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'image', 'rows_json', 'series_json', 'table_csv', 'title'],
       'repair-json': ['error', 'schema_name'],
       'extract-table': ['chart_type_label'],
+      'chart-type': [],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],
     };
     for (const name of TEMPLATE_NAMES) {
@@ -190,6 +192,11 @@ describe('templates', () => {
     expect(() => loadTemplate('stage1-proposals').render({ ...stage1Vars, count: 0 })).toThrow(/variable "count"/);
     expect(() => loadTemplate('stage2-item').render({ ...stage2Vars, chart_type: 'donut' as never })).toThrow(/variable "chart_type"/);
     expect(() => loadTemplate('stage2-item').render({ ...stage2Vars, title: undefined as never })).toThrow(/missing variable "title"/);
+  });
+
+  it('chart-type defines every type of the vocabulary, the enum its reply is held to', () => {
+    const { system } = loadTemplate('chart-type').render({});
+    for (const type of CHART_TYPES) expect(system, type).toContain(`- \`${type}\`:`);
   });
 
   it('hashes the file text with sha256, and the hash follows the text', () => {

@@ -144,6 +144,10 @@ const judgeTemplate = { schema: JudgeVarsSchema, view: (vars: z.output<typeof Ju
 export const ExtractTableVarsSchema = z.object({ chart_type_label: Text });
 export type ExtractTableVars = z.input<typeof ExtractTableVarsSchema>;
 
+/** `chart-type`: no variables; the chart is its image, sent beside the text (server/chart-types/vision-chart-type.ts). */
+export const ChartTypeVarsSchema = z.object({});
+export type ChartTypeVars = z.input<typeof ChartTypeVarsSchema>;
+
 /** Each template's variable schema and the view it renders from the validated variables. */
 const TEMPLATES = {
   'stage1-proposals': { schema: Stage1VarsSchema, view: (vars: z.output<typeof Stage1VarsSchema>) => vars },
@@ -189,6 +193,7 @@ const TEMPLATES = {
   'judge-text-in-general': judgeTemplate,
   'judge-number': judgeTemplate,
   'extract-table': { schema: ExtractTableVarsSchema, view: (vars: z.output<typeof ExtractTableVarsSchema>) => vars },
+  'chart-type': { schema: ChartTypeVarsSchema, view: (vars: z.output<typeof ChartTypeVarsSchema>) => vars },
 } as const;
 
 export type TemplateName = keyof typeof TEMPLATES;

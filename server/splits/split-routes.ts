@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { splitsApi } from '../../shared/api/splits';
 import type { AppContext } from '../app-context';
+import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
 import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { importUploadedZip, UploadTooLargeError } from '../import/browser-import';
@@ -17,7 +18,7 @@ function asHttpError(error: unknown): unknown {
   return error;
 }
 
-export function splitRoutes(ctx: AppContext): Router {
+export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, splitsApi.list, 'curator', () => listSplits(ctx.db));
@@ -47,6 +48,8 @@ export function splitRoutes(ctx: AppContext): Router {
         ...(uploadId ? { onProgress: (progress) => ctx.publishTo(user.id, 'import.progress', { upload_id: uploadId, ...progress }) } : {}),
       });
       ctx.publish('charts.imported', { report: result.report });
+      // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
+      chartTypeJobs.launchAfterImport(result.report.split, user.id);
       return result;
     } catch (error) {
       throw asHttpError(error);

@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = [
   'eval.imported',
   'eval.cancelled',
   'extraction.started',
+  'chart.type_changed',
+  'chart.type_change_undone',
+  'chart_type_job.started',
   'export.downloaded',
   'chart_group.created',
   'chart_group.edited',
@@ -44,7 +47,7 @@ export const AuditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
 /** What an entry's target is; its id is kept as text (a split is named by its folder). */
-export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'chart_group', 'queue', 'extraction_job'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'settings', 'split', 'run', 'eval_run', 'item', 'export', 'chart', 'chart_group', 'queue', 'extraction_job', 'chart_type_job'] as const;
 export const AuditTargetTypeSchema = z.enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

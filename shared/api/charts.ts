@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DrawingStyleSchema } from '../chart-spec/drawing-style';
 import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '../domain/benchmark-fields';
-import { ChartTypeSchema, TypeSourceSchema } from '../domain/chart-types';
+import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema } from '../domain/chart-types';
 import { QaSourceSchema } from '../domain/qa';
 import { DataTableSchema } from '../table/model';
 import { IdParamSchema, PageQuerySchema } from './common';
@@ -14,6 +14,13 @@ export const ChartSummarySchema = z.object({
   title: z.string().nullable(),
   chart_type: ChartTypeSchema,
   type_source: TypeSourceSchema,
+  /** What beyond the table decided an inferred type: its questions' words or a vision model; null otherwise. */
+  type_evidence: TypeEvidenceSchema.nullable(),
+  /**
+   * False for an inferred type nothing but the table's shape decided, on a chart with an image it
+   * may contradict: curators triage these, and a run may leave them out (`confirmed_types_only`).
+   */
+  type_confirmed: z.boolean(),
   has_image: z.boolean(),
   rows: z.number().int(),
   series: z.number().int(),

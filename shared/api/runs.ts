@@ -25,6 +25,12 @@ export const RunConfigSchema = z.object({
   items: z.number().int().min(0).max(100_000).default(20),
   /** Only QAs that have no item yet. */
   only_new_qas: z.boolean().default(true),
+  /**
+   * Only QAs whose chart type is confirmed (a chart summary's `type_confirmed`; for a question
+   * over a group, every member's): a chart whose image may contradict its inferred type gets no
+   * proposals of a type it may not be.
+   */
+  confirmed_types_only: z.boolean().default(false),
   /** Stage 2: which QAs come first (see QA_ORDERS). */
   order: QaOrderSchema.default('stratified'),
   /** Stage 1: proposal calls per chart type. */

@@ -31,3 +31,12 @@ export const CHART_TYPE_LABELS: Record<ChartType, string> = {
 export const TYPE_SOURCES = ['annotation', 'inferred', 'curator'] as const;
 export const TypeSourceSchema = z.enum(TYPE_SOURCES);
 export type TypeSource = z.infer<typeof TypeSourceSchema>;
+
+/**
+ * What decided an inferred type beyond the table's shape: the mark words of the chart's
+ * questions, or a vision model's look at its image (migration 028). An inferred type of a chart
+ * with an image and neither is unconfirmed: curators triage it, and runs may leave it out.
+ */
+export const TYPE_EVIDENCE = ['questions', 'vision'] as const;
+export const TypeEvidenceSchema = z.enum(TYPE_EVIDENCE);
+export type TypeEvidence = z.infer<typeof TypeEvidenceSchema>;

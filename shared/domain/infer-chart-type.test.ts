@@ -25,8 +25,14 @@ describe('inferChartType', () => {
     expect(inferChartType(table(['Team', 'Wins'], [['A', '3'], ['B', '5']]))).toBe('vertical_bar');
   });
   it('knows season, quarter and month labels as time', () => {
-    for (const label of ['2019/20', 'Q1 2018', 'Jan 2020', '2019*']) expect(looksLikeTimeLabel(label)).toBe(true);
+    for (const label of ['2019/20', 'Q1 2018', 'Jan 2020', '2019*', 'Sept. 2019', "Oct '20"]) expect(looksLikeTimeLabel(label)).toBe(true);
     expect(looksLikeTimeLabel('Germany')).toBe(false);
+  });
+  it('knows a month alone as time, but not a word that starts like one', () => {
+    for (const label of ['Jan', 'Feb', 'June', 'Sep', 'December']) expect(looksLikeTimeLabel(label), label).toBe(true);
+    for (const label of ['Market', 'Mayor', 'Decor', 'Junk food', 'Marketing 2019']) expect(looksLikeTimeLabel(label), label).toBe(false);
+    const monthly = table(['Month', '2019', '2020'], ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun'].map((m, i) => [m, String(150 + i), String(160 + i)]));
+    expect(inferChartType(monthly)).toBe('line');
   });
 });
 

@@ -6,7 +6,7 @@ import { CHART_TYPES, type ChartType } from './chart-types';
  * in this order (the first rule that holds wins):
  *
  * 1. Time axis: at least LINE_MIN_ROWS rows and every row label looks like a point in time
- *    (a year `2019`, a season `2019/20`, a quarter `Q1 2018`, a month `Jan 2020`) → `line`.
+ *    (a year `2019`, a season `2019/20`, a quarter `Q1 2018`, a month `Jan 2020` or `Jan`) → `line`.
  * 2. Shares of a whole, one series: every value non-negative, at least 2 rows, and the values
  *    sum to 100 ± SHARE_TOLERANCE → `pie`.
  * 3. Shares of a whole, several series: every row with values sums to 100 ± SHARE_TOLERANCE →
@@ -19,7 +19,9 @@ import { CHART_TYPES, type ChartType } from './chart-types';
  * At import the chart's factual questions then have their say (`typeFromQuestions` in
  * `chart-type-from-questions.ts`): ChartQA's questions name the marks they were written
  * looking at ("How many blue bars …", "Which country represents in red line?"), and a drawing
- * must not contradict them. The type stays `type_source: inferred`.
+ * must not contradict them. The type stays `type_source: inferred`; when the questions' words
+ * fix the whole type it records `type_evidence: questions`, else a chart with an image is
+ * unconfirmed until a vision model (`type_evidence: vision`) or a curator decides it.
  *
  * A curator can always correct the result; the chart then records `type_source: curator`.
  */
@@ -28,7 +30,11 @@ export const SHARE_TOLERANCE = 1;
 export const HORIZONTAL_MIN_ROWS = 12;
 export const HORIZONTAL_LABEL_CHARS = 15;
 
-const TIME_LABEL = /^(?:(?:19|20)\d{2}(?:\/\d{2,4})?|Q[1-4]\s*'?\d{2,4}|H[12]\s*'?\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s*'?\d{2,4}|FY\s*'?\d{2,4})\*?$/i;
+/** A month's name, whole or cut short ("Sep", "Sept.", "September"). */
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+
+// A month alone ("Jan" … "Dec") is a point in time too: monthly series are drawn over a time axis.
+const TIME_LABEL = new RegExp(`^(?:(?:19|20)\\d{2}(?:\\/\\d{2,4})?|Q[1-4]\\s*'?\\d{2,4}|H[12]\\s*'?\\d{2,4}|${MONTH}(?:\\s*'?\\d{2,4})?|FY\\s*'?\\d{2,4})\\*?$`, 'i');
 
 export function looksLikeTimeLabel(label: string): boolean {
   return TIME_LABEL.test(label.trim());

@@ -48,12 +48,12 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
     expect(items).toHaveLength(3);
     for (const summary of items) {
       const { item } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body);
-      expect(item.edit).toEqual([{ op: 'set', row: expect.any(String), series: expect.any(String), value: 1000 }]);
+      expect(item.edit).toEqual([{ op: 'swap', rows: [expect.any(String), expect.any(String)] }]);
       expect(item.verifier.match).toBe(true);
       expect(item.verifier.lint).toContainEqual({
         code: 'edit_normalised',
         severity: 'info',
-        message: "op 1 (set): set does not use factor 2 or delta 0; dropped from the model's reply",
+        message: "op 1 (swap): swap does not use factor 2 or delta 0; dropped from the model's reply",
       });
       // The note is about the reply, not the table: a chart's re-verification cannot recompute it, and keeps it.
       reverifyChartItems(server.server.ctx.db, item.chart_id);
@@ -65,7 +65,10 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
   it('still fails a reply whose extra field changes which cells the op touches, after the repair', async () => {
     fake.setDefault((chat) => {
       const item = correctItem(chat);
-      return jsonReply({ ...item, edit: [{ ...item.edit[0], op: 'remove_row', value: null }] });
+      const [row, other] = item.edit[0]?.rows ?? [];
+      const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+      // "remove_row" with a series named: which cells would it change?
+      return jsonReply({ ...item, edit: [{ ...nullOp, op: 'remove_row', row, series: other }] });
     });
     const run = await runItems({ chart_type: 'pie', items: 1 });
 

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database';
 import type { ReviewCriteria } from '../../shared/api/review';
-import type { ChartType } from '../../shared/domain/chart-types';
+import type { ChartType, TypeEvidence } from '../../shared/domain/chart-types';
 import type { Engine, ItemStatus, ProposalOrigin, ProposalStatus, RunStage } from '../../shared/domain/generation';
 import type { QaSource } from '../../shared/domain/qa';
 import type { Role } from '../../shared/domain/roles';
@@ -37,12 +38,36 @@ export async function buildUser(db: Db, { username = unique('user'), role = 'rev
 
 const SMALL_TABLE = tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '20']]);
 
+/**
+ * A chart as the ChartQA importer stores it, its type inferred. With `image` (a PNG) and no
+ * `typeEvidence` its type is unconfirmed; `typeEvidence: 'questions'` is a type its questions decided.
+ */
 export function buildChart(
   db: Db,
-  { split = 'test', imgname = `${unique('chart')}.png`, title = null as string | null, chartType = 'vertical_bar' as ChartType, table = SMALL_TABLE as DataTable } = {},
+  {
+    split = 'test',
+    imgname = `${unique('chart')}.png`,
+    title = null as string | null,
+    chartType = 'vertical_bar' as ChartType,
+    table = SMALL_TABLE as DataTable,
+    image = null as Buffer | null,
+    typeEvidence = null as TypeEvidence | null,
+  } = {},
 ): number {
   return createChartWriter(db).write(
-    { split, imgname, title, chart_type: chartType, type_source: 'inferred', table, annotation: null, source_file: imgname, content_hash: unique('hash'), image: null },
+    {
+      split,
+      imgname,
+      title,
+      chart_type: chartType,
+      type_source: 'inferred',
+      type_evidence: typeEvidence,
+      table,
+      annotation: null,
+      source_file: imgname,
+      content_hash: unique('hash'),
+      image: image === null ? null : { png: image, sha256: createHash('sha256').update(image).digest('hex') },
+    },
     [],
   ).chartId;
 }

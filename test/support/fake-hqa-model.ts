@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { jsonReply, type FakeChatRequest, type FakeHandler, type FakeReply } from './fake-openai';
 
 /** The structured-output schema name a request asks for (`proposal_batch`, `hqa_item`), if any. */
@@ -19,20 +20,53 @@ export function promptLabels(chat: FakeChatRequest): { rows: string[]; series: s
   return { rows: JSON.parse(rows) as string[], series: JSON.parse(series) as string[] };
 }
 
-/** A correct Stage 2 answer for any table: set the first cell to 1000 and ask for it. */
+/** The data table a Stage 2 prompt carries, as CSV records (header first). */
+function promptTable(chat: FakeChatRequest): string[][] {
+  const user = chat.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n')))
+    .join('\n');
+  const csv = /Data table \(CSV\):\n([\s\S]*?)\n\n/.exec(user)?.[1];
+  if (!csv) throw new Error('the Stage 2 prompt did not carry its data table');
+  return parse(csv, { relax_column_count: true }) as string[][];
+}
+
+const numberOf = (cell: string | undefined) => {
+  const text = (cell ?? '').replace(/[%,$€£*\s]/g, '');
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+};
+
+/**
+ * A correct Stage 2 answer for any table, one a strict reviewer's checks accept: the first row
+ * and the row whose value differs most from it swap their values in every series (a whole stays
+ * whole, a count a count, nothing is stated in the assumption), and the item asks for the first
+ * row's new value in the series where the two differ most.
+ */
 export function correctItem(chat: FakeChatRequest) {
   const { rows, series } = promptLabels(chat);
-  const row = rows[0] ?? '';
-  const name = series[0] ?? '';
+  const [, ...records] = promptTable(chat);
+  const firstRow = rows[0] ?? '';
+  let best = { row: rows[1] ?? firstRow, s: 0, before: 0, after: 0, gap: -1 };
+  records.slice(1).forEach((record, i) => {
+    series.forEach((_, s) => {
+      const before = numberOf(records[0]?.[s + 1]);
+      const after = numberOf(record[s + 1]);
+      if (before === null || after === null) return;
+      const gap = Math.abs(after - before) / Math.max(Math.abs(before), 1e-9);
+      if (gap > best.gap) best = { row: rows[i + 1] ?? '', s, before, after, gap };
+    });
+  });
+  const name = series[best.s] ?? '';
   const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+  const assumption = `Suppose the values of ${firstRow} and ${best.row} were swapped.`;
   return {
-    assumption: `Suppose ${row} were 1000.`,
-    question: `Suppose ${row} were 1000. What would the value of ${row} be?`,
-    rationale: `${row} is set to 1000.`,
-    edit: [{ ...nullOp, op: 'set', row, series: name, value: 1000 }],
-    program: `value(${JSON.stringify(row)}, ${JSON.stringify(name)})`,
-    answer: '1000',
-    answer_type: 'integer',
+    assumption,
+    question: `${assumption} What would the value of ${firstRow} be?`,
+    rationale: `${firstRow} takes ${best.row}'s ${best.after}.`,
+    edit: [{ ...nullOp, op: 'swap', rows: [firstRow, best.row] }],
+    program: `value(${JSON.stringify(firstRow)}, ${JSON.stringify(name)})`,
+    answer: String(best.after),
+    answer_type: Number.isInteger(best.after) ? 'integer' : 'decimal',
     affects_answer: true,
   };
 }
@@ -43,10 +77,8 @@ export function correctItem(chat: FakeChatRequest) {
  */
 export function correctGroupItem(chat: FakeChatRequest) {
   const item = correctItem(chat);
-  const [op] = item.edit;
-  const row = JSON.stringify(op?.row ?? '');
-  const name = JSON.stringify(op?.series ?? '');
-  return { ...item, edit: item.edit.map((each) => ({ ...each, chart: 1 })), program: `value(1, ${row}, ${name})` };
+  // value("row", "series") becomes value(1, "row", "series"): the first chart's cell.
+  return { ...item, edit: item.edit.map((each) => ({ ...each, chart: 1 })), program: item.program.replace(/^value\(/, 'value(1, ') };
 }
 
 /**

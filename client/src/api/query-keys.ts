@@ -42,6 +42,15 @@ export const queryKeys = {
     plans: () => ['extraction-jobs', 'plan'] as const,
     plan: (scope: { split?: string | undefined; chart_type?: string | undefined }) => ['extraction-jobs', 'plan', scope] as const,
   },
+  /** The chart-type triage (unconfirmed charts and the counts, per split; '' is every split), refetched as charts change, and the vision jobs over them, kept live by `chart_type_job.progressed`. */
+  chartTypes: {
+    all: () => ['chart-types'] as const,
+    triages: () => ['chart-types', 'triage'] as const,
+    triage: (split: string) => ['chart-types', 'triage', split] as const,
+    jobs: () => ['chart-types', 'jobs'] as const,
+    plans: () => ['chart-types', 'plan'] as const,
+    plan: (split: string) => ['chart-types', 'plan', split] as const,
+  },
   users: {
     all: () => ['users'] as const,
     list: () => ['users', 'list'] as const,

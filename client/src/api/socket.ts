@@ -9,6 +9,7 @@ import type { ItemStatus } from '@shared/domain/generation';
 import type { Proposal, ProposalListResponse } from '@shared/api/pool';
 import type { ReflectionBatch } from '@shared/api/reflection';
 import type { ExtractionJob } from '@shared/api/tables';
+import type { ChartTypeJob } from '@shared/api/chart-types';
 import type { Run, RunDetailResponseSchema, RunListResponseSchema } from '@shared/api/runs';
 import {
   onServerEvent,
@@ -147,6 +148,14 @@ export function applyExtractionJob(queryClient: QueryClient, job: ExtractionJob)
   });
 }
 
+/** A chart-type job's pushed state into the recent list (newest first; one the list has not seen goes on top). */
+export function applyChartTypeJob(queryClient: QueryClient, job: ChartTypeJob): void {
+  queryClient.setQueryData<ChartTypeJob[]>(queryKeys.chartTypes.jobs(), (old) => {
+    if (!old) return old;
+    return old.some((j) => j.id === job.id) ? old.map((j) => (j.id === job.id ? job : j)) : [job, ...old];
+  });
+}
+
 function applyProposal(queryClient: QueryClient, proposal: Proposal): void {
   queryClient.setQueryData(queryKeys.pool.detail(proposal.id), { proposal });
   queryClient.setQueriesData<ProposalListResponse>({ queryKey: queryKeys.pool.lists() }, (old) =>
@@ -204,10 +213,17 @@ type Invalidators = {
  */
 function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly }: Invalidators): CacheHandlers {
   return {
-    'chart.updated': ({ chart }) => applyChartUpdate(queryClient, chart),
+    'chart.updated': ({ chart }) => {
+      applyChartUpdate(queryClient, chart);
+      // A decided type leaves the triage (and a new job's count); an undone one comes back.
+      invalidate(queryKeys.chartTypes.triages());
+      invalidate(queryKeys.chartTypes.plans());
+    },
     'charts.imported': () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() });
       invalidate(queryKeys.splits());
+      invalidate(queryKeys.chartTypes.triages());
+      invalidate(queryKeys.chartTypes.plans());
     },
     'import.progress': (progress) => queryClient.setQueryData(queryKeys.importProgress(progress.upload_id), progress),
     'split.updated': () => invalidate(queryKeys.splits()),
@@ -240,6 +256,7 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       // Charts got tables (each its own chart.updated): what a new job would read moved.
       invalidate(queryKeys.extractionJobs.plans());
     },
+    'chart_type_job.progressed': ({ job }) => applyChartTypeJob(queryClient, job),
     'reflection.progressed': ({ batch }) => {
       applyReflectionBatch(queryClient, batch);
       // A batch someone else started: the panel shows the newest one.

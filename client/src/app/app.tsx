@@ -18,6 +18,7 @@ const pages = {
   ChartsPage: () => import('../features/charts/charts-page'),
   ChartGroupPage: () => import('../features/charts/chart-group-page'),
   ChartGroupsPage: () => import('../features/charts/chart-groups-page'),
+  ChartTypeTriagePage: () => import('../features/chart-types/chart-type-triage-page'),
   ItemPage: () => import('../features/items/item-page'),
   ItemsPage: () => import('../features/items/items-page'),
   OverviewPage: () => import('../features/overview/overview-page'),
@@ -39,6 +40,7 @@ const ChartPage = lazy(() => pages.ChartPage().then((m) => ({ default: m.ChartPa
 const ChartsPage = lazy(() => pages.ChartsPage().then((m) => ({ default: m.ChartsPage })));
 const ChartGroupPage = lazy(() => pages.ChartGroupPage().then((m) => ({ default: m.ChartGroupPage })));
 const ChartGroupsPage = lazy(() => pages.ChartGroupsPage().then((m) => ({ default: m.ChartGroupsPage })));
+const ChartTypeTriagePage = lazy(() => pages.ChartTypeTriagePage().then((m) => ({ default: m.ChartTypeTriagePage })));
 const ItemPage = lazy(() => pages.ItemPage().then((m) => ({ default: m.ItemPage })));
 const ItemsPage = lazy(() => pages.ItemsPage().then((m) => ({ default: m.ItemsPage })));
 const OverviewPage = lazy(() => pages.OverviewPage().then((m) => ({ default: m.OverviewPage })));
@@ -88,6 +90,7 @@ export function App() {
               <Route path="charts" element={<ChartsPage />} />
               <Route path="charts/groups" element={<ChartGroupsPage />} />
               <Route path="charts/groups/:id" element={<ChartGroupPage />} />
+              <Route path="charts/types" element={<ChartTypeTriagePage />} />
               <Route path="splits" element={<SplitsPage />} />
               <Route path="charts/:id" element={<ChartPage />} />
               <Route path="stats" element={<StatsPage />} />

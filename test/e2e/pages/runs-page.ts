@@ -10,6 +10,8 @@ export interface StartRunOptions {
   order?: 'stratified' | 'id';
   proposalBatches?: number;
   concurrency?: number;
+  /** Ticks "Only charts whose type is confirmed". */
+  confirmedTypesOnly?: boolean;
 }
 
 /** The runs list and the start form at /runs. */
@@ -44,6 +46,7 @@ export class RunsPage {
     if (options.chartType) await form.getByLabel('Chart type', { exact: true }).selectOption(options.chartType);
     if (options.items !== undefined) await form.getByLabel('Items (factual QAs)').fill(String(options.items));
     if (options.order) await form.getByLabel('Which QAs').selectOption(options.order);
+    if (options.confirmedTypesOnly) await form.getByRole('checkbox', { name: /^Only charts whose type is confirmed/ }).check();
     if (options.proposalBatches !== undefined) await form.getByLabel('Proposal batches per type').fill(String(options.proposalBatches));
     const concurrency = form.getByLabel('Concurrency', { exact: true });
     if (options.concurrency !== undefined) await concurrency.fill(String(options.concurrency));

@@ -51,7 +51,7 @@ export function ChartListTable({ charts, onOpen, linkState, selection }: ChartLi
             <td className="title-cell">{chart.title ?? <span className="muted">untitled</span>}</td>
             <td>{chart.split}</td>
             <td>
-              <TypeBadge type={chart.chart_type} source={chart.type_source} />
+              <TypeBadge chart={chart} />
             </td>
             <td className="num">
               {chart.table_source === null ? (

@@ -5,7 +5,7 @@ import { TypeBadge } from './type-badge';
 import { useUpdateChart } from '../../api/charts-api';
 
 type ChartTypeControlProps = {
-  chart: Pick<ChartSummary, 'id' | 'chart_type' | 'type_source'>;
+  chart: Pick<ChartSummary, 'id' | 'chart_type' | 'type_source' | 'type_evidence' | 'type_confirmed'>;
   canEdit: boolean;
 };
 
@@ -15,7 +15,7 @@ export function ChartTypeControl({ chart, canEdit }: ChartTypeControlProps) {
 
   return (
     <div className="type-control" data-testid="chart-type">
-      <TypeBadge type={chart.chart_type} source={chart.type_source} />
+      <TypeBadge chart={chart} />
       {canEdit && (
         <ChartTypeSelect
           label="Change type"

@@ -59,6 +59,14 @@ export function ChartsPage() {
           <Link to="/charts/groups" className="small">
             Chart groups
           </Link>
+          {curator && (
+            <>
+              {' · '}
+              <Link to="/charts/types" className="small">
+                Chart types to triage
+              </Link>
+            </>
+          )}
         </div>
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>

@@ -93,7 +93,7 @@ function RunConfigView({ run }: { run: Run }) {
       <dd>{config.split ?? 'all splits'}</dd>
       <dt>Items</dt>
       <dd>
-        {config.items} {config.only_new_qas ? '(only QAs without items)' : ''}
+        {config.items} {config.only_new_qas ? '(only QAs without items)' : ''} {config.confirmed_types_only ? '(only charts whose type is confirmed)' : ''}
       </dd>
       <dt>Which QAs</dt>
       <dd>{QA_ORDER_LABELS[config.order]}</dd>

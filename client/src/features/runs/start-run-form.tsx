@@ -29,6 +29,7 @@ type Draft = {
   items: string;
   order: QaOrder;
   onlyNewQas: boolean;
+  confirmedTypesOnly: boolean;
   proposalBatches: string;
   concurrency: string;
   temperature: string;
@@ -46,6 +47,7 @@ const INITIAL: Draft = {
   items: '20',
   order: 'stratified',
   onlyNewQas: true,
+  confirmedTypesOnly: false,
   proposalBatches: '1',
   concurrency: '4',
   temperature: '',
@@ -68,6 +70,7 @@ function toRequest(draft: Draft): RunConfigInput {
     items: numberOrUndefined(draft.items),
     order: draft.order,
     only_new_qas: draft.onlyNewQas,
+    confirmed_types_only: draft.confirmedTypesOnly,
     proposal_batches: numberOrUndefined(draft.proposalBatches),
     concurrency: numberOrUndefined(draft.concurrency),
     temperature: openai ? numberOrUndefined(draft.temperature) : undefined,
@@ -236,6 +239,18 @@ export function StartRunForm() {
         <label className="checkbox">
           <input type="checkbox" name="only_new_qas" checked={draft.onlyNewQas} onChange={(event) => set('onlyNewQas', event.target.checked)} />
           Only factual QAs that have no item yet
+        </label>
+      )}
+      {itemsStage && (
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="confirmed_types_only"
+            checked={draft.confirmedTypesOnly}
+            onChange={(event) => set('confirmedTypesOnly', event.target.checked)}
+          />
+          Only charts whose type is confirmed{' '}
+          <span className="muted">(leave out charts whose image may contradict the type inferred from their table; triage them under Charts → Chart types)</span>
         </label>
       )}
       {openai && (

@@ -1,0 +1,184 @@
+import type { Db } from '../../db/database';
+import { statement } from '../../db/statements';
+import { CHART_TYPE_FAILURES_SHOWN, type ChartTypeFailure, type ChartTypeJob } from '../../shared/api/chart-types';
+import { RunStatusSchema, type RunStatus } from '../../shared/domain/generation';
+
+/** All SQL of chart-type jobs (migration 028): the job rows, their tasks (one per chart) and their counters. */
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/** A job not finished: its charts are its own, another job plans without them. */
+const UNFINISHED = "('queued', 'running', 'paused')";
+
+interface JobRow {
+  id: number;
+  split: string | null;
+  model: string;
+  concurrency: number;
+  status: string;
+  tasks_total: number;
+  tasks_done: number;
+  tasks_failed: number;
+  attempts: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  priced: number;
+  error: string | null;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** A stored job as the executor reads it (the public shape adds its failures). */
+export interface ChartTypeJobRecord extends Omit<ChartTypeJob, 'failures' | 'priced' | 'status'> {
+  priced: boolean;
+  status: RunStatus;
+  concurrency: number;
+}
+
+const JOB_COLUMNS = `j.id, j.split, j.model, j.concurrency, j.status, j.tasks_total, j.tasks_done, j.tasks_failed,
+  j.attempts, j.prompt_tokens, j.completion_tokens, j.cost, j.priced, j.error, u.username AS created_by, j.created_at, j.started_at, j.finished_at`;
+
+function toRecord(row: JobRow): ChartTypeJobRecord {
+  return { ...row, priced: row.priced === 1, status: RunStatusSchema.parse(row.status) };
+}
+
+export function getChartTypeJob(db: Db, id: number): ChartTypeJobRecord | null {
+  const row = statement(db, `SELECT ${JOB_COLUMNS} FROM chart_type_jobs j LEFT JOIN users u ON u.id = j.created_by WHERE j.id = ?`).get(id) as JobRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export function listChartTypeJobs(db: Db, limit: number): ChartTypeJobRecord[] {
+  const rows = statement(db, `SELECT ${JOB_COLUMNS} FROM chart_type_jobs j LEFT JOIN users u ON u.id = j.created_by ORDER BY j.id DESC LIMIT ?`).all(limit) as JobRow[];
+  return rows.map(toRecord);
+}
+
+function jobFailures(db: Db, jobId: number): ChartTypeFailure[] {
+  return statement(
+    db,
+    `SELECT t.chart_id, c.split || '/' || c.imgname AS chart, COALESCE(t.kind, 'failed') AS kind, COALESCE(t.error, '') AS reason
+     FROM chart_type_tasks t JOIN charts c ON c.id = t.chart_id
+     WHERE t.job_id = ? AND t.status = 'failed' ORDER BY t.chart_id LIMIT ?`,
+  ).all(jobId, CHART_TYPE_FAILURES_SHOWN) as ChartTypeFailure[];
+}
+
+export function publicChartTypeJob(db: Db, job: ChartTypeJobRecord): ChartTypeJob {
+  const { concurrency: _concurrency, ...rest } = job;
+  return { ...rest, failures: job.tasks_failed > 0 ? jobFailures(db, job.id) : [] };
+}
+
+/** Of the charts a scope would ask about, those not already queued in another unfinished job (that job asks). */
+export function withoutQueuedCharts<T extends { id: number }>(db: Db, charts: T[]): T[] {
+  const queued = new Set(
+    (
+      statement(
+        db,
+        `SELECT t.chart_id FROM chart_type_tasks t JOIN chart_type_jobs j ON j.id = t.job_id
+         WHERE j.status IN ${UNFINISHED} AND t.status IN ('pending', 'running')`,
+      ).all() as { chart_id: number }[]
+    ).map((row) => row.chart_id),
+  );
+  return queued.size === 0 ? charts : charts.filter((chart) => !queued.has(chart.id));
+}
+
+/** Stores a job and its tasks (call inside a transaction: a job is never seen without its plan). */
+export function insertChartTypeJob(db: Db, job: { split: string | null; model: string; concurrency: number; createdBy: number | null; chartIds: number[] }): number {
+  const id = Number(
+    statement(db, 'INSERT INTO chart_type_jobs (split, model, concurrency, tasks_total, created_by) VALUES (?, ?, ?, ?, ?)').run(
+      job.split,
+      job.model,
+      job.concurrency,
+      job.chartIds.length,
+      job.createdBy,
+    ).lastInsertRowid,
+  );
+  const task = statement(db, 'INSERT INTO chart_type_tasks (job_id, chart_id) VALUES (?, ?)');
+  for (const chartId of job.chartIds) task.run(id, chartId);
+  return id;
+}
+
+/** Moves the job from one of `from` to `to` in one statement; whether it moved. A start stamps `started_at` once, an end `finished_at`. */
+export function transitionChartTypeJob(db: Db, id: number, from: readonly RunStatus[], to: RunStatus, error: string | null = null): boolean {
+  const finished = to === 'done' || to === 'cancelled' || to === 'failed';
+  return (
+    statement(
+      db,
+      `UPDATE chart_type_jobs SET status = @to, error = COALESCE(@error, error),
+         started_at = CASE WHEN @to = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
+         finished_at = CASE WHEN @finished = 1 THEN ${NOW} ELSE finished_at END
+       WHERE id = @id AND status IN (SELECT value FROM json_each(@from))`,
+    ).run({ id, to, error, finished: finished ? 1 : 0, from: JSON.stringify(from) }).changes === 1
+  );
+}
+
+/** Takes the job's next pending chart (lowest id first), marked running; null when none is left. */
+export function claimNextTask(db: Db, jobId: number): { id: number; name: string } | null {
+  const row = statement(
+    db,
+    `UPDATE chart_type_tasks SET status = 'running', updated_at = ${NOW}
+     WHERE job_id = @job AND chart_id = (SELECT chart_id FROM chart_type_tasks WHERE job_id = @job AND status = 'pending' ORDER BY chart_id LIMIT 1)
+     RETURNING chart_id`,
+  ).get({ job: jobId }) as { chart_id: number } | undefined;
+  if (!row) return null;
+  const chart = statement(db, `SELECT id, split || '/' || imgname AS name FROM charts WHERE id = ?`).get(row.chart_id) as { id: number; name: string } | undefined;
+  if (!chart) throw new Error(`chart-type job ${jobId}: chart ${row.chart_id} of its plan no longer exists`);
+  return chart;
+}
+
+export type TaskOutcome = { status: 'done'; chartType: string; hint: string } | { status: 'failed' | 'skipped'; kind: string; reason: string };
+
+export interface TaskUsage {
+  attempts: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  priced: boolean;
+}
+
+/**
+ * Settles a running task and counts it, with what its calls used; a skipped chart (a curator
+ * decided it meanwhile) counts as done. Call inside the transaction that stores the chart's type,
+ * so a crash never leaves a stored type's chart pending (it would be asked again).
+ */
+export function finishTask(db: Db, jobId: number, chartId: number, outcome: TaskOutcome, usage: TaskUsage): void {
+  const done = outcome.status === 'done';
+  const settled = statement(
+    db,
+    `UPDATE chart_type_tasks SET status = @status, chart_type = @chart_type, hint = @hint, kind = @kind, error = @reason, updated_at = ${NOW}
+     WHERE job_id = @job AND chart_id = @chart AND status = 'running'`,
+  ).run({
+    job: jobId,
+    chart: chartId,
+    status: outcome.status,
+    chart_type: done ? outcome.chartType : null,
+    hint: done ? outcome.hint : null,
+    kind: done ? null : outcome.kind,
+    reason: done ? null : outcome.reason,
+  });
+  addUsage(db, jobId, usage);
+  if (settled.changes === 0) return;
+  const failed = outcome.status === 'failed';
+  statement(db, 'UPDATE chart_type_jobs SET tasks_done = tasks_done + @done, tasks_failed = tasks_failed + @failed WHERE id = @job').run({ job: jobId, done: failed ? 0 : 1, failed: failed ? 1 : 0 });
+}
+
+/** What calls used even when their chart is asked again later (a cancelled call, which still cost). */
+export function addUsage(db: Db, jobId: number, usage: TaskUsage): void {
+  statement(
+    db,
+    `UPDATE chart_type_jobs SET attempts = attempts + @attempts, prompt_tokens = prompt_tokens + @prompt_tokens,
+       completion_tokens = completion_tokens + @completion_tokens, cost = cost + @cost, priced = priced AND @priced
+     WHERE id = @job`,
+  ).run({ job: jobId, ...usage, priced: usage.priced ? 1 : 0 });
+}
+
+/** A running task back to pending: its call was stopped (cancel, shutdown), so it is asked when the job goes on. */
+export function reopenTask(db: Db, jobId: number, chartId: number): void {
+  statement(db, `UPDATE chart_type_tasks SET status = 'pending', updated_at = ${NOW} WHERE job_id = ? AND chart_id = ? AND status = 'running'`).run(jobId, chartId);
+}
+
+/** Every running task of the job back to pending: its owner died mid-call; the stored types are done already. */
+export function requeueRunningTasks(db: Db, jobId: number): number {
+  return statement(db, `UPDATE chart_type_tasks SET status = 'pending', updated_at = ${NOW} WHERE job_id = ? AND status = 'running'`).run(jobId).changes;
+}
