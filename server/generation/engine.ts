@@ -52,6 +52,8 @@ export interface ItemRequest {
   alternatives: { id: number; text: string; chartType?: ChartType }[];
   /** This task is drawn to be a control: an assumption that leaves the answer unchanged is wanted, and kept. */
   control: boolean;
+  /** Assumptions reviewers rejected for this QA: an engine that can avoid them (the offline rules) never writes one again. */
+  rejectedAssumptions?: readonly string[];
   signal: AbortSignal;
 }
 

@@ -44,6 +44,7 @@ export function createOfflineEngine(): GenerationEngine {
         alternatives: request.alternatives,
         control: request.control,
         seed: request.taskId,
+        rejectedAssumptions: request.rejectedAssumptions ?? [],
       });
       return Promise.resolve(
         result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE },

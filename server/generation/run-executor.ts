@@ -4,6 +4,7 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { getQaWithChart } from '../charts/chart-queries';
+import { rejectedAssumptions } from '../items/item-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
@@ -341,7 +342,8 @@ export class RunExecutor {
     // A group question's alternatives are group proposals of any chart type the group holds (each edits a chart of its type).
     const types = source.group ? [...new Set(source.group.charts.map((member) => member.chart_type))] : [source.chart.chart_type];
     const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, types, proposal) : [];
-    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text, chartType: proposal.chart_type }, alternatives, control, signal });
+    const rejected = engine.engine === 'offline' ? rejectedAssumptions(db, source.qa.id) : [];
+    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text, chartType: proposal.chart_type }, alternatives, control, rejectedAssumptions: rejected, signal });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
     if (item) this.ctx.publish('item.created', { item });

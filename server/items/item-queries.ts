@@ -284,3 +284,8 @@ export function itemQuestionTexts(db: Db, itemId: number): { question: string; a
     .get(itemId) as { question: string; assumption: string; factual_query: string } | undefined;
   return row ?? null;
 }
+
+/** The assumptions of a QA's rejected items: generation never writes one of them again. */
+export function rejectedAssumptions(db: Db, qaId: number): string[] {
+  return (statement(db, `SELECT assumption FROM hqa_items WHERE qa_id = ? AND status = 'rejected'`).all(qaId) as { assumption: string }[]).map((row) => row.assumption);
+}

@@ -12,7 +12,8 @@ import type { QaWithChart } from '../charts/chart-queries';
 import { questionRelation } from '../language/question-relation';
 import { getProposal } from '../pool/pool-queries';
 import { getSettings } from '../settings/settings-queries';
-import { getItemSummary, insertItem } from './item-queries';
+import { getItemSummary, insertItem, rejectedAssumptions } from './item-queries';
+import { assumptionKey } from '../../shared/generation/assumption-key';
 
 /** Idempotency key of a generated item: one per proposal × factual QA, whatever run makes it. */
 export const itemKey = (proposalId: number, qaId: number) => `p${proposalId}:q${qaId}`;
@@ -132,6 +133,14 @@ function refusal(verifier: VerifierResult, policy: UnchangedPolicy, keepErrors: 
   return null;
 }
 
+/** A generated item whose QA and assumption a reviewer already rejected is the same rejected item again. */
+function repeatsRejected(db: Db, item: NewItem, policy: UnchangedPolicy): string | null {
+  if (policy === 'keep') return null;
+  const key = assumptionKey(item.draft.assumption);
+  if (!rejectedAssumptions(db, item.source.qa.id).some((assumption) => assumptionKey(assumption) === key)) return null;
+  return `repeats_rejected: a reviewer rejected an item with this QA and this assumption ("${item.draft.assumption}"); it is not made again under any proposal`;
+}
+
 /**
  * Verifies a draft (edit applied, program rerun on both tables, lint, proposal consistency),
  * classifies its question against the factual one, computes the bias guards and stores it.
@@ -142,7 +151,7 @@ export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): Crea
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
   const settings = getSettings(db);
   const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText, { maxChangeShare: settings.max_change_share }), item.notes ?? []);
-  const refused = refusal(verifier, policy, settings.keep_items_with_errors);
+  const refused = refusal(verifier, policy, settings.keep_items_with_errors) ?? repeatsRejected(db, item, policy);
   if (refused) return { ok: false, reason: refused };
   const tables = subjectTables(item.source);
   const unedited = runProgram(tables, item.draft.program);

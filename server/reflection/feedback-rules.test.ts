@@ -6,6 +6,7 @@ import { demoCharts } from '../demo/demo-charts';
 import { offlineItem } from '../generation/offline/offline-item';
 import { questionProgram } from '../generation/offline/question-program';
 import { boundMagnitude, PLAUSIBLE_PERCENT, reviseFromFeedback, targetAskedElement } from './feedback-rules';
+import { CONSTRAINT_CLAUSES } from '../../shared/generation/proposal-constraints';
 
 function rejection(item: number, comment: string, failed: FeedbackEntry['failed'] = ['rationality']): FeedbackEntry {
   return { item_id: item, question: 'q', decision: 'reject', failed, notes: '', comment, correction: '' };
@@ -17,7 +18,7 @@ describe('reviseFromFeedback', () => {
   it('revises two proposals with different feedback differently, quoting the feedback it used', () => {
     const implausible = reviseFromFeedback(tripled, [rejection(1, 'Not plausible: tripling a revenue overnight is unrealistic.'), rejection(2, 'Too large a change.')]);
     const unchanged = reviseFromFeedback(tripled, [rejection(3, 'This does not change the answer to the question.'), rejection(4, 'Same answer as before.', ['correctness'])]);
-    expect(implausible?.text).toBe(`Raise the value of the largest bar by ${PLAUSIBLE_PERCENT} percent, then ask how the ranking changes.`);
+    expect(implausible?.text).toBe(`Raise the value of the largest bar by ${PLAUSIBLE_PERCENT} percent, then ask how the ranking changes, ${CONSTRAINT_CLAUSES.bounded_change}.`);
     expect(implausible?.rules).toEqual(['implausible_change']);
     expect(implausible?.addressed).toMatch(/2 of 2 reviews.*item 1: "Not plausible/);
     expect(unchanged?.text).toBe('Triple the value of the bar the question asks about, then ask how the ranking changes.');

@@ -1,6 +1,7 @@
 import type { FeedbackEntry } from '../../shared/api/reflection';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Criterion } from '../../shared/domain/review';
+import { BOUNDED_PERCENT, BOUNDED_POINTS, CONSTRAINT_CLAUSES } from '../../shared/generation/proposal-constraints';
 
 /**
  * The offline reviser's rules: what reviewers' words ask of a proposal, and how its text
@@ -11,7 +12,7 @@ import type { Criterion } from '../../shared/domain/review';
  * Criteria alone, without words a rule knows, add that criterion's constraint.
  */
 
-export const FEEDBACK_RULES = ['implausible_change', 'answer_unchanged', 'states_answer', 'ambiguous'] as const;
+export const FEEDBACK_RULES = ['implausible_change', 'answer_unchanged', 'states_answer', 'names_answer', 'broken_whole', 'ambiguous'] as const;
 export type FeedbackRuleId = (typeof FEEDBACK_RULES)[number];
 
 interface Rule {
@@ -25,15 +26,20 @@ interface Rule {
 }
 
 /** The largest relative change a bounded revision allows, and the points a share may move. */
-export const PLAUSIBLE_PERCENT = 20;
-export const PLAUSIBLE_POINTS = 5;
+export const PLAUSIBLE_PERCENT = BOUNDED_PERCENT;
+export const PLAUSIBLE_POINTS = BOUNDED_POINTS;
 
+/**
+ * Each rule's revision ends in a constraint clause (shared/generation/proposal-constraints.ts):
+ * the offline rules size their changes by it, the model reads it, and the verifier holds every
+ * later item of the proposal to it — rewording alone would bring the same items back.
+ */
 const RULES: Rule[] = [
   {
     id: 'implausible_change',
     heard: /\b(not plausible|implausible|unrealistic|unlikely|too (big|large|much|extreme|high|low|drastic|strong)|exaggerat\w*|absurd|far[- ]fetched|wild(ly)?)\b/,
-    revise: boundMagnitude,
-    says: `bounded the change to at most ${PLAUSIBLE_PERCENT} percent (or ${PLAUSIBLE_POINTS} percentage points)`,
+    revise: (text) => appendClause(boundMagnitude(text) ?? text, CONSTRAINT_CLAUSES.bounded_change) ?? boundMagnitude(text),
+    says: `bounded every change to at most ${PLAUSIBLE_PERCENT} percent (or ${PLAUSIBLE_POINTS} percentage points)`,
   },
   {
     id: 'answer_unchanged',
@@ -43,14 +49,26 @@ const RULES: Rule[] = [
   },
   {
     id: 'states_answer',
-    heard: /\b(gives? (the answer )?away|states the answer|answer is (in|stated in|given in) the (assumption|premise)|gives the answer|no need to read|trivial)\b/,
-    revise: (text) => appendClause(text, 'without setting the very value the question asks for'),
+    heard: /\b(states the answer|answer is (in|stated in|given in) the (assumption|premise)|no need to read|trivial|sets the (value|answer)|just reads? (it )?back)\b/,
+    revise: (text) => appendClause(text, CONSTRAINT_CLAUSES.not_asked_value),
     says: 'forbade setting the value the question asks for',
+  },
+  {
+    id: 'names_answer',
+    heard: /\b(gives? (the answer |it )?away|names the (answer|winner)|reveals? the (answer|winner|ranking|order)|says (which|who) (is|would be)|taking it (above|below)|rank(ing)? (is )?(given|stated)|gives the answer)\b/,
+    revise: (text) => appendClause(text, CONSTRAINT_CLAUSES.answer_unnamed),
+    says: 'forbade naming the answer in the assumption',
+  },
+  {
+    id: 'broken_whole',
+    heard: /\b(more than 100|over 100|above 100|(do(es)?n't|do(es)? not|no longer) (add|sum) up|(do(es)?n't|do(es)? not|no longer) sums? to 100|sums? to \d+(\.\d+)? instead of 100|not a whole|whole is broken|shares? (exceed|pass) 100)/,
+    revise: (text) => appendClause(text, CONSTRAINT_CLAUSES.keep_whole),
+    says: 'required the change to come from the other parts so the shares still sum to 100',
   },
   {
     id: 'ambiguous',
     heard: /\b(ambiguous|unclear|tie|tied|two answers|several answers|more than one answer)\b/,
-    revise: (text) => appendClause(text, 'so that the question keeps a single answer'),
+    revise: (text) => appendClause(text, CONSTRAINT_CLAUSES.single_answer),
     says: 'required the question to keep a single answer',
   },
 ];
@@ -59,15 +77,15 @@ const RULES: Rule[] = [
 const CRITERION_CLAUSES: Record<Criterion, Record<'general' | 'share', string>> = {
   layout: {
     general: 'keeping every named category on the chart and every value within its axis',
-    share: 'taking the change from the other parts so the shares still sum to 100',
+    share: CONSTRAINT_CLAUSES.keep_whole,
   },
   correctness: {
     general: 'stating the exact new value so the answer can be computed from the chart',
     share: 'stating the exact new share so the answer can be computed from the chart',
   },
   rationality: {
-    general: 'keeping the change plausible for what the chart measures and asking one unambiguous question',
-    share: 'keeping the change plausible for what the chart measures and asking one unambiguous question',
+    general: CONSTRAINT_CLAUSES.bounded_change,
+    share: CONSTRAINT_CLAUSES.bounded_change,
   },
 };
 

@@ -1,3 +1,4 @@
+import { changeBound, readConstraints } from './proposal-constraints';
 /**
  * Reading a proposal's operation from its words. Proposals are free text (hand-written
  * seeds, an LLM's, the offline engine's own), so this is keyword matching, deliberately
@@ -47,6 +48,8 @@ export interface Intent {
   keepTotal: boolean;
   /** The phrase naming what the rules cannot perform faithfully; `kind` is then null. */
   unsupported: string | null;
+  /** A bound reviewers set ("changing no value by more than 20 percent" → 0.2): no cell may move by more. */
+  maxChange: number | null;
 }
 
 /**
@@ -93,7 +96,10 @@ const SELECTORS: [RowSelector, RegExp][] = [
 ];
 
 export function parseIntent(text: string): Intent {
-  const t = ` ${text.toLowerCase().replace(/\s+/g, ' ')} `;
+  // Reviewers' constraints ("changing no value by more than 20 percent") bound the operation; they are not it.
+  const { operation } = readConstraints(text);
+  const maxChange = changeBound(text);
+  const t = ` ${operation.toLowerCase().replace(/\s+/g, ' ')} `;
   const sign = firstChangeSign(t);
   // "by 20 percent" is a relative change; "to 20 percent" and "20 percentage points" are amounts.
   const byPercent = /\bby (\d+(?:\.\d+)?)\s*(?:%|percent)(?!age)(?!\s*points?)/;
@@ -130,6 +136,7 @@ export function parseIntent(text: string): Intent {
     withinRow: /\b(segments?|within (the|one|a) (bar|group|column)|same bar|of that bar)\b/.test(t),
     keepTotal: /\brebalanc\w*|\b(total|sum)s? (stays?|remains?|is kept|unchanged)\b|\bstill sums?\b/.test(t),
     unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
+    maxChange,
   };
   const kind = kindOf(t, intent);
   // "Each" or "every" with a change the builders make on one cell only (set, swap, move) is not that change.

@@ -75,6 +75,8 @@ export const LINT_CODES = [
   'answer_unchanged',
   /** The edit does not perform the operation the item's proposal names. Warning. */
   'proposal_inconsistent',
+  /** The item breaks a constraint its proposal's text carries from reviewers' feedback (shared/generation/proposal-constraints.ts). Error. */
+  'proposal_constraint',
   /**
    * The model's reply gave an edit op a number the op does not use (strict structured output
    * makes it fill every field, e.g. `"factor": 2` on a `set`); it was dropped. Info.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { answersAgree, resultsAgree, roundForTable } from './answer-compare';
 import { AnswerTypeSchema, classifyAnswer } from './answers';
 import { lintItem } from './item-lint';
+import { constraintFindings } from '../generation/proposal-constraints';
 import { FindingSchema, type Finding } from './lint';
 import type { DataTable } from './model';
 import { formatAnswer, parseProgram, type Scalar } from './program';
@@ -105,6 +106,9 @@ export function verifyItem(input: VerifyInput): VerifierResult {
       severity: 'warning',
       message: `the program gives ${before?.ok ? shown(before.value, program, table) : '?'} on the original table and ${shown(after.value, program, table)} on the edited one: the assumption does not change the answer`,
     });
+  }
+  if (proposal && trace.edit.kind === 'applied') {
+    lint.push(...constraintFindings({ proposal, original: table, edited: trace.table, edit: trace.edit.edit, program, assumption }));
   }
   lint.push(
     ...lintItem({

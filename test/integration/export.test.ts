@@ -244,11 +244,15 @@ describe('the question relation and control questions', () => {
       const control = createItem(
         own,
         newItem({
-          assumption: 'Suppose "Decrease" doubled.',
-          question: 'Suppose "Decrease" doubled. What would the value of "Increase" be?',
+          assumption: 'Suppose 5 points moved from "Decrease" to "Stay about the same".',
+          question: 'Suppose 5 points moved from "Decrease" to "Stay about the same". What would the value of "Increase" be?',
           answer: '30',
           affects_answer: false,
-          edit: [{ op: 'scale', row: 'Decrease', factor: 2 }],
+          // The slices keep their 100: an edit that broke the pie would be refused, control or not.
+          edit: [
+            { op: 'add', row: 'Decrease', delta: -5 },
+            { op: 'add', row: 'Stay about the same', delta: 5 },
+          ],
           program: 'value("Increase")',
         }),
         'control',
@@ -264,7 +268,7 @@ describe('the question relation and control questions', () => {
           program: 'sum(series())',
         }),
       );
-      if (!control.ok || !control.item || !different) throw new Error('not stored');
+      if (!control.ok || !control.item || !different) throw new Error(`not stored: ${control.ok ? '' : control.reason}`);
       expect([control.item.question_relation, control.item.is_control, different.question_relation]).toEqual(['same', true, 'different']);
       buildStoredItem(own, { qaId: source.qa.id, chartId: source.chart.id });
       own.prepare("UPDATE hqa_items SET status = 'accepted'").run();

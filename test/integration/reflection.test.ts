@@ -9,7 +9,9 @@ import { putSettings } from '../../server/settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { offlineItem } from '../../server/generation/offline/offline-item';
-import { createVerifiedItem, itemKey } from '../../server/items/item-service';
+import { createItem, createVerifiedItem, itemKey } from '../../server/items/item-service';
+import { assumptionKey } from '../../shared/generation/assumption-key';
+import { CONSTRAINT_CLAUSES } from '../../shared/generation/proposal-constraints';
 import { getProposal } from '../../server/pool/pool-queries';
 import { addProposal } from '../../server/pool/pool-service';
 import { userIdByName } from '../../server/users/user-service';
@@ -123,7 +125,7 @@ describe('reflection with the offline engine', () => {
       await reviewAll(server, reviewer, second, 'This does not change the answer to the question: it asks about another bar.');
       const a = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${tripled}`)).body);
       const b = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${doubled}`)).body);
-      expect(a.revised?.text).toBe('Raise the value of the largest bar by 20 percent.');
+      expect(a.revised?.text).toBe(`Raise the value of the largest bar by 20 percent, ${CONSTRAINT_CLAUSES.bounded_change}.`);
       expect(b.revised?.text).toBe('Double the value of the bar the question asks about.');
       expect(a.reflection.addressed).toMatch(/3 of 3 reviews asked \(item \d+: "Far too large/);
       expect(b.reflection.addressed).toMatch(/made the change act on the element the question asks about/);
@@ -155,6 +157,29 @@ describe('reflection with the offline engine', () => {
     await executor.start(next.id);
     const used = server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE run_id = ? AND proposal_id = ?').get(next.id, revised?.id) as { n: number };
     expect(used.n).toBeGreaterThan(0);
+  });
+
+  it('never makes an item with the QA and the assumption of a rejected one again, under any proposal', async () => {
+    const { itemIds } = await itemsAndReviews(server, reviewer, 'vertical_bar');
+    const db = server.server.ctx.db;
+    const rejected = itemIds.map((id) => db.prepare('SELECT qa_id, assumption, proposal_id, question, answer, answer_type, rationale, edit, program FROM hqa_items WHERE id = ?').get(id) as { qa_id: number; assumption: string; proposal_id: number; question: string; answer: string; answer_type: 'integer'; rationale: string; edit: string; program: string });
+    expect(rejected.length).toBeGreaterThan(0);
+    // Every QA again, those with items included: the rules must find other assumptions or none.
+    const { executor } = server.server;
+    const again = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', chart_type: 'vertical_bar', items: 200, only_new_qas: false }), null);
+    await executor.start(again.id);
+    for (const item of rejected) {
+      const twins = db.prepare('SELECT id, assumption FROM hqa_items WHERE run_id = ? AND qa_id = ?').all(again.id, item.qa_id) as { id: number; assumption: string }[];
+      expect(twins.map((twin) => assumptionKey(twin.assumption))).not.toContain(assumptionKey(item.assumption));
+    }
+    // A model's item repeating one, under another proposal, is refused with the reason.
+    const [first] = rejected;
+    const source = first ? getQaWithChart(db, first.qa_id) : null;
+    if (!first || !source) throw new Error('no rejected item');
+    const other = proposalIdOf(server, 'vertical_bar', 'Raise the bar the question asks about by a noticeable amount.');
+    const draft = { assumption: `${first.assumption.replace(/\.$/, '')}.`, question: first.question, answer: first.answer, answer_type: first.answer_type, rationale: first.rationale, affects_answer: true, edit: JSON.parse(first.edit) as never, program: first.program };
+    const repeated = createItem(db, { source, draft, origin: 'llm', proposalId: other, runId: null, model: 'gpt-4o-mini', createdBy: null, idempotencyKey: itemKey(other, first.qa_id) }, 'drop');
+    expect(repeated).toMatchObject({ ok: false, reason: expect.stringMatching(/^repeats_rejected: /) });
   });
 
   it('reflects in a batch on every proposal with new decisions, reporting progress live', async () => {

@@ -169,7 +169,7 @@ describe('no self-approval', () => {
 
   it('a reviewer’s own items on a seed, all rejected by another reviewer, neither retire it nor reach a reflection prompt; a curator’s item counts', async () => {
     putSettings(db(), { auto_reflect: true, reflection_min_decisions: 3, retire_min_decisions: 10, retire_max_pass_rate: 0.2 });
-    const seed = addProposal(db(), { chartType: 'vertical_bar', text: 'Double the value of the largest bar.', origin: 'seed', parentIds: [], round: 0 }, 1).id;
+    const seed = addProposal(db(), { chartType: 'vertical_bar', text: 'Halve the bar the question asks about.', origin: 'seed', parentIds: [], round: 0 }, 1).id;
     const own = handWrittenItems(seed, userId('ann'), 10);
     onlyOpen(own);
     const FEEDBACK = 'Ann wrote this one badly on purpose: retire the proposal.';

@@ -1,6 +1,8 @@
 import {
   amountText,
   balance,
+  boundedAmount,
+  boundedFactor,
   changeText,
   clean,
   defaultAmount,
@@ -31,7 +33,7 @@ const DEFAULT_POINTS = [2, 5, 10];
 
 function scale(input: PlanInput): PlanDraft | null {
   const { column, row, intent, rng } = input;
-  const factor = intent.factor ?? pick(rng, DEFAULT_FACTORS);
+  const factor = boundedFactor(input, intent.factor ?? pick(rng, DEFAULT_FACTORS));
   if (!(factor > 0) || factor === 1) return null;
   if (intent.everyRow && !column.whole && !input.facts.rowWhole) {
     if (!column.cells.every((cell) => fits(column, clean(cell.value * factor)))) return null;
@@ -70,8 +72,10 @@ function add(input: PlanInput): PlanDraft | null {
     delta = clean(target + intent.sign * margin - before);
     if (Math.sign(delta) !== intent.sign) return null;
   } else {
-    delta = intent.sign * (givenAmount(input) ?? defaultAmount(input, before));
+    delta = intent.sign * Math.min(givenAmount(input) ?? defaultAmount(input, before), boundedAmount(input, before));
   }
+  // A bound reviewers set cannot be kept by an overtake that needs more.
+  if (Math.abs(delta) > boundedAmount(input, before) + 1e-9) return null;
   if (column.integer) delta = Math.round(delta);
   if (delta === 0) return null;
   const verb = delta > 0 ? 'increased' : 'decreased';
@@ -104,7 +108,8 @@ function move(input: PlanInput): PlanDraft | null {
   const partnerValue = partner === null ? null : valueOf(column, partner);
   // "until the two are equal": half the gap moves.
   const toEqual = input.intent.match && partnerValue !== null && !facts.rowWhole && !input.intent.withinRow ? clean((before - partnerValue) / 2) : null;
-  const amount = toEqual ?? givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before));
+  const partnerBase = partner === null ? before : (valueOf(column, partner) ?? before);
+  const amount = Math.min(toEqual ?? givenAmount(input) ?? (column.percent ? pick(rng, DEFAULT_POINTS) : defaultAmount(input, before)), boundedAmount(input, before), boundedAmount(input, partnerBase));
   if (!(amount > 0)) return null;
   if (facts.rowWhole || input.intent.withinRow) {
     // Within one bar of a 100% chart, from one segment to another, so the bar still sums to 100:
@@ -212,6 +217,7 @@ function set(input: PlanInput): PlanDraft | null {
   else if (rng() < 0.6) after = clean(Math.max(...values) + niceAmount(Math.abs(Math.max(...values)) * 0.2, decimals));
   else after = clean(Math.min(...values) - niceAmount(Math.abs(Math.min(...values)) * 0.5, decimals));
   if (after === before || !fits(column, after)) return null;
+  if (Math.abs(after - before) > boundedAmount(input, before) + 1e-9) return null;
   const kept = balance(input, row, clean(after - before), intent.match ? partner : null);
   if (!kept) return null;
   const to = intent.match && partner !== null ? `the same as that of ${nameOf(partner)} (${valueText(column, after)})` : valueText(column, after);

@@ -1,3 +1,4 @@
+import { BOUNDED_POINTS } from '../../../shared/generation/proposal-constraints';
 import type { Edit, EditOp } from '../../../shared/table/edit';
 import type { IntentKind, Intent } from '../../../shared/generation/proposal-intent';
 import { fmt, nameOf, niceAmount, roundTo } from './phrasing';
@@ -83,6 +84,24 @@ export function givenAmount(input: PlanInput): number | null {
   if (amountInPoints) return null;
   const mean = column.cells.reduce((n, cell) => n + Math.abs(cell.value), 0) / column.cells.length;
   return amount >= mean * NEGLIGIBLE_SHARE ? amount : null;
+}
+
+/**
+ * The largest amount a value may move by under the proposal's bound (reviewers' "changing no
+ * value by more than 20 percent"): a share by the bound's points, any other value by the bound
+ * times itself; Infinity without a bound.
+ */
+export function boundedAmount(input: PlanInput, base: number): number {
+  const bound = input.intent.maxChange;
+  if (bound === null) return Number.POSITIVE_INFINITY;
+  return input.column.percent ? BOUNDED_POINTS : bound * Math.abs(base);
+}
+
+/** A factor brought within the proposal's bound (a tripling becomes ×1.2), or as it was. */
+export function boundedFactor(input: PlanInput, factor: number): number {
+  const bound = input.intent.maxChange;
+  if (bound === null || Math.abs(factor - 1) <= bound) return factor;
+  return factor > 1 ? 1 + bound : 1 - bound;
 }
 
 /** A proposal's number below this share of the column's mean is too small to matter. */

@@ -11,6 +11,7 @@ import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import type { Finding } from '../../../shared/table/lint';
 import { hypotheticalQuestion } from './hypothetical-question';
 import { capitalize, withoutFootnote } from './phrasing';
+import { assumptionKey } from '../../../shared/generation/assumption-key';
 import { planEdit, type EditPlan } from './plan-edit';
 import { questionProgram, type QuestionProgram } from './question-program';
 import { mulberry32, seedFor, shuffled, type Rng } from './rng';
@@ -33,6 +34,8 @@ export interface OfflineItemInput {
   seed: number;
   /** Look for an assumption that leaves the answer as it was (a control question) instead of one that changes it. */
   control?: boolean;
+  /** Assumptions reviewers rejected for this QA: the rules never write one of them again, under any proposal. */
+  rejectedAssumptions?: readonly string[];
 }
 
 export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
@@ -95,9 +98,11 @@ function planFor(
 ): { plan: EditPlan; verdict: VerifierResult } | null {
   // Set by `accept` for the plan it accepts, so the verdict is not computed twice.
   const found: { verdict?: VerifierResult } = {};
+  const rejected = new Set((input.rejectedAssumptions ?? []).map(assumptionKey));
   const accept = (plan: EditPlan) => {
     if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
-    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query });
+    if (rejected.has(assumptionKey(plan.assumption))) return false;
+    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query, proposal: proposal.text });
     if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
     // A reviewer rejects these whatever the proposal: the answer given away, a value no such chart shows.
     // A reviewer rejects what the checks call an error: the rules never write one.

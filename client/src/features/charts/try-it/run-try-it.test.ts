@@ -7,7 +7,8 @@ const table = buildSalesTable();
 
 describe('runTryIt', () => {
   it('shows the edited table, its changes, the answer on it and the layout lint', () => {
-    const result = runTryIt(table, 'line', '[{"op":"scale","series":"Online","factor":2}]', 'value("2020", "Online")');
+    // Online and Offline are shares of one whole: the 20 points Online gains come from Offline.
+    const result = runTryIt(table, 'line', '[{"op":"add","row":"2020","series":"Online","delta":20},{"op":"add","row":"2020","series":"Offline","delta":-20}]', 'value("2020", "Online")');
     expect(result.edit).toMatchObject({ kind: 'applied', added_rows: [], removed_rows: [], removed_series: [] });
     expect(result.edit.kind === 'applied' && result.edit.changes.length).toBeGreaterThan(0);
     expect(result.edit).not.toHaveProperty('edit');
