@@ -48,18 +48,30 @@ export function spellings(label: string, all: readonly string[]): string[] {
   return [...out].filter((s) => s.length >= 2 || /^\d$/.test(s));
 }
 
+const BEFORE = '(?<![\\p{L}\\p{N}])';
+const AFTER = "(?:'s)?(?![\\p{L}\\p{N}])";
+/** Below this many letters a label could be spaced into a question by chance ("u s" for "US"). */
+const MIN_LOOSE_LETTERS = 8;
+
 /** Every label of `labels` that `q` (a `questionText`) names, longest spelling first, no two overlapping, in the order they appear. */
 export function mentions(q: string, labels: readonly string[]): Mention[] {
   const found: Mention[] = [];
   const options = labels.flatMap((label) => spellings(label, labels).map((spelling) => ({ label, spelling })));
   options.sort((a, b) => b.spelling.length - a.spelling.length);
-  for (const { label, spelling } of options) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(spelling)}(?:'s)?(?![\\p{L}\\p{N}])`, 'gu');
+  const find = (label: string, pattern: RegExp) => {
     for (const match of q.matchAll(pattern)) {
       const m = { label, at: match.index, end: match.index + match[0].length };
       if (found.some((f) => overlaps(f, m) || f.label === label)) continue;
       found.push(m);
     }
+  };
+  for (const { label, spelling } of options) find(label, new RegExp(`${BEFORE}${escapeRegExp(spelling)}${AFTER}`, 'gu'));
+  // Then, for labels not found as spelled, the same letters spaced or hyphenated otherwise:
+  // "military force" for "Use militaryforce wisely", "hand-washing" for "handwashing".
+  for (const { label, spelling } of options) {
+    const letters = [...spelling.replace(/[\s-]+/g, '')];
+    if (letters.length < MIN_LOOSE_LETTERS || found.some((f) => f.label === label)) continue;
+    find(label, new RegExp(`${BEFORE}${letters.map(escapeRegExp).join('[\\s-]?')}${AFTER}`, 'gu'));
   }
   return found.sort((a, b) => a.at - b.at);
 }

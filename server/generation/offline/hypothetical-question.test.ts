@@ -21,6 +21,10 @@ describe('hypotheticalQuestion', () => {
     ['Which option has 16%?', 'Which option would have 16%?'],
     ['How many blue bars exceed 520000 values?', 'How many blue bars would exceed 520000 values?'],
     ['What does the largest bar represent?', 'What would the largest bar represent?'],
+    // Yes/No comparisons: "be" where the comparison starts, past a number in the subject, and for ChartQA's "Does … is".
+    ['Is the sum of two smallest segment greater than largest segment?', 'Would the sum of two smallest segment be greater than largest segment?'],
+    ['Is the median of all three data values equal to 32?', 'Would the median of all three data values be equal to 32?'],
+    ['Does the sum of smallest two bar is greater then the value of largest bar?', 'Would the sum of smallest two bar be greater then the value of largest bar?'],
   ])('%s', (factual, hypothetical) => {
     expect(hypotheticalQuestion(factual)).toBe(hypothetical);
   });

@@ -21,6 +21,10 @@ const PREDICATE_WORDS = new Set([
   ...['over', 'under', 'twice', 'double', 'half', 'lowest', 'highest', 'largest', 'smallest', 'biggest', 'most', 'least', 'exactly'],
   ...['two', 'three', 'four', 'five', 'ten', 'hundred', 'positive', 'negative', 'zero'],
 ]);
+/** Comparatives that take a "than": where a Yes/No comparison's predicate starts. */
+const COMPARATIVES = new Set(['greater', 'less', 'higher', 'lower', 'more', 'fewer', 'larger', 'smaller', 'bigger', 'longer', 'shorter', 'lowet']);
+/** "a higher share of votes than": how far a comparative's "than" may follow it. */
+const WORDS_BEFORE_THAN = 5;
 /** Irregular past participles a "has … scored" question may end in. */
 const IRREGULAR_PARTICIPLES = new Set(['been', 'done', 'grown', 'won', 'made', 'spent', 'led', 'held', 'seen', 'taken', 'given', 'risen', 'fallen']);
 
@@ -95,6 +99,9 @@ function withAuxiliary(list: Word[], k: number, start: number): string {
   const keepPunctuation = (replacement: string) => replacement + (list[k]?.text.match(/[?.,!;:]+$/)?.[0] ?? '');
   if (DO_FORMS.has(aux)) {
     out[k] = { ...would(k), text: keepPunctuation(would(k).text) };
+    // "Does the sum of … is greater then …" (as ChartQA's writers have it): the stray copula is the verb.
+    const copula = list.findIndex((w, i) => i > k && COPULAS.has(w.core) && !w.inLabel);
+    if (copula !== -1 && comparisonSlot(list, k) === copula + 1) out[copula] = { text: list[copula]?.text.replace(/^\w+/, 'be') ?? 'be', core: 'be' };
     return join(out);
   }
   if (HAVE_FORMS.has(aux)) {
@@ -143,6 +150,8 @@ function breaksBefore(list: Word[], i: number): boolean {
  * number that is not a place on an axis, a participle ("were enrolled"). Null when none.
  */
 function predicateSlot(list: Word[], k: number): number | null {
+  const comparison = comparisonSlot(list, k);
+  if (comparison !== null) return comparison;
   for (let i = k + 1; i < list.length; i++) {
     const w = list[i] as Word;
     if (w.inLabel) continue;
@@ -151,6 +160,22 @@ function predicateSlot(list: Word[], k: number): number | null {
     if (PREDICATE_WORDS.has(w.core) && previous !== 'the' && !PREPOSITIONS.has(previous)) return i;
     if (/^-?[$€£]?\d/.test(w.core) && !PREPOSITIONS.has(previous)) return i;
     if (i > k + 1 && isParticiple(w.core)) return i;
+  }
+  return null;
+}
+
+/**
+ * Where a Yes/No comparison starts ("greater then", "a higher share than", "equal to", "the same
+ * as"): the predicate, even when a number stands in its subject first ("Is the sum of two smallest
+ * segment greater than …" → "Would the sum of two smallest segment be greater than …").
+ */
+function comparisonSlot(list: Word[], k: number): number | null {
+  for (let i = k + 1; i < list.length; i++) {
+    const w = list[i] as Word;
+    if (w.inLabel) continue;
+    const than = list.slice(i + 1, i + 1 + WORDS_BEFORE_THAN).some((next) => next.core === 'than' || next.core === 'then');
+    if (COMPARATIVES.has(w.core) && than) return i;
+    if (w.core === 'equal' || (w.core === 'same' && list[i + 1]?.core === 'as')) return list[i - 1]?.core === 'the' ? i - 1 : i;
   }
   return null;
 }

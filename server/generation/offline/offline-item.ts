@@ -109,11 +109,18 @@ function planFor(
     if (result.lint.some(refused)) return false;
     if (result.answer_unchanged !== (input.control === true)) return false;
     if (tiedWinner(factual.program, plan.edited)) return false;
+    // "The median of all three data values" asked of two, "the two smallest" of tied bars: another question.
+    if (factual.conditions?.some((condition) => !holds(plan.edited, condition))) return false;
     found.verdict = result;
     return true;
   };
   const plan = planEdit(facts, columnsFor(facts, factual, intent, rng), (column) => focusRows(facts, column, intent, factual, rng), intent, rng, { strict: true, accept, questionRows: factual.rows });
   return plan && found.verdict ? { plan, verdict: found.verdict } : null;
+}
+
+function holds(table: DataTable, condition: string): boolean {
+  const result = runProgram(table, condition);
+  return result.ok && result.value === true;
 }
 
 /**

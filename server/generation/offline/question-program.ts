@@ -6,6 +6,7 @@ import type { DataTable } from '../../../shared/table/model';
 import { runProgram, type Scalar } from '../../../shared/table/program';
 import { colourWordsIn } from '../../../shared/domain/colour-words';
 import { literal } from './phrasing';
+import { yesNoProgram } from './yes-no-program';
 
 /** "How many colour bars are shown" counts bars; only a named colour needs the image. */
 const GENERIC_COLOUR_WORDS = new Set(['colour', 'colours', 'color', 'colors', 'coloured', 'colored']);
@@ -50,9 +51,15 @@ export interface QuestionProgram {
   series: string[];
   /** The program's answer on the original table. */
   answer: string;
+  /**
+   * Programs true on a table where the question asks what it asks of the original (a Yes/No
+   * question's ranks untied, its stated count of rows kept); an edit must keep them true.
+   */
+  conditions?: string[];
 }
 
 interface Parsed {
+  query: string;
   q: string;
   rows: Mention[];
   series: Mention[];
@@ -138,7 +145,7 @@ function parse(query: string, table: DataTable): Parsed {
     }
   }
   numbers.sort((a, b) => a.at - b.at);
-  return { q, rows, series, numbers, multi: table.series.length > 1 };
+  return { query, q, rows, series, numbers, multi: table.series.length > 1 };
 }
 
 /** The series a question is about: the one it names, else each in turn on a table of several. */
@@ -295,29 +302,8 @@ function* lists(parsed: Parsed, choices: (string | null)[], make: (items: string
   }
 }
 
-const GREATER = /\b(greater|higher|more|larger|bigger|exceeds?|above|over|longer)\b/;
-const LESS = /\b(less|lower|smaller|fewer|below|under|shorter)\b/;
-
-/** Yes/No questions: two operands and a comparison, or a cell and the number it is said to hold. */
+/** Yes/No questions: the whole question read by the Yes/No grammar, or nothing (a wrong program reproduces Yes or No half the time). */
 function* comparisons(parsed: Parsed, table: DataTable): Generator<Candidate> {
-  const { q } = parsed;
-  const op = GREATER.test(q) ? '>' : LESS.test(q) ? '<' : '==';
-  const factor = /\b(twice|two times|double)\b/.test(q) ? 2 : /\bthree times|triple\b/.test(q) ? 3 : /\bhalf\b/.test(q) ? 0.5 : null;
-  const choices = seriesChoices(parsed, table);
-  const rows = parsed.rows.map((m) => m.label);
-  const scaled = (b: string) => (factor === null ? b : `${factor} * ${b}`);
-  const cmp = factor !== null ? '==' : op;
-  yield* pairs(parsed, choices, (a, b) => `${a} ${cmp} ${scaled(b)}`, 'compare');
-  const n = parsed.numbers.find((num) => !rows.includes(String(num.value)));
-  if (n) {
-    for (const r of rows) for (const s of choices) yield { program: `${cell(parsed, r, s)} ${op} ${n.value}`, shape: 'compare', rows: [r], series: s === null ? [] : [s] };
-  }
-  for (const s of choices) {
-    const c = col(s);
-    const series = s === null ? [] : [s];
-    if (/\bextreme\b/.test(q) && /\b(middle|median)\b/.test(q)) yield { program: `avg(max(${c}), min(${c})) ${op} median(${c})`, shape: 'compare', rows: [], series };
-    if (/\bmedian\b/.test(q) && MAX_WORDS.test(q)) {
-      for (const other of table.series) yield { program: `median(${c}) ${op} max(series(${literal(other)}))`, shape: 'compare', rows: [], series: [...series, other] };
-    }
-  }
+  const found = yesNoProgram(parsed.query, table);
+  if (found) yield { ...found, shape: 'compare' };
 }
