@@ -65,10 +65,11 @@ export function mentions(q: string, labels: readonly string[]): Mention[] {
       found.push(m);
     }
   };
-  for (const { label, spelling } of options) find(label, new RegExp(`${BEFORE}${escapeRegExp(spelling)}${AFTER}`, 'gu'));
-  // Then, for labels not found as spelled, the same letters spaced or hyphenated otherwise:
-  // "military force" for "Use militaryforce wisely", "hand-washing" for "handwashing".
+  // Each spelling as written, then, for a label not found so, the same letters spaced or
+  // hyphenated otherwise ("military force" for "Use militaryforce wisely", "hand-washing" for
+  // "handwashing") — before any shorter spelling, so a whole label wins over one of its words.
   for (const { label, spelling } of options) {
+    find(label, new RegExp(`${BEFORE}${escapeRegExp(spelling)}${AFTER}`, 'gu'));
     const letters = [...spelling.replace(/[\s-]+/g, '')];
     if (letters.length < MIN_LOOSE_LETTERS || found.some((f) => f.label === label)) continue;
     find(label, new RegExp(`${BEFORE}${letters.map(escapeRegExp).join('[\\s-]?')}${AFTER}`, 'gu'));
