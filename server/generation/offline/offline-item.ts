@@ -149,12 +149,12 @@ function columnsFor(facts: TableFacts, factual: QuestionProgram, intent: Intent,
  * one), else the rows the question reads and the row its answer names, else any.
  */
 function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factual: QuestionProgram, rng: Rng): string[] {
-  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
-  if (selected !== null) return [selected];
   const labels = column.cells.map((cell) => cell.label);
   const named = [...factual.rows, mentionedLabel(factual.answer, labels)].filter((label): label is string => label !== null && labels.includes(label));
-  // "The bar the question asks about": only the question's own rows.
+  // "The bar the question asks about": only the question's own rows (a rank it names is the partner).
   if (intent.asked) return [...new Set(named)];
+  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
+  if (selected !== null) return [selected];
   return [...new Set([...named, ...shuffled(rng, labels)])];
 }
 

@@ -13,7 +13,8 @@ export interface OfflineProposalsInput {
   threshold?: number;
 }
 
-const ASKED = /the question asks about/;
+/** The two changes every question's element can take (raise it, lower it), offered first in a new pool. */
+const ASKED = /^(Raise|Lower) the \w+ the question asks about by a noticeable amount/;
 
 /** Draws per wanted proposal before giving up: the vocabulary is finite, and a crowded pool leaves little room. */
 const DRAWS_PER_PROPOSAL = 40;

@@ -4,7 +4,7 @@ import { lintEdit, type LintCode } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
 import { BUILDERS } from './edit-builders';
 import { unique, type PlanDraft, type PlanInput } from './edit-helpers';
-import type { Intent, IntentKind } from '../../../shared/generation/proposal-intent';
+import type { Intent, IntentKind, RowSelector } from '../../../shared/generation/proposal-intent';
 import { shuffled, type Rng } from './rng';
 import { rankTied, selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
@@ -80,7 +80,7 @@ export function planEdit(
   const kinds = options.strict ? (intent.kind ? [intent.kind] : []) : unique<IntentKind>([lead, ...defaults, 'scale', 'add', 'set']);
   // A rank the proposal names ("the largest bar") is the row, and "the bar the question asks
   // about" are the question's rows: trying others would not be its operation.
-  const ranked = options.strict && intent.selectors.length > 0 && !intent.everyRow;
+  const ranked = options.strict && intent.selectors.length > 0 && !intent.everyRow && !intent.asked;
   const asked = options.strict && intent.asked && !intent.everyRow;
   const rowsOf = new Map(
     columns.map((column) => {
@@ -104,8 +104,8 @@ export function planEdit(
         // A second rank the proposal names ("swap the median and the second-smallest slices") is
         // the partner. Where it is the row itself (of four slices both are the third largest),
         // another partner would not be the proposal's operation.
-        const named = kindIntent.selectors[1];
-        if (ranked && kind === intent.kind && named !== undefined && partner !== selectRow(facts, column, named)) continue;
+        const named = partnerSelector(kindIntent);
+        if ((ranked || intent.asked) && options.strict && kind === intent.kind && named !== undefined && partner !== selectRow(facts, column, named)) continue;
         const input: PlanInput = { facts, column, row, partner, intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
         const draft = BUILDERS[kind](input);
         const plan = draft && accept(facts, input, draft);
@@ -135,13 +135,22 @@ function accept(facts: TableFacts, input: PlanInput, draft: PlanDraft): EditPlan
 }
 
 /**
+ * The rank naming a change's second row: the second one a proposal names, or its only one when
+ * the first row is the one the question asks about ("swap the asked bar with the largest").
+ */
+function partnerSelector(intent: Intent): RowSelector | undefined {
+  return intent.asked ? intent.selectors[0] : intent.selectors[1];
+}
+
+/**
  * The second row a change involves: the proposal's second selector, else (for contrast) the
  * opposite extreme of the row, or now and then any other row, so items vary.
  */
 export function partnerFor(facts: TableFacts, column: ColumnFacts, row: string, intent: Intent, rng: Rng): string | null {
   const value = valueOf(column, row);
   const differs = (label: string | null): label is string => label !== null && label !== row && valueOf(column, label) !== value;
-  const named = intent.selectors[1] ? selectRow(facts, column, intent.selectors[1]) : null;
+  const selector = partnerSelector(intent);
+  const named = selector ? selectRow(facts, column, selector) : null;
   if (differs(named)) return named;
   const max = selectRow(facts, column, 'max');
   const min = selectRow(facts, column, 'min');

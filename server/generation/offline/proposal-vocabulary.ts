@@ -79,6 +79,7 @@ function askedTemplates(noun: string): ProposalTemplate[] {
     t('add', `Raise the ${noun} the question asks about by a noticeable amount{tail}`),
     t('add', `Lower the ${noun} the question asks about by a noticeable amount{tail}`),
     t('scale', `{mult} the ${noun} the question asks about{tail}`),
+    t('swap', `Swap the value of the ${noun} the question asks about with that of the {pos} ${noun}{tail}`),
   ];
 }
 
@@ -127,6 +128,7 @@ export const PROPOSAL_TEMPLATES: Record<ChartType, ProposalTemplate[]> = {
   line: timeTemplates('point', 'line'),
   area: timeTemplates('period', 'area'),
   pie: [
+    t('swap', 'Swap the share of the slice the question asks about with that of the {pos} slice{tail}'),
     t('move', 'Move {pts} percentage points from the {pos} slice to the {pos2} slice{tail}'),
     t('move', 'Transfer {pts} points of share from the {pos} slice to the {pos2} one{tail}'),
     t('scale', 'Suppose the {pos} slice {multed} its share, the difference coming from the {pos2} slice{tail}'),

@@ -132,6 +132,13 @@ function roundedAsAsked(q: string, program: string): string {
   return program;
 }
 
+/** The question with the labels it names blanked out. */
+function outsideMentions(parsed: Parsed): string {
+  let text = parsed.q;
+  for (const m of [...parsed.rows, ...parsed.series]) text = text.slice(0, m.at) + ' '.repeat(m.end - m.at) + text.slice(m.end);
+  return text;
+}
+
 function parse(query: string, table: DataTable): Parsed {
   const q = questionText(query);
   const { rows, series } = tableMentions(query, table.rows.map((row) => row.label), table.series);
@@ -254,7 +261,8 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
     }
   }
   // "What is the increase by 2018?" asks a change: a level that happens to equal the label is not its answer.
-  if (!/\b(increase[sd]?|decrease[sd]?|change[sd]?|growth|grew|rise|rose|fall|fell|drop|gain|loss|difference)\b/.test(q)) {
+  // Words inside a label the question names ("What is the value of 'Increase'?") are the label's, not the question's.
+  if (!/\b(increase[sd]?|decrease[sd]?|change[sd]?|growth|grew|rise|rose|fall|fell|drop|gain|loss|difference)\b/.test(outsideMentions(parsed))) {
     for (const r of rows) {
       for (const s of choices) yield { program: cell(parsed, r, s), shape: 'lookup', rows: [r], series: seriesOf(s) };
     }
