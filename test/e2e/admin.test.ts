@@ -211,4 +211,26 @@ describe('admin in the browser', () => {
     expect(await admin.settingError('Unchanged-answer control share')).toMatch(/1/);
     expect(getSettings(server.server.ctx.db).unchanged_control_share).toBe(0.1);
   });
+
+  it('an admin sets how large a change is plausible and keeps items the checks call errors, by keyboard', async () => {
+    const page = await signIn(ADMIN.username, ADMIN.password);
+    const admin = await new AdminPage(page, server.url).goto();
+    const change = admin.setting('Largest plausible change');
+    await change.waitFor();
+    expect(await change.inputValue()).toBe('0.75');
+    const keep = page.getByLabel(/Keep generated items the checks find errors in/);
+    expect(await keep.isChecked()).toBe(false);
+
+    await change.fill('0.6');
+    await keep.focus();
+    await page.keyboard.press('Space');
+    await admin.saveSettings();
+    await admin.settingsNotice.getByText('Settings saved.').waitFor();
+    expect(getSettings(server.server.ctx.db)).toMatchObject({ max_change_share: 0.6, keep_items_with_errors: true });
+
+    await change.fill('1');
+    await admin.saveSettings();
+    expect(await admin.settingError('Largest plausible change')).toMatch(/0\.99|1/);
+    expect(getSettings(server.server.ctx.db).max_change_share).toBe(0.6);
+  });
 });

@@ -36,6 +36,14 @@ const CONTROL_SHARE_FIELD = {
   hint: 'Share (0–1) of generated items made as controls, whose assumption leaves the answer unchanged on purpose (marked in the export); other unchanged-answer items are not stored.',
 } as const;
 
+/** Checks: how far an edit may move a value before the item is an implausible premise. */
+const CHANGE_SHARE_FIELD = {
+  key: 'max_change_share',
+  label: 'Largest plausible change',
+  step: '0.05',
+  hint: 'Share (0.1–0.99): an edit may cut a value by at most this much, or multiply it by at most 1 / (1 − share) when that also moves it by more than (1 − share) of its column\'s range. 0.75: a quarter to fourfold.',
+} as const;
+
 /** Sessions: how long an unused one lasts (the absolute life of 7 days is not a setting). */
 const SESSION_IDLE_FIELD = {
   key: 'session_idle_minutes',
@@ -44,7 +52,7 @@ const SESSION_IDLE_FIELD = {
   hint: 'A session unused this long ends, and its user logs in again (5 minutes to 7 days). Every session ends 7 days after login, however busy.',
 } as const;
 
-const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD];
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, CHANGE_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD];
 
 type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
 
@@ -57,7 +65,14 @@ const CONSENSUS_LABELS: Record<ConsensusRule, string> = {
 type PriceRow = { model: string; input: string; cached: string; output: string };
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { generation_model: string; judge_model: string; extraction_model: string; consensus_rule: ConsensusRule; prices: PriceRow[] } & Record<NumberKey, string>;
+type Draft = {
+  generation_model: string;
+  judge_model: string;
+  extraction_model: string;
+  consensus_rule: ConsensusRule;
+  keep_items_with_errors: boolean;
+  prices: PriceRow[];
+} & Record<NumberKey, string>;
 
 function toDraft(settings: Settings): Draft {
   const numbers = Object.fromEntries(ALL_NUMBER_FIELDS.map(({ key }) => [key, String(settings[key])])) as Record<NumberKey, string>;
@@ -67,7 +82,15 @@ function toDraft(settings: Settings): Draft {
     cached: price.cached_input_per_mtok === undefined ? '' : String(price.cached_input_per_mtok),
     output: String(price.output_per_mtok),
   }));
-  return { generation_model: settings.generation_model, judge_model: settings.judge_model, extraction_model: settings.extraction_model, consensus_rule: settings.consensus_rule, prices, ...numbers };
+  return {
+    generation_model: settings.generation_model,
+    judge_model: settings.judge_model,
+    extraction_model: settings.extraction_model,
+    consensus_rule: settings.consensus_rule,
+    keep_items_with_errors: settings.keep_items_with_errors,
+    prices,
+    ...numbers,
+  };
 }
 
 /** An empty box is not zero: it fails validation instead. */
@@ -82,6 +105,7 @@ function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
     judge_model: draft.judge_model.trim(),
     extraction_model: draft.extraction_model.trim(),
     consensus_rule: draft.consensus_rule,
+    keep_items_with_errors: draft.keep_items_with_errors,
   };
   for (const { key } of ALL_NUMBER_FIELDS) next[key] = numberOf(draft[key]);
   next.price_table = Object.fromEntries(
@@ -280,7 +304,25 @@ function SettingsEditor({ settings }: { settings: Settings }) {
             />
           )}
         </Field>
+        <Field label={CHANGE_SHARE_FIELD.label} error={errorFor(CHANGE_SHARE_FIELD.key)} hint={CHANGE_SHARE_FIELD.hint}>
+          {(control) => (
+            <input
+              {...control}
+              name={CHANGE_SHARE_FIELD.key}
+              type="number"
+              min={0.1}
+              max={0.99}
+              step={CHANGE_SHARE_FIELD.step}
+              value={draft[CHANGE_SHARE_FIELD.key]}
+              onChange={(event) => set(CHANGE_SHARE_FIELD.key, event.target.value)}
+            />
+          )}
+        </Field>
       </div>
+      <label className="checkbox">
+        <input type="checkbox" name="keep_items_with_errors" checked={draft.keep_items_with_errors} onChange={(event) => set('keep_items_with_errors', event.target.checked)} />
+        Keep generated items the checks find errors in (flagged for reviewers); off: they are not stored
+      </label>
       <PriceTable rows={draft.prices} onChange={(rows) => set('prices', rows)} error={errorFor('price_table')} />
       <h2 id="review-settings-heading">Review settings</h2>
       <div className="form-row" role="group" aria-labelledby="review-settings-heading">
