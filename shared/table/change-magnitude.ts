@@ -1,4 +1,4 @@
-import { axisDirection } from './axis-order';
+import { axisDirection, orderKey } from './axis-order';
 import type { CellChange } from './edit';
 import { diffTables } from './edit-apply';
 import type { Finding } from './lint';
@@ -9,8 +9,8 @@ import type { DataTable } from './model';
  * a 7 % segment made 70 %. A change is implausible when it cuts the value by more than `share`
  * of itself, or multiplies it by more than 1 / (1 − share) AND moves it by more than
  * (1 − share) of the column's range — so a pie's 2 % slice may still take 10 points, and
- * doubling or halving a bar always passes. Over time, one point may also not leave the band its
- * series spans by more than that band's width (see `spikes`).
+ * doubling or halving a bar always passes. Over time, a point may also not jump from its
+ * neighbouring periods far more than the series ever moved between periods (see `spikes`).
  * Two categories swapping their values only relabels the chart and is always plausible; two
  * periods swapping theirs (1985's exports for 2020's) rewrites history and is judged.
  */
@@ -39,7 +39,7 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
       offenders.push(`${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from ${before} to ${after} (${factor < 1 ? `cut by ${Math.round((1 - factor) * 100)}%` : `×${Math.round(factor * 10) / 10}`})`);
     }
   }
-  offenders.push(...spikes(original, changes.filter((change) => !relabelled.has(change))));
+  offenders.push(...spikes(original, edited, changes));
   if (offenders.length === 0) return [];
   return [
     {
@@ -69,35 +69,53 @@ function categorySwaps(original: DataTable, changes: readonly CellChange[]): Set
   return swapped;
 }
 
-/** The least envelope a series over time is given, as a share of its mean: a flat series may still move. */
-const MIN_ENVELOPE_SHARE = 0.25;
-/** How many band widths a point may leave its series' band by. */
-const ENVELOPE_WIDTHS = 3;
+/** How many times its own largest step a series over time may jump between neighbouring periods. */
+const STEP_MULTIPLE = 3;
+/** A jump of this share of the value is always allowed: a flat series may still move a little. */
+const STEP_FLOOR = 0.05;
 
 /**
- * A series over time moves smoothly: one point sent far outside the band the series spans (by
- * more than three times that band's width, the band at least a quarter of the series' mean) is a spike
- * no year of such a chart shows — Tunisia's population doubled in 2009 alone. A change of every point (the whole line scaled) keeps its
- * shape and is judged by the rule above only.
+ * A series over time moves as it has moved: a point the edit sets apart from its neighbouring
+ * periods by more than three times the series' largest step between periods (and more than 5 %
+ * of the neighbour) is a jump no year of such a chart shows — Tunisia's population down 10 % in
+ * one year, US arrests up 71 %, a satisfaction score steady at 68–73 for 13 years falling to 52.
+ * Neighbours are read after the edit, so a line scaled or bent as a whole keeps its steps.
  */
-function spikes(original: DataTable, changes: readonly CellChange[]): string[] {
+function spikes(original: DataTable, edited: DataTable, changes: readonly CellChange[]): string[] {
   if (axisDirection(original.rows.map((row) => row.label)) === null) return [];
   const out: string[] = [];
+  const timeOrder = (table: DataTable) => [...table.rows].sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0));
   for (const name of new Set(changes.map((change) => change.series))) {
     const s = original.series.indexOf(name);
-    const column = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
-    const changed = changes.filter((change) => change.series === name && change.before !== null && change.after !== null);
-    if (s === -1 || column.length < 3 || changed.length >= column.length) continue;
-    const low = Math.min(...column);
-    const high = Math.max(...column);
-    const mean = column.reduce((a, b) => a + b, 0) / column.length;
-    const band = ENVELOPE_WIDTHS * Math.max(high - low, MIN_ENVELOPE_SHARE * Math.abs(mean));
-    for (const change of changed) {
-      const after = change.after as number;
-      if (after > high + band || after < low - band) {
-        out.push(`${JSON.stringify(change.row)} / ${JSON.stringify(name)} goes from ${change.before} to ${after}, far outside the ${low}–${high} the series spans over time (a spike)`);
+    const e = edited.series.indexOf(name);
+    if (s === -1 || e === -1) continue;
+    const before = timeOrder(original).map((row) => row.values[s] ?? null).filter((v): v is number => v !== null);
+    if (before.length < 3) continue;
+    const step = Math.max(...before.slice(1).map((v, i) => Math.abs(v - (before[i] as number))));
+    const after = timeOrder(edited).filter((row) => row.values[e] !== null && row.values[e] !== undefined);
+    const changed = new Set(changes.filter((change) => change.series === name).map((change) => change.row));
+    after.forEach((row, i) => {
+      if (!changed.has(row.label)) return;
+      const value = row.values[e] as number;
+      for (const neighbour of [after[i - 1], after[i + 1]]) {
+        const other = neighbour?.values[e];
+        if (neighbour === undefined || other === null || other === undefined) continue;
+        const jump = Math.abs(value - other);
+        const was = originalStep(original, s, row.label, neighbour.label);
+        if (jump > Math.max(STEP_MULTIPLE * step, STEP_FLOOR * Math.abs(other)) && (was === null || jump > was + 1e-9)) {
+          out.push(`${JSON.stringify(row.label)} / ${JSON.stringify(name)} becomes ${value} beside ${other} in ${JSON.stringify(neighbour.label)}, a jump of ${Math.round(jump * 1000) / 1000} where the series never moved more than ${Math.round(step * 1000) / 1000} between periods`);
+          return;
+        }
       }
-    }
+    });
   }
   return out;
+}
+
+/** The step between two periods on the original table, or null when either is missing there. */
+function originalStep(table: DataTable, s: number, a: string, b: string): number | null {
+  const value = (label: string) => table.rows.find((row) => row.label === label)?.values[s] ?? null;
+  const x = value(a);
+  const y = value(b);
+  return x === null || y === null ? null : Math.abs(x - y);
 }

@@ -120,7 +120,8 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
     if (fixed.has(key)) return true;
     const [r, s] = key.split(',').map(Number) as [number, number];
     const value = edited.rows[r]?.values[s];
-    return value !== null && value !== undefined && stated.some((n) => same(n, value));
+    // A cell the edit left as it was can lie on the stated trend too (2011 already at 70 + 3).
+    return value !== null && value !== undefined && (stated.some((n) => same(n, value)) || (setCells.length >= 3 && onStatedTrend(value, stated, setCells.length)));
   };
   // Missing cells are skipped by the program's aggregates: they fix nothing, but they must not make a read look fixed.
   const present = [...read].filter((key) => {

@@ -27,6 +27,8 @@ export interface ColumnFacts {
   whole: boolean;
   /** Fraction digits the column writes: amounts are rounded to them. */
   decimals: number;
+  /** On a time axis, the largest move between neighbouring periods: a plausible change of one point stays near it. Null off a time axis. */
+  step: number | null;
 }
 
 export interface TableFacts {
@@ -87,6 +89,7 @@ export function tableFacts(table: DataTable, chartType: ChartType, title: string
       // Slices of a pie, or the shares of one whole on any chart (not one share per period).
       whole: seriesIsWhole(table, chartType, s, timeAxis),
       decimals: Math.min(decimals, 4),
+      step: timeAxis ? largestStep(table, s) : null,
     });
   });
   columns.sort((a, b) => b.cells.length - a.cells.length);
@@ -173,4 +176,14 @@ export function sum(values: readonly (number | null)[]): number {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The largest change between neighbouring periods of a series (rows in time order, missing cells skipped). */
+function largestStep(table: DataTable, s: number): number | null {
+  const values = [...table.rows]
+    .sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0))
+    .map((row) => row.values[s] ?? null)
+    .filter((v): v is number => v !== null);
+  if (values.length < 2) return null;
+  return Math.max(...values.slice(1).map((v, i) => Math.abs(v - (values[i] as number))));
 }

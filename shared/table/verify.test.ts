@@ -7,12 +7,12 @@ describe('verifyItem', () => {
     const result = verifyItem({
       table: buildSalesTable(),
       chartType: 'line',
-      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 20 }, { op: 'add', row: '2020', series: 'Offline', delta: -20 }],
+      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 5 }, { op: 'add', row: '2020', series: 'Offline', delta: -5 }],
       program: 'value("2020", "Online")',
-      answer: '41',
+      answer: '26',
     });
     expect(result).toEqual({
-      recomputed_answer: '40',
+      recomputed_answer: '25',
       answer_type: 'integer',
       match: true,
       lint: [],

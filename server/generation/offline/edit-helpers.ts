@@ -16,6 +16,8 @@ export interface PlanInput {
   rng: Rng;
   /** Rows the question reads (balance takes from or gives to them only when no other row can); empty when unknown. */
   questionRows?: readonly string[];
+  /** A second try on the row after the first was refused: a default amount half the size. */
+  modest?: boolean;
 }
 
 /** A concrete change: the edit, the sentence that assumes it, and what it does in numbers (for the rationale). */
@@ -110,12 +112,18 @@ const NEGLIGIBLE_SHARE = 0.01;
 /** A default amount of change for a value: points for percentages, a round share of the value otherwise. */
 export function defaultAmount(input: PlanInput, base: number): number {
   const { column, rng } = input;
-  if (column.percent) return [2, 5, 10][Math.floor(rng() * 3)] ?? 5;
-  const fraction = [0.2, 0.3, 0.5][Math.floor(rng() * 3)] ?? 0.3;
+  // Over time, one point moves as the series has moved (the checks refuse a jump far past its largest step).
+  const cap = column.step !== null && column.step > 0 ? TIME_STEP_SHARE * column.step : Number.POSITIVE_INFINITY;
+  const scale = input.modest ? 0.5 : 1;
+  if (column.percent) return niceAmount(Math.min(scale * ([2, 5, 10][Math.floor(rng() * 3)] ?? 5), cap), column.decimals);
+  const fraction = scale * ([0.2, 0.3, 0.5][Math.floor(rng() * 3)] ?? 0.3);
   const mean = column.cells.reduce((n, cell) => n + Math.abs(cell.value), 0) / column.cells.length;
   const size = Math.abs(base) > 0 ? Math.abs(base) * fraction : mean * fraction;
-  return niceAmount(size, column.integer ? 0 : column.decimals);
+  return niceAmount(Math.min(size, cap), column.integer ? 0 : column.decimals);
 }
+
+/** A default change of one point over time: this many times the series' largest step between periods. */
+const TIME_STEP_SHARE = 2.5;
 
 export interface Balance {
   ops: EditOp[];

@@ -5,7 +5,8 @@ import { offlineGroupItem, type OfflineGroupChart } from './group-item';
 
 // A line of sales (chart 1) and bars of costs (chart 2), by year, as the demo's group shows them.
 const charts: OfflineGroupChart[] = [
-  { table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15'], ['2022', '11']]), chartType: 'line', title: 'Sales, $m' },
+  // Sales swing by up to 16 a year: a tripled 2019 (30) is a step such a line has taken.
+  { table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '22'], ['2021', '15'], ['2022', '31']]), chartType: 'line', title: 'Sales, $m' },
   { table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13'], ['2021', '9'], ['2022', '6']]), chartType: 'vertical_bar', title: 'Costs, $m' },
 ];
 const TRIPLE = { id: 1, text: 'Triple the value the question asks about in one chart so that the comparison between the charts may flip, while the other charts keep their values.' };
@@ -49,18 +50,18 @@ describe('offline items over a chart group', () => {
   });
 
   it('"when … was highest": a change to the first chart moves the peak, so the second chart is read in another year', () => {
-    const draft = build('In the year when Sales in the first chart was highest, what was Costs in the second chart?', '9', TRIPLE);
+    const draft = build('In the year when Sales in the first chart was highest, what was Costs in the second chart?', '6', TRIPLE);
     expect(draft.program).toBe('value(2, chart(1, argmax(series("Sales"))), "Costs")');
     const verdict = expectGroupItem(draft, 1);
-    expect(verdict.original_answer).toBe('9');
+    expect(verdict.original_answer).toBe('6');
     expect(draft.question).toMatch(/In the year when Sales in the first chart would be highest, what would Costs in the second chart be\?$/);
   });
 
   it('total: follows the proposal\'s operation (halve, raise) on the chart of its type', () => {
-    const halved = build('What is the total of Sales in the first chart and Costs in the second chart in 2020?', '25', HALVE, 'vertical_bar');
+    const halved = build('What is the total of Sales in the first chart and Costs in the second chart in 2020?', '35', HALVE, 'vertical_bar');
     expect(halved.edit).toEqual([{ op: 'scale', row: '2020', series: 'Costs', factor: 0.5, chart: 2 }]);
-    expect(expectGroupItem(halved, 2).recomputed_answer).toBe('18.5');
-    const raised = build('What is the total of Sales in the first chart and Costs in the second chart in 2020?', '25', RAISE);
+    expect(expectGroupItem(halved, 2).recomputed_answer).toBe('28.5');
+    const raised = build('What is the total of Sales in the first chart and Costs in the second chart in 2020?', '35', RAISE);
     expect(raised.edit?.[0]).toMatchObject({ op: 'add', row: '2020', series: 'Sales', chart: 1 });
     expectGroupItem(raised, 1);
   });
@@ -68,7 +69,7 @@ describe('offline items over a chart group', () => {
   it('makes no item, and says why, for a question it cannot read or a proposal type no chart the question reads has', () => {
     const unread = offlineGroupItem({ charts, qa: { query: 'Which chart grows faster?', label: 'Sales' }, proposal: { ...TRIPLE, chartType: 'line' }, seed: 1 });
     expect(unread).toMatchObject({ ok: false, reason: expect.stringMatching(/cannot turn the group question into a program/) });
-    const pie = offlineGroupItem({ charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '25' }, proposal: { ...TRIPLE, chartType: 'pie' }, seed: 1 });
+    const pie = offlineGroupItem({ charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '35' }, proposal: { ...TRIPLE, chartType: 'pie' }, seed: 1 });
     expect(pie).toMatchObject({ ok: false, reason: expect.stringContaining('proposal 1: the question reads no pie chart of the group, so a pie proposal has no chart to edit') });
   });
 

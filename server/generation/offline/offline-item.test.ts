@@ -221,37 +221,37 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     ]);
   });
 
-  // A stacked bar of revenues (no 100% bars): segments in million dollars.
+  // A stacked bar of companies' revenues by region (no 100% bars, no time axis): segments in million dollars.
   const revenue = buildTable(`
-    Year | Asia Pacific | North America
-    2017 | 331 | 75
-    2016 | 305 | 70
-    2015 | 274 | 68
+    Company | Asia Pacific | North America
+    Brightline | 331 | 75
+    Altura | 305 | 70
+    Kestrel | 274 | 68
   `);
 
   it('takes a segment\'s increase from another segment of the same bar, by the amount the proposal names', () => {
-    // 2016's bar (375) is the median of the three totals.
-    const qa = { query: 'What was the value of North America in 2016?', label: '70' };
+    // Altura's bar (375) is the median of the three totals.
+    const qa = { query: 'What was the value of North America for Altura?', label: '70' };
     const draft = item('Increase one segment of the median bar by 15, taken from another segment.', qa, revenue, 'stacked_bar');
-    // A move inside 2016's bar: one segment gains exactly 15, the other gives it up, the bar's total unchanged.
+    // A move inside Altura's bar: one segment gains exactly 15, the other gives it up, the bar's total unchanged.
     expect(draft.edit).toHaveLength(2);
     expect(draft.edit.map((op) => (op.op === 'add' ? op.delta : null)).sort()).toEqual([-15, 15]);
-    expect(draft.edit.every((op) => op.op === 'add' && op.row === '2016')).toBe(true);
+    expect(draft.edit.every((op) => op.op === 'add' && op.row === 'Altura')).toBe(true);
     // "15 percentage points" cannot be honoured on revenues: no item rather than another amount.
     const points = offlineItem({ table: revenue, chartType: 'stacked_bar', title: '', qa, proposal: { id: 1, text: 'Increase one segment of the median bar by 15 percentage points, taken from another segment.' }, seed: 4 });
     expect(points.ok).toBe(false);
   });
 
   it('rebalances the rest of a stacked bar when the proposal says so, the bar keeping its total', () => {
-    // Halve, not triple: North America at 225 in 2017, from 68–75 over the years, is a spike the
-    // checks refuse. Asked about Asia Pacific: halving North America's 75 moves 37.5, which would
-    // state North America's new value in the assumption.
-    const draft = item('Halve one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of Asia Pacific in 2017?', label: '331' }, revenue, 'stacked_bar');
+    // Halve, not triple: North America's 75 tripled to 225 takes Asia Pacific from 331 to 181, a
+    // cut the checks call implausible. Asked about Asia Pacific: halving North America's 75 moves
+    // 37.5, which asked about North America would state its new value in the assumption.
+    const draft = item('Halve one segment of the tallest bar and rebalance the rest of that bar.', { query: 'What was the value of Asia Pacific for Brightline?', label: '331' }, revenue, 'stacked_bar');
     const edited = applyEdit(revenue, draft.edit);
     if (!edited.ok) throw new Error('edit did not apply');
     const total = (table: DataTable, label: string) => table.rows.find((row) => row.label === label)?.values.reduce<number>((n, v) => n + (v ?? 0), 0);
-    expect(total(edited.table, '2017')).toBeCloseTo(total(revenue, '2017') ?? NaN, 6);
-    expect(draft.edit[0]).toMatchObject({ op: 'scale', row: '2017', factor: 0.5 });
+    expect(total(edited.table, 'Brightline')).toBeCloseTo(total(revenue, 'Brightline') ?? NaN, 6);
+    expect(draft.edit[0]).toMatchObject({ op: 'scale', row: 'Brightline', factor: 0.5 });
     expect(draft.assumption).toMatch(/so the bar's total stays 406/);
   });
 

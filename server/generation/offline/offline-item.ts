@@ -150,12 +150,19 @@ function columnsFor(facts: TableFacts, factual: QuestionProgram, intent: Intent,
  */
 function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factual: QuestionProgram, rng: Rng): string[] {
   const labels = column.cells.map((cell) => cell.label);
-  const named = [...factual.rows, mentionedLabel(factual.answer, labels)].filter((label): label is string => label !== null && labels.includes(label));
+  const named = [...factual.rows, mentionedLabel(factual.answer, labels), extremeRow(facts.table, factual)].filter((label): label is string => label !== null && labels.includes(label));
   // "The bar the question asks about": only the question's own rows (a rank it names is the partner).
   if (intent.asked) return [...new Set(named)];
   const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
   if (selected !== null) return [selected];
   return [...new Set([...named, ...shuffled(rng, labels)])];
+}
+
+/** "What is the highest number …?" reads the highest row: the row holding the value a max or min question answers with. */
+function extremeRow(table: DataTable, factual: QuestionProgram): string | null {
+  if (factual.shape !== 'max' && factual.shape !== 'min') return null;
+  const result = runProgram(table, factual.program.replace(/^(max|min)\(/, 'arg$1('));
+  return result.ok && typeof result.value === 'string' ? result.value : null;
 }
 
 function draftOf(input: OfflineItemInput, factual: QuestionProgram, plan: EditPlan, verdict: VerifierResult): { ok: true; draft: HqaItemDraft } | { ok: false; reason: string } {

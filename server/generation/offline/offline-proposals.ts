@@ -1,6 +1,6 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
 import { DEFAULT_ROUGE_THRESHOLD, rougeLF } from '../../../shared/generation/similarity';
-import { PROPOSAL_TEMPLATES, slotsFor, type ProposalTemplate, type Slots } from './proposal-vocabulary';
+import { PROPOSAL_TEMPLATES, slotsFor, TAILS, type ProposalTemplate, type Slots } from './proposal-vocabulary';
 import { mulberry32, pick, seedFor, shuffled, type Rng } from './rng';
 
 export interface OfflineProposalsInput {
@@ -13,8 +13,12 @@ export interface OfflineProposalsInput {
   threshold?: number;
 }
 
-/** The two changes every question's element can take (raise it, lower it), offered first in a new pool. */
-const ASKED = /^(Raise|Lower) the \w+ the question asks about by a noticeable amount/;
+/**
+ * The changes that apply to any question, offered first in a new pool: the element the question
+ * reads raised or lowered, and a whole series scaled (a rank, "the largest bar", moves only the
+ * questions that read it).
+ */
+const ASKED = /^Raise the \w+ the question asks about by a noticeable amount|^Let the value asked about in the question fall noticeably|^(Increase|Lift) every \w+/;
 
 /** Draws per wanted proposal before giving up: the vocabulary is finite, and a crowded pool leaves little room. */
 const DRAWS_PER_PROPOSAL = 40;
@@ -30,8 +34,7 @@ export function offlineProposals({ chartType, examples, count, seed, threshold =
   const templates = PROPOSAL_TEMPLATES[chartType];
   const slots = slotsFor(chartType);
   const out: string[] = [];
-  // The first round offers the changes of the element the question asks about first: they apply
-  // to any question, where a rank ("the largest bar") moves only the questions that read it.
+  // The first round offers the changes that apply to any question first (see ASKED).
   const asked = templates.filter((template) => ASKED.test(template.text));
   let round: ProposalTemplate[] = [...shuffled(rng, templates.filter((template) => !asked.includes(template))), ...shuffled(rng, asked)];
   for (let draw = 0; draw < count * DRAWS_PER_PROPOSAL && out.length < count; draw++) {
@@ -40,7 +43,7 @@ export function offlineProposals({ chartType, examples, count, seed, threshold =
     const template = round.pop();
     if (!template) break;
     const text = fill(template.text, slots, rng);
-    if ([...examples, ...out].some((other) => rougeLF(text, other) >= threshold)) continue;
+    if ([...examples, ...out].some((other) => rougeLF(text, other) >= threshold || operationOf(other) === operationOf(text))) continue;
     out.push(text);
   }
   return out;
@@ -65,4 +68,11 @@ export function fill(template: string, slots: Slots, rng: Rng): string {
 function sameRank(a: string, b: string): boolean {
   const groups = [['largest', 'tallest', 'highest', 'peak'], ['smallest', 'shortest', 'lowest'], ['first', 'earliest'], ['last', 'latest']];
   return groups.some((group) => group.includes(a) && group.includes(b));
+}
+
+/** A proposal without the closing clause that says what it is for: two that differ only there are one operation. */
+function operationOf(text: string): string {
+  const base = text.trim().replace(/\.$/, '');
+  const tail = TAILS.find((clause) => clause !== '' && base.endsWith(clause));
+  return (tail ? base.slice(0, -tail.length) : base).toLowerCase();
 }

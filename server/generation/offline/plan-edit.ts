@@ -39,6 +39,9 @@ export const DEFAULT_KINDS: Record<ChartType, IntentKind[]> = {
 /** How many rows a kind is tried on before the next kind: enough to get past a share that would top 100. */
 const ROW_TRIES = 8;
 
+/** Kinds whose default amount a second, modest try can shrink. */
+const MODEST_KINDS: ReadonlySet<IntentKind> = new Set(['add', 'move']);
+
 const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer', 'share_sum']);
 
 /** An intent carrying only the row selectors: what a fallback kind builds from. */
@@ -107,9 +110,12 @@ export function planEdit(
         const named = partnerSelector(kindIntent);
         if ((ranked || intent.asked) && options.strict && kind === intent.kind && named !== undefined && partner !== selectRow(facts, column, named)) continue;
         const input: PlanInput = { facts, column, row, partner, intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
-        const draft = BUILDERS[kind](input);
-        const plan = draft && accept(facts, input, draft);
-        if (plan && (options.accept?.(plan) ?? true)) return plan;
+        // A default amount the checks refuse (past a whole, a jump over time) gets one more, modest try.
+        for (const modest of MODEST_KINDS.has(kind) && kindIntent.amount === null ? [false, true] : [false]) {
+          const draft = BUILDERS[kind]({ ...input, modest });
+          const plan = draft && accept(facts, input, draft);
+          if (plan && (options.accept?.(plan) ?? true)) return plan;
+        }
       }
     }
   }

@@ -24,7 +24,7 @@ export type Slots = Record<'pos' | 'low' | 'high' | 'mult' | 'multed' | 'pct' | 
  * they never say what to ask: the item keeps its factual question, so "and ask for the average"
  * would be a promise no item keeps.
  */
-const TAILS = [
+export const TAILS = [
   '',
   '',
   ', as a thought experiment',
@@ -76,9 +76,10 @@ const t = (kind: IntentKind, text: string): ProposalTemplate => ({ kind, text })
  */
 function askedTemplates(noun: string): ProposalTemplate[] {
   return [
+    // Worded apart, so the pool's near-duplicate filter (ROUGE-L) keeps all three.
     t('add', `Raise the ${noun} the question asks about by a noticeable amount{tail}`),
-    t('add', `Lower the ${noun} the question asks about by a noticeable amount{tail}`),
-    t('scale', `{mult} the ${noun} the question asks about{tail}`),
+    t('add', `Let the value asked about in the question fall noticeably{tail}`),
+    t('scale', `Suppose the ${noun} the question names were {multed}{tail}`),
     t('swap', `Swap the value of the ${noun} the question asks about with that of the {pos} ${noun}{tail}`),
   ];
 }
