@@ -4,6 +4,7 @@ import type { Engine } from '../../shared/domain/generation';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import type { Finding } from '../../shared/table/lint';
 import type { QaWithChart } from '../charts/chart-queries';
+import type { Stage2Offer } from './stage-prompts';
 
 /** Tokens and money a piece of generation cost (all zero for the offline engine). */
 export interface EngineUsage {
@@ -52,8 +53,20 @@ export interface ItemRequest {
   alternatives: { id: number; text: string; chartType?: ChartType }[];
   /** This task is drawn to be a control: an assumption that leaves the answer unchanged is wanted, and kept. */
   control: boolean;
+  /**
+   * A model engine: what its request offers, from the task's pairing (`pairing.ts`): the proposal
+   * it was paired with, or candidates to choose from. Left out, the task's `proposal`.
+   */
+  offer?: Stage2Offer;
   signal: AbortSignal;
 }
+
+/**
+ * A Stage 2 task's result: the item (`proposalId`, the proposal it performs when that is not the
+ * task's own; `notes`, how the engine read the reply, e.g. `edit_normalised`, stored with the
+ * item's lint), or the model's decline (offered candidates, it found none that can change the answer).
+ */
+export type ItemOutcome = { draft: HqaItemDraft; proposalId?: number; notes?: Finding[] } | { declined: string };
 
 /**
  * What writes proposals (Stage 1) and items (Stage 2): the OpenAI-compatible model or the
@@ -64,9 +77,5 @@ export interface GenerationEngine {
   /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
   readonly model: string;
   proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
-  /**
-   * `proposalId`: the proposal the item performs, when the engine paired it with an alternative;
-   * `notes`: how the engine read the reply (e.g. `edit_normalised`), stored with the item's lint.
-   */
-  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft; proposalId?: number; notes?: Finding[] }>>;
+  item(request: ItemRequest): Promise<EngineResult<ItemOutcome>>;
 }

@@ -81,11 +81,51 @@ export function correctGroupItem(chat: FakeChatRequest) {
   return { ...item, edit: item.edit.map((each) => ({ ...each, chart: 1 })), program: item.program.replace(/^value\(/, 'value(1, ') };
 }
 
+/** Whether a Stage 2 request lists proposals to choose from (the choose mode's wire: `hqa_item_choice`, `hqa_group_item_choice`). */
+export const isChoiceRequest = (chat: FakeChatRequest) => /_choice$/.test(schemaName(chat) ?? '');
+
+/** The proposals a choose-mode request lists, in order (their texts, as numbered 1, 2, … in the prompt). */
+export function promptCandidates(chat: FakeChatRequest): string[] {
+  const user = chat.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n')))
+    .join('\n');
+  const list = /Proposals \(choose one by its number, or decline\):\n((?:\d+\. .*\n?)+)/.exec(user)?.[1];
+  if (!list) throw new Error('the choose-mode prompt did not list its proposals');
+  return list.trim().split('\n').map((line) => line.replace(/^\d+\. /, ''));
+}
+
+/** What a choose-mode reply does: take a listed proposal by its number, or decline with a reason. */
+export type Choice = { proposal: number } | { decline: string };
+
+/**
+ * A choose-mode reply: the correct item under the proposal chosen (its keys after `proposal` and
+ * `decline`), or a decline with every item key empty, as the prompt asks.
+ */
+export function chosenItem(chat: FakeChatRequest, choice: Choice) {
+  if ('decline' in choice) {
+    return { proposal: null, decline: choice.decline, assumption: '', question: '', rationale: '', edit: [], program: '', answer: '', answer_type: null, affects_answer: null };
+  }
+  const item = schemaName(chat) === 'hqa_group_item_choice' ? correctGroupItem(chat) : correctItem(chat);
+  return { proposal: choice.proposal, decline: null, ...item };
+}
+
+/**
+ * The correct Stage 2 reply in the shape the request asks for: one chart's item, a group's, or
+ * (choose mode) either of them under the first listed proposal. For handlers that alter the item.
+ */
+export function correctReply(chat: FakeChatRequest) {
+  if (isChoiceRequest(chat)) return chosenItem(chat, { proposal: 1 });
+  return /group/.test(schemaName(chat) ?? '') ? correctGroupItem(chat) : correctItem(chat);
+}
+
 /**
  * A fake model that answers both stages correctly: Stage 1 with the given proposals (numbered
- * per call so they stay distinct), Stage 2 with `correctItem` (`correctGroupItem` over a group). `delayMs` slows every reply.
+ * per call so they stay distinct), Stage 2 with `correctItem` (`correctGroupItem` over a group);
+ * a request listing proposals gets that item under the `choose` choice (default: the first
+ * listed). `delayMs` slows every reply.
  */
-export function hqaModel(options: { proposals?: (call: number) => string[]; delayMs?: number } = {}): FakeHandler {
+export function hqaModel(options: { proposals?: (call: number) => string[]; delayMs?: number; choose?: (chat: FakeChatRequest) => Choice } = {}): FakeHandler {
   let calls = 0;
   return (chat): FakeReply => {
     const timing = options.delayMs ? { delayMs: options.delayMs } : {};
@@ -94,6 +134,7 @@ export function hqaModel(options: { proposals?: (call: number) => string[]; dela
       const proposals = options.proposals?.(calls) ?? [`Rotate the category order so that the ${calls}th smallest value leads the axis`];
       return jsonReply({ proposals }, timing);
     }
+    if (isChoiceRequest(chat)) return jsonReply(chosenItem(chat, options.choose?.(chat) ?? { proposal: 1 }), timing);
     return jsonReply(schemaName(chat) === 'hqa_group_item' ? correctGroupItem(chat) : correctItem(chat), timing);
   };
 }
