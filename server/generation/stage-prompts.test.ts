@@ -11,6 +11,8 @@ import type { QaWithChart } from '../charts/chart-queries';
 import { parseTableCsv } from '../import/csv-table';
 import { questionRelation } from '../language/question-relation';
 import { USER_MARKER } from '../llm/templates';
+import { DEFAULT_MAX_CHANGE_SHARE } from '../../shared/table/change-magnitude';
+import { PARTIAL_WHOLE_FLOOR } from '../../shared/table/wholes';
 import { ModelChoiceItemOutputSchema } from '../../shared/generation/choice-output';
 import { itemMessages, ModelGroupChoiceItemOutputSchema, ModelGroupItemOutputSchema, stage2Wire, toGroupItemDraft, type ModelGroupItemOutput } from './stage-prompts';
 
@@ -99,6 +101,31 @@ describe('the Stage 2 prompt describes the wire schema', () => {
       expect(prompt).toMatch(phrase('rows() and series_names() are label lists only count() takes'));
       expect(prompt).toMatch(phrase('nothing about colours or positions'));
     }
+  });
+});
+
+describe('the Stage 2 prompt states what keeps an item from being stored', () => {
+  it.each([
+    ['stage2-item', SINGLE],
+    ['stage2-group-item', GROUP],
+  ])('%s names the error findings with the thresholds the checks use', (_, prompt) => {
+    const checks = prompt.slice(prompt.indexOf('# What the server checks'), prompt.indexOf('# A list of proposals'));
+    expect(checks).toMatch(phrase('A program or edit that fails is never kept, nor is an item with one of these errors'));
+    expect(checks).toMatch(phrase(`a value cut by more than ${Math.round(DEFAULT_MAX_CHANGE_SHARE * 100)}%, or raised past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} while moving more than a quarter of its column's range`));
+    expect(checks).toMatch(phrase(`rows that made up most of a whole stay within ${PARTIAL_WHOLE_FLOOR}-100`));
+    for (const words of ['any column or row of shares that summed to 100', 'NET or Total column or row follows its parts', 'no part passes the series named as its whole', 'a rank clause', 'an assumption that alone decides the answer', 'an added row as the answer', 'one period for a question across the periods', 'one point sent far outside its series\' band', 'made fractional or negative']) {
+      expect(checks).toMatch(phrase(words));
+    }
+  });
+
+  it.each([
+    ['stage2-item', SINGLE],
+    ['stage2-group-item', GROUP],
+  ])('%s says how to choose from a list and how to decline, with the keys the choice wire puts first', (_, prompt) => {
+    const list = prompt.slice(prompt.indexOf('# A list of proposals'), prompt.indexOf('# Edit operations'));
+    const [first, second] = keysOf(ModelChoiceItemOutputSchema.shape);
+    expect(list).toMatch(phrase(`two more keys: "${first}", the number of the one your item performs, and "${second}", null`));
+    expect(list).toMatch(phrase(`decline: "${first}" null, "${second}" one sentence saying why, the other keys empty`));
   });
 });
 
