@@ -6,7 +6,7 @@ import { openAndMigrate } from '../db/database';
 import { CHART_TYPES } from '../shared/domain/chart-types';
 import { getQaWithChart, type QaWithChart } from '../server/charts/chart-queries';
 import { addDemoExtras } from '../server/demo/demo-extras-import';
-import { groupStage2Wire, itemMessages, STAGE_WIRES } from '../server/generation/stage-prompts';
+import { groupStage2Wire, itemMessages, STAGE_WIRES, stage2Wire, type Stage2Offer } from '../server/generation/stage-prompts';
 import { importSplit } from '../server/import/import-split';
 import { structuredBody } from '../server/llm/llm-client';
 import { seedProposals } from '../server/llm/templates';
@@ -16,7 +16,8 @@ import { groupSeedTexts } from '../server/pool/group-seeds';
  * What one Stage 2 request costs in prompt text, and how much of it an endpoint's prompt cache
  * can serve: real ChartQA charts (a sample split imported into a temporary database) and the
  * demo's chart group, each question with a seed proposal of its chart type, rendered by
- * `itemMessages` exactly as a run sends them. Prints characters of the system and user
+ * `itemMessages` exactly as a run sends them (paired; and in choose mode, the type's seeds
+ * listed as the candidates). Prints characters of the system and user
  * messages, an estimate of tokens (characters / 4; images and the JSON schema not counted), and
  * the prefix every request of a kind shares byte for byte (system, then user text: the order
  * the request carries them when no image goes first).
@@ -49,8 +50,8 @@ try {
   const seeds = seedProposals();
   const perType = Number(values['per-type']);
   const noImage = () => null;
-  const measure = (label: string, source: QaWithChart, proposal: { text: string; chart_type?: (typeof CHART_TYPES)[number] }): Measured => {
-    const { system, user } = itemMessages(source, proposal, noImage);
+  const measure = (label: string, source: QaWithChart, offer: Stage2Offer): Measured => {
+    const { system, user } = itemMessages(source, offer, noImage);
     return { label, system: system.length, user: user.length, text: `${system}\n\n${user}` };
   };
 
@@ -60,18 +61,24 @@ try {
     group_id: number | null;
   }[];
   const single: Measured[] = [];
+  const choose: Measured[] = [];
+  let chooseSource: QaWithChart | null = null;
   for (const type of CHART_TYPES) {
     for (const { id } of qaIds.filter((q) => q.group_id === null && q.chart_type === type).slice(0, perType)) {
       const source = getQaWithChart(db, id);
-      if (source) single.push(measure(`${type} qa ${id}`, source, { text: seeds[type][0] ?? '' }));
+      if (!source) continue;
+      single.push(measure(`${type} qa ${id}`, source, { kind: 'paired', proposal: { id: 1, text: seeds[type][0] ?? '' } }));
+      choose.push(measure(`${type} qa ${id}`, source, { kind: 'choose', candidates: seeds[type].map((text, i) => ({ id: i + 1, text })) }));
+      chooseSource ??= source;
     }
   }
   const group: Measured[] = [];
   for (const { id } of qaIds.filter((q) => q.group_id !== null)) {
     const source = getQaWithChart(db, id);
-    if (source) group.push(measure(`group qa ${id}`, source, { text: groupSeedTexts()[0] ?? '', chart_type: source.chart.chart_type }));
+    if (source) group.push(measure(`group qa ${id}`, source, { kind: 'paired', proposal: { id: 1, text: groupSeedTexts()[0] ?? '', chart_type: source.chart.chart_type } }));
   }
   report('Stage 2, one chart', single, schemaChars(STAGE_WIRES.stage2));
+  if (chooseSource) report('Stage 2, one chart, choose mode (the seeds listed)', choose, schemaChars(stage2Wire(chooseSource, { kind: 'choose', candidates: [{ id: 1, text: 'x' }] })));
   report('Stage 2, chart group', group, schemaChars(groupStage2Wire(2)));
 } finally {
   rmSync(dir, { recursive: true, force: true });

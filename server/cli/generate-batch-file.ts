@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { AppContext } from '../app-context';
 import { mapBatchResults, toJsonl } from '../llm/batch-lines';
-import { prepareStage, stageLines, storeFileResults, type StageKind, type StoredStage } from '../generation/batch-stage';
+import { pairPendingTasks, prepareStage, stageLines, storeFileResults, type StageKind, type StoredStage } from '../generation/batch-stage';
 import { planItemTasks, planProposalTasks } from '../generation/run-planner';
 import { getRun, pendingTasks, transitionRun, type RunRecord } from '../generation/run-queries';
 import { getSettings } from '../settings/settings-queries';
@@ -46,24 +46,35 @@ function pauseFor(ctx: AppContext, runId: number, reason: string): void {
   transitionRun(ctx.db, runId, ['queued', 'running', 'paused'], 'paused', reason);
 }
 
+/**
+ * The stage's requests, prepared: Stage 2's tasks paired first (`pairPendingTasks`), so the file
+ * and the results read back later offer each task the same proposals.
+ */
+async function preparedStage(ctx: AppContext, runId: number, stage: StageKind) {
+  const settings = getSettings(ctx.db);
+  if (stage === 'item') await pairPendingTasks(ctx, mustGet(ctx, runId), settings);
+  const run = mustGet(ctx, runId);
+  return { run, settings, tasks: prepareStage(ctx, run, stage, settings) };
+}
+
 /** Writes the run's current stage's requests to `file`; the run waits, paused, for `--batch-in`. */
-export function writeStageFile(ctx: AppContext, runId: number, file: string): FileStep['written'] & { next: string | null } {
+export async function writeStageFile(ctx: AppContext, runId: number, file: string): Promise<FileStep['written'] & { next: string | null }> {
   const stage = currentStage(ctx, runId);
   if (!stage) {
     transitionRun(ctx.db, runId, ['queued', 'running', 'paused'], 'done');
     return { file, stage: 'item', requests: 0, next: null };
   }
-  const run = mustGet(ctx, runId);
-  const settings = getSettings(ctx.db);
-  const tasks = prepareStage(ctx, run, stage, settings);
-  writeFileSync(file, toJsonl(stageLines(ctx, run, stage, tasks, settings)));
+  const { run, settings, tasks } = await preparedStage(ctx, runId, stage);
+  // Every task of the stage ended without a request (no table, or paired with no proposal): the run is done, as no stage is left.
+  if (tasks.length === 0) return writeStageFile(ctx, runId, file);
+  writeFileSync(file, toJsonl(stageLines(ctx, run, tasks, settings)));
   const next = `hqa generate --run ${runId} --batch-in OUT`;
   pauseFor(ctx, runId, `waiting for the ${STAGE_NAME[stage]} results of ${file}: vllm run-batch -i ${file} -o OUT, then ${next}`);
   return { file, stage, requests: tasks.length, next };
 }
 
 /** Reads a batch output file into the run's current stage; done when no stage is left. */
-export function readStageFile(ctx: AppContext, runId: number, file: string): NonNullable<FileStep['read']> {
+export async function readStageFile(ctx: AppContext, runId: number, file: string): Promise<NonNullable<FileStep['read']>> {
   const run = mustGet(ctx, runId);
   if (run.status !== 'paused' && run.status !== 'queued') throw new Error(`--run: run ${runId} is ${run.status}; --batch-in reads into a run waiting for its file (paused)`);
   const stage = currentStage(ctx, runId);
@@ -74,8 +85,7 @@ export function readStageFile(ctx: AppContext, runId: number, file: string): Non
   } catch (error) {
     throw new Error(`--batch-in: ${file}: ${(error as Error).message}`, { cause: error });
   }
-  const settings = getSettings(ctx.db);
-  const tasks = prepareStage(ctx, mustGet(ctx, runId), stage, settings);
+  const { tasks } = await preparedStage(ctx, runId, stage);
   const mapped = mapBatchResults(
     tasks.map((t) => t.customId),
     [{ source: file, text }],

@@ -68,10 +68,10 @@ function continueRun(executor: RunExecutor, id: number): Promise<void> {
 }
 
 /** `--batch-out` / `--batch-in`: one stage through a file (`generate-batch-file.ts`); exits 2 when a line failed. */
-function byFile(ctx: AppContext, id: number, options: GenerateOptions): number {
-  const read = options.batchIn === undefined ? null : readStageFile(ctx, id, options.batchIn);
+async function byFile(ctx: AppContext, id: number, options: GenerateOptions): Promise<number> {
+  const read = options.batchIn === undefined ? null : await readStageFile(ctx, id, options.batchIn);
   let next = read ? settleAfterRead(ctx, id) : null;
-  const written = options.batchOut !== undefined && (read === null || next !== null) ? writeStageFile(ctx, id, options.batchOut) : null;
+  const written = options.batchOut !== undefined && (read === null || next !== null) ? await writeStageFile(ctx, id, options.batchOut) : null;
   if (written) next = written.next;
   const run = getRun(ctx.db, id);
   if (!run) throw new Error(`run ${id} disappeared`);
@@ -83,7 +83,7 @@ function byFile(ctx: AppContext, id: number, options: GenerateOptions): number {
       for (const customId of read.unknown) process.stderr.write(`error: ${customId}: in ${read.file} but not one of run ${id}'s requests\n`);
       process.stdout.write(
         `read ${read.stored - read.failed.length} results of ${read.stored} from ${read.file} (${read.failed.length} failed; ${read.prompt_tokens + read.completion_tokens} tokens, no cost: not through our provider): ` +
-          `run ${id} has ${run.proposals_created} proposals, ${run.items_created} items, ${run.items_failed} failed\n`,
+          `run ${id} has ${run.proposals_created} proposals, ${run.items_created} items, ${run.items_failed} failed, ${run.items_declined} declined\n`,
       );
     }
     if (written && written.requests > 0) {
@@ -102,6 +102,7 @@ export function toReport(run: Run): GenerateReport {
     proposals_created: run.proposals_created,
     items_created: run.items_created,
     items_failed: run.items_failed,
+    items_declined: run.items_declined,
     llm_calls: run.llm_calls,
     prompt_tokens: run.prompt_tokens,
     completion_tokens: run.completion_tokens,
@@ -186,7 +187,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     ensureSeedProposals(db);
     const executor = new RunExecutor(ctx, engineFactory(ctx));
     const id = runId ?? createRun(executor, parsed.data, options.batchOut !== undefined).id;
-    if (options.batchOut !== undefined || options.batchIn !== undefined) return byFile(ctx, id, options);
+    if (options.batchOut !== undefined || options.batchIn !== undefined) return await byFile(ctx, id, options);
     const stop = () => void executor.shutdown();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
@@ -206,7 +207,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
       if (runId !== undefined) process.stderr.write(`continued run ${id}\n`);
       process.stdout.write(
         `run ${report.run_id} ${report.status}${finished.stop_reason ? ` (${finished.stop_reason})` : ''}: ${report.proposals_created} proposals, ` +
-          `${report.items_created} items, ${report.items_failed} failed, ${report.llm_calls} LLM calls, ` +
+          `${report.items_created} items, ${report.items_failed} failed, ${report.items_declined} declined, ${report.llm_calls} LLM calls, ` +
           `${report.prompt_tokens + report.completion_tokens} tokens, $${report.cost.toFixed(4)} (model ${finished.model})\n`,
       );
     }

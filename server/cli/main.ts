@@ -113,7 +113,7 @@ program
   .option('--batch-in <file>', "read a batch output file (vLLM's or OpenAI's) into --run N's current stage; no LLM calls are recorded or costed")
   .option('--batch-poll <ms>', 'milliseconds between polls of a batch (default HQA_BATCH_POLL_MS)')
   .option('--run <id>', 'continue this run (paused, left by a killed process, or waiting for --batch-in) instead of starting one')
-  .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost }')
+  .option('--json', 'print only { run_id, status, proposals_created, items_created, items_failed, items_declined, llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost }')
   .action(async (options: GenerateOptions) => {
     const { runGenerate } = await import('./generate-command');
     process.exitCode = await runGenerate(options);

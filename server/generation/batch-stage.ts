@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { z } from 'zod';
 import type { Converted } from '../../shared/generation/model-output';
 import type { AppContext } from '../app-context';
-import { getChartImage, getQaWithChart } from '../charts/chart-queries';
+import { getChartImage } from '../charts/chart-queries';
 import { batchClient } from '../llm/batch-api';
 import { batchInputLine, type BatchInputLine, type BatchLineResult } from '../llm/batch-lines';
 import { ENDED_BATCH_STATES, latestRunBatch } from '../llm/batch-queries';
@@ -11,14 +11,14 @@ import { awaitBatch, cancelBatch, finishBatch, recordBatchCall, sendBatch, type 
 import { listLlmCalls, settleLlmCall, type LlmCall } from '../llm/llm-call-queries';
 import { repairMessage, structuredBody, validateReply } from '../llm/llm-client';
 import { providersFor } from '../llm/model-roles';
-import { getProposal } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
 import { getSettings } from '../settings/settings-queries';
 import { NO_USAGE, type EngineUsage } from './engine';
 import { isControlTask, mulberry32, proposalTaskScope, sampleExamples } from './run-planner';
 import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
-import { groupStage2Wire, itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Template } from './stage-prompts';
-import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
+import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Template, stage2Wire } from './stage-prompts';
+import { offerOf, pairTask, taskSubject } from './pairing';
+import { endTaskUnpaired, endTaskWithoutTable, noTableReason, storeItemResult, storeProposalResult, type ItemResult } from './task-results';
 
 /**
  * A generation stage as one batch: the stage's pending tasks become request lines (custom_id
@@ -46,8 +46,8 @@ export interface StageTask {
   messages: { system: string; user: string; image?: string; images?: string[] };
   /** The template its messages were rendered from, as its `llm_calls` row records it: Stage 2 over a group has its own. */
   template: { name: string; hash: string };
-  /** An item task over a chart group: how many charts (its reply names a chart on every op: groupStage2Wire). */
-  groupCharts?: number;
+  /** The structured output its request asks for: Stage 1's, or Stage 2's for its chart or group and its pairing (`stage2Wire`). */
+  wire: { schema: z.ZodType<unknown>; name: string };
   /** The repair turns after an invalid first reply (the engine's one repair), else none. */
   repairTurns: ChatCompletionMessageParam[];
   /** Reads the reply as the engine does and stores it; what it made is collected in `made`. */
@@ -94,15 +94,33 @@ function repairTurnsOf(calls: LlmCall[] | undefined, schemaName: string): ChatCo
 
 const templateOf = (template: { name: string; hash: string }) => ({ name: template.name, hash: template.hash });
 
-/** The stage's pending tasks, prepared: Stage 1 samples its examples as the call-by-call task does (seeded by the task id). */
+/**
+ * Pairs the stage's pending model item tasks that are not paired yet (`pairing.ts`): the rules
+ * decide on the offline pool's thread, so this is the asynchronous step before `prepareStage`,
+ * which reads the stored pairings. Every path that prepares Stage 2 calls it first — a batch run,
+ * `--batch-out` and `--batch-in` — so a file read back is read with the candidates it was written
+ * with. A task whose chart has no table is left for `prepareStage` to end.
+ */
+export async function pairPendingTasks(ctx: AppContext, run: RunRecord, settings: Settings): Promise<void> {
+  for (const task of pendingTasks(ctx.db, run.id, 'item')) {
+    if (task.pairing !== null || noTableReason(ctx.db, task, 'openai') !== null) continue;
+    await pairTask(ctx.db, run, task, settings);
+  }
+}
+
+/**
+ * The stage's pending tasks, prepared: Stage 1 samples its examples as the call-by-call task does
+ * (seeded by the task id); Stage 2 offers what each task's stored pairing says, a task paired
+ * with none ending declined here, without a request (`pairPendingTasks` first).
+ */
 export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): StageTask[] {
   const { db } = ctx;
   const callsByTask = new Map<number, LlmCall[]>();
   for (const call of listLlmCalls(db, { runId: run.id })) {
     if (call.task_id !== null) callsByTask.set(call.task_id, [...(callsByTask.get(call.task_id) ?? []), call]);
   }
-  // An item task on a chart without a table sends no request: it ends with the reason, as a call-by-call task does.
-  const tasks = pendingTasks(db, run.id, kind).filter((task) => kind === 'proposals' || endTaskWithoutTable(db, task, 'openai') === null);
+  // An item task on a chart without a table, or paired with no proposal, sends no request: it ends with the reason, as a call-by-call task does.
+  const tasks = pendingTasks(db, run.id, kind).filter((task) => kind === 'proposals' || (endTaskWithoutTable(db, task, 'openai') === null && !endedUnpaired(db, task)));
   return tasks.map((task): StageTask => {
     const customId = customIdOf(task);
     const calls = callsByTask.get(task.id);
@@ -111,38 +129,43 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
       if (!chartType) throw new Error(`task ${task.id} has no chart type`);
       const scope = proposalTaskScope(task);
       const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps, scope);
-      const repairTurns = repairTurnsOf(calls, STAGE_WIRES.stage1.name);
+      const wire = STAGE_WIRES.stage1;
+      const repairTurns = repairTurnsOf(calls, wire.name);
       return {
         task,
         customId,
         messages: proposalMessages(settings, chartType, examples, scope),
         template: templateOf(stage1Template()),
+        wire,
         repairTurns,
         store: (reply, made) => {
-          const read = readReply(ctx, reply, STAGE_WIRES.stage1, repairTurns.length > 0);
+          const read = readReply(ctx, reply, wire, repairTurns.length > 0);
           if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
           const result = read.ok ? { ok: true as const, texts: read.value, usage: read.usage } : read;
           made.proposals.push(...storeProposalResult(db, run, task, { chartType, scope, examples, settings }, result));
         },
       };
     }
-    const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
-    const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
-    if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
+    const { source, proposal } = taskSubject(db, task);
+    if (task.pairing === null || task.pairing.kind === 'none') throw new Error(`task ${task.id}: Stage 2 is prepared before its tasks are paired (pairPendingTasks first)`);
+    const offer = offerOf(db, task, task.pairing);
     const control = isControlTask(task.id, settings.unchanged_control_share);
-    const groupCharts = source.group?.charts.length;
-    const repairTurns = repairTurnsOf(calls, groupCharts ? groupStage2Wire(groupCharts).name : STAGE_WIRES.stage2.name);
+    const wire = stage2Wire(source, offer);
+    const repairTurns = repairTurnsOf(calls, wire.name);
     return {
       task,
       customId,
-      messages: itemMessages(source, proposal, (chartId) => getChartImage(db, chartId)?.png ?? null),
+      messages: itemMessages(source, offer, (chartId) => getChartImage(db, chartId)?.png ?? null),
       template: templateOf(itemTemplateFor(source)),
-      ...(groupCharts ? { groupCharts } : {}),
+      wire,
       repairTurns,
       store: (reply, made) => {
-        const read = groupCharts ? readReply(ctx, reply, groupStage2Wire(groupCharts), repairTurns.length > 0) : readReply(ctx, reply, STAGE_WIRES.stage2, repairTurns.length > 0);
+        const read = readReply(ctx, reply, wire, repairTurns.length > 0);
         if (read.ok === 'repair') return addRunUsage(db, run.id, read.usage);
-        const result = read.ok ? { ok: true as const, draft: read.value.draft, notes: read.value.notes, usage: read.usage } : read;
+        let result: ItemResult;
+        if (!read.ok) result = read;
+        else if ('declined' in read.value) result = { ok: true, declined: read.value.declined, usage: read.usage };
+        else result = { ok: true, draft: read.value.draft, notes: read.value.notes, proposalId: read.value.proposalId, usage: read.usage };
         const item = storeItemResult(db, run, task, { source, proposal, control, engine: { engine: 'openai', model: run.model } }, result);
         if (item) made.items.push(item);
       },
@@ -150,25 +173,26 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
   });
 }
 
+/** A task the server paired with no proposal ends declined, with no request (as `runItemTask` ends it). */
+function endedUnpaired(db: AppContext['db'], task: TaskRow): boolean {
+  if (task.pairing?.kind !== 'none') return false;
+  endTaskUnpaired(db, task, task.pairing.reason);
+  return true;
+}
+
 /** The run's temperature, as the call-by-call engine takes it (`engine-factory.ts`). */
 function temperatureOf(ctx: AppContext, run: RunRecord, settings: Settings): number {
   return run.config.temperature ?? providersFor(settings, ctx.config).generation.temperature;
 }
 
-function wireBody<W, T>(wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> }, task: StageTask, temperature: number) {
-  return structuredBody({ messages: task.messages, wireSchema: wire.schema, schemaName: wire.name, temperature }, 'json_schema', task.repairTurns);
+function wireBody(task: StageTask, temperature: number) {
+  return structuredBody({ messages: task.messages, wireSchema: task.wire.schema, schemaName: task.wire.name, temperature }, 'json_schema', task.repairTurns);
 }
 
 /** The stage's request lines, for the Batch API or `vllm run-batch`: the bodies the call-by-call engine's first request sends. */
-export function stageLines(ctx: AppContext, run: RunRecord, kind: StageKind, tasks: StageTask[], settings: Settings): BatchInputLine[] {
+export function stageLines(ctx: AppContext, run: RunRecord, tasks: StageTask[], settings: Settings): BatchInputLine[] {
   const temperature = temperatureOf(ctx, run, settings);
-  return tasks.map((t) =>
-    batchInputLine(
-      t.customId,
-      run.model,
-      kind === 'proposals' ? wireBody(STAGE_WIRES.stage1, t, temperature) : t.groupCharts ? wireBody(groupStage2Wire(t.groupCharts), t, temperature) : wireBody(STAGE_WIRES.stage2, t, temperature),
-    ),
-  );
+  return tasks.map((t) => batchInputLine(t.customId, run.model, wireBody(t, temperature)));
 }
 
 /** Publishes what a stage made, after its transaction committed. */
@@ -261,11 +285,12 @@ export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: Stage
   const target = targetFor(ctx, run, kind, settings, options);
   // A round's invalid replies stay pending for one more batch with the repair turn, so this ends after two rounds at most.
   for (;;) {
+    if (kind === 'item') await pairPendingTasks(ctx, run, settings);
     const tasks = prepareStage(ctx, run, kind, settings);
     let batch = latestRunBatch(ctx.db, run.id);
     if (!batch || ENDED_BATCH_STATES.has(batch.state) || batch.purpose !== target.purpose) {
       if (tasks.length === 0) return true;
-      const requests = stageLines(ctx, run, kind, tasks, settings).map((line) => ({ customId: line.custom_id, body: line.body }));
+      const requests = stageLines(ctx, run, tasks, settings).map((line) => ({ customId: line.custom_id, body: line.body }));
       batch = await sendBatch(target, requests, `run-${run.id}-${target.purpose}.jsonl`);
     }
     const outcome = await awaitBatch(target, batch, tasks.map((t) => t.customId));

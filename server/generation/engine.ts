@@ -4,6 +4,7 @@ import type { Engine } from '../../shared/domain/generation';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import type { Finding } from '../../shared/table/lint';
 import type { QaWithChart } from '../charts/chart-queries';
+import type { Stage2Offer } from './stage-prompts';
 
 /** Tokens and money a piece of generation cost (all zero for the offline engine). */
 export interface EngineUsage {
@@ -54,8 +55,20 @@ export interface ItemRequest {
   control: boolean;
   /** Assumptions reviewers rejected for this QA: an engine that can avoid them (the offline rules) never writes one again. */
   rejectedAssumptions?: readonly string[];
+  /**
+   * A model engine: what its request offers, from the task's pairing (`pairing.ts`): the proposal
+   * it was paired with, or candidates to choose from. Left out, the task's `proposal`.
+   */
+  offer?: Stage2Offer;
   signal: AbortSignal;
 }
+
+/**
+ * A Stage 2 task's result: the item (`proposalId`, the proposal it performs when that is not the
+ * task's own; `notes`, how the engine read the reply, e.g. `edit_normalised`, stored with the
+ * item's lint), or the model's decline (offered candidates, it found none that can change the answer).
+ */
+export type ItemOutcome = { draft: HqaItemDraft; proposalId?: number; notes?: Finding[] } | { declined: string };
 
 /**
  * What writes proposals (Stage 1) and items (Stage 2): the OpenAI-compatible model or the
@@ -66,9 +79,5 @@ export interface GenerationEngine {
   /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
   readonly model: string;
   proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
-  /**
-   * `proposalId`: the proposal the item performs, when the engine paired it with an alternative;
-   * `notes`: how the engine read the reply (e.g. `edit_normalised`), stored with the item's lint.
-   */
-  item(request: ItemRequest): Promise<EngineResult<{ draft: HqaItemDraft; proposalId?: number; notes?: Finding[] }>>;
+  item(request: ItemRequest): Promise<EngineResult<ItemOutcome>>;
 }

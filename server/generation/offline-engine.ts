@@ -1,7 +1,42 @@
+import type { ChartType } from '../../shared/domain/chart-types';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
+import type { QaWithChart } from '../charts/chart-queries';
 import { NO_USAGE, type GenerationEngine } from './engine';
-import { offlineProposals } from './offline';
+import { offlineProposals, type OfflineJob } from './offline';
 import { offlineItemOffThread } from './offline-pool';
+
+type JobProposal = { id: number; text: string; chartType?: ChartType };
+
+/**
+ * The offline rules' input for a question and its proposals: over a group, every chart in order
+ * and each proposal with the type of chart it edits (the question's chart's when left out).
+ * The offline engine's items and a model task's pairing (`pairing.ts`) both search with it.
+ */
+export function offlineJobOf(input: { source: QaWithChart; proposal: JobProposal; alternatives: readonly JobProposal[]; control: boolean; seed: number; rejectedAssumptions?: readonly string[] }): OfflineJob {
+  const { chart, qa, group } = input.source;
+  const typed = (proposal: JobProposal) => ({ id: proposal.id, text: proposal.text, chartType: proposal.chartType ?? chart.chart_type });
+  if (group) {
+    return {
+      charts: group.charts.map((member) => ({ table: member.table, chartType: member.chart_type, title: member.title ?? '' })),
+      qa: { query: qa.query, label: qa.label },
+      proposal: typed(input.proposal),
+      alternatives: input.alternatives.map(typed),
+      control: input.control,
+      seed: input.seed,
+    };
+  }
+  return {
+    table: chart.table,
+    chartType: chart.chart_type,
+    title: chart.title ?? '',
+    qa: { query: qa.query, label: qa.label },
+    proposal: { id: input.proposal.id, text: input.proposal.text },
+    alternatives: input.alternatives.map(({ id, text }) => ({ id, text })),
+    control: input.control,
+    seed: input.seed,
+    rejectedAssumptions: input.rejectedAssumptions ?? [],
+  };
+}
 
 /**
  * The offline engine: rule-based proposals and template items whose answers the table engine
@@ -25,30 +60,9 @@ export function createOfflineEngine(): GenerationEngine {
       return Promise.resolve({ ok: true, texts, usage: NO_USAGE });
     },
     async item(request) {
-      const { chart, qa, group } = request.source;
       // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.
-      const result = await offlineItemOffThread(group ? {
-        charts: group.charts.map((member) => ({ table: member.table, chartType: member.chart_type, title: member.title ?? '' })),
-        qa: { query: qa.query, label: qa.label },
-        proposal: { id: request.proposal.id, text: request.proposal.text, chartType: request.proposal.chartType ?? chart.chart_type },
-        // A group's alternatives carry their chart type (of any chart the group holds); a plain one is the question's chart's.
-        alternatives: request.alternatives.map((alternative) => ({ ...alternative, chartType: alternative.chartType ?? chart.chart_type })),
-        control: request.control,
-        seed: request.taskId,
-      } : {
-        table: chart.table,
-        chartType: chart.chart_type,
-        title: chart.title ?? '',
-        qa: { query: qa.query, label: qa.label },
-        proposal: request.proposal,
-        alternatives: request.alternatives,
-        control: request.control,
-        seed: request.taskId,
-        rejectedAssumptions: request.rejectedAssumptions ?? [],
-      });
-      return Promise.resolve(
-        result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE },
-      );
+      const result = await offlineItemOffThread(offlineJobOf({ source: request.source, proposal: request.proposal, alternatives: request.alternatives, control: request.control, seed: request.taskId, rejectedAssumptions: request.rejectedAssumptions ?? [] }));
+      return result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE };
     },
   };
 }

@@ -3,5 +3,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { default: build } = await import('./offline-worker.ts');
-export default build;
+const worker = await import('./offline-worker.ts');
+export default worker.default;
+// Piscina calls a job kind other than the default by its export's name (`run(input, { name })`).
+export const pair = worker.pair;

@@ -1,5 +1,5 @@
 import { setPriority } from 'node:os';
-import { buildOfflineItem, type OfflineItemResult, type OfflineJob } from './offline';
+import { buildOfflineItem, pairOffline, type OfflineItemResult, type OfflineJob, type OfflinePairingResult } from './offline';
 
 /**
  * Niceness of an offline thread. On Linux a nice value belongs to a thread, not the process, so
@@ -13,4 +13,9 @@ if (process.platform === 'linux') setPriority(OFFLINE_THREAD_NICENESS);
 /** Runs in a thread of the offline pool: the rules' search for an item happens here. */
 export default function build(input: OfflineJob): OfflineItemResult {
   return buildOfflineItem(input);
+}
+
+/** The pairing job (piscina's `name: 'pair'`): the same search, only its decision sent back. */
+export function pair(input: OfflineJob): OfflinePairingResult {
+  return pairOffline(input);
 }

@@ -6,7 +6,7 @@ import { getChartImage } from '../charts/chart-queries';
 import { createLlmClient } from '../llm/llm-client';
 import type { ModelConnection } from '../llm/provider';
 import type { EngineUsage, GenerationEngine } from './engine';
-import { groupStage2Wire, itemMessages, proposalMessages, STAGE_WIRES, stage1Template, stage2GroupTemplate, stage2Template } from './stage-prompts';
+import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Wire, type Stage2Offer } from './stage-prompts';
 
 export interface OpenAiEngineOptions {
   db: Db;
@@ -21,8 +21,6 @@ export interface OpenAiEngineOptions {
 export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngine {
   const client = createLlmClient({ db: options.db, connection: options.connection, engineName: 'openai' });
   const stage1 = stage1Template();
-  const stage2 = stage2Template();
-  const stage2Group = stage2GroupTemplate();
   /** One stage's call: the template's hash recorded, the usage summed over attempts. */
   async function call<W, T>(
     purpose: 'stage1' | 'stage2',
@@ -63,12 +61,13 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
       return result.ok ? { ok: true, texts: result.value, usage: result.usage } : result;
     },
     async item(request) {
-      const messages = itemMessages(request.source, { text: request.proposal.text, ...(request.proposal.chartType ? { chart_type: request.proposal.chartType } : {}) }, (chartId) => getChartImage(options.db, chartId)?.png ?? null);
-      const { group } = request.source;
-      const result = group
-        ? await call('stage2', stage2Group, messages, groupStage2Wire(group.charts.length), request)
-        : await call('stage2', stage2, messages, STAGE_WIRES.stage2, request);
-      return result.ok ? { ok: true, draft: result.value.draft, notes: result.value.notes, usage: result.usage } : result;
+      const { proposal } = request;
+      const offer: Stage2Offer = request.offer ?? { kind: 'paired', proposal: { id: proposal.id, text: proposal.text, ...(proposal.chartType ? { chart_type: proposal.chartType } : {}) } };
+      const messages = itemMessages(request.source, offer, (chartId) => getChartImage(options.db, chartId)?.png ?? null);
+      const result = await call('stage2', itemTemplateFor(request.source), messages, stage2Wire(request.source, offer), request);
+      if (!result.ok) return result;
+      const reply = result.value;
+      return 'declined' in reply ? { ok: true, declined: reply.declined, usage: result.usage } : { ok: true, draft: reply.draft, notes: reply.notes, proposalId: reply.proposalId, usage: result.usage };
     },
   };
 }

@@ -1,21 +1,19 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
-import type { ProposalScope } from '../../shared/api/pool';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
-import { getQaWithChart } from '../charts/chart-queries';
 import { rejectedAssumptions } from '../items/item-queries';
 import { HttpError, notFound } from '../http/http-error';
-import { activeProposalsByLoad, getProposal, maxPoolRound } from '../pool/pool-queries';
+import { maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
 import { callCost } from '../llm/cost';
 import { getSettings } from '../settings/settings-queries';
-import type { ChartType } from '../../shared/domain/chart-types';
-import { NO_USAGE, type EngineResult, type GenerationEngine } from './engine';
+import { NO_USAGE, type EngineResult, type GenerationEngine, type ItemRequest } from './engine';
 import { TransportStreak } from './transport-streak';
-import { endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
+import { endTaskUnpaired, endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
+import { alternativesFor } from './alternatives';
+import { offerOf, pairTask, taskSubject } from './pairing';
 import { cancelRunBatch, runStageBatch } from './batch-stage';
-import { operationCoverage } from './gap-weights';
 import { EventLoopSlices } from './event-loop-slices';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
@@ -335,15 +333,26 @@ export class RunExecutor {
     const { db } = this.ctx;
     const noItems = endTaskWithoutTable(db, task, engine.engine);
     if (noItems) return { ok: false, reason: noItems, usage: NO_USAGE };
-    const source = task.qa_id === null ? null : getQaWithChart(db, task.qa_id);
-    const proposal = task.proposal_id === null ? null : getProposal(db, task.proposal_id);
-    if (!source || !proposal) throw new Error(`task ${task.id}: its QA or proposal no longer exists`);
-    const control = isControlTask(task.id, getSettings(db).unchanged_control_share);
-    // A group question's alternatives are group proposals of any chart type the group holds (each edits a chart of its type).
-    const types = source.group ? [...new Set(source.group.charts.map((member) => member.chart_type))] : [source.chart.chart_type];
-    const alternatives = engine.engine === 'offline' ? this.alternativesFor(run, types, proposal) : [];
-    const rejected = engine.engine === 'offline' ? rejectedAssumptions(db, source.qa.id) : [];
-    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: { id: proposal.id, text: proposal.text, chartType: proposal.chart_type }, alternatives, control, rejectedAssumptions: rejected, signal });
+    const settings = getSettings(db);
+    const { source, proposal } = taskSubject(db, task);
+    const control = isControlTask(task.id, settings.unchanged_control_share);
+    const planned = { id: proposal.id, text: proposal.text, chartType: proposal.chart_type };
+    let request: Pick<ItemRequest, 'alternatives' | 'offer' | 'rejectedAssumptions'>;
+    if (engine.engine === 'offline') {
+      // The rules pair the question themselves, trying the pool's other proposals when the task's cannot move its answer.
+      // A group question's alternatives are group proposals of any chart type the group holds (each edits a chart of its type).
+      const types = source.group ? [...new Set(source.group.charts.map((member) => member.chart_type))] : [source.chart.chart_type];
+      request = { alternatives: alternativesFor(db, run, types, { ...planned, scope: proposal.scope }), rejectedAssumptions: rejectedAssumptions(db, source.qa.id) };
+    } else {
+      // A model is asked only about a pairing that can work: decided once, before the first request.
+      const pairing = await pairTask(db, run, task, settings);
+      if (pairing.kind === 'none') {
+        endTaskUnpaired(db, task, pairing.reason);
+        return { ok: true, usage: NO_USAGE };
+      }
+      request = { alternatives: [], offer: offerOf(db, task, pairing) };
+    }
+    const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: planned, control, signal, ...request });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
     if (item) this.ctx.publish('item.created', { item });
@@ -367,24 +376,6 @@ export class RunExecutor {
     controller.abort();
   }
 
-
-  /**
-   * The pool's other proposals an engine may pair the task's QA with instead (only one that
-   * knows beforehand what it can make: see ItemRequest), least used first; a run weighted to
-   * coverage gaps offers none whose operation is better covered than the planned proposal's.
-   */
-  private alternativesFor(run: RunRecord, chartTypes: readonly ChartType[], planned: { id: number; text: string; chart_type: ChartType; scope: ProposalScope }): { id: number; text: string; chartType: ChartType }[] {
-    const pool = chartTypes
-      .flatMap((chartType) => activeProposalsByLoad(this.ctx.db, chartType, planned.scope).map((p) => ({ ...p, chartType })))
-      .filter((p) => p.id !== planned.id)
-      .sort((a, b) => a.items - b.items || a.id - b.id)
-      .map(({ id, text, chartType }) => ({ id, text, chartType }));
-    if (!run.config.weight_to_gaps) return pool;
-    const coverage = new Map(chartTypes.map((chartType) => [chartType, operationCoverage(this.ctx.db, chartType)] as const));
-    const gap = (p: { text: string; chartType: ChartType }) => coverage.get(p.chartType)?.(p.text) ?? 0;
-    const limit = gap({ text: planned.text, chartType: planned.chart_type });
-    return pool.filter((p) => gap(p) <= limit).sort((a, b) => gap(a) - gap(b));
-  }
 
   private publishProgress(runId: number, force: boolean): void {
     const now = Date.now();

@@ -1,8 +1,9 @@
 import { preparedOnce, type Db } from '../../db/database';
-import { parseJsonColumn } from '../../db/json-column';
+import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
 import { BatchProgressSchema } from '../../shared/api/batch-progress';
-import { RunConfigSchema, type Run, type RunConfig, type RunError } from '../../shared/api/runs';
+import { RunConfigSchema, type Run, type RunConfig, type RunDecline, type RunError } from '../../shared/api/runs';
+import { PairingSchema, type Pairing } from '../../shared/generation/pairing';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { typeUnconfirmedSql } from '../charts/type-state-queries';
 import type { JobOwner } from '../jobs/job-owner';
@@ -27,7 +28,7 @@ interface RunRow extends Omit<Run, 'config' | 'engine' | 'stage' | 'status' | 'b
 }
 
 const RUN_COLUMNS = `id, engine, model, stage, config, status, pool_round, tasks_total, tasks_done, tasks_failed, proposals_created,
-  items_created, items_failed, llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost, stop_reason, created_at, started_at, finished_at,
+  items_created, items_failed, items_declined, llm_calls, prompt_tokens, completion_tokens, cached_tokens, cost, stop_reason, created_at, started_at, finished_at,
   items_planned, owner_pid, owner_host, heartbeat_at,
   CASE WHEN batch = 1 THEN (SELECT json_object('state', b.state, 'total', b.requests_total, 'completed', b.requests_completed, 'failed', b.requests_failed)
     FROM llm_batches b WHERE b.run_id = runs.id ORDER BY b.id DESC LIMIT 1) END AS batch_progress`;
@@ -40,7 +41,7 @@ export interface RunRecord extends Run {
 }
 
 
-const TASK_COLUMNS = 'id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts, owner_pid, owner_host';
+const TASK_COLUMNS = 'id, run_id, kind, chart_type, qa_id, proposal_id, idempotency_key, attempts, owner_pid, owner_host, pairing';
 
 /** A running task's holder, in the shape a job owner is judged in (`claimed_at` as its heartbeat). */
 interface TaskHolder extends JobOwner {
@@ -54,15 +55,15 @@ function prepare(db: Db) {
     insertTask: db.prepare('INSERT OR IGNORE INTO run_tasks (run_id, kind, chart_type, qa_id, proposal_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)'),
     countTask: db.prepare('UPDATE runs SET tasks_total = tasks_total + 1 WHERE id = ?'),
     // Pending, or held by an owner that stopped proving itself alive (a host cut off or dead): one statement, so no two workers get the same.
-    claimTask: db.prepare<[{ runId: number; kind: string; pid: number; host: string; staleBefore: string }], TaskRow>(
+    claimTask: db.prepare<[{ runId: number; kind: string; pid: number; host: string; staleBefore: string }], StoredTaskRow>(
       `UPDATE run_tasks SET status = 'running', attempts = attempts + 1, owner_pid = @pid, owner_host = @host, claimed_at = ${NOW}, updated_at = ${NOW}
        WHERE id = (SELECT id FROM run_tasks WHERE run_id = @runId AND kind = @kind
          AND (status = 'pending' OR (status = 'running' AND (claimed_at IS NULL OR claimed_at < @staleBefore))) ORDER BY id LIMIT 1)
        RETURNING ${TASK_COLUMNS}`,
     ),
     // Only the task's holder as claimed (a batch task is never claimed: NULL) stores its end: a result made after the task was taken over is dropped.
-    finishTask: db.prepare<[{ id: number; status: string; error: string | null; pid: number | null; host: string | null }]>(
-      `UPDATE run_tasks SET status = @status, error = @error, updated_at = ${NOW}
+    finishTask: db.prepare<[{ id: number; status: string; error: string | null; decline: string | null; pid: number | null; host: string | null }]>(
+      `UPDATE run_tasks SET status = @status, error = @error, decline_reason = @decline, updated_at = ${NOW}
        WHERE id = @id AND status IN ('pending', 'running') AND owner_pid IS @pid AND owner_host IS @host`,
     ),
     refreshClaims: db.prepare<[{ runId: number; pid: number; host: string }]>(
@@ -86,7 +87,7 @@ function prepare(db: Db) {
     ),
     countFinished: db.prepare(
       `UPDATE runs SET tasks_done = tasks_done + ?, tasks_failed = tasks_failed + ?, proposals_created = proposals_created + ?,
-        items_created = items_created + ?, items_failed = items_failed + ? WHERE id = ?`,
+        items_created = items_created + ?, items_failed = items_failed + ?, items_declined = items_declined + ? WHERE id = ?`,
     ),
     addUsage: db.prepare(
       `UPDATE runs SET llm_calls = llm_calls + ?, prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?,
@@ -166,6 +167,15 @@ export interface TaskRow {
   /** Who claimed it (NULL: a batch task, never claimed one by one). */
   owner_pid: number | null;
   owner_host: string | null;
+  /** A model item task's pairing, once decided (migration 029); null before, and for every other task. */
+  pairing: Pairing | null;
+}
+
+/** A task as stored: its pairing still JSON text. */
+type StoredTaskRow = Omit<TaskRow, 'pairing'> & { pairing: string | null };
+
+function toTask(row: StoredTaskRow): TaskRow {
+  return { ...row, pairing: parseNullableJsonColumn(PairingSchema, row.pairing, { table: 'run_tasks', column: 'pairing', id: row.id }) };
 }
 
 /** A task's end was not stored: it is no longer held by who ran it (taken over, or released). Thrown inside the results' transaction, it rolls them back. */
@@ -260,7 +270,8 @@ export function countProposalItems(db: Db, proposalId: number): number {
  * whose claim went unrefreshed since `staleBefore` (one statement: no two workers get the same).
  */
 export function claimNextTask(db: Db, runId: number, kind: 'proposals' | 'item', owner: Owner, staleBefore: string): TaskRow | null {
-  return statements(db).claimTask.get({ runId, kind, pid: owner.pid, host: owner.host, staleBefore }) ?? null;
+  const row = statements(db).claimTask.get({ runId, kind, pid: owner.pid, host: owner.host, staleBefore });
+  return row ? toTask(row) : null;
 }
 
 /** Proves `owner` still works its running tasks of the run (with the run's heartbeat). */
@@ -294,9 +305,21 @@ export function tasksHeldElsewhere(db: Db, runId: number, kind: 'proposals' | 'i
 
 /** A run's pending tasks of a kind, in planned order: what a batch run sends as one stage's batch (left pending until its results are stored). */
 export function pendingTasks(db: Db, runId: number, kind: 'proposals' | 'item'): TaskRow[] {
-  return statement(db,
-    `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id`,
-  ).all(runId, kind) as TaskRow[];
+  const rows = statement(db, `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE run_id = ? AND kind = ? AND status = 'pending' ORDER BY id`).all(runId, kind) as StoredTaskRow[];
+  return rows.map(toTask);
+}
+
+/**
+ * Stores a task's pairing unless one is stored already, and returns the one that stands: a
+ * task is paired once, so every request made for it offers the same (two processes deciding at
+ * once store the first).
+ */
+export function storeTaskPairing(db: Db, taskId: number, pairing: Pairing): Pairing {
+  statement(db, 'UPDATE run_tasks SET pairing = ? WHERE id = ? AND pairing IS NULL').run(JSON.stringify(pairing), taskId);
+  const stored = statement(db, 'SELECT pairing FROM run_tasks WHERE id = ?').get(taskId) as { pairing: string | null } | undefined;
+  const parsed = parseNullableJsonColumn(PairingSchema, stored?.pairing ?? null, { table: 'run_tasks', column: 'pairing', id: taskId });
+  if (!parsed) throw new Error(`run task ${taskId}: its pairing was not stored (the task no longer exists)`);
+  return parsed;
 }
 
 
@@ -310,14 +333,17 @@ export interface TaskOutcome {
   proposalsCreated?: number;
   itemsCreated?: number;
   itemFailed?: boolean;
+  /** With `ok`: the task ends without an item and without failing (the model or the server declined), for this reason. */
+  declined?: string;
 }
 
 /** Marks a task finished and moves the run's counters with it; call inside the transaction that wrote its results. */
 export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
   const { finishTask: finish, countFinished } = statements(db);
-  const stored = finish.run({ id: task.id, status: outcome.ok ? 'done' : 'failed', error: outcome.error ?? null, pid: task.owner_pid, host: task.owner_host });
+  const declined = outcome.ok ? (outcome.declined ?? null) : null;
+  const stored = finish.run({ id: task.id, status: outcome.ok ? 'done' : 'failed', error: outcome.error ?? null, decline: declined, pid: task.owner_pid, host: task.owner_host });
   if (stored.changes === 0) throw new TaskNotHeld(task.id);
-  countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, task.run_id);
+  countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, declined === null ? 0 : 1, task.run_id);
 }
 
 export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cached_tokens: number; cost: number }): void {
@@ -359,4 +385,14 @@ export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {
        WHERE run_id = ? AND status = 'failed' ORDER BY id DESC LIMIT ?`,
     )
     .all(runId, limit) as RunError[];
+}
+
+/** A run's declined tasks, newest first: who declined (the model offered candidates, or the server finding none) and why. */
+export function listRunDeclines(db: Db, runId: number, limit = 200): RunDecline[] {
+  return statement(db,
+      `SELECT id AS task_id, qa_id, chart_type, decline_reason AS reason,
+         CASE WHEN json_extract(pairing, '$.kind') = 'none' THEN 'server' ELSE 'model' END AS declined_by, updated_at
+       FROM run_tasks WHERE run_id = ? AND decline_reason IS NOT NULL ORDER BY id DESC LIMIT ?`,
+    )
+    .all(runId, limit) as RunDecline[];
 }

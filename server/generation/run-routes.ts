@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import type { RunExecutor } from './run-executor';
-import { getRun, listRunErrors, listRuns, publicRun } from './run-queries';
+import { getRun, listRunDeclines, listRunErrors, listRuns, publicRun } from './run-queries';
 
 export function runRoutes(ctx: AppContext, executor: RunExecutor): Router {
   const api = apiRouter(ctx.db);
@@ -16,7 +16,7 @@ export function runRoutes(ctx: AppContext, executor: RunExecutor): Router {
   handle(api, runsApi.get, 'reviewer', ({ params: { id } }) => {
     const run = getRun(ctx.db, id);
     if (!run) throw notFound(`run ${id}`);
-    return { run: publicRun(run), errors: listRunErrors(ctx.db, id) };
+    return { run: publicRun(run), errors: listRunErrors(ctx.db, id), declines: listRunDeclines(ctx.db, id) };
   });
   handle(api, runsApi.create, 'curator', ({ body, user }) => ({ run: executor.launch(body, user.id) }));
   handle(api, runsApi.pause, 'curator', ({ params: { id }, user }) => ({ run: executor.pause(id, user.id) }));

@@ -11,7 +11,10 @@ import type { QaWithChart } from '../charts/chart-queries';
 import { parseTableCsv } from '../import/csv-table';
 import { questionRelation } from '../language/question-relation';
 import { USER_MARKER } from '../llm/templates';
-import { itemMessages, ModelGroupItemOutputSchema, toGroupItemDraft, type ModelGroupItemOutput } from './stage-prompts';
+import { DEFAULT_MAX_CHANGE_SHARE } from '../../shared/table/change-magnitude';
+import { PARTIAL_WHOLE_FLOOR } from '../../shared/table/wholes';
+import { ModelChoiceItemOutputSchema } from '../../shared/generation/choice-output';
+import { itemMessages, ModelGroupChoiceItemOutputSchema, ModelGroupItemOutputSchema, stage2Wire, toGroupItemDraft, type ModelGroupItemOutput } from './stage-prompts';
 
 /**
  * The Stage 2 prompts say what the server checks: their worked examples are read from the
@@ -101,11 +104,38 @@ describe('the Stage 2 prompt describes the wire schema', () => {
   });
 });
 
+describe('the Stage 2 prompt states what keeps an item from being stored', () => {
+  it.each([
+    ['stage2-item', SINGLE],
+    ['stage2-group-item', GROUP],
+  ])('%s names the error findings with the thresholds the checks use', (_, prompt) => {
+    const checks = prompt.slice(prompt.indexOf('# What the server checks'), prompt.indexOf('# A list of proposals'));
+    expect(checks).toMatch(phrase('A program or edit that fails is never kept, nor is an item with one of these errors'));
+    expect(checks).toMatch(phrase(`a value cut by more than ${Math.round(DEFAULT_MAX_CHANGE_SHARE * 100)}%, or raised past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} while moving more than a quarter of its column's range`));
+    expect(checks).toMatch(phrase(`rows that made up most of a whole stay within ${PARTIAL_WHOLE_FLOOR}-100`));
+    for (const words of ['any column or row of shares that summed to 100', 'NET or Total column or row follows its parts', 'no part passes the series named as its whole', 'a rank clause', 'an assumption that alone decides the answer', 'an added row as the answer', 'one period for a question across the periods', 'one point sent far outside its series\' band', 'made fractional or negative']) {
+      expect(checks).toMatch(phrase(words));
+    }
+  });
+
+  it.each([
+    ['stage2-item', SINGLE],
+    ['stage2-group-item', GROUP],
+  ])('%s says how to choose from a list and how to decline, with the keys the choice wire puts first', (_, prompt) => {
+    const list = prompt.slice(prompt.indexOf('# A list of proposals'), prompt.indexOf('# Edit operations'));
+    const [first, second] = keysOf(ModelChoiceItemOutputSchema.shape);
+    expect(list).toMatch(phrase(`two more keys: "${first}", the number of the one your item performs, and "${second}", null`));
+    expect(list).toMatch(phrase(`decline: "${first}" null, "${second}" one sentence saying why, the other keys empty`));
+  });
+});
+
 describe('the Stage 2 worked examples', () => {
-  const examples = SINGLE.split(/^(?=Example \d+ \()/m)
-    .slice(1)
+  const blocks = SINGLE.split(/^(?=Example \d+ \()/m).slice(1);
+  // A block with one proposal shows the eight-key reply; the block with a list, the choose mode (below).
+  const examples = blocks
+    .filter((block) => /^Proposal: /m.test(block))
     .map((block) => ({
-      chartType: /^Example \d+ \((\w+)\)$/m.exec(block)?.[1],
+      chartType: /^Example \d+ \((\w+)\)/m.exec(block)?.[1],
       title: field(block, 'Title'),
       csv: csvAfter(block),
       question: field(block, 'Factual question'),
@@ -114,9 +144,9 @@ describe('the Stage 2 worked examples', () => {
       reply: replyOf(block),
     }));
 
-  it('are few: two or three', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(2);
-    expect(examples.length).toBeLessThanOrEqual(3);
+  it('are few: two with one proposal, one with a list', () => {
+    expect(examples).toHaveLength(2);
+    expect(blocks).toHaveLength(3);
   });
 
   it.each(examples.map((example, index) => [index + 1, example] as const))(
@@ -150,6 +180,48 @@ describe('the Stage 2 worked examples', () => {
     expect(marked).toBeDefined();
     const reply = ModelItemOutputSchema.parse(marked?.reply);
     expect(reply.edit.some((op) => op.row?.endsWith('*'))).toBe(true);
+  });
+
+  it('the choose-mode example chooses a listed proposal in the exact wire shape, the verifier agrees, and its decline reads as a decline', () => {
+    const block = blocks.find((each) => /^Proposals:$/m.test(each));
+    if (!block) throw new Error('no example with a list of proposals');
+    const chartType = CHART_TYPES.find((type) => type === /^Example \d+ \((\w+)\)/m.exec(block)?.[1]);
+    if (!chartType) throw new Error('the choose example names no chart type');
+    const candidates = [...block.matchAll(/^(\d+)\. (.*)$/gm)].map((match) => ({ number: Number(match[1]), text: match[2] ?? '' }));
+    expect(candidates.map((candidate) => candidate.number)).toEqual(candidates.map((_, index) => index + 1));
+    const offer = { kind: 'choose' as const, candidates: candidates.map((candidate) => ({ id: 100 + candidate.number, text: candidate.text })) };
+    const table = parseTableCsv(csvAfter(block), 'example');
+    const title = field(block, 'Title');
+    const label = field(block, 'Label');
+    const source: QaWithChart = { qa: qa(field(block, 'Factual question'), label), chart: { id: 1, imgname: 'x.png', split: 'test', chart_type: chartType, title, table }, group: null };
+    const wire = stage2Wire(source, offer);
+    expect(wire.schema).toBe(ModelChoiceItemOutputSchema);
+
+    const reply = replyOf(block);
+    expect(keysOf(reply)).toEqual(keysOf(ModelChoiceItemOutputSchema.shape));
+    expect(keysOf(ModelChoiceItemOutputSchema.shape).slice(0, 2)).toEqual(['proposal', 'decline']);
+    const chosen = ModelChoiceItemOutputSchema.parse(reply);
+    for (const op of chosen.edit) expect(keysOf(op)).toEqual(keysOf(ModelEditOpSchema.shape));
+    const read = wire.convert(chosen);
+    if (!read.ok) throw new Error(read.reason);
+    if ('declined' in read.value) throw new Error('the example reply declines');
+    // The number chosen becomes that candidate's id, and the item is verified under that proposal's text.
+    const picked = candidates[(chosen.proposal ?? 0) - 1];
+    expect(read.value.proposalId).toBe(100 + (chosen.proposal ?? 0));
+    expect(read.value.notes).toEqual([]);
+    const { draft } = read.value;
+    const result = verifyItem({ table, chartType, title, edit: draft.edit, program: draft.program, answer: draft.answer, assumption: draft.assumption, proposal: picked?.text ?? null });
+    expectVerified(result, draft, label, [table]);
+    expect(questionRelation(field(block, 'Factual question'), draft.question, draft.assumption)).toBe('same');
+    // The first listed cannot change this answer (it edits a point the question does not read): the example takes the first that can.
+    const first = verifyItem({ table, chartType, title, edit: [{ op: 'scale', row: table.rows.at(-1)?.label ?? '', factor: 2 }], program: draft.program, answer: '', proposal: candidates[0]?.text ?? null });
+    expect(first.proposal_consistent).toBe(true);
+    expect(first.answer_unchanged).toBe(true);
+
+    const decline = /^Decline:\n(.*)$/m.exec(block)?.[1];
+    const declined = ModelChoiceItemOutputSchema.parse(JSON.parse(decline ?? 'null'));
+    expect(keysOf(declined)).toEqual(keysOf(ModelChoiceItemOutputSchema.shape));
+    expect(wire.convert(declined)).toEqual({ ok: true, value: { declined: declined.decline } });
   });
 
   it('the group example is the exact wire shape and the verifier agrees with it over its two charts', () => {
@@ -188,6 +260,7 @@ const lineSource: QaWithChart = {
   group: null,
 };
 const noImage = () => null;
+const paired = (text: string) => ({ kind: 'paired' as const, proposal: { id: 1, text } });
 
 /** The length of the prefix every text shares. */
 function sharedPrefix(texts: string[]): number {
@@ -208,8 +281,8 @@ describe('Stage 2 messages put the static text first', () => {
   });
 
   it('two requests for different charts of different types share every byte before the chart type, and the chart reaches only the user message', () => {
-    const pie = itemMessages(pieSource, { text: 'Move ten points from the largest slice to the smallest.' }, noImage);
-    const line = itemMessages(lineSource, { text: 'Double the last period.' }, noImage);
+    const pie = itemMessages(pieSource, paired('Move ten points from the largest slice to the smallest.'), noImage);
+    const line = itemMessages(lineSource, paired('Double the last period.'), noImage);
     const instructions = SINGLE.slice(0, SINGLE.indexOf('{{'));
     expect(pie.system.startsWith(instructions)).toBe(true);
     expect(line.system.startsWith(instructions)).toBe(true);
@@ -220,15 +293,28 @@ describe('Stage 2 messages put the static text first', () => {
 
   it('two requests for charts of the same type share the whole system message', () => {
     const other: QaWithChart = { ...lineSource, qa: qa('What were sales in 2019?', '5'), chart: { ...lineSource.chart, id: 3, title: 'Visitors', table: tableFromCells(['Year', 'Visitors'], [['2001', '1'], ['2002', '2']]) } };
-    const first = itemMessages(lineSource, { text: 'Double the last period.' }, noImage);
-    const second = itemMessages(other, { text: 'Halve every point.' }, noImage);
+    const first = itemMessages(lineSource, paired('Double the last period.'), noImage);
+    const second = itemMessages(other, paired('Halve every point.'), noImage);
     expect(second.system).toBe(first.system);
     expect(second.user).not.toBe(first.user);
   });
 
   it('ends the user message with the proposal, one block after the question', () => {
-    const { user } = itemMessages(pieSource, { text: 'Move ten points from the largest slice to the smallest.' }, noImage);
+    const { user } = itemMessages(pieSource, paired('Move ten points from the largest slice to the smallest.'), noImage);
     expect(user).toMatch(/\n\nFactual question: Which response has the largest share\?\nLabel: No\n\nProposal: Move ten points from the largest slice to the smallest\.\n\nWrite the hypothetical item/);
+  });
+
+  it('in choose mode lists the candidates numbered in the proposal block, and keeps the system message byte for byte', () => {
+    const candidates = [
+      { id: 7, text: 'Move ten points from the largest slice to the smallest.' },
+      { id: 3, text: 'Swap the two largest slices.' },
+    ];
+    const chosen = itemMessages(pieSource, { kind: 'choose', candidates }, noImage);
+    expect(chosen.user).toMatch(
+      /\nLabel: No\n\nProposals \(choose one by its number, or decline\):\n1\. Move ten points from the largest slice to the smallest\.\n2\. Swap the two largest slices\.\n\nChoose a proposal and write the hypothetical item for this chart, or decline, as one JSON object\.$/,
+    );
+    expect(chosen.user).not.toContain('Proposal: ');
+    expect(chosen.system).toBe(itemMessages(pieSource, paired(candidates[0]?.text ?? ''), noImage).system);
   });
 });
 
@@ -253,14 +339,40 @@ describe('Stage 2 over a group: images in chart order', () => {
 
   it('names the charts that have no image, so the images that are attached map to the right charts', () => {
     const png = (id: number) => Buffer.from(`png of ${id}`);
-    const messages = itemMessages(groupSource, { text: 'Halve the value the question asks about in one chart.', chart_type: 'vertical_bar' }, (id) => (id === 12 ? null : png(id)));
+    const messages = itemMessages(groupSource, { kind: 'paired', proposal: { id: 1, text: 'Halve the value the question asks about in one chart.', chart_type: 'vertical_bar' } }, (id) => (id === 12 ? null : png(id)));
     expect(messages.images).toHaveLength(2);
     expect(messages.images?.[1]).toContain(png(13).toString('base64'));
     expect(messages.user).toContain('Chart 1 (Line): Sales');
     expect(messages.user).toContain('Chart 2 (Line), no image: Visitors');
     expect(messages.user).toContain("Chart 3 (Vertical bar), of the proposal's type: Costs");
   });
+  it('in choose mode lists each candidate with the type of chart it edits, marks no chart as the one, and reads a choice over the group', () => {
+    const candidates = [
+      { id: 4, text: 'Halve the value the question asks about in one chart.', chart_type: 'vertical_bar' as const },
+      { id: 9, text: 'Double the value the question asks about in one chart.', chart_type: 'line' as const },
+    ];
+    const messages = itemMessages(groupSource, { kind: 'choose', candidates }, () => null);
+    expect(messages.user).toContain('Proposals (choose one by its number, or decline):\n1. (Vertical bar) Halve the value the question asks about in one chart.\n2. (Line) Double the value');
+    expect(messages.user).not.toContain("of the proposal's type:");
+    const wire = stage2Wire(groupSource, { kind: 'choose', candidates });
+    expect(wire.schema).toBe(ModelGroupChoiceItemOutputSchema);
+    const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+    const reply = {
+      proposal: 2,
+      decline: null,
+      assumption: 'Suppose that, in the first chart, Sales in 2019 were doubled.',
+      question: 'Suppose that, in the first chart, Sales in 2019 were doubled. Would Sales in the first chart be higher than Costs in the third chart in 2019?',
+      rationale: 'Sales become 8.',
+      edit: [{ ...nullOp, op: 'scale', row: '2019', series: 'Sales', factor: 2, chart: 1 }],
+      program: "value(1, '2019', 'Sales') > value(3, '2019', 'Costs')",
+      answer: 'Yes',
+      answer_type: 'boolean',
+      affects_answer: false,
+    };
+    expect(wire.convert(ModelGroupChoiceItemOutputSchema.parse(reply))).toMatchObject({ ok: true, value: { proposalId: 9, draft: { edit: [{ op: 'scale', chart: 1 }] } } });
+  });
 });
+
 
 describe('the Stage 2 group reply', () => {
   const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };

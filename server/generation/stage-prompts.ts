@@ -10,7 +10,9 @@ import {
   toProposalTexts,
   type Converted,
   type ModelItem,
+  type ModelItemOutput,
 } from '../../shared/generation/model-output';
+import { ModelChoiceItemOutputSchema, toChosenItem, type ModelChoiceItemOutput } from '../../shared/generation/choice-output';
 import { editedChart } from '../../shared/table/group-edit';
 import type { ProposalScope } from '../../shared/api/pool';
 import type { Settings } from '../../shared/settings';
@@ -62,6 +64,55 @@ export function toGroupItemDraft(wire: ModelGroupItemOutput, chartCount: number)
   return { ok: true, value: { draft: parsed.data, notes: single.value.notes } };
 }
 
+/** Stage 2's choose-mode wire over a group: the choice keys, then the group item's keys (every op naming its chart). */
+export const ModelGroupChoiceItemOutputSchema = ModelChoiceItemOutputSchema.extend({ edit: ModelGroupItemOutputSchema.shape.edit });
+export type ModelGroupChoiceItemOutput = z.infer<typeof ModelGroupChoiceItemOutputSchema>;
+
+/** A proposal a Stage 2 request offers; `chart_type`, over a group, the type of the chart it edits. */
+export interface OfferedProposal {
+  id: number;
+  text: string;
+  chart_type?: ChartType;
+}
+
+/**
+ * What a Stage 2 request offers, from the task's pairing (shared/generation/pairing.ts): the
+ * proposal it is paired with, or the candidates the model chooses from (or declines).
+ */
+export type Stage2Offer = { kind: 'paired'; proposal: OfferedProposal } | { kind: 'choose'; candidates: OfferedProposal[] };
+
+/** A Stage 2 reply read, whichever wire it came on: the item and the proposal it performs, or the model's decline. */
+export type Stage2Reply = { declined: string } | { proposalId: number; draft: ModelItem['draft']; notes: ModelItem['notes'] };
+
+/**
+ * The wire a Stage 2 request sends and reads its reply with: the item's (over a group, the group
+ * item's), or in choose mode the same with `proposal` and `decline` first. The reply comes back as
+ * a `Stage2Reply`, the chosen number turned into its candidate's id.
+ */
+export function stage2Wire(source: QaWithChart, offer: Stage2Offer): { schema: z.ZodType<unknown>; name: string; convert: (wire: unknown) => Converted<Stage2Reply> } {
+  const chartCount = source.group?.charts.length ?? null;
+  // Each schema below parsed the reply before `convert` sees it, so the casts only restore the type the parse proved.
+  const readItem = (item: ModelGroupItemOutput | ModelItemOutput): Converted<ModelItem> =>
+    chartCount === null ? toItemDraft(item as ModelItemOutput) : toGroupItemDraft(item as ModelGroupItemOutput, chartCount);
+  if (offer.kind === 'paired') {
+    const paired = (read: Converted<ModelItem>): Converted<Stage2Reply> => (read.ok ? { ok: true, value: { proposalId: offer.proposal.id, ...read.value } } : read);
+    if (chartCount === null) return { ...STAGE_WIRES.stage2, convert: (wire) => paired(readItem(wire as ModelItemOutput)) };
+    return { schema: ModelGroupItemOutputSchema, name: 'hqa_group_item', convert: (wire) => paired(readItem(wire as ModelGroupItemOutput)) };
+  }
+  const { candidates } = offer;
+  const chosen = (wire: ModelChoiceItemOutput | ModelGroupChoiceItemOutput): Converted<Stage2Reply> => {
+    const read = toChosenItem(wire, candidates.length, (item) => readItem(item as ModelItemOutput));
+    if (!read.ok) return read;
+    if ('declined' in read.value) return { ok: true, value: { declined: read.value.declined } };
+    const candidate = candidates[read.value.candidate - 1];
+    if (!candidate) return { ok: false, reason: `proposal: ${read.value.candidate} is not a listed proposal (1 to ${candidates.length})` };
+    return { ok: true, value: { proposalId: candidate.id, ...read.value.item } };
+  };
+  return chartCount === null
+    ? { schema: ModelChoiceItemOutputSchema, name: 'hqa_item_choice', convert: (wire) => chosen(wire as ModelChoiceItemOutput) }
+    : { schema: ModelGroupChoiceItemOutputSchema, name: 'hqa_group_item_choice', convert: (wire) => chosen(wire as ModelGroupChoiceItemOutput) };
+}
+
 export const stage1Template = () => loadTemplate('stage1-proposals');
 export const stage2Template = () => loadTemplate('stage2-item');
 export const stage2GroupTemplate = () => loadTemplate('stage2-group-item');
@@ -88,27 +139,36 @@ export function proposalMessages(settings: Settings, chartType: ChartType, examp
  * chart as well as its table, which matters most when the table was extracted and nobody has
  * confirmed it yet (the prompt says what the image is for and that the table decides).
  * Over a group, every chart's table ("Chart 1 (type): title", CSV) and every stored image, in
- * chart order, the text naming the charts without one; `proposal.chart_type` (the chart it
- * edits) marks the charts of its type.
+ * chart order, the text naming the charts without one; a paired proposal's `chart_type` (the
+ * chart it edits) marks the charts of its type, and in choose mode each candidate names its type.
+ * `offer`: the proposal the task is paired with, or the numbered candidates to choose from.
  *
  * What a prompt cache can serve: the system message is the template's instructions, the same
- * bytes for every request, then the chart type's description (one of nine); the chart, the
- * question and the proposal are the user message, after the images.
+ * bytes for every request (choose mode included), then the chart type's description (one of
+ * nine); the chart, the question and the proposal or candidates are the user message, after the images.
  */
 export function itemMessages(
   source: QaWithChart,
-  proposal: { text: string; chart_type?: ChartType },
+  offer: Stage2Offer,
   imageOf: (chartId: number) => Buffer | null,
 ): { system: string; user: string; image?: string; images?: string[] } {
   const { chart, qa, group } = source;
+  // The chart type whose description the system message ends with: the paired proposal's, in choose mode the task's own (listed first).
+  const lead = offer.kind === 'paired' ? offer.proposal : offer.candidates[0];
+  const proposal = offer.kind === 'paired' ? offer.proposal.text : null;
   if (group) {
-    const chartType = proposal.chart_type ?? chart.chart_type;
+    const chartType = lead?.chart_type ?? chart.chart_type;
     const pngs = group.charts.map((member) => imageOf(member.id));
+    const candidates =
+      offer.kind === 'choose'
+        ? offer.candidates.map((candidate, index) => ({ number: index + 1, text: candidate.text, chart_type_label: CHART_TYPE_LABELS[candidate.chart_type ?? chart.chart_type] }))
+        : [];
     const messages = stage2GroupTemplate().render({
       chart_type: chartType,
       chart_type_label: CHART_TYPE_LABELS[chartType],
       chart_type_description: chartTypeDescription(chartType),
-      proposal: proposal.text,
+      proposal,
+      candidates,
       question: qa.query,
       label: qa.label,
       charts: group.charts.map((member, index) => ({
@@ -119,7 +179,8 @@ export function itemMessages(
         table_csv: tableToPromptCsv(member.table),
         series: member.table.series,
         rows: member.table.rows.map((r) => r.label),
-        editable: member.chart_type === chartType,
+        // In choose mode each candidate says which type of chart it edits.
+        editable: offer.kind === 'paired' && member.chart_type === chartType,
         image: pngs[index] !== null,
       })),
     });
@@ -131,7 +192,8 @@ export function itemMessages(
     chart_type: chart.chart_type,
     chart_type_label: CHART_TYPE_LABELS[chart.chart_type],
     chart_type_description: chartTypeDescription(chart.chart_type),
-    proposal: proposal.text,
+    proposal,
+    candidates: offer.kind === 'choose' ? offer.candidates.map((candidate, index) => ({ number: index + 1, text: candidate.text })) : [],
     question: qa.query,
     label: qa.label,
     title: chart.title,

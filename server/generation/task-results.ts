@@ -59,6 +59,10 @@ export function storeItemResult(
       finishTask(db, task, { ok: false, error: result.reason, itemFailed: true });
       return null;
     }
+    if ('declined' in result) {
+      finishTask(db, task, { ok: true, declined: `the model declined: ${result.declined}` });
+      return null;
+    }
     const proposalId = result.proposalId ?? proposal.id;
     const created = createItem(
       db,
@@ -84,15 +88,28 @@ export function storeItemResult(
   })();
 }
 
+/** Why an item task's chart has nothing to compute over (no table, or for the offline engine none confirmed), or null when the task can run. */
+export function noTableReason(db: Db, task: TaskRow, engine: Engine): string | null {
+  return task.qa_id === null ? null : (groupNoItemsReason(db, task.qa_id, engine) ?? noItemsReason(chartTableOfQa(db, task.qa_id), engine));
+}
+
 /**
- * Ends an item task whose chart has nothing to compute over (no table, or for the offline
- * engine none confirmed) with that reason, a task outcome the run shows rather than a crash;
- * the reason, or null when the task can run. Call-by-call and batch runs both ask first.
+ * Ends an item task whose chart has nothing to compute over with that reason, a task outcome
+ * the run shows rather than a crash; the reason, or null when the task can run. Call-by-call
+ * and batch runs both ask first.
  */
 export function endTaskWithoutTable(db: Db, task: TaskRow, engine: Engine): string | null {
-  const reason = task.qa_id === null ? null : (groupNoItemsReason(db, task.qa_id, engine) ?? noItemsReason(chartTableOfQa(db, task.qa_id), engine));
+  const reason = noTableReason(db, task, engine);
   if (reason) db.transaction(() => finishTask(db, task, { ok: false, error: reason, itemFailed: true }))();
   return reason;
+}
+
+/**
+ * Ends a model item task the server paired with no proposal (`none`: no request is sent), as
+ * declined with the pairing's reason: done, not failed, never retried. Both run paths call it.
+ */
+export function endTaskUnpaired(db: Db, task: TaskRow, reason: string): void {
+  db.transaction(() => finishTask(db, task, { ok: true, declined: reason }))();
 }
 
 /**

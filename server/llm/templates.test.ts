@@ -164,8 +164,9 @@ describe('templates', () => {
       'judge-text-in-chart': judge,
       'judge-text-in-general': judge,
       'judge-number': judge,
-      'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json'],
-      'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'image', 'rows_json', 'series_json', 'table_csv', 'title'],
+      // `choose` and the numbered `candidates` (choose mode) come from the view.
+      'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json', 'choose', 'candidates', 'number', 'text'],
+      'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'image', 'rows_json', 'series_json', 'table_csv', 'title', 'choose', 'candidates', 'number', 'text'],
       'repair-json': ['error', 'schema_name'],
       'extract-table': ['chart_type_label'],
       'chart-type': [],
@@ -186,6 +187,13 @@ describe('templates', () => {
     const vars: Record<string, unknown> = { ...sampleVars[name] };
     delete vars[key];
     expect(() => loadTemplate(name).render(vars as never)).toThrow(new RegExp(`${name}: missing variable "${key}"`));
+  });
+
+  it('renders Stage 2 with either a proposal or candidates to choose from, never both', () => {
+    const { proposal: _proposal, ...chart } = stage2Vars;
+    const { user } = loadTemplate('stage2-item').render({ ...chart, candidates: [{ number: 1, text: 'Double the first bar.' }, { number: 2, text: 'Halve the last bar.' }] });
+    expect(user).toContain('Proposals (choose one by its number, or decline):\n1. Double the first bar.\n2. Halve the last bar.\n\nChoose a proposal');
+    expect(() => loadTemplate('stage2-item').render({ ...stage2Vars, candidates: [{ number: 1, text: 'Double the first bar.' }] })).toThrow(/variable "proposal": give either a proposal or candidates/);
   });
 
   it('names a variable of the wrong shape', () => {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Mustache from 'mustache';
 import { z } from 'zod';
 import { CHART_TYPES, ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
+import { MAX_CANDIDATES } from '../../shared/generation/pairing';
 import { isMissingCell } from '../../shared/table/cell';
 import type { DataTable } from '../../shared/table/model';
 
@@ -42,6 +43,22 @@ export class PromptError extends Error {
 
 const Text = z.string().trim().min(1);
 
+/**
+ * What Stage 2 offers (shared/generation/pairing.ts): the proposal the task is paired with, or
+ * candidates numbered from 1 to choose from (choose mode): exactly one of the two.
+ */
+function offered<C extends z.ZodType>(candidate: C) {
+  return {
+    /** The proposal to apply (I_P); null in choose mode. */
+    proposal: Text.nullable().default(null),
+    /** Choose mode: the proposals listed, the task's own first; empty otherwise. */
+    candidates: z.array(candidate).max(MAX_CANDIDATES).default([]),
+  };
+}
+const oneOffer = (vars: { proposal: string | null; candidates: unknown[] }) => (vars.proposal === null) !== (vars.candidates.length === 0);
+const ONE_OFFER = { message: 'give either a proposal or candidates (choose mode), not both or neither', path: ['proposal'] };
+const Candidate = z.object({ number: z.number().int().min(1), text: Text });
+
 export const Stage1VarsSchema = z.object({
   chart_type: ChartTypeSchema,
   chart_type_label: Text,
@@ -55,52 +72,56 @@ export const Stage1VarsSchema = z.object({
 });
 export type Stage1Vars = z.input<typeof Stage1VarsSchema>;
 
-export const Stage2VarsSchema = z.object({
-  chart_type: ChartTypeSchema,
-  chart_type_label: Text,
-  chart_type_description: Text,
-  /** The proposal to apply (I_P). */
-  proposal: Text,
-  /** The factual question and its label (QA_O). */
-  question: Text,
-  label: Text,
-  /** The chart's title; null renders as "untitled". */
-  title: z.string().nullable(),
-  /** The data table as tableToPromptCsv renders it (A_C). */
-  table_csv: Text,
-  series: z.array(z.string()).min(1),
-  rows: z.array(z.string()).min(1),
-});
+export const Stage2VarsSchema = z
+  .object({
+    chart_type: ChartTypeSchema,
+    chart_type_label: Text,
+    chart_type_description: Text,
+    ...offered(Candidate),
+    /** The factual question and its label (QA_O). */
+    question: Text,
+    label: Text,
+    /** The chart's title; null renders as "untitled". */
+    title: z.string().nullable(),
+    /** The data table as tableToPromptCsv renders it (A_C). */
+    table_csv: Text,
+    series: z.array(z.string()).min(1),
+    rows: z.array(z.string()).min(1),
+  })
+  .refine(oneOffer, ONE_OFFER);
 export type Stage2Vars = z.input<typeof Stage2VarsSchema>;
 
 /** `stage2-group-item`: Stage 2 over a chart group (2–4 charts); `chart_type` is the proposal's, the type of the chart it edits. */
-export const Stage2GroupVarsSchema = z.object({
-  chart_type: ChartTypeSchema,
-  chart_type_label: Text,
-  chart_type_description: Text,
-  proposal: Text,
-  question: Text,
-  label: Text,
-  charts: z
-    .array(
-      z.object({
-        position: z.number().int().min(1),
-        chart_type: ChartTypeSchema,
-        chart_type_label: Text,
-        /** Null or blank renders as "untitled". */
-        title: z.string().nullable(),
-        table_csv: Text,
-        series: z.array(z.string()).min(1),
-        rows: z.array(z.string()).min(1),
-        /** Of the proposal's type: a chart the assumption may edit. */
-        editable: z.boolean(),
-        /** Its stored image is attached: images go in chart order, so the text names the charts that have none. */
-        image: z.boolean(),
-      }),
-    )
-    .min(2)
-    .max(4),
-});
+export const Stage2GroupVarsSchema = z
+  .object({
+    chart_type: ChartTypeSchema,
+    chart_type_label: Text,
+    chart_type_description: Text,
+    /** A candidate names the type of chart it edits. */
+    ...offered(Candidate.extend({ chart_type_label: Text })),
+    question: Text,
+    label: Text,
+    charts: z
+      .array(
+        z.object({
+          position: z.number().int().min(1),
+          chart_type: ChartTypeSchema,
+          chart_type_label: Text,
+          /** Null or blank renders as "untitled". */
+          title: z.string().nullable(),
+          table_csv: Text,
+          series: z.array(z.string()).min(1),
+          rows: z.array(z.string()).min(1),
+          /** Of the proposal's type: a chart the assumption may edit. */
+          editable: z.boolean(),
+          /** Its stored image is attached: images go in chart order, so the text names the charts that have none. */
+          image: z.boolean(),
+        }),
+      )
+      .min(2)
+      .max(4),
+  })
+  .refine(oneOffer, ONE_OFFER);
 export type Stage2GroupVars = z.input<typeof Stage2GroupVarsSchema>;
 
 export const RepairVarsSchema = z.object({
@@ -155,6 +176,7 @@ const TEMPLATES = {
     schema: Stage2VarsSchema,
     view: (vars: z.output<typeof Stage2VarsSchema>) => ({
       ...vars,
+      choose: vars.candidates.length > 0,
       title: vars.title === null || vars.title.trim() === '' ? 'untitled' : vars.title.trim(),
       // JSON arrays, so labels with commas, quotes or odd spacing stay unambiguous.
       rows_json: JSON.stringify(vars.rows),
@@ -165,6 +187,7 @@ const TEMPLATES = {
     schema: Stage2GroupVarsSchema,
     view: (vars: z.output<typeof Stage2GroupVarsSchema>) => ({
       ...vars,
+      choose: vars.candidates.length > 0,
       charts: vars.charts.map((chart) => ({
         ...chart,
         title: chart.title === null || chart.title.trim() === '' ? 'untitled' : chart.title.trim(),

@@ -66,6 +66,12 @@ export const RunSchema = z.object({
   proposals_created: z.number().int(),
   items_created: z.number().int(),
   items_failed: z.number().int(),
+  /**
+   * Stage 2 tasks that ended without an item and without failing: the model, offered a list of
+   * proposals, declined (none can change the answer), or the server found no proposal that could
+   * and sent no request. Never retried; in tasks_done, not in items_failed or tasks_failed.
+   */
+  items_declined: z.number().int(),
   llm_calls: z.number().int(),
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
@@ -91,6 +97,7 @@ export const GenerateReportSchema = z
       proposals_created: true,
       items_created: true,
       items_failed: true,
+      items_declined: true,
       llm_calls: true,
       prompt_tokens: true,
       completion_tokens: true,
@@ -110,6 +117,17 @@ export const RunErrorSchema = z.object({
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
 
+/** A declined Stage 2 task: `model` when the model declined the proposals listed, `server` when no request was sent. */
+export const RunDeclineSchema = z.object({
+  task_id: z.number().int(),
+  qa_id: z.number().int().nullable(),
+  chart_type: z.string().nullable(),
+  declined_by: z.enum(['model', 'server']),
+  reason: z.string(),
+  updated_at: z.string(),
+});
+export type RunDecline = z.infer<typeof RunDeclineSchema>;
+
 // GET /api/runs
 export const RunListQuerySchema = PageQuerySchema;
 export const RunListResponseSchema = z.object({ runs: z.array(RunSchema), total: z.number().int() });
@@ -118,10 +136,11 @@ export const RunListResponseSchema = z.object({ runs: z.array(RunSchema), total:
 export const StartRunRequestSchema = RunConfigSchema;
 export const RunResponseSchema = z.object({ run: RunSchema });
 
-// GET /api/runs/:id   → the run, its errors and its latest items
+// GET /api/runs/:id   → the run, its errors (failed tasks) and its declines, apart
 export const RunDetailResponseSchema = z.object({
   run: RunSchema,
   errors: z.array(RunErrorSchema),
+  declines: z.array(RunDeclineSchema),
 });
 
 // POST /api/runs/:id/pause | /resume | /cancel   (curator) → RunResponseSchema

@@ -10,7 +10,7 @@ import { SettingsSchema } from '../../shared/settings';
 import { getRun, listRunErrors } from '../../server/generation/run-queries';
 import { callCost } from '../../server/llm/cost';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
-import { correctItem, hqaModel } from '../support/fake-hqa-model';
+import { correctReply, hqaModel } from '../support/fake-hqa-model';
 import { errorReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { runCli, runCliAsync } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
@@ -36,6 +36,12 @@ function withDb<T>(read: (db: ReturnType<typeof openAndMigrate>) => T): T {
 const Line = z.object({ custom_id: z.string(), method: z.literal('POST'), url: z.literal('/v1/chat/completions'), body: z.looseObject({ model: z.string(), messages: z.array(z.looseObject({ role: z.string(), content: z.unknown() })), response_format: z.unknown() }) });
 const readLines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((text) => Line.parse(JSON.parse(text)));
 const schemaOf = (body: unknown) => z.object({ response_format: z.object({ json_schema: z.object({ name: z.string() }) }) }).parse(body).response_format.json_schema.name;
+/**
+ * Stage 2's wires: a task paired with a proposal, or (choose mode) one whose question the offline
+ * rules cannot program. A task paired with none sends no line and ends declined, so a stage's
+ * line count is read from the batch, not from --items.
+ */
+const ITEM_WIRES = ['hqa_item', 'hqa_item_choice'];
 
 beforeAll(async () => {
   // Far apart in wording, so the pool's ROUGE filter keeps every one.
@@ -66,11 +72,14 @@ describe('hqa generate --batch', () => {
     );
     expect(result.status, result.stderr).toBe(0);
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
-    expect(report).toMatchObject({ status: 'done', proposals_created: 2, items_created: 3, items_failed: 0, llm_calls: 5 });
     expect(fake.batches.created()).toBe(created + 2);
     // No chat completion outside the batches.
     const lines = fake.batches.lines.slice(linesBefore);
-    expect(lines.map((line) => schemaOf(line.body))).toEqual(['proposal_batch', 'proposal_batch', 'hqa_item', 'hqa_item', 'hqa_item']);
+    const asked = lines.length - 2;
+    expect(asked).toBeGreaterThan(0);
+    expect(report).toMatchObject({ status: 'done', proposals_created: 2, items_created: asked, items_failed: 0, items_declined: 3 - asked, llm_calls: 2 + asked });
+    expect(lines.slice(0, 2).map((line) => schemaOf(line.body))).toEqual(['proposal_batch', 'proposal_batch']);
+    for (const line of lines.slice(2)) expect(ITEM_WIRES).toContain(schemaOf(line.body));
     expect(new Set(lines.slice(0, 2).map((l) => l.batch_id)).size).toBe(1);
     expect(lines[0]?.batch_id).not.toBe(lines[2]?.batch_id);
     expect(lines.every((line) => /^task-\d+$/.test(line.custom_id))).toBe(true);
@@ -81,32 +90,36 @@ describe('hqa generate --batch', () => {
     expect(first.messages[0]?.content).toEqual(perCall.messages[0]?.content);
 
     const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
-    expect(rows.map((r) => r.purpose).sort()).toEqual(['stage1', 'stage1', 'stage2', 'stage2', 'stage2']);
+    expect(rows.map((r) => r.purpose).sort()).toEqual(['stage1', 'stage1', ...Array<string>(asked).fill('stage2')]);
     expect(rows.every((r) => r.batch_id !== null && r.task_id !== null && r.outcome === 'ok')).toBe(true);
     const prices = SettingsSchema.parse({}).price_table;
     for (const row of rows) expect(row.cost).toBeCloseTo(callCost('gpt-4o-mini', row, prices).cost * 0.5, 12);
     expect(report.cost).toBeCloseTo(rows.reduce((sum, r) => sum + r.cost, 0), 6);
     expect(report.cost).toBeGreaterThan(0);
     const run = withDb((db) => getRun(db, report.run_id));
-    expect(run?.batch_progress).toEqual({ state: 'done', total: 3, completed: 3, failed: 0 });
+    expect(run?.batch_progress).toEqual({ state: 'done', total: asked, completed: asked, failed: 0 });
   });
 
   it('names a failed line: its task fails with the provider’s error, the others are stored', async () => {
     fake.batches.configure({ pollsToComplete: 1 });
     fake.script(errorReply(400, 'prompt too long', { code: 'context_length_exceeded' }));
-    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--chart-type', 'vertical_bar', '--items', '2'], { dbPath, env: env() });
+    const linesBefore = fake.batches.lines.length;
+    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '4'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     const runId = Number(/^run (\d+) done/.exec(result.stdout)?.[1]);
+    const asked = fake.batches.lines.length - linesBefore;
+    expect(asked).toBeGreaterThanOrEqual(2);
     // Each step of the batch is a line while it waits: sent, then the counts once it is stored.
-    expect(result.stderr).toContain(`run ${runId}: batch submitted 0 of 2 (0 failed)`);
-    expect(result.stderr).toContain(`run ${runId}: batch done 2 of 2 (1 failed)`);
+    expect(result.stderr).toContain(`run ${runId}: batch submitted 0 of ${asked} (0 failed)`);
+    expect(result.stderr).toContain(`run ${runId}: batch done ${asked} of ${asked} (1 failed)`);
     const report = withDb((db) => getRun(db, runId));
     if (!report) throw new Error(`no run ${runId}`);
-    expect(report).toMatchObject({ status: 'done', items_created: 1, items_failed: 1 });
+    expect(report).toMatchObject({ status: 'done', items_failed: 1, items_declined: 4 - asked });
     const errors = withDb((db) => listRunErrors(db, runId));
     expect(errors.map((e) => e.error)).toEqual(['HTTP 400: context_length_exceeded: prompt too long']);
     const rows = withDb((db) => listLlmCalls(db, { runId }));
-    expect(rows.map((r) => r.outcome).sort()).toEqual(['error', 'ok']);
+    expect(rows.filter((r) => r.outcome === 'error')).toHaveLength(1);
+    expect(rows).toHaveLength(asked);
     expect(rows.find((r) => r.outcome === 'error')?.task_id).toBe(errors[0]?.task_id);
   });
 
@@ -118,11 +131,16 @@ describe('hqa generate --batch', () => {
     const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '2', '--json'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
-    expect(report).toMatchObject({ status: 'done', items_created: 2, items_failed: 0, llm_calls: 3 });
     expect(fake.batches.created()).toBe(created + 2);
+    // The first batch's lines (the tasks paired with a proposal, or offered a list), then the one repair.
     const lines = fake.batches.lines.slice(linesBefore);
-    expect(lines).toHaveLength(3);
-    const [first, , repair] = lines;
+    const asked = lines.length - 1;
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(report).toMatchObject({ status: 'done', llm_calls: asked + 1, items_declined: 2 - asked });
+    // The repaired reply was read: no task failed on invalid output (what the checks say of the fake's item is another matter).
+    expect(withDb((db) => listRunErrors(db, report.run_id)).filter((e) => /invalid/.test(e.error))).toEqual([]);
+    const first = lines[0];
+    const repair = lines.at(-1);
     expect(repair?.custom_id).toBe(first?.custom_id);
     const messages = z.object({ messages: z.array(z.object({ role: z.string(), content: z.string() })) }).parse(repair?.body).messages;
     expect(messages.slice(0, 2)).toEqual(z.object({ messages: z.array(z.object({ role: z.string(), content: z.string() })) }).parse(first?.body).messages);
@@ -130,7 +148,7 @@ describe('hqa generate --batch', () => {
     expect(messages[3]?.role).toBe('user');
     expect(messages[3]?.content).toMatch(/not valid JSON/);
     const rows = withDb((db) => listLlmCalls(db, { runId: report.run_id }));
-    expect(rows.map((r) => r.outcome)).toEqual(['invalid', 'ok', 'ok']);
+    expect(rows.map((r) => r.outcome)).toEqual(['invalid', ...Array<string>(asked).fill('ok')]);
     expect(rows[0]?.error).toMatch(/^invalid JSON: not valid JSON/);
     expect(rows.every((r) => r.batch_id !== null)).toBe(true);
   });
@@ -181,7 +199,9 @@ describe('hqa generate --batch', () => {
     fake.batches.configure({ pollsToComplete: 1 });
     const again = await runCliAsync(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
     expect(again.status, again.stderr).toBe(0);
-    expect(GenerateReportSchema.parse(JSON.parse(again.stdout))).toMatchObject({ run_id: runId, status: 'done', proposals_created: 1, items_created: 2 });
+    const resumed = GenerateReportSchema.parse(JSON.parse(again.stdout));
+    expect(resumed).toMatchObject({ run_id: runId, status: 'done', proposals_created: 1, items_failed: 0 });
+    expect(resumed.items_created + resumed.items_declined).toBe(2);
     // Stage 1's batch was the killed process's; only Stage 2's is new.
     expect(fake.batches.created()).toBe(created + 2);
     const rows = withDb((db) => listLlmCalls(db, { runId }));
@@ -217,25 +237,26 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     const stage2 = join(dir, 'stage2.jsonl');
     const read1 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath });
     expect(read1.status, read1.stderr).toBe(0);
-    expect(JSON.parse(read1.stdout)).toMatchObject({ run_id: runId, status: 'paused', proposals_created: 1, llm_calls: 0, cost: 0, written: { stage: 'item', requests: 3 }, read: { stage: 'proposals', stored: 1, failed: [] } });
-
     const lines2 = readLines(stage2);
-    expect(lines2.map((l) => schemaOf(l.body))).toEqual(['hqa_item', 'hqa_item', 'hqa_item']);
+    const asked = lines2.length;
+    expect(asked).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(read1.stdout)).toMatchObject({ run_id: runId, status: 'paused', proposals_created: 1, llm_calls: 0, cost: 0, items_declined: 3 - asked, written: { stage: 'item', requests: asked }, read: { stage: 'proposals', stored: 1, failed: [] } });
+    for (const line of lines2) expect(ITEM_WIRES).toContain(schemaOf(line.body));
     const [failing, ...answered] = lines2;
     if (!failing) throw new Error('no stage 2 line');
     const out2 = join(dir, 'stage2-out.jsonl');
     // In vLLM's own order (not the input's), one request failed there.
     writeFileSync(
       out2,
-      `${[...answered.reverse().map((l) => vllmLine(l.custom_id, JSON.stringify(correctItem(l.body as unknown as FakeChatRequest)))), vllmLine(failing.custom_id, null, 500)].join('\n')}\n`,
+      `${[...answered.reverse().map((l) => vllmLine(l.custom_id, JSON.stringify(correctReply(l.body as unknown as FakeChatRequest)))), vllmLine(failing.custom_id, null, 500)].join('\n')}\n`,
     );
     const read2 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out2], { dbPath });
     expect(read2.status, read2.stderr).toBe(2);
     expect(read2.stderr).toContain(`error: ${failing.custom_id}: HTTP 500: internal_error: the engine died`);
-    expect(read2.stdout).toMatch(/read 2 results of 3 .*no cost/);
+    expect(read2.stdout).toMatch(new RegExp(`read ${asked - 1} results of ${asked} .*no cost`));
 
     const run = withDb((db) => getRun(db, runId));
-    expect(run).toMatchObject({ status: 'done', proposals_created: 1, items_created: 2, items_failed: 1, llm_calls: 0, prompt_tokens: 0, cost: 0, batch_progress: null });
+    expect(run).toMatchObject({ status: 'done', proposals_created: 1, items_created: asked - 1, items_failed: 1, items_declined: 3 - asked, llm_calls: 0, prompt_tokens: 0, cost: 0, batch_progress: null });
     expect(withDb((db) => listLlmCalls(db, { runId }))).toEqual([]);
     expect(withDb((db) => listRunErrors(db, runId)).map((e) => [`task-${e.task_id}`, e.error])).toEqual([[failing.custom_id, 'HTTP 500: internal_error: the engine died']]);
   });

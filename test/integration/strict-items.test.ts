@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { putSettings } from '../../server/settings/settings-queries';
-import { correctItem } from '../support/fake-hqa-model';
+import { correctItem, correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
 
@@ -22,7 +22,8 @@ afterAll(async () => {
 
 /** The fake's sound item asked as "which is largest?", its assumption saying where the value lands: a rank clause giving the answer away. */
 function rankClauseItem(chat: FakeChatRequest) {
-  const item = correctItem(chat);
+  // In choose mode the same item under the first listed proposal.
+  const item = correctReply(chat);
   const series = /, ("(?:[^"\\]|\\.)*")\)$/.exec(item.program)?.[1] ?? '""';
   const assumption = item.assumption.replace(/\.$/, ', taking it above every other value.');
   return { ...item, assumption, question: `${assumption} Which would be the largest?`, program: `argmax(series(${series}))`, answer: 'x', answer_type: 'text' };
@@ -34,13 +35,13 @@ describe('items the checks call errors', () => {
     const refused = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 2, concurrency: 1 });
     expect(refused.run).toMatchObject({ status: 'done', items_created: 0 });
     // (The demo's image-only chart fails for its own reason.)
-    expect(refused.errors.filter((error) => /^lint_error: rank_clause/.test(error.error)).length, JSON.stringify(refused.errors)).toBeGreaterThan(0);
+    expect(refused.errors.filter((error) => /^lint_error: rank_clause/.test(error.error)).length, JSON.stringify(refused)).toBeGreaterThan(0);
 
     putSettings(generation.server.server.ctx.db, { keep_items_with_errors: true });
     try {
-      const kept = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 2, concurrency: 1, only_new_qas: false });
+      const kept = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 6, concurrency: 1, only_new_qas: false });
       const items = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${kept.run.id}`)).body).items;
-      expect(items.length).toBeGreaterThan(0);
+      expect(items.length, JSON.stringify(kept)).toBeGreaterThan(0);
       for (const summary of items) {
         const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary.id}`)).body);
         expect(item.verifier.lint).toContainEqual(expect.objectContaining({ code: 'rank_clause', severity: 'error' }));
@@ -51,7 +52,7 @@ describe('items the checks call errors', () => {
   });
 
   it('an item whose program fails is not stored, whatever the model says about its answer', async () => {
-    generation.fake.setDefault((chat) => jsonReply({ ...correctItem(chat), program: 'value("no such row")' }));
+    generation.fake.setDefault((chat) => jsonReply({ ...correctReply(chat), program: 'value("no such row")' }));
     const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'line', items: 1, concurrency: 1 });
     expect(run).toMatchObject({ items_created: 0, items_failed: 1 });
     expect(errors[0]?.error).toMatch(/^verifier_error: the program failed \(unknown row "no such row"/);

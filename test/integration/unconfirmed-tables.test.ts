@@ -31,7 +31,8 @@ let extractedChart: number;
 /** Every chart of extractedChart's group, in order: a MultiChartQA question spans them all. */
 let groupCharts: number[];
 
-const ITEM_SCHEMAS = new Set(['hqa_item', 'hqa_group_item']);
+// A question the offline rules cannot program is asked in choose mode (the proposals listed), on the choice wires.
+const ITEM_SCHEMAS = new Set(['hqa_item', 'hqa_group_item', 'hqa_item_choice', 'hqa_group_item_choice']);
 const itemRequests = () => fake.requests.flatMap((r) => (r.chat && ITEM_SCHEMAS.has(schemaName(r.chat) ?? '') ? [r.chat] : []));
 function imageUrl(chat: FakeChatRequest): string | null {
   const user = chat.messages[1]?.content;

@@ -37,34 +37,33 @@ const numberOf = (cell: string | undefined) => {
 };
 
 /**
- * A correct Stage 2 answer for any table, one a strict reviewer's checks accept: the first row
- * and the row whose value differs most from it swap their values in every series (a whole stays
- * whole, a count a count, nothing is stated in the assumption), and the item asks for the first
- * row's new value in the series where the two differ most.
+ * A correct Stage 2 answer for any table, one a strict reviewer's checks accept: two neighbouring
+ * rows swap their values in every series (a whole stays whole, a count a count, a line takes no
+ * step it has not taken, nothing is stated in the assumption), the pair and series where the two
+ * differ most, and the item asks for the first row's new value there.
  */
 export function correctItem(chat: FakeChatRequest) {
   const { rows, series } = promptLabels(chat);
   const [, ...records] = promptTable(chat);
-  const firstRow = rows[0] ?? '';
-  let best = { row: rows[1] ?? firstRow, s: 0, before: 0, after: 0, gap: -1 };
-  records.slice(1).forEach((record, i) => {
+  let best = { first: rows[0] ?? '', second: rows[1] ?? rows[0] ?? '', s: 0, after: 0, gap: -1 };
+  for (let r = 0; r + 1 < records.length; r++) {
     series.forEach((_, s) => {
-      const before = numberOf(records[0]?.[s + 1]);
-      const after = numberOf(record[s + 1]);
+      const before = numberOf(records[r]?.[s + 1]);
+      const after = numberOf(records[r + 1]?.[s + 1]);
       if (before === null || after === null) return;
       const gap = Math.abs(after - before) / Math.max(Math.abs(before), 1e-9);
-      if (gap > best.gap) best = { row: rows[i + 1] ?? '', s, before, after, gap };
+      if (gap > best.gap) best = { first: rows[r] ?? '', second: rows[r + 1] ?? '', s, after, gap };
     });
-  });
+  }
   const name = series[best.s] ?? '';
   const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
-  const assumption = `Suppose the values of ${firstRow} and ${best.row} were swapped.`;
+  const assumption = `Suppose the values of ${best.first} and ${best.second} were swapped.`;
   return {
     assumption,
-    question: `${assumption} What would the value of ${firstRow} be?`,
-    rationale: `${firstRow} takes ${best.row}'s ${best.after}.`,
-    edit: [{ ...nullOp, op: 'swap', rows: [firstRow, best.row] }],
-    program: `value(${JSON.stringify(firstRow)}, ${JSON.stringify(name)})`,
+    question: `${assumption} What would the value of ${best.first} be?`,
+    rationale: `${best.first} takes ${best.second}'s ${best.after}.`,
+    edit: [{ ...nullOp, op: 'swap', rows: [best.first, best.second] }],
+    program: `value(${JSON.stringify(best.first)}, ${JSON.stringify(name)})`,
     answer: String(best.after),
     answer_type: Number.isInteger(best.after) ? 'integer' : 'decimal',
     affects_answer: true,
@@ -81,11 +80,51 @@ export function correctGroupItem(chat: FakeChatRequest) {
   return { ...item, edit: item.edit.map((each) => ({ ...each, chart: 1 })), program: item.program.replace(/^value\(/, 'value(1, ') };
 }
 
+/** Whether a Stage 2 request lists proposals to choose from (the choose mode's wire: `hqa_item_choice`, `hqa_group_item_choice`). */
+export const isChoiceRequest = (chat: FakeChatRequest) => /_choice$/.test(schemaName(chat) ?? '');
+
+/** The proposals a choose-mode request lists, in order (their texts, as numbered 1, 2, … in the prompt). */
+export function promptCandidates(chat: FakeChatRequest): string[] {
+  const user = chat.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n')))
+    .join('\n');
+  const list = /Proposals \(choose one by its number, or decline\):\n((?:\d+\. .*\n?)+)/.exec(user)?.[1];
+  if (!list) throw new Error('the choose-mode prompt did not list its proposals');
+  return list.trim().split('\n').map((line) => line.replace(/^\d+\. /, ''));
+}
+
+/** What a choose-mode reply does: take a listed proposal by its number, or decline with a reason. */
+export type Choice = { proposal: number } | { decline: string };
+
+/**
+ * A choose-mode reply: the correct item under the proposal chosen (its keys after `proposal` and
+ * `decline`), or a decline with every item key empty, as the prompt asks.
+ */
+export function chosenItem(chat: FakeChatRequest, choice: Choice) {
+  if ('decline' in choice) {
+    return { proposal: null, decline: choice.decline, assumption: '', question: '', rationale: '', edit: [], program: '', answer: '', answer_type: null, affects_answer: null };
+  }
+  const item = schemaName(chat) === 'hqa_group_item_choice' ? correctGroupItem(chat) : correctItem(chat);
+  return { proposal: choice.proposal, decline: null, ...item };
+}
+
+/**
+ * The correct Stage 2 reply in the shape the request asks for: one chart's item, a group's, or
+ * (choose mode) either of them under the first listed proposal. For handlers that alter the item.
+ */
+export function correctReply(chat: FakeChatRequest) {
+  if (isChoiceRequest(chat)) return chosenItem(chat, { proposal: 1 });
+  return /group/.test(schemaName(chat) ?? '') ? correctGroupItem(chat) : correctItem(chat);
+}
+
 /**
  * A fake model that answers both stages correctly: Stage 1 with the given proposals (numbered
- * per call so they stay distinct), Stage 2 with `correctItem` (`correctGroupItem` over a group). `delayMs` slows every reply.
+ * per call so they stay distinct), Stage 2 with `correctItem` (`correctGroupItem` over a group);
+ * a request listing proposals gets that item under the `choose` choice (default: the first
+ * listed). `delayMs` slows every reply.
  */
-export function hqaModel(options: { proposals?: (call: number) => string[]; delayMs?: number } = {}): FakeHandler {
+export function hqaModel(options: { proposals?: (call: number) => string[]; delayMs?: number; choose?: (chat: FakeChatRequest) => Choice } = {}): FakeHandler {
   let calls = 0;
   return (chat): FakeReply => {
     const timing = options.delayMs ? { delayMs: options.delayMs } : {};
@@ -94,6 +133,7 @@ export function hqaModel(options: { proposals?: (call: number) => string[]; dela
       const proposals = options.proposals?.(calls) ?? [`Rotate the category order so that the ${calls}th smallest value leads the axis`];
       return jsonReply({ proposals }, timing);
     }
+    if (isChoiceRequest(chat)) return jsonReply(chosenItem(chat, options.choose?.(chat) ?? { proposal: 1 }), timing);
     return jsonReply(schemaName(chat) === 'hqa_group_item' ? correctGroupItem(chat) : correctItem(chat), timing);
   };
 }

@@ -48,7 +48,7 @@ export function useRun(id: number | null) {
  */
 function rememberRun(queryClient: ReturnType<typeof useQueryClient>, run: Run): void {
   const detailKey = queryKeys.runs.detail(run.id);
-  queryClient.setQueryData<RunDetailResponse>(detailKey, (old) => old ?? { run, errors: [] });
+  queryClient.setQueryData<RunDetailResponse>(detailKey, (old) => old ?? { run, errors: [], declines: [] });
   void queryClient.invalidateQueries({ queryKey: detailKey });
   void queryClient.invalidateQueries({ queryKey: queryKeys.runs.lists() });
 }

@@ -107,9 +107,9 @@ function applyRun(queryClient: QueryClient, run: Run, invalidate: (key: QueryKey
   queryClient.setQueriesData<RunListResponse>({ queryKey: queryKeys.runs.lists() }, (old) =>
     old ? { ...old, runs: old.runs.map((r) => (r.id === run.id ? run : r)) } : old,
   );
-  // The error list is not pushed: fetch it again when a failure or a status change may have added to it.
+  // The error and decline lists are not pushed: fetch them again when a failure, a decline or a status change may have added to them.
   const old = before?.run;
-  if (old && (old.tasks_failed !== run.tasks_failed || old.items_failed !== run.items_failed || old.status !== run.status)) {
+  if (old && (old.tasks_failed !== run.tasks_failed || old.items_failed !== run.items_failed || old.items_declined !== run.items_declined || old.status !== run.status)) {
     invalidate(detailKey);
   }
 }

@@ -68,7 +68,7 @@ describe('offline items over a chart group', () => {
 
   it('makes no item, and says why, for a question it cannot read or a proposal type no chart the question reads has', () => {
     const unread = offlineGroupItem({ charts, qa: { query: 'Which chart grows faster?', label: 'Sales' }, proposal: { ...TRIPLE, chartType: 'line' }, seed: 1 });
-    expect(unread).toMatchObject({ ok: false, reason: expect.stringMatching(/cannot turn the group question into a program/) });
+    expect(unread).toMatchObject({ ok: false, cause: 'unprogrammable', reason: expect.stringMatching(/cannot turn the group question into a program/) });
     const pie = offlineGroupItem({ charts, qa: { query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '35' }, proposal: { ...TRIPLE, chartType: 'pie' }, seed: 1 });
     expect(pie).toMatchObject({ ok: false, reason: expect.stringContaining('proposal 1: the question reads no pie chart of the group, so a pie proposal has no chart to edit') });
   });

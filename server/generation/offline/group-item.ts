@@ -51,9 +51,11 @@ export function offlineGroupItem(input: OfflineGroupItemInput): OfflineItemResul
   const tables = input.charts.map((chart) => chart.table);
   const factual = groupQuestionProgram(input.qa.query, tables, input.qa.label);
   if (!factual) {
-    return { ok: false, reason: `the offline engine cannot turn the group question into a program that reproduces its label ("${input.qa.label}"): it reads only the difference, comparison, total and "when … was highest" forms over two charts` };
+    return { ok: false, cause: 'unprogrammable', reason: `the offline engine cannot turn the group question into a program that reproduces its label ("${input.qa.label}"): it reads only the difference, comparison, total and "when … was highest" forms over two charts` };
   }
   const reasons: string[] = [];
+  // Proposals whose operation the rules read and could try here: none, and the question's answer is still open.
+  let tried = 0;
   for (const proposal of [input.proposal, ...(input.alternatives ?? []).slice(0, MAX_ALTERNATIVES)]) {
     const readable = factual.reads.filter((reading) => input.charts[reading.chart - 1]?.chartType === proposal.chartType);
     if (readable.length === 0) {
@@ -71,6 +73,7 @@ export function offlineGroupItem(input: OfflineGroupItemInput): OfflineItemResul
       reasons.push(`proposal ${proposal.id}: it names chart ${named ?? '?'}, which is not a ${proposal.chartType} chart the question reads`);
       continue;
     }
+    tried++;
     const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, proposal.chartType));
     let found: Found | null = null;
     for (const reading of shuffled(rng, readings)) {
@@ -85,7 +88,7 @@ export function offlineGroupItem(input: OfflineGroupItemInput): OfflineItemResul
     if (draft.ok) return { ok: true, draft: draft.draft, proposalId: proposal.id };
     reasons.push(`proposal ${proposal.id}: ${draft.reason}`);
   }
-  return { ok: false, reason: `no proposal's operation could be made on this group question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
+  return { ok: false, cause: tried === 0 ? 'unreadable_operations' : 'no_operation', reason: `no proposal's operation could be made on this group question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
 }
 
 interface Found {

@@ -3,8 +3,8 @@
  * and no model. Everything it writes names itself `offline-rules` (OFFLINE_MODEL).
  */
 export { offlineProposals, type OfflineProposalsInput } from './offline-proposals';
-export { offlineItem, type OfflineItemInput, type OfflineItemResult, type OfflineProposal } from './offline-item';
+export { offlineItem, OFFLINE_FAILURE_CAUSES, type OfflineFailureCause, type OfflineItemInput, type OfflineItemResult, type OfflineProposal } from './offline-item';
 export { offlineGroupItem, type OfflineGroupItemInput, type OfflineGroupChart } from './group-item';
 export { groupQuestionProgram, GROUP_QUESTION_FORMS, type GroupQuestionProgram, type GroupQuestionForm } from './group-question-program';
-export { buildOfflineItem, type OfflineJob } from './offline-job';
+export { buildOfflineItem, pairOffline, type OfflineJob, type OfflinePairingResult } from './offline-job';
 export { PROPOSAL_TEMPLATES } from './proposal-vocabulary';

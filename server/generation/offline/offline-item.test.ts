@@ -190,7 +190,7 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   it('makes no item when its proposal cannot change the answer, and pairs the question with an alternative that can', () => {
     const qa = { query: 'What is the revenue of Italy?', label: '25' };
     const alone = offlineItem({ table: bars, chartType: 'vertical_bar', title: '', qa, proposal: { id: 1, text: 'Double the value of the largest bar.' }, seed: 1 });
-    expect(alone).toEqual({ ok: false, reason: expect.stringMatching(/no scale edit changes the answer/) });
+    expect(alone).toEqual({ ok: false, cause: 'no_operation', reason: expect.stringMatching(/no scale edit changes the answer/) });
     const paired = offlineItem({
       table: bars,
       chartType: 'vertical_bar',
@@ -205,7 +205,8 @@ describe('offlineItem follows the proposal and the factual QA', () => {
 
   it('refuses a proposal whose operation the rules cannot perform faithfully', () => {
     const result = offlineItem({ table: buildPieTable(), chartType: 'pie', title: '', qa: { query: 'What share said Yes?', label: '16' }, proposal: { id: 1, text: 'Merge the two smallest slices into one slice whose share is their sum.' }, seed: 1 });
-    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/not one the rules can perform/) });
+    // The question was programmed, but no proposal tried could be read: which operation would move it is open.
+    expect(result).toEqual({ ok: false, cause: 'unreadable_operations', reason: expect.stringMatching(/not one the rules can perform/) });
   });
 
   it('moves points between pie slices until they are equal, the pie still summing to 100', () => {
@@ -484,6 +485,6 @@ describe('offlineItem follows the proposal and the factual QA', () => {
       Blue  | Bob
     `);
     const result = offlineItem({ table: words, chartType: 'other', title: '', qa: top, proposal: { id: 1, text: 'Double the largest value.' }, seed: 1 });
-    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/no series with at least two numbers/) });
+    expect(result).toEqual({ ok: false, cause: 'no_numbers', reason: expect.stringMatching(/no series with at least two numbers/) });
   });
 });

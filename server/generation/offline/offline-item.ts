@@ -38,7 +38,19 @@ export interface OfflineItemInput {
   rejectedAssumptions?: readonly string[];
 }
 
-export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string };
+/**
+ * Why the rules made no item, for callers that act on it (a model task's pairing,
+ * `server/generation/pairing.ts`): `no_numbers`, the table has nothing to compute; `unprogrammable`,
+ * the question could not be turned into a program that reproduces its label, so the rules cannot
+ * tell which operation moves its answer; `no_operation`, it was programmed, but no proposal tried
+ * has an edit that moves (for a control, keeps) its answer and passes every check;
+ * `unreadable_operations`, it was programmed, but the rules could read the operation of no
+ * proposal tried, so they cannot tell whether one moves its answer.
+ */
+export const OFFLINE_FAILURE_CAUSES = ['no_numbers', 'unprogrammable', 'no_operation', 'unreadable_operations'] as const;
+export type OfflineFailureCause = (typeof OFFLINE_FAILURE_CAUSES)[number];
+
+export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string; cause: OfflineFailureCause };
 
 /**
  * Findings the rules never write an item with: every error (what a strict reviewer rejects), and
@@ -61,19 +73,22 @@ export const MAX_ALTERNATIVES = 30;
 export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   const facts = tableFacts(input.table, input.chartType, input.title);
   if (facts.columns.length === 0) {
-    return { ok: false, reason: 'the data table has no series with at least two numbers, so the offline engine has nothing to compute' };
+    return { ok: false, cause: 'no_numbers', reason: 'the data table has no series with at least two numbers, so the offline engine has nothing to compute' };
   }
   const factual = questionProgram(input.qa.query, input.qa.label, input.table, input.chartType);
   if (!factual) {
-    return { ok: false, reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question` };
+    return { ok: false, cause: 'unprogrammable', reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question` };
   }
   const reasons: string[] = [];
+  // Proposals whose operation the rules read and could try here: none, and the question's answer is still open.
+  let tried = 0;
   for (const proposal of [input.proposal, ...(input.alternatives ?? []).slice(0, MAX_ALTERNATIVES)]) {
     const intent = parseIntent(proposal.text);
     if (intent.kind === null) {
       reasons.push(`proposal ${proposal.id}: its operation is not one the rules can perform`);
       continue;
     }
+    tried++;
     const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, input.chartType));
     const found = planFor(input, facts, factual, intent, proposal, rng);
     if (!found) {
@@ -84,7 +99,7 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
     if (draft.ok) return { ok: true, draft: draft.draft, proposalId: proposal.id };
     reasons.push(`proposal ${proposal.id}: ${draft.reason}`);
   }
-  return { ok: false, reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
+  return { ok: false, cause: tried === 0 ? 'unreadable_operations' : 'no_operation', reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
 }
 
 /** The first edit of the proposal's kind, consistent with it, that moves (or, for a control, keeps) the factual answer. */

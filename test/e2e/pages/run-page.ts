@@ -9,6 +9,10 @@ export class RunPage {
   readonly offlineNote: Locator;
   readonly itemsCreated: Locator;
   readonly itemsFailed: Locator;
+  /** Stage 2 tasks declined (by the model, or by the server with no request): apart from failures. */
+  readonly itemsDeclined: Locator;
+  /** The declined tasks with who declined and why, shown when there are any. */
+  readonly declineRows: Locator;
   readonly proposalsCreated: Locator;
   readonly items: Locator;
   readonly itemRows: Locator;
@@ -23,6 +27,8 @@ export class RunPage {
     this.offlineNote = page.getByTestId('offline-note');
     this.itemsCreated = page.getByTestId('items-created');
     this.itemsFailed = page.getByTestId('items-failed');
+    this.itemsDeclined = page.getByTestId('items-declined');
+    this.declineRows = page.getByTestId('run-declines').locator('tbody tr');
     this.proposalsCreated = page.getByTestId('proposals-created');
     this.items = page.getByTestId('item-list');
     this.itemRows = this.items.locator('tbody tr');

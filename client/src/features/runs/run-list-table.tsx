@@ -67,6 +67,7 @@ export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run)
             <td className="num">
               {run.items_created}
               {run.items_failed > 0 && <span className="error-text"> ({run.items_failed} failed)</span>}
+              {run.items_declined > 0 && <span className="muted"> ({run.items_declined} declined)</span>}
             </td>
             <td className="num">{(run.prompt_tokens + run.completion_tokens).toLocaleString()}</td>
             <td className="num">{formatCost(run.cost)}</td>

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Run, RunError } from '@shared/api/runs';
+import type { Run, RunDecline, RunError } from '@shared/api/runs';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { roleAtLeast } from '@shared/domain/roles';
 import { formatTime } from '../../ui/format';
@@ -57,6 +57,10 @@ function RunFigures({ run }: { run: Run }) {
         <dd className={run.items_failed > 0 ? 'error-text' : undefined} data-testid="items-failed">
           {run.items_failed}
         </dd>
+      </div>
+      <div>
+        <dt title="Stage 2 tasks that ended without an item and without failing: no listed proposal could change the answer (the model declined), or none could (the server sent no request)">Items declined</dt>
+        <dd data-testid="items-declined">{run.items_declined}</dd>
       </div>
       <div>
         <dt>LLM calls</dt>
@@ -155,6 +159,40 @@ function RunErrors({ errors }: { errors: RunError[] }) {
   );
 }
 
+/** Declines are not failures: a task whose question no proposal could change ends with why, and is never retried. */
+function RunDeclines({ declines }: { declines: RunDecline[] }) {
+  if (declines.length === 0) return <p className="muted">No declined tasks.</p>;
+  return (
+    <table className="data-grid run-declines" data-testid="run-declines">
+      <thead>
+        <tr>
+          <th scope="col">Task</th>
+          <th scope="col">About</th>
+          <th scope="col">Declined by</th>
+          <th scope="col">Reason</th>
+          <th scope="col">When</th>
+        </tr>
+      </thead>
+      <tbody>
+        {declines.map((decline) => (
+          <tr key={decline.task_id}>
+            <td className="num">{decline.task_id}</td>
+            <td className="small">
+              {decline.qa_id !== null && <>QA {decline.qa_id} </>}
+              {decline.chart_type ?? ''}
+            </td>
+            <td>{decline.declined_by === 'model' ? 'the model' : 'the server (no request)'}</td>
+            <td className="reason-cell">{decline.reason}</td>
+            <td className="small">
+              <time dateTime={decline.updated_at}>{formatTime(decline.updated_at)}</time>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function RunItems({ runId }: { runId: number }) {
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
@@ -170,7 +208,7 @@ function RunItems({ runId }: { runId: number }) {
   );
 }
 
-function RunView({ run, errors, back }: { run: Run; errors: RunError[]; back: ReactNode }) {
+function RunView({ run, errors, declines, back }: { run: Run; errors: RunError[]; declines: RunDecline[]; back: ReactNode }) {
   const user = useCurrentUser();
   return (
     <section className="page run-page">
@@ -214,6 +252,13 @@ function RunView({ run, errors, back }: { run: Run; errors: RunError[]; back: Re
         </section>
       </div>
 
+      {declines.length > 0 && (
+        <section aria-labelledby="run-declines-heading">
+          <h2 id="run-declines-heading">Declined ({run.items_declined})</h2>
+          <RunDeclines declines={declines} />
+        </section>
+      )}
+
       <section aria-labelledby="run-items-heading">
         <h2 id="run-items-heading">
           Items <Link to={`/items?run=${run.id}`} className="small">open in Items</Link>
@@ -233,7 +278,7 @@ export function RunPage() {
   const back = <BackLink to="/runs">Runs</BackLink>;
   return (
     <RecordPage noun="run" id={id} query={detail} back={back} loading="Loading run…">
-      {({ run, errors }) => <RunView run={run} errors={errors} back={back} />}
+      {({ run, errors, declines }) => <RunView run={run} errors={errors} declines={declines} back={back} />}
     </RecordPage>
   );
 }
