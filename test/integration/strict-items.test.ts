@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { putSettings } from '../../server/settings/settings-queries';
-import { correctItem, correctReply } from '../support/fake-hqa-model';
+import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
 
