@@ -112,7 +112,7 @@ describe('the Stage 2 prompt states what keeps an item from being stored', () =>
   ])('%s names the error findings with the thresholds the checks use', (_, prompt) => {
     const checks = prompt.slice(prompt.indexOf('# What the server checks'), prompt.indexOf('# A list of proposals'));
     expect(checks).toMatch(phrase('A program or edit that fails is never kept, nor is an item with one of these errors'));
-    expect(checks).toMatch(phrase(`a value cut by more than ${Math.round(DEFAULT_MAX_CHANGE_SHARE * 100)}%, or raised past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} while moving more than a quarter of its column's range`));
+    expect(checks).toMatch(phrase(`a value cut by more than ${Math.round(DEFAULT_MAX_CHANGE_SHARE * 100)}%, or raised past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} (a share: past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} and by more than half its column's range)`));
     expect(checks).toMatch(phrase(`rows that made up most of a whole stay within ${PARTIAL_WHOLE_FLOOR}-100`));
     // Each clause a revision can end in is named, as proposal-constraints.ts writes it (up to its parenthesis).
     for (const clause of Object.values(CONSTRAINT_CLAUSES)) expect(checks).toMatch(phrase(clause.replace(/ \(.*\)$/, '')));

@@ -70,12 +70,14 @@ describe('items drawn from a revised proposal no longer show the fault (demo cha
     );
   }
 
-  it('"not plausible" on a tripled bar: every revised item changes its value by at most 20%', () => {
-    const before = itemsOf(tripled.text);
-    const revision = reviseFromFeedback(tripled, [rejection(1, 'Not plausible, far too large a change for this chart.')]);
+  it('"not plausible" on a doubled bar: every revised item changes its value by at most 20%', () => {
+    // Doubled, not tripled: a bar raised past ×2 is refused by the checks before any reviewer sees it.
+    const doubled = { text: 'Double the value of the smallest bar.', chart_type: 'vertical_bar' as ChartType };
+    const before = itemsOf(doubled.text);
+    const revision = reviseFromFeedback(doubled, [rejection(1, 'Not plausible, far too large a change for this chart.')]);
     const after = itemsOf(revision?.text ?? '');
     expect(before.length).toBeGreaterThan(10);
-    expect(before.every((item) => item.change >= 1.99)).toBe(true);
+    expect(before.every((item) => item.change >= 0.99)).toBe(true);
     expect(after.length).toBeGreaterThan(10);
     expect(after.every((item) => item.change <= PLAUSIBLE_PERCENT / 100 + 1e-9)).toBe(true);
   });

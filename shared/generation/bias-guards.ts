@@ -33,9 +33,10 @@ export function biasFlags(input: {
   const flags: BiasFlag[] = [];
   const tables = input.tables ?? [];
   const agree = (a: string, b: string) => textAnswersAgree(a, b, tables);
-  if (input.affectsAnswer && agree(input.answer, input.factualLabel)) flags.push('unchanged_answer');
+  // As the verifier asks it: would the factual label, given as the answer, score on this item?
+  if (input.affectsAnswer && agree(input.factualLabel, input.answer)) flags.push('unchanged_answer');
   const before = input.uneditedAnswer ?? input.factualLabel;
-  if (!input.affectsAnswer && input.recomputedAnswer !== null && !agree(input.recomputedAnswer, before)) {
+  if (!input.affectsAnswer && input.recomputedAnswer !== null && !agree(before, input.recomputedAnswer)) {
     flags.push('changed_recomputed');
   }
   return flags;

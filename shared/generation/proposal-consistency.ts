@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChartType } from '../domain/chart-types';
+import { orderKey } from '../table/axis-order';
 import { labelText } from '../table/edit-apply';
 import type { Edit, EditOp, EditOpName } from '../table/edit';
 import { labelsMatch } from '../table/labels';
@@ -76,7 +77,7 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
   const shape = shapeProblem(kind, edit) ?? (intent.oneSeries && edit.some((op) => op.op === 'swap' && op.series === undefined) ? 'the edit swaps whole rows, every series included' : null);
   if (shape) return { consistent: false, message: `the proposal asks to ${describeKind(kind)}, but ${shape}` };
   if (intent.everyRow && (kind === 'scale' || kind === 'add')) {
-    const wide = edit.some((op) => (op.op === 'scale' || op.op === 'add') && op.row === undefined);
+    const wide = edit.some((op) => (op.op === 'scale' || op.op === 'add') && op.row === undefined) || roundedScale(intent, edit, original);
     if (!wide) return { consistent: false, message: 'the proposal changes every row of a series, but the edit changes single cells' };
     return { consistent: true, message: 'the edit changes every row, as the proposal says' };
   }
@@ -87,9 +88,33 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
   if (axis) return { consistent: false, message: axis };
   const direction = directionProblem(intent, primary, facts);
   if (direction) return { consistent: false, message: direction };
-  const selected = selectorProblem(intent, kind, edit, facts);
+  const selected = selectorProblem(intent, kind, edit, facts) ?? neighbourProblem(intent, kind, edit, facts);
   if (selected) return { consistent: false, message: selected };
   return { consistent: true, message: `the edit performs the proposal's operation (${describeKind(kind)})` };
+}
+
+/**
+ * "Increase every bar by 20 percent" on whole numbers, each rounded: one series' every row set to
+ * its value times the factor, within the rounding.
+ */
+function roundedScale(intent: Intent, edit: Edit, original: DataTable): boolean {
+  if (intent.kind !== 'scale' || intent.factor === null || edit.length === 0 || !edit.every((op) => op.op === 'set')) return false;
+  const series = new Set(edit.map((op) => (op.op === 'set' && op.series !== undefined ? labelText(op.series) : '')));
+  if (series.size !== 1) return false;
+  const [name] = [...series];
+  const s = original.series.findIndex((each) => labelsMatch(each, name ?? ''));
+  if (s === -1) return false;
+  const filled = original.rows.filter((row) => row.values[s] !== null && row.values[s] !== undefined);
+  const factor = intent.factor;
+  return (
+    edit.length === filled.length &&
+    edit.every((op) => {
+      if (op.op !== 'set') return false;
+      const row = filled.find((r) => labelsMatch(r.label, labelText(op.row)));
+      const before = row?.values[s];
+      return before !== null && before !== undefined && Math.abs(op.value - before * factor) <= 0.5 + 1e-9;
+    })
+  );
 }
 
 function describeKind(kind: IntentKind): string {
@@ -198,6 +223,17 @@ function selectorProblem(intent: Intent, kind: IntentKind, edit: Edit, facts: Ta
   return `the proposal names the ${wanted.map(selectorWord).join(' and the ')} ${wanted.length > 1 ? 'rows' : 'row'}${
     expected.length ? ` (${expected.map((label) => JSON.stringify(label)).join(', ')})` : ''
   }, but the edit acts on ${acted.map((label) => JSON.stringify(label)).join(', ')}`;
+}
+
+/** "With that of the period next to it": the two rows a swap exchanges are neighbours on the axis. */
+function neighbourProblem(intent: Intent, kind: IntentKind, edit: Edit, facts: TableFacts): string | null {
+  if (!intent.neighbour || kind !== 'swap') return null;
+  const [a, b] = actedRows(kind, edit);
+  if (a === undefined || b === undefined) return null;
+  const labels = facts.table.rows.map((row) => row.label);
+  const order = facts.timeAxis ? [...labels].sort((x, y) => (orderKey(x) ?? 0) - (orderKey(y) ?? 0)) : labels;
+  const at = (label: string) => order.findIndex((each) => labelsMatch(each, label));
+  return Math.abs(at(a) - at(b)) === 1 ? null : `the proposal swaps two neighbouring rows, but ${JSON.stringify(a)} and ${JSON.stringify(b)} are not next to each other`;
 }
 
 /** The rows an op of the operation acts on first: a move's source, a swap's pair, a removed row, a changed value's row. */

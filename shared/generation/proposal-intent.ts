@@ -50,6 +50,8 @@ export interface Intent {
   unsupported: string | null;
   /** A bound reviewers set ("changing no value by more than 20 percent" → 0.2): no cell may move by more. */
   maxChange: number | null;
+  /** "With that of the period next to it": the second row is the first's neighbour on the axis. */
+  neighbour: boolean;
 }
 
 /**
@@ -137,6 +139,7 @@ export function parseIntent(text: string): Intent {
     keepTotal: /\brebalanc\w*|\b(total|sum)s? (stays?|remains?|is kept|unchanged)\b|\bstill sums?\b/.test(t),
     unsupported: UNSUPPORTED.map((pattern) => pattern.exec(t)?.[0] ?? null).find((phrase) => phrase !== null) ?? null,
     maxChange,
+    neighbour: /\b(the (point|period|year|bar|value) next to it|a neighbouring (point|period|year)|its neighbour)\b/.test(t),
   };
   const kind = kindOf(t, intent);
   // "Each" or "every" with a change the builders make on one cell only (set, swap, move) is not that change.

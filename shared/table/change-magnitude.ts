@@ -15,8 +15,8 @@ import type { DataTable } from './model';
  * periods swapping theirs (1985's exports for 2020's) rewrites history and is judged.
  */
 
-/** The default share (settings `max_change_share`): a value may fall to a quarter, or grow fourfold. */
-export const DEFAULT_MAX_CHANGE_SHARE = 0.75;
+/** The default share (settings `max_change_share`): a value may be halved, or doubled. */
+export const DEFAULT_MAX_CHANGE_SHARE = 0.5;
 
 export function implausibleChanges(original: DataTable, edited: DataTable, share = DEFAULT_MAX_CHANGE_SHARE): Finding[] {
   const keep = 1 - share;
@@ -24,30 +24,62 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
   const changes = diffTables(original, edited);
   const relabelled = categorySwaps(original, changes);
   for (const change of changes) {
-    if (relabelled.has(change)) continue;
     const { before, after } = change;
-    if (before === null || after === null || before <= 0) continue;
+    if (before === null || after === null || before < 0) continue;
     const s = original.series.indexOf(change.series);
+    const percent = isPercentCell(original, change.row, s);
+    // Two answers of a poll trading shares only relabels them; two countries trading GDPs makes
+    // Nepal as rich as Estonia, which is judged like any change.
+    if (relabelled.has(change) && percent) continue;
     const column = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
     if (column.length === 0) continue;
     const range = Math.max(...column) - Math.min(0, ...column);
-    const factor = after / before;
     const far = Math.abs(after - before) > keep * range;
-    // A cut is judged against the value alone (any bar cut by 85% is a collapse); a rise also
-    // against the chart, so a small slice may still take ten points.
-    if (factor < keep || (far && factor > 1 / keep)) {
+    // From nothing (Croatia's 0 MW of geothermal power) any value is an infinite rise: judged by the chart's range alone.
+    if (before === 0) {
+      if (far) offenders.push(`${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from 0 to ${after}`);
+      continue;
+    }
+    const factor = after / before;
+    // A cut is judged against the value alone (any bar cut by 85% is a collapse); a rise too,
+    // but a share also against the chart, so a small slice may still take ten points.
+    if (factor < keep || (factor > 1 / keep && (!percent || far))) {
       offenders.push(`${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from ${before} to ${after} (${factor < 1 ? `cut by ${Math.round((1 - factor) * 100)}%` : `×${Math.round(factor * 10) / 10}`})`);
     }
   }
-  offenders.push(...spikes(original, edited, changes));
+  offenders.push(...spikes(original, edited, changes), ...reversedPairs(original, changes));
   if (offenders.length === 0) return [];
   return [
     {
       code: 'implausible_change',
       severity: 'error',
-      message: `${offenders.slice(0, 3).join('; ')}${offenders.length > 3 ? ` and ${offenders.length - 3} more` : ''}: beyond what the chart makes plausible (more than a ${Math.round(share * 100)}% cut or a ×${Math.round((1 / keep) * 10) / 10} rise, and more than ${Math.round(keep * 100)}% of the chart's range)`,
+      message: `${offenders.slice(0, 3).join('; ')}${offenders.length > 3 ? ` and ${offenders.length - 3} more` : ''}: beyond what the chart makes plausible (a value cut by more than ${Math.round(share * 100)}% or raised past ×${Math.round((1 / keep) * 10) / 10}, a jump over time past the series' own steps, or its history reversed)`,
     },
   ];
+}
+
+const PERCENT_CELL = /%\s*\*?$/;
+
+function isPercentCell(table: DataTable, rowLabel: string, s: number): boolean {
+  return PERCENT_CELL.test((table.rows.find((row) => row.label === rowLabel)?.raw[s] ?? '').trim());
+}
+
+/**
+ * A series of two periods has one direction; two periods trading their values reverse it (online
+ * sales falling from 11% to 6.8% instead of rising): history rewritten, which no reader takes as
+ * a plausible premise. Longer series are judged by their steps (`spikes`).
+ */
+function reversedPairs(original: DataTable, changes: readonly CellChange[]): string[] {
+  if (axisDirection(original.rows.map((row) => row.label)) === null) return [];
+  const out: string[] = [];
+  for (const a of changes) {
+    const s = original.series.indexOf(a.series);
+    const filled = original.rows.filter((row) => row.values[s] !== null && row.values[s] !== undefined).length;
+    if (filled !== 2 || a.before === a.after) continue;
+    const b = changes.find((other) => other !== a && other.series === a.series && other.before === a.after && other.after === a.before);
+    if (b && a.row < b.row) out.push(`${JSON.stringify(a.row)} and ${JSON.stringify(b.row)} trade their ${JSON.stringify(a.series)} values, reversing the series' only change`);
+  }
+  return out;
 }
 
 /**
@@ -69,14 +101,14 @@ function categorySwaps(original: DataTable, changes: readonly CellChange[]): Set
   return swapped;
 }
 
-/** How many times its own largest step a series over time may jump between neighbouring periods. */
-const STEP_MULTIPLE = 3;
+/** How many times its own largest step a series over time may jump between neighbouring periods (a strict read: ACSI ±10 where it never moved 5 is a rewrite). */
+const STEP_MULTIPLE = 2;
 /** A jump of this share of the value is always allowed: a flat series may still move a little. */
 const STEP_FLOOR = 0.05;
 
 /**
  * A series over time moves as it has moved: a point the edit sets apart from its neighbouring
- * periods by more than three times the series' largest step between periods (and more than 5 %
+ * periods by more than twice the series' largest step between periods (and more than 5 %
  * of the neighbour) is a jump no year of such a chart shows — Tunisia's population down 10 % in
  * one year, US arrests up 71 %, a satisfaction score steady at 68–73 for 13 years falling to 52.
  * Neighbours are read after the edit, so a line scaled or bent as a whole keeps its steps.

@@ -105,12 +105,16 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
     const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
     if (r !== -1 && s !== -1) setCells.push([r, s]);
   }
-  // A set cell is fixed by the words when they state its value, or it lies on a trend they state
-  // ("a constant 1 every period, starting from 27"); a swap written as two sets states nothing.
+  // A set cell is fixed by the words when they state its value, or when every set cell lies on
+  // one trend they state ("a constant 1 every period, starting from 27"); a swap written as two
+  // sets, or values scaled and rounded one by one, state nothing.
+  const setValues = setCells.map(([r, s]) => edited.rows[r]?.values[s]).filter((v): v is number => v !== null && v !== undefined);
+  const trend = setValues.length >= 3 ? statedTrend(setValues, stated, edited.rows.length) : null;
+  const onTrend = (value: number) => trend !== null && onStatedTrend(value, [trend.start], [trend.step], edited.rows.length);
   for (const [r, s] of setCells) {
     const value = edited.rows[r]?.values[s];
     if (value === null || value === undefined) continue;
-    if (stated.some((n) => same(n, value)) || (setCells.length >= 3 && onStatedTrend(value, stated, setCells.length))) fixed.add(`${r},${s}`);
+    if (stated.some((n) => same(n, value)) || onTrend(value)) fixed.add(`${r},${s}`);
   }
   const originalRows = new Set(original.rows.map((row) => row.label));
   edited.rows.forEach((row, r) => {
@@ -121,7 +125,7 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
     const [r, s] = key.split(',').map(Number) as [number, number];
     const value = edited.rows[r]?.values[s];
     // A cell the edit left as it was can lie on the stated trend too (2011 already at 70 + 3).
-    return value !== null && value !== undefined && (stated.some((n) => same(n, value)) || (setCells.length >= 3 && onStatedTrend(value, stated, setCells.length)));
+    return value !== null && value !== undefined && (stated.some((n) => same(n, value)) || onTrend(value));
   };
   // Missing cells are skipped by the program's aggregates: they fix nothing, but they must not make a read look fixed.
   const present = [...read].filter((key) => {
@@ -136,16 +140,26 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
   };
 }
 
-/** `value` is `start + k × step` for two stated numbers and a whole k of at most `periods`. */
-function onStatedTrend(value: number, stated: readonly number[], periods: number): boolean {
-  for (const start of stated) {
-    for (const step of stated) {
+/** `value` is `start + k × step` for a stated start and step and a whole k of at most `periods`. */
+function onStatedTrend(value: number, starts: readonly number[], steps: readonly number[], periods: number): boolean {
+  for (const start of starts) {
+    for (const step of steps) {
       if (step === 0) continue;
       const k = (value - start) / step;
-      if (k >= 1 && k <= periods + 1 && Math.abs(k - Math.round(k)) < 1e-6) return true;
+      if (k >= 1 && k <= periods && Math.abs(k - Math.round(k)) < 1e-6) return true;
     }
   }
   return false;
+}
+
+/** The stated start and step that every one of `values` lies on, if any. */
+function statedTrend(values: readonly number[], stated: readonly number[], periods: number): { start: number; step: number } | null {
+  for (const start of stated) {
+    for (const step of stated) {
+      if (step !== 0 && values.every((value) => onStatedTrend(value, [start], [step], periods))) return { start, step };
+    }
+  }
+  return null;
 }
 
 /** How far towards the edit the "any change" probe moves each changed cell. */

@@ -6,10 +6,10 @@ const table = buildSalesTable();
 
 describe('traceItem', () => {
   it('keeps every stage of an applied edit: the ops, the edited table and its changes, lint, both program results', () => {
-    const trace = traceItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', series: 'Online', delta: 5 }, { op: 'add', row: '2020', series: 'Offline', delta: -5 }], program: 'value("2020", "Online")' });
+    const trace = traceItem({ table, chartType: 'line', edit: [{ op: 'add', row: '2020', series: 'Online', delta: 2 }, { op: 'add', row: '2020', series: 'Offline', delta: -2 }], program: 'value("2020", "Online")' });
     expect(trace.edit).toMatchObject({
       kind: 'applied',
-      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 5 }, { op: 'add', row: '2020', series: 'Offline', delta: -5 }],
+      edit: [{ op: 'add', row: '2020', series: 'Online', delta: 2 }, { op: 'add', row: '2020', series: 'Offline', delta: -2 }],
       changes: expect.arrayContaining([expect.objectContaining({ row: '2020', series: 'Online' })]),
       added_rows: [],
       removed_rows: [],
@@ -18,7 +18,7 @@ describe('traceItem', () => {
     expect(trace.table).not.toBe(table);
     expect(trace.lint).toEqual([]);
     expect(trace.consistency).toBeNull();
-    expect(trace.edited).toEqual({ ok: true, value: 25, answer: '25' });
+    expect(trace.edited).toEqual({ ok: true, value: 22, answer: '22' });
     expect(trace.original).toEqual({ ok: true, value: 20, answer: '20' });
   });
 

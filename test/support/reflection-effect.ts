@@ -56,14 +56,14 @@ export const FEEDBACK_CLASSES: readonly FeedbackClass[] = [
   {
     rule: 'implausible_change',
     comment: 'Not plausible: far too large a change for this chart.',
-    proposal: { text: 'Suppose the median bar were tripled.', chart_type: 'vertical_bar' },
+    proposal: { text: 'Suppose the median bar were doubled.', chart_type: 'vertical_bar' },
     types: ['vertical_bar', 'horizontal_bar'],
     fault: largeChange,
   },
   {
     rule: 'states_answer',
     comment: 'The answer is stated in the assumption: it sets the value and asks it back.',
-    proposal: { text: 'Set the largest bar equal to the smallest bar.', chart_type: 'vertical_bar' },
+    proposal: { text: 'Set the smallest bar equal to the second-smallest bar.', chart_type: 'vertical_bar' },
     types: ['vertical_bar', 'horizontal_bar'],
     fault: ({ draft, edited }) => {
       const reads = programReads(draft.program, edited);

@@ -44,18 +44,18 @@ describe('an assumption that gives the answer away', () => {
     Country | Share of respondents
     Spain | 41%
     Italy | 35%
-    France | 28%
-    Germany | 19%
+    France | 31%
+    Germany | 29%
   `);
   const base = { table: cycling, chartType: 'vertical_bar' as const, question: 'Which country would have the highest share of respondents?', program: 'argmax(series())' };
 
   it('rank_clause: "…, taking it above Spain" for "which is highest?"', () => {
-    const edit = [{ op: 'add', row: 'Germany', delta: 26 }];
-    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, taking it above Spain.' })).toContain('rank_clause');
-    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, so that it overtakes Spain.' })).toContain('rank_clause');
-    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points, making it the largest.' })).toContain('rank_clause');
+    const edit = [{ op: 'add', row: 'Germany', delta: 16 }];
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 16 points, taking it above Spain.' })).toContain('rank_clause');
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 16 points, so that it overtakes Spain.' })).toContain('rank_clause');
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 16 points, making it the largest.' })).toContain('rank_clause');
     // The change alone: the reader must compare 45 with Spain's 41 on the chart.
-    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 26 points.' })).toEqual([]);
+    expect(errors({ ...base, edit, assumption: 'Suppose the share of Germany were raised by 16 points.' })).toEqual([]);
   });
 
   it('answer_from_assumption: two years set equal, then their difference asked (real: multi_col_60912)', () => {
@@ -115,7 +115,7 @@ describe('an assumption that gives the answer away', () => {
       Country | Women in politics
       Angola | 25
       Azerbaijan | 25
-      Cuba | 50
+      Cuba | 40
     `);
     const c: Case = {
       table: equal,
@@ -127,7 +127,7 @@ describe('an assumption that gives the answer away', () => {
     };
     expect(errors(c)).toContain('answer_from_assumption');
     // Whether Angola passes Cuba depends on how much it grows: that is read from the chart.
-    expect(errors({ ...c, assumption: 'Suppose the value of Angola were increased by 30.', edit: [{ op: 'add', row: 'Angola', delta: 30 }], question: 'Would Angola have a higher value than Cuba?', program: 'value("Angola") > value("Cuba")' })).toEqual([]);
+    expect(errors({ ...c, assumption: 'Suppose the value of Angola were increased by 20.', edit: [{ op: 'add', row: 'Angola', delta: 20 }], question: 'Would Angola have a higher value than Cuba?', program: 'value("Angola") > value("Cuba")' })).toEqual([]);
   });
 
   it('added_row_answer: "Other" added as the leading supermarket chain (real: multi_col_80420)', () => {
@@ -207,7 +207,7 @@ describe('counts stay whole', () => {
     `);
     const c: Case = { table: companies, chartType: 'line', assumption: 'Suppose the number of companies in 2019 were 1.5 times as high.', question: 'How many companies would there be in 2019?', edit: [{ op: 'scale', row: '2019', factor: 1.5 }], program: 'value("2019")' };
     expect(errors(c)).toContain('count_not_integer');
-    expect(errors({ ...c, assumption: 'Suppose there were 6 more companies in 2019.', edit: [{ op: 'add', row: '2019', delta: 6 }] })).toEqual([]);
+    expect(errors({ ...c, assumption: 'Suppose there were 2 more companies in 2019.', edit: [{ op: 'add', row: '2019', delta: 2 }] })).toEqual([]);
   });
 
   it('count_not_integer: a "how many" question makes a generic column a count (23.25 rigs)', () => {

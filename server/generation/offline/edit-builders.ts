@@ -38,6 +38,15 @@ function scale(input: PlanInput): PlanDraft | null {
   if (intent.everyRow && !column.whole && !input.facts.rowWhole) {
     if (!column.cells.every((cell) => fits(column, clean(cell.value * factor)))) return null;
     const scope = isMulti(input.facts) ? `${measure(column)} of ${nameOf(column.name)}` : `${measure(column)} in the chart`;
+    // Whole numbers (students, stores) stay whole: on a second try each scaled value is rounded, said so, and written cell by cell.
+    if (input.rounded && column.integer && column.cells.some((cell) => !Number.isInteger(clean(cell.value * factor)))) {
+      return {
+        kind: 'scale',
+        edit: column.cells.map((cell) => ({ op: 'set' as const, row: cell.label, series: column.name, value: Math.round(cell.value * factor) })),
+        assumption: `Suppose every ${scope} were ${factorPhrase(factor)}, rounded to whole numbers.`,
+        effect: `every ${scope} is multiplied by ${fmt(factor)} and rounded`,
+      };
+    }
     return {
       kind: 'scale',
       edit: [{ op: 'scale', series: column.name, factor }],

@@ -16,8 +16,10 @@ export interface PlanInput {
   rng: Rng;
   /** Rows the question reads (balance takes from or gives to them only when no other row can); empty when unknown. */
   questionRows?: readonly string[];
-  /** A second try on the row after the first was refused: a default amount half the size. */
+  /** A second try on the row after the first was refused: the least default amount. */
   modest?: boolean;
+  /** A second try of a scaling of whole numbers: each value rounded (a count stays a count). */
+  rounded?: boolean;
 }
 
 /** A concrete change: the edit, the sentence that assumes it, and what it does in numbers (for the rationale). */
@@ -114,16 +116,19 @@ export function defaultAmount(input: PlanInput, base: number): number {
   const { column, rng } = input;
   // Over time, one point moves as the series has moved (the checks refuse a jump far past its largest step).
   const cap = column.step !== null && column.step > 0 ? TIME_STEP_SHARE * column.step : Number.POSITIVE_INFINITY;
-  const scale = input.modest ? 0.5 : 1;
-  if (column.percent) return niceAmount(Math.min(scale * ([2, 5, 10][Math.floor(rng() * 3)] ?? 5), cap), column.decimals);
-  const fraction = scale * ([0.2, 0.3, 0.5][Math.floor(rng() * 3)] ?? 0.3);
+  // A modest retry takes the least a change should: 2 points of a share, a tenth of a value.
+  if (column.percent) return niceAmount(Math.min(input.modest ? 2 : ([2, 5, 10][Math.floor(rng() * 3)] ?? 5), cap), column.decimals);
+  const fraction = input.modest ? MODEST_FRACTION : ([0.2, 0.3, 0.5][Math.floor(rng() * 3)] ?? 0.3);
   const mean = column.cells.reduce((n, cell) => n + Math.abs(cell.value), 0) / column.cells.length;
   const size = Math.abs(base) > 0 ? Math.abs(base) * fraction : mean * fraction;
-  return niceAmount(Math.min(size, cap), column.integer ? 0 : column.decimals);
+  return niceAmount(Math.min(size, input.modest ? cap / 2 : cap), column.integer ? 0 : column.decimals);
 }
 
+/** The share of a value a modest retry moves it by. */
+const MODEST_FRACTION = 0.1;
+
 /** A default change of one point over time: this many times the series' largest step between periods. */
-const TIME_STEP_SHARE = 2.5;
+const TIME_STEP_SHARE = 1.2;
 
 export interface Balance {
   ops: EditOp[];

@@ -53,9 +53,9 @@ describe('newRowLabel names an added row in the chart’s own terms', () => {
     expect(labelFor(labelled(['Germany', 'France', 'Others']), 'pie')).toBe('Canada');
   });
 
-  it('falls back on "Other <noun>" (or "Other") for labels of no known kind, and never on a letter placeholder', () => {
-    expect(labelFor(labelled(['Aeroflot', 'S7 Airlines', 'Pobeda'], 'Airline'))).toBe('Other airlines');
-    expect(labelFor(labelled(['Increase', 'Stay about the same', 'Decrease']))).toBe('Other');
+  it('adds no row to labels of no known kind that are not shares: a made-up "Other airlines" reads as nonsense, and a letter placeholder too', () => {
+    expect(labelFor(labelled(['Aeroflot', 'S7 Airlines', 'Pobeda'], 'Airline'))).toBeNull();
+    expect(labelFor(labelled(['Increase', 'Stay about the same', 'Decrease']))).toBeNull();
     expect(labelFor(labelled(['Increase', 'Other']))).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
 import { orderKey } from '../../../shared/table/axis-order';
 import { findLabelIndex, normalizeLabel } from '../../../shared/table/labels';
 import type { TableFacts } from '../../../shared/table/table-facts';
-import { plural } from './phrasing';
 
 /**
  * What an added row is called, in the chart's own terms: the next period on a time axis (a year
@@ -21,12 +20,10 @@ export function newRowLabel(facts: TableFacts): string | null {
   if (shares && !hasOther) return 'Other';
   const kind = labelKindOf(labels);
   if (kind !== null) return kind.labels.find((label) => absent(label) && !kind.taken(labels, label)) ?? null;
-  if (hasOther) return null;
-  return GENERIC_NOUNS.has(facts.rowNoun) ? 'Other' : `Other ${plural(facts.rowNoun)}`;
+  // A made-up "Other countries" beside risk factors, or "Other" beside brands that are not shares,
+  // reads as nonsense to a reviewer: without a kind of label to take one from, no row is added.
+  return null;
 }
-
-/** Nouns that name no kind of thing ("Other categories" says nothing "Other" does not). */
-const GENERIC_NOUNS = new Set(['category', 'entity', 'characteristic', 'period', 'item', 'label', 'name']);
 
 /** The period after the latest on an axis of years, numbers, seasons or quarters, written as the axis writes them. */
 function nextPeriod(labels: readonly string[]): string | null {

@@ -121,7 +121,8 @@ function planFor(
     if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
     // A reviewer rejects these whatever the proposal: the answer given away, a value no such chart shows.
     // A reviewer rejects what the checks call an error: the rules never write one.
-    if (result.lint.some(refused)) return false;
+    // A series the question does not name, read because the factual label is found on it alone, is not a guess.
+    if (result.lint.some((finding) => refused(finding) && !(finding.code === 'reads_other_label' && finding.severity === 'warning' && factual.seriesSettledByLabel === true))) return false;
     if (result.answer_unchanged !== (input.control === true)) return false;
     if (tiedWinner(factual.program, plan.edited)) return false;
     // "The median of all three data values" asked of two, "the two smallest" of tied bars: another question.
@@ -165,12 +166,27 @@ function columnsFor(facts: TableFacts, factual: QuestionProgram, intent: Intent,
  */
 function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factual: QuestionProgram, rng: Rng): string[] {
   const labels = column.cells.map((cell) => cell.label);
-  const named = [...factual.rows, mentionedLabel(factual.answer, labels), extremeRow(facts.table, factual)].filter((label): label is string => label !== null && labels.includes(label));
+  const named = [...factual.rows, mentionedLabel(factual.answer, labels), extremeRow(facts.table, factual), ...countedRows(column, factual)].filter(
+    (label): label is string => label !== null && labels.includes(label),
+  );
   // "The bar the question asks about": only the question's own rows (a rank it names is the partner).
   if (intent.asked) return [...new Set(named)];
   const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
   if (selected !== null) return [selected];
   return [...new Set([...named, ...shuffled(rng, labels)])];
+}
+
+const COUNT_WHERE = /^count\(where\(series\((?:"(?:[^"\\]|\\.)*")?\), "(>|<|>=|<=|==|!=)", (-?\d+(?:\.\d+)?)\)\)$/;
+
+/** "For how many years is the score 70?" asks about the rows it counts: those that meet the condition. */
+function countedRows(column: ColumnFacts, factual: QuestionProgram): string[] {
+  if (factual.shape !== 'count_where') return [];
+  const match = COUNT_WHERE.exec(factual.program.trim());
+  if (!match?.[1] || match[2] === undefined || (factual.series.length > 0 && !factual.series.includes(column.name))) return [];
+  const op = match[1];
+  const n = Number(match[2]);
+  const meets = (v: number) => (op === '>' ? v > n : op === '<' ? v < n : op === '>=' ? v >= n : op === '<=' ? v <= n : op === '==' ? v === n : v !== n);
+  return column.cells.filter((cell) => meets(cell.value)).map((cell) => cell.label);
 }
 
 /** "What is the highest number …?" reads the highest row: the row holding the value a max or min question answers with. */

@@ -15,10 +15,10 @@ export interface OfflineProposalsInput {
 
 /**
  * The changes that apply to any question, offered first in a new pool: the element the question
- * reads raised or lowered, and a whole series scaled (a rank, "the largest bar", moves only the
- * questions that read it).
+ * reads raised, lowered or traded with a ranked one ("which country has 5 %?" moves only so), and
+ * a whole series scaled (a rank, "the largest bar", moves only the questions that read it).
  */
-const ASKED = /^Raise the \w+ the question asks about by a noticeable amount|^Let the value asked about in the question fall noticeably|^(Increase|Lift) every \w+/;
+const ASKED = /^Raise the \w+ the question asks about by a noticeable amount|^Let the value asked about in the question fall noticeably|^Swap the (value|share) of the \w+ the question asks about|^(Increase|Lift) every \w+/;
 
 /** Draws per wanted proposal before giving up: the vocabulary is finite, and a crowded pool leaves little room. */
 const DRAWS_PER_PROPOSAL = 40;

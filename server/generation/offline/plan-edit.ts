@@ -1,4 +1,5 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
+import { orderKey } from '../../../shared/table/axis-order';
 import { applyEdit, type CellChange } from '../../../shared/table/edit';
 import { lintEdit, type LintCode } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
@@ -110,9 +111,11 @@ export function planEdit(
         const named = partnerSelector(kindIntent);
         if ((ranked || intent.asked) && options.strict && kind === intent.kind && named !== undefined && partner !== selectRow(facts, column, named)) continue;
         const input: PlanInput = { facts, column, row, partner, intent: kindIntent, rng, questionRows: options.questionRows ?? [] };
-        // A default amount the checks refuse (past a whole, a jump over time) gets one more, modest try.
-        for (const modest of MODEST_KINDS.has(kind) && kindIntent.amount === null ? [false, true] : [false]) {
-          const draft = BUILDERS[kind]({ ...input, modest });
+        // A default amount the checks refuse (past a whole, a jump over time) gets one more, modest
+        // try; a scaling of whole numbers made fractional, one more with each value rounded.
+        const retry = MODEST_KINDS.has(kind) && kindIntent.amount === null ? { modest: true } : kind === 'scale' && kindIntent.everyRow && column.integer ? { rounded: true } : null;
+        for (const variant of retry ? [{}, retry] : [{}]) {
+          const draft = BUILDERS[kind]({ ...input, ...variant });
           const plan = draft && accept(facts, input, draft);
           if (plan && (options.accept?.(plan) ?? true)) return plan;
         }
@@ -140,6 +143,14 @@ function accept(facts: TableFacts, input: PlanInput, draft: PlanDraft): EditPlan
   };
 }
 
+/** The row next to `row` on the axis (time order on a time axis, else the table's), the later one first. */
+function neighbourOf(facts: TableFacts, column: ColumnFacts, row: string, differs: (label: string | null) => label is string): string | null {
+  const cells = facts.timeAxis ? [...column.cells].sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0)) : column.cells;
+  const at = cells.findIndex((cell) => cell.label === row);
+  if (at === -1) return null;
+  return [cells[at + 1]?.label ?? null, cells[at - 1]?.label ?? null].find(differs) ?? null;
+}
+
 /**
  * The rank naming a change's second row: the second one a proposal names, or its only one when
  * the first row is the one the question asks about ("swap the asked bar with the largest").
@@ -155,6 +166,7 @@ function partnerSelector(intent: Intent): RowSelector | undefined {
 export function partnerFor(facts: TableFacts, column: ColumnFacts, row: string, intent: Intent, rng: Rng): string | null {
   const value = valueOf(column, row);
   const differs = (label: string | null): label is string => label !== null && label !== row && valueOf(column, label) !== value;
+  if (intent.neighbour) return neighbourOf(facts, column, row, differs);
   const selector = partnerSelector(intent);
   const named = selector ? selectRow(facts, column, selector) : null;
   if (differs(named)) return named;

@@ -38,7 +38,8 @@ export const TAILS = [
 const COMMON = {
   mult: ['Double', 'Triple', 'Halve'],
   multed: ['doubled', 'tripled', 'halved'],
-  pct: ['10', '20', '25', '30', '40', '50'],
+  // A strict reviewer takes a change of a whole series past a third for an implausible premise.
+  pct: ['10', '20', '25', '30'],
   pts: ['2', '3', '5', '8', '10', '15'],
   frac: ['quarter', 'third', 'half', 'tenth'],
   axis: ['x', 'y', 'horizontal', 'vertical'],
@@ -108,6 +109,8 @@ function barTemplates(noun: string): ProposalTemplate[] {
 function timeTemplates(noun: string, whole: string): ProposalTemplate[] {
   return [
     ...askedTemplates(noun),
+    // Two neighbouring periods trading values: a step the series has taken, moved by one period.
+    t('swap', `Swap the value of the ${noun} the question asks about with that of the ${noun} next to it{tail}`),
     t('trend', `Suppose the series grew by a constant amount every period after the first{tail}`),
     t('trend', `Replace the ${whole} by a straight line from its first value, rising steadily{tail}`),
     t('scale', `{mult} the value at the {pos} ${noun} of the ${whole}{tail}`),
@@ -129,6 +132,7 @@ export const PROPOSAL_TEMPLATES: Record<ChartType, ProposalTemplate[]> = {
   line: timeTemplates('point', 'line'),
   area: timeTemplates('period', 'area'),
   pie: [
+    ...askedTemplates('slice').filter((template) => template.kind !== 'swap'),
     t('swap', 'Swap the share of the slice the question asks about with that of the {pos} slice{tail}'),
     t('move', 'Move {pts} percentage points from the {pos} slice to the {pos2} slice{tail}'),
     t('move', 'Transfer {pts} points of share from the {pos} slice to the {pos2} one{tail}'),

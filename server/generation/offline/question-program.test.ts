@@ -45,14 +45,16 @@ describe('questionProgram on real ChartQA questions', () => {
     ['Can you identify how many points the female data moved from 2009 to 2019?', 'value("2019", "Female") - value("2009", "Female")'],
     ['In what year was the infant mortality rate 9.4 out of every 1,000 births?', 'argmax(where(series(), "==", 9.4))'],
     ['Is the Decrease value is two times the value of Increase?', 'value("Decrease") == 2 * value("Increase")'],
+    ['Which option has a difference of 5%, compared with yes?', 'argmax(where(abs(series() - value("Yes")), "==", 5))'],
     ['which year there is same number of stores in Western Europe and North America ?', 'argmax(where(abs(series("Western Europe") - series("North America")), "==", 0))'],
-    ['In which year does the Israel and Australia intersect?', 'argmin(abs(row("Israel") - row("Australia")))'],
   ])('%s → %s', (query, program) => {
     expect(at(query)).toBe(program);
   });
 
   it('refuses what it cannot read from the table: a colour, a list answer, a label the table contradicts', () => {
     expect(at('Is the value of light green bar 35 in 1989?')).toBeNull();
+    // Lines that no longer meet after an edit leave only "the closest year", which is not the question.
+    expect(at('In which year does the Israel and Australia intersect?')).toBeNull();
     expect(at('What 2 years did the unemployment rate reach its peak?')).toBeNull();
     // 14005615 is 2008's value; 1990 holds 14195100, which ChartQA's 5% would let pass.
     expect(at('What was the number of arrests in 1990?')).toBeNull();

@@ -56,6 +56,11 @@ export interface QuestionProgram {
    * question's ranks untied, its stated count of rows kept); an edit must keep them true.
    */
   conditions?: string[];
+  /**
+   * The question names none of the table's several series, and the factual label is reproduced
+   * on one series only: the label, not a guess, says which series it reads.
+   */
+  seriesSettledByLabel?: boolean;
 }
 
 interface Parsed {
@@ -95,13 +100,21 @@ export function questionProgram(query: string, label: string, table: DataTable, 
   const oneColour = table.series.length === 1 && chartType !== 'pie';
   if (!oneColour && colourWordsIn(query, labels).some((word) => !GENERIC_COLOUR_WORDS.has(word))) return null;
   const parsed = parse(query, table);
+  const found: QuestionProgram[] = [];
   for (const candidate of candidates(parsed, table, label)) {
     const program = roundedAsAsked(parsed.q, candidate.program);
     const result = runProgram(table, program);
     if (!result.ok || !reproduces(result.value, label, table)) continue;
-    return { ...candidate, program, answer: result.answer };
+    const made = { ...candidate, program, answer: result.answer };
+    // A question that names none of several series: the series is the label's to settle.
+    if (!parsed.multi || parsed.series.length > 0) return made;
+    found.push(made);
   }
-  return null;
+  const [first] = found;
+  if (!first) return null;
+  // Read the same way on another series, the label reproduces too: which one the question means is a guess.
+  const sameShape = found.filter((other) => other.shape === first.shape && other.rows.join('\n') === first.rows.join('\n'));
+  return { ...first, seriesSettledByLabel: sameShape.every((other) => other.series.join('\n') === first.series.join('\n')) };
 }
 
 type Candidate = Omit<QuestionProgram, 'answer'>;
@@ -218,7 +231,8 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
     yield* lists(parsed, choices, (items) => `avg(${items.join(', ')})`, 'average');
     for (const s of choices) yield { program: `avg(${col(s)})`, shape: 'average', rows: [], series: seriesOf(s) };
   }
-  if (/\bmedian\b|\bmiddle\b/.test(q)) {
+  // "The middle bar" is a position: once the edit reorders the bars a reader cannot tell which one it means.
+  if (/\bmedian\b/.test(q) && !/\bmiddle\b/.test(q)) {
     for (const s of choices) {
       yield { program: `median(${col(s)})`, shape: 'median', rows: [], series: seriesOf(s) };
       if (asksLabel) yield { program: `argmax(where(${col(s)}, "==", median(${col(s)})))`, shape: 'argmax', rows: [], series: seriesOf(s) };
@@ -230,11 +244,12 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
   if (/\bsecond[- ](smallest|lowest|least)\b/.test(q)) {
     for (const s of choices) yield { program: `argmin(where(${col(s)}, ">", min(${col(s)})))`, shape: 'second_min', rows: [], series: seriesOf(s) };
   }
-  // "In which year are A and B the same?", "… intersect": the row where two series come closest.
-  // "The same number" asks for equality, which a changed chart may no longer have (then there is
-  // no answer, and no item); "intersect" asks where two lines cross: the closest point.
-  const pairing = /\b(same|equal)\b/.test(q) ? 'equal' : /\b(intersect\w*|cross\w*|meet)\b/.test(q) ? 'closest' : null;
-  const meeting = (a: string, b: string) => (pairing === 'equal' ? `argmax(where(abs(${a} - ${b}), "==", 0))` : `argmin(abs(${a} - ${b}))`);
+  // "In which year are A and B the same?": the row where two series are equal, which a changed
+  // chart may no longer have (then there is no answer, and no item). "Where do the lines
+  // intersect?" is not asked: lines that no longer meet leave only "the closest year", which a
+  // reviewer does not take for the question.
+  const pairing = /\b(same|equal)\b/.test(q) && !/\b(intersect\w*|cross\w*|meet)\b/.test(q) ? 'equal' : null;
+  const meeting = (a: string, b: string) => `argmax(where(abs(${a} - ${b}), "==", 0))`;
   if (asksLabel && pairing && names.length >= 2 && names[0] && names[1]) {
     yield { program: meeting(col(names[0]), col(names[1])), shape: 'row_of_value', rows: [], series: [names[0], names[1]] };
   }
@@ -252,6 +267,13 @@ function* candidates(parsed: Parsed, table: DataTable, label: string): Generator
       if (asksLabel) yield { program: `${arg}(${col(s)})`, shape: extreme === 'max' ? 'argmax' : 'argmin', rows: [], series: seriesOf(s) };
       yield { program: `${extreme}(${col(s)})`, shape: extreme, rows: [], series: seriesOf(s) };
       if (!asksLabel) yield { program: `${arg}(${col(s)})`, shape: extreme === 'max' ? 'argmax' : 'argmin', rows: [], series: seriesOf(s) };
+    }
+  }
+  // "Which option has a difference of 5%, compared with yes?": the row that far from the row named.
+  const gap = /\bdifference of\b/.test(q) ? parsed.numbers[0] : undefined;
+  if (asksLabel && gap && rows.length === 1 && rows[0]) {
+    for (const s of choices) {
+      yield { program: `argmax(where(abs(${col(s)} - ${cell(parsed, rows[0], s)}), "==", ${gap.value}))`, shape: 'row_of_value', rows: [rows[0]], series: seriesOf(s) };
     }
   }
   // "Which option has 16%?", "In what year was the rate 9.4?": the row holding a value.

@@ -170,8 +170,8 @@ describe('Yes/No questions on real ChartQA test charts', () => {
     const found = yesNoQuestions(CHARTQA_SAMPLE, ['test_human.json', 'test_augmented.json']);
     expect(found.map((f) => [f.query, f.program])).toEqual([
       ['Is the value of light green bar 35 in 1989?', null],
-      // "middle" set against "the two extreme values", on bars drawn in order of size: the median.
-      ['Is the average of two extreme values greater than the middle bar value?', 'avg(max(series()), min(series())) > median(series())'],
+      // "The middle bar" is a position, which an edit that reorders the bars makes ambiguous: refused.
+      ['Is the average of two extreme values greater than the middle bar value?', null],
       ['Is the Decrease value is two times the value of Increase?', 'value("Decrease") == 2 * value("Increase")'],
       ['Is the value of gray bar 31 in China?', null],
       ['Is the median of all the bars in China smaller than the largest value of green bar?', null],

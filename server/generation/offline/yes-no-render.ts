@@ -44,12 +44,6 @@ export class ProgramWriter {
         const list = this.list(e.over, false);
         return list && this.distinctRanks(list, e.dir, e.k) ? kth(e.dir, e.k, list.text) : null;
       }
-      case 'middle': {
-        // Only where the chart's bars are drawn in order of size, so the bar in the middle is the median one.
-        const list = this.list(e.over, false);
-        const n = list?.values.length ?? 0;
-        return list && n >= 3 && n % 2 === 1 && sortedBySize(list.values) && this.counted(list, n, 3) ? `median(${list.text})` : null;
-      }
       case 'aggregate':
         return this.aggregate(e);
       case 'quantified':
@@ -164,11 +158,6 @@ export function kth(dir: Dir, k: number, list: string): string {
   let term = `${dir}(${list})`;
   for (let n = 2; n <= k; n++) term = `${dir}(where(${list}, "${dir === 'max' ? '<' : '>'}", ${term}))`;
   return term;
-}
-
-function sortedBySize(values: readonly number[]): boolean {
-  const steps = values.slice(1).map((v, n) => v - (values[n] ?? v));
-  return steps.every((step) => step > 0) || steps.every((step) => step < 0);
 }
 
 function oneList(text: string, values: readonly (number | null | undefined)[]): List {

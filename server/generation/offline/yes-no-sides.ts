@@ -30,8 +30,6 @@ export type Expr =
   | { kind: 'aggregate'; fn: 'sum' | 'avg' | 'median'; items: Items }
   /** The k-th largest or smallest value of a line ("the 2nd largest bar"). */
   | { kind: 'rank'; dir: Dir; k: number; over: Ref }
-  /** "the middle bar value" set against "the two extreme values": the middle one by size. */
-  | { kind: 'middle'; over: Ref }
   | { kind: 'binary'; op: 'diff' | 'product'; a: Expr; b: Expr }
   /** "any of the bars", "all the bars": a comparison must hold for one, or for every, value of a line. */
   | { kind: 'quantified'; all: boolean; over: Ref; count: number | null };
@@ -177,14 +175,8 @@ export class SideReader {
       this.use(sup, ordinal);
       return { kind: 'rank', dir, k: ordinal === undefined ? 1 : this.valueAt(ordinal), over };
     }
-    // "Middle" is a position unless the question sets it against the extremes by size.
-    const middle = side.find((i) => this.word(i) === 'middle');
-    if (middle !== undefined && this.tokens.some((t) => t.kind === 'word' && (t.text === 'extreme' || t.text === 'extremes'))) {
-      const over = this.line(side);
-      if (!over) return null;
-      this.use(middle);
-      return { kind: 'middle', over };
-    }
+    // "The middle bar" is a position: after an edit reorders the bars a reader cannot tell which
+    // one it means, so it is left unread (and the question unprogrammed), extremes or not.
     const rows = labels.filter((l) => l.dim === 'row');
     const series = labels.filter((l) => l.dim === 'series');
     if (labels.length > 0) {
