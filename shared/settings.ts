@@ -71,8 +71,8 @@ export const SettingsSchema = z.object({
   keep_items_with_errors: z.boolean().default(false),
   /**
    * Checks: an edit may cut a value by at most this share of itself, or multiply it by at most
-   * 1 / (1 − share), unless the change stays within (1 − share) of the column's range
-   * (shared/table/change-magnitude.ts). 0.75: a quarter to fourfold.
+   * 1 / (1 − share) — a share may take more points while they stay within (1 − share) of its
+   * column's range (shared/table/change-magnitude.ts). 0.5: halved to doubled.
    */
   max_change_share: z.number().min(0.1).max(0.99).default(DEFAULT_MAX_CHANGE_SHARE),
   /** Reflection: revise a proposal automatically once this many of its items were decided since the last revision. */

@@ -217,7 +217,7 @@ describe('admin in the browser', () => {
     const admin = await new AdminPage(page, server.url).goto();
     const change = admin.setting('Largest plausible change');
     await change.waitFor();
-    expect(await change.inputValue()).toBe('0.75');
+    expect(await change.inputValue()).toBe('0.5');
     const keep = page.getByLabel(/Keep generated items the checks find errors in/);
     expect(await keep.isChecked()).toBe(false);
 

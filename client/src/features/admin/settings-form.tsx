@@ -41,7 +41,7 @@ const CHANGE_SHARE_FIELD = {
   key: 'max_change_share',
   label: 'Largest plausible change',
   step: '0.05',
-  hint: 'Share (0.1–0.99): an edit may cut a value by at most this much, or multiply it by at most 1 / (1 − share) when that also moves it by more than (1 − share) of its column\'s range. 0.75: a quarter to fourfold.',
+  hint: 'Share (0.1–0.99): an edit may cut a value by at most this much, or multiply it by at most 1 / (1 − share) (a share may take more points within (1 − share) of its column\'s range). 0.5: halved to doubled.',
 } as const;
 
 /** Sessions: how long an unused one lasts (the absolute life of 7 days is not a setting). */
