@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHART_TYPES } from '../../../shared/domain/chart-types';
 import { fill } from './offline-proposals';
@@ -39,5 +40,24 @@ describe('parseIntent', () => {
         }
       }
     }
+  });
+});
+
+describe('proposals name an operation, never the question', () => {
+  // The item keeps its chart's factual question: "… and ask for the average" would be a promise no item keeps.
+  const PRESCRIBES = /\b(ask|asks|asking|compare|see where|how many values)\b(?! about)/i;
+
+  it.each(CHART_TYPES)('no %s proposal the vocabulary can fill says what to ask', (chartType) => {
+    const rng = mulberry32(11);
+    for (const template of PROPOSAL_TEMPLATES[chartType]) {
+      for (let n = 0; n < 20; n++) expect(fill(template.text, slotsFor(chartType), rng)).not.toMatch(PRESCRIBES);
+    }
+  });
+
+  it('nor do the hand-written seeds, nor the Stage 1 prompt\'s examples', () => {
+    const seeds = JSON.parse(readFileSync(new URL('../../../prompts/seeds.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+    for (const text of Object.values(seeds).flat()) expect(text).not.toMatch(PRESCRIBES);
+    const stage1 = readFileSync(new URL('../../../prompts/stage1-proposals.md', import.meta.url), 'utf8');
+    expect(stage1).toMatch(/Never say what to ask afterwards/);
   });
 });
