@@ -55,6 +55,8 @@ export interface ItemRequest {
   control: boolean;
   /** Assumptions reviewers rejected for this QA: an engine that can avoid them (the offline rules) never writes one again. */
   rejectedAssumptions?: readonly string[];
+  /** Settings `max_change_share`: an engine that checks its own edits (the offline rules) holds them to it. */
+  maxChangeShare?: number;
   /**
    * A model engine: what its request offers, from the task's pairing (`pairing.ts`): the proposal
    * it was paired with, or candidates to choose from. Left out, the task's `proposal`.

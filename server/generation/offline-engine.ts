@@ -12,7 +12,7 @@ type JobProposal = { id: number; text: string; chartType?: ChartType };
  * and each proposal with the type of chart it edits (the question's chart's when left out).
  * The offline engine's items and a model task's pairing (`pairing.ts`) both search with it.
  */
-export function offlineJobOf(input: { source: QaWithChart; proposal: JobProposal; alternatives: readonly JobProposal[]; control: boolean; seed: number; rejectedAssumptions?: readonly string[] }): OfflineJob {
+export function offlineJobOf(input: { source: QaWithChart; proposal: JobProposal; alternatives: readonly JobProposal[]; control: boolean; seed: number; rejectedAssumptions?: readonly string[]; maxChangeShare?: number }): OfflineJob {
   const { chart, qa, group } = input.source;
   const typed = (proposal: JobProposal) => ({ id: proposal.id, text: proposal.text, chartType: proposal.chartType ?? chart.chart_type });
   if (group) {
@@ -23,6 +23,7 @@ export function offlineJobOf(input: { source: QaWithChart; proposal: JobProposal
       alternatives: input.alternatives.map(typed),
       control: input.control,
       seed: input.seed,
+      maxChangeShare: input.maxChangeShare,
     };
   }
   return {
@@ -35,6 +36,7 @@ export function offlineJobOf(input: { source: QaWithChart; proposal: JobProposal
     control: input.control,
     seed: input.seed,
     rejectedAssumptions: input.rejectedAssumptions ?? [],
+    maxChangeShare: input.maxChangeShare,
   };
 }
 
@@ -61,7 +63,7 @@ export function createOfflineEngine(): GenerationEngine {
     },
     async item(request) {
       // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.
-      const result = await offlineItemOffThread(offlineJobOf({ source: request.source, proposal: request.proposal, alternatives: request.alternatives, control: request.control, seed: request.taskId, rejectedAssumptions: request.rejectedAssumptions ?? [] }));
+      const result = await offlineItemOffThread(offlineJobOf({ source: request.source, proposal: request.proposal, alternatives: request.alternatives, control: request.control, seed: request.taskId, rejectedAssumptions: request.rejectedAssumptions ?? [], maxChangeShare: request.maxChangeShare }));
       return result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE };
     },
   };

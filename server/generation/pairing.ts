@@ -57,8 +57,8 @@ export function candidatesFor(proposal: PoolProposal, alternatives: readonly Poo
 }
 
 /** The pairing job for the offline pool: the rules' input, seeded by the task as the offline engine seeds its own. */
-export async function decidePairing(input: { source: QaWithChart; proposal: PoolProposal; alternatives: readonly PoolProposal[]; control: boolean; seed: number }): Promise<Pairing> {
-  const job: OfflineJob = offlineJobOf({ source: input.source, proposal: input.proposal, alternatives: input.alternatives, control: input.control, seed: input.seed });
+export async function decidePairing(input: { source: QaWithChart; proposal: PoolProposal; alternatives: readonly PoolProposal[]; control: boolean; seed: number; maxChangeShare?: number }): Promise<Pairing> {
+  const job: OfflineJob = offlineJobOf({ source: input.source, proposal: input.proposal, alternatives: input.alternatives, control: input.control, seed: input.seed, maxChangeShare: input.maxChangeShare });
   return pairingFrom(await offlinePairingOffThread(job), input.proposal, input.alternatives);
 }
 
@@ -74,7 +74,7 @@ export async function pairTask(db: Db, run: RunRecord, task: TaskRow, settings: 
   const planned: PoolProposal = { id: proposal.id, text: proposal.text, chartType: proposal.chart_type };
   const alternatives = alternativesFor(db, run, types, { ...planned, scope: proposal.scope });
   const control = isControlTask(task.id, settings.unchanged_control_share);
-  const decided = await decidePairing({ source, proposal: planned, alternatives, control, seed: task.id });
+  const decided = await decidePairing({ source, proposal: planned, alternatives, control, seed: task.id, maxChangeShare: settings.max_change_share });
   return storeTaskPairing(db, task.id, decided);
 }
 

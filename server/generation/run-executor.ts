@@ -337,12 +337,12 @@ export class RunExecutor {
     const { source, proposal } = taskSubject(db, task);
     const control = isControlTask(task.id, settings.unchanged_control_share);
     const planned = { id: proposal.id, text: proposal.text, chartType: proposal.chart_type };
-    let request: Pick<ItemRequest, 'alternatives' | 'offer' | 'rejectedAssumptions'>;
+    let request: Pick<ItemRequest, 'alternatives' | 'offer' | 'rejectedAssumptions' | 'maxChangeShare'>;
     if (engine.engine === 'offline') {
       // The rules pair the question themselves, trying the pool's other proposals when the task's cannot move its answer.
       // A group question's alternatives are group proposals of any chart type the group holds (each edits a chart of its type).
       const types = source.group ? [...new Set(source.group.charts.map((member) => member.chart_type))] : [source.chart.chart_type];
-      request = { alternatives: alternativesFor(db, run, types, { ...planned, scope: proposal.scope }), rejectedAssumptions: rejectedAssumptions(db, source.qa.id) };
+      request = { alternatives: alternativesFor(db, run, types, { ...planned, scope: proposal.scope }), rejectedAssumptions: rejectedAssumptions(db, source.qa.id), maxChangeShare: settings.max_change_share };
     } else {
       // A model is asked only about a pairing that can work: decided once, before the first request.
       const pairing = await pairTask(db, run, task, settings);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONSTRAINT_CLAUSES } from '../../shared/generation/proposal-constraints';
+import { STEP_MULTIPLE } from '../../shared/table/change-magnitude';
 import { describe, expect, it } from 'vitest';
 import { CHART_TYPE_LABELS, CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
 import { ModelEditOpSchema, ModelItemOutputSchema, toItemDraft } from '../../shared/generation/model-output';
@@ -114,9 +115,11 @@ describe('the Stage 2 prompt states what keeps an item from being stored', () =>
     expect(checks).toMatch(phrase('A program or edit that fails is never kept, nor is an item with one of these errors'));
     expect(checks).toMatch(phrase(`a value cut by more than ${Math.round(DEFAULT_MAX_CHANGE_SHARE * 100)}%, or raised past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} (a share: past ×${Math.round(1 / (1 - DEFAULT_MAX_CHANGE_SHARE))} and by more than half its column's range)`));
     expect(checks).toMatch(phrase(`rows that made up most of a whole stay within ${PARTIAL_WHOLE_FLOOR}-100`));
+    const times: Record<number, string> = { 1.5: 'one and a half times', 2: 'twice', 3: 'three times' };
+    expect(checks).toMatch(phrase(`by more than ${times[STEP_MULTIPLE] ?? STEP_MULTIPLE} the series' largest step between periods`));
     // Each clause a revision can end in is named, as proposal-constraints.ts writes it (up to its parenthesis).
     for (const clause of Object.values(CONSTRAINT_CLAUSES)) expect(checks).toMatch(phrase(clause.replace(/ \(.*\)$/, '')));
-    for (const words of ['any column or row of shares that summed to 100', 'NET or Total column or row follows its parts', 'no part passes the series named as its whole', 'a rank clause', 'an assumption that alone decides the answer', 'an added row as the answer', 'one period for a question across the periods', 'three times the series\' largest step between periods', 'made fractional or negative', 'a broken constraint', 'the assumption of an item reviewers rejected for this question']) {
+    for (const words of ['any column or row of shares that summed to 100', 'NET or Total column or row follows its parts', 'no part passes the series named as its whole', 'a rank clause', 'an assumption that alone decides the answer', 'an added row as the answer', 'one period for a question across the periods', 'the series\' largest step between periods', 'made fractional or negative', 'a broken constraint', 'the assumption of an item reviewers rejected for this question']) {
       expect(checks).toMatch(phrase(words));
     }
   });

@@ -14,6 +14,7 @@ import { getProposal } from '../pool/pool-queries';
 import { getSettings } from '../settings/settings-queries';
 import { getItemSummary, insertItem, rejectedAssumptions } from './item-queries';
 import { assumptionKey } from '../../shared/generation/assumption-key';
+import { textAnswersAgree } from '../../shared/table/answer-compare';
 
 /** Idempotency key of a generated item: one per proposal × factual QA, whatever run makes it. */
 export const itemKey = (proposalId: number, qaId: number) => `p${proposalId}:q${qaId}`;
@@ -118,7 +119,7 @@ export type CreateItemResult = { ok: true; item: ItemSummary | null } | { ok: fa
  * the answer changed is not taken), an error-severity finding unless `keep_items_with_errors`,
  * or (policy `drop`) an assumption that leaves the answer as it was.
  */
-function refusal(verifier: VerifierResult, policy: UnchangedPolicy, keepErrors: boolean): string | null {
+function refusal(verifier: VerifierResult, policy: UnchangedPolicy, keepErrors: boolean, answerIsLabel: boolean): string | null {
   if (policy === 'keep') return null;
   if (verifier.error) {
     return `verifier_error: the ${verifier.error.stage} failed (${verifier.error.message}), so nothing could check the answer and no item was stored`;
@@ -126,6 +127,9 @@ function refusal(verifier: VerifierResult, policy: UnchangedPolicy, keepErrors: 
   const errors = verifier.lint.filter((finding) => finding.severity === 'error');
   if (errors.length > 0 && !keepErrors) {
     return `lint_error: ${errors.map((finding) => `${finding.code} (${finding.message})`).join('; ')}; no item was stored (settings keep_items_with_errors keeps such items, flagged)`;
+  }
+  if (policy === 'drop' && answerIsLabel) {
+    return `answer_unchanged: the item's answer is the factual label itself, which a model answering from memory gives, so no item was stored`;
   }
   if (policy === 'drop' && verifier.answer_unchanged === true) {
     return `answer_unchanged: the assumption leaves the answer as it was (${verifier.original_answer ?? '?'} on the original table, ${verifier.recomputed_answer ?? '?'} on the edited one), so no item was stored`;
@@ -151,9 +155,12 @@ export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): Crea
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
   const settings = getSettings(db);
   const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText, { maxChangeShare: settings.max_change_share }), item.notes ?? []);
-  const refused = refusal(verifier, policy, settings.keep_items_with_errors) ?? repeatsRejected(db, item, policy);
-  if (refused) return { ok: false, reason: refused };
   const tables = subjectTables(item.source);
+  const tableList = Array.isArray(tables) ? tables : [tables as DataTable];
+  // A ChartQA label the table contradicts can equal a changed answer: the label is still what memory answers.
+  const answerIsLabel = textAnswersAgree(item.source.qa.label, item.draft.answer, tableList);
+  const refused = refusal(verifier, policy, settings.keep_items_with_errors, answerIsLabel) ?? repeatsRejected(db, item, policy);
+  if (refused) return { ok: false, reason: refused };
   const unedited = runProgram(tables, item.draft.program);
   const flags = biasFlags({
     affectsAnswer: item.draft.affects_answer,
@@ -161,7 +168,7 @@ export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): Crea
     factualLabel: item.source.qa.label,
     recomputedAnswer: verifier.recomputed_answer,
     uneditedAnswer: unedited.ok ? unedited.answer : null,
-    tables: Array.isArray(tables) ? tables : [tables as DataTable],
+    tables: tableList,
   });
   const relation: QuestionRelation = questionRelation(item.source.qa.query, item.draft.question, item.draft.assumption);
   const id = insertItem(db, {

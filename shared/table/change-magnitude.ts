@@ -11,8 +11,9 @@ import type { DataTable } from './model';
  * (1 − share) of the column's range — so a pie's 2 % slice may still take 10 points, and
  * doubling or halving a bar always passes. Over time, a point may also not jump from its
  * neighbouring periods far more than the series ever moved between periods (see `spikes`).
- * Two categories swapping their values only relabels the chart and is always plausible; two
- * periods swapping theirs (1985's exports for 2020's) rewrites history and is judged.
+ * Two categories swapping their values on a chart without periods only relabels it and is always
+ * plausible; on a chart over time a swap (1985's exports for 2020's, two brands' shares in one
+ * year) rewrites history and is judged.
  */
 
 /** The default share (settings `max_change_share`): a value may be halved, or doubled. */
@@ -48,6 +49,10 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
     }
   }
   offenders.push(...spikes(original, edited, changes), ...reversedPairs(original, changes));
+  // Years as columns (OWID's wide tables): a country's row is its series over time.
+  if (original.series.length >= 3 && axisDirection(original.series) !== null && edited.series.length === original.series.length) {
+    offenders.push(...spikes(transposed(original), transposed(edited), changes.map((change) => ({ ...change, row: change.series, series: change.row }))));
+  }
   if (offenders.length === 0) return [];
   return [
     {
@@ -84,7 +89,9 @@ function reversedPairs(original: DataTable, changes: readonly CellChange[]): str
 
 /**
  * Cells that only trade values with another (a swap, however written: a swap op or two sets),
- * between two categories: two rows of one series, or two series of one row, that are not periods.
+ * between two categories: two rows of one series, or two series of one row, on a table with no
+ * periods. Where either axis is time, the swapped values have a history the swap rewrites (Western
+ * Digital's 32.7% share traded with Hitachi's 2.4% in 2017 only), so it is judged like any change.
  */
 function categorySwaps(original: DataTable, changes: readonly CellChange[]): Set<CellChange> {
   const rowsArePeriods = axisDirection(original.rows.map((row) => row.label)) !== null;
@@ -93,16 +100,15 @@ function categorySwaps(original: DataTable, changes: readonly CellChange[]): Set
   for (const a of changes) {
     for (const b of changes) {
       if (a === b || a.before !== b.after || a.after !== b.before) continue;
-      const sameSeries = a.series === b.series && !rowsArePeriods;
-      const sameRow = a.row === b.row && !seriesArePeriods;
-      if (sameSeries || sameRow) swapped.add(a);
+      if (rowsArePeriods || seriesArePeriods) continue;
+      if (a.series === b.series || a.row === b.row) swapped.add(a);
     }
   }
   return swapped;
 }
 
 /** How many times its own largest step a series over time may jump between neighbouring periods (a strict read: ACSI ±10 where it never moved 5 is a rewrite). */
-const STEP_MULTIPLE = 2;
+export const STEP_MULTIPLE = 2;
 /** A jump of this share of the value is always allowed: a flat series may still move a little. */
 const STEP_FLOOR = 0.05;
 
@@ -150,4 +156,14 @@ function originalStep(table: DataTable, s: number, a: string, b: string): number
   const x = value(a);
   const y = value(b);
   return x === null || y === null ? null : Math.abs(x - y);
+}
+
+/** The table with rows and series exchanged: periods as columns become periods as rows. */
+function transposed(table: DataTable): DataTable {
+  return {
+    ...table,
+    label_header: '',
+    series: table.rows.map((row) => row.label),
+    rows: table.series.map((name, s) => ({ label: name, raw: table.rows.map((row) => row.raw[s] ?? ''), values: table.rows.map((row) => row.values[s] ?? null) })),
+  };
 }

@@ -1,4 +1,6 @@
 import { resultsAgree } from './answer-compare';
+import { applyEdit } from './edit';
+import { nearHundred, sumOf } from './wholes';
 import { labelText } from './edit-apply';
 import type { Edit } from './edit';
 import { findLabelIndex } from './labels';
@@ -60,7 +62,7 @@ export function giveawayFindings(input: GiveawayInput): Finding[] {
   const determined = determinedByAssumption(input);
   if (determined) findings.push(determined);
   else if (after !== null && before !== null && typeof after !== 'number') {
-    const anyChange = givenByAnyChange(input, before, after);
+    const anyChange = givenByAnyChange(input, before, after) ?? whateverTheValues(input, after);
     if (anyChange) findings.push(anyChange);
   }
   if (typeof after === 'string') {
@@ -160,6 +162,56 @@ function statedTrend(values: readonly number[], stated: readonly number[], perio
     }
   }
   return null;
+}
+
+/** Random charts the "whatever the values" check draws, and how many must answer for it to speak. */
+const VALUE_SAMPLES = 24;
+const MIN_ANSWERED = 16;
+
+/**
+ * A Yes/No or label that the edit gives on any chart of this shape: the chart's values drawn at
+ * random (shares within 0–100, other values up to twice the column's largest), the edit applied,
+ * the program run. When every drawn chart gives the item's answer, the answer follows from the
+ * assumption alone: every share cut by a quarter can never average above 90; with one of three
+ * bars removed, "the two smallest" are all of them and always outweigh the largest. Charts are
+ * drawn from a fixed seed, so a verdict never changes between runs.
+ */
+function whateverTheValues({ program, original, edit }: GiveawayInput, after: Scalar): Finding | null {
+  if (edit === null) return null;
+  const random = seededRandom(0x5eed);
+  const bounds = original.series.map((_, s) => {
+    const values = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
+    const share = original.rows.some((row) => /%\s*\*?$/.test((row.raw[s] ?? '').trim())) || (values.length > 0 && values.every((v) => v >= 0 && v <= 100) && nearHundred(sumOf(values)));
+    return share ? 100 : 2 * Math.max(1, ...values.map(Math.abs));
+  });
+  let answered = 0;
+  for (let n = 0; n < VALUE_SAMPLES; n++) {
+    const drawn: DataTable = { ...original, rows: original.rows.map((row) => ({ ...row, values: row.values.map((v, s) => (v === null ? null : random() * (bounds[s] ?? 1))) })) };
+    const applied = applyEdit(drawn, edit);
+    if (!applied.ok) continue;
+    const result = resultOf(applied.table, program);
+    if (result === null) continue;
+    if (!resultsAgree(result, after, [original])) return null;
+    answered++;
+  }
+  if (answered < MIN_ANSWERED) return null;
+  return {
+    code: 'answer_from_assumption',
+    severity: 'error',
+    message: `the edit gives ${typeof after === 'boolean' ? (after ? 'Yes' : 'No') : JSON.stringify(after)} whatever the chart's values: on ${answered} charts of this shape with values drawn at random, the same answer — it follows from the assumption, not from reading the chart`,
+  };
+}
+
+/** A small deterministic generator (mulberry32): the same draws on every run and every machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** How far towards the edit the "any change" probe moves each changed cell. */

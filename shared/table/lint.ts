@@ -250,7 +250,13 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
     const name = original.series[total] ?? '';
     const e = edited.series.indexOf(name);
     const partIndexes = parts.map((p) => edited.series.indexOf(original.series[p] ?? ''));
-    if (e === -1 || partIndexes.includes(-1)) continue;
+    if (e === -1) continue;
+    // A part removed from the legend leaves its NET counting it.
+    const removed = parts.filter((_, i) => partIndexes[i] === -1).map((p) => JSON.stringify(original.series[p]));
+    if (removed.length > 0) {
+      findings.push({ code: 'total_stale', severity: 'error', message: `${JSON.stringify(name)} is the sum of its parts, but the edit removes ${removed.join(', ')} and leaves the total counting it` });
+      continue;
+    }
     const stale = edited.rows.filter((row) => {
       if (!changedRows.has(row.label) || row.values[e] === null || partIndexes.some((p) => row.values[p] === null)) return false;
       const totalValue = row.values[e] ?? 0;

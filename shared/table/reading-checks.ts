@@ -116,8 +116,10 @@ export function countFindings({ question, title, original, edited }: Omit<Readin
     const s = original.series.indexOf(name);
     const values = s === -1 ? [] : original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
     if (values.length < 2 || !values.every((v) => Number.isInteger(v) && v >= 0)) continue;
-    if (SCALED_UNITS.test(`${name} ${title}`)) continue;
-    if (!asksCount && !COUNT_WORDS.test(`${name} ${original.label_header} ${title}`)) continue;
+    // The question counts too: "the sum of the maximum number of companies" reads a count of companies.
+    const questionCounts = asksCount || (/\b(number|numbers|count) of\b/i.test(question) && !HOW_MANY_MEASURE.test(question));
+    if (SCALED_UNITS.test(`${name} ${title} ${question}`)) continue;
+    if (!questionCounts && !COUNT_WORDS.test(`${name} ${original.label_header} ${title}`)) continue;
     const e = edited.series.indexOf(name);
     const fractional = [
       ...changes.filter((change) => change.series === name && change.after !== null && !Number.isInteger(change.after)).map((change) => `${JSON.stringify(change.row)} = ${change.after}`),

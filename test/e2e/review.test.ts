@@ -368,8 +368,13 @@ describe('reviewing in the browser', () => {
       const benApi = await apiAs(ben);
       // A run of its own, so that no other test's lease holds a slot of the disputed item.
       const { executor } = server.server;
-      const runId = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 1 }), null).id;
-      await executor.start(runId);
+      // One question per run until a run makes its item (the rules decline a question no proposal can change).
+      let runId = 0;
+      for (let attempt = 0; attempt < 10; attempt++) {
+        runId = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 1 }), null).id;
+        await executor.start(runId);
+        if (server.server.ctx.db.prepare('SELECT 1 FROM hqa_items WHERE run_id = ?').get(runId)) break;
+      }
       const disputed = await claim(annApi, { run_id: runId });
       expect(await claim(benApi, { run_id: runId })).toBe(disputed);
       await annApi.post(`/api/review/items/${disputed}`, {

@@ -89,8 +89,8 @@ async function buildHaiItems() {
   const seeds = db().prepare("SELECT id FROM proposals WHERE chart_type = ? AND origin = 'seed' AND id != ? ORDER BY id").all(chartType, seedId) as { id: number }[];
   const otherSeedId = seeds[0]?.id ?? 0;
   const proposal = { chart_type: chartType, status: 'active', round: 1 } as const;
-  childId = insertProposal(db(), { ...proposal, text: 'Raise the smallest value until it becomes the largest, and ask which one leads.', origin: 'revised', parent_ids: [seedId] });
-  grandchildId = insertProposal(db(), { ...proposal, text: 'Halve the largest value and ask how the ranking changes.', origin: 'generated', parent_ids: [childId, otherSeedId] });
+  childId = insertProposal(db(), { ...proposal, text: 'Raise the value the question asks about by a fifth, and ask the question again.', origin: 'revised', parent_ids: [seedId] });
+  grandchildId = insertProposal(db(), { ...proposal, text: 'Halve the value the question asks about and ask the question again.', origin: 'generated', parent_ids: [childId, otherSeedId] });
   buildReflection(db(), { proposalId: seedId, revisedId: childId, usage: { prompt_tokens: 0, completion_tokens: 0, cost: 0.05 } });
   // Only the two new proposals are active while the run plans, so its items use them.
   for (const { id } of seeds) updateProposal(db(), id, { status: 'retired' });

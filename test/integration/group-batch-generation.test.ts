@@ -41,7 +41,7 @@ describe('a batch run with a question over a chart group', () => {
     const split = 'grp-batch';
     const charts = [
       buildChart(db(), { split, chartType: 'line', title: 'Sales', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12']]) }),
-      buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs', table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13']]) }),
+      buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13']]) }),
     ];
     db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
     const groupId = buildChartGroup(db(), { chartIds: charts, split });

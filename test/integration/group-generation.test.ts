@@ -35,7 +35,7 @@ function runToEnd(config: Record<string, unknown>): Promise<RunDetail> {
 function salesAndCosts(split: string): { groupId: number; charts: number[] } {
   const charts = [
     buildChart(db(), { split, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
-    buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13'], ['2021', '9']]) }),
+    buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
   db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
   return { groupId: buildChartGroup(db(), { chartIds: charts, split }), charts };
@@ -57,7 +57,7 @@ describe('an offline run over a chart group', () => {
   it('pairs the group question with a group proposal and writes a verified item that edits one chart', async () => {
     const { groupId, charts } = salesAndCosts('grp-offline');
     const groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
-    const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2019?', label: '4' });
+    const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2019?', label: '8' });
 
     const { run, errors } = await runItems('grp-offline');
     expect(run.status).toBe('done');
@@ -111,15 +111,15 @@ describe('an offline run over a chart group', () => {
 // Two different byte strings standing in for the charts' images, so their order on the wire shows.
 const IMAGE_1 = Buffer.from('\x89PNG\r\n\x1a\nchart-one', 'latin1');
 const IMAGE_2 = Buffer.from('\x89PNG\r\n\x1a\nchart-two', 'latin1');
-const TRIPLE = 'Triple the value the question asks about in one chart so that the comparison between the charts may flip, while the other charts keep their values.';
+const DOUBLE = 'Double the value the question asks about in one chart so that the comparison between the charts may flip, while the other charts keep their values.';
 
-/** A group reply that triples chart 2's 2019 costs, as the wire carries it (every field present); `chart` null on the op when `unnamed`. */
-function tripleCosts(unnamed = false) {
+/** A group reply that doubles chart 2's 2019 costs, as the wire carries it (every field present); `chart` null on the op when `unnamed`. */
+function doubleCosts(unnamed = false) {
   return {
-    assumption: 'Suppose that, in the second chart, the costs of 2019 were tripled.',
-    question: 'Suppose that, in the second chart, the costs of 2019 were tripled. Would Sales in the first chart be higher than Costs in the second chart in 2019?',
-    rationale: 'Costs become 12, above sales of 10.',
-    edit: [{ op: 'scale', chart: unnamed ? null : 2, row: '2019', series: 'Costs', value: null, factor: 3, delta: null, rows: null, values: null }],
+    assumption: 'Suppose that, in the second chart, the costs of 2019 were doubled.',
+    question: 'Suppose that, in the second chart, the costs of 2019 were doubled. Would Sales in the first chart be higher than Costs in the second chart in 2019?',
+    rationale: 'Costs become 16, above sales of 10.',
+    edit: [{ op: 'scale', chart: unnamed ? null : 2, row: '2019', series: 'Costs', value: null, factor: 2, delta: null, rows: null, values: null }],
     program: 'if(value(1, "2019", "Sales") > value(2, "2019", "Costs"), "Yes", "No")',
     answer: 'No',
     answer_type: 'boolean',
@@ -140,14 +140,14 @@ describe('an openai run over a chart group', () => {
     image.run(charts[0], IMAGE_1);
     image.run(charts[1], IMAGE_2);
     ensureGroupSeedProposals(db(), ['line', 'vertical_bar']);
-    db().prepare("UPDATE proposals SET status = 'retired' WHERE scope = 'group' AND NOT (chart_type = 'vertical_bar' AND text = ?)").run(TRIPLE);
+    db().prepare("UPDATE proposals SET status = 'retired' WHERE scope = 'group' AND NOT (chart_type = 'vertical_bar' AND text = ?)").run(DOUBLE);
     return buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
   }
 
   it('shows the model every chart\'s table and image in order, and stores the verified item it writes', async () => {
     const qaId = groupQuestion('grp-openai');
     const before = fake.requests.length;
-    fake.setDefault((chat) => jsonReply(schemaName(chat) === 'hqa_group_item' ? tripleCosts() : { proposals: [] }));
+    fake.setDefault((chat) => jsonReply(schemaName(chat) === 'hqa_group_item' ? doubleCosts() : { proposals: [] }));
     const { run, errors } = await runItems('grp-openai', 'openai');
     expect(run, JSON.stringify(errors)).toMatchObject({ status: 'done', items_created: 1, items_failed: 0 });
     const request = fake.requests.slice(before).find((r) => r.chat && schemaName(r.chat) === 'hqa_group_item');
@@ -160,20 +160,20 @@ describe('an openai run over a chart group', () => {
     expect(text).toContain('Chart 1 (Line): Sales, $m');
     expect(text).toContain("Chart 2 (Vertical bar), of the proposal's type: Costs, $m");
     expect(text).toContain('Year,Sales\n2019,10\n2020,12\n2021,15');
-    expect(text).toContain('Year,Costs\n2019,4\n2020,13\n2021,9');
+    expect(text).toContain('Year,Costs\n2019,8\n2020,13\n2021,9');
     expect(text.indexOf('Chart 1 (')).toBeLessThan(text.indexOf('Chart 2 ('));
     expect(JSON.stringify(request?.body)).toContain('"chart"');
 
     const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
     const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${items.find((item) => item.qa_id === qaId)?.id}`)).body).item;
-    expect(detail.edit).toEqual([{ op: 'scale', chart: 2, row: '2019', series: 'Costs', factor: 3 }]);
+    expect(detail.edit).toEqual([{ op: 'scale', chart: 2, row: '2019', series: 'Costs', factor: 2 }]);
     expect(detail.verifier).toMatchObject({ match: true, answer_unchanged: false, recomputed_answer: 'No', original_answer: 'Yes' });
   });
 
   it('asks again, naming the op, when the edit does not name its chart; fails the task by that name when it still does not', async () => {
     groupQuestion('grp-unnamed-fixed');
     let calls = 0;
-    fake.setDefault(() => jsonReply(tripleCosts(++calls === 1)));
+    fake.setDefault(() => jsonReply(doubleCosts(++calls === 1)));
     const before = fake.requests.length;
     const fixed = await runItems('grp-unnamed-fixed', 'openai');
     expect(fixed.run).toMatchObject({ status: 'done', items_created: 1 });
@@ -181,7 +181,7 @@ describe('an openai run over a chart group', () => {
     expect(JSON.stringify(repair?.body)).toContain('edit.0.chart: op 0 does not name its chart: this item spans 2 charts');
 
     groupQuestion('grp-unnamed');
-    fake.setDefault(() => jsonReply(tripleCosts(true)));
+    fake.setDefault(() => jsonReply(doubleCosts(true)));
     const failed = await runItems('grp-unnamed', 'openai');
     expect(failed.run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1 });
     expect(failed.errors[0]?.error).toMatch(/edit\.0\.chart: op 0 does not name its chart/);
@@ -190,7 +190,7 @@ describe('an openai run over a chart group', () => {
 
 describe('Stage 1 of a model run, where the pool holds group proposals', () => {
   it('asks for group proposals beside the single-chart ones, from group examples, and keeps their scope', async () => {
-    // The runs above left one active group proposal of the vertical bar type (the tripling seed).
+    // The runs above left one active group proposal of the vertical bar type (the seed that raised the costs).
     const before = fake.requests.length;
     let call = 0;
     fake.setDefault((chat) => {
@@ -203,7 +203,7 @@ describe('Stage 1 of a model run, where the pool holds group proposals', () => {
     const stage1 = fake.requests.slice(before).filter((r) => r.chat && schemaName(r.chat) === 'proposal_batch');
     const groupRequest = stage1.find((r) => JSON.stringify(r.body).includes('GROUP of two to four charts'));
     expect(groupRequest, 'one Stage 1 call asks for group proposals').toBeDefined();
-    expect(JSON.stringify(groupRequest?.body)).toContain(TRIPLE.slice(0, 40));
+    expect(JSON.stringify(groupRequest?.body)).toContain(DOUBLE.slice(0, 40));
     const made = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=generated&chart_type=vertical_bar&page_size=200')).body).proposals.filter((p) => p.run_id === run.id);
     expect(made.map((p) => [p.scope, p.text.split(',')[0]]).sort()).toEqual([
       ['chart', 'Swap the two tallest bars of the chart'],

@@ -29,7 +29,7 @@ beforeAll(async () => {
   // Chart 1, where the group's question is stored, is a line; chart 2 is bars.
   const charts = [
     buildChart(db(), { split: SPLIT, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
-    buildChart(db(), { split: SPLIT, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13'], ['2021', '9']]) }),
+    buildChart(db(), { split: SPLIT, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
   db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
   const groupId = buildChartGroup(db(), { chartIds: charts, split: SPLIT });

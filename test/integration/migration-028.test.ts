@@ -23,7 +23,8 @@ describe('migration 028', () => {
     const annotated = Number(insert.run('annotated.png', 'pie', 'annotation').lastInsertRowid);
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
     for (const id of [pictured, annotated]) db.prepare('INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)').run(id, png, 'sha');
-    expect(migrate(db)).toEqual([28]);
+    // Later migrations follow it; 028 is the first this database takes.
+    expect(migrate(db)[0]).toBe(28);
 
     expect(getChartSummary(db, pictured)).toMatchObject({ type_evidence: null, type_confirmed: false });
     expect(getChartSummary(db, drawn)).toMatchObject({ type_evidence: null, type_confirmed: true });

@@ -4,7 +4,7 @@ import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/a
 import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
 import type { FakeChatRequest } from '../support/fake-openai';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { correctReply } from '../support/fake-hqa-model';
+import { correctReply, promptLabels } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -70,7 +70,8 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
   it('still fails a reply whose extra field changes which cells the op touches, after the repair', async () => {
     fake.setDefault((chat) => {
       const item = correctReply(chat);
-      const [row, other] = item.edit[0]?.rows ?? [];
+      const { rows, series } = promptLabels(chat);
+      const [row, other] = [rows[0], series[0]];
       const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
       // "remove_row" with a series named: which cells would it change?
       return jsonReply({ ...item, edit: [{ ...nullOp, op: 'remove_row', row, series: other }] });

@@ -5,7 +5,7 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { ReflectionBatchListResponseSchema, ReflectionBatchResponseSchema, ReflectionListResponseSchema, ReflectResponseSchema, type ReflectionBatch } from '../../shared/api/reflection';
 import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
-import { putSettings } from '../../server/settings/settings-queries';
+import { getSettings, putSettings } from '../../server/settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { offlineItem } from '../../server/generation/offline/offline-item';
@@ -77,7 +77,7 @@ async function itemsOfProposal(server: TestServer, proposalId: number, count: nu
     if (ids.length >= count) break;
     const source = getQaWithChart(db, qaId);
     if (!source) continue;
-    const made = offlineItem({ table: source.chart.table, chartType: source.chart.chart_type, title: source.chart.title ?? '', qa: source.qa, proposal, seed: qaId });
+    const made = offlineItem({ table: source.chart.table, chartType: source.chart.chart_type, title: source.chart.title ?? '', qa: source.qa, proposal, seed: qaId, maxChangeShare: getSettings(db).max_change_share });
     if (!made.ok) continue;
     const item = createVerifiedItem(db, { source, draft: made.draft, origin: 'offline', proposalId, runId: null, model: 'offline-rules', createdBy: null, idempotencyKey: itemKey(proposalId, qaId) });
     if (item) ids.push(item.id);
@@ -111,7 +111,8 @@ describe('reflection with the offline engine', () => {
 
   it('waits for reflection_min_decisions decided items; revises two proposals with different feedback differently', async () => {
     const db = server.server.ctx.db;
-    putSettings(db, { reflection_min_decisions: 3 });
+    // A team whose checks allow up to a quadrupling: tripling passes them, and the reviewers judge it.
+    putSettings(db, { reflection_min_decisions: 3, max_change_share: 0.75 });
     try {
       const tripled = proposalIdOf(server, 'vertical_bar', 'Triple the value of the largest bar.');
       const doubled = proposalIdOf(server, 'vertical_bar', 'Double the value of the largest bar.');
@@ -130,7 +131,7 @@ describe('reflection with the offline engine', () => {
       expect(a.reflection.addressed).toMatch(/3 of 3 reviews asked \(item \d+: "Far too large/);
       expect(b.reflection.addressed).toMatch(/made the change act on the element the question asks about/);
     } finally {
-      putSettings(db, { reflection_min_decisions: 1 });
+      putSettings(db, { reflection_min_decisions: 1, max_change_share: 0.5 });
     }
   });
 

@@ -121,7 +121,11 @@ describe('a run against an endpoint that keeps failing', () => {
 
     expect((await admin.post(`/api/runs/${run.id}/resume`)).status).toBe(200);
     await server.server.executor.start(run.id);
-    expect(await runOf(admin, run.id)).toMatchObject({ status: 'done', stop_reason: null, items_created: 6, items_failed: 2, tasks_total: 8 });
+    const done = await runOf(admin, run.id);
+    expect(done).toMatchObject({ status: 'done', stop_reason: null, items_failed: 2, tasks_total: 8 });
+    // A question no proposal can change is declined unasked; every other task after the resume made its item.
+    expect(done.items_created + done.items_declined).toBe(6);
+    expect(done.items_created).toBeGreaterThanOrEqual(4);
   });
 
   it('refuses a money budget for a model with no price, naming the field', async () => {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
+import { tableFromCells } from '../../shared/table/model';
+import { buildChart, buildQa } from '../support/factories';
 import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -56,5 +59,48 @@ describe('items the checks call errors', () => {
     const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'line', items: 1, concurrency: 1 });
     expect(run).toMatchObject({ items_created: 0, items_failed: 1 });
     expect(errors[0]?.error).toMatch(/^verifier_error: the program failed \(unknown row "no such row"/);
+  });
+
+  it('an item whose answer is the factual label is not stored, however its program reads the table', async () => {
+    // A ChartQA label the table contradicts ("Eden Hazard" leads, the table says Lukaku) can equal a changed answer.
+    generation.fake.setDefault((chat) => {
+      // The user message's label (the system message's worked examples have theirs too).
+      const user = chat.messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n'))).join('\n');
+      const label = [...user.matchAll(/^Label: (.*)$/gm)].at(-1)?.[1] ?? '';
+      return jsonReply({ ...correctReply(chat), answer: label });
+    });
+    const { errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'line', items: 1, concurrency: 1, only_new_qas: false });
+    expect(errors.map((error) => error.error), JSON.stringify(errors)).toContainEqual(expect.stringMatching(/^answer_unchanged: the item.s answer is the factual label itself/));
+  });
+});
+
+describe('the offline engine and the plausible-change setting', () => {
+  it('writes no tripling under the default; writes it once max_change_share allows it, as the server checks it', async () => {
+    const db = generation.server.server.ctx.db;
+    const split = 'plausible-setting';
+    const chartId = buildChart(db, { split, chartType: 'horizontal_bar', table: tableFromCells(['Country', 'Value'], [['Italy', '30'], ['Spain', '40'], ['France', '50']]) });
+    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+    buildQa(db, { chartId, query: 'What is the value of Italy?', label: '30' });
+    // The pool of the type holds only triplings, so the rules cannot pair the question with another operation;
+    // two of them, as a run plans a question with a proposal no earlier run paired it with.
+    db.prepare("UPDATE proposals SET status = 'retired' WHERE chart_type = 'horizontal_bar'").run();
+    for (const text of ['Triple the value of the bar the question asks about.', 'Make the bar the question asks about three times as long.']) {
+      insertProposal(db, { chart_type: 'horizontal_bar', text, origin: 'seed', status: 'active' });
+    }
+
+    const strict = await generation.runToEnd({ engine: 'offline', stage: 'items', split, items: 1, concurrency: 1 });
+    expect(strict.run, JSON.stringify(strict)).toMatchObject({ status: 'done', items_created: 0 });
+
+    putSettings(db, { max_change_share: 0.75 });
+    try {
+      const allowed = await generation.runToEnd({ engine: 'offline', stage: 'items', split, items: 1, concurrency: 1, only_new_qas: false });
+      expect(allowed.run, JSON.stringify(allowed)).toMatchObject({ status: 'done', items_created: 1 });
+      const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${allowed.run.id}`)).body).items;
+      const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
+      expect(item.answer).toBe('90');
+      expect(item.verifier.lint.filter((finding) => finding.code === 'implausible_change')).toEqual([]);
+    } finally {
+      putSettings(db, { max_change_share: 0.5 });
+    }
   });
 });

@@ -36,38 +36,90 @@ const numberOf = (cell: string | undefined) => {
   return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
 };
 
+/** The factual label a Stage 2 prompt gives for its question (the last `Label:` line: the examples' come first). */
+function promptLabel(chat: FakeChatRequest): string | null {
+  const user = chat.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : (m.content ?? []).map((part) => part.text ?? '').join('\n')))
+    .join('\n');
+  const labels = [...user.matchAll(/^Label: (.*)$/gm)];
+  return labels.at(-1)?.[1]?.trim() ?? null;
+}
+
+const PERIOD = /^(?:Q[1-4]\s*)?(?:1[89]|20)\d{2}\b/;
+const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+
 /**
- * A correct Stage 2 answer for any table, one a strict reviewer's checks accept: two neighbouring
- * rows swap their values in every series (a whole stays whole, a count a count, a line takes no
- * step it has not taken, nothing is stated in the assumption), the pair and series where the two
- * differ most, and the item asks for the first row's new value there.
+ * A correct Stage 2 answer for any table, one a strict reviewer's checks accept, as a careful
+ * model writes it: two neighbouring rows swap their values in every series (a whole stays whole,
+ * a count a count, a line takes no step it has not taken, nothing is stated in the assumption)
+ * where no value more than doubles or halves, and the item asks for the first row's new value in
+ * the series where it moves most (by more than a tenth), one not within 5 % of the factual label. Where no swap is
+ * plausible (two periods only trade history; every pair far apart) one value rises by a fifth
+ * (over time, the whole series by that amount).
  */
 export function correctItem(chat: FakeChatRequest) {
   const { rows, series } = promptLabels(chat);
   const [, ...records] = promptTable(chat);
-  let best = { first: rows[0] ?? '', second: rows[1] ?? rows[0] ?? '', s: 0, after: 0, gap: -1 };
-  for (let r = 0; r + 1 < records.length; r++) {
-    series.forEach((_, s) => {
-      const before = numberOf(records[r]?.[s + 1]);
-      const after = numberOf(records[r + 1]?.[s + 1]);
-      if (before === null || after === null) return;
+  const label = promptLabel(chat);
+  const labelNumber = numberOf(label ?? undefined);
+  const farFromLabel = (value: number) => labelNumber === null || Math.abs(value - labelNumber) > 0.05 * Math.max(Math.abs(labelNumber), 1e-9);
+  const periods = rows.length > 0 && rows.every((row) => PERIOD.test(row));
+  let best: { first: string; second: string; s: number; after: number; gap: number } | null = null;
+  for (let r = 0; r + 1 < records.length && !(periods && rows.length === 2); r++) {
+    const cells = series.map((_, s) => [numberOf(records[r]?.[s + 1]), numberOf(records[r + 1]?.[s + 1])] as const);
+    const plausible = cells.every(([a, b]) => a === null || b === null || (a > 0 && b > 0 && Math.max(a, b) / Math.min(a, b) <= 1.9) || a === b);
+    if (!plausible) continue;
+    cells.forEach(([before, after], s) => {
+      if (before === null || after === null || before === after || !farFromLabel(after)) return;
       const gap = Math.abs(after - before) / Math.max(Math.abs(before), 1e-9);
-      if (gap > best.gap) best = { first: rows[r] ?? '', second: rows[r + 1] ?? '', s, after, gap };
+      // Within the relaxed 5 % a scorer allows, the answer has not changed.
+      if (gap <= 0.1) return;
+      if (best === null || gap > best.gap) best = { first: rows[r] ?? '', second: rows[r + 1] ?? '', s, after, gap };
     });
   }
-  const name = series[best.s] ?? '';
-  const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
-  const assumption = `Suppose the values of ${best.first} and ${best.second} were swapped.`;
-  return {
-    assumption,
-    question: `${assumption} What would the value of ${best.first} be?`,
-    rationale: `${best.first} takes ${best.second}'s ${best.after}.`,
-    edit: [{ ...nullOp, op: 'swap', rows: [best.first, best.second] }],
-    program: `value(${JSON.stringify(best.first)}, ${JSON.stringify(name)})`,
-    answer: String(best.after),
-    answer_type: Number.isInteger(best.after) ? 'integer' : 'decimal',
-    affects_answer: true,
-  };
+  if (best !== null) {
+    const { first, second, s, after } = best as { first: string; second: string; s: number; after: number };
+    const name = series[s] ?? '';
+    const assumption = `Suppose the values of ${first} and ${second} were swapped.`;
+    return {
+      assumption,
+      question: `${assumption} What would the value of ${first} be?`,
+      rationale: `${first} takes ${second}'s ${after}.`,
+      edit: [{ ...nullOp, op: 'swap', rows: [first, second] }],
+      program: `value(${JSON.stringify(first)}, ${JSON.stringify(name)})`,
+      answer: String(after),
+      answer_type: Number.isInteger(after) ? 'integer' : 'decimal',
+      affects_answer: true,
+    };
+  }
+  // One value up by a fifth (whole numbers stay whole), the first cell far enough from the label.
+  for (let r = 0; r < records.length; r++) {
+    for (let s = 0; s < series.length; s++) {
+      const before = numberOf(records[r]?.[s + 1]);
+      if (before === null || before <= 0) continue;
+      const integer = Number.isInteger(before);
+      const delta = integer ? Math.max(1, Math.round(before * 0.2)) : Math.round(before * 0.2 * 10) / 10;
+      const after = Math.round((before + delta) * 1000) / 1000;
+      // A value at or under 100 (perhaps a share) does not pass 100.
+      if (delta === 0 || !farFromLabel(after) || (before <= 100 && after > 100)) continue;
+      const row = rows[r] ?? '';
+      const name = series[s] ?? '';
+      // Over time one period alone may not jump: the whole series moves, keeping its steps.
+      const assumption = periods ? `Suppose every ${name} value were ${delta} higher.` : `Suppose the ${name} value of ${row} were ${delta} higher.`;
+      return {
+        assumption,
+        question: `${assumption} What would the ${name} value of ${row} be?`,
+        rationale: `${before} + ${delta} = ${after}.`,
+        edit: [{ ...nullOp, op: 'add', row: periods ? null : row, series: series.length > 1 ? name : null, delta }],
+        program: `value(${JSON.stringify(row)}, ${JSON.stringify(name)})`,
+        answer: String(after),
+        answer_type: Number.isInteger(after) ? 'integer' : 'decimal',
+        affects_answer: true,
+      };
+    }
+  }
+  throw new Error('the fake model found no cell to change in the Stage 2 table');
 }
 
 /**

@@ -130,6 +130,29 @@ describe('an assumption that gives the answer away', () => {
     expect(errors({ ...c, assumption: 'Suppose the value of Angola were increased by 20.', edit: [{ op: 'add', row: 'Angola', delta: 20 }], question: 'Would Angola have a higher value than Cuba?', program: 'value("Angola") > value("Cuba")' })).toEqual([]);
   });
 
+  it('answer_from_assumption: a Yes/No the edit gives whatever the chart\'s values (found in a strict read)', () => {
+    // Vaccination shares cut by a quarter can never average above 90.
+    const shares = buildTable(`
+      Country | Share vaccinated
+      Ghana | 88%
+      Peru | 71%
+      Nepal | 53%
+    `);
+    const cut: Case = { table: shares, chartType: 'vertical_bar', assumption: 'Suppose every share were cut by a quarter.', question: 'Would the average share be more than 90%?', edit: [{ op: 'scale', factor: 0.75 }], program: 'avg(series()) > 90' };
+    expect(errors(cut)).toContain('answer_from_assumption');
+    // With one of three bars removed, "the two smallest" are all of them and always outweigh the largest.
+    const bars = buildTable(`
+      Country | Litres per person
+      Slovenia | 12.6
+      Austria | 6.0
+      Italy | 4.4
+    `);
+    const removed: Case = { table: bars, chartType: 'vertical_bar', assumption: 'Suppose Slovenia were left out of the chart.', question: 'Would the sum of the smallest two bars be greater than the largest bar?', edit: [{ op: 'remove_row', row: 'Slovenia' }], program: 'sum(min(series()), min(where(series(), ">", min(series())))) > max(series())' };
+    expect(errors(removed)).toContain('answer_from_assumption');
+    // A comparison the reader must make on the chart's values is not flagged.
+    expect(errors({ ...removed, edit: [{ op: 'scale', row: 'Slovenia', factor: 0.8 }], assumption: 'Suppose Slovenia\'s consumption were a fifth lower.' })).not.toContain('answer_from_assumption');
+  });
+
   it('added_row_answer: "Other" added as the leading supermarket chain (real: multi_col_80420)', () => {
     const spain = real(CHARTQA_EXTRA, 'multi_col_80420');
     const transposed = buildTable(`
@@ -194,6 +217,20 @@ describe('wholes decided from the data, not the chart type', () => {
     const c: Case = { table: net, chartType: 'grouped_bar', assumption: 'Suppose 10 more points of Germans were very favorable.', question: 'What would be the very favorable share in Germany?', edit: [{ op: 'add', row: 'Germany', series: 'Very', delta: 10 }], program: 'value("Germany", "Very")' };
     expect(errors(c)).toContain('total_stale');
     expect(errors({ ...c, edit: [{ op: 'add', row: 'Germany', series: 'Very', delta: 10 }, { op: 'add', row: 'Germany', series: 'NET Favorable', delta: 10 }] })).toEqual([]);
+  });
+});
+
+describe('a NET column counts its parts', () => {
+  it('total_stale: a part removed from the legend leaves its NET counting it', () => {
+    const net = buildTable(`
+      Group | Very likely | Somewhat likely | NET Likely | Not likely
+      Rep | 20 | 30 | 50 | 48
+      Dem | 25 | 28 | 53 | 45
+      All | 22 | 29 | 51 | 47
+    `);
+    const c: Case = { table: net, chartType: 'grouped_bar', assumption: 'Suppose "Very likely" were removed from the legend.', question: 'How many colors would be shown?', edit: [{ op: 'remove_series', series: 'Very likely' }], program: 'count(series_names())' };
+    expect(errors(c)).toContain('total_stale');
+    expect(errors({ ...c, edit: [{ op: 'remove_series', series: 'Not likely' }] })).not.toContain('total_stale');
   });
 });
 
@@ -293,6 +330,34 @@ describe('plausible premises', () => {
       2020 | 124.65
     `);
     expect(errors({ ...c, table: exports, chartType: 'line', assumption: 'Suppose the values of 1985 and 2020 were swapped.', question: 'What would be the value of U.S. exports to China in 1985?', edit: [{ op: 'swap', rows: ['1985', '2020'] }], program: 'value("1985")' })).toContain('implausible_change');
+  });
+
+  it('two segments of one period trading shares rewrite both series\' history (Western Digital 32.7% ↔ Hitachi 2.4% in 2017); a 10-point move passes', () => {
+    const drives = real(CHARTQA_SAMPLE, 'multi_col_20086');
+    const c: Case = {
+      table: drives,
+      chartType: 'stacked_bar',
+      assumption: 'Suppose the Western Digital and Hitachi shares of 2017 were swapped.',
+      question: 'In what year would Western Digital dominate the disk and optical drive market?',
+      edit: [
+        { op: 'set', row: '2017', series: 'Western Digital', value: 2.4 },
+        { op: 'set', row: '2017', series: 'Hitachi', value: 32.7 },
+      ],
+      program: 'argmax(series("Western Digital"))',
+    };
+    expect(errors(c)).toContain('implausible_change');
+    // Two periods have a single step, so it says nothing of how far a share may move: a third of Western Digital's share going to Seagate is a premise a reader accepts.
+    const moved: Case = {
+      ...c,
+      assumption: 'Suppose 10 points of Western Digital\'s share in Q1 2018 had gone to Seagate.',
+      question: 'Who would lead the disk and optical drive market in the first quarter of 2018?',
+      edit: [
+        { op: 'add', row: 'Q1 2018', series: 'Western Digital', delta: -10 },
+        { op: 'add', row: 'Q1 2018', series: 'Seagate', delta: 10 },
+      ],
+      program: 'argmax(row("Q1 2018"))',
+    };
+    expect(errors(moved)).not.toContain('implausible_change');
   });
 });
 

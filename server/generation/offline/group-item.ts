@@ -35,6 +35,8 @@ export interface OfflineGroupItemInput {
   alternatives?: readonly OfflineGroupProposal[];
   seed: number;
   control?: boolean;
+  /** Settings `max_change_share`, as for a one-chart item. */
+  maxChangeShare?: number;
 }
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'] as const;
@@ -118,7 +120,7 @@ function planOnChart(input: OfflineGroupItemInput, factual: GroupQuestionProgram
     if (checkProposalConsistency(proposal.text, chart.chartType, chart.table, plan.edit).consistent !== true) return false;
     const edit = onChart(plan.edit, reading.chart);
     const assumption = inChart(plan.assumption, reading.chart);
-    const verdict = verifyItem({ group, edit, program: factual.program, answer: '', assumption, question: input.qa.query });
+    const verdict = verifyItem({ group, edit, program: factual.program, answer: '', assumption, question: input.qa.query, maxChangeShare: input.maxChangeShare });
     if (verdict.recomputed_answer === null || verdict.answer_unchanged === null) return false;
     // A reviewer rejects what the checks call an error: the rules never write one.
     if (verdict.lint.some(refused)) return false;

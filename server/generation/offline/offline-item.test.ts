@@ -487,4 +487,19 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     const result = offlineItem({ table: words, chartType: 'other', title: '', qa: top, proposal: { id: 1, text: 'Double the largest value.' }, seed: 1 });
     expect(result).toEqual({ ok: false, cause: 'no_numbers', reason: expect.stringMatching(/no series with at least two numbers/) });
   });
+
+  it('holds its edits to the max_change_share the server checks with: a tripling only where the setting allows it', () => {
+    const table = buildTable(`
+      Country | Value
+      Italy   | 30
+      Spain   | 40
+      France  | 50
+    `);
+    const input = { table, chartType: 'vertical_bar' as const, title: '', qa: { query: 'What is the value of Italy?', label: '30' }, proposal: { id: 1, text: 'Triple the value of Italy.' }, seed: 1 };
+    // The default: halved to doubled, so a tripling is an implausible premise and no item is written.
+    expect(offlineItem(input)).toMatchObject({ ok: false, cause: 'no_operation' });
+    const allowed = offlineItem({ ...input, maxChangeShare: 0.75 });
+    expect(allowed).toMatchObject({ ok: true, proposalId: 1 });
+    expect(allowed.ok && allowed.draft.answer).toBe('90');
+  });
 });

@@ -36,6 +36,8 @@ export interface OfflineItemInput {
   control?: boolean;
   /** Assumptions reviewers rejected for this QA: the rules never write one of them again, under any proposal. */
   rejectedAssumptions?: readonly string[];
+  /** Settings `max_change_share`: the rules move a value no further than the server's checks allow (left out, the default). */
+  maxChangeShare?: number;
 }
 
 /**
@@ -117,7 +119,7 @@ function planFor(
   const accept = (plan: EditPlan) => {
     if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
     if (rejected.has(assumptionKey(plan.assumption))) return false;
-    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query, proposal: proposal.text });
+    const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query, proposal: proposal.text, maxChangeShare: input.maxChangeShare });
     if (result.recomputed_answer === null || result.answer_unchanged === null) return false;
     // A reviewer rejects these whatever the proposal: the answer given away, a value no such chart shows.
     // A reviewer rejects what the checks call an error: the rules never write one.
