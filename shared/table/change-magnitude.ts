@@ -12,8 +12,8 @@ import type { DataTable } from './model';
  * doubling or halving a bar always passes. Over time, a point may also not jump from its
  * neighbouring periods far more than the series ever moved between periods (see `spikes`).
  * Two categories swapping their values on a chart without periods only relabels it and is always
- * plausible; on a chart over time a swap (1985's exports for 2020's, two brands' shares in one
- * year) rewrites history and is judged.
+ * plausible; on a chart over time two periods trading values rewrite history and are never
+ * plausible (`reversedPairs`), and two brands trading shares in one year are judged like any change.
  */
 
 /** The default share (settings `max_change_share`): a value may be halved, or doubled. */
@@ -70,19 +70,24 @@ function isPercentCell(table: DataTable, rowLabel: string, s: number): boolean {
 }
 
 /**
- * A series of two periods has one direction; two periods trading their values reverse it (online
- * sales falling from 11% to 6.8% instead of rising): history rewritten, which no reader takes as
- * a plausible premise. Longer series are judged by their steps (`spikes`).
+ * Two periods of one series trading their values rewrite its history: the later value happens
+ * earlier (online sales falling from 11% to 6.8% instead of rising; a rising internet share
+ * falling from 2018 to 2019; 1999's rate traded with 2020's, the trend reversed). No reader
+ * takes it for a plausible premise, however small the values' gap. Periods as rows, or as columns
+ * (years across, a country's row its series).
  */
 function reversedPairs(original: DataTable, changes: readonly CellChange[]): string[] {
-  if (axisDirection(original.rows.map((row) => row.label)) === null) return [];
+  const rowsArePeriods = axisDirection(original.rows.map((row) => row.label)) !== null;
+  const seriesArePeriods = original.series.length >= 3 && axisDirection(original.series) !== null;
+  if (!rowsArePeriods && !seriesArePeriods) return [];
   const out: string[] = [];
   for (const a of changes) {
-    const s = original.series.indexOf(a.series);
-    const filled = original.rows.filter((row) => row.values[s] !== null && row.values[s] !== undefined).length;
-    if (filled !== 2 || a.before === a.after) continue;
-    const b = changes.find((other) => other !== a && other.series === a.series && other.before === a.after && other.after === a.before);
-    if (b && a.row < b.row) out.push(`${JSON.stringify(a.row)} and ${JSON.stringify(b.row)} trade their ${JSON.stringify(a.series)} values, reversing the series' only change`);
+    if (a.before === a.after) continue;
+    const traded = (other: CellChange) => other !== a && other.before === a.after && other.after === a.before;
+    const overRows = rowsArePeriods ? changes.find((other) => traded(other) && other.series === a.series && other.row !== a.row) : undefined;
+    if (overRows && a.row < overRows.row) out.push(`${JSON.stringify(a.row)} and ${JSON.stringify(overRows.row)} trade their ${JSON.stringify(a.series)} values, rewriting the series' history`);
+    const overColumns = seriesArePeriods ? changes.find((other) => traded(other) && other.row === a.row && other.series !== a.series) : undefined;
+    if (overColumns && a.series < overColumns.series) out.push(`${JSON.stringify(a.series)} and ${JSON.stringify(overColumns.series)} trade their ${JSON.stringify(a.row)} values, rewriting its history`);
   }
   return out;
 }

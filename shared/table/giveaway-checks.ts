@@ -65,6 +65,8 @@ export function giveawayFindings(input: GiveawayInput): Finding[] {
     const anyChange = givenByAnyChange(input, before, after) ?? whateverTheValues(input, after);
     if (anyChange) findings.push(anyChange);
   }
+  const partner = swapPartner(input.edit, before, after);
+  if (partner) findings.push(partner);
   if (typeof after === 'string') {
     const originalRows = new Set(input.original.rows.map((row) => row.label));
     const added = input.edited.rows.find((row) => !originalRows.has(row.label) && row.label === after);
@@ -77,6 +79,29 @@ export function giveawayFindings(input: GiveawayInput): Finding[] {
     }
   }
   return findings;
+}
+
+const labelKey = (label: string) => label.trim().replace(/\*+$/, '').trim().toLowerCase();
+
+/**
+ * The factual answer's row swapped with another, and the answer that other row: a reader who
+ * remembers the chart's answer (Bridgestone leads) answers the partner the assumption names
+ * (Goodyear) without reading a value. A strict reviewer takes it for a give-away.
+ */
+function swapPartner(edit: Edit | null, before: Scalar | null, after: Scalar | null): Finding | null {
+  if (typeof before !== 'string' || typeof after !== 'string' || labelKey(before) === labelKey(after)) return null;
+  for (const op of edit ?? []) {
+    if (op.op !== 'swap') continue;
+    const keys = op.rows.map((row) => labelKey(String(row)));
+    if (keys.includes(labelKey(before)) && keys.includes(labelKey(after))) {
+      return {
+        code: 'answer_from_assumption',
+        severity: 'error',
+        message: `the answer ${JSON.stringify(after)} is the row the assumption swaps with the factual answer ${JSON.stringify(before)}: whoever remembers the chart's answer names its swap partner without reading a value`,
+      };
+    }
+  }
+  return null;
 }
 
 /** Numbers written in the assumption (1,200 as 1200; 45% as 45). */

@@ -15,7 +15,8 @@ let curator: TestClient;
 /** What a model under strict structured output may write: every field of the op filled, numbers where null was meant. */
 function itemWithFiller(chat: FakeChatRequest) {
   const item = correctReply(chat);
-  return { ...item, edit: item.edit.map((op) => ({ ...op, factor: 2, delta: 0 })) };
+  // Fields the op does not use: a swap neither factor nor delta, an add (the fake's change over time) no factor.
+  return { ...item, edit: item.edit.map((op) => ({ ...op, factor: 2, ...(op.op === 'swap' ? { delta: 0 } : {}) })) };
 }
 
 beforeAll(async () => {
@@ -53,12 +54,13 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
     for (const summary of items) {
       const { item } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body);
       // A question over a chart group names the chart its op edits.
-      expect(item.edit).toEqual([expect.objectContaining({ op: 'swap', rows: [expect.any(String), expect.any(String)] })]);
+      const [op] = item.edit as { op: string }[];
+      expect(['swap', 'add']).toContain(op?.op);
       expect(item.verifier.match).toBe(true);
       expect(item.verifier.lint).toContainEqual({
         code: 'edit_normalised',
         severity: 'info',
-        message: "op 1 (swap): swap does not use factor 2 or delta 0; dropped from the model's reply",
+        message: op?.op === 'swap' ? "op 1 (swap): swap does not use factor 2 or delta 0; dropped from the model's reply" : "op 1 (add): add does not use factor 2; dropped from the model's reply",
       });
       // The note is about the reply, not the table: a chart's re-verification cannot recompute it, and keeps it.
       reverifyChartItems(server.server.ctx.db, item.chart_id);

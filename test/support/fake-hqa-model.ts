@@ -55,7 +55,7 @@ const nullOp = { row: null, series: null, value: null, factor: null, delta: null
  * a count a count, a line takes no step it has not taken, nothing is stated in the assumption)
  * where no value more than doubles or halves, and the item asks for the first row's new value in
  * the series where it moves most (by more than a tenth), one not within 5 % of the factual label. Where no swap is
- * plausible (two periods only trade history; every pair far apart) one value rises by a fifth
+ * plausible (periods never trade values: it rewrites history; every pair far apart) one value rises by a fifth
  * (over time, the whole series by that amount).
  */
 export function correctItem(chat: FakeChatRequest) {
@@ -66,7 +66,7 @@ export function correctItem(chat: FakeChatRequest) {
   const farFromLabel = (value: number) => labelNumber === null || Math.abs(value - labelNumber) > 0.05 * Math.max(Math.abs(labelNumber), 1e-9);
   const periods = rows.length > 0 && rows.every((row) => PERIOD.test(row));
   let best: { first: string; second: string; s: number; after: number; gap: number } | null = null;
-  for (let r = 0; r + 1 < records.length && !(periods && rows.length === 2); r++) {
+  for (let r = 0; r + 1 < records.length && !periods; r++) {
     const cells = series.map((_, s) => [numberOf(records[r]?.[s + 1]), numberOf(records[r + 1]?.[s + 1])] as const);
     const plausible = cells.every(([a, b]) => a === null || b === null || (a > 0 && b > 0 && Math.max(a, b) / Math.min(a, b) <= 1.9) || a === b);
     if (!plausible) continue;

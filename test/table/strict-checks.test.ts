@@ -321,8 +321,10 @@ describe('plausible premises', () => {
       No | 35%
       I don't know | 5%
     `);
-    const c: Case = { table: pie, chartType: 'pie', assumption: 'Suppose the shares of "Yes" and "I don\'t know" were swapped.', question: 'Which answer would dominate the pie chart?', edit: [{ op: 'swap', rows: ['Yes', "I don't know"] }], program: 'argmax(series())' };
+    const c: Case = { table: pie, chartType: 'pie', assumption: 'Suppose the shares of "No" and "I don\'t know" were swapped.', question: 'What share of respondents would say No?', edit: [{ op: 'swap', rows: ['No', "I don't know"] }], program: 'value("No")' };
     expect(errors(c)).toEqual([]);
+    // Asked which answer leads, with the leader swapped: the answer is its swap partner, which memory gives.
+    expect(errors({ ...c, assumption: 'Suppose the shares of "Yes" and "I don\'t know" were swapped.', question: 'Which answer would dominate the pie chart?', edit: [{ op: 'swap', rows: ['Yes', "I don't know"] }], program: 'argmax(series())' })).toEqual(['answer_from_assumption']);
     const exports = buildTable(`
       Year | Export volume in billion U.S. dollars
       1985 | 3.86
@@ -330,6 +332,18 @@ describe('plausible premises', () => {
       2020 | 124.65
     `);
     expect(errors({ ...c, table: exports, chartType: 'line', assumption: 'Suppose the values of 1985 and 2020 were swapped.', question: 'What would be the value of U.S. exports to China in 1985?', edit: [{ op: 'swap', rows: ['1985', '2020'] }], program: 'value("1985")' })).toContain('implausible_change');
+  });
+
+  it('two periods trading values rewrite history, neighbours or ends, rows or columns: Africa\'s 2018 and 2019 internet shares, 1999 and 2020', () => {
+    const internet = real(CHARTQA_SAMPLE, 'multi_col_441');
+    const c: Case = { table: internet, chartType: 'line', assumption: 'Suppose the Africa values of 2018 and 2019 were swapped.', question: 'What would the internet penetration rate in Africa be in 2019?', edit: [{ op: 'swap', rows: ['2018', '2019'], series: 'Africa' }], program: 'value("2019", "Africa")' };
+    expect(errors(c)).toContain('implausible_change');
+    const wide = buildTable(`
+      Country | 2010 | 2011 | 2012 | 2013
+      Estonia | 14.1 | 14.5 | 15.0 | 15.2
+      Costa Rica | 9.9 | 10.1 | 10.4 | 10.6
+    `);
+    expect(errors({ ...c, table: wide, assumption: 'Suppose the 2012 and 2013 values of Estonia were swapped.', question: 'What would Estonia\'s value be in 2013?', edit: [{ op: 'set', row: 'Estonia', series: '2012', value: 15.2 }, { op: 'set', row: 'Estonia', series: '2013', value: 15.0 }], program: 'value("Estonia", "2013")' })).toContain('implausible_change');
   });
 
   it('two segments of one period trading shares rewrite both series\' history (Western Digital 32.7% ↔ Hitachi 2.4% in 2017); a 10-point move passes', () => {

@@ -13,7 +13,7 @@ import { verifyItem } from '../../../shared/table/verify';
 import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';
 import { questionRelation } from '../../language/question-relation';
-import { offlineItem, type OfflineProposal } from './offline-item';
+import { atChartPrecision, offlineItem, type OfflineProposal } from './offline-item';
 import { offlineProposals } from './offline-proposals';
 import { mulberry32 } from './rng';
 
@@ -155,7 +155,8 @@ describe('offlineItem follows the proposal and the factual QA', () => {
 
   it('turns the named operation into the matching edit, on the row its rank names', () => {
     expect(item('Remove the largest bar from the chart.').edit).toEqual([{ op: 'remove_row', row: 'Germany' }]);
-    expect(item('Swap the values of the largest and the smallest bars.').edit).toEqual([{ op: 'swap', rows: ['Germany', 'Spain'], series: 'Revenue in million euros' }]);
+    // Asked which leads, the answer would be the leader's swap partner, which memory gives: asked of Spain's value instead.
+    expect(item('Swap the values of the largest and the smallest bars.', { query: 'What is the revenue of Spain?', label: '24' }).edit).toEqual([{ op: 'swap', rows: ['Germany', 'Spain'], series: 'Revenue in million euros' }]);
     // Asked "what is Spain's revenue?", the assumption would state the answer (42): it is asked of the total instead.
     expect(item('Set the smallest bar equal to the largest bar.', { query: 'What is the total revenue?', label: '121' }).edit).toEqual([
       { op: 'set', row: 'Spain', series: 'Revenue in million euros', value: 42 },
@@ -501,5 +502,24 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     const allowed = offlineItem({ ...input, maxChangeShare: 0.75 });
     expect(allowed).toMatchObject({ ok: true, proposalId: 1 });
     expect(allowed.ok && allowed.draft.answer).toBe('90');
+  });
+
+  it('writes a computed answer at the chart\'s precision: 2.112 on a chart of 1.92s is 2.11, an average of whole numbers keeps its .5', () => {
+    const rates = buildTable(`
+      Year | Unemployment rate
+      2019 | 1.92%
+      2020 | 1.84%
+    `);
+    expect(atChartPrecision('2.112', rates, '1.92')).toBe('2.11');
+    expect(atChartPrecision('17.9125', rates, '3')).toBe('17.91');
+    expect(atChartPrecision('2.11', rates, '1.92')).toBe('2.11');
+    const counts = buildTable(`
+      Country | Cases
+      Mexico | 1833
+      Ecuador | 753
+    `);
+    expect(atChartPrecision('21.5', counts, '21')).toBe('21.5');
+    expect(atChartPrecision('1293.333', counts, '1293')).toBe('1293.3');
+    expect(atChartPrecision('Mexico', counts, 'Mexico')).toBe('Mexico');
   });
 });
