@@ -4,6 +4,7 @@ import type { ChartType } from '../../shared/domain/chart-types';
 import type { ItemOrigin, QuestionRelation } from '../../shared/domain/generation';
 import { biasFlags } from '../../shared/generation/bias-guards';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
+import { atChartPrecision } from '../../shared/table/answer-precision';
 import { runProgram } from '../../shared/table/program';
 import type { Finding, LintCode } from '../../shared/table/lint';
 import type { DataTable } from '../../shared/table/model';
@@ -103,7 +104,7 @@ export function verifyStoredItem(
  * Findings about how an item was read rather than about its table (a model reply normalised):
  * no verification can recompute them, so every verdict stored for the item carries them on.
  */
-const READING_NOTE_CODES: ReadonlySet<LintCode> = new Set(['edit_normalised']);
+const READING_NOTE_CODES: ReadonlySet<LintCode> = new Set(['edit_normalised', 'answer_rounded']);
 
 export const isReadingNote = (finding: Finding) => READING_NOTE_CODES.has(finding.code);
 
@@ -151,7 +152,8 @@ function repeatsRejected(db: Db, item: NewItem, policy: UnchangedPolicy): string
  * `item: null` when the key already made an item (a resumed run), so nothing is made twice;
  * `ok: false` when a generated item is refused (see `refusal`).
  */
-export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): CreateItemResult {
+export function createItem(db: Db, given: NewItem, policy: UnchangedPolicy): CreateItemResult {
+  const item = atChartPrecisionOf(given);
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
   const settings = getSettings(db);
   const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText, { maxChangeShare: settings.max_change_share }), item.notes ?? []);
@@ -187,6 +189,19 @@ export function createItem(db: Db, item: NewItem, policy: UnchangedPolicy): Crea
     isControl: policy === 'control' && verifier.answer_unchanged === true,
   });
   return { ok: true, item: id === null ? null : getItemSummary(db, id) };
+}
+
+/**
+ * A model's numeric answer with more decimals than the chart shows (15.62 on a chart of 14.2s),
+ * rounded to them as ChartQA writes answers, with a note saying so; a person's answer is theirs.
+ */
+function atChartPrecisionOf(item: NewItem): NewItem {
+  if (item.origin === 'human') return item;
+  const tables = subjectTables(item.source);
+  const rounded = atChartPrecision(item.draft.answer, Array.isArray(tables) ? tables : [tables as DataTable], item.source.qa.label);
+  if (rounded === item.draft.answer) return item;
+  const note: Finding = { code: 'answer_rounded', severity: 'info', message: `the answer ${item.draft.answer} was rounded to ${rounded}, the decimals the chart shows` };
+  return { ...item, draft: { ...item.draft, answer: rounded }, notes: [...(item.notes ?? []), note] };
 }
 
 /** A person's item: always stored, whatever the verifier finds (its findings are shown to reviewers). */

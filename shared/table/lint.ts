@@ -82,6 +82,8 @@ export const LINT_CODES = [
    * makes it fill every field, e.g. `"factor": 2` on a `set`); it was dropped. Info.
    */
   'edit_normalised',
+  /** A generated item's numeric answer had more decimals than the chart shows; it was rounded to them (answer-precision.ts). Info. */
+  'answer_rounded',
 ] as const;
 export const LintCodeSchema = z.enum(LINT_CODES);
 export type LintCode = z.infer<typeof LintCodeSchema>;

@@ -104,3 +104,33 @@ describe('the offline engine and the plausible-change setting', () => {
     }
   });
 });
+
+describe('a model answer with more decimals than the chart shows', () => {
+  it('is stored at the chart\'s precision, with a note saying so; the verifier still matches it', async () => {
+    const db = generation.server.server.ctx.db;
+    const split = 'answer-precision';
+    const chartId = buildChart(db, { split, chartType: 'vertical_bar', table: tableFromCells(['Country', 'Rate'], [['Italy', '14.2'], ['Spain', '16.1'], ['France', '15.3']]) });
+    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+    buildQa(db, { chartId, query: 'What is the rate of Italy?', label: '14.2' });
+    const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+    generation.fake.setDefault(() =>
+      jsonReply({
+        assumption: 'Suppose the rate of Italy were 10% higher.',
+        question: 'Suppose the rate of Italy were 10% higher. What would the rate of Italy be?',
+        rationale: '14.2 × 1.1 = 15.62.',
+        edit: [{ ...nullOp, op: 'scale', row: 'Italy', factor: 1.1 }],
+        program: 'value("Italy")',
+        answer: '15.62',
+        answer_type: 'decimal',
+        affects_answer: true,
+      }),
+    );
+    const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
+    expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
+    const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
+    expect(item.answer).toBe('15.6');
+    expect(item.verifier.match).toBe(true);
+    expect(item.verifier.lint).toContainEqual({ code: 'answer_rounded', severity: 'info', message: 'the answer 15.62 was rounded to 15.6, the decimals the chart shows' });
+  });
+});

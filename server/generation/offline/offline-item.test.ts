@@ -13,7 +13,8 @@ import { verifyItem } from '../../../shared/table/verify';
 import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';
 import { questionRelation } from '../../language/question-relation';
-import { atChartPrecision, offlineItem, type OfflineProposal } from './offline-item';
+import { atChartPrecision } from '../../../shared/table/answer-precision';
+import { offlineItem, type OfflineProposal } from './offline-item';
 import { offlineProposals } from './offline-proposals';
 import { mulberry32 } from './rng';
 
@@ -510,16 +511,16 @@ describe('offlineItem follows the proposal and the factual QA', () => {
       2019 | 1.92%
       2020 | 1.84%
     `);
-    expect(atChartPrecision('2.112', rates, '1.92')).toBe('2.11');
-    expect(atChartPrecision('17.9125', rates, '3')).toBe('17.91');
-    expect(atChartPrecision('2.11', rates, '1.92')).toBe('2.11');
+    expect(atChartPrecision('2.112', [rates], '1.92')).toBe('2.11');
+    expect(atChartPrecision('17.9125', [rates], '3')).toBe('17.91');
+    expect(atChartPrecision('2.11', [rates], '1.92')).toBe('2.11');
     const counts = buildTable(`
       Country | Cases
       Mexico | 1833
       Ecuador | 753
     `);
-    expect(atChartPrecision('21.5', counts, '21')).toBe('21.5');
-    expect(atChartPrecision('1293.333', counts, '1293')).toBe('1293.3');
-    expect(atChartPrecision('Mexico', counts, 'Mexico')).toBe('Mexico');
+    expect(atChartPrecision('21.5', [counts], '21')).toBe('21.5');
+    expect(atChartPrecision('1293.333', [counts], '1293')).toBe('1293.3');
+    expect(atChartPrecision('Mexico', [counts], 'Mexico')).toBe('Mexico');
   });
 });

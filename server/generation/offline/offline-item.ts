@@ -5,7 +5,7 @@ import { parseIntent, type Intent } from '../../../shared/generation/proposal-in
 import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generation/item-draft';
 import { classifyAnswer } from '../../../shared/table/answers';
 import type { DataTable } from '../../../shared/table/model';
-import { formatNumber } from '../../../shared/table/program/format';
+import { atChartPrecision } from '../../../shared/table/answer-precision';
 import { runProgram } from '../../../shared/table/program';
 import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
@@ -199,22 +199,9 @@ function extremeRow(table: DataTable, factual: QuestionProgram): string | null {
   return result.ok && typeof result.value === 'string' ? result.value : null;
 }
 
-const decimalsOf = (text: string) => /^-?[\d,]*\.(\d+)/.exec(text.trim().replace(/[%$€£*\s]/g, ''))?.[1]?.length ?? 0;
-
-/**
- * A computed number as ChartQA writes it: no more decimals than the chart's cells or the factual
- * label show (one at least, so an average of whole numbers keeps its .5): 2.112 on a chart of
- * 1.92s is 2.11, 17.9125 is 17.91.
- */
-export function atChartPrecision(answer: string, table: DataTable, label: string): string {
-  if (!/^-?\d+\.\d+$/.test(answer)) return answer;
-  const shown = Math.max(1, decimalsOf(label), ...table.rows.flatMap((row) => row.raw.map(decimalsOf)));
-  return decimalsOf(answer) <= shown ? answer : formatNumber(Number(Number(answer).toFixed(shown)));
-}
-
 function draftOf(input: OfflineItemInput, factual: QuestionProgram, plan: EditPlan, verdict: VerifierResult): { ok: true; draft: HqaItemDraft } | { ok: false; reason: string } {
   // "2018*" is the row's label; the benchmark's answer is the year (the verifier compares the two as one label).
-  const answer = atChartPrecision(withoutFootnote(verdict.recomputed_answer ?? ''), input.table, input.qa.label);
+  const answer = atChartPrecision(withoutFootnote(verdict.recomputed_answer ?? ''), [input.table], input.qa.label);
   const before = verdict.original_answer ?? factual.answer;
   const question = hypotheticalQuestion(input.qa.query, [...input.table.series, ...input.table.rows.map((row) => row.label)]);
   const rationale =
