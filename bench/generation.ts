@@ -63,7 +63,7 @@ try {
 
   const idealMs = (items * LATENCY_MS) / concurrency;
   const outside = 1 - inModelMs / (wallMs * concurrency);
-  console.log(`items: ${done?.items_created} created, ${done?.items_failed} failed, status ${done?.status}`);
+  console.log(`items: ${done?.items_created} created, ${done?.items_declined} no item possible, ${done?.items_failed} failed, status ${done?.status}`);
   console.log(`wall ${(wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)} (target ≤ 1.25)`);
   console.log(`share of worker time outside the model call (database, verification, planning): ${(outside * 100).toFixed(1)}%`);
 } finally {

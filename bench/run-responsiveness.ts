@@ -114,7 +114,7 @@ try {
   const tasks = run.tasks_done + run.tasks_failed;
   const duringRun = progressed.filter((p) => p.status === 'running');
   const gaps = duringRun.slice(1).map((p, i) => p.at - (duringRun[i]?.at ?? p.at));
-  console.log(`run ${run.id} ${run.status}: ${tasks} tasks (${run.items_created} items, ${run.items_failed} failed) in ${runSeconds.toFixed(2)} s`);
+  console.log(`run ${run.id} ${run.status}: ${tasks} tasks (${run.items_created} items, ${run.items_declined} no item possible, ${run.items_failed} failed) in ${runSeconds.toFixed(2)} s`);
   console.log(`throughput: ${(tasks / runSeconds).toFixed(0)} tasks/s, ${(run.items_created / runSeconds).toFixed(0)} items created/s`);
   console.log(
     `/api/health during the run (${latencies.length} polls, every ${POLL_MS} ms): p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +

@@ -29,6 +29,8 @@ export const ServerEventSchemas = {
   'import.progress': ImportProgressSchema,
   /** A split was renamed or archived. */
   'split.updated': z.object({ split: SplitSummarySchema }),
+  /** A split nothing was made from was deleted, with its charts and questions. */
+  'split.deleted': z.object({ name: z.string() }),
   /**
    * A curator created, renamed or reordered a chart group, asked a question over it or deleted it
    * (server/charts/chart-group-commands.ts). `chart_ids`: its charts in order (a deleted group's,

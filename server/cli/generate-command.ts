@@ -174,7 +174,9 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
         if (line !== lastBatchLine) process.stderr.write(`${line}\n`);
         lastBatchLine = line;
       }
-      if (!bar) return;
+      // The total grows while the run plans (Stage 2's tasks come after Stage 1's): the bar starts
+      // once it is fixed, so it never goes backwards.
+      if (!bar || !run.plan_complete) return;
       if (!barStarted) {
         bar.start(run.tasks_total, 0, { failed: 0 });
         barStarted = true;

@@ -8,7 +8,7 @@ import { chartImage } from '../charts/chart-image';
 import { closeRenderPool } from '../charts/render-pool';
 import { loadConfig } from '../config';
 import { writeExport } from './export-writer';
-import { reviewProgress, type ReviewProgress } from './export-queries';
+import { emptyExportRefusal } from './export-readiness';
 import { writeHfDataset } from './hf-dataset-writer';
 
 export interface ExportCommandOptions {
@@ -26,15 +26,7 @@ function skippedText(skipped: Record<string, number>): string {
   return counted.length === 0 ? 'none' : counted.map(([reason, n]) => `${reason} ${n}`).join(', ');
 }
 
-/** Why there is nothing to export, in one line: no items, none reviewed, or none of the reviewed accepted. */
-export function nothingToExport(progress: ReviewProgress): string {
-  if (progress.items === 0) return 'no accepted items: no items yet (import a split and generate or write items)';
-  if (progress.reviewed === 0) return `no accepted items: 0 of ${progress.items} items reviewed yet`;
-  const outcomes = [`${progress.rejected} rejected`, ...(progress.adjudication > 0 ? [`${progress.adjudication} awaiting adjudication`] : [])];
-  return `no accepted items: ${progress.reviewed} of ${progress.items} items reviewed, none accepted (${outcomes.join(', ')})`;
-}
-
-/** `hf-dataset` is a folder, not a stream: the command line's own format, not the HTTP download's. */
+/** `hf-dataset` is a folder, not a stream: on the command line a format of its own, from the page a zip. */
 const HF_DATASET = 'hf-dataset';
 
 /** `hqa export`: the accepted items to a file, streamed; chart images (original or rendered) beside it on request. */
@@ -50,8 +42,8 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
   const db = openAndMigrate(loadConfig().dbPath);
   try {
     // An empty export is a mistake to explain, not a file to write: nothing is created.
-    const progress = reviewProgress(db);
-    if (progress.accepted === 0) throw new Error(nothingToExport(progress));
+    const refusal = emptyExportRefusal(db);
+    if (refusal !== null) throw new Error(refusal);
     if (format.data === HF_DATASET) return await runHfExport(db, options);
     if (options.images) mkdirSync(options.images, { recursive: true });
     let images = 0;

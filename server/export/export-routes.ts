@@ -1,16 +1,34 @@
 import type { Router } from 'express';
 import { exportApi } from '../../shared/api/export';
 import type { AppContext } from '../app-context';
+import { HttpError } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { downloadExport } from './download-export';
+import { emptyExportRefusal } from './export-readiness';
+import { downloadHfDataset } from './hf-dataset-zip';
+
+/** An export with no accepted items is refused with the reason `hqa export` gives, before any file is begun. */
+function refuseEmpty(ctx: AppContext): void {
+  const refusal = emptyExportRefusal(ctx.db);
+  if (refusal !== null) throw new HttpError('conflict', refusal);
+}
 
 export function exportRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
+  handle(api, exportApi.status, 'curator', () => ({ refusal: emptyExportRefusal(ctx.db) }));
   handle(api, exportApi.download, 'curator', async ({ query, res, user }) => {
+    refuseEmpty(ctx);
     const lines = query.format === 'jsonl' || query.format === 'pairs';
     res.type(lines ? 'application/x-ndjson' : 'application/json');
     res.attachment(`${query.name}${query.format === 'chartqa' ? '.chartqa' : query.format === 'pairs' ? '.pairs' : ''}.${lines ? 'jsonl' : 'json'}`);
     await downloadExport(ctx.db, res, { format: query.format, name: query.name, full: query.full === 'true' }, user.id);
+    res.end();
+  });
+  handle(api, exportApi.hfDataset, 'curator', async ({ query, res, user }) => {
+    refuseEmpty(ctx);
+    res.type('application/zip');
+    res.attachment(`${query.name}.zip`);
+    await downloadHfDataset(ctx.db, res, { name: query.name }, user.id);
     res.end();
   });
   return api.router;

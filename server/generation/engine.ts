@@ -80,6 +80,7 @@ export interface GenerationEngine {
   readonly engine: Engine;
   /** The model name recorded with everything it makes (`offline-rules` for the offline engine). */
   readonly model: string;
-  proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[] }>>;
+  /** `declined`: no proposal was written, as expected rather than as a failure (the offline rules have nothing new to say), and why. */
+  proposals(request: ProposalRequest): Promise<EngineResult<{ texts: string[]; declined?: string }>>;
   item(request: ItemRequest): Promise<EngineResult<ItemOutcome>>;
 }

@@ -57,14 +57,17 @@ export function createOfflineEngine(): GenerationEngine {
         seed: request.taskId,
       });
       if (texts.length === 0) {
-        return Promise.resolve({ ok: false, reason: 'offline rules: the pool already holds everything the rule vocabulary can say for this chart type', usage: NO_USAGE });
+        // Nothing new to say is an expected outcome of the rules, not a failure of the task.
+        return Promise.resolve({ ok: true, texts: [], declined: 'offline rules: the pool already holds everything the rule vocabulary can say for this chart type', usage: NO_USAGE });
       }
       return Promise.resolve({ ok: true, texts, usage: NO_USAGE });
     },
     async item(request) {
       // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.
       const result = await offlineItemOffThread(offlineJobOf({ source: request.source, proposal: request.proposal, alternatives: request.alternatives, control: request.control, seed: request.taskId, rejectedAssumptions: request.rejectedAssumptions ?? [], maxChangeShare: request.maxChangeShare }));
-      return result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: false, reason: `offline rules: ${result.reason}`, usage: NO_USAGE };
+      // The rules finding no item for a question (none can be programmed, no operation moves its
+      // answer) is an expected refusal, as a model's decline is: the task ends declined, not failed.
+      return result.ok ? { ok: true, draft: result.draft, proposalId: result.proposalId, usage: NO_USAGE } : { ok: true, declined: `offline rules: ${result.reason}`, usage: NO_USAGE };
     },
   };
 }

@@ -111,10 +111,13 @@ function toRun(row: RunRow): RunRecord {
   };
 }
 
-/** The public shape of a run (what crosses the wire). */
+/**
+ * The public shape of a run (what crosses the wire). Its plan is complete once Stage 2's tasks
+ * are planned, or, for a Stage 1 run, once its tasks are.
+ */
 export function publicRun(run: RunRecord): Run {
-  const { items_planned: _p, owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, ...rest } = run;
-  return rest;
+  const { items_planned: itemsPlanned, owner_pid: _pid, owner_host: _host, heartbeat_at: _hb, ...rest } = run;
+  return { ...rest, plan_complete: run.stage === 'proposals' ? run.tasks_total > 0 : itemsPlanned };
 }
 
 export function insertRun(db: Db, input: { engine: Engine; model: string; config: RunConfig; poolRound: number; createdBy: number | null }): number {
@@ -333,7 +336,11 @@ export interface TaskOutcome {
   proposalsCreated?: number;
   itemsCreated?: number;
   itemFailed?: boolean;
-  /** With `ok`: the task ends without an item and without failing (the model or the server declined), for this reason. */
+  /**
+   * With `ok`: the task ends without an item (or, Stage 1, a proposal) and without failing — the
+   * model, the server or the offline rules found none possible — for this reason. An item task's
+   * counts in `items_declined`.
+   */
   declined?: string;
 }
 
@@ -343,7 +350,7 @@ export function finishTask(db: Db, task: TaskRow, outcome: TaskOutcome): void {
   const declined = outcome.ok ? (outcome.declined ?? null) : null;
   const stored = finish.run({ id: task.id, status: outcome.ok ? 'done' : 'failed', error: outcome.error ?? null, decline: declined, pid: task.owner_pid, host: task.owner_host });
   if (stored.changes === 0) throw new TaskNotHeld(task.id);
-  countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, declined === null ? 0 : 1, task.run_id);
+  countFinished.run(outcome.ok ? 1 : 0, outcome.ok ? 0 : 1, outcome.proposalsCreated ?? 0, outcome.itemsCreated ?? 0, outcome.itemFailed ? 1 : 0, declined !== null && task.kind === 'item' ? 1 : 0, task.run_id);
 }
 
 export function addRunUsage(db: Db, runId: number, usage: { calls: number; prompt_tokens: number; completion_tokens: number; cached_tokens: number; cost: number }): void {
@@ -387,12 +394,15 @@ export function listRunErrors(db: Db, runId: number, limit = 200): RunError[] {
     .all(runId, limit) as RunError[];
 }
 
-/** A run's declined tasks, newest first: who declined (the model offered candidates, or the server finding none) and why. */
+/**
+ * A run's declined tasks, newest first: who found nothing possible (the model offered candidates,
+ * the server pairing none, or the offline engine's rules) and why.
+ */
 export function listRunDeclines(db: Db, runId: number, limit = 200): RunDecline[] {
   return statement(db,
-      `SELECT id AS task_id, qa_id, chart_type, decline_reason AS reason,
-         CASE WHEN json_extract(pairing, '$.kind') = 'none' THEN 'server' ELSE 'model' END AS declined_by, updated_at
-       FROM run_tasks WHERE run_id = ? AND decline_reason IS NOT NULL ORDER BY id DESC LIMIT ?`,
+      `SELECT t.id AS task_id, t.kind, t.qa_id, t.chart_type, t.decline_reason AS reason,
+         CASE WHEN json_extract(t.pairing, '$.kind') = 'none' THEN 'server' WHEN r.engine = 'offline' THEN 'rules' ELSE 'model' END AS declined_by, t.updated_at
+       FROM run_tasks t JOIN runs r ON r.id = t.run_id WHERE t.run_id = ? AND t.decline_reason IS NOT NULL ORDER BY t.id DESC LIMIT ?`,
     )
     .all(runId, limit) as RunDecline[];
 }

@@ -17,7 +17,7 @@ import { addRunUsage, finishTask, type RunRecord, type TaskRow } from './run-que
  * transaction (a savepoint inside the caller's). The caller publishes what was made once it is committed.
  */
 
-export type ProposalResult = EngineResult<{ texts: string[] }>;
+export type ProposalResult = EngineResult<{ texts: string[]; declined?: string }>;
 export type ItemResult = Awaited<ReturnType<GenerationEngine['item']>>;
 
 export function storeProposalResult(
@@ -40,7 +40,7 @@ export function storeProposalResult(
         input.settings.rouge_threshold,
       ),
     );
-    finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length });
+    finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length, ...(result.declined ? { declined: result.declined } : {}) });
     return proposals;
   })();
 }
@@ -60,7 +60,8 @@ export function storeItemResult(
       return null;
     }
     if ('declined' in result) {
-      finishTask(db, task, { ok: true, declined: `the model declined: ${result.declined}` });
+      // The offline rules say who they are in their reason; a model's decline is its own words.
+      finishTask(db, task, { ok: true, declined: engine.engine === 'offline' ? result.declined : `the model declined: ${result.declined}` });
       return null;
     }
     const proposalId = result.proposalId ?? proposal.id;

@@ -88,6 +88,8 @@ export async function importUploadedZip(db: Db, body: Readable, options: Browser
       // (ChartBench: each record's `image` path; CharXiv: `images/<figure_id>.jpg`). The other
       // formats read their images from their own layout and ignore this.
       images: root,
+      // Its messages name the form's fields, not the command line's flags.
+      audience: 'form' as const,
       ...(options.format ? { format: options.format } : {}),
       ...(options.split ? { split: options.split } : {}),
       ...(options.actorId !== undefined ? { actorId: options.actorId } : {}),

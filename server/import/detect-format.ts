@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportFormat } from '../../shared/domain/benchmark-fields';
 import { chartBenchFiles } from './chartbench-files';
+import { optionWords, type OptionWords } from './import-audience';
 import { charXivDataDir } from './charxiv-files';
 import { MULTICHARTQA_QA_FILE, multiChartQaDataDir } from './multichartqa-folder';
 
@@ -27,13 +28,13 @@ export function formatsIn(dir: string): ImportFormat[] {
 
 /**
  * The one format `dir` is laid out in. None, or more than one, is an error naming what was
- * looked for (or what was found), so the user can pass --format.
+ * looked for (or what was found), so the user can choose one (`--format`, or the import form's Format).
  */
-export function detectFormat(dir: string): ImportFormat {
+export function detectFormat(dir: string, words: OptionWords = optionWords('cli')): ImportFormat {
   const found = formatsIn(dir);
   if (found.length === 1 && found[0]) return found[0];
   if (found.length === 0) {
-    throw new UndetectableFormatError(`${dir}: cannot tell the format; looked for ${Object.values(FORMAT_SIGNS).join('; ')}. Give one with --format`);
+    throw new UndetectableFormatError(`${dir}: cannot tell the format; looked for ${Object.values(FORMAT_SIGNS).join('; ')}. ${words.chooseFormat}`);
   }
-  throw new UndetectableFormatError(`${dir}: holds files of several formats (${found.join(', ')}); choose one with --format`);
+  throw new UndetectableFormatError(`${dir}: holds files of several formats (${found.join(', ')}). ${words.chooseFormat}`);
 }

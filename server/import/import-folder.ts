@@ -6,7 +6,8 @@ import { recordAudit } from '../audit/audit-log';
 import { importChartBench } from './chartbench-files';
 import { charXivDataDir, charXivSplits, importCharXiv } from './charxiv-files';
 import { detectFormat } from './detect-format';
-import { ImportSetupError, importSplit } from './import-split';
+import { optionWords, type ImportAudience } from './import-audience';
+import { checkSplitName, ImportSetupError, importSplit } from './import-split';
 import { importMultiChartQa } from './multichartqa-folder';
 
 export interface FolderImportOptions {
@@ -17,14 +18,8 @@ export interface FolderImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** Who imports, for the audit log (null or absent: the CLI). */
   actorId?: number | null;
-}
-
-/** A split name becomes a folder name in exports (`split/imgname`): as import-split requires. */
-const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;
-
-function checkSplit(split: string): string {
-  if (!SPLIT_NAME.test(split)) throw new ImportSetupError(`--split: "${split}" must be 1–100 letters, digits, _ . - (it names a folder in exports)`);
-  return split;
+  /** Whose words the messages use for the options: the command line's flags (default) or the import form's fields. */
+  audience?: ImportAudience;
 }
 
 /**
@@ -49,13 +44,15 @@ function recordImport(db: Db, { format, report }: { format: ImportFormat; report
 }
 
 function importDetected(db: Db, dir: string, options: FolderImportOptions): { format: ImportFormat; report: ImportReport } {
+  const words = optionWords(options.audience);
+  const checkSplit = (split: string) => checkSplitName(split, words);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
   if (options.images !== undefined && (!existsSync(options.images) || !statSync(options.images).isDirectory())) {
-    throw new ImportSetupError(`--images ${options.images}: not a folder`);
+    throw new ImportSetupError(`${words.images} ${options.images}: not a folder`);
   }
   let format: ImportFormat;
   try {
-    format = options.format ?? detectFormat(dir);
+    format = options.format ?? detectFormat(dir, words);
   } catch (error) {
     throw new ImportSetupError((error as Error).message);
   }
@@ -63,7 +60,7 @@ function importDetected(db: Db, dir: string, options: FolderImportOptions): { fo
   const images = options.images !== undefined ? { imagesDir: options.images } : {};
   switch (format) {
     case 'chartqa':
-      return { format, report: importSplit(db, dir, { ...(options.split !== undefined ? { split: options.split } : {}), ...progress }) };
+      return { format, report: importSplit(db, dir, { ...(options.split !== undefined ? { split: options.split } : {}), ...(options.audience ? { audience: options.audience } : {}), ...progress }) };
     case 'multichartqa':
       return { format, report: importMultiChartQa(db, dir, { split: checkSplit(options.split ?? 'multichartqa'), ...progress }) };
     case 'chartbench':

@@ -11,12 +11,18 @@ import { emptyImportReport, fileError } from './benchmark-report';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
 import { MAX_TABLE_BYTES, parseTableCsv } from './csv-table';
 import { InputFileError } from './input-file-error';
+import { optionWords, type ImportAudience, type OptionWords } from './import-audience';
 import { findQuestionFiles, readQuestionFile, stemOfImgname, type QuestionEntry } from './question-files';
 import { SplitFolder } from './split-folder';
 
 export interface ImportOptions {
-  /** The split name; default: the prefix of the question files, else the folder's name. */
+  /**
+   * The split's name; default: the prefix of the question files, else the folder's name. It
+   * names the split only: which question files are read never depends on it.
+   */
   split?: string;
+  /** Whose words the messages use for the options (`--split`, or the import form's fields); the CLI's by default. */
+  audience?: ImportAudience;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -25,20 +31,25 @@ export class ImportSetupError extends Error {}
 /** A split name becomes a folder name in exports (`split/imgname`): no separators, no dot-only names. */
 const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;
 
-function decideSplit(dir: string, requested: string | undefined): string {
-  if (requested !== undefined) {
-    if (!SPLIT_NAME.test(requested)) throw new ImportSetupError(`--split: "${requested}" must be 1–100 letters, digits, _ . - (it names a folder in exports)`);
-    return requested;
-  }
+/** A split name as an option gave it, or refused naming that option in the words of whoever gave it. */
+export function checkSplitName(split: string, words: OptionWords): string {
+  if (!SPLIT_NAME.test(split)) throw new ImportSetupError(`${words.split}: "${split}" must be 1–100 letters, digits, _ . - (it names a folder in exports)`);
+  return split;
+}
+
+function decideSplit(dir: string, requested: string | undefined, words: OptionWords): string {
+  if (requested !== undefined) return checkSplitName(requested, words);
   const prefixes = [...new Set(findQuestionFiles(dir).map((f) => f.split))];
   const derived = prefixes.length === 1 && prefixes[0] ? prefixes[0] : basename(resolve(dir));
-  if (!SPLIT_NAME.test(derived)) throw new ImportSetupError(`${dir}: the split name "${derived}" must be letters, digits, _ . -; give one with --split`);
+  if (!SPLIT_NAME.test(derived)) throw new ImportSetupError(`${dir}: the split name "${derived}" must be letters, digits, _ . -; ${words.giveSplit}`);
   return derived;
 }
 
 /**
  * Imports a split in ChartQA layout (`tables/*.csv`, optional `png/`, `annotations/`, and
- * `<split>_human.json` / `<split>_augmented.json`). Each chart with its image and questions
+ * `<name>_human.json` / `<name>_augmented.json`). Every question file beside `tables/` is read,
+ * whatever the split is called: a split name typed in the import form once made the importer
+ * look for `<typed name>_human.json` and import 0 questions. Each chart with its image and questions
  * is written in one transaction; a bad file is reported and skipped, the rest still import.
  * Files are read through `SplitFolder`: only inside the split folder (by realpath, so a link
  * out of it is refused) and only as UTF-8.
@@ -49,13 +60,14 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
   const tablesDir = join(dir, 'tables');
   if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
-  const split = decideSplit(dir, options.split);
+  const words = optionWords(options.audience);
+  const split = decideSplit(dir, options.split, words);
   const folder = new SplitFolder(dir);
   const report = emptyImportReport(split);
   const { errors } = report;
 
-  const questionsByStem = new Map<string, QuestionEntry[]>();
-  const questionFiles = findQuestionFiles(dir).filter((f) => f.split === split);
+  const questionsByStem = new Map<string, (QuestionEntry & { file: string })[]>();
+  const questionFiles = findQuestionFiles(dir);
   for (const file of questionFiles) {
     try {
       const { entries, errors: entryErrors } = readQuestionFile(folder, file);
@@ -67,7 +79,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
           continue;
         }
         const list = questionsByStem.get(stem.stem) ?? [];
-        list.push(entry);
+        list.push({ ...entry, file: file.name });
         questionsByStem.set(stem.stem, list);
       }
     } catch (error) {
@@ -78,14 +90,19 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   const tableFiles = readdirSync(tablesDir)
     .filter((name) => name.toLowerCase().endsWith('.csv'))
     .sort();
+  const warnings: string[] = [];
   if (tableFiles.length > 0 && questionFiles.length === 0) {
     // Charts without questions give a run nothing to work on: say so rather than report 0 and no errors.
-    const others = findQuestionFiles(dir).map((f) => f.name);
-    report.warnings = [
-      `${tableFiles.length} table(s) but no question files for split "${split}": looked for ${split}_human.json and ${split}_augmented.json beside tables/` +
-        (others.length > 0 ? ` (found ${others.join(', ')}, of another split; give --split to read them)` : ''),
-    ];
+    warnings.push(
+      `${tableFiles.length} table(s) but no question files for split "${split}": looked for files named <name>_human.json or <name>_augmented.json beside tables/, ` +
+        'so no questions were imported and a run has nothing to ask about these charts',
+    );
   }
+  const prefixes = [...new Set(questionFiles.map((f) => f.split))];
+  if (prefixes.length > 1) {
+    warnings.push(`question files of ${prefixes.length} names were read together into split "${split}": ${questionFiles.map((f) => f.name).join(', ')}`);
+  }
+  if (warnings.length > 0) report.warnings = warnings;
   const stems = new Set(tableFiles.map((name) => name.slice(0, -4)));
   const writer = createChartWriter(db);
   const writeChart = db.transaction((chart: ChartUpsert, qas: QaInsert[]) => {
@@ -96,8 +113,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   for (const [stem, entries] of questionsByStem) {
     if (stems.has(stem)) continue;
     for (const entry of entries) {
-      const file = `${split}_${entry.source}.json`;
-      errors.push({ file, message: `entry ${entry.index}: question for unknown chart "${entry.imgname}" (no tables/${stem}.csv)` });
+      errors.push({ file: entry.file, message: `entry ${entry.index}: question for unknown chart "${entry.imgname}" (no tables/${stem}.csv)` });
     }
   }
 

@@ -10,3 +10,11 @@ export function countUnfinishedRuns(db: Db): { in_progress: number; paused: numb
   ).get() as { in_progress: number; paused: number };
   return row;
 }
+
+/** How far the project got, for a first overview's next step: charts and questions imported, runs started. */
+export function countSetup(db: Db): { charts: number; questions: number; runs: number } {
+  return statement(
+    db,
+    `SELECT (SELECT COUNT(*) FROM charts) AS charts, (SELECT COUNT(*) FROM factual_qas) AS questions, (SELECT COUNT(*) FROM runs) AS runs`,
+  ).get() as { charts: number; questions: number; runs: number };
+}

@@ -67,8 +67,12 @@ export class ReflectionBatches {
         return;
       }
       try {
-        const { revised } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
-        recordBatchStep(db, id, { revised: revised !== null });
+        const { reflection } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
+        // A reviser that answered nothing usable is stored as a failed reflection, not thrown:
+        // the batch counts it failed, with its reason, as it counts a thrown error. A revision
+        // the pool already held (duplicate) is no revision.
+        if (reflection.status === 'failed') recordBatchStep(db, id, { error: { proposal_id: proposalId, error: reflection.error ?? 'the reviser gave no revision' } });
+        else recordBatchStep(db, id, { revised: reflection.status === 'done' });
       } catch (error) {
         // Stopped mid-call: nothing was stored, and the resumed batch asks again.
         if (error instanceof ReflectionCancelled) return;

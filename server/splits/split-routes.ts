@@ -8,7 +8,7 @@ import { importUploadedZip, UploadTooLargeError } from '../import/browser-import
 import { ImportSetupError } from '../import/import-split';
 import { ZipRefusedError } from '../import/zip-archive';
 import { listSplits } from './split-queries';
-import { SplitNotFoundError, updateSplit } from './split-service';
+import { deleteSplit, SplitInUseError, SplitNotFoundError, updateSplit } from './split-service';
 
 /** An upload refused as a whole, as the client's error naming why (the entry, the limit, the folder layout). */
 function asHttpError(error: unknown): unknown {
@@ -29,6 +29,17 @@ export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Rout
       return split;
     } catch (error) {
       if (error instanceof SplitNotFoundError) throw notFound(`split "${name}"`);
+      throw error;
+    }
+  });
+  handle(api, splitsApi.remove, 'curator', ({ params: { name }, user }) => {
+    try {
+      const deleted = deleteSplit(ctx.db, name, user.id);
+      ctx.publish('split.deleted', { name });
+      return deleted;
+    } catch (error) {
+      if (error instanceof SplitNotFoundError) throw notFound(`split "${name}"`);
+      if (error instanceof SplitInUseError) throw new HttpError('conflict', error.message);
       throw error;
     }
   });

@@ -1,8 +1,12 @@
 import type { Db } from '../../db/database';
-import type { SplitSummary, SplitUpdate } from '../../shared/api/splits';
-import { getSplit, setSplitArchived, setSplitLabel } from './split-queries';
+import type { SplitDeleted, SplitSummary, SplitUpdate } from '../../shared/api/splits';
+import { recordAudit } from '../audit/audit-log';
+import { deleteSplitRows, getSplit, setSplitArchived, setSplitLabel, splitDependents, type SplitDependents } from './split-queries';
 
 export class SplitNotFoundError extends Error {}
+
+/** A split something was made from: deleting it would take away what a decision or a cost record rests on. */
+export class SplitInUseError extends Error {}
 
 /** Renames (a display label only: charts.split, exports and runs keep the name) and/or archives a split, in one transaction. */
 export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: number): SplitSummary {
@@ -13,5 +17,35 @@ export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: n
     const updated = getSplit(db, name);
     if (updated === null) throw new SplitNotFoundError(`split "${name}" not found`);
     return updated;
+  })();
+}
+
+/** "3 items and 12 run tasks" — what stands in the way, in words. */
+function dependentsText(dependents: SplitDependents): string {
+  const parts = [
+    [dependents.items, 'item', 'items'],
+    [dependents.run_tasks, 'run task', 'run tasks'],
+    [dependents.model_calls, 'model call', 'model calls'],
+    [dependents.job_tasks, 'extraction or chart-type job task', 'extraction or chart-type job tasks'],
+  ] as const;
+  const named = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  return named.length <= 1 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named.at(-1) ?? ''}`;
+}
+
+/**
+ * Deletes a split nothing was made from yet — a wrong import (0 questions, the wrong folder) —
+ * with its charts, images, questions and chart groups, in one transaction with its audit entry.
+ * A split with items, run tasks, model calls or job tasks is refused: archive it instead.
+ */
+export function deleteSplit(db: Db, name: string, userId: number): SplitDeleted {
+  return db.transaction(() => {
+    if (getSplit(db, name) === null) throw new SplitNotFoundError(`split "${name}" not found`);
+    const dependents = splitDependents(db, name);
+    if (dependents.items + dependents.run_tasks + dependents.model_calls + dependents.job_tasks > 0) {
+      throw new SplitInUseError(`split "${name}" cannot be deleted: work was made from it (${dependentsText(dependents)}). Archive it instead: that keeps everything.`);
+    }
+    const deleted = deleteSplitRows(db, name);
+    recordAudit(db, { actor_id: userId, action: 'split.deleted', target_type: 'split', target_id: name, details: deleted });
+    return { name, ...deleted };
   })();
 }

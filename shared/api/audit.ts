@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'user.enabled',
   'settings.updated',
   'split.imported',
+  'split.deleted',
   'run.started',
   'run.paused',
   'run.resumed',

@@ -5,6 +5,11 @@ import { endpoint } from './endpoint';
 // what is being generated and what waits for a curator's decision. Each figure is a count the
 // server keeps cheaply (status counts kept by triggers, the few unfinished runs).
 export const OverviewResponseSchema = z.object({
+  /**
+   * How far the loop got, for the next step a first overview names (import → run → review →
+   * export): charts and factual questions imported, generation runs started, items made.
+   */
+  setup: z.object({ charts: z.number().int(), questions: z.number().int(), runs: z.number().int(), items: z.number().int() }),
   queue: z.object({
     /** Items no reviewer has taken yet; an item held only as someone's prefetched next item counts here. */
     pending: z.number().int(),

@@ -36,7 +36,11 @@ export const ReflectResponseSchema = z.object({ reflection: ReflectionSchema, re
 // GET /api/reflection/proposals/:id   → the proposal's reflections, newest first, and its current feedback
 export const ReflectionListResponseSchema = z.object({ reflections: z.array(ReflectionSchema), feedback: z.array(FeedbackEntrySchema) });
 
-/** A batch of reflections over every proposal with new feedback, reported like a run. */
+/**
+ * A batch of reflections over every proposal with new feedback, reported like a run. Of `done`:
+ * `revised` added a revision to the pool, `failed` got none (the reviser's error in `errors`),
+ * and the rest revised into a proposal the pool already held (a duplicate).
+ */
 export const ReflectionBatchSchema = z.object({
   id: z.number().int(),
   status: z.enum(['running', 'done']),

@@ -60,16 +60,20 @@ export const RunSchema = z.object({
   config: RunConfigSchema,
   status: RunStatusSchema,
   pool_round: z.number().int(),
+  /** Tasks planned so far: it grows while the run plans (Stage 2's tasks are planned once Stage 1 ends). */
   tasks_total: z.number().int(),
+  /** Every task is planned, so `tasks_total` will not grow (shared/generation/run-progress.ts). */
+  plan_complete: z.boolean(),
   tasks_done: z.number().int(),
   tasks_failed: z.number().int(),
   proposals_created: z.number().int(),
   items_created: z.number().int(),
   items_failed: z.number().int(),
   /**
-   * Stage 2 tasks that ended without an item and without failing: the model, offered a list of
-   * proposals, declined (none can change the answer), or the server found no proposal that could
-   * and sent no request. Never retried; in tasks_done, not in items_failed or tasks_failed.
+   * Stage 2 tasks that ended without an item and without failing ("no item possible"): the model,
+   * offered a list of proposals, declined (none can change the answer), the server found no
+   * proposal that could and sent no request, or the offline rules found no item for the question.
+   * Never retried; in tasks_done, not in items_failed or tasks_failed.
    */
   items_declined: z.number().int(),
   llm_calls: z.number().int(),
@@ -117,12 +121,18 @@ export const RunErrorSchema = z.object({
 });
 export type RunError = z.infer<typeof RunErrorSchema>;
 
-/** A declined Stage 2 task: `model` when the model declined the proposals listed, `server` when no request was sent. */
+/**
+ * An expected refusal: a task that ended with nothing made and nothing failed — "no item possible"
+ * (Stage 1: no proposal). `model` when the model declined the proposals listed, `server` when no
+ * request was sent (no proposal can change the answer), `rules` when the offline engine's rules
+ * found none.
+ */
 export const RunDeclineSchema = z.object({
   task_id: z.number().int(),
+  kind: z.enum(['proposals', 'item']),
   qa_id: z.number().int().nullable(),
   chart_type: z.string().nullable(),
-  declined_by: z.enum(['model', 'server']),
+  declined_by: z.enum(['model', 'server', 'rules']),
   reason: z.string(),
   updated_at: z.string(),
 });

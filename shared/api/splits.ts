@@ -13,8 +13,17 @@ export const SplitSummarySchema = z.object({
   items: z.number().int(),
   /** When it was archived: left out of new runs and the review queue; nothing is deleted. */
   archived_at: z.string().nullable(),
+  /**
+   * Nothing was made from it yet (no item, run task, model call or job task): it may be deleted,
+   * as a wrong import is. Any other split is archived instead.
+   */
+  deletable: z.boolean(),
 });
 export type SplitSummary = z.infer<typeof SplitSummarySchema>;
+
+/** What a split's deletion took away. */
+export const SplitDeletedSchema = z.object({ name: z.string(), charts: z.number().int(), questions: z.number().int(), groups: z.number().int() });
+export type SplitDeleted = z.infer<typeof SplitDeletedSchema>;
 
 export const SplitNameParamSchema = z.object({ name: z.string().min(1).max(100) });
 
@@ -32,6 +41,7 @@ export type SplitUpdate = z.infer<typeof SplitUpdateSchema>;
 export const ImportUploadQuerySchema = z.object({
   /** Detected from the layout when not given. */
   format: ImportFormatSchema.optional(),
+  /** The split's name; it never changes which files are read. */
   split: z.string().max(100).optional(),
   /** The uploaded file's name: names the folder it is unpacked into (the split's default name). */
   filename: z.string().max(255).optional(),
@@ -57,6 +67,8 @@ export const splitsApi = {
   list: endpoint('GET', '/api/splits', { response: z.array(SplitSummarySchema) }),
   /** Curator: rename (label) or archive / unarchive a split. */
   update: endpoint('PATCH', '/api/splits/:name', { params: SplitNameParamSchema, body: SplitUpdateSchema, response: SplitSummarySchema }),
+  /** Curator: delete a split nothing was made from (`deletable`); 409 naming what was made from any other. */
+  remove: endpoint('DELETE', '/api/splits/:name', { params: SplitNameParamSchema, response: SplitDeletedSchema }),
   /** Curator: a `.zip` of a split in any layout `hqa import` reads; answers the same report. */
   upload: endpoint('POST', '/api/imports', { query: ImportUploadQuerySchema, response: ImportUploadResultSchema }),
 } as const;

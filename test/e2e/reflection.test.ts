@@ -162,10 +162,11 @@ describe('reflection in the browser', () => {
     expect(await pool.batchFigure('total')).toBeGreaterThanOrEqual(1);
     expect(await pool.batchFigure('done')).toBe(await pool.batchFigure('total'));
     expect(await pool.batchFigure('revised')).toBeGreaterThanOrEqual(1);
-    expect(await page.getByTestId('reflection-batch-done').textContent()).toBe('Done.');
+    // The summary counts what happened: each reflection once, as revised, a duplicate of the pool, or failed.
+    expect(await page.getByTestId('reflection-batch-done').textContent()).toMatch(new RegExp(`^Done: ${await pool.batchFigure('revised')} revised · (\\d+ duplicates? of the pool · )?0 failed\\.$`));
     // Only proposals of the filtered type were revised, and the list shows them without a reload.
     const revisions = server.server.ctx.db
-      .prepare("SELECT id, chart_type FROM proposals WHERE id > ? AND origin = 'revised'")
+      .prepare("SELECT id, chart_type FROM proposals WHERE id > ? AND origin = 'revised' AND status <> 'duplicate'")
       .all(before) as { id: number; chart_type: string }[];
     expect(revisions.length).toBe(await pool.batchFigure('revised'));
     expect(new Set(revisions.map((r) => r.chart_type))).toEqual(new Set([chartType]));

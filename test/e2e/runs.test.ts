@@ -63,13 +63,18 @@ describe('generation runs in the browser', () => {
 
     // Everything the run page shows from here on arrives over the socket: record the status
     // line as it changes, and mark the document so a reload would show.
+    // The run's progress bar too, every state and percent it shows (`state:percent`).
     await page.evaluate(() => {
       const seen: string[] = [];
-      Object.assign(window, { __statuses: seen, __sameDocument: true });
+      const progress: string[] = [];
+      Object.assign(window, { __statuses: seen, __progress: progress, __sameDocument: true });
       new MutationObserver(() => {
         const status = document.querySelector('h1 [data-testid="run-status"]')?.textContent ?? '';
         if (status && seen[seen.length - 1] !== status) seen.push(status);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+        const bar = /^\/runs\/\d+$/.test(location.pathname) ? document.querySelector('.run-head [data-testid="run-progress"]') : null;
+        const shown = bar ? `${bar.getAttribute('data-state') ?? ''}:${bar.getAttribute('data-percent') ?? ''}` : '';
+        if (shown && progress[progress.length - 1] !== shown) progress.push(shown);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
     // The lowest-id QAs, chosen in the form, reach the run's configuration.
     await runs.startRun({ stage: 'both', chartType, items: 6, order: 'id', proposalBatches: 1, concurrency: 2 });
@@ -85,6 +90,18 @@ describe('generation runs in the browser', () => {
     expect(statuses[0]).not.toBe('done');
     expect(statuses.at(-1)).toBe('done');
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+    // The bar never went backwards: no percent while Stage 2 was still to be planned (the total
+    // then grows from Stage 1's tasks to all of them), and each percent at least the one before.
+    const progress = (await page.evaluate(() => (window as unknown as { __progress: string[] }).__progress)).map((shown) => {
+      const [state = '', percent = ''] = shown.split(':');
+      return { state, percent: percent === '' ? null : Number(percent) };
+    });
+    expect(progress.at(-1)).toEqual({ state: 'finished', percent: 100 });
+    const firstClaim = progress.findIndex((shown) => shown.state !== 'planning');
+    expect(progress.slice(0, firstClaim).every((shown) => shown.percent === null)).toBe(true);
+    const claimed = progress.slice(firstClaim).map((shown) => shown.percent ?? -1);
+    claimed.forEach((percent, index) => expect(percent, JSON.stringify(progress)).toBeGreaterThanOrEqual(claimed[index - 1] ?? 0));
 
     // The bar ends full, and agrees with the server's counters.
     const { run: stored } = RunDetailResponseSchema.parse((await api.get(`/api/runs/${run.runId()}`)).body);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
-import { ImportProgressSchema, ImportUploadResultSchema, SplitSummarySchema, type ImportProgress } from '../../shared/api/splits';
+import { ImportProgressSchema, ImportUploadResultSchema, SplitDeletedSchema, SplitSummarySchema, type ImportProgress } from '../../shared/api/splits';
 import { ErrorBodySchema } from '../../shared/errors';
 import { eligibleQaIds } from '../../server/generation/run-queries';
 import { importFolder } from '../../server/import/import-folder';
@@ -140,7 +140,8 @@ describe('importing a split uploaded as a zip', () => {
     const { report } = ImportUploadResultSchema.parse(res.body);
     expect(report).toMatchObject({ split: 'tables-only', qas_imported: 0, errors: [] });
     expect(report.charts_imported).toBeGreaterThan(0);
-    expect(report.warnings).toEqual([expect.stringContaining('no question files for split "tables-only": looked for tables-only_human.json and tables-only_augmented.json')]);
+    expect(report.warnings).toEqual([expect.stringContaining('no question files for split "tables-only": looked for files named <name>_human.json or <name>_augmented.json')]);
+    expect(report.warnings?.[0]).not.toMatch(/--\w/);
   });
 
   it('hqa import prints the same warning for a folder with tables but no question files', () => {
@@ -149,8 +150,76 @@ describe('importing a split uploaded as a zip', () => {
     const result = runCli(['import', dir], { dbPath: join(work, 'cli-warning.sqlite') });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain('warning: ');
-    expect(result.stderr).toContain('no question files for split "cli-tables-only": looked for cli-tables-only_human.json and cli-tables-only_augmented.json');
+    expect(result.stderr).toContain('no question files for split "cli-tables-only": looked for files named <name>_human.json or <name>_augmented.json');
     expect(result.stdout).toContain('0 questions imported');
+  });
+
+  it('reads the same question files whatever split name the form gives: the name only names the split', async () => {
+    const zip = await zipFolder(CHARTQA_SAMPLE, { top: 'chartqa-sample' });
+    const res = await upload(curator.client, zip, { filename: 'chartqa-sample.zip', split: 'named-in-form' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { report } = ImportUploadResultSchema.parse(res.body);
+    const cli = cliReport(CHARTQA_SAMPLE).report;
+    expect(cli.qas_imported).toBeGreaterThan(0);
+    expect(report).toMatchObject({ split: 'named-in-form', charts_imported: cli.charts_imported, qas_imported: cli.qas_imported, errors: [] });
+    expect(report.warnings).toBeUndefined();
+    const listed = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body).find((split) => split.name === 'named-in-form');
+    expect(listed).toMatchObject({ charts: cli.charts_imported, questions: cli.qas_imported });
+  });
+
+  it('speaks of the form’s fields, never of command-line flags, when it refuses a browser upload', async () => {
+    const badName = await upload(curator.client, await zipFolder(CHARTQA_SAMPLE, { top: 'bad-name' }), { filename: 'bad-name.zip', split: 'two words' });
+    expect(badName.status).toBe(400);
+    const nameMessage = ErrorBodySchema.parse(badName.body).error.message;
+    expect(nameMessage).toMatch(/^Split name: "two words" must be 1–100 letters, digits/);
+    expect(nameMessage).not.toMatch(/--\w/);
+
+    const unknown = await upload(curator.client, await zipFolder(CHARTQA_SAMPLE, { top: 'notes', filter: (path) => path === 'README.md' }), { filename: 'notes.zip' });
+    const formatMessage = ErrorBodySchema.parse(unknown.body).error.message;
+    expect(formatMessage).toContain('Choose one in the Format field');
+    expect(formatMessage).not.toMatch(/--\w/);
+
+    // The command line keeps its own words.
+    const dir = join(work, 'cli-bad-name');
+    cpSync(join(CHARTQA_SAMPLE, 'tables'), join(dir, 'tables'), { recursive: true });
+    expect(runCli(['import', dir, '--split', 'two words'], { dbPath: join(work, 'cli-bad-name.sqlite') }).stderr).toContain('--split: "two words" must be');
+  });
+
+  it('deletes a split just imported with 0 questions, charts and all; refuses one with items, naming them', async () => {
+    const db = server.server.ctx.db;
+    const zip = await zipFolder(CHARTQA_SAMPLE, { top: 'wrong-zip', filter: (path) => path.startsWith('tables/') });
+    const imported = ImportUploadResultSchema.parse((await upload(curator.client, zip, { filename: 'wrong-zip.zip' })).body).report;
+    expect(imported).toMatchObject({ split: 'wrong-zip', qas_imported: 0 });
+    const listed = () => SplitSummarySchema.array().parse(curatorSplits.body);
+    let curatorSplits = await curator.client.get('/api/splits');
+    expect(listed().find((split) => split.name === 'wrong-zip')).toMatchObject({ charts: imported.charts_imported, questions: 0, deletable: true });
+
+    const seen = recordEvents(socket, 'split.deleted');
+    expect((await reviewer.client.request('DELETE', '/api/splits/wrong-zip')).status).toBe(403);
+    const res = await curator.client.request('DELETE', '/api/splits/wrong-zip');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(SplitDeletedSchema.parse(res.body)).toEqual({ name: 'wrong-zip', charts: imported.charts_imported, questions: 0, groups: 0 });
+    curatorSplits = await curator.client.get('/api/splits');
+    expect(listed().map((split) => split.name)).not.toContain('wrong-zip');
+    expect(db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'wrong-zip'").get()).toEqual({ n: 0 });
+    await expect.poll(() => seen).toEqual([{ name: 'wrong-zip' }]);
+    expect(db.prepare("SELECT actor_id IS NOT NULL AS by_someone, details FROM audit_log WHERE action = 'split.deleted' AND target_id = 'wrong-zip'").get()).toEqual({
+      by_someone: 1,
+      details: JSON.stringify({ charts: imported.charts_imported, questions: 0, groups: 0 }),
+    });
+    expect((await curator.client.request('DELETE', '/api/splits/wrong-zip')).status).toBe(404);
+
+    // A split items were made from stays: archive it instead.
+    const qa = db.prepare("SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = 'named-in-form' ORDER BY q.id LIMIT 1").get() as { id: number };
+    buildItem(db, { qaId: qa.id });
+    curatorSplits = await curator.client.get('/api/splits');
+    expect(listed().find((split) => split.name === 'named-in-form')?.deletable).toBe(false);
+    const refused = await curator.client.request('DELETE', '/api/splits/named-in-form');
+    expect(refused.status).toBe(409);
+    expect(ErrorBodySchema.parse(refused.body).error.message).toBe('split "named-in-form" cannot be deleted: work was made from it (1 item). Archive it instead: that keeps everything.');
+    expect(db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'named-in-form'").get()).toEqual({ n: imported.charts_imported });
+    // As the refusal says (and out of the review queue the next tests count).
+    expect((await curator.client.patch('/api/splits/named-in-form', { archived: true })).status).toBe(200);
   });
 
   it('refuses uploads from reviewers and bodies that are not zips', async () => {
@@ -174,7 +243,7 @@ describe('splits: listed with counts, renamed, archived', () => {
     const list = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
     const test = list.find((s) => s.name === 'test');
     const counted = db.prepare("SELECT COUNT(DISTINCT c.id) AS charts, COUNT(q.id) AS questions FROM charts c LEFT JOIN factual_qas q ON q.chart_id = c.id WHERE c.split = 'test'").get() as { charts: number; questions: number };
-    expect(test).toEqual({ name: 'test', label: null, archived_at: null, items: 0, ...counted });
+    expect(test).toEqual({ name: 'test', label: null, archived_at: null, items: 0, deletable: true, ...counted });
 
     const renamed = await curator.client.patch('/api/splits/test', { label: 'ChartQA test (sample)' });
     expect(renamed.status).toBe(200);

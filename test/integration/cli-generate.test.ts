@@ -17,7 +17,7 @@ describe('hqa generate', () => {
     expect(result.stderr).toBe('');
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ status: 'done', llm_calls: 0, prompt_tokens: 0, cost: 0 });
-    expect(report.items_created + report.items_failed).toBe(6);
+    expect(report.items_created + report.items_declined + report.items_failed).toBe(6);
     expect(report.items_created).toBeGreaterThan(0);
     expect(report.proposals_created).toBeGreaterThan(0);
   });

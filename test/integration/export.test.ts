@@ -196,7 +196,7 @@ describe('charts of two splits with the same file name', () => {
       importSplit(two, CHARTQA_EXTRA, { split: 'alpha' });
       importSplit(two, CHARTQA_EXTRA, { split: 'beta' });
       expect(() => importSplit(two, CHARTQA_EXTRA, { split: '../escape' })).toThrow(/--split: "..\/escape" must be/);
-      // Question files are found by split name, so these splits have charts only: add a question each.
+      // A question of its own on each split's chart, for an item to be written over.
       const chartIds = two.prepare("SELECT id FROM charts WHERE imgname = 'multi_col_101207.png'").all() as { id: number }[];
       for (const { id } of chartIds) buildQa(two, { chartId: id, query: 'Which is highest?', label: 'X' });
       const qa = (split: string) =>

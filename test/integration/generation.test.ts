@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemListResponseSchema, ItemDetailResponseSchema } from '../../shared/api/items';
 import { ProposalListResponseSchema } from '../../shared/api/pool';
-import type { Run } from '../../shared/api/runs';
+import { RunDetailResponseSchema, type Run } from '../../shared/api/runs';
 import { jsonReply, truncatedJsonReply, type FakeOpenAI } from '../support/fake-openai';
 import { correctReply, hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -49,7 +49,7 @@ describe('an offline run', () => {
     const run = await runToEnd({ engine: 'offline', stage: 'both', chart_type: 'vertical_bar', items: 4, proposal_batches: 1 });
     expect(run).toMatchObject({ status: 'done', engine: 'offline', model: 'offline-rules', llm_calls: 0, cost: 0 });
     expect(run.proposals_created).toBeGreaterThan(0);
-    expect(run.items_created + run.items_failed).toBe(4);
+    expect(run.items_created + run.items_declined + run.items_failed).toBe(4);
     expect(run.items_created).toBeGreaterThan(0);
     const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body);
     expect(items.items).toHaveLength(run.items_created);
@@ -64,12 +64,27 @@ describe('an offline run', () => {
     expect(generated.proposals.every((p) => p.run_id === run.id && p.parent_ids.length > 0)).toBe(true);
   });
 
+  let secondRun: number | null = null;
+
   it('takes only QAs without items: a second run makes no item twice', async () => {
     const run = await runToEnd({ engine: 'offline', stage: 'items', chart_type: 'vertical_bar', items: 500 });
+    secondRun = run.id;
     const all = ItemListResponseSchema.parse((await curator.get('/api/items?chart_type=vertical_bar&page_size=200')).body);
     const qaIds = all.items.map((i) => i.qa_id);
     expect(new Set(qaIds).size).toBe(qaIds.length);
-    expect(run.items_created + run.items_failed).toBe(run.tasks_total);
+    expect(run.items_created + run.items_declined + run.items_failed).toBe(run.tasks_total);
+  });
+
+  it('counts the questions its rules can make no item for as "no item possible", apart from failures', async () => {
+    const { run, errors, declines } = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${secondRun ?? 0}`)).body);
+    // Some of the demo's vertical-bar questions no operation the rules perform can change.
+    expect(run.items_declined).toBeGreaterThan(0);
+    expect(declines.filter((decline) => decline.kind === 'item')).toHaveLength(run.items_declined);
+    for (const decline of declines) expect(decline).toMatchObject({ kind: 'item', declined_by: 'rules', reason: expect.stringMatching(/^offline rules: /) });
+    // Expected refusals are done tasks, never failed ones.
+    expect(errors.filter((error) => error.error.startsWith('offline rules:'))).toEqual([]);
+    expect(run.tasks_failed).toBe(run.items_failed);
+    expect(run.items_created + run.items_declined + run.items_failed).toBe(run.tasks_total);
   });
 });
 

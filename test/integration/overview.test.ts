@@ -72,6 +72,22 @@ async function setK(k: number) {
 }
 
 describe('GET /api/overview', () => {
+  it('counts what the next step depends on: charts and questions imported, runs started, items made', async () => {
+    const counted = db().prepare('SELECT (SELECT COUNT(*) FROM charts) AS charts, (SELECT COUNT(*) FROM factual_qas) AS questions, (SELECT COUNT(*) FROM runs) AS runs').get() as object;
+    expect((await overview()).setup).toEqual({ ...counted, items: ITEMS });
+
+    // A fresh start without the demo: everything at zero, so the page's next step is to import.
+    const empty = await startTestServer({ demo: false });
+    try {
+      const root = new TestClient(empty.url);
+      await root.login('admin', empty.server.adminPassword ?? '');
+      const res = await root.get('/api/overview');
+      expect(OverviewResponseSchema.parse(res.body).setup).toEqual({ charts: 0, questions: 0, runs: 0, items: 0 });
+    } finally {
+      await empty.close();
+    }
+  });
+
   it('is for curators and admins, not reviewers', async () => {
     expect((await ann.get('/api/overview')).status).toBe(403);
     expect((await new TestClient(server.url).get('/api/overview')).status).toBe(401);

@@ -204,6 +204,25 @@ describe('reflection with the offline engine', () => {
     }
   });
 
+  it('counts what happened in a batch whose every reflection failed: all failed, each with its reason, none revised', async () => {
+    await itemsAndReviews(server, reviewer, 'horizontal_bar');
+    const { ctx } = server.server;
+    const curatorId = userIdByName(ctx.db, 'cora');
+    // The model's endpoint refuses: each reflection is stored as failed rather than thrown.
+    const failing: Reviser = { engine: 'openai', model: 'gpt-4o-mini', revise: () => Promise.resolve({ ok: false, reason: 'the endpoint answered 503 three times', usage: NO_USAGE }) };
+    const batches = new ReflectionBatches(ctx, new FeedbackLoop(ctx, () => failing));
+    try {
+      const started = batches.start('horizontal_bar', curatorId);
+      expect(started.total).toBeGreaterThan(0);
+      await batches.run(started.id);
+      const finished = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+      expect(finished).toMatchObject({ id: started.id, status: 'done', done: started.total, revised: 0, failed: started.total });
+      expect(finished?.errors.map((error) => error.error)).toEqual(Array(started.total).fill('the endpoint answered 503 three times'));
+    } finally {
+      await batches.shutdown();
+    }
+  });
+
   it('a batch stopped by a shutdown is stored, and the next start resumes it where it stopped', async () => {
     await itemsAndReviews(server, reviewer, 'line');
     await itemsAndReviews(server, reviewer, 'area');

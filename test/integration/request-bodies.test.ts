@@ -63,3 +63,24 @@ describe('request bodies the server does not read are clear 4xx errors, never 50
     expect(res.status).toBe(201);
   });
 });
+
+describe('a body the schema refuses is answered in words that name the field', () => {
+  it('says what a field must be, never zod’s "Too small: expected number to be >=0"', async () => {
+    const cases: [string, string, unknown, string, string][] = [
+      ['POST', '/api/runs', { engine: 'offline', items: -1 }, 'body.items', 'Items must be 0 or more'],
+      ['POST', '/api/runs', { engine: 'offline', budget_cost: -1 }, 'body.budget_cost', 'Budget cost must be more than 0'],
+      ['POST', '/api/runs', { engine: 'offline', concurrency: 2.5 }, 'body.concurrency', 'Concurrency must be a whole number'],
+      ['POST', '/api/runs', { engine: 'diesel' }, 'body.engine', 'Engine must be one of offline, openai'],
+      ['POST', '/api/users', { role: 'reviewer', password: 'body-pass-123' }, 'body.username', 'Username is required'],
+      ['PATCH', '/api/settings', { lease_seconds: -5 }, 'body.lease_seconds', 'Lease seconds must be'],
+    ];
+    for (const [method, path, body, field, words] of cases) {
+      const res = await admin.request(method, path, body);
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      const error = errorOf(res);
+      expect(error.field).toBe(field);
+      expect(error.message.startsWith(`${field}: ${words}`), error.message).toBe(true);
+      expect(error.message).not.toMatch(/Too small|Too big|Invalid (input|option)|expected \w+ to be|>=|<=/);
+    }
+  });
+});

@@ -103,7 +103,7 @@ describe('hqa generate --confirmed-types-only', () => {
     // Every chart of the split is unconfirmed: nothing to take.
     expect(GenerateReportSchema.parse(JSON.parse(limited.stdout))).toMatchObject({ status: 'done', items_created: 0, items_failed: 0 });
     const unlimited = GenerateReportSchema.parse(JSON.parse(runCli(args, { dbPath }).stdout));
-    expect(unlimited.items_created + unlimited.items_failed).toBe(5);
+    expect(unlimited.items_created + unlimited.items_declined + unlimited.items_failed).toBe(5);
     const db = openAndMigrate(dbPath);
     try {
       const configs = (db.prepare('SELECT config FROM runs ORDER BY id').all() as { config: string }[]).map((row) => JSON.parse(row.config) as { confirmed_types_only: boolean });

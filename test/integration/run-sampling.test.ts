@@ -59,7 +59,7 @@ describe('which factual QAs a run takes', () => {
     const run = await runToEnd({ engine: 'offline', stage: 'items', items: 40 });
     expect(run.config.order).toBe('stratified');
     expect(run).toMatchObject({ status: 'done', tasks_total: 40 });
-    expect(run.items_created + run.items_failed).toBe(40);
+    expect(run.items_created + run.items_declined + run.items_failed).toBe(40);
 
     const tasks = plannedTasks(run.id);
     expect(tasks).toHaveLength(40);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { endpoint } from '@shared/api/endpoint';
 import { IdParamSchema, PageQuerySchema } from '@shared/api/common';
-import { ApiError, call } from './http';
+import { ApiError, call, errorMessage } from './http';
 
 const ThingSchema = z.object({ thing: z.object({ id: z.number(), name: z.string() }) });
 const things = {
@@ -60,5 +60,14 @@ describe('call', () => {
     const failure = call(things.archive, { params: { id: 7 } });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ code: 'internal' });
+  });
+});
+
+describe('errorMessage', () => {
+  it('names a field in words once, never by its request path', () => {
+    expect(errorMessage(new ApiError(400, 'bad_request', 'body.budget_cost: Budget cost must be more than 0', 'body.budget_cost'))).toBe('Budget cost must be more than 0');
+    expect(errorMessage(new ApiError(400, 'bad_request', 'body.qa_id: no factual QA 5', 'body.qa_id'))).toBe('QA id: no factual QA 5');
+    expect(errorMessage(new ApiError(409, 'conflict', 'taken', 'name'))).toBe('Name: taken');
+    expect(errorMessage(new ApiError(409, 'conflict', 'split "x" cannot be deleted'))).toBe('split "x" cannot be deleted');
   });
 });

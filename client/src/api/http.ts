@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { endpointUrl, type CallInput, type Endpoint, type ResponseOf } from '@shared/api/endpoint';
 import { ErrorBodySchema, type ErrorCode } from '@shared/errors';
+import { requestFieldLabel } from '@shared/issue-words';
 
 /** An API failure carrying the server's stable error code (and the offending field, if any). */
 export class ApiError extends Error {
@@ -96,11 +97,21 @@ export function call<E extends JsonEndpoint>(e: E, ...[input]: CallArgs<E>): Pro
   return request(e.method, url, e.schemas.response, sent) as Promise<ResponseOf<E>>;
 }
 
+/**
+ * An error about one field, in words: the server's `body.budget_cost: …` prefix is for programs;
+ * a person reads the field's name ("Budget cost"), once.
+ */
+function fieldMessage(field: string, message: string): string {
+  const rest = message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+  const label = requestFieldLabel(field);
+  return rest.startsWith(label) ? rest : `${label}: ${rest}`;
+}
+
 /** A user-facing sentence for any error a query or mutation may throw. */
 export function errorMessage(error: unknown): string {
   if (isApiError(error)) {
     if (error.status === 403) return `Not allowed: ${error.message}`;
-    return error.field ? `${error.field}: ${error.message}` : error.message;
+    return error.field ? fieldMessage(error.field, error.message) : error.message;
   }
   return error instanceof Error ? error.message : 'Something went wrong.';
 }

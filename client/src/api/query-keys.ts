@@ -14,6 +14,11 @@ export const queryKeys = {
   health: () => ['health'] as const,
   /** The curators' landing figures: refetched as reviews and runs move. */
   overview: () => ['overview'] as const,
+  /**
+   * Whether an export would hold anything. Under the overview's key: the pushes that move the
+   * overview's figures (decisions, runs) are the ones that change it, and refetch both.
+   */
+  exportStatus: () => ['overview', 'export-status'] as const,
   /** Splits with their counts (the Splits page). */
   splits: () => ['splits'] as const,
   /** One browser import's latest progress, written by the socket (`import.progress`). */

@@ -227,6 +227,11 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
     },
     'import.progress': (progress) => queryClient.setQueryData(queryKeys.importProgress(progress.upload_id), progress),
     'split.updated': () => invalidate(queryKeys.splits()),
+    'split.deleted': () => {
+      invalidate(queryKeys.splits());
+      void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() });
+      invalidate(queryKeys.overview());
+    },
     'chart_group.changed': ({ group_id, change, chart_ids }) => {
       // Lists count and page the groups; the group's page shows its name, order and questions.
       invalidate(queryKeys.charts.groups());

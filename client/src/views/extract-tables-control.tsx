@@ -28,7 +28,7 @@ function ExtractionProgress({ job, compact }: { job: ExtractionJob; compact: boo
       <p>
         Table extraction #{job.id} with {job.model} <RunStatusTag status={job.status} testId="extraction-status" />
       </p>
-      <RunProgressBar run={job} />
+      <RunProgressBar run={job} kind="extraction" />
       <dl className="figures">
         <div title="Retries and repair turns included; counted as each chart finishes">
           <dt>Requests</dt>

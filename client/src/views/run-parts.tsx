@@ -1,8 +1,8 @@
 import type { Run } from '@shared/api/runs';
 import type { RunStatus } from '@shared/domain/generation';
-import { percentHalfUp } from '@shared/eval/decimal-round';
+import { runProgress, type RunProgress, type RunProgressInput } from '@shared/generation/run-progress';
 import { formatTime } from '../ui/format';
-import { engineLabel, formatCost, taskCounts } from './run-progress';
+import { engineLabel, formatCost } from './run-progress';
 
 /** A run's status in its colour; evaluation runs share it under their own test id (`testId`). */
 export function RunStatusTag({ status, testId = 'run-status' }: { status: RunStatus; testId?: string }) {
@@ -23,35 +23,76 @@ export function EngineTag({ run }: { run: Pick<Run, 'engine' | 'model'> }) {
 }
 
 /**
- * Finished tasks as a bar: done in one colour, failed in another, out of the planned total.
+ * The figure last shown for each run or job, so that a later one never shows less (a pause that
+ * retries failed tasks): the list and the run's page share it, as they show the same run.
+ */
+const shownProgress = new Map<string, RunProgress>();
+
+/** A run's (or a job's) progress as last shown, moved on by its new counts and never back. */
+function progressOf(key: string, run: RunProgressInput): RunProgress {
+  const figure = runProgress(run, shownProgress.get(key) ?? null);
+  shownProgress.set(key, figure);
+  return figure;
+}
+
+function caption({ state, done, failed, total, retrying }: RunProgress): string {
+  const counts = `${done} done · ${failed} failed · ${total} total${retrying > 0 ? ` · ${retrying} back in the queue to retry` : ''}`;
+  return state === 'planning' ? `Planning: ${done + failed} of ${total} Stage 1 tasks finished; the items are planned when Stage 1 ends` : counts;
+}
+
+/**
+ * Finished tasks as a bar: done in one colour, failed in another, out of the planned total, with a
+ * percent that never goes backwards (`runProgress`): while a run still plans, no percent at all.
+ * A job planned whole at its start (table extraction, chart types) leaves out `plan_complete`.
  * `compact` drops the caption (list rows).
  */
-export function RunProgressBar({ run, compact = false }: { run: Pick<Run, 'id' | 'tasks_total' | 'tasks_done' | 'tasks_failed'>; compact?: boolean }) {
-  const { done, failed, total } = taskCounts(run);
+export function RunProgressBar({
+  run,
+  kind = 'run',
+  compact = false,
+}: {
+  run: Pick<Run, 'id' | 'status' | 'tasks_total' | 'tasks_done' | 'tasks_failed'> & { plan_complete?: boolean };
+  /** Keeps a job's figure apart from a run's of the same id. */
+  kind?: string;
+  compact?: boolean;
+}) {
+  const figure = progressOf(`${kind}:${run.id}`, { ...run, plan_complete: run.plan_complete ?? true });
+  const { done, failed, total, state, percent } = figure;
   const pct = (n: number) => (total > 0 ? `${(100 * n) / total}%` : '0%');
-  const caption = `${done} done · ${failed} failed · ${total} total`;
+  const text = caption(figure);
   return (
     <div className={compact ? 'run-progress compact' : 'run-progress'}>
       <div
-        className="progress-track"
+        className={state === 'planning' ? 'progress-track planning' : 'progress-track'}
         role="progressbar"
         aria-label={`Tasks of run ${run.id}`}
         aria-valuemin={0}
         aria-valuemax={total}
-        aria-valuenow={done + failed}
-        aria-valuetext={caption}
+        aria-valuenow={state === 'planning' ? undefined : Math.min(figure.settled, total)}
+        aria-valuetext={percent === null ? text : `${percent}% · ${text}`}
         data-testid="run-progress"
+        data-state={state}
+        data-percent={percent ?? undefined}
         data-done={done}
         data-failed={failed}
         data-total={total}
-        title={caption}
+        title={text}
       >
-        <span className="progress-done" style={{ width: pct(done) }} />
-        <span className="progress-failed" style={{ width: pct(failed) }} />
+        {state !== 'planning' && (
+          <>
+            <span className="progress-done" style={{ width: pct(done) }} />
+            <span className="progress-failed" style={{ width: pct(failed) }} />
+          </>
+        )}
       </div>
       {!compact && (
         <p className="progress-caption" data-testid="run-progress-caption">
-          <strong>{percentHalfUp(Math.min(done + failed, total), total, 0) ?? 0}%</strong> · {caption}
+          {percent !== null && (
+            <>
+              <strong>{percent}%</strong> ·{' '}
+            </>
+          )}
+          {text}
         </p>
       )}
     </div>

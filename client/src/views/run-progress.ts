@@ -1,21 +1,6 @@
 import { FINISHED_RUN_STATUSES, OFFLINE_MODEL, type Engine } from '@shared/domain/generation';
 import type { QaOrder, Run } from '@shared/api/runs';
 
-export interface TaskCounts {
-  done: number;
-  failed: number;
-  total: number;
-  /** Share of tasks finished either way, 0–1 (0 while nothing is planned). */
-  fraction: number;
-}
-
-/** Finished tasks (done or failed) over the planned total: of a run, or any job counted the same way (table extraction). */
-export function taskCounts(run: Pick<Run, 'tasks_total' | 'tasks_done' | 'tasks_failed'>): TaskCounts {
-  const total = run.tasks_total;
-  const finished = run.tasks_done + run.tasks_failed;
-  return { done: run.tasks_done, failed: run.tasks_failed, total, fraction: total > 0 ? Math.min(1, finished / total) : 0 };
-}
-
 export interface RunTiming {
   /** Seconds since the run started (to its end, once finished); null before it starts. */
   elapsedSeconds: number | null;
@@ -35,13 +20,14 @@ function parseTime(iso: string | null): number | null {
  */
 export function runTiming(run: Run, nowMs: number): RunTiming {
   const total = run.tasks_total;
+  // While the run still plans, its total will grow: a rate over it would promise too early an end.
   const finished = run.tasks_done + run.tasks_failed;
   const started = parseTime(run.started_at);
   const ended = parseTime(run.finished_at) ?? nowMs;
   const elapsedSeconds = started === null ? null : Math.max(0, (ended - started) / 1000);
   const remaining = Math.max(0, total - finished);
   let etaSeconds: number | null = null;
-  if (run.status === 'running' && elapsedSeconds !== null && elapsedSeconds > 0 && finished > 0) {
+  if (run.status === 'running' && run.plan_complete && elapsedSeconds !== null && elapsedSeconds > 0 && finished > 0) {
     etaSeconds = remaining / (finished / elapsedSeconds);
   }
   return { elapsedSeconds, etaSeconds };

@@ -23,6 +23,10 @@ export class EvaluationPage {
   readonly answerTypeChart: Locator;
   /** What the factual baseline's figures mean, under the comparison tables. */
   readonly baselineNote: Locator;
+  /** The export's download link, shown only when the export would hold items. */
+  readonly exportDownload: Locator;
+  /** Why there is nothing to export, shown in place of the download. */
+  readonly exportRefusal: Locator;
 
   constructor(
     readonly page: Page,
@@ -41,6 +45,8 @@ export class EvaluationPage {
     this.answerTypeTable = page.getByTestId('comparison-answer-types');
     this.answerTypeChart = page.getByTestId('answer-type-chart');
     this.baselineNote = page.getByTestId('factual-baseline-note');
+    this.exportDownload = page.getByTestId('export-download');
+    this.exportRefusal = page.getByTestId('export-refusal');
   }
 
   async goto(): Promise<this> {

@@ -13,6 +13,8 @@ export class RunPage {
   readonly itemsDeclined: Locator;
   /** The declined tasks with who declined and why, shown when there are any. */
   readonly declineRows: Locator;
+  /** The failed tasks' rows (Errors); expected refusals are never among them. */
+  readonly errorRows: Locator;
   readonly proposalsCreated: Locator;
   readonly items: Locator;
   readonly itemRows: Locator;
@@ -29,6 +31,7 @@ export class RunPage {
     this.itemsFailed = page.getByTestId('items-failed');
     this.itemsDeclined = page.getByTestId('items-declined');
     this.declineRows = page.getByTestId('run-declines').locator('tbody tr');
+    this.errorRows = page.getByTestId('run-errors').locator('tbody tr');
     this.proposalsCreated = page.getByTestId('proposals-created');
     this.items = page.getByTestId('item-list');
     this.itemRows = this.items.locator('tbody tr');

@@ -10,6 +10,9 @@ export class SplitsPage {
   readonly warnings: Locator;
   readonly refusal: Locator;
   readonly splitsTable: Locator;
+  readonly splitName: Locator;
+  /** What the Split name field does (and does not do), under it. */
+  readonly splitNameHint: Locator;
 
   constructor(readonly page: Page) {
     this.fileInput = page.getByTestId('import-file');
@@ -20,6 +23,8 @@ export class SplitsPage {
     this.warnings = page.getByTestId('import-warning');
     this.refusal = page.getByRole('alert');
     this.splitsTable = page.getByTestId('splits-table');
+    this.splitName = page.getByLabel('Split name (optional)');
+    this.splitNameHint = page.getByTestId('import-split-hint');
   }
 
   /** Picks the zip as a person would (the file chooser's result), then presses Import. */
@@ -37,6 +42,15 @@ export class SplitsPage {
     const input = this.page.getByLabel(`New name for ${split}`);
     await input.fill(label);
     await input.press('Enter');
+  }
+
+  /** Delete, then the confirmation's own button; returns the confirmation's text. */
+  async delete(split: string): Promise<string> {
+    await this.row(split).getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirmation = this.page.getByRole('alertdialog', { name: `Delete ${split}?` });
+    const text = (await confirmation.textContent()) ?? '';
+    await confirmation.getByRole('button', { name: 'Delete split' }).click();
+    return text;
   }
 
   /** Archive, then the confirmation's own button; returns the confirmation's text. */

@@ -7,7 +7,7 @@ import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import type { Decision } from '@shared/domain/review';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
+import { fieldErrorsOf, parseForm, type FieldErrors } from '../../ui/form-errors';
 import { ColourWarning } from '../../views/colour-warning';
 import { VerifierMark } from '../../views/item-tags';
 import { MarkedQuestion } from '../../views/marked-question';
@@ -36,7 +36,7 @@ function AdjudicationForm({ item, reviews }: { item: ItemDetail; reviews: Review
       final_question: finalQuestion.trim() === '' || finalQuestion.trim() === item.question ? undefined : finalQuestion.trim(),
       note,
     };
-    const parsed = AdjudicateRequestSchema.safeParse(body);
+    const parsed = parseForm(AdjudicateRequestSchema, body);
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error));
       return;

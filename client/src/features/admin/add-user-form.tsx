@@ -3,6 +3,7 @@ import { CreateUserRequestSchema, type CreateUserRequest } from '@shared/api/use
 import { ROLES, RoleSchema, type Role } from '@shared/domain/roles';
 import { errorMessage, isApiError } from '../../api/http';
 import { Field } from '../../ui/field';
+import { parseForm } from '../../ui/form-errors';
 import { useCreateUser } from './users-api';
 
 type FieldErrors = Partial<Record<keyof CreateUserRequest, string>>;
@@ -10,7 +11,7 @@ type FieldErrors = Partial<Record<keyof CreateUserRequest, string>>;
 type Created = { username: string; password: string | undefined };
 
 function fieldErrorsOf(request: unknown): { ok: CreateUserRequest } | { errors: FieldErrors } {
-  const parsed = CreateUserRequestSchema.safeParse(request);
+  const parsed = parseForm(CreateUserRequestSchema, request);
   if (parsed.success) return { ok: parsed.data };
   const errors: FieldErrors = {};
   for (const issue of parsed.error.issues) {

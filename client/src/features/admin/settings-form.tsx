@@ -4,7 +4,7 @@ import { CONSENSUS_RULES, ConsensusRuleSchema, type ConsensusRule } from '@share
 import type { Settings } from '@shared/settings';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
+import { fieldErrorsOf, parseForm, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
 import { useSettings, useUpdateSettings } from './settings-api';
 
 /** The settings edited as plain numbers, each with its label and input step. */
@@ -216,7 +216,7 @@ function SettingsEditor({ settings }: { settings: Settings }) {
     setNotice(null);
     const rowsError = priceRowsError(draft.prices);
     const changes = changedKeys(draft, settings);
-    const parsed = UpdateSettingsRequestSchema.safeParse(changes);
+    const parsed = parseForm(UpdateSettingsRequestSchema, changes);
     const found: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     if (rowsError) found.price_table = rowsError;
     setErrors(found);

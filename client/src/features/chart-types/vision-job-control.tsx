@@ -13,7 +13,7 @@ function VisionJobProgress({ job }: { job: ChartTypeJob }) {
       <p>
         Vision job #{job.id} with {job.model} <RunStatusTag status={job.status} testId="vision-job-status" />
       </p>
-      <RunProgressBar run={job} />
+      <RunProgressBar run={job} kind="chart-type-job" />
       <dl className="figures">
         <div title="Retries and repair turns included">
           <dt>Requests</dt>

@@ -1,8 +1,4 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { endpointUrl } from '@shared/api/endpoint';
-import { exportApi } from '@shared/api/export';
-import { EXPORT_FORMATS, type ExportFormat } from '@shared/export/chart-hqa';
 import { roleAtLeast } from '@shared/domain/roles';
 import { useCurrentUser } from '../../auth/session';
 import { LoadError } from '../../ui/error-messages';
@@ -11,17 +7,11 @@ import { AccuracyTable, AnswerTypeTable, FactualBaselineNote } from './compariso
 import { UnsolvedQuestions } from './unsolved-questions';
 import { useEvalComparison, useEvalRuns } from './eval-api';
 import { EvalRunsTable, evalRunPath } from './eval-runs-table';
+import { ExportPanel } from './export-panel';
 import { ImportPredictionsForm } from './import-predictions-form';
 import { PublishedFigures } from './published-figures';
 import { ScoreFilePanel } from './score-file-panel';
 import { StartEvalForm } from './start-eval-form';
-
-const FORMAT_LABELS: Record<ExportFormat, string> = {
-  'chart-hqa': 'Chart-HQA JSON (stats + items)',
-  chartqa: 'ChartQA question file ([{imgname, query, label}])',
-  jsonl: 'JSON lines (one item per line)',
-  pairs: 'Judgement pairs, ChartBench JSON lines (a true and a false assertion per numeric item, scored by Acc+)',
-};
 
 function EvalRunList() {
   const navigate = useNavigate();
@@ -72,41 +62,14 @@ function EvalComparison() {
  */
 export function EvaluationPage() {
   const user = useCurrentUser();
-  const [format, setFormat] = useState<ExportFormat>('chart-hqa');
-  const [full, setFull] = useState(false);
   const isCurator = roleAtLeast(user.role, 'curator');
-  const noProvenance = format === 'chartqa' || format === 'pairs';
-  const href = endpointUrl(exportApi.download, { query: { format, ...(full && !noProvenance ? { full: 'true' } : {}) } });
   return (
     <section className="page">
       <title>Evaluation · Chart-HQA</title>
       <h1>Evaluation</h1>
       <h2>Export the dataset</h2>
       {isCurator ? (
-        <form className="export-form" onSubmit={(event) => event.preventDefault()}>
-          <p className="muted">Only accepted items, with reviewers’ corrections applied, in a fixed order with stable ids.</p>
-          <fieldset>
-            <legend>Format</legend>
-            {EXPORT_FORMATS.map((f) => (
-              <label key={f}>
-                <input type="radio" name="format" value={f} checked={format === f} onChange={() => setFormat(f)} /> {FORMAT_LABELS[f]}
-              </label>
-            ))}
-          </fieldset>
-          <label>
-            <input type="checkbox" checked={full} disabled={noProvenance} onChange={(event) => setFull(event.target.checked)} /> Add provenance (edit, program,
-            verifier, every review, run and model)
-          </label>
-          <p>
-            <a className="button" href={href} download data-testid="export-download">
-              Download
-            </a>
-          </p>
-          <p className="muted">
-            From the command line: <code>npm run --silent hqa -- export --out chart-hqa.json [--format …] [--full] [--images DIR]</code>; score a model’s
-            predictions with <code>hqa score</code>, or ask a model with <code>hqa eval</code> and import its predictions below.
-          </p>
-        </form>
+        <ExportPanel />
       ) : (
         <p className="muted">Curators export the dataset.</p>
       )}

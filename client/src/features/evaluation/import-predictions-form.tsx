@@ -4,7 +4,7 @@ import { ImportEvalRequestSchema, type EvalMode, type PredictionRow } from '@sha
 import { errorMessage, isApiError } from '../../api/http';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
+import { fieldErrorsOf, parseForm, type FieldErrors } from '../../ui/form-errors';
 import { SubmitButton } from '../../ui/submit-button';
 import { useImportEval } from './eval-api';
 import { evalRunPath } from './eval-runs-table';
@@ -65,7 +65,7 @@ export function ImportPredictionsForm() {
       setErrors({ predictions: file ? file.error : 'Choose the predictions file: the JSON array that hqa eval writes.' });
       return;
     }
-    const parsed = ImportEvalRequestSchema.safeParse({ model, mode, predictions: file.predictions });
+    const parsed = parseForm(ImportEvalRequestSchema, { model, mode, predictions: file.predictions });
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error));
       return;

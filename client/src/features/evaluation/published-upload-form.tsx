@@ -4,7 +4,7 @@ import { checkPaperTable, PaperTableError, readPaperTable } from '@shared/eval/p
 import { errorMessage } from '../../api/http';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
-import { fieldErrorsOf, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
+import { fieldErrorsOf, parseForm, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
 import { SubmitButton } from '../../ui/submit-button';
 import { useUploadPublishedTable } from './published-figures-api';
 
@@ -67,7 +67,7 @@ export function PublishedUploadForm() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const parsed = UploadPublishedTableRequestSchema.safeParse({ source, file_name: file?.name ?? '', text: file && 'text' in file ? file.text : '' });
+    const parsed = parseForm(UploadPublishedTableRequestSchema, { source, file_name: file?.name ?? '', text: file && 'text' in file ? file.text : '' });
     const found = parsed.success ? {} : fieldErrorsOf(parsed.error);
     const fileError = !file ? 'Choose the table: a TSV in the layout of Table 3 or Table 4.' : 'error' in file ? file.error : (found.text ?? found.file_name);
     const next: FieldErrors = { source: found.source, file: fileError };

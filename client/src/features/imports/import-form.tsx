@@ -65,7 +65,18 @@ export function ImportForm() {
         </label>
         <label className="field">
           <span>Split name (optional)</span>
-          <input value={split} onChange={(e) => setSplit(e.target.value)} maxLength={100} pattern="[\w.\-]+" placeholder="from the files" />
+          <input
+            value={split}
+            onChange={(e) => setSplit(e.target.value)}
+            maxLength={100}
+            pattern="[\w.\-]+"
+            placeholder="from the files"
+            aria-describedby="import-split-hint"
+          />
+          <span className="field-hint" id="import-split-hint" data-testid="import-split-hint">
+            Only names the split in lists, runs and exports (empty: the question files’ name, else the zip’s). It never changes which files are read:
+            every question file in the zip (<code>&lt;name&gt;_human.json</code>, <code>&lt;name&gt;_augmented.json</code>) is imported.
+          </span>
         </label>
         <button type="submit" className="primary" disabled={!file || upload.isPending}>
           {upload.isPending ? 'Importing…' : 'Import'}

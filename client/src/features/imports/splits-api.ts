@@ -18,6 +18,18 @@ export function useUpdateSplit() {
   });
 }
 
+export function useDeleteSplit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) => call(splitsApi.remove, { params: { name } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.splits() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.charts.all() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.overview() });
+    },
+  });
+}
+
 /** The latest `import.progress` of one upload, as the socket wrote it into the cache. */
 export function useImportProgress(uploadId: string | null): ImportProgress | null {
   const { data } = useQuery<ImportProgress>({ queryKey: queryKeys.importProgress(uploadId ?? ''), queryFn: skipToken, staleTime: Infinity, enabled: uploadId !== null });

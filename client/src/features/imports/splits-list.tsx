@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SplitSummary } from '@shared/api/splits';
 import { errorMessage } from '../../api/http';
 import { formatTime } from '../../ui/format';
-import { useSplits, useUpdateSplit } from './splits-api';
+import { useDeleteSplit, useSplits, useUpdateSplit } from './splits-api';
 import { ExtractTablesControl } from '../../views/extract-tables-control';
 
 /** The label, edited in place: Enter or Save stores it, Escape or Cancel leaves it. */
@@ -81,6 +81,35 @@ function ArchiveAction({ split }: { split: SplitSummary }) {
   );
 }
 
+/**
+ * Delete, only for a split nothing was made from (a wrong import, 0 questions): asks first,
+ * saying what goes. Splits with items or runs are archived instead.
+ */
+function DeleteAction({ split }: { split: SplitSummary }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteSplit();
+  if (!split.deletable) return null;
+  if (!confirming) {
+    return (
+      <button type="button" onClick={() => setConfirming(true)}>
+        Delete
+      </button>
+    );
+  }
+  return (
+    <span role="alertdialog" aria-label={`Delete ${split.name}?`}>
+      Delete {split.name}? Its {split.charts} charts and {split.questions} questions are removed; no item or run was made from them.{' '}
+      <button type="button" className="danger" onClick={() => remove.mutate(split.name, { onSuccess: () => setConfirming(false) })} disabled={remove.isPending}>
+        Delete split
+      </button>{' '}
+      <button type="button" onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
+      {remove.isError && <span className="error"> {errorMessage(remove.error)}</span>}
+    </span>
+  );
+}
+
 export function SplitsList() {
   const splits = useSplits();
   return (
@@ -124,7 +153,7 @@ export function SplitsList() {
                   )}
                 </td>
                 <td>
-                  <ArchiveAction split={split} />
+                  <ArchiveAction split={split} /> <DeleteAction split={split} />
                   {split.archived_at === null && <ExtractTablesControl target={{ split: split.name }} compact />}
                 </td>
               </tr>

@@ -4,6 +4,7 @@ import type { OverviewResponse } from '@shared/api/overview';
 import { LoadError } from '../../ui/error-messages';
 import { formatPassRate } from '../../ui/format';
 import { useOverview } from './overview-api';
+import { loopSteps } from './next-steps';
 
 type FigureProps = { label: string; value: ReactNode; detail: ReactNode; to: string; action: string; testId: string };
 
@@ -66,6 +67,34 @@ function OverviewFigures({ overview }: { overview: OverviewResponse }) {
   );
 }
 
+/**
+ * The loop's four steps with the next one to take, until the project has a dataset: a first
+ * overview (an empty database, or the demo split only) says what to do, not just four zeros.
+ */
+function NextSteps({ overview }: { overview: OverviewResponse }) {
+  const { steps, next } = loopSteps(overview);
+  if (next === null) return null;
+  return (
+    <section className="panel next-steps" aria-labelledby="next-steps-heading" data-testid="next-steps" data-next={next.key}>
+      <h2 id="next-steps-heading">
+        Next: <Link to={next.to}>{next.action}</Link>
+      </h2>
+      <p className="muted small">A benchmark is built in four steps: import → run → review → export.</p>
+      <ol className="loop-steps">
+        {steps.map((step) => (
+          <li key={step.key} data-step={step.key} data-done={step.done} aria-current={step === next ? 'step' : undefined} className={step === next ? 'next' : undefined}>
+            <span className="step-mark" aria-hidden="true">
+              {step.done ? '✓' : step === next ? '→' : '·'}
+            </span>{' '}
+            <Link to={step.to}>{step.title}</Link>
+            {step.done && <span className="sr-only"> (done)</span>} <span className="muted small">{step.detail}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** Where curators and admins land: what waits for whom, live as reviews and runs move. */
 export function OverviewPage() {
   const overview = useOverview();
@@ -77,7 +106,12 @@ export function OverviewPage() {
       </header>
       {overview.isPending && <p className="muted">Loading…</p>}
       {overview.isError && <LoadError what="the overview" error={overview.error} />}
-      {overview.data && <OverviewFigures overview={overview.data} />}
+      {overview.data && (
+        <>
+          <NextSteps overview={overview.data} />
+          <OverviewFigures overview={overview.data} />
+        </>
+      )}
     </section>
   );
 }

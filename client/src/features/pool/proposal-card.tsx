@@ -4,7 +4,7 @@ import { ProposalTextSchema, type Proposal } from '@shared/api/pool';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
-import { serverFieldMessage, serverFieldOf } from '../../ui/form-errors';
+import { parseForm, serverFieldMessage, serverFieldOf } from '../../ui/form-errors';
 import { useUpdateProposal } from '../../api/pool-api';
 import { SCOPE_LABELS } from './pool-filters';
 
@@ -86,7 +86,7 @@ function EditTextForm({ proposal, onDone }: { proposal: Proposal; onDone: () => 
   const [clientError, setClientError] = useState<string | undefined>();
 
   const save = () => {
-    const parsed = ProposalTextSchema.safeParse(text);
+    const parsed = parseForm(ProposalTextSchema, text, { '': 'The text' });
     if (!parsed.success) {
       setClientError(parsed.error.issues[0]?.message ?? 'invalid text');
       return;

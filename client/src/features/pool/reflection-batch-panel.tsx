@@ -5,11 +5,17 @@ import { CHART_TYPE_LABELS, type ChartType } from '@shared/domain/chart-types';
 import { errorMessage } from '../../api/http';
 import { useLatestReflectionBatch, useReflectionBatch, useStartReflectionBatch } from './reflection-api';
 
+/** What a batch's reflections came to, each counted once: revised, duplicates of the pool, failed. */
+function batchOutcomes({ done, revised, failed }: Pick<ReflectionBatch, 'done' | 'revised' | 'failed'>): string {
+  const duplicates = done - revised - failed;
+  return [`${revised} revised`, ...(duplicates > 0 ? [`${duplicates} duplicate${duplicates === 1 ? '' : 's'} of the pool`] : []), `${failed} failed`].join(' · ');
+}
+
 /** Reflected proposals over the batch's total: revised or not in one colour, failed in another. */
 function BatchProgress({ batch }: { batch: ReflectionBatch }) {
   const { total, done, revised, failed } = batch;
   const pct = (n: number) => (total > 0 ? `${(100 * n) / total}%` : '0%');
-  const caption = `${done} of ${total} reflected · ${revised} revised · ${failed} failed`;
+  const caption = `${done} of ${total} reflected · ${batchOutcomes(batch)}`;
   return (
     <div className="run-progress">
       <div
@@ -85,7 +91,11 @@ export function ReflectionBatchPanel({ chartType }: { chartType: ChartType | '' 
           ) : (
             <BatchProgress batch={batch} />
           )}
-          {batch.status === 'done' && batch.total > 0 && <p data-testid="reflection-batch-done">Done.</p>}
+          {batch.status === 'done' && batch.total > 0 && (
+            <p data-testid="reflection-batch-done" className={batch.failed === batch.total ? 'error-text' : undefined}>
+              {batch.failed === batch.total ? `Done, with no revision: all ${batch.total} failed (reasons below).` : `Done: ${batchOutcomes(batch)}.`}
+            </p>
+          )}
           <BatchErrors errors={batch.errors} />
         </div>
       )}

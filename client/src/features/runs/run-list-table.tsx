@@ -5,7 +5,7 @@ import { formatTime } from '../../ui/format';
 import { useNavigableRows } from '../../keyboard/use-list-navigation';
 import { BatchStep } from '../../views/batch-step';
 import { EngineTag, RunProgressBar, RunStatusTag } from '../../views/run-parts';
-import { formatCost } from '../../views/run-progress';
+import { formatCost, isFinished } from '../../views/run-progress';
 
 /** Runs, newest first, each with its live status and progress; rows open the run's view. */
 export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run) => void }) {
@@ -58,16 +58,14 @@ export function RunListTable({ runs, onOpen }: { runs: Run[]; onOpen: (run: Run)
             </td>
             <td className="progress-cell">
               <RunProgressBar run={run} compact />
-              <span className="small muted">
-                {run.tasks_done + run.tasks_failed}/{run.tasks_total}
-              </span>
+              <span className="small muted">{run.plan_complete || isFinished(run) ? `${run.tasks_done + run.tasks_failed}/${run.tasks_total}` : 'planning'}</span>
               {run.batch_progress && (run.status === 'running' || run.status === 'paused') && <BatchStep progress={run.batch_progress} testId="run-row-batch-progress" />}
             </td>
             <td className="num">{run.proposals_created}</td>
             <td className="num">
               {run.items_created}
               {run.items_failed > 0 && <span className="error-text"> ({run.items_failed} failed)</span>}
-              {run.items_declined > 0 && <span className="muted"> ({run.items_declined} declined)</span>}
+              {run.items_declined > 0 && <span className="muted"> ({run.items_declined} no item possible)</span>}
             </td>
             <td className="num">{(run.prompt_tokens + run.completion_tokens).toLocaleString()}</td>
             <td className="num">{formatCost(run.cost)}</td>

@@ -59,7 +59,9 @@ function RunFigures({ run }: { run: Run }) {
         </dd>
       </div>
       <div>
-        <dt title="Stage 2 tasks that ended without an item and without failing: no listed proposal could change the answer (the model declined), or none could (the server sent no request)">Items declined</dt>
+        <dt title="Stage 2 tasks that ended without an item and without failing: no proposal can change the question’s answer (the server sent no request, or the offline rules found none), or the model declined the proposals listed">
+          No item possible
+        </dt>
         <dd data-testid="items-declined">{run.items_declined}</dd>
       </div>
       <div>
@@ -159,30 +161,40 @@ function RunErrors({ errors }: { errors: RunError[] }) {
   );
 }
 
-/** Declines are not failures: a task whose question no proposal could change ends with why, and is never retried. */
+const DECLINED_BY: Record<RunDecline['declined_by'], string> = {
+  model: 'the model',
+  server: 'the server (no request sent)',
+  rules: 'the offline rules',
+};
+
+/**
+ * Expected refusals are not failures: a task whose question no proposal can change (or, Stage 1,
+ * for which the rules have nothing new) ends with why, never retried, and is shown apart from errors.
+ */
 function RunDeclines({ declines }: { declines: RunDecline[] }) {
-  if (declines.length === 0) return <p className="muted">No declined tasks.</p>;
   return (
     <table className="data-grid run-declines" data-testid="run-declines">
       <thead>
         <tr>
           <th scope="col">Task</th>
           <th scope="col">About</th>
-          <th scope="col">Declined by</th>
-          <th scope="col">Reason</th>
+          <th scope="col">Found by</th>
+          <th scope="col">Outcome</th>
           <th scope="col">When</th>
         </tr>
       </thead>
       <tbody>
         {declines.map((decline) => (
-          <tr key={decline.task_id}>
+          <tr key={decline.task_id} data-testid="run-decline">
             <td className="num">{decline.task_id}</td>
             <td className="small">
               {decline.qa_id !== null && <>QA {decline.qa_id} </>}
               {decline.chart_type ?? ''}
             </td>
-            <td>{decline.declined_by === 'model' ? 'the model' : 'the server (no request)'}</td>
-            <td className="reason-cell">{decline.reason}</td>
+            <td>{DECLINED_BY[decline.declined_by]}</td>
+            <td className="reason-cell">
+              {decline.kind === 'item' ? 'no item possible' : 'no new proposal possible'}: {decline.reason}
+            </td>
             <td className="small">
               <time dateTime={decline.updated_at}>{formatTime(decline.updated_at)}</time>
             </td>
@@ -254,7 +266,8 @@ function RunView({ run, errors, declines, back }: { run: Run; errors: RunError[]
 
       {declines.length > 0 && (
         <section aria-labelledby="run-declines-heading">
-          <h2 id="run-declines-heading">Declined ({run.items_declined})</h2>
+          <h2 id="run-declines-heading">No item possible ({run.items_declined})</h2>
+          <p className="muted small">Expected refusals, not failures: no proposal can change these questions’ answers. They are not retried.</p>
           <RunDeclines declines={declines} />
         </section>
       )}

@@ -57,6 +57,14 @@ const INITIAL: Draft = {
 };
 
 /** A typed number; empty is "not given" and anything else that is not a number fails validation. */
+/** The form's names for the fields its errors name, where they read differently from the request's. */
+const FIELD_LABELS = {
+  items: 'Items (factual QAs)',
+  proposal_batches: 'Proposal batches per type',
+  budget_tokens: 'Budget, tokens',
+  budget_cost: 'Budget, cost in $',
+} as const;
+
 const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
 function toRequest(draft: Draft): RunConfigInput {
@@ -88,7 +96,7 @@ export function StartRunForm() {
   const start = useStartRun();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<Draft>(INITIAL);
-  const { validate, errorFor, serverField } = useFieldErrors(start.error);
+  const { validate, errorFor, serverField } = useFieldErrors(start.error, undefined, FIELD_LABELS);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const openai = draft.engine === 'openai';

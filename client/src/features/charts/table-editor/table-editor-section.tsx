@@ -7,6 +7,7 @@ import { CounterfactualChart } from '../../../views/counterfactual-chart';
 import { parsePastedTable } from './csv-paste';
 import { TableGrid } from './table-grid';
 import { useChartTable, useConfirmTable, useExtractTable, useSaveTable } from './table-api';
+import { parseForm } from '../../../ui/form-errors';
 
 const SOURCE_WORDS: Record<NonNullable<ChartTable['table_source']>, string> = {
   imported: 'imported with the chart',
@@ -18,10 +19,9 @@ const STARTER: EditedTable = { title: null, label_header: 'Characteristic', seri
 
 /** The first problem of a draft, named by its field, or null when the server would take it. */
 function draftProblem(draft: EditedTable): string | null {
-  const parsed = EditedTableSchema.safeParse(draft);
+  const parsed = parseForm(EditedTableSchema, draft);
   if (parsed.success) return null;
-  const issue = parsed.error.issues[0];
-  return issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid table';
+  return parsed.error.issues[0]?.message ?? 'invalid table';
 }
 
 type SectionProps = { chartId: number; chartType: ChartType; canEdit: boolean };

@@ -1,6 +1,6 @@
 import { CreateItemRequestSchema, type CreateItemRequest } from '@shared/api/items';
 import { classifyAnswer, type AnswerType } from '@shared/table/answers';
-import { fieldErrorsOf, type FieldErrors } from '../../../ui/form-errors';
+import { fieldErrorsOf, parseForm, type FieldErrors } from '../../../ui/form-errors';
 
 /** The write-item form as typed. */
 export type ItemDraftForm = {
@@ -48,7 +48,7 @@ export function toCreateItemRequest(draft: ItemDraftForm): { ok: CreateItemReque
       return { errors: { edit: `not valid JSON${detail}` } };
     }
   }
-  const parsed = CreateItemRequestSchema.safeParse({
+  const parsed = parseForm(CreateItemRequestSchema, {
     qa_id: draft.qaId ?? undefined,
     proposal_id: draft.proposalId ?? undefined,
     assumption: draft.assumption,

@@ -1,0 +1,41 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yazl from 'yazl';
+import type { Db } from '../../db/database';
+import { recordAudit } from '../audit/audit-log';
+import { writeHfDataset } from './hf-dataset-writer';
+
+/** Every file under `dir`, as paths relative to it with `/`, in name order (the zip's order). */
+function filesUnder(dir: string, prefix = ''): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const relative = prefix ? `${prefix}/${name}` : name;
+      return statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name), relative) : [relative];
+    });
+}
+
+/**
+ * The Evaluation page's Hugging Face download: the folder `hqa export --format hf-dataset` writes
+ * (the same writer, so the same files), built in a temporary folder and streamed as a zip whose
+ * entries sit under `<name>/`, then removed. Its audit entry is written once the zip was sent whole.
+ */
+export async function downloadHfDataset(db: Db, out: Writable, options: { name: string }, actorId: number): Promise<{ items: number; images: number }> {
+  const work = mkdtempSync(join(tmpdir(), 'hqa-hf-export-'));
+  try {
+    const dir = join(work, options.name);
+    const { items, images } = await writeHfDataset(db, dir, { name: options.name });
+    const zip = new yazl.ZipFile();
+    // PNGs are compressed already: stored as they are, the zip is made faster and no larger.
+    for (const file of filesUnder(dir)) zip.addFile(join(dir, file), `${options.name}/${file}`, { compress: !file.endsWith('.png') });
+    zip.end();
+    await pipeline(zip.outputStream, out, { end: false });
+    recordAudit(db, { actor_id: actorId, action: 'export.downloaded', target_type: 'export', target_id: 'hf-dataset', details: { format: 'hf-dataset', name: options.name, items, images } });
+    return { items, images };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
