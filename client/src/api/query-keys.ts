@@ -35,6 +35,8 @@ export const queryKeys = {
     groupLinks: (chartId: number) => ['charts', 'detail', chartId, 'groups'] as const,
   },
   settings: () => ['settings'] as const,
+  /** The review criteria's guidelines (every reviewer reads them; under `settings`, which admins change). */
+  reviewGuidelines: () => ['settings', 'review-guidelines'] as const,
   /** Table-extraction jobs: the recent list is fetched and kept live by `extraction.progressed`; a plan (the button's count) per scope. */
   extractionJobs: {
     all: () => ['extraction-jobs'] as const,
