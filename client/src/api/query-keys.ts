@@ -127,5 +127,7 @@ export const queryKeys = {
     history: (itemId: number) => ['review', 'history', itemId] as const,
     /** Items whose lease ran out under this user, as pushed by the server (never fetched). */
     expiredLeases: () => ['review', 'expired-leases'] as const,
+    /** This user's reviews the server stored, as pushed to all their tabs (never fetched). */
+    ownReviews: () => ['review', 'own-reviews'] as const,
   },
 };
