@@ -59,6 +59,13 @@ export const ServerEventSchemas = {
   'item.decided': z.object({ item_id: z.number().int(), status: ItemStatusSchema }),
   /** Sent only to the reviewer whose lease ran out. */
   'lease.expired': z.object({ item_id: z.number().int() }),
+  /**
+   * Sent only to the reviewer who submitted: the server stored their review of the item. Their
+   * other tabs and windows showing that item (or holding it next) learn it is done there too.
+   * `review_id` is the id the submit answered with, so the tab that sent it knows it for its own.
+   * It says nothing of the item's outcome (blind review).
+   */
+  'review.submitted': z.object({ item_id: z.number().int(), review_id: z.number().int() }),
   'queue.changed': z.object({ counts: StatusCountsSchema }),
   /** Curators assigned, unassigned, retired or restored items, or changed a named queue's members: each reviewer's "assigned to you" may have moved. Names nobody. */
   'assignment.changed': z.object({ items: z.number().int() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConsensusRuleSchema } from './domain/review';
+import { DEFAULT_REVIEW_GUIDELINES, ReviewGuidelinesSchema } from './review/guidelines';
 import { DEFAULT_MAX_CHANGE_SHARE } from './table/change-magnitude';
 
 /** Price of a model per million tokens, for cost accounting and budget caps. */
@@ -50,6 +51,8 @@ export const SettingsSchema = z.object({
   gold_share: z.number().min(0).max(1).default(0.1),
   /** Stats flags a reviewer to curators whose agreement with gold on any criterion is under this. */
   gold_agreement_threshold: z.number().min(0).max(1).default(0.8),
+  /** Review: what each criterion asks, in Markdown, shown to reviewers on the review screen (`g`). */
+  review_guidelines: ReviewGuidelinesSchema.default(DEFAULT_REVIEW_GUIDELINES),
   /** How long a claimed item stays the reviewer's without a renewal. */
   lease_seconds: z.number().int().min(30).max(3600).default(300),
   /**

@@ -15,7 +15,7 @@ export interface ReviewHooks {
 }
 
 /** The live events review's writes send (`ReviewEvents` in the server; a recorder in tests). */
-export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'expired'>;
+export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'expired' | 'reviewed'>;
 
 const settled = (status: ItemStatus) => status === 'accepted' || status === 'rejected';
 
@@ -62,6 +62,9 @@ export class ReviewCommands {
     });
     // A gold item's review is compared with gold, not counted: its status did not change, no decision follows.
     const { gold, result } = outcome;
+    // The reviewer's other tabs on this item stop offering it, gold or not; the review's id (as
+    // the submit answers it) lets the tab that sent it know the push for its own.
+    this.events.reviewed(itemId, reviewerId, (gold ?? result).review_id);
     if (gold) {
       this.events.released(itemId);
       return gold;

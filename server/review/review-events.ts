@@ -53,6 +53,11 @@ export class ReviewEvents {
     this.queueChanged();
   }
 
+  /** The reviewer's review of the item was stored: their own tabs are told, nobody else (blind review). */
+  reviewed(itemId: number, reviewerId: number, reviewId: number): void {
+    this.ctx.publishTo(reviewerId, 'review.submitted', { item_id: itemId, review_id: reviewId });
+  }
+
   expired(leases: { item_id: number; reviewer_id: number }[]): void {
     for (const lease of leases) {
       this.ctx.publishTo(lease.reviewer_id, 'lease.expired', { item_id: lease.item_id });

@@ -8,6 +8,8 @@ import { getSettings, putSettings } from './settings-queries';
 export function settingsRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, settingsApi.get, 'admin', () => ({ settings: getSettings(ctx.db) }));
+  // The guidelines are the reviewers' to read; only admins change them (PATCH below).
+  handle(api, settingsApi.guidelines, 'reviewer', () => ({ guidelines: getSettings(ctx.db).review_guidelines }));
   handle(api, settingsApi.update, 'admin', ({ body, req, user }) => {
     // The schema fills defaults for keys left out; store only what the admin sent.
     const sent = new Set(Object.keys(req.body as object));

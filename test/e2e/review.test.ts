@@ -154,10 +154,15 @@ describe('reviewing in the browser', () => {
     await review.press('Escape', 'r');
     const third = await review.waitForItemOtherThan(second);
 
-    // 3. Accept with a corrected answer: correctness fails, the answer is corrected.
+    // 3. Accept with a corrected answer: correctness fails, the answer is corrected; an accept
+    // carrying a failed criterion and a correction asks first, Enter confirms.
     await review.press('2', 'c');
     await review.type('42');
     await review.press('Escape', 'a');
+    await review.acceptConfirm.waitFor();
+    expect(await review.acceptConfirm.textContent()).toContain('You failed answer correctness and you corrected the answer to “42”');
+    expect(await review.shownItemId()).toBe(third);
+    await review.press('Enter');
     await review.waitForItemOtherThan(third);
 
     await expect.poll(() => reviewsBy(userId).length).toBe(3);
@@ -184,20 +189,31 @@ describe('reviewing in the browser', () => {
     await expect.poll(() => review.queueCounts.textContent()).toContain('accepted 2 · rejected 1');
   });
 
-  it('refuses a rejection without feedback, saying why; lists every key; skips', async () => {
+  it('refuses a rejection without feedback, saying why in one message and keeping the keys; lists every key; skips', async () => {
     const { review, userId } = await reviewerOnReviewPage();
     const shown = await review.shownItemId();
     await review.press('r');
     await review.errors.waitFor();
-    expect(await review.errors.textContent()).toContain('a rejection needs at least one failed criterion');
-    expect(await review.errors.textContent()).toContain('a rejection needs written feedback');
+    // One message, naming the keys that fix it; nothing else on the page says it again.
+    expect(await review.errors.textContent()).toBe('Not rejected: a rejection needs a failed criterion (press 1, 2 or 3) and written feedback (press f).');
+    expect(await review.page.getByRole('alert').count()).toBe(1);
     expect(await review.shownItemId()).toBe(shown);
     expect(reviewsBy(userId)).toHaveLength(0);
-    // The cursor went to the feedback field; Esc leaves it, and the overlay lists every key.
-    expect(await review.feedback.evaluate((field) => field === document.activeElement)).toBe(true);
-    await review.press('Escape', '?');
+    // The focus stayed where it was: the next keys are shortcuts, not text typed into Feedback
+    // ("2r2f…" used to land in the field).
+    expect(await review.focused()).toBe('BODY');
+    await review.press('2', 'r');
+    expect(await review.feedback.inputValue()).toBe('');
+    expect(await review.criterionPasses('Answer correctness')).toBe(false);
+    expect(await review.errors.textContent()).toBe('Not rejected: a rejection needs written feedback (press f).');
+    await review.press('2');
+    expect(await review.criterionPasses('Answer correctness')).toBe(true);
+    await review.errors.waitFor({ state: 'detached' });
+    expect(await review.feedback.inputValue()).toBe('');
+    expect(reviewsBy(userId)).toHaveLength(0);
+    await review.press('?');
     await review.keysOverlay.waitFor();
-    for (const key of ['1', '2', '3', 'a', 'r', 's', 'f', 'c', 'u']) {
+    for (const key of ['1', '2', '3', 'a', 'r', 's', 'f', 'c', 'u', 'l', 'z', 't', 'g']) {
       expect(await review.keysOverlay.locator('kbd', { hasText: new RegExp(`^${key}$`) }).count()).toBe(1);
     }
     await review.press('Escape');
@@ -217,6 +233,8 @@ describe('reviewing in the browser', () => {
     await review.press('c');
     await review.type('7');
     await review.press('Escape', 'a');
+    await review.acceptConfirm.waitFor();
+    await review.press('y');
     await review.waitForItemOtherThan(first);
     await review.undoToast.waitFor();
     await expect.poll(() => reviewsBy(userId).length).toBe(1);
@@ -270,7 +288,7 @@ describe('reviewing in the browser', () => {
     expect(drafts.filter((key) => key.endsWith(`.${shown}`))).toEqual([]);
   });
 
-  it('tells the reviewer when their lease ends (a curator re-queued the item) and lets them claim it again', async () => {
+  it('tells the reviewer when their lease ends (a curator re-queued the item); a and r say why they do nothing, l claims it again', async () => {
     const { review, userId } = await reviewerOnReviewPage();
     const shown = await review.shownItemId();
     await review.press('f');
@@ -282,8 +300,17 @@ describe('reviewing in the browser', () => {
 
     await review.leaseExpired.waitFor();
     expect(await review.leaseExpired.textContent()).toContain('Your lease on this item ran out');
-    await review.leaseExpired.getByRole('button', { name: 'Claim again' }).click();
+    expect(await review.leaseExpired.getByRole('button', { name: 'Claim again l' }).count()).toBe(1);
+    // Accepting now cannot be stored: the page says so, and which key gets the item back.
+    await review.press('a');
+    await review.notice.waitFor();
+    expect(await review.notice.textContent()).toContain(`Your lease on item #${shown} ran out, so a review of it cannot be stored. Press l to claim it again`);
+    await review.press('r');
+    expect(await review.notice.textContent()).toContain('Press l to claim it again');
+    expect(reviewsBy(userId)).toHaveLength(0);
+    await review.press('l');
     await review.leaseExpired.waitFor({ state: 'detached' });
+    await review.notice.waitFor({ state: 'detached' });
     expect(await review.shownItemId()).toBe(shown);
     expect(await review.feedback.inputValue()).toBe('Started before the re-queue.');
     const lease = server.server.ctx.db.prepare('SELECT COUNT(*) AS n FROM leases WHERE item_id = ? AND reviewer_id = ?').get(shown, userId) as { n: number };

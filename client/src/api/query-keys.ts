@@ -40,6 +40,8 @@ export const queryKeys = {
     groupLinks: (chartId: number) => ['charts', 'detail', chartId, 'groups'] as const,
   },
   settings: () => ['settings'] as const,
+  /** The review criteria's guidelines (every reviewer reads them; under `settings`, which admins change). */
+  reviewGuidelines: () => ['settings', 'review-guidelines'] as const,
   /** Table-extraction jobs: the recent list is fetched and kept live by `extraction.progressed`; a plan (the button's count) per scope. */
   extractionJobs: {
     all: () => ['extraction-jobs'] as const,
@@ -130,5 +132,7 @@ export const queryKeys = {
     history: (itemId: number) => ['review', 'history', itemId] as const,
     /** Items whose lease ran out under this user, as pushed by the server (never fetched). */
     expiredLeases: () => ['review', 'expired-leases'] as const,
+    /** This user's reviews the server stored, as pushed to all their tabs (never fetched). */
+    ownReviews: () => ['review', 'own-reviews'] as const,
   },
 };

@@ -36,6 +36,12 @@ type QueueResponse = z.infer<typeof QueueResponseSchema>;
 export type ExpiredLease = { item_id: number; at: number };
 /** Only the latest few matter: the review page holds at most two leases. */
 const EXPIRED_LEASES_KEPT = 20;
+/**
+ * A review of this user's the server stored (`review.submitted`, sent to all their tabs).
+ * `seq` orders them: several may arrive in one frame, within the same millisecond.
+ */
+export type OwnReview = { item_id: number; review_id: number; seq: number };
+let ownReviewSeq = 0;
 /** The latest mentions of this user the notice shows. */
 const MENTIONS_KEPT = 20;
 type RunDetailResponse = z.infer<typeof RunDetailResponseSchema>;
@@ -313,6 +319,8 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       queryClient.setQueryData<ExpiredLease[]>(queryKeys.review.expiredLeases(), (old = []) =>
         [...old, { item_id, at: Date.now() }].slice(-EXPIRED_LEASES_KEPT),
       ),
+    'review.submitted': ({ item_id, review_id }) =>
+      queryClient.setQueryData<OwnReview[]>(queryKeys.review.ownReviews(), (old = []) => [...old, { item_id, review_id, seq: (ownReviewSeq += 1) }].slice(-EXPIRED_LEASES_KEPT)),
     'comment.created': ({ comment }) =>
       queryClient.setQueryData(queryKeys.items.comments(comment.item_id), (old: Parameters<typeof addComment>[0]) => addComment(old, comment)),
     'comment.mentioned': ({ comment }) =>

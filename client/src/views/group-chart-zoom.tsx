@@ -17,6 +17,8 @@ type GroupChartZoomProps = {
   shown: number;
   onShow: (position: number) => void;
   onClose: () => void;
+  /** `t`: the edited chart's counterfactual and the original drawn in its place (the review screen's key). */
+  onFlip?: (() => void) | undefined;
 };
 
 /** The keys that move between charts in the dialog: `[` `]` and a chart's number. */
@@ -36,7 +38,7 @@ export function zoomTarget(key: string, shown: number, count: number): number | 
  * modal <dialog> keeps focus inside and closes on Esc, and no key pressed here reaches the
  * page: the review keys 1–3 toggle criteria outside the dialog, and pick charts inside it.
  */
-export function GroupChartZoom({ charts, shown, onShow, onClose }: GroupChartZoomProps) {
+export function GroupChartZoom({ charts, shown, onShow, onClose, onFlip }: GroupChartZoomProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     if (dialog.current && !dialog.current.open) dialog.current.showModal();
@@ -47,6 +49,11 @@ export function GroupChartZoom({ charts, shown, onShow, onClose }: GroupChartZoo
   const keys = (event: KeyboardEvent) => {
     event.stopPropagation();
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 't' && onFlip) {
+      event.preventDefault();
+      onFlip();
+      return;
+    }
     const target = zoomTarget(event.key, current.position, charts.length);
     if (target === null) return;
     event.preventDefault();

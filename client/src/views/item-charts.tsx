@@ -62,6 +62,51 @@ export function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: num
   );
 }
 
+/**
+ * The original table drawn as the counterfactual is (same renderer, style and type), for
+ * comparing the two in place: what differs between them is the edit, not the drawing.
+ */
+export function DrawnOriginal({ itemId, chart, zoomed }: { itemId: number; chart: ItemChart; zoomed: boolean }) {
+  return (
+    <>
+      <CounterfactualChart
+        key={itemId}
+        table={chart.data_table}
+        chartType={chart.chart_type}
+        title={chart.title}
+        style={chart.drawing_style}
+        label={`Original chart drawn from its table: ${chart.title ?? chart.imgname}`}
+        testId={zoomed ? 'zoomed-drawn-original-chart' : 'drawn-original-chart'}
+      />
+      <DrawnChartNote />
+    </>
+  );
+}
+
+/**
+ * The counterfactual chart, or in its place the original table drawn the same way
+ * (`showOriginal`): flipping between the two shows what the edit changed. Both stay drawn
+ * once shown, one over the other, so a flip is instant and nothing on the page moves.
+ */
+export function CounterfactualFlip({ itemId, chart, outcome, showOriginal, zoomed }: { itemId: number; chart: ItemChart; outcome: EditOutcome; showOriginal: boolean; zoomed: boolean }) {
+  // The original is drawn the first time it is asked for, then kept.
+  const [originalDrawn, setOriginalDrawn] = useState(showOriginal);
+  if (showOriginal && !originalDrawn) setOriginalDrawn(true);
+  if (outcome.kind !== 'applied') return <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={zoomed} />;
+  return (
+    <div className="flip-stack" data-testid={zoomed ? 'zoomed-chart-flip' : 'chart-flip'} data-shown={showOriginal ? 'original' : 'counterfactual'}>
+      <div className="flip-layer" aria-hidden={showOriginal}>
+        <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={zoomed} />
+      </div>
+      {originalDrawn && (
+        <div className="flip-layer" aria-hidden={!showOriginal}>
+          <DrawnOriginal itemId={itemId} chart={chart} zoomed={zoomed} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** The chart's table, the edited cells marked when the item's edit applies. */
 export function ItemDataTable({ chart, outcome, chartName = null }: { chart: ItemChart; outcome: EditOutcome; chartName?: string | null }) {
   return outcome.kind === 'applied' ? <EditedTableView original={chart.data_table} edit={outcome} chartName={chartName} /> : <DataTableView table={chart.data_table} />;

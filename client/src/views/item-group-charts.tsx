@@ -7,7 +7,7 @@ import { DataTableView } from './data-table-view';
 import type { EditOutcome } from './edit-outcome';
 import { EditedTableView } from './edited-table-view';
 import { GroupChartZoom, type ZoomedChart } from './group-chart-zoom';
-import { Counterfactual, OriginalImage } from './item-charts';
+import { CounterfactualFlip, OriginalImage } from './item-charts';
 import { UNCONFIRMED_TABLE_TITLE } from './unconfirmed-table';
 
 /** Groups already read, by the payload object that carried them: the same group object on every render. */
@@ -78,11 +78,13 @@ type StripChartProps = {
   chart: GroupChartView;
   outcome: EditOutcome;
   edited: boolean;
+  /** The edited chart's counterfactual shows the original table drawn in its place. */
+  showOriginal: boolean;
   onZoom: () => void;
   triggerRef: (button: HTMLButtonElement | null) => void;
 };
 
-function StripChart({ itemId, chart, outcome, edited, onZoom, triggerRef }: StripChartProps) {
+function StripChart({ itemId, chart, outcome, edited, showOriginal, onZoom, triggerRef }: StripChartProps) {
   const name = groupChartName(chart);
   const enlarge = (testId: string, content: ReactNode, ref?: (button: HTMLButtonElement | null) => void) => (
     <button ref={ref} type="button" className="chart-zoom-trigger" aria-label={`Enlarge ${name}`} onClick={onZoom} data-testid={testId}>
@@ -115,9 +117,9 @@ function StripChart({ itemId, chart, outcome, edited, onZoom, triggerRef }: Stri
           <figure className="review-chart">
             <figcaption>Counterfactual chart (edit applied)</figcaption>
             {outcome.kind === 'applied' ? (
-              enlarge('group-counterfactual-enlarge', <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={false} />)
+              enlarge('group-counterfactual-enlarge', <CounterfactualFlip itemId={itemId} chart={chart} outcome={outcome} showOriginal={showOriginal} zoomed={false} />)
             ) : (
-              <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed={false} />
+              <CounterfactualFlip itemId={itemId} chart={chart} outcome={outcome} showOriginal={false} zoomed={false} />
             )}
           </figure>
         </div>
@@ -136,7 +138,7 @@ function StripChart({ itemId, chart, outcome, edited, onZoom, triggerRef }: Stri
   );
 }
 
-function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome, edited: boolean): ZoomedChart {
+function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome, edited: boolean, showOriginal: boolean): ZoomedChart {
   const name = groupChartName(chart);
   return {
     position: chart.position,
@@ -149,8 +151,8 @@ function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome
           {!chart.has_image && <DrawnChartNote />}
         </figure>
         <figure className="review-chart">
-          <figcaption>Counterfactual chart (edit applied)</figcaption>
-          <Counterfactual itemId={itemId} chart={chart} outcome={outcome} zoomed />
+          <figcaption>{showOriginal && outcome.kind === 'applied' ? 'Original, drawn from its table' : 'Counterfactual chart (edit applied)'}</figcaption>
+          <CounterfactualFlip itemId={itemId} chart={chart} outcome={outcome} showOriginal={showOriginal} zoomed />
         </figure>
       </div>
     ) : (
@@ -173,10 +175,30 @@ function zoomedChart(itemId: number, chart: GroupChartView, outcome: EditOutcome
  * ("Chart 1 · …"): the chart the assumption edits beside its counterfactual re-render, the
  * others as they are, each with its table on demand and an unconfirmed table marked. A click
  * enlarges a chart; in the enlarged view `[` `]` and the charts' numbers move between them.
- * `outcome` is the item's edit over the group (groupCounterfactualOf).
+ * `outcome` is the item's edit over the group (groupCounterfactualOf). The review screen also
+ * holds which chart is enlarged (`zoomed`, a key opens it) and whether the edited chart's
+ * counterfactual shows the original in its place (`showOriginal`, flipped with `onFlip`).
  */
-export function ItemGroupCharts({ itemId, group, outcome }: { itemId: number; group: ItemGroup; outcome: EditOutcome }) {
-  const [zoomed, setZoomed] = useState<number | null>(null);
+export function ItemGroupCharts({
+  itemId,
+  group,
+  outcome,
+  showOriginal = false,
+  onFlip,
+  zoomed: zoomedFromPage,
+  onZoomChange,
+}: {
+  itemId: number;
+  group: ItemGroup;
+  outcome: EditOutcome;
+  showOriginal?: boolean;
+  onFlip?: () => void;
+  zoomed?: number | null;
+  onZoomChange?: (position: number | null) => void;
+}) {
+  const [zoomedHere, setZoomedHere] = useState<number | null>(null);
+  const zoomed = zoomedFromPage === undefined ? zoomedHere : zoomedFromPage;
+  const setZoomed = onZoomChange ?? setZoomedHere;
   const triggers = useRef(new Map<number, HTMLButtonElement>());
   const edited = editedPosition(group, outcome);
   const charts = [...group.charts].sort((a, b) => a.position - b.position);
@@ -201,6 +223,7 @@ export function ItemGroupCharts({ itemId, group, outcome }: { itemId: number; gr
             chart={chart}
             outcome={outcome}
             edited={chart.position === edited}
+            showOriginal={showOriginal}
             onZoom={() => setZoomed(chart.position)}
             triggerRef={(button) => {
               if (button) triggers.current.set(chart.position, button);
@@ -211,10 +234,11 @@ export function ItemGroupCharts({ itemId, group, outcome }: { itemId: number; gr
       </div>
       {zoomed !== null && (
         <GroupChartZoom
-          charts={charts.map((chart) => zoomedChart(itemId, chart, outcome, chart.position === edited))}
+          charts={charts.map((chart) => zoomedChart(itemId, chart, outcome, chart.position === edited, showOriginal))}
           shown={zoomed}
           onShow={setZoomed}
           onClose={closed}
+          onFlip={onFlip}
         />
       )}
     </div>

@@ -7,6 +7,7 @@ export class AdminPage {
   readonly generatedPassword: Locator;
   readonly settingsForm: Locator;
   readonly settingsNotice: Locator;
+  readonly guidelinesForm: Locator;
 
   constructor(
     readonly page: Page,
@@ -17,12 +18,20 @@ export class AdminPage {
     this.generatedPassword = page.getByTestId('generated-password');
     this.settingsForm = page.locator('form.settings-form');
     this.settingsNotice = page.getByTestId('settings-notice');
+    this.guidelinesForm = page.getByTestId('guidelines-form');
   }
 
   async goto(): Promise<this> {
     await this.page.goto(`${this.baseUrl}/admin`);
     await this.usersTable.waitFor();
     return this;
+  }
+
+  /** Writes one criterion's review guideline (Markdown) and saves the guidelines. */
+  async saveGuideline(criterion: 'Rationality' | 'Answer correctness' | 'Layout consistency', markdown: string): Promise<void> {
+    await this.guidelinesForm.getByLabel(`${criterion} guideline`).fill(markdown);
+    await this.guidelinesForm.getByRole('button', { name: 'Save guidelines' }).click();
+    await this.page.getByTestId('guidelines-notice').filter({ hasText: 'Guidelines saved' }).waitFor();
   }
 
   userRow(username: string): Locator {

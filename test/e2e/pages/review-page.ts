@@ -15,6 +15,13 @@ export class ReviewPage {
   readonly keysOverlay: Locator;
   readonly queueCounts: Locator;
   readonly leaseExpired: Locator;
+  readonly decidedElsewhere: Locator;
+  readonly notice: Locator;
+  readonly acceptConfirm: Locator;
+  readonly guidelines: Locator;
+  readonly chartsZoom: Locator;
+  readonly chartFlip: Locator;
+  readonly acceptButton: Locator;
 
   constructor(
     readonly page: Page,
@@ -33,6 +40,14 @@ export class ReviewPage {
     this.keysOverlay = page.getByTestId('review-keys-overlay');
     this.queueCounts = page.getByTestId('queue-counts');
     this.leaseExpired = page.getByTestId('lease-expired');
+    this.decidedElsewhere = page.getByTestId('decided-elsewhere');
+    this.notice = page.getByTestId('review-notice');
+    this.acceptConfirm = page.getByTestId('accept-confirm');
+    this.guidelines = page.getByTestId('review-guidelines');
+    this.chartsZoom = page.getByTestId('charts-zoom');
+    // The counterfactual's place on the page (not in the enlarged view): data-shown says which chart it holds.
+    this.chartFlip = page.getByTestId('chart-flip');
+    this.acceptButton = page.getByRole('button', { name: 'Accept a', exact: true });
   }
 
   async goto(): Promise<this> {
@@ -64,6 +79,15 @@ export class ReviewPage {
 
   async criterionPasses(name: 'Rationality' | 'Answer correctness' | 'Layout consistency'): Promise<boolean> {
     return (await this.criterion(name).getAttribute('aria-checked')) === 'true';
+  }
+
+  /** What has the keyboard focus: 'BODY', or the tag and accessible label of the focused element. */
+  async focused(): Promise<string> {
+    return this.page.evaluate(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) return 'BODY';
+      return `${active.tagName} ${active.getAttribute('aria-label') ?? active.id}`;
+    });
   }
 
   /** Presses keys one after another, as a reviewer would. */

@@ -3,6 +3,7 @@ import { errorMessage } from '../../api/http';
 import { formatTime } from '../../ui/format';
 import { useCurrentUser } from '../../auth/session';
 import { AddUserForm } from './add-user-form';
+import { GuidelinesForm } from './guidelines-form';
 import { SettingsForm } from './settings-form';
 import { UserActions } from './user-actions';
 import { UserRoleSelect } from './user-role-select';
@@ -85,6 +86,7 @@ export function AdminPage() {
       </section>
       <AddUserForm />
       <SettingsForm />
+      <GuidelinesForm />
     </section>
   );
 }

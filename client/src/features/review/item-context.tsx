@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ItemGroup } from '@shared/api/item-group';
 import type { ReviewTask } from '@shared/api/review';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
@@ -92,9 +93,11 @@ function QuestionBlock({ task, group }: { task: ReviewTask; group: ItemGroup | n
 /**
  * Everything the judgement needs besides the form: the question, the original and the
  * counterfactual chart side by side, the table with the edited cells, the verifier's verdict,
- * the rationale and the proposal the item came from. Blind: no other review is shown.
+ * the rationale and the proposal the item came from. Blind: no other review is shown. `charts`:
+ * the charts as the review screen draws them (its keys flip and enlarge them); by default the
+ * views every item page shows.
  */
-export function ItemContext({ task, group = null, outcome }: { task: ReviewTask; group?: ItemGroup | null; outcome: EditOutcome }) {
+export function ItemContext({ task, group = null, outcome, charts }: { task: ReviewTask; group?: ItemGroup | null; outcome: EditOutcome; charts?: ReactNode }) {
   const { item, chart } = task;
   // For a group item the task's chart is the one the assumption edits.
   const editedName = editedChartName(group, outcome);
@@ -102,7 +105,7 @@ export function ItemContext({ task, group = null, outcome }: { task: ReviewTask;
     <div className="review-context">
       <QuestionBlock task={task} group={group} />
       <JudgeFromImage chartId={chart.id} name={chart.title ?? chart.imgname} state={item.table_state} />
-      {group ? <ItemGroupCharts itemId={item.id} group={group} outcome={outcome} /> : <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />}
+      {charts ?? (group ? <ItemGroupCharts itemId={item.id} group={group} outcome={outcome} /> : <ItemCharts itemId={item.id} chart={chart} outcome={outcome} />)}
       <div className="review-details">
         <section className="review-card" aria-labelledby="review-table-heading">
           <h2 id="review-table-heading">Data table{editedName && ` · ${editedName} (edited)`}</h2>

@@ -10,7 +10,7 @@ import {
 } from '@shared/api/review';
 import { call } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
-import type { ExpiredLease } from '../../api/socket';
+import type { ExpiredLease, OwnReview } from '../../api/socket';
 
 export type SubmitResult = z.infer<typeof SubmitReviewResponseSchema>;
 
@@ -41,6 +41,12 @@ export function useQueue() {
     queryKey: queryKeys.review.queue(),
     queryFn: () => call(reviewEndpoints.queue),
   });
+}
+
+/** This user's reviews the server stored, from any of their tabs (pushed only, never fetched). */
+export function useOwnReviews(): OwnReview[] {
+  const { data } = useQuery<OwnReview[]>({ queryKey: queryKeys.review.ownReviews(), queryFn: skipToken, staleTime: Infinity });
+  return data ?? [];
 }
 
 /** Leases of this user the server reported expired (pushed only, never fetched). */

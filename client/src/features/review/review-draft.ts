@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SubmitReviewRequestSchema, type SubmitReviewRequest } from '@shared/api/review';
-import { CRITERIA, type Criterion, type Decision } from '@shared/domain/review';
+import { CRITERIA, CRITERION_LABELS, type Criterion, type Decision } from '@shared/domain/review';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/form-errors';
 
 /**
@@ -82,7 +82,20 @@ export function saveDraft(userId: number, itemId: number, draft: ReviewDraft): v
   }
 }
 
-export function clearDraft(userId: number, itemId: number): void {
+/** The same review, however long was spent on it. */
+function sameReview(a: ReviewDraft, b: ReviewDraft): boolean {
+  return JSON.stringify({ ...a, elapsed_ms: 0 }) === JSON.stringify({ ...b, elapsed_ms: 0 });
+}
+
+/**
+ * Removes the item's draft. With `submitted`, only while the draft still says what was
+ * submitted: another tab on the same item may have written its own since, and keeps it.
+ */
+export function clearDraft(userId: number, itemId: number, submitted?: ReviewDraft): void {
+  if (submitted) {
+    const stored = loadDraft(userId, itemId);
+    if (stored && !sameReview(stored, submitted)) return;
+  }
   storage()?.removeItem(keyOf(userId, itemId));
 }
 
@@ -147,4 +160,42 @@ export function buildReview(
   const parsed = SubmitReviewRequestSchema.safeParse(body);
   if (!parsed.success) return { ok: false, errors: fieldErrorsOf(parsed.error) };
   return { ok: true, body };
+}
+
+/** The key that fixes what a refusal is about, named in its message. */
+const FIX_KEYS: Record<string, string> = { criteria: '1, 2 or 3', feedback: 'f', corrected_answer: 'c', corrected_question: 'q' };
+
+/**
+ * One sentence saying why a decision was refused and which keys fix it: the page says this and
+ * leaves the focus where it was, so the next keys still reach the page, not a field.
+ */
+export function refusalMessage(decision: Decision, errors: FieldErrors): string {
+  const fields = Object.keys(errors).filter((field) => errors[field] !== undefined);
+  if (decision === 'reject' && fields.every((field) => field === 'criteria' || field === 'feedback')) {
+    const needs = [
+      ...(errors.criteria ? [`a failed criterion (press ${FIX_KEYS.criteria})`] : []),
+      ...(errors.feedback ? [`written feedback (press ${FIX_KEYS.feedback})`] : []),
+    ];
+    return `Not rejected: a rejection needs ${needs.join(' and ')}.`;
+  }
+  const reasons = fields.map((field) => {
+    const key = FIX_KEYS[field];
+    return key ? `${errors[field]} (press ${key})` : `${errors[field]}`;
+  });
+  return `Not ${decision === 'accept' ? 'accepted' : 'rejected'}: ${reasons.join('; ')}.`;
+}
+
+/**
+ * What in a valid accept reads like doubt about the item: a failed criterion, feedback, a
+ * corrected answer or question. An accept carrying any of them is confirmed first, so a
+ * review that says something is wrong is never stored as a plain accept without a word.
+ */
+export function acceptConcerns(body: SubmitReviewRequest): string[] {
+  const failed = CRITERIA.filter((criterion) => !body.criteria[criterion].pass);
+  const concerns: string[] = [];
+  if (failed.length > 0) concerns.push(`you failed ${failed.map((criterion) => CRITERION_LABELS[criterion].toLowerCase()).join(' and ')}`);
+  if (body.corrected_answer !== undefined) concerns.push(`you corrected the answer to “${body.corrected_answer}”`);
+  if (body.corrected_question !== undefined) concerns.push('you corrected the question');
+  if ((body.feedback ?? '').trim() !== '') concerns.push('you wrote feedback');
+  return concerns;
 }

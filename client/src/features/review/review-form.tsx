@@ -2,7 +2,7 @@ import type { RefObject } from 'react';
 import type { ItemDetail } from '@shared/api/items';
 import { CRITERIA, CRITERION_LABELS, type Criterion, type Decision } from '@shared/domain/review';
 import type { FieldErrors } from '../../ui/form-errors';
-import { failedCriteria, suggestedDecision, type ReviewDraft } from './review-draft';
+import { suggestedDecision, type ReviewDraft } from './review-draft';
 import { REVIEW_KEYS, type ReviewKeyName } from './review-keys';
 
 /** The fields the page's keys put the cursor in. */
@@ -30,6 +30,9 @@ const CRITERION_HINTS: Record<Criterion, string> = {
   layout: 'The assumption respects the chart’s structure.',
 };
 
+/** The id of the one message saying why a decision was refused. */
+export const REFUSAL_ID = 'review-refusal';
+
 export function Key({ name }: { name: ReviewKeyName }) {
   return <kbd className="key-hint">{REVIEW_KEYS[name].key}</kbd>;
 }
@@ -38,20 +41,21 @@ function setCriterion(draft: ReviewDraft, criterion: Criterion, change: Partial<
   return { ...draft, criteria: { ...draft.criteria, [criterion]: { ...draft.criteria[criterion], ...change } } };
 }
 
-/**
- * Ctrl+Enter would accept, yet the reviewer wrote feedback and failed no criterion: feedback
- * usually says what is wrong, so the page asks before it accepts.
- */
-export function acceptNeedsConfirm(draft: ReviewDraft): boolean {
-  return suggestedDecision(draft) === 'accept' && draft.feedback.trim() !== '' && failedCriteria(draft).length === 0;
+/** "you failed answer correctness, you corrected the answer to “42” and you wrote feedback". */
+function listed(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
 }
 
-/** The question Ctrl+Enter asks in that case; its keys are the workspace's (Enter or y accepts, Esc or n goes back). */
-export function AcceptConfirm({ onAccept, onBack }: { onAccept: () => void; onBack: () => void }) {
+/**
+ * The question an accept carrying doubts asks (acceptConcerns: a failed criterion, feedback, a
+ * correction); its keys are the workspace's (Enter or y accepts, Esc or n goes back).
+ */
+export function AcceptConfirm({ itemId, concerns, onAccept, onBack }: { itemId: number; concerns: string[]; onAccept: () => void; onBack: () => void }) {
+  const said = listed(concerns);
   return (
     <div className="notice notice-warning accept-confirm" role="alertdialog" aria-labelledby="accept-confirm-text" data-testid="accept-confirm">
       <p id="accept-confirm-text">
-        <strong>You wrote feedback but failed no criterion.</strong> Accept anyway?
+        <strong>Accept item #{itemId}?</strong> {said.charAt(0).toUpperCase()}{said.slice(1)}.
       </p>
       <div className="review-actions">
         <button type="button" className="primary" onClick={onAccept}>
@@ -77,19 +81,11 @@ export function cycleComplexity(draft: ReviewDraft): ReviewDraft {
   return { ...draft, complexity: next };
 }
 
-function ErrorText({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <span className="field-error" id={id}>
-      {message}
-    </span>
-  );
-}
-
 /** The three criteria, feedback, corrections, complexity and the decision; every action has its key. */
 export function ReviewForm({ item, draft, onChange, errors, onDecide, onSkip, feedbackRef, answerRef, questionRef, noteRefs }: ReviewFormProps) {
   const suggested = suggestedDecision(draft);
-  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `review-error-${field}` } : {});
+  // A refused decision is said once, above the form (REFUSAL_ID); the fields it is about are marked.
+  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': REFUSAL_ID } : {});
 
   return (
     <form
@@ -129,7 +125,6 @@ export function ReviewForm({ item, draft, onChange, errors, onDecide, onSkip, fe
             </div>
           );
         })}
-        <ErrorText id="review-error-criteria" message={errors.criteria} />
       </fieldset>
 
       <div className="field">
@@ -145,7 +140,6 @@ export function ReviewForm({ item, draft, onChange, errors, onDecide, onSkip, fe
           onChange={(event) => onChange((d) => ({ ...d, feedback: event.target.value }))}
           {...invalid('feedback')}
         />
-        <ErrorText id="review-error-feedback" message={errors.feedback} />
       </div>
 
       <div className="field">
@@ -164,7 +158,6 @@ export function ReviewForm({ item, draft, onChange, errors, onDecide, onSkip, fe
           onChange={(event) => onChange((d) => ({ ...d, corrected_answer: event.target.value }))}
           {...invalid('corrected_answer')}
         />
-        <ErrorText id="review-error-corrected_answer" message={errors.corrected_answer} />
       </div>
 
       <div className="field">
@@ -181,7 +174,6 @@ export function ReviewForm({ item, draft, onChange, errors, onDecide, onSkip, fe
           onChange={(event) => onChange((d) => ({ ...d, corrected_question: event.target.value }))}
           {...invalid('corrected_question')}
         />
-        <ErrorText id="review-error-corrected_question" message={errors.corrected_question} />
       </div>
 
       <fieldset className="review-complexity">

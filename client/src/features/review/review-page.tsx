@@ -4,7 +4,8 @@ import type { QueueFilters } from '@shared/api/review';
 import { useCurrentUser } from '../../auth/session';
 import { QueueCounts, QueueFilterBar } from './queue-bar';
 import { readQueueFilters, writeQueueFilters } from './queue-filters';
-import { reviewApi, useExpiredLeases, useQueue } from './review-api';
+import { GuidelinesPanel } from './guidelines-panel';
+import { reviewApi, useExpiredLeases, useOwnReviews, useQueue } from './review-api';
 import { clearDraft, pruneDrafts, saveDraft, type ReviewDraft } from './review-draft';
 import { useKeyHandler } from './review-keys';
 import { ReviewSession } from './review-session';
@@ -28,6 +29,22 @@ function useLeaseExpiries(session: ReviewSession): void {
   }, [expired, session]);
 }
 
+/** Feeds the reviews this user stored from any tab (pushed) to the session, each once, ignoring ones from before the page opened. */
+function useOwnReviewsElsewhere(session: ReviewSession): void {
+  const reviews = useOwnReviews();
+  const seenUntil = useRef<number | null>(null);
+  useEffect(() => {
+    const latest = Math.max(0, ...reviews.map((review) => review.seq));
+    if (seenUntil.current === null) {
+      seenUntil.current = latest;
+      return;
+    }
+    const since = seenUntil.current;
+    for (const review of reviews) if (review.seq > since) session.reviewedElsewhere(review.item_id, review.review_id);
+    seenUntil.current = Math.max(since, latest);
+  }, [reviews, session]);
+}
+
 /**
  * The reviewer's screen: one item at a time from the queue, the next one already claimed, every
  * action on a key. Decisions go to the server behind the next item, so nobody waits on them.
@@ -40,6 +57,7 @@ export function ReviewPage() {
   const [session] = useState(() => new ReviewSession(reviewApi, filters));
   const state = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const [overlay, setOverlay] = useState(false);
+  const [guidelines, setGuidelines] = useState(false);
   // What each submitted review said, to put back in the form if it is undone.
   const submitted = useRef(new Map<number, ReviewDraft>());
 
@@ -57,6 +75,7 @@ export function ReviewPage() {
   }, [filterKey, session]);
 
   useLeaseExpiries(session);
+  useOwnReviewsElsewhere(session);
 
   // New items, or a slot freed: try again for an item (and one behind it).
   const available = useQueue().data?.available ?? 0;
@@ -83,6 +102,10 @@ export function ReviewPage() {
       setOverlay(true);
       return true;
     }
+    if (key === 'g') {
+      setGuidelines((open) => !open);
+      return true;
+    }
     if (key === 'u') {
       undo();
       return true;
@@ -100,10 +123,17 @@ export function ReviewPage() {
         <h1>Review</h1>
         <QueueCounts />
         <QueueFilterBar filters={filters} onChange={setFilters} />
-        <button type="button" className="keys-button" onClick={() => setOverlay(true)}>
-          Keys <kbd>?</kbd>
-        </button>
+        <span className="review-header-buttons">
+          <button type="button" className="keys-button" aria-expanded={guidelines} aria-controls="review-guidelines" onClick={() => setGuidelines((open) => !open)}>
+            Guidelines <kbd>g</kbd>
+          </button>
+          <button type="button" className="keys-button" onClick={() => setOverlay(true)}>
+            Keys <kbd>?</kbd>
+          </button>
+        </span>
       </header>
+
+      {guidelines && <GuidelinesPanel onClose={() => setGuidelines(false)} />}
 
       {notice && (
         <div className={notice.kind === 'error' ? 'error review-notice' : 'notice review-notice'} role="alert" data-testid="review-notice">
@@ -124,12 +154,14 @@ export function ReviewPage() {
           onSubmit={(body, draft) => {
             const itemId = current.task.item.id;
             submitted.current.set(itemId, draft);
-            session.submit(body, (storedId) => clearDraft(user.id, storedId));
+            // Cleared only while it is still what was sent: another tab on the item keeps its own.
+            session.submit(itemId, body, (storedId) => clearDraft(user.id, storedId, draft));
             // Only the latest decision can be undone.
             for (const id of submitted.current.keys()) if (id !== itemId) submitted.current.delete(id);
           }}
           onSkip={() => session.skip()}
           onClaimAgain={() => session.claimAgain()}
+          onLostDecision={() => session.explainLost()}
         />
       ) : phase === 'empty' ? (
         <div className="review-empty" data-testid="review-empty">

@@ -101,6 +101,26 @@ async function settled(s: ReviewSession): Promise<void> {
 }
 
 const shownId = (s: ReviewSession) => s.getSnapshot().current?.task.item.id ?? null;
+
+/** Submits a review of the item on screen, as its workspace does (naming the item it was written for). */
+function submitShown(s: ReviewSession, onStored: (itemId: number) => void, body: SubmitReviewRequest = ACCEPT): void {
+  const id = shownId(s);
+  if (id === null) throw new Error('no item on screen');
+  s.submit(id, body, onStored);
+}
+
+/** Every item id the session put on screen, in order, one entry per showing. */
+function shownHistory(s: ReviewSession): number[] {
+  const history: number[] = [];
+  let last = s.getSnapshot().current;
+  if (last) history.push(last.task.item.id);
+  s.subscribe(() => {
+    const current = s.getSnapshot().current;
+    if (current && current !== last && current.task.item.id !== last?.task.item.id) history.push(current.task.item.id);
+    last = current;
+  });
+  return history;
+}
 const nextId = (s: ReviewSession) => s.getSnapshot().next?.item.id ?? null;
 
 afterEach(() => {
@@ -122,7 +142,7 @@ describe('review session', () => {
     const s = await started(api);
     api.submitGate = deferred<void>();
     const stored: number[] = [];
-    s.submit(ACCEPT, (id) => stored.push(id));
+    submitShown(s, (id) => stored.push(id));
     expect(shownId(s)).toBe(2);
     await settled(s);
     expect(stored).toEqual([]);
@@ -140,7 +160,7 @@ describe('review session', () => {
     const api = new FakeApi([1, 2, 3]);
     const s = await started(api);
     api.submitError = new ApiError(0, 'internal', 'Could not reach the server.');
-    s.submit(ACCEPT, () => undefined);
+    submitShown(s, () => undefined);
     await settled(s);
     expect(shownId(s)).toBe(1);
     expect(nextId(s)).toBe(2);
@@ -151,7 +171,7 @@ describe('review session', () => {
     const api = new FakeApi([1, 2, 3]);
     const s = await started(api);
     api.submitError = new ApiError(409, 'conflict', 'your lease on item 1 expired and its slot was taken');
-    s.submit(ACCEPT, () => undefined);
+    submitShown(s, () => undefined);
     await settled(s);
     expect(shownId(s)).toBe(2);
     expect(s.getSnapshot().notice?.text).toContain('slot was taken');
@@ -188,7 +208,7 @@ describe('review session', () => {
   it('undo puts the decided item back on screen, the shown one behind it, and gives back the one beyond', async () => {
     const api = new FakeApi([1, 2, 3, 4]);
     const s = await started(api);
-    s.submit(ACCEPT, () => undefined);
+    submitShown(s, () => undefined);
     await settled(s);
     expect([shownId(s), nextId(s)]).toEqual([2, 3]);
     const undone: number[] = [];
@@ -204,7 +224,7 @@ describe('review session', () => {
     const api = new FakeApi([1, 2, 3]);
     const s = await started(api);
     s.leaseExpired(1);
-    expect(s.getSnapshot().current?.expired).toBe(true);
+    expect(s.getSnapshot().current?.lost).toBe('expired');
     api.held = api.held.filter((id) => id !== 2);
     s.leaseExpired(2);
     await settled(s);
@@ -215,15 +235,15 @@ describe('review session', () => {
     const api = new FakeApi([1, 2, 3]);
     const s = await started(api);
     s.leaseExpired(1);
-    s.submit(ACCEPT, () => undefined);
+    submitShown(s, () => undefined);
     await settled(s);
     expect(api.calls.some((call) => call.startsWith('submit'))).toBe(false);
     expect(shownId(s)).toBe(1);
-    expect(s.getSnapshot().notice?.text).toContain('Claim it again to submit it');
+    expect(s.getSnapshot().notice?.text).toContain('Press l to claim it again');
     s.claimAgain();
     await settled(s);
-    expect(s.getSnapshot().current?.expired).toBe(false);
-    s.submit(ACCEPT, () => undefined);
+    expect(s.getSnapshot().current?.lost).toBeNull();
+    submitShown(s, () => undefined);
     await settled(s);
     expect(api.calls).toContain('submit 1');
   });
@@ -247,5 +267,128 @@ describe('review session', () => {
     s.refill();
     await settled(s);
     expect(shownId(s)).toBe(7);
+  });
+  it('never shows again an item whose review is still on its way, however fast the reviewer decides', async () => {
+    const api = new FakeApi([1, 2, 3, 4]);
+    const s = await started(api);
+    const history = shownHistory(s);
+    // The server is slow: both reviews wait on the wire, the second sent before the first returns.
+    api.submitGate = deferred<void>();
+    submitShown(s, () => undefined);
+    expect(shownId(s)).toBe(2);
+    submitShown(s, () => undefined);
+    expect(shownId(s)).toBeNull();
+    api.submitGate.resolve();
+    await settled(s);
+    // Item 2's lease was still the reviewer's when the claim after item 1's review ran: the
+    // claim excluded it, so the server claimed item 3 instead of handing item 2 back.
+    expect(history).toEqual([1, 2, 3]);
+    expect(api.calls.filter((call) => call.startsWith('submit'))).toEqual(['submit 1', 'submit 2']);
+    expect(api.calls).toContain(`next ${JSON.stringify(NO_FILTERS)} 2`);
+    expect(s.getSnapshot().notice).toBeNull();
+  });
+
+  it('ignores a review for an item no longer on screen (a key pressed twice before the page caught up)', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    submitShown(s, () => undefined);
+    expect(shownId(s)).toBe(2);
+    // The second press still carried item 1's workspace.
+    s.submit(1, ACCEPT, () => undefined);
+    await settled(s);
+    expect(api.calls.filter((call) => call.startsWith('submit'))).toEqual(['submit 1']);
+    expect(shownId(s)).toBe(2);
+  });
+
+  it('an item reviewed in another tab: marked decided, a decision says why it is not sent, s moves on without skipping it', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    api.held = api.held.filter((id) => id !== 1);
+    s.reviewedElsewhere(1, 501);
+    expect(s.getSnapshot().current?.lost).toBe('decided');
+    // A renewal refused after it does not turn it into a lost lease.
+    s.leaseExpired(1);
+    expect(s.getSnapshot().current?.lost).toBe('decided');
+    submitShown(s, () => undefined);
+    await settled(s);
+    expect(api.calls.some((call) => call.startsWith('submit'))).toBe(false);
+    expect(s.getSnapshot().notice?.text).toContain('Item #1 was decided elsewhere');
+    expect(s.getSnapshot().notice?.text).toContain('press s for the next item');
+    s.skip();
+    expect(shownId(s)).toBe(2);
+    await settled(s);
+    expect(api.calls).not.toContain('release 1');
+    expect(s.getSnapshot().skippedCount).toBe(0);
+  });
+
+  it("drops a prefetched item reviewed in another tab and claims another; this tab's own reviews are not news", async () => {
+    const api = new FakeApi([1, 2, 3, 4]);
+    const s = await started(api);
+    api.held = api.held.filter((id) => id !== 2);
+    s.reviewedElsewhere(2, 502);
+    await settled(s);
+    expect([shownId(s), nextId(s)]).toEqual([1, 3]);
+    api.submitGate = deferred<void>();
+    submitShown(s, () => undefined);
+    // The push for this tab's own review may come before the answer to its request, or after.
+    s.reviewedElsewhere(1, 1001);
+    api.submitGate.resolve();
+    await settled(s);
+    s.reviewedElsewhere(1, 1001);
+    expect(shownId(s)).toBe(3);
+    expect(s.getSnapshot().current?.lost).toBeNull();
+    expect(s.getSnapshot().last?.itemId).toBe(1);
+  });
+
+  it('the push for a review this session stored, arriving after an undo brought the item back, is still its own', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    submitShown(s, () => undefined);
+    await settled(s);
+    s.undo(() => undefined);
+    await settled(s);
+    expect(shownId(s)).toBe(1);
+    s.reviewedElsewhere(1, 1001);
+    expect(s.getSnapshot().current?.lost).toBeNull();
+    // A review of it from another tab after that is news.
+    s.reviewedElsewhere(1, 1002);
+    expect(s.getSnapshot().current?.lost).toBe('decided');
+  });
+
+  it('a review refused because the item was decided elsewhere keeps the draft and quotes the feedback back', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    api.submitError = new ApiError(409, 'conflict', 'you already reviewed item 1');
+    const stored: number[] = [];
+    submitShown(s, (id) => stored.push(id), { ...ACCEPT, feedback: 'The bars no longer add up.' });
+    await settled(s);
+    expect(stored).toEqual([]);
+    expect(shownId(s)).toBe(2);
+    expect(s.getSnapshot().notice?.text).toBe('Your review of item #1 was not stored: you already reviewed item 1. Your draft of it is kept; your feedback was: “The bars no longer add up.”');
+  });
+
+  it('a lost lease is claimed again with its key; a decision before that says which key', async () => {
+    const api = new FakeApi([1, 2, 3]);
+    const s = await started(api);
+    s.leaseExpired(1);
+    submitShown(s, () => undefined);
+    expect(s.getSnapshot().notice?.text).toContain('Press l to claim it again');
+    s.claimAgain();
+    await settled(s);
+    expect(s.getSnapshot().current?.lost).toBeNull();
+    expect(s.getSnapshot().notice).toBeNull();
+  });
+
+  it('keeps every claim within the API’s ten exclusions, the held items first', async () => {
+    const api = new FakeApi(Array.from({ length: 20 }, (_, i) => i + 1));
+    const s = await started(api);
+    for (let i = 0; i < 12; i++) {
+      s.skip();
+      await settled(s);
+    }
+    const lastNext = api.calls.filter((call) => call.startsWith('next')).at(-1) ?? '';
+    const excluded = lastNext.split(' ').at(-1)?.split(',').map(Number) ?? [];
+    expect(excluded.length).toBeLessThanOrEqual(10);
+    expect(excluded[0]).toBe(shownId(s));
   });
 });

@@ -3,8 +3,14 @@ import type { Decision } from '@shared/domain/review';
 import { errorMessage, isApiError } from '../../api/http';
 import type { ReviewApi } from './review-api';
 
-/** The item on screen: its task, when it was shown (for the time spent) and whether its lease ran out. */
-export type ShownTask = { task: ReviewTask; shownAt: number; expired: boolean };
+/**
+ * Why the item on screen can no longer take a review: its lease ran out (`expired`: claim it
+ * again), or it was decided elsewhere (`decided`: by this reviewer in another tab or window).
+ */
+export type LostReason = 'expired' | 'decided';
+
+/** The item on screen: its task, when it was shown (for the time spent) and whether it was lost. */
+export type ShownTask = { task: ReviewTask; shownAt: number; lost: LostReason | null };
 
 /** The reviewer's latest stored decision, which they may take back until `undoUntil`. */
 export type LastDecision = { reviewId: number; itemId: number; decision: Decision; undoUntil: number };
@@ -25,8 +31,18 @@ export type SessionState = {
   skippedCount: number;
 };
 
-/** Skipped items stay out of this session's claims; the API takes at most ten exclusions. */
-const MAX_SKIPPED = 8;
+/** The API takes at most ten exclusions per claim. */
+const MAX_EXCLUDED = 10;
+/**
+ * Skipped items stay out of this session's claims. The items held (on screen, prefetched, their
+ * reviews on the way) come first in a claim's exclusions: at most three, as the server holds at
+ * most two leases per reviewer and the one on screen may have lost its own.
+ */
+const MAX_SKIPPED = MAX_EXCLUDED - 3;
+/** Items whose reviews this session stored, remembered to ignore a stale task or event about them. */
+const DECIDED_KEPT = 50;
+/** How much of the feedback a "not stored" notice quotes back. */
+const FEEDBACK_QUOTED = 160;
 
 /** Renewing a lease at a third of what is left of it leaves two more chances before it runs out. */
 const RENEW_FRACTION = 1 / 3;
@@ -51,6 +67,16 @@ export class ReviewSession {
   private disposed = false;
   /** Items the reviewer skipped, most recent last: not offered again until they ask. */
   private skipped: number[] = [];
+  /**
+   * Items whose review was sent (or is queued to be) and not yet answered. Their leases are still
+   * the reviewer's until the server stores the review, so a claim made before then would hand
+   * them back as "your own live lease": every claim excludes them, and a task for one is ignored.
+   */
+  private readonly inFlight = new Set<number>();
+  /** Items whose review this session stored (most recent last), until an undo takes one back. */
+  private decided: number[] = [];
+  /** The ids of the reviews this session stored (most recent last): the pushes about them are its own. */
+  private ownReviewIds: number[] = [];
 
   constructor(
     private readonly api: ReviewApi,
@@ -102,7 +128,7 @@ export class ReviewSession {
   // --- showing items ---
 
   private show(task: ReviewTask): void {
-    this.set({ current: { task, shownAt: this.now(), expired: false }, phase: 'ready', error: null });
+    this.set({ current: { task, shownAt: this.now(), lost: null }, phase: 'ready', error: null });
   }
 
   /**
@@ -124,6 +150,20 @@ export class ReviewSession {
     });
   }
 
+  /**
+   * What a claim must not hand out: `held` (the items on screen and prefetched), the items whose
+   * reviews are on their way, then the skipped ones, most recent first, within the API's limit.
+   */
+  private exclusions(...held: (number | undefined)[]): number[] {
+    const ids = [...held.filter((id) => id !== undefined), ...this.inFlight, ...[...this.skipped].reverse()];
+    return [...new Set(ids)].slice(0, MAX_EXCLUDED);
+  }
+
+  /** A task for an item this session has decided or is deciding: its lease is the review's, not a new claim. */
+  private isDone(task: ReviewTask): boolean {
+    return this.inFlight.has(task.item.id) || this.decided.includes(task.item.id);
+  }
+
   /** Makes sure an item is shown and one more is claimed behind it. Safe to call any time. */
   private async fill(): Promise<void> {
     if (this.disposed) return;
@@ -135,14 +175,17 @@ export class ReviewSession {
       } else {
         let task: ReviewTask | null;
         try {
-          task = await this.api.next(this.filters, this.skipped);
+          task = await this.api.next(this.filters, this.exclusions());
         } catch (error) {
           this.set({ phase: 'error', error: errorMessage(error) });
           return;
         }
         if (this.disposed) return this.giveBack(task);
+        if (task && this.isDone(task)) return;
         if (!task) {
-          this.set({ phase: 'empty' });
+          // With reviews still on their way the server may be holding their leases: the step
+          // after each of them claims again, so the queue is not empty yet.
+          if (this.inFlight.size === 0) this.set({ phase: 'empty' });
           return;
         }
         this.show(task);
@@ -151,15 +194,23 @@ export class ReviewSession {
     const current = this.state.current;
     if (!current || this.state.next) return;
     // A failed prefetch is not the reviewer's problem: the next advance claims again.
-    const task = await this.api.next(this.filters, [current.task.item.id, ...this.skipped]).catch(() => null);
+    const task = await this.api.next(this.filters, this.exclusions(current.task.item.id)).catch(() => null);
     if (this.disposed) return this.giveBack(task);
-    if (!task || task.item.id === this.state.current?.task.item.id) return;
+    if (!task || task.item.id === this.state.current?.task.item.id || this.isDone(task)) return;
     if (this.state.next) return this.giveBack(task);
     this.set({ next: task });
   }
 
+  /**
+   * Releases a task's lease. Never one of an item this session still needs: the one on screen,
+   * the prefetched one, one whose review is on its way (a claim that handed back such a lease
+   * handed back the same lease, and releasing it would lose the item or its review).
+   */
   private giveBack(task: ReviewTask | null): void {
-    if (task) void this.api.release(task).catch(() => undefined);
+    if (!task) return;
+    const id = task.item.id;
+    if (this.isDone(task) || this.state.current?.task.item.id === id || this.state.next?.item.id === id) return;
+    void this.api.release(task).catch(() => undefined);
   }
 
   /** The queue changed (or the filters did): try again to have an item and one behind it. */
@@ -175,7 +226,7 @@ export class ReviewSession {
       const next = this.state.next;
       if (next) {
         this.set({ next: null });
-        this.giveBack(next);
+        void this.api.release(next).catch(() => undefined);
       }
       if (this.state.phase === 'empty') this.set({ phase: 'loading' });
       await this.fill();
@@ -185,41 +236,64 @@ export class ReviewSession {
   // --- the reviewer's actions ---
 
   /**
-   * Shows the next item at once and sends the review behind it. `onStored` runs once the server
-   * has it; a review the server refused brings its item back (unless the item is gone).
+   * Shows the next item at once and sends the review of `itemId` behind it. `onStored` runs once
+   * the server has it; a review the server refused brings its item back (unless the item is
+   * gone). A review of an item no longer on screen (a key pressed twice before the page caught
+   * up) is dropped: it was written for that item, not the one shown now.
    */
-  submit(body: SubmitReviewRequest, onStored: (itemId: number) => void): void {
+  submit(itemId: number, body: SubmitReviewRequest, onStored: (itemId: number) => void): void {
     const shown = this.state.current;
-    if (!shown) return;
-    const itemId = shown.task.item.id;
-    // The server stores a review only under a live lease: the way back is to claim again.
-    if (shown.expired) {
-      this.set({ notice: { kind: 'error', text: `Your lease on item #${itemId} ran out, so your review cannot be stored. Claim it again to submit it; your draft is kept.` } });
+    if (!shown || shown.task.item.id !== itemId) return;
+    // The server stores a review only under a live lease, and only once.
+    if (shown.lost) {
+      this.explainLost();
       return;
     }
     this.set({ notice: null });
+    this.inFlight.add(itemId);
     this.advance(async () => {
       try {
         const result = await this.api.submit(itemId, body);
+        this.decided = [...this.decided.filter((id) => id !== itemId), itemId].slice(-DECIDED_KEPT);
+        this.ownReviewIds = [...this.ownReviewIds, result.review_id].slice(-DECIDED_KEPT);
         onStored(itemId);
         this.set({ last: { reviewId: result.review_id, itemId, decision: body.decision, undoUntil: Date.parse(result.undo_until) } });
       } catch (error) {
         const gone = isApiError(error) && (error.status === 409 || error.status === 404);
         if (gone) {
-          this.set({ notice: { kind: 'error', text: `Your review of item #${itemId} was not stored: ${errorMessage(error)}` } });
+          this.set({ notice: { kind: 'error', text: `Your review of item #${itemId} was not stored: ${errorMessage(error)}. ${keptDraft(body.feedback)}` } });
           return;
         }
-        this.bringBack({ ...shown, expired: false });
+        this.bringBack({ ...shown, lost: null });
         this.set({ notice: { kind: 'error', text: `Your review of item #${itemId} was not stored (${errorMessage(error)}). It is back on screen with your draft.` } });
+      } finally {
+        this.inFlight.delete(itemId);
       }
     });
   }
 
-  /** Gives the item back to the queue and shows the next one. */
+  /** Why a decision on the item on screen cannot be sent, and the key that gets the reviewer going again. */
+  explainLost(): void {
+    const shown = this.state.current;
+    if (!shown?.lost) return;
+    const id = shown.task.item.id;
+    const text =
+      shown.lost === 'expired'
+        ? `Your lease on item #${id} ran out, so a review of it cannot be stored. Press l to claim it again (your draft is kept), or s for the next item.`
+        : `Item #${id} was decided elsewhere (your review of it in another tab or window), so a review of it cannot be stored here. What you wrote stays as its draft; press s for the next item.`;
+    this.set({ notice: { kind: 'error', text } });
+  }
+
+  /** Gives the item back to the queue and shows the next one; an item decided elsewhere is simply left. */
   skip(): void {
     const shown = this.state.current;
     if (!shown) return;
     const itemId = shown.task.item.id;
+    if (shown.lost === 'decided') {
+      this.set({ notice: null });
+      this.advance(() => Promise.resolve());
+      return;
+    }
     this.skipped = [...this.skipped.filter((id) => id !== itemId), itemId].slice(-MAX_SKIPPED);
     this.set({ notice: null, skippedCount: this.skipped.length });
     this.advance(() => this.api.release(shown.task).catch(() => undefined));
@@ -240,9 +314,10 @@ export class ReviewSession {
     void this.schedule(async () => {
       try {
         const task = await this.api.undo(last.reviewId);
+        this.decided = this.decided.filter((id) => id !== task.item.id);
         this.set({ last: null });
         onUndone(task.item.id);
-        this.bringBack({ task, shownAt: this.now(), expired: false });
+        this.bringBack({ task, shownAt: this.now(), lost: null });
       } catch (error) {
         this.set({ last: null, notice: { kind: 'error', text: `Could not undo: ${errorMessage(error)}` } });
       } finally {
@@ -254,9 +329,10 @@ export class ReviewSession {
   /** The item on screen moves behind `shown`; a prefetched item beyond that is given back. */
   private bringBack(shown: ShownTask): void {
     const { current, next } = this.state;
-    if (next && next.item.id !== current?.task.item.id) this.giveBack(next);
-    const behind = current && current.task.item.id !== shown.task.item.id ? current.task : null;
+    // A lost item on screen does not wait behind: there is nothing to come back to.
+    const behind = current && !current.lost && current.task.item.id !== shown.task.item.id ? current.task : null;
     this.set({ current: shown, next: behind, phase: 'ready', error: null });
+    if (next && next.item.id !== shown.task.item.id && next.item.id !== behind?.item.id) this.giveBack(next);
   }
 
   dismissNotice(): void {
@@ -270,17 +346,16 @@ export class ReviewSession {
   /** After the lease of the shown item ran out: claim again (the same item, if it is still free). */
   claimAgain(): void {
     const shown = this.state.current;
-    if (!shown || this.state.busy) return;
+    if (!shown || shown.lost !== 'expired' || this.state.busy) return;
     this.set({ busy: true, notice: null });
     void this.schedule(async () => {
       try {
-        const exclude = [...(this.state.next ? [this.state.next.item.id] : []), ...this.skipped];
-        const task = await this.api.next(this.filters, exclude);
-        if (!task) {
+        const task = await this.api.next(this.filters, this.exclusions(this.state.next?.item.id));
+        if (!task || this.isDone(task)) {
           this.set({ notice: { kind: 'info', text: 'Nothing to claim: the queue is empty for you.' } });
         } else if (task.item.id === this.state.current?.task.item.id) {
           // Same item: the time spent so far still counts.
-          this.set({ current: { task, shownAt: shown.shownAt, expired: false } });
+          this.set({ current: { task, shownAt: shown.shownAt, lost: null } });
         } else {
           this.set({
             notice: { kind: 'info', text: `Item #${shown.task.item.id} went to another reviewer; here is the next one. Your draft of it is kept.` },
@@ -299,8 +374,25 @@ export class ReviewSession {
 
   /** The server says a lease of ours ran out (pushed, or a renewal refused). */
   leaseExpired(itemId: number): void {
+    this.lose(itemId, 'expired');
+  }
+
+  /**
+   * The server stored review `reviewId` of this reviewer's, of `itemId` (pushed to all their
+   * tabs). From another tab, the item is done here too: the one on screen says so and keeps what
+   * was typed, a prefetched one is dropped. This session's own reviews are not news, whenever
+   * the push comes: before the submit's answer (the item is still in flight), or after an undo
+   * has brought the item back (the review id is known as this session's).
+   */
+  reviewedElsewhere(itemId: number, reviewId: number): void {
+    if (this.inFlight.has(itemId) || this.ownReviewIds.includes(reviewId)) return;
+    this.lose(itemId, 'decided');
+  }
+
+  private lose(itemId: number, reason: LostReason): void {
     const { current, next } = this.state;
-    if (current?.task.item.id === itemId && !current.expired) this.set({ current: { ...current, expired: true } });
+    // An item decided elsewhere stays decided, whatever its lease does after.
+    if (current?.task.item.id === itemId && current.lost !== 'decided' && current.lost !== reason) this.set({ current: { ...current, lost: reason } });
     if (next?.item.id === itemId) {
       this.set({ next: null });
       this.refill();
@@ -322,7 +414,7 @@ export class ReviewSession {
   }
 
   private async renewAll(): Promise<void> {
-    const held = [this.state.current && !this.state.current.expired ? this.state.current.task : null, this.state.next];
+    const held = [this.state.current && !this.state.current.lost ? this.state.current.task : null, this.state.next];
     await Promise.all(
       held.map(async (task) => {
         if (!task) return;
@@ -338,4 +430,12 @@ export class ReviewSession {
       }),
     );
   }
+}
+
+/** What a "not stored" notice says of the reviewer's text: it is kept, and quoted so it can be copied. */
+function keptDraft(feedback: string | undefined): string {
+  const text = feedback?.trim() ?? '';
+  if (text === '') return 'Your draft of it is kept.';
+  const quoted = text.length > FEEDBACK_QUOTED ? `${text.slice(0, FEEDBACK_QUOTED)}…` : text;
+  return `Your draft of it is kept; your feedback was: “${quoted}”`;
 }

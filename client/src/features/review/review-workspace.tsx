@@ -7,8 +7,9 @@ import { counterfactualOf } from '../../views/counterfactual';
 import { groupCounterfactualOf, itemGroupOf } from '../../views/item-group-charts';
 import { ItemThread } from '../../views/item-thread';
 import { ItemContext } from './item-context';
-import { buildReview, clearDraft, emptyDraft, isPristine, loadDraft, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
-import { AcceptConfirm, acceptNeedsConfirm, cycleComplexity, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
+import { ReviewCharts, zoomTargetOf, type ChartsView } from './review-charts';
+import { acceptConcerns, buildReview, clearDraft, emptyDraft, isPristine, loadDraft, refusalMessage, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
+import { AcceptConfirm, cycleComplexity, Key, REFUSAL_ID, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
 import { useKeyHandler } from './review-keys';
 import type { ShownTask } from './review-session';
 
@@ -21,6 +22,8 @@ type WorkspaceProps = {
   onSubmit: (body: SubmitReviewRequest, draft: ReviewDraft) => void;
   onSkip: () => void;
   onClaimAgain: () => void;
+  /** A decision was tried on an item that was lost (its lease ran out, or decided elsewhere): say why nothing happens. */
+  onLostDecision: () => void;
 };
 
 function focusEnd(element: HTMLInputElement | HTMLTextAreaElement | null): void {
@@ -29,14 +32,21 @@ function focusEnd(element: HTMLInputElement | HTMLTextAreaElement | null): void 
   element.setSelectionRange(element.value.length, element.value.length);
 }
 
-/** The first field an error is about, to put the cursor where the fix goes. */
-const ERROR_FOCUS_ORDER = ['feedback', 'corrected_answer', 'corrected_question'] as const;
+/** A refused decision: the one message saying why, and the fields it is about (marked, not focused). */
+type Refusal = { message: string; errors: FieldErrors };
+
+/** An accept waiting on the reviewer's yes: what in it reads like doubt (any change to the draft drops it). */
+type PendingAccept = { concerns: string[] };
 
 /**
  * One item under review: its context on the left, the form on the right. Mounted per item (keyed
- * by id), so the draft, errors and timer start fresh, from the stored draft if there is one.
+ * by id), so the draft, refusal, chart view and timer start fresh, from the stored draft if any.
+ *
+ * The keys can't be hijacked: a refused decision says why in one message and leaves the focus
+ * where it was (moving it into a field made the next shortcut keys typed text), and an accept
+ * carrying a failed criterion, feedback or a correction asks first.
  */
-export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onSkip, onClaimAgain }: WorkspaceProps) {
+export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onSkip, onClaimAgain, onLostDecision }: WorkspaceProps) {
   const { task } = shown;
   const item = task.item;
   const [initial] = useState(() => {
@@ -44,7 +54,9 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
     return { draft: stored ?? emptyDraft(), restored: stored !== null && !isPristine(stored) };
   });
   const [draft, setDraft] = useState<ReviewDraft>(initial.draft);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [pendingAccept, setPendingAccept] = useState<PendingAccept | null>(null);
+  const [chartsView, setChartsView] = useState<ChartsView>({ showOriginal: false, zoomed: null });
   const group = itemGroupOf(task, item);
   // A group item's edit names its chart: it is applied over the group's tables, in order.
   const outcome = useMemo(() => (group ? groupCounterfactualOf(group, item.edit) : counterfactualOf(task.chart.data_table, item.edit)), [group, task.chart.data_table, item.edit]);
@@ -65,36 +77,42 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
   // Time on this item: earlier visits (from the draft) plus this one.
   const timeSpent = () => initial.draft.elapsed_ms + (performance.now() - shown.shownAt);
 
+  // Saved on every change; saved again when the item is decided in another tab, whose stored
+  // review cleared the draft both tabs share: what this tab typed stays its draft.
   useEffect(() => {
     if (isPristine(draft)) clearDraft(userId, item.id);
     else saveDraft(userId, item.id, { ...draft, elapsed_ms: initial.draft.elapsed_ms + (performance.now() - shown.shownAt) });
-  }, [draft, userId, item.id, initial.draft.elapsed_ms, shown.shownAt]);
-
-  /** Ctrl+Enter asked whether to accept despite the feedback (acceptNeedsConfirm). */
-  const [confirmingAccept, setConfirmingAccept] = useState(false);
+  }, [draft, userId, item.id, initial.draft.elapsed_ms, shown.shownAt, shown.lost]);
 
   const change = (update: (draft: ReviewDraft) => ReviewDraft) => {
     setDraft(update);
-    setErrors({});
-    setConfirmingAccept(false);
+    setRefusal(null);
+    setPendingAccept(null);
   };
 
   const decide = (decision: Decision) => {
-    const result = buildReview(draft, decision, item, timeSpent());
-    if (!result.ok) {
-      setErrors(result.errors);
-      const field = ERROR_FOCUS_ORDER.find((name) => result.errors[name]);
-      if (field === 'feedback') feedbackRef.current?.focus();
-      else if (field === 'corrected_answer') answerRef.current?.focus();
-      else if (field === 'corrected_question') questionRef.current?.focus();
+    setPendingAccept(null);
+    if (shown.lost) {
+      onLostDecision();
       return;
     }
-    onSubmit(result.body, draft);
+    const result = buildReview(draft, decision, item, timeSpent());
+    if (!result.ok) {
+      // Said, not acted on: the focus stays where the reviewer had it.
+      setRefusal({ message: refusalMessage(decision, result.errors), errors: result.errors });
+      return;
+    }
+    setRefusal(null);
+    const concerns = decision === 'accept' ? acceptConcerns(result.body) : [];
+    if (concerns.length > 0) setPendingAccept({ concerns });
+    else onSubmit(result.body, draft);
   };
 
   const acceptAnyway = () => {
-    setConfirmingAccept(false);
-    decide('accept');
+    setPendingAccept(null);
+    // Built again: the time spent runs until the reviewer's yes.
+    const result = buildReview(draft, 'accept', item, timeSpent());
+    if (result.ok) onSubmit(result.body, draft);
   };
 
   const toggle = (criterion: Criterion) => {
@@ -109,17 +127,19 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
     window.requestAnimationFrame(() => focusEnd(questionRef.current));
   };
 
+  const flip = () => setChartsView((view) => ({ ...view, showOriginal: !view.showOriginal }));
+  const zoom = (zoomed: number | null) => setChartsView((view) => ({ ...view, zoomed }));
+
   useKeyHandler((key, { typing, event }) => {
     if (!keysActive) return false;
-    if (confirmingAccept) {
+    if (pendingAccept) {
       if (key === 'Enter' || key === 'Ctrl+Enter' || key === 'y') acceptAnyway();
-      else if (key === 'Escape' || key === 'n') setConfirmingAccept(false);
+      else if (key === 'Escape' || key === 'n') setPendingAccept(null);
       // Every other key rests while the question is open (a letter would decide something else); Tab still moves.
       return key !== 'Tab';
     }
     if (key === 'Ctrl+Enter') {
-      if (acceptNeedsConfirm(draft)) setConfirmingAccept(true);
-      else decide(suggestedDecision(draft));
+      decide(suggestedDecision(draft));
       return true;
     }
     if (typing) {
@@ -140,6 +160,9 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
       c: () => focusEnd(answerRef.current),
       q: editQuestion,
       x: () => change(cycleComplexity),
+      l: () => (shown.lost === 'expired' ? onClaimAgain() : undefined),
+      z: () => zoom(zoomTargetOf(group, outcome)),
+      t: flip,
     };
     const action = actions[key];
     if (!action) return false;
@@ -147,20 +170,34 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
     return true;
   });
 
-  const errorList = Object.entries(errors).filter((entry): entry is [string, string] => entry[1] !== undefined);
-
   return (
-    <div className="review-workspace" data-item-id={item.id} data-testid="review-workspace">
-      <ItemContext task={task} group={group} outcome={outcome} />
+    <div className="review-workspace" data-item-id={item.id} data-testid="review-workspace" data-lost={shown.lost ?? undefined}>
+      <ItemContext
+        task={task}
+        group={group}
+        outcome={outcome}
+        charts={<ReviewCharts task={task} group={group} outcome={outcome} view={chartsView} onFlip={flip} onZoom={zoom} />}
+      />
       <aside className="review-panel" aria-label="Your review">
-        {shown.expired && (
+        {shown.lost === 'expired' && (
           <div className="notice notice-warning lease-expired" role="alert" data-testid="lease-expired">
             <p>
               <strong>Your lease on this item ran out</strong> and it went back to the queue. A review is stored only under a live
               lease: claim it again to submit (your draft is kept).
             </p>
             <button type="button" onClick={onClaimAgain} disabled={busy}>
-              Claim again
+              Claim again <Key name="claimAgain" />
+            </button>
+          </div>
+        )}
+        {shown.lost === 'decided' && (
+          <div className="notice notice-warning lease-expired" role="alert" data-testid="decided-elsewhere">
+            <p>
+              <strong>Item #{item.id} was decided elsewhere</strong>: your review of it was stored from another tab or window. A second
+              review cannot be stored; what you wrote here stays as its draft.
+            </p>
+            <button type="button" onClick={onSkip}>
+              Next item <Key name="skip" />
             </button>
           </div>
         )}
@@ -169,15 +206,13 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
             Your unsent draft of this item was restored.
           </p>
         )}
-        {errorList.length > 0 && (
-          <div className="error review-errors" role="alert" data-testid="review-errors">
-            {errorList.map(([field, message]) => (
-              <p key={field}>{message}</p>
-            ))}
-          </div>
+        {refusal && (
+          <p className="error review-errors" role="alert" id={REFUSAL_ID} data-testid="review-errors">
+            {refusal.message}
+          </p>
         )}
-        {confirmingAccept && <AcceptConfirm onAccept={acceptAnyway} onBack={() => setConfirmingAccept(false)} />}
-        <ReviewForm item={item} draft={draft} onChange={change} errors={errors} onDecide={decide} onSkip={onSkip} {...refs} />
+        {pendingAccept && <AcceptConfirm itemId={item.id} concerns={pendingAccept.concerns} onAccept={acceptAnyway} onBack={() => setPendingAccept(null)} />}
+        <ReviewForm item={item} draft={draft} onChange={change} errors={refusal?.errors ?? {}} onDecide={decide} onSkip={onSkip} {...refs} />
         <p className="muted small lease-line">
           Lease until <time dateTime={task.lease_expires_at}>{formatTime(task.lease_expires_at)}</time>, renewed while this page is open.
         </p>
