@@ -31,6 +31,8 @@ import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelation
 import { subjectTables } from './item-service';
 import { groupSubject } from './item-subject';
 import { reverifyItem } from './reverify-items';
+import { blindItemIds } from '../review/blind-view-queries';
+import { blindViewer } from '../review/blind-viewer';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
 
@@ -67,12 +69,19 @@ function blindWhileOpen(status: ItemStatus, author: { role: Role }): boolean {
 }
 const DECIDED: ReadonlySet<ItemStatus> = new Set(['accepted', 'rejected']);
 
+/**
+ * The item's thread as the viewer may read it. To a reviewer, an item whose outcome rests on
+ * their verdict with others', or a gold item, stays open (blind-view-queries.ts): other
+ * reviewers' comments on it stay hidden even once it is decided.
+ */
 export function itemComments(ctx: AppContext, itemId: number, viewer: User): ItemComment[] {
   const status = itemStatus(ctx.db, itemId);
   if (status === null) throw notFound(`item ${itemId}`);
   const comments = listItemComments(ctx.db, itemId);
-  if (roleAtLeast(viewer.role, 'curator')) return comments;
-  return comments.filter((comment) => comment.author.id === viewer.id || !blindWhileOpen(status, comment.author));
+  const blind = blindViewer(ctx.db, viewer);
+  if (blind === null) return comments;
+  const shown: ItemStatus = blindItemIds(ctx.db, blind, [itemId]).has(itemId) ? 'in_review' : status;
+  return comments.filter((comment) => comment.author.id === viewer.id || !blindWhileOpen(shown, comment.author));
 }
 
 /**
