@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NextResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema } from '../../shared/api/runs';
 import type { Role } from '../../shared/domain/roles';
+import type { AnswerType } from '../../shared/table/answers';
 import { TestClient } from '../support/http-client';
+import { correctionFor } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AdjudicationPage } from './pages/adjudication-page';
@@ -30,7 +32,7 @@ type ReviewRow = {
   retracted_at: string | null;
   retract_reason: string | null;
 };
-type ItemRow = { id: number; status: string; final_answer: string | null; answer: string };
+type ItemRow = { id: number; status: string; final_answer: string | null; answer: string; answer_type: AnswerType };
 
 let server: TestServer;
 const sessions: BrowserSession[] = [];
@@ -104,7 +106,7 @@ function reviewsBy(userId: number): ReviewRow[] {
 }
 
 function item(id: number): ItemRow {
-  return server.server.ctx.db.prepare('SELECT id, status, final_answer, answer FROM hqa_items WHERE id = ?').get(id) as ItemRow;
+  return server.server.ctx.db.prepare('SELECT id, status, final_answer, answer, answer_type FROM hqa_items WHERE id = ?').get(id) as ItemRow;
 }
 
 /** True when the reviewer holds a claimed item behind the one on screen (the prefetch landed). */
@@ -155,8 +157,9 @@ describe('reviewing in the browser', () => {
     const third = await review.waitForItemOtherThan(second);
 
     // 3. Accept with a corrected answer: correctness fails, the answer is corrected.
+    const thirdCorrection = correctionFor(item(third));
     await review.press('2', 'c');
-    await review.type('42');
+    await review.type(thirdCorrection);
     await review.press('Escape', 'a');
     await review.waitForItemOtherThan(third);
 
@@ -171,7 +174,7 @@ describe('reviewing in the browser', () => {
       layout: 1,
       feedback: 'The assumption contradicts the chart: the slice cannot grow past 100%.',
     });
-    expect(corrected).toMatchObject({ item_id: third, decision: 'accept', correctness: 0, corrected_answer: '42' });
+    expect(corrected).toMatchObject({ item_id: third, decision: 'accept', correctness: 0, corrected_answer: thirdCorrection });
     for (const row of [accepted, rejected, corrected]) {
       expect(row?.retracted_at).toBeNull();
       expect(row?.time_spent_ms).toBeGreaterThan(0);
@@ -179,7 +182,7 @@ describe('reviewing in the browser', () => {
     // One review per item decides it (k = 1); the correction became the final answer.
     expect(item(first)).toMatchObject({ status: 'accepted', final_answer: null });
     expect(item(second)).toMatchObject({ status: 'rejected' });
-    expect(item(third)).toMatchObject({ status: 'accepted', final_answer: '42' });
+    expect(item(third)).toMatchObject({ status: 'accepted', final_answer: thirdCorrection });
     // The queue figures a reviewer sees are what is left for them: per-status counts are the
     // staff's (blind review: they told how an item judged with others settled, and a gold claim).
     await expect.poll(() => review.queueCounts.textContent()).toMatch(/^\d+ for you/);
@@ -216,17 +219,19 @@ describe('reviewing in the browser', () => {
   it('undoes the last decision within its window: the item comes back with what was submitted', async () => {
     const { review, userId } = await reviewerOnReviewPage();
     const first = await review.shownItemId();
+    // A correction is checked like the item's answer: one of its type.
+    const corrected = correctionFor(item(first), 7);
     await review.press('c');
-    await review.type('7');
+    await review.type(corrected);
     await review.press('Escape', 'a');
     await review.waitForItemOtherThan(first);
     await review.undoToast.waitFor();
     await expect.poll(() => reviewsBy(userId).length).toBe(1);
-    expect(item(first).final_answer).toBe('7');
+    expect(item(first).final_answer).toBe(corrected);
 
     await review.press('u');
     await review.waitForItem(first);
-    expect(await review.correctedAnswer.inputValue()).toBe('7');
+    expect(await review.correctedAnswer.inputValue()).toBe(corrected);
     await expect.poll(() => reviewsBy(userId)[0]?.retract_reason).toBe('undo');
     expect(item(first)).toMatchObject({ status: 'in_review', final_answer: null });
 
@@ -243,10 +248,11 @@ describe('reviewing in the browser', () => {
   it('keeps a half-written review through a reload and clears it once submitted', async () => {
     const { page, review, userId } = await reviewerOnReviewPage();
     const shown = await review.shownItemId();
+    const corrected = correctionFor(item(shown), 12.5);
     await review.press('3', 'f');
     await review.type('Half-written: the bars');
     await review.press('Escape', 'c');
-    await review.type('12.5');
+    await review.type(corrected);
     await review.press('Escape');
 
     await page.reload();
@@ -254,7 +260,7 @@ describe('reviewing in the browser', () => {
     await review.draftRestored.waitFor();
     expect(await review.criterionPasses('Layout consistency')).toBe(false);
     expect(await review.feedback.inputValue()).toBe('Half-written: the bars');
-    expect(await review.correctedAnswer.inputValue()).toBe('12.5');
+    expect(await review.correctedAnswer.inputValue()).toBe(corrected);
 
     await review.press('f', 'End');
     await review.type(' no longer fit the axis.');
@@ -266,7 +272,7 @@ describe('reviewing in the browser', () => {
       decision: 'reject',
       layout: 0,
       feedback: 'Half-written: the bars no longer fit the axis.',
-      corrected_answer: '12.5',
+      corrected_answer: corrected,
     });
     const drafts = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('hqa.review-draft')));
     expect(drafts.filter((key) => key.endsWith(`.${shown}`))).toEqual([]);
