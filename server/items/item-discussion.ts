@@ -31,7 +31,7 @@ import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelation
 import { subjectTables } from './item-service';
 import { groupSubject } from './item-subject';
 import { reverifyItem } from './reverify-items';
-import { blindItemIds } from '../review/blind-view-queries';
+import { blindItemIds, blindToSomeReviewer } from '../review/blind-view-queries';
 import { blindViewer } from '../review/blind-viewer';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
@@ -94,7 +94,8 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
     .transaction(() => {
       const status = itemStatus(ctx.db, itemId);
       if (status === null) throw notFound(`item ${itemId}`);
-      const staffOnly = blindWhileOpen(status, author);
+      // Blind to some reviewer (gold, or decided with several reviewers' verdicts): pushed live to curators only too.
+      const staffOnly = blindWhileOpen(status, author) || (!roleAtLeast(author.role, 'curator') && blindToSomeReviewer(ctx.db, itemId));
       const id = insertItemComment(ctx.db, itemId, author.id, body);
       // A reviewer named in a comment other reviewers may not read yet is not told of it either.
       const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));

@@ -99,3 +99,18 @@ export function blindItemIds(db: Db, viewer: BlindViewer, itemIds: readonly numb
 export function notBlindSql(item: string): string {
   return `NOT ${blindSql(item)}`;
 }
+
+/**
+ * The item is blind to some reviewer (whoever reads it): a gold item, or one decided with more
+ * than one reviewer's standing review. A reviewer's comment on it is then for curators as it is
+ * posted (`comment.created`), as one on an undecided item is.
+ */
+export function blindToSomeReviewer(db: Db, itemId: number): boolean {
+  return (
+    statement(db,
+      `SELECT 1 FROM hqa_items i WHERE i.id = ? AND i.status IN ${DECIDED} AND (
+         EXISTS (SELECT 1 FROM gold_items g WHERE g.item_id = i.id)
+         OR (SELECT COUNT(DISTINCT r.reviewer_id) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL) > 1)`,
+    ).get(itemId) !== undefined
+  );
+}

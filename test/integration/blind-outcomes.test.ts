@@ -253,6 +253,11 @@ describe('gold items look like any other item to reviewers', () => {
     const benReleased = recordEvents(benSocket, 'item.released');
     const coraDecided = recordEvents(coraSocket, 'item.decided');
     const coraReleased = nextEvent(coraSocket, 'item.released', (p) => (p as { item_id: number }).item_id === gold);
+    // A reviewer's comment on a gold item is pushed to curators only, as one on an item in review is.
+    const benComments = recordEvents(benSocket, 'comment.created');
+    const coraComment = nextEvent(coraSocket, 'comment.created', (p) => (p as { comment: { body: string } }).comment.body === 'Ann: still fine.');
+    expect((await ann.post(`/api/items/${gold}/comments`, { body: 'Ann: still fine.' })).status).toBe(201);
+    await coraComment;
 
     const task = await claim(ben);
     expect(task.item).toMatchObject({ id: gold, status: 'in_review', final_answer: null });
@@ -269,6 +274,7 @@ describe('gold items look like any other item to reviewers', () => {
     await coraReleased;
     expect(benReleased.some((p) => (p as { item_id: number }).item_id === gold)).toBe(false);
     expect(decidedStatuses(coraDecided, gold)).toEqual([]);
+    expect(benComments).toEqual([]);
 
     // His item page and list show his decision and his correction, as for a regular item he decided alone.
     expect(await itemAs(ben, gold)).toMatchObject({ status: 'accepted', final_answer: '2' });
