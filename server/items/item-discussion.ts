@@ -113,9 +113,17 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
   return comment;
 }
 
-export function itemEdits(ctx: AppContext, itemId: number): ItemEdit[] {
+/**
+ * Curators' edits of the item. To a reviewer the item is blind to (decided with their verdict
+ * and others', or gold: blind-view-queries.ts), only the edits made while it was open: a later
+ * one names the status it was decided with and may quote the answer it was given.
+ */
+export function itemEdits(ctx: AppContext, itemId: number, viewer: User): ItemEdit[] {
   if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
-  return listItemEdits(ctx.db, itemId);
+  const edits = listItemEdits(ctx.db, itemId);
+  const blind = blindViewer(ctx.db, viewer);
+  if (blind === null || !blindItemIds(ctx.db, blind, [itemId]).has(itemId)) return edits;
+  return edits.filter((edit) => !DECIDED.has(edit.status_at_edit) && edit.status_at_edit !== 'needs_adjudication');
 }
 
 /**

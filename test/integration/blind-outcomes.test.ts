@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ItemCommentsResponseSchema } from '../../shared/api/item-discussion';
+import { ItemCommentsResponseSchema, ItemEditsResponseSchema } from '../../shared/api/item-discussion';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
 import { ReflectionListResponseSchema } from '../../shared/api/reflection';
 import { NextResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest, type SubmitReviewResponse } from '../../shared/api/review';
@@ -213,6 +213,12 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
     expect(await commentsAs(ann, item)).not.toContain('Ben: the layout breaks.');
     expect(await commentsAs(cid, item)).toContain('Ben: the layout breaks.');
     expect(await commentsAs(ben, item)).toContain('Ben: the layout breaks.');
+
+    // A curator's edit of the decided item names its status and the answer it had: not to its reviewers.
+    expect((await cora.request('PATCH', `/api/items/${item}`, { answer: '3', reason: 'The adjudicated answer was off by one.' })).status).toBe(200);
+    const editsAs = async (client: TestClient) => ItemEditsResponseSchema.parse((await client.get(`/api/items/${item}/edits`)).body).edits;
+    expect(await editsAs(ann)).toEqual([]);
+    expect(await editsAs(cid)).toMatchObject([{ status_at_edit: 'accepted' }]);
 
     // Nor does an undo tell her that it went to adjudication.
     const refused = await ann.post(`/api/review/reviews/${annReview.review_id}/undo`);
