@@ -3,6 +3,15 @@ import type { Db } from '../db/database';
 import type { ServerEventName, ServerEventPayload } from '../shared/events';
 import type { Config } from './config';
 
+/**
+ * Blind review: what the reviewers among `users` get of an event instead of what everyone else
+ * gets — `payload`, or nothing when null. Curators and admins among them get the event itself.
+ */
+export interface SealedView<E extends ServerEventName> {
+  users: readonly number[];
+  payload: ServerEventPayload<E> | null;
+}
+
 /** Whose open sockets to close: all of a user's, or one session's. */
 export type SocketTarget = { userId: number } | { sessionId: string };
 
@@ -11,7 +20,8 @@ export interface AppContext {
   db: Db;
   config: Config;
   logger: Logger;
-  publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+  /** To everyone; `sealed`: what some reviewers get instead (blind review). */
+  publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>, sealed?: SealedView<E>) => void;
   /** To one user's open clients only (e.g. their lease expired). */
   publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
   /**

@@ -103,7 +103,7 @@ async function prepare(
     db,
     config,
     logger,
-    publish: (event, payload) => ctxRef.publish(event, payload),
+    publish: (event, payload, sealed) => ctxRef.publish(event, payload, sealed),
     publishTo: (userId, event, payload) => ctxRef.publishTo(userId, event, payload),
     disconnectSockets: (target) => ctxRef.disconnectSockets(target),
   };

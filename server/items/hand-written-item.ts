@@ -8,7 +8,7 @@ import { chartTableOfQa, getQaWithChart } from '../charts/chart-queries';
 import { HttpError } from '../http/http-error';
 import { getProposal } from '../pool/pool-queries';
 import { getItemDetailWithGroup } from './item-queries';
-import { createVerifiedItem, itemChecks, verifyStoredItem } from './item-service';
+import { answerRuleFor, createVerifiedItem, itemChecks, verifyStoredItem } from './item-service';
 
 /**
  * A person writes an item for a factual QA: same fields and the same verification as a
@@ -31,7 +31,12 @@ export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User
   const edit = fields.edit ?? null;
   // Whether the assumption changes the answer is the verifier's finding, not the writer's claim.
   // Verifying here too (createItem verifies again, with the proposal) costs a millisecond per person's item.
-  const verifier = verifyStoredItem(source, { edit, program: fields.program, answer: fields.answer, assumption: fields.assumption, question: fields.question }, null, itemChecks(ctx.db));
+  const verifier = verifyStoredItem(
+    source,
+    { edit, program: fields.program, answer: fields.answer, assumption: fields.assumption, question: fields.question, answerRule: answerRuleFor('human') },
+    null,
+    itemChecks(ctx.db),
+  );
   const item = createVerifiedItem(ctx.db, {
     source,
     draft: { ...fields, edit, affects_answer: affectsAnswer(verifier, fields.answer, source.qa.label) },

@@ -9,7 +9,7 @@ export function itemDiscussionRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, itemDiscussionApi.comments, 'reviewer', ({ params: { id }, user }) => ({ comments: itemComments(ctx, id, user) }));
   handle(api, itemDiscussionApi.postComment, 'reviewer', ({ params: { id }, body, user }) => ({ comment: postComment(ctx, id, user, body.body) }));
-  handle(api, itemDiscussionApi.edits, 'reviewer', ({ params: { id } }) => ({ edits: itemEdits(ctx, id) }));
+  handle(api, itemDiscussionApi.edits, 'reviewer', ({ params: { id }, user }) => ({ edits: itemEdits(ctx, id, user) }));
   handle(api, itemDiscussionApi.edit, 'curator', ({ params: { id }, body, user }) => editItem(ctx, id, user, body));
   return api.router;
 }

@@ -31,6 +31,8 @@ import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelation
 import { subjectTables } from './item-service';
 import { groupSubject } from './item-subject';
 import { reverifyItem } from './reverify-items';
+import { blindItemIds, blindToSomeReviewer } from '../review/blind-view-queries';
+import { blindViewer } from '../review/blind-viewer';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
 
@@ -67,12 +69,19 @@ function blindWhileOpen(status: ItemStatus, author: { role: Role }): boolean {
 }
 const DECIDED: ReadonlySet<ItemStatus> = new Set(['accepted', 'rejected']);
 
+/**
+ * The item's thread as the viewer may read it. To a reviewer, an item whose outcome rests on
+ * their verdict with others', or a gold item, stays open (blind-view-queries.ts): other
+ * reviewers' comments on it stay hidden even once it is decided.
+ */
 export function itemComments(ctx: AppContext, itemId: number, viewer: User): ItemComment[] {
   const status = itemStatus(ctx.db, itemId);
   if (status === null) throw notFound(`item ${itemId}`);
   const comments = listItemComments(ctx.db, itemId);
-  if (roleAtLeast(viewer.role, 'curator')) return comments;
-  return comments.filter((comment) => comment.author.id === viewer.id || !blindWhileOpen(status, comment.author));
+  const blind = blindViewer(ctx.db, viewer);
+  if (blind === null) return comments;
+  const shown: ItemStatus = blindItemIds(ctx.db, blind, [itemId]).has(itemId) ? 'in_review' : status;
+  return comments.filter((comment) => comment.author.id === viewer.id || !blindWhileOpen(shown, comment.author));
 }
 
 /**
@@ -85,7 +94,8 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
     .transaction(() => {
       const status = itemStatus(ctx.db, itemId);
       if (status === null) throw notFound(`item ${itemId}`);
-      const staffOnly = blindWhileOpen(status, author);
+      // Blind to some reviewer (gold, or decided with several reviewers' verdicts): pushed live to curators only too.
+      const staffOnly = blindWhileOpen(status, author) || (!roleAtLeast(author.role, 'curator') && blindToSomeReviewer(ctx.db, itemId));
       const id = insertItemComment(ctx.db, itemId, author.id, body);
       // A reviewer named in a comment other reviewers may not read yet is not told of it either.
       const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
@@ -103,9 +113,17 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
   return comment;
 }
 
-export function itemEdits(ctx: AppContext, itemId: number): ItemEdit[] {
+/**
+ * Curators' edits of the item. To a reviewer the item is blind to (decided with their verdict
+ * and others', or gold: blind-view-queries.ts), only the edits made while it was open: a later
+ * one names the status it was decided with and may quote the answer it was given.
+ */
+export function itemEdits(ctx: AppContext, itemId: number, viewer: User): ItemEdit[] {
   if (!itemExists(ctx.db, itemId)) throw notFound(`item ${itemId}`);
-  return listItemEdits(ctx.db, itemId);
+  const edits = listItemEdits(ctx.db, itemId);
+  const blind = blindViewer(ctx.db, viewer);
+  if (blind === null || !blindItemIds(ctx.db, blind, [itemId]).has(itemId)) return edits;
+  return edits.filter((edit) => !DECIDED.has(edit.status_at_edit) && edit.status_at_edit !== 'needs_adjudication');
 }
 
 /**

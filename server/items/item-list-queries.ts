@@ -7,6 +7,7 @@ import { ItemSortSchema } from '../../shared/api/items';
 import { HttpError } from '../http/http-error';
 import { assignmentsOf } from '../review/assignment-queries';
 import { NOW_SQL, prefetchOnlySql } from '../review/prefetch-queries';
+import { blindParams, blindStatusSql, blindViews, type BlindViewer } from '../review/blind-view-queries';
 import { getItemSummary, itemTableStateSql } from './item-queries';
 
 /**
@@ -92,11 +93,26 @@ function assignedConditions(assigned: string | undefined, viewerId: number | und
   ];
 }
 
-/** The WHERE clause of a filter; `q` with no word in it (only punctuation) filters nothing. `viewerId` is who `assigned=me` means. */
-function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; params: Record<string, string | number> } {
+/**
+ * The status filter: by the status rows show. A prefetch-only item is listed as pending, so it
+ * is found as pending; a reviewer (`blind`) finds each item by the status they are shown of it.
+ */
+function statusCondition(status: ItemFilter['status'], blind: BlindViewer | null): string {
+  if (blind !== null) return `${blindStatusSql('i')} = @status`;
+  if (status === 'pending') return `(i.status = @status OR ${prefetchOnlySql('i', NOW_SQL)})`;
+  if (status === 'in_review') return `i.status = @status AND NOT ${prefetchOnlySql('i', NOW_SQL)}`;
+  return 'i.status = @status';
+}
+
+/**
+ * The WHERE clause of a filter; `q` with no word in it (only punctuation) filters nothing.
+ * `viewerId` is who `assigned=me` means; `blind`, a reviewer reading blind (its parameters are
+ * bound with the filter's).
+ */
+function filterWhere(filter: ItemFilter, viewerId?: number, blind: BlindViewer | null = null): { sql: string; params: Record<string, string | number> } {
   const stale = flagValue(filter.stale);
   const retired = flagValue(filter.retired);
-  return whereClause([
+  const where = whereClause([
     ...assignedConditions(filter.assigned, viewerId),
     { sql: 'i.chart_id IN (SELECT id FROM charts WHERE split = @split)', param: 'split', value: filter.split },
     {
@@ -104,24 +120,19 @@ function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; para
       param: 'retired',
       value: retired,
     },
-    // By the status rows show: a prefetch-only item is listed as pending, so it is found as pending.
-    {
-      sql:
-        filter.status === 'pending'
-          ? `(i.status = @status OR ${prefetchOnlySql('i', NOW_SQL)})`
-          : filter.status === 'in_review'
-            ? `i.status = @status AND NOT ${prefetchOnlySql('i', NOW_SQL)}`
-            : 'i.status = @status',
-      param: 'status',
-      value: filter.status,
-    },
+    { sql: statusCondition(filter.status, blind), param: 'status', value: filter.status },
     ...(['run_id', 'chart_id', 'proposal_id', 'origin'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: filter[key] })),
     // A subquery, not a join: the list reads hqa_items alone, so its count and its pages use its indexes.
     { sql: 'i.chart_id IN (SELECT id FROM charts WHERE chart_type = @chart_type)', param: 'chart_type', value: filter.chart_type },
     { sql: `${itemTableStateSql('i')} = @table`, param: 'table', value: filter.table },
     { sql: 'i.verifier_match = @verifier_match', param: 'verifier_match', value: flagValue(filter.verifier_match) },
     {
-      sql: 'EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)',
+      // A reviewer's own gold reviews count too: their gold items are listed as any item they reviewed (blind review).
+      sql:
+        blind === null
+          ? 'EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)'
+          : `(EXISTS (SELECT 1 FROM reviews r WHERE r.item_id = i.id AND r.reviewer_id = @reviewer_id)
+              OR EXISTS (SELECT 1 FROM gold_reviews gr WHERE gr.item_id = i.id AND gr.reviewer_id = @reviewer_id))`,
       param: 'reviewer_id',
       value: filter.reviewer_id,
     },
@@ -154,14 +165,19 @@ function filterWhere(filter: ItemFilter, viewerId?: number): { sql: string; para
       value: stale,
     },
   ]);
+  return blind === null ? where : { sql: where.sql, params: { ...where.params, ...blindParams(blind) } };
 }
 
 const FROM = 'FROM hqa_items i';
 
-function summaries(db: Db, ids: readonly number[]): ItemSummary[] {
+/** The page's items; to a reviewer (`blind`), each with the status they are shown of it. */
+function summaries(db: Db, ids: readonly number[], blind: BlindViewer | null): ItemSummary[] {
+  const shown = blind === null ? null : blindViews(db, blind, ids);
   return ids.flatMap((id) => {
     const item = getItemSummary(db, id);
-    return item ? [item] : [];
+    if (!item) return [];
+    const status = shown?.get(id)?.status;
+    return [status === undefined ? item : { ...item, status }];
   });
 }
 
@@ -176,12 +192,14 @@ export interface ItemListPage {
 /**
  * One page of the list. With a cursor, the rows after (or before) the cursor's row in the sort's
  * order; without one, page `page` by offset (short scoped lists, and the first page). One row
- * more than the page is read to know whether a page follows.
+ * more than the page is read to know whether a page follows. `blind`: a reviewer, who reads,
+ * filters and sorts each item by the status they are shown of it (blind-view-queries.ts).
  */
-export function listItemsPage(db: Db, query: ItemListQuery, viewerId?: number): ItemListPage {
+export function listItemsPage(db: Db, query: ItemListQuery, viewerId?: number, blind: BlindViewer | null = null): ItemListPage {
   const sort = query.sort ?? 'newest';
-  const { key, desc } = SORTS[sort];
-  const { sql: whereSql, params } = filterWhere(query, viewerId);
+  const { desc } = SORTS[sort];
+  const key = sort === 'status' && blind !== null ? blindStatusSql('i') : SORTS[sort].key;
+  const { sql: whereSql, params } = filterWhere(query, viewerId, blind);
   const total = (statement(db, `SELECT COUNT(*) AS n ${FROM} ${whereSql}`).get(params) as { n: number }).n;
   const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, sort);
   const backwards = cursor?.d === 'before';
@@ -206,7 +224,7 @@ export function listItemsPage(db: Db, query: ItemListQuery, viewerId?: number): 
   const hasNext = backwards ? true : more;
   const hasPrev = backwards ? more : cursor !== null || query.page > 1;
   return {
-    items: summaries(db, page.map((row) => row.id)),
+    items: summaries(db, page.map((row) => row.id), blind),
     assignments: assignmentsOf(db, page.map((row) => row.id)),
     total,
     next_cursor: hasNext && last ? at(last, 'after') : null,

@@ -17,6 +17,7 @@ import { cachedUnverifiableColours, parsedChart } from '../charts/parsed-chart-c
 import { TableStateSchema } from '../../shared/tables/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
 import { shownStatusSql } from '../review/prefetch-queries';
+import { blindViews, type BlindViewer } from '../review/blind-view-queries';
 import { itemGroupView } from './item-group-queries';
 
 /** All SQL of HQA items. */
@@ -163,12 +164,20 @@ export function getItemDetail(db: Db, id: number): ItemDetail | null {
   return getItemWithChart(db, id)?.item ?? null;
 }
 
-/** An item with its group's charts (null for an item over one chart), as item pages show it (its status as lists show it). */
-export function getItemDetailWithGroup(db: Db, id: number): { item: ItemDetail; group: ItemGroup | null } | null {
+/**
+ * An item with its group's charts (null for an item over one chart), as item pages show it (its
+ * status as lists show it); to a reviewer (`viewer`), as they are shown it: blind review.
+ */
+export function getItemDetailWithGroup(db: Db, id: number, viewer: BlindViewer | null = null): { item: ItemDetail; group: ItemGroup | null } | null {
   const found = getItemWithChart(db, id);
   if (!found) return null;
+  const group = found.groupId === null ? null : itemGroupView(db, found.groupId, found.item.edit);
+  if (viewer !== null) {
+    const blind = blindViews(db, viewer, [id]).get(id);
+    return { item: { ...found.item, status: blind?.status ?? found.item.status, final_answer: blind ? blind.final_answer : found.item.final_answer }, group };
+  }
   const shown = statement(db, `SELECT ${shownStatusSql('i')} AS status FROM hqa_items i WHERE i.id = ?`).get(id) as { status: string };
-  return { item: { ...found.item, status: ItemStatusSchema.parse(shown.status) }, group: found.groupId === null ? null : itemGroupView(db, found.groupId, found.item.edit) };
+  return { item: { ...found.item, status: ItemStatusSchema.parse(shown.status) }, group };
 }
 
 /**

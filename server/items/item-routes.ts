@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context';
 import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import type { ReviewCommands } from '../review/review-commands';
+import { blindViewer } from '../review/blind-viewer';
 import { writeItem } from './hand-written-item';
 import { filteredItemIds, listItemsPage } from './item-list-queries';
 import { getItemDetailWithGroup } from './item-queries';
@@ -22,15 +23,16 @@ export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
     if (!curator && query.assigned !== undefined && query.assigned !== 'me' && query.assigned !== 'none') {
       throw new HttpError('forbidden', "query.assigned: a reviewer may filter only by 'me' or 'none'", 'query.assigned');
     }
-    const page = listItemsPage(ctx.db, query, user.id);
+    // Blind review: a reviewer reads each item as they are shown it (blind-view-queries.ts), and filters and sorts by that.
+    const page = listItemsPage(ctx.db, query, user.id, blindViewer(ctx.db, user));
     return curator ? page : { ...page, assignments: [] };
   });
   // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
   handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
     requeued: ctx.db.transaction(() => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)).immediate(),
   }));
-  handle(api, itemsApi.get, 'reviewer', ({ params: { id } }) => {
-    const found = getItemDetailWithGroup(ctx.db, id);
+  handle(api, itemsApi.get, 'reviewer', ({ params: { id }, user }) => {
+    const found = getItemDetailWithGroup(ctx.db, id, blindViewer(ctx.db, user));
     if (!found) throw notFound(`item ${id}`);
     return found;
   });

@@ -8,7 +8,7 @@ import { atChartPrecision } from '../../shared/table/answer-precision';
 import { runProgram } from '../../shared/table/program';
 import type { Finding, LintCode } from '../../shared/table/lint';
 import type { DataTable } from '../../shared/table/model';
-import { verifyItem, type VerifierResult } from '../../shared/table/verify';
+import { verifyItem, type AnswerRule, type VerifierResult } from '../../shared/table/verify';
 import type { QaWithChart } from '../charts/chart-queries';
 import { questionRelation } from '../language/question-relation';
 import { getProposal } from '../pool/pool-queries';
@@ -74,13 +74,23 @@ export function itemChecks(db: Db): ItemChecks {
 }
 
 /**
+ * How a new item's answer is compared with the recomputed one: a person's answer (a
+ * hand-written item's) is gold and compared at its own precision, a model's with ChartQA's
+ * relaxed tolerance. Re-verification also counts an answer a curator edited as a person's
+ * (reverify-queries.ts).
+ */
+export function answerRuleFor(origin: ItemOrigin): AnswerRule {
+  return origin === 'human' ? 'precision' : 'relaxed';
+}
+
+/**
  * The one verification of an item against its chart or group: every input the verifier takes
  * (the tables, types, edit, program, answer, the assumption and title for the item lint, the
  * proposal for the consistency check). Creation and re-verification both call it.
  */
 export function verifyStoredItem(
   subject: VerifySubject,
-  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string },
+  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string; answerRule?: AnswerRule },
   proposalText: string | null,
   checks: ItemChecks = {},
 ): VerifierResult {
@@ -88,6 +98,7 @@ export function verifyStoredItem(
     edit: item.edit,
     program: item.program,
     answer: item.answer,
+    answerRule: item.answerRule ?? 'relaxed',
     assumption: item.assumption,
     proposal: proposalText,
     ...(item.question === undefined ? {} : { question: item.question }),
@@ -156,7 +167,10 @@ export function createItem(db: Db, given: NewItem, policy: UnchangedPolicy): Cre
   const item = atChartPrecisionOf(given);
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
   const settings = getSettings(db);
-  const verifier = withReadingNotes(verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit }, proposalText, { maxChangeShare: settings.max_change_share }), item.notes ?? []);
+  const verifier = withReadingNotes(
+    verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit, answerRule: answerRuleFor(item.origin) }, proposalText, { maxChangeShare: settings.max_change_share }),
+    item.notes ?? [],
+  );
   const tables = subjectTables(item.source);
   const tableList = Array.isArray(tables) ? tables : [tables as DataTable];
   // A ChartQA label the table contradicts can equal a changed answer: the label is still what memory answers.

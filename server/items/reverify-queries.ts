@@ -4,7 +4,7 @@ import { parseJsonColumn, parseNullableJsonColumn } from '../../db/json-column';
 import { statement } from '../../db/statements';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
 import { FindingSchema, type Finding } from '../../shared/table/lint';
-import { VerifierResultSchema, type VerifierResult } from '../../shared/table/verify';
+import { AnswerRuleSchema, VerifierResultSchema, type AnswerRule, type VerifierResult } from '../../shared/table/verify';
 import { sqlFlag, StoredEditSchema } from './item-queries';
 
 /** The SQL of re-verifying a chart's items after its table changed. */
@@ -26,6 +26,8 @@ export interface ItemToReverify {
   stored_lint: Finding[];
   /** The chart group its factual question spans; null for an item over one chart. */
   group_id: number | null;
+  /** `precision` when the answer is a person's (a hand-written item, or an answer a curator edited): gold, compared at its own precision. */
+  answerRule: AnswerRule;
 }
 
 // Only the fields used are read, so a stored result of any earlier shape still reads.
@@ -38,9 +40,27 @@ function knownFindings(lint: unknown[]): Finding[] {
   });
 }
 
-type ReverifyRow = { id: number; chart_id: number; group_id: number | null; status: string; edit: string | null; program: string; answer: string; assumption: string; question: string; verifier: string; proposal_text: string | null };
+type ReverifyRow = {
+  id: number;
+  chart_id: number;
+  group_id: number | null;
+  status: string;
+  edit: string | null;
+  program: string;
+  answer: string;
+  assumption: string;
+  question: string;
+  verifier: string;
+  proposal_text: string | null;
+  answer_rule: string;
+};
 
-const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.question, i.verifier, p.text AS proposal_text
+/** A person's answer: a hand-written item's, or one a curator edited (item_edits, migration 018) — the same rule as answerRuleFor. */
+const ANSWER_RULE = `CASE WHEN i.origin = 'human' OR EXISTS (SELECT 1 FROM item_edits e, json_each(e.changes) c
+    WHERE e.item_id = i.id AND json_extract(c.value, '$.field') = 'answer') THEN 'precision' ELSE 'relaxed' END AS answer_rule`;
+
+const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.question, i.verifier, p.text AS proposal_text,
+       ${ANSWER_RULE}
        FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id`;
 
 function toItemToReverify(row: ReverifyRow): ItemToReverify {
@@ -57,6 +77,7 @@ function toItemToReverify(row: ReverifyRow): ItemToReverify {
     recomputed_answer: stored.recomputed_answer,
     stored_lint: knownFindings(stored.lint),
     group_id: row.group_id,
+    answerRule: AnswerRuleSchema.parse(row.answer_rule),
   };
 }
 

@@ -19,12 +19,20 @@ export const HIDDEN = 'hidden';
 
 type ReviewerViews = { [E in ServerEventName]?: (payload: ServerEventPayload<E>) => ServerEventPayload<E> | typeof HIDDEN };
 
-/** The events that name people or carry what reviewers may not read, and what reviewers get of them instead. */
+/**
+ * The events that name people or carry what reviewers may not read, and what reviewers get of
+ * them instead. (What only the reviewers whose verdicts an outcome rests on may not read is
+ * sealed per event: `publish`'s `sealed`, review-events.ts.)
+ */
 const REVIEWER_VIEWS: ReviewerViews = {
   'item.claimed': ({ item_id }) => ({ item_id }),
   'presence.changed': ({ online, reviewing }) => ({ online, reviewing }),
   // A reviewer's comment on an undecided item is for curators (item-discussion.ts).
   'comment.created': (payload) => (payload.staff_only ? HIDDEN : payload),
+  // Per-status figures are the staff's: moving with each decision and claim, they told a reviewer how an
+  // item judged with others settled and that a claim was gold (StatusCountsSchema). The push still says
+  // the queue moved, so their "N for you" is fetched again.
+  'queue.changed': () => ({ counts: {} }),
 };
 
 /** What reviewers get of this event (HIDDEN: nothing); null when everyone gets the same. */

@@ -3,7 +3,7 @@ import { Server } from 'socket.io';
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { BATCH_EVENT, type BatchedEvent, type ClientToServerEvents, type ServerEventName, type ServerEventPayload, type ServerToClientEvents } from '../../shared/events';
-import type { SocketTarget } from '../app-context';
+import type { SealedView, SocketTarget } from '../app-context';
 import { sessionToken } from '../auth/auth-middleware';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
@@ -19,10 +19,19 @@ export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, 
 
 /**
  * An event waiting in the outbox: what staff and reviewers get of it, and whose it is (null:
- * everyone's). `superseded`: a later event of the same state in the same batch says it all.
+ * everyone's). `sealed`: what the reviewers among some users get instead (blind review: those
+ * whose verdicts an outcome rests on). `superseded`: a later event of the same state in the
+ * same batch says it all.
  */
 type Outgoing = {
-  [E in ServerEventName]: { event: E; payload: ServerEventPayload<E>; forReviewers: ServerEventPayload<E> | typeof HIDDEN; userId: number | null; superseded?: boolean };
+  [E in ServerEventName]: {
+    event: E;
+    payload: ServerEventPayload<E>;
+    forReviewers: ServerEventPayload<E> | typeof HIDDEN;
+    userId: number | null;
+    sealed?: { users: ReadonlySet<number>; payload: ServerEventPayload<E> | typeof HIDDEN };
+    superseded?: boolean;
+  };
 }[ServerEventName];
 
 /**
@@ -32,12 +41,17 @@ type Outgoing = {
  */
 const LATEST_WINS: ReadonlySet<ServerEventName> = new Set(['presence.changed', 'queue.changed']);
 
-/** The events of `batch` one socket gets, in order: its audience's version, its user's own, none from before it connected. */
+/**
+ * The events of `batch` one socket gets, in order: its audience's version (a sealed one for a
+ * reviewer it is sealed from), its user's own, none from before it connected. `userId` is the
+ * socket's user when the batch holds events of theirs (targeted or sealed), else null.
+ */
 function eventsFor(batch: readonly Outgoing[], staff: boolean, userId: number | null, after: number): BatchedEvent[] {
   const events: BatchedEvent[] = [];
   batch.forEach((outgoing, i) => {
     if (i < after || outgoing.superseded === true || (outgoing.userId !== null && outgoing.userId !== userId)) return;
-    const payload = staff ? outgoing.payload : outgoing.forReviewers;
+    const sealed = !staff && userId !== null && outgoing.sealed?.users.has(userId) === true;
+    const payload = staff ? outgoing.payload : sealed ? (outgoing.sealed?.payload ?? HIDDEN) : outgoing.forReviewers;
     if (payload !== HIDDEN) events.push([outgoing.event, payload] as BatchedEvent);
   });
   return events;
@@ -48,7 +62,7 @@ function eventsFor(batch: readonly Outgoing[], staff: boolean, userId: number | 
  * holds events for one user; connected at the same point) share one encoding and one emit.
  */
 function sendBatch(io: RealtimeServer, batch: readonly Outgoing[], lateAfter: ReadonlyMap<string, number>): void {
-  const users = new Set(batch.flatMap((outgoing) => (outgoing.userId === null ? [] : [outgoing.userId])));
+  const users = new Set(batch.flatMap((outgoing) => [...(outgoing.userId === null ? [] : [outgoing.userId]), ...(outgoing.sealed?.users ?? [])]));
   const groups = new Map<string, { ids: string[]; events: BatchedEvent[] }>();
   for (const socket of io.of('/').sockets.values()) {
     const staff = audienceRoom(socket.data.user.role) === STAFF_ROOM;
@@ -100,7 +114,7 @@ export function attachRealtime(
   originPolicy: OriginPolicy,
 ): {
   io: RealtimeServer;
-  publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>) => void;
+  publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>, sealed?: SealedView<E>) => void;
   publishTo: <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => void;
   broadcastPresence: () => Promise<void>;
   disconnectSockets: (target: SocketTarget) => void;
@@ -201,10 +215,14 @@ export function attachRealtime(
       if (requestsInFlight === 0 && heldForRequests) setImmediate(() => heldForRequests && flushOutbox());
     });
   });
-  /** To everyone; an event that names people reaches reviewers without them (audiences.ts). */
-  function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>): void {
+  /**
+   * To everyone; an event that names people reaches reviewers without them (audiences.ts), and
+   * the reviewers an event is `sealed` from get its sealed payload, or nothing.
+   */
+  function publish<E extends ServerEventName>(event: E, payload: ServerEventPayload<E>, sealed?: SealedView<E>): void {
     const forReviewers = reviewerView(event, payload);
-    enqueue({ event, payload, forReviewers: forReviewers ?? payload, userId: null } as Outgoing);
+    const sealedView = sealed && sealed.users.length > 0 ? { users: new Set(sealed.users), payload: sealed.payload ?? HIDDEN } : undefined;
+    enqueue({ event, payload, forReviewers: forReviewers ?? payload, userId: null, ...(sealedView && { sealed: sealedView }) } as Outgoing);
   }
   const publishTo = <E extends ServerEventName>(userId: number, event: E, payload: ServerEventPayload<E>) => {
     enqueue({ event, payload, forReviewers: payload, userId } as Outgoing);

@@ -5,6 +5,7 @@ import { statement } from '../../db/statements';
 import { FeedbackEntrySchema, type FeedbackEntry, type Reflection } from '../../shared/api/reflection';
 import type { Criterion } from '../../shared/domain/review';
 import { speaksForProposal } from '../items/item-queries';
+import { blindParams, notBlindSql, type BlindViewer } from '../review/blind-view-queries';
 
 /** All SQL of reflection: the feedback a proposal gathered, and the reflections made from it. */
 
@@ -29,16 +30,20 @@ const DECIDED = "('accepted', 'rejected')";
  * Every standing review of the proposal's decided items that speak for it (an item performing
  * another operation says nothing about this one; a reviewer's own items do not count): what
  * reflection answers. Items still in review are left out: their reviews are not a decision yet,
- * and whatever a reflection quotes, every reviewer may read.
+ * and whatever a reflection quotes, every reviewer may read. To a reviewer (`viewer`), the items
+ * blind to them are left out too: those decided with their verdict and others', and gold items
+ * (whose accepted review is the gold verdict they would be calibrated against).
  */
-export function proposalFeedback(db: Db, proposalId: number, limit = 40): FeedbackEntry[] {
+export function proposalFeedback(db: Db, proposalId: number, viewer: BlindViewer | null = null, limit = 40): FeedbackEntry[] {
   const rows = statement(db,
       `SELECT i.id AS item_id, i.question, r.decision, r.rationality, r.correctness, r.layout, r.rationality_note, r.correctness_note,
         r.layout_note, r.feedback, r.corrected_answer
        FROM reviews r JOIN hqa_items i ON i.id = r.item_id
-       WHERE i.proposal_id = ? AND r.retracted_at IS NULL AND i.status IN ${DECIDED} AND ${speaksForProposal('i')} ORDER BY r.id DESC LIMIT ?`,
+       WHERE i.proposal_id = @proposal AND r.retracted_at IS NULL AND i.status IN ${DECIDED} AND ${speaksForProposal('i')}
+         ${viewer === null ? '' : `AND ${notBlindSql('i')}`}
+       ORDER BY r.id DESC LIMIT @limit`,
     )
-    .all(proposalId, limit) as FeedbackRow[];
+    .all({ proposal: proposalId, limit, ...(viewer === null ? {} : blindParams(viewer)) }) as FeedbackRow[];
   return rows.map((row) => {
     const failed = (['rationality', 'correctness', 'layout'] as Criterion[]).filter((c) => row[c] === 0);
     const notes = [row.rationality_note, row.correctness_note, row.layout_note].filter((n) => n.trim() !== '').join('; ');

@@ -1,6 +1,5 @@
 import type { Router } from 'express';
 import { reflectionApi } from '../../shared/api/reflection';
-import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
@@ -8,6 +7,7 @@ import { getProposal } from '../pool/pool-queries';
 import { listReflections, proposalFeedback } from './reflection-queries';
 import type { ReflectionBatches } from './reflection-batches';
 import { reflectionsForReviewer } from './reflection-view';
+import { blindViewer } from '../review/blind-viewer';
 import type { FeedbackLoop } from './reflection-service';
 
 export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop, batches: ReflectionBatches): Router {
@@ -16,8 +16,9 @@ export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop, batches: R
   handle(api, reflectionApi.list, 'reviewer', ({ params: { id }, user }) => {
     if (!getProposal(ctx.db, id)) throw notFound(`proposal ${id}`);
     const reflections = listReflections(ctx.db, id);
-    const seen = roleAtLeast(user.role, 'curator') ? reflections : reflectionsForReviewer(ctx.db, reflections);
-    return { reflections: seen, feedback: proposalFeedback(ctx.db, id) };
+    const viewer = blindViewer(ctx.db, user);
+    const seen = viewer === null ? reflections : reflectionsForReviewer(ctx.db, viewer, reflections);
+    return { reflections: seen, feedback: proposalFeedback(ctx.db, id, viewer) };
   });
   handle(api, reflectionApi.reflect, 'curator', ({ params: { id }, user }) => loop.reflect(id, 'manual', user.id));
   handle(api, reflectionApi.batches, 'reviewer', () => ({ batches: batches.list() }));

@@ -1,14 +1,11 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
-import { NOT_ARCHIVED, NOT_RETIRED } from './review-queries';
+import { NEXT_REVIEW_ID, NOT_ARCHIVED, NOT_RETIRED } from './review-queries';
 import type { GoldVerdicts } from '../../shared/api/gold';
 import type { ReviewCriteria } from '../../shared/api/review';
 import type { Decision } from '../../shared/domain/review';
 
 /** All SQL of gold items (migration 017): marks, the claim's gold pick, gold reviews, calibration. */
-
-/** Gold review ids start above any review id, so a gold review's id never names a review (undo). */
-export const GOLD_REVIEW_ID_BASE = 1_000_000_000_000;
 
 const bit = (pass: boolean) => (pass ? 1 : 0);
 
@@ -84,6 +81,7 @@ export function isServedAsGold(db: Db, itemId: number): boolean {
   ).get(itemId) !== undefined;
 }
 
+/** The gold review of this id (ids are shared with reviews, `NEXT_REVIEW_ID`): null when the id names a regular review or nothing. */
 export function goldReviewOwner(db: Db, id: number): { item_id: number; reviewer_id: number; created_at: string } | null {
   return (statement(db, 'SELECT item_id, reviewer_id, created_at FROM gold_reviews WHERE id = ?').get(id) as
     | { item_id: number; reviewer_id: number; created_at: string }
@@ -100,13 +98,21 @@ export function hasGoldReview(db: Db, itemId: number, reviewerId: number): boole
 
 export function insertGoldReview(
   db: Db,
-  r: { itemId: number; reviewerId: number; decision: Decision; criteria: ReviewCriteria; gold: GoldVerdicts; feedback: string; timeSpentMs: number },
+  r: {
+    itemId: number;
+    reviewerId: number;
+    decision: Decision;
+    criteria: ReviewCriteria;
+    gold: GoldVerdicts;
+    feedback: string;
+    correctedAnswer: string | null;
+    timeSpentMs: number;
+  },
 ): { id: number; created_at: string } {
   return statement(db,
     `INSERT INTO gold_reviews (id, item_id, reviewer_id, decision, rationality, correctness, layout,
-        gold_rationality, gold_correctness, gold_layout, feedback, time_spent_ms)
-     VALUES ((SELECT COALESCE(MAX(id), ${GOLD_REVIEW_ID_BASE}) + 1 FROM gold_reviews),
-        @item, @reviewer, @decision, @rat, @cor, @lay, @grat, @gcor, @glay, @feedback, @ms)
+        gold_rationality, gold_correctness, gold_layout, feedback, corrected_answer, time_spent_ms)
+     VALUES (${NEXT_REVIEW_ID}, @item, @reviewer, @decision, @rat, @cor, @lay, @grat, @gcor, @glay, @feedback, @answer, @ms)
      RETURNING id, created_at`,
   ).get({
     item: r.itemId,
@@ -119,6 +125,7 @@ export function insertGoldReview(
     gcor: bit(r.gold.correctness),
     glay: bit(r.gold.layout),
     feedback: r.feedback,
+    answer: r.correctedAnswer,
     ms: r.timeSpentMs,
   }) as { id: number; created_at: string };
 }

@@ -12,7 +12,6 @@ import {
   countClaimableGold,
   deleteGold,
   deleteGoldReview,
-  GOLD_REVIEW_ID_BASE,
   goldAgreementByWeek,
   goldItemCount,
   goldOf,
@@ -24,7 +23,7 @@ import {
   upsertGold,
 } from './gold-queries';
 import { insertLease, itemState, nowIso } from './review-queries';
-import { buildTask, consumeLease, UNDO_WINDOW_MS } from './review-service';
+import { buildTask, consumeLease, decidedWithOthers, refuseMistypedAnswer, undoDeadline, UNDO_WINDOW_MS } from './review-service';
 
 /**
  * Gold items (issue 16 point 5): accepted items a curator marked, served to reviewers as part of
@@ -89,24 +88,52 @@ export function goldInQueue(db: Db, reviewerId: number): number {
 
 /**
  * What a reviewer is shown of a gold item: as if it were in review like the rest, so nothing in
- * the payload tells it apart (no decided status, no final answer another review settled). Any
- * other task comes back as it is.
+ * the payload tells it apart (no decided status, no final answer another review settled, no
+ * answers proposed: a regular item's first reviewer sees none). Any other task comes back as it is.
  */
 export function disguiseGoldTask<T extends ReviewTask | null>(db: Db, task: T): T {
   if (task === null || !isServedAsGold(db, task.item.id)) return task;
-  return { ...task, item: { ...task.item, status: 'in_review', final_answer: null, requeue_reason: null } };
+  return { ...task, item: { ...task.item, status: 'in_review', final_answer: null, requeue_reason: null }, proposed_answers: [] };
+}
+
+/**
+ * What a regular item shows the reviewer after their review, which a gold item must show too:
+ * at k = 1 their own decision decided it; at k ≥ 2 it waits on (or was decided with) others.
+ */
+function shownAfterReview(decision: SubmittedReview['decision'], k: number): ItemStatus {
+  if (k > 1) return 'in_review';
+  return decision === 'accept' ? 'accepted' : 'rejected';
+}
+
+/** A gold review stored, as `submitReview`'s outcome reads for a regular one. */
+export interface GoldSubmitOutcome {
+  response: SubmitReviewResponse;
+  /** The item's status as the reviewer is shown it (their events say this, blind-view-queries.ts the same). */
+  shown: ItemStatus;
+}
+
+/** The submit response of a gold review: what a regular review's reads at this k (review-service.ts `submitReview`). */
+function goldResponse(reviewId: number, createdAt: string, decision: SubmittedReview['decision'], k: number): SubmitReviewResponse {
+  // At k ≥ 2 a regular review is told `submitted`; the one that decides the item with others cannot be undone, and
+  // neither can a gold review, whose outcome (the agreement with gold) rests on another's verdict.
+  if (k > 1) return { review_id: reviewId, item_status: 'submitted', undo_until: null };
+  return { review_id: reviewId, item_status: decision === 'accept' ? 'accepted' : 'rejected', undo_until: undoDeadline(createdAt) };
 }
 
 /**
  * Stores a review of a gold item the reviewer holds a live lease on, compared with the gold
- * decision; null when the item is not served as gold (a regular review). The response reads as a
- * regular one's would with this review alone deciding at k = 1, else "in review".
+ * decision; null when the item is not served as gold (a regular review). Its corrected answer is
+ * checked as a regular one is (400 naming `body.corrected_answer`) and kept. The response reads
+ * as a regular one's would: at k = 1 this review alone deciding; at k ≥ 2 `submitted`, not
+ * to be undone.
  */
-export function submitGoldReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse | null {
+export function submitGoldReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): GoldSubmitOutcome | null {
   return immediateTransaction(db, () => {
     const gold = isServedAsGold(db, itemId) ? goldOf(db, itemId) : null;
     if (!gold) return null;
     if (hasGoldReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
+    const state = itemState(db, itemId);
+    if (state) refuseMistypedAnswer(review.corrected_answer, state.answer_type, itemId, 'body.corrected_answer');
     consumeLease(db, itemId, reviewerId, nowIso());
     const stored = insertGoldReview(db, {
       itemId,
@@ -115,22 +142,29 @@ export function submitGoldReview(db: Db, itemId: number, reviewerId: number, rev
       criteria: review.criteria,
       gold: gold.verdicts,
       feedback: review.feedback,
+      correctedAnswer: review.corrected_answer ?? null,
       timeSpentMs: review.time_spent_ms,
     });
     const k = getSettings(db).reviews_per_item;
-    const shown: ItemStatus = k > 1 ? 'in_review' : review.decision === 'accept' ? 'accepted' : 'rejected';
-    return { review_id: stored.id, item_status: shown, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
+    return { response: goldResponse(stored.id, stored.created_at, review.decision, k), shown: shownAfterReview(review.decision, k) };
   });
 }
 
-export const isGoldReviewId = (reviewId: number) => reviewId > GOLD_REVIEW_ID_BASE;
+/** The review of this id is a gold review (ids are one sequence with reviews', review-queries.ts `NEXT_REVIEW_ID`). */
+export const isGoldReviewId = (db: Db, reviewId: number) => goldReviewOwner(db, reviewId) !== null;
 
-/** Takes back the caller's own gold review within the undo window; the item is leased to them again. */
+/**
+ * Takes back the caller's own gold review within the undo window; the item is leased to them
+ * again. As a regular review: at k = 1 (their review alone decided it); at k ≥ 2 refused as a
+ * review that decided the item with others is — the outcome, agreement with gold, rests on
+ * another's verdict.
+ */
 export function undoGoldReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number } {
   return immediateTransaction(db, () => {
     const review = goldReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
     if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
+    if (getSettings(db).reviews_per_item > 1) throw decidedWithOthers(reviewId, review.item_id);
     deleteGoldReview(db, reviewId);
     const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
     return { task: disguiseGoldTask(db, buildTask(db, review.item_id, lease)), itemId: review.item_id };

@@ -6,7 +6,7 @@ import type { BulkTarget } from '../../shared/api/assignment';
 import type { ReviewEvents } from './review-events';
 import { retireItems } from './assignment-service';
 import { disguiseGoldTask, isGoldReviewId, submitGoldReview, undoGoldReview } from './gold-service';
-import { adjudicate, claimNext, release, renew, requeue, submitReview, undoReview } from './review-service';
+import { adjudicate, claimNext, release, renew, requeue, sealedFrom, submitReview, undoReview } from './review-service';
 
 /** What the rest of the workbench does when review settles an item; wired where services are built. */
 export interface ReviewHooks {
@@ -15,7 +15,7 @@ export interface ReviewHooks {
 }
 
 /** The live events review's writes send (`ReviewEvents` in the server; a recorder in tests). */
-export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'expired' | 'reviewed'>;
+export type ReviewEventSink = Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'goldReviewed' | 'goldUndone' | 'expired' | 'reviewed'>;
 
 const settled = (status: ItemStatus) => status === 'accepted' || status === 'rejected';
 
@@ -53,6 +53,10 @@ export class ReviewCommands {
     if (release(this.db, itemId, reviewerId, token)) this.events.released(itemId);
   }
 
+  /**
+   * Stores the review and tells clients: blind, the reviewers whose verdicts the item's outcome
+   * rests on with others' are not told it (nor is the reviewer, in the response).
+   */
   submit(itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
     // One write transaction for both paths (each becomes a savepoint): taking SQLite's write lock
     // and committing cost system calls, and a submit used to do both twice.
@@ -62,23 +66,24 @@ export class ReviewCommands {
     });
     // A gold item's review is compared with gold, not counted: its status did not change, no decision follows.
     const { gold, result } = outcome;
-    // The reviewer's other tabs on this item stop offering it, gold or not; the review's id (as
-    // the submit answers it) lets the tab that sent it know the push for its own.
-    this.events.reviewed(itemId, reviewerId, (gold ?? result).review_id);
+    // The reviewer's other tabs on this item stop offering it, gold or not (review.submitted); the
+    // review's id (as the submit answers it) lets the tab that sent it know the push for its own.
     if (gold) {
-      this.events.released(itemId);
-      return gold;
+      this.events.reviewed(itemId, reviewerId, gold.response.review_id);
+      this.events.goldReviewed(itemId, reviewerId, gold.shown);
+      return gold.response;
     }
-    this.events.decided(itemId, result.item_status);
-    if (settled(result.item_status)) this.hooks.onDecided(itemId);
-    return result;
+    this.events.reviewed(itemId, reviewerId, result.response.review_id);
+    this.events.decided(itemId, result.status, result.sealedFrom);
+    if (settled(result.status)) this.hooks.onDecided(itemId);
+    return result.response;
   }
 
   /** Takes the review back within its window; the item is the reviewer's task again. */
   undo(reviewId: number, reviewerId: number): ReviewTask {
-    if (isGoldReviewId(reviewId)) {
+    if (isGoldReviewId(this.db, reviewId)) {
       const gold = undoGoldReview(this.db, reviewId, reviewerId);
-      this.events.claimed(gold.itemId, reviewerId);
+      this.events.goldUndone(gold.itemId, reviewerId);
       return gold.task;
     }
     const { task, itemId, status } = undoReview(this.db, reviewId, reviewerId);
@@ -89,7 +94,7 @@ export class ReviewCommands {
 
   adjudicate(itemId: number, curatorId: number, input: Adjudication): ItemStatus {
     const status = adjudicate(this.db, itemId, curatorId, input);
-    this.events.decided(itemId, status);
+    this.events.decided(itemId, status, sealedFrom(this.db, itemId));
     this.hooks.onDecided(itemId);
     return status;
   }

@@ -47,8 +47,13 @@ export class ReviewEvents {
     this.queueChanged();
   }
 
-  decided(itemId: number, status: ItemStatus): void {
-    this.ctx.publish('item.decided', { item_id: itemId, status });
+  /**
+   * The item's status now, to everyone but the reviewers in `sealedFrom` (blind review: those
+   * whose verdicts it rests on with others'), who are told only that it is in review — all that
+   * they are shown of it anywhere (blind-view-queries.ts). Curators and admins get it all.
+   */
+  decided(itemId: number, status: ItemStatus, sealedFrom: readonly number[] = []): void {
+    this.ctx.publish('item.decided', { item_id: itemId, status }, { users: sealedFrom, payload: { item_id: itemId, status: 'in_review' } });
     this.presenceChanged();
     this.queueChanged();
   }
@@ -56,6 +61,24 @@ export class ReviewEvents {
   /** The reviewer's review of the item was stored: their own tabs are told, nobody else (blind review). */
   reviewed(itemId: number, reviewerId: number, reviewId: number): void {
     this.ctx.publishTo(reviewerId, 'review.submitted', { item_id: itemId, review_id: reviewId });
+  }
+
+  /**
+   * A gold item's review was stored (or taken back): its status did not change, so everyone is
+   * told its lease ended — except its reviewer, who gets what a regular review would have told
+   * them, the item's status as they are shown it.
+   */
+  goldReviewed(itemId: number, reviewerId: number, shown: ItemStatus): void {
+    this.ctx.publish('item.released', { item_id: itemId }, { users: [reviewerId], payload: null });
+    this.ctx.publishTo(reviewerId, 'item.decided', { item_id: itemId, status: shown });
+    this.presenceChanged();
+    this.queueChanged();
+  }
+
+  /** A gold review was taken back: the reviewer is told what a regular undo tells (in review again, claimed). */
+  goldUndone(itemId: number, reviewerId: number): void {
+    this.ctx.publishTo(reviewerId, 'item.decided', { item_id: itemId, status: 'in_review' });
+    this.claimed(itemId, reviewerId);
   }
 
   expired(leases: { item_id: number; reviewer_id: number }[]): void {

@@ -3,6 +3,7 @@ import { statement } from '../../db/statements';
 import type { QueueFilters, ReviewCriteria, ReviewRecord } from '../../shared/api/review';
 import { ItemStatusSchema, type ItemStatus, type RequeueReason } from '../../shared/domain/generation';
 import { DecisionSchema, type Decision } from '../../shared/domain/review';
+import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 
 /** All SQL of review: leases, reviews, answer history, adjudications. */
 
@@ -239,19 +240,53 @@ export function leaseExpiry(db: Db, itemId: number, reviewerId: number): string 
   return (statement(db, 'SELECT expires_at FROM leases WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) as { expires_at: string } | undefined)?.expires_at ?? null;
 }
 
-export function itemState(db: Db, itemId: number): { status: ItemStatus; answer: string; question: string; created_by: number | null } | null {
-  const row = statement(db, 'SELECT status, answer, question, created_by FROM hqa_items WHERE id = ?').get(itemId) as
-    | { status: string; answer: string; question: string; created_by: number | null }
+export function itemState(db: Db, itemId: number): { status: ItemStatus; answer: string; answer_type: AnswerType; question: string; created_by: number | null } | null {
+  const row = statement(db, 'SELECT status, answer, answer_type, question, created_by FROM hqa_items WHERE id = ?').get(itemId) as
+    | { status: string; answer: string; answer_type: string; question: string; created_by: number | null }
     | undefined;
-  return row ? { ...row, status: ItemStatusSchema.parse(row.status) } : null;
+  return row ? { ...row, status: ItemStatusSchema.parse(row.status), answer_type: AnswerTypeSchema.parse(row.answer_type) } : null;
 }
 
-export function standingDecisions(db: Db, itemId: number): { id: number; decision: Decision; corrected_answer: string | null; corrected_question: string | null }[] {
+export function standingDecisions(
+  db: Db,
+  itemId: number,
+): { id: number; reviewer_id: number; decision: Decision; corrected_answer: string | null; corrected_question: string | null }[] {
   return (
-    statement(db, 'SELECT id, decision, corrected_answer, corrected_question FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id')
-      .all(itemId) as { id: number; decision: string; corrected_answer: string | null; corrected_question: string | null }[]
+    statement(db, 'SELECT id, reviewer_id, decision, corrected_answer, corrected_question FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id')
+      .all(itemId) as { id: number; reviewer_id: number; decision: string; corrected_answer: string | null; corrected_question: string | null }[]
   ).map((r) => ({ ...r, decision: DecisionSchema.parse(r.decision) }));
 }
+
+/** The reviewers whose review of the item stands now (not retracted): whose verdicts its outcome rests on. */
+export function standingReviewers(db: Db, itemId: number): number[] {
+  return (statement(db, 'SELECT reviewer_id FROM reviews WHERE item_id = ? AND retracted_at IS NULL ORDER BY id').all(itemId) as { reviewer_id: number }[]).map(
+    (r) => r.reviewer_id,
+  );
+}
+
+/** The corrected answers of the item's standing reviews, oldest first: what its next reviewers are shown, anonymous. */
+export function standingCorrections(db: Db, itemId: number): string[] {
+  return (
+    statement(db, 'SELECT corrected_answer FROM reviews WHERE item_id = ? AND retracted_at IS NULL AND corrected_answer IS NOT NULL ORDER BY id').all(itemId) as {
+      corrected_answer: string;
+    }[]
+  ).map((r) => r.corrected_answer);
+}
+
+/**
+ * Gold review ids (migration 017) once started at this base, so that they never named a review;
+ * the ids below it are one sequence shared by reviews and gold reviews (`NEXT_REVIEW_ID`).
+ */
+export const LEGACY_GOLD_REVIEW_ID_BASE = 1_000_000_000_000;
+
+/**
+ * The next id of a review or a gold review: one sequence over both tables, so that a gold
+ * review's id reads like any review's (blind review: it comes back in the submit response and
+ * names the review to undo) and never names another review. The legacy gold ids above the base
+ * are left out. Both MAX lookups walk a rowid index from its end.
+ */
+export const NEXT_REVIEW_ID = `(SELECT MAX(n) + 1 FROM (SELECT COALESCE(MAX(id), 0) AS n FROM reviews
+    UNION ALL SELECT COALESCE(MAX(id), 0) FROM gold_reviews WHERE id < ${LEGACY_GOLD_REVIEW_ID_BASE}))`;
 
 export interface ReviewInsert {
   itemId: number;
@@ -267,9 +302,9 @@ export interface ReviewInsert {
 
 export function insertReview(db: Db, r: ReviewInsert): { id: number; created_at: string } {
   return statement(db,
-      `INSERT INTO reviews (item_id, reviewer_id, decision, rationality, rationality_note, correctness, correctness_note, layout, layout_note,
+      `INSERT INTO reviews (id, item_id, reviewer_id, decision, rationality, rationality_note, correctness, correctness_note, layout, layout_note,
         feedback, corrected_answer, corrected_question, complexity, time_spent_ms)
-       VALUES (@item, @reviewer, @decision, @rat, @rat_note, @cor, @cor_note, @lay, @lay_note, @feedback, @ca, @cq, @complexity, @ms)
+       VALUES (${NEXT_REVIEW_ID}, @item, @reviewer, @decision, @rat, @rat_note, @cor, @cor_note, @lay, @lay_note, @feedback, @ca, @cq, @complexity, @ms)
        RETURNING id, created_at`,
     )
     .get({

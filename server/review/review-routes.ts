@@ -9,6 +9,7 @@ import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';
 import { mountAssignmentRoutes } from './assignment-routes';
 import { mountGoldRoutes } from './gold-routes';
+import { answerChoices } from './answer-choices';
 import { goldInQueue } from './gold-service';
 import { assignedAvailableFor, availableFor, itemsNeedingAdjudication, listAnswerHistory, listItemReviews, nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
@@ -25,7 +26,8 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands, team: Team
     return {
       available: availableFor(ctx.db, user.id, now, k) + goldInQueue(ctx.db, user.id),
       assigned: assignedAvailableFor(ctx.db, user.id, now, k),
-      counts: shownStatusCounts(ctx.db, now),
+      // Per-status figures are the staff's (blind review: StatusCountsSchema).
+      counts: roleAtLeast(user.role, 'curator') ? shownStatusCounts(ctx.db, now) : {},
     };
   });
   handle(api, reviewApi.renew, 'reviewer', ({ params: { id }, user }) => ({ lease_expires_at: review.renew(id, user.id) }));
@@ -43,7 +45,9 @@ export function reviewRoutes(ctx: AppContext, review: ReviewCommands, team: Team
   handle(api, reviewApi.adjudication, 'curator', () => ({
     items: itemsNeedingAdjudication(ctx.db).flatMap((id) => {
       const found = getItemDetailWithGroup(ctx.db, id);
-      return found ? [{ ...found, reviews: listItemReviews(ctx.db, id, true) }] : [];
+      if (!found) return [];
+      const reviews = listItemReviews(ctx.db, id, true);
+      return [{ ...found, reviews, answers: answerChoices(found.item, reviews) }];
     }),
   }));
   handle(api, reviewApi.adjudicate, 'curator', ({ params: { id }, body, user }) => ({ item_status: review.adjudicate(id, user.id, body) }));

@@ -2,9 +2,13 @@ import type { Db } from '../../db/database';
 import { immediateTransaction } from '../../db/transactions';
 import { recordAudit } from '../audit/audit-log';
 import { reclassifyItem } from '../items/item-validity';
-import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
+import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmittedStatus, SubmitReviewResponse } from '../../shared/api/review';
+import type { ItemDetail } from '../../shared/api/items';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
+import { agreedAnswer, answerTypeProblem, checkAnswer, type AnswerCheck } from '../../shared/review/answer-checks';
 import { consensus } from '../../shared/review/consensus';
+import { sameAnswer } from '../../shared/table/answer-compare';
+import type { AnswerType } from '../../shared/table/answers';
 import { HttpError, notFound } from '../http/http-error';
 import { itemGroupView } from '../items/item-group-queries';
 import { getItemWithChart } from '../items/item-queries';
@@ -33,7 +37,9 @@ import {
   setFinalAnswer,
   setItemStatus,
   setRequeueReason,
+  standingCorrections,
   standingDecisions,
+  standingReviewers,
 } from './review-queries';
 
 /**
@@ -51,6 +57,37 @@ export const MAX_LEASES_PER_REVIEWER = 2;
 export const UNDO_WINDOW_MS = 30_000;
 
 const DECIDED: readonly ItemStatus[] = ['accepted', 'rejected', 'needs_adjudication'];
+
+/** The reviewer's undo deadline for a review stored at `createdAt`. */
+export const undoDeadline = (createdAt: string) => new Date(Date.parse(createdAt) + UNDO_WINDOW_MS).toISOString();
+
+/**
+ * Refuses an answer a person proposes (a reviewer's correction, an adjudicator's final answer)
+ * that could not be the item's: a numeric item's answer is a number, a Yes/No item's Yes or No
+ * (answer-checks.ts). A 400 naming the field and the item.
+ */
+export function refuseMistypedAnswer(answer: string | undefined, itemAnswerType: AnswerType, itemId: number, field: string): void {
+  if (answer === undefined) return;
+  const problem = answerTypeProblem(answer, itemAnswerType);
+  if (problem) throw new HttpError('bad_request', `${field}: ${problem} (item ${itemId})`, field);
+}
+
+/**
+ * The reviewers whose verdicts the item's outcome rests on, when it rests on more than one
+ * reviewer's (k ≥ 2, or reviews standing beside each other): blind review tells them nothing of
+ * it (events, the submit response). Empty when one reviewer's review alone decides it.
+ */
+export function sealedFrom(db: Db, itemId: number): number[] {
+  const reviewers = standingReviewers(db, itemId);
+  return getSettings(db).reviews_per_item > 1 || new Set(reviewers).size > 1 ? reviewers : [];
+}
+
+/** The corrections earlier reviewers proposed for the item, each once, checked: what its next reviewer is shown, anonymous. */
+function proposedAnswers(db: Db, item: ItemDetail): AnswerCheck[] {
+  const distinct: string[] = [];
+  for (const answer of standingCorrections(db, item.id)) if (!distinct.some((known) => sameAnswer(known, answer))) distinct.push(answer);
+  return distinct.map((answer) => checkAnswer(answer, item));
+}
 
 export function buildTask(db: Db, itemId: number, lease: LeaseRef): ReviewTask {
   const found = getItemWithChart(db, itemId);
@@ -81,6 +118,7 @@ export function buildTask(db: Db, itemId: number, lease: LeaseRef): ReviewTask {
           drawing_style: chart.drawing_style,
         },
     group,
+    proposed_answers: proposedAnswers(db, item),
     lease_expires_at: lease.expires_at,
     lease_token: lease.token,
   };
@@ -157,7 +195,13 @@ export function release(db: Db, itemId: number, reviewerId: number, token?: stri
   });
 }
 
-/** Applies the consensus rule once k standing reviews are in; accepted items take the latest correction. */
+/**
+ * Applies the consensus rule once k standing reviews are in. An accepted item takes a corrected
+ * answer only when the accepting reviews agree on it (each gives its correction or the item's
+ * answer as it is; one review, k = 1, agrees with itself): when they give different answers the
+ * item goes to adjudication, where the curator sees them all. A corrected question is the
+ * latest accepting review's.
+ */
 function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus {
   const settings = getSettings(db);
   const reviews = standingDecisions(db, itemId);
@@ -167,12 +211,19 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
     settings.consensus_rule,
   );
   if (!outcome) return refreshOpenStatus(db, itemId, now) ?? 'in_review';
-  setItemStatus(db, itemId, outcome);
-  if (outcome === 'accepted') {
-    const corrected = reviews.filter((r) => r.decision === 'accept' && (r.corrected_answer !== null || r.corrected_question !== null)).at(-1);
-    if (corrected) applyFinalAnswer(db, { itemId, answer: corrected.corrected_answer, question: corrected.corrected_question, source: 'review', reviewId: corrected.id, userId });
+  const accepting = reviews.filter((r) => r.decision === 'accept');
+  const state = itemState(db, itemId);
+  const agreement = outcome === 'accepted' && state ? agreedAnswer(state.answer, accepting.map((r) => r.corrected_answer)) : null;
+  const status: ItemStatus = agreement?.agreed === false ? 'needs_adjudication' : outcome;
+  setItemStatus(db, itemId, status);
+  if (status === 'accepted' && agreement?.agreed === true) {
+    const question = accepting.filter((r) => r.corrected_question !== null).at(-1)?.corrected_question ?? null;
+    const from = accepting.filter((r) => r.corrected_answer !== null || r.corrected_question !== null).at(-1);
+    if (from && (agreement.answer !== null || question !== null)) {
+      applyFinalAnswer(db, { itemId, answer: agreement.answer, question, source: 'review', reviewId: from.id, userId });
+    }
   }
-  return outcome;
+  return status;
 }
 
 /** Ends the reviewer's live lease on the item as their review is stored; a conflict naming the item when they hold none. */
@@ -182,13 +233,29 @@ export function consumeLease(db: Db, itemId: number, reviewerId: number, now: st
   }
 }
 
+/** What a submit stored, for the command's after-effects. */
+export interface SubmitOutcome {
+  /** What the reviewer is told (blind: no outcome that rests on others' verdicts). */
+  response: SubmitReviewResponse;
+  /** The item's status now. */
+  status: ItemStatus;
+  /** Reviewers who may not learn that status (`sealedFrom`): events carry it to everyone else. */
+  sealedFrom: number[];
+}
+
+/** What a reviewer whose review alone decided the item is told of it; `submitted` for anything else. */
+const ownOutcome = (status: ItemStatus): SubmittedStatus => (status === 'accepted' || status === 'rejected' ? status : 'submitted');
+
 /**
  * Stores a review. The caller must hold a live lease on the item: a review without a claim, or
  * after the lease ran out (its slot may have gone to someone else), is refused — claiming again
- * is the way back. The author of a hand-written item never reviews it. Review, lease release
- * and the consensus decision are one transaction.
+ * is the way back. The author of a hand-written item never reviews it. A corrected answer that
+ * could not be the item's is refused (400 naming `body.corrected_answer`). Review, lease
+ * release and the consensus decision are one transaction. The response is blind: the item's
+ * status only when this review alone decided it, else `submitted`; and no undo for a review
+ * that decided the item together with others.
  */
-export function submitReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitReviewResponse {
+export function submitReview(db: Db, itemId: number, reviewerId: number, review: SubmittedReview): SubmitOutcome {
   return immediateTransaction(db, () => {
     const now = nowIso();
     const state = itemState(db, itemId);
@@ -196,6 +263,7 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     if (state.created_by === reviewerId) throw new HttpError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
     if (DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
     if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
+    refuseMistypedAnswer(review.corrected_answer, state.answer_type, itemId, 'body.corrected_answer');
     consumeLease(db, itemId, reviewerId, now);
     const stored = insertReview(db, {
       itemId,
@@ -210,21 +278,43 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     });
     const status = decide(db, itemId, now, reviewerId);
     recordAudit(db, { actor_id: reviewerId, action: 'review.submitted', target_type: 'item', target_id: itemId, details: { review_id: stored.id, decision: review.decision, item_status: status } });
-    return { review_id: stored.id, item_status: status, undo_until: new Date(Date.parse(stored.created_at) + UNDO_WINDOW_MS).toISOString() };
+    const sealed = sealedFrom(db, itemId);
+    const shared = sealed.length > 0;
+    return {
+      response: {
+        review_id: stored.id,
+        item_status: shared ? 'submitted' : ownOutcome(status),
+        undo_until: shared && DECIDED.includes(status) ? null : undoDeadline(stored.created_at),
+      },
+      status,
+      sealedFrom: sealed,
+    };
   });
 }
 
-/** Takes back the caller's own review within the window; the item is leased to them again. */
+/** The refusal of an undo whose review decided the item with others' (blind: it names no outcome). */
+export const decidedWithOthers = (reviewId: number, itemId: number) =>
+  new HttpError('conflict', `review ${reviewId} counts toward the decision on item ${itemId} together with other reviewers' reviews: it can no longer be taken back`);
+
+/**
+ * Takes back the caller's own review within the window; the item is leased to them again. Only
+ * a review that has not decided the item together with others: at k = 1 one's own deciding
+ * review may be taken back (the outcome rests on nobody else), at k ≥ 2 only one the item still
+ * waits on others after — else a reviewer could read the outcome and change their verdict.
+ */
 export function undoReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number; status: ItemStatus } {
   return immediateTransaction(db, () => {
     const review = getReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
     if (review.retracted_at) throw new HttpError('conflict', `review ${reviewId} was already taken back`);
     if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
-    if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
     const state = itemState(db, review.item_id);
+    const decided = state !== null && DECIDED.includes(state.status);
+    // Before the adjudication check: "adjudicated since" would tell the reviewers of a split that it split.
+    if (decided && sealedFrom(db, review.item_id).length > 0) throw decidedWithOthers(reviewId, review.item_id);
+    if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
     retractReview(db, reviewId, 'undo');
-    if (state && DECIDED.includes(state.status)) {
+    if (decided) {
       setItemStatus(db, review.item_id, 'in_review');
       applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
     }
@@ -244,6 +334,7 @@ export function adjudicate(
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
     if (!DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is ${state.status}: it has not had its reviews yet`);
+    refuseMistypedAnswer(input.final_answer, state.answer_type, itemId, 'body.final_answer');
     insertAdjudication(db, itemId, curatorId, input.decision, input.note);
     const status: ItemStatus = input.decision === 'accept' ? 'accepted' : 'rejected';
     setItemStatus(db, itemId, status);

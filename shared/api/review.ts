@@ -4,6 +4,7 @@ import { ChartTypeSchema } from '../domain/chart-types';
 import { ItemStatusSchema } from '../domain/generation';
 import { DecisionSchema } from '../domain/review';
 import { freeText } from '../domain/text-input';
+import { AnswerCheckSchema } from '../review/answer-checks';
 import { DataTableSchema } from '../table/model';
 import { IdParamSchema } from './common';
 import { endpoint } from './endpoint';
@@ -25,7 +26,9 @@ export type ReviewCriteria = z.infer<typeof ReviewCriteriaSchema>;
 
 /**
  * What a reviewer claims: the item with everything the judgement needs, and its lease. Blind: no
- * other review. For an item over a chart group, `chart` is the chart the assumption edits (chart 1
+ * other review — only the answers earlier reviewers proposed (`proposed_answers`, whoever gave
+ * them and whatever they decided), each with the verifier's checks, so that a correction can be
+ * agreed on. For an item over a chart group, `chart` is the chart the assumption edits (chart 1
  * when the edit cannot be read), so the original-vs-counterfactual pane shows that one, and
  * `group` lists every chart of the group; `group` is null for an item over one chart.
  */
@@ -43,6 +46,8 @@ export const ReviewTaskSchema = z.object({
     drawing_style: DrawingStyleSchema.nullable(),
   }),
   group: ItemGroupSchema.nullable().default(null),
+  /** Corrected answers of the item's standing reviews, anonymous, each checked like an item's answer. */
+  proposed_answers: z.array(AnswerCheckSchema).default([]),
   lease_expires_at: z.string(),
   /** Names the lease this task was served under: a release that carries it ends that lease only (migration 024). */
   lease_token: z.string(),
@@ -106,11 +111,21 @@ export const SubmitReviewRequestSchema = z
 export type SubmitReviewRequest = z.input<typeof SubmitReviewRequestSchema>;
 /** A review as the server stores it, after parsing (defaults filled). */
 export type SubmittedReview = z.output<typeof SubmitReviewRequestSchema>;
+/**
+ * What a reviewer is told of the item after their review (blind review): its outcome only when
+ * their review alone decided it (k = 1: `accepted` or `rejected`); `submitted` whenever the
+ * outcome depends on other reviewers' verdicts too (k ≥ 2, or a gold item's), decided or not.
+ */
+export const SubmittedStatusSchema = z.enum(['accepted', 'rejected', 'submitted']);
+export type SubmittedStatus = z.infer<typeof SubmittedStatusSchema>;
 export const SubmitReviewResponseSchema = z.object({
   review_id: z.number().int(),
-  item_status: ItemStatusSchema,
-  /** Until then the reviewer may undo this decision. */
-  undo_until: z.string(),
+  item_status: SubmittedStatusSchema,
+  /**
+   * Until then the reviewer may undo this decision; null when it cannot be undone: it decided
+   * the item together with other reviewers' reviews.
+   */
+  undo_until: z.string().nullable(),
 });
 export type SubmitReviewResponse = z.infer<typeof SubmitReviewResponseSchema>;
 
@@ -149,9 +164,25 @@ export const ItemHistoryResponseSchema = z.object({
   answers: z.array(AnswerHistoryEntrySchema),
 });
 
-// GET /api/review/adjudication   (curator) → items needing adjudication with their reviews side by side
+/** An answer the adjudicator may choose: the item's own (the model's or writer's) or a reviewer's correction, with who proposed it. */
+export const AnswerChoiceSchema = AnswerCheckSchema.extend({
+  source: z.enum(['item', 'review']),
+  /** The reviewers whose standing review gives this answer (a correction, or accepting the item's as it is). */
+  reviewers: z.array(z.string()),
+});
+export type AnswerChoice = z.infer<typeof AnswerChoiceSchema>;
+
+// GET /api/review/adjudication   (curator) → items needing adjudication with their reviews side by side,
+// and every answer proposed for each (the reviewers' corrections beside the item's own), checked.
 export const AdjudicationListResponseSchema = z.object({
-  items: z.array(z.object({ item: ItemDetailSchema, reviews: z.array(ReviewRecordSchema), group: ItemGroupSchema.nullable().default(null) })),
+  items: z.array(
+    z.object({
+      item: ItemDetailSchema,
+      reviews: z.array(ReviewRecordSchema),
+      group: ItemGroupSchema.nullable().default(null),
+      answers: z.array(AnswerChoiceSchema).default([]),
+    }),
+  ),
 });
 
 // POST /api/review/items/:id/adjudicate   (curator)
@@ -169,9 +200,15 @@ export const AdjudicateResponseSchema = z.object({ item_status: ItemStatusSchema
 export const RequeueRequestSchema = z.object({ item_ids: z.array(z.number().int().positive()).min(1).max(1000) });
 export const RequeueResponseSchema = z.object({ requeued: z.number().int() });
 
-export const StatusCountsSchema = z.record(ItemStatusSchema, z.number().int());
+/**
+ * Items per status. Curators and admins get every status; reviewers none (`{}`): the figures
+ * moved with each decision and claim, and so told a reviewer how the item they had just judged
+ * with others settled (needs adjudication +1) and that the item they claimed was gold (no item
+ * went into review).
+ */
+export const StatusCountsSchema = z.partialRecord(ItemStatusSchema, z.number().int());
 
-// GET /api/review/queue   → queue size for the caller and counts per status
+// GET /api/review/queue   → queue size for the caller and counts per status (staff only, see StatusCountsSchema)
 export const QueueResponseSchema = z.object({
   available: z.number().int(),
   /** Of `available`, the items assigned to the caller or to a named queue they are in (claimed first). */

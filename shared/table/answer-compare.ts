@@ -1,4 +1,4 @@
-import { relaxedCorrect } from './answers';
+import { classifyAnswer, relaxedCorrect } from './answers';
 import { normalizeLabel } from './labels';
 import type { DataTable } from './model';
 import { ANSWER_DECIMALS, formatNumber, type Scalar } from './program/format';
@@ -55,6 +55,58 @@ export function textAnswersAgree(a: string, b: string, tables: readonly DataTabl
 export function resultsAgree(before: Scalar, after: Scalar, tables: readonly DataTable[]): boolean {
   if (typeof before !== typeof after) return false;
   return answersAgree(after, typeof before === 'boolean' ? (before ? 'Yes' : 'No') : typeof before === 'number' ? formatNumber(before) : before, tables);
+}
+
+/**
+ * A number as a person writes an answer (ChartQA style: `12`, `-3.5`, `1,200`, `45%`): its
+ * value, how many decimals it is written with, and whether it is a percentage. Null for
+ * anything else (Yes/No, a label, "not a number at all").
+ */
+export function writtenNumber(answer: string): { value: number; decimals: number; percent: boolean } | null {
+  const text = answer.trim();
+  const kind = classifyAnswer(text);
+  if (kind !== 'integer' && kind !== 'decimal') return null;
+  const bare = text.replace(/,/g, '').replace(/%$/, '');
+  const value = Number(bare);
+  if (!Number.isFinite(value)) return null;
+  return { value, decimals: /\.(\d+)$/.exec(bare)?.[1]?.length ?? 0, percent: text.endsWith('%') };
+}
+
+/** `value` in units of the `decimals`-th decimal, rounded half away from zero (float noise such as 41.45 → 414.49999… taken up). */
+function scaled(value: number, decimals: number): number {
+  return Math.sign(value) * Math.round(Math.abs(value) * 10 ** decimals * (1 + Number.EPSILON));
+}
+
+/**
+ * Whether a gold answer — a person's: a hand-written item's answer, a reviewer's corrected
+ * answer, an adjudicator's final answer — agrees with the verifier's result. Numbers agree at
+ * the answer's own precision: the result rounded to as many decimals as the answer is written
+ * with (41.48 is 41.5, but 418.8 is not 400), never within the 5 % tolerance ChartQA grants a
+ * model's prediction (`answersAgree`). A percentage may be written of the ratio (0.45 is 45%).
+ * Booleans compare as Yes/No, anything else as a label (tolerantly spelled, exactly identified).
+ * `computed` may be the recomputed answer as text (a stored verdict's).
+ */
+export function goldAnswerAgrees(computed: Scalar, answer: string): boolean {
+  if (typeof computed === 'boolean') return labelKey(answer) === (computed ? 'yes' : 'no');
+  const written = writtenNumber(answer);
+  const value = typeof computed === 'number' ? computed : (writtenNumber(computed)?.value ?? null);
+  if (written !== null && value !== null) {
+    const target = scaled(written.value, written.decimals);
+    return scaled(value, written.decimals) === target || (written.percent && scaled(value * 100, written.decimals) === target);
+  }
+  return labelKey(typeof computed === 'number' ? formatNumber(computed) : computed) === labelKey(answer);
+}
+
+/**
+ * Whether two people's answers are the same answer (reviewers agreeing on a correction): the
+ * same number however written (`1,200`, `1200.0`; `45%` and `45`), else the same label or Yes/No. Unlike
+ * `goldAnswerAgrees`, neither side is rounded: 241 and 241.3 are two answers.
+ */
+export function sameAnswer(a: string, b: string): boolean {
+  const x = writtenNumber(a);
+  const y = writtenNumber(b);
+  if (x !== null && y !== null) return x.value === y.value;
+  return labelKey(a) === labelKey(b);
 }
 
 /** Digits beyond the table's own precision an unrounded answer may keep (an average of whole numbers: 2 decimals). */

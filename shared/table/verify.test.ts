@@ -20,8 +20,33 @@ describe('verifyItem', () => {
       original_answer: '20',
       answer_unchanged: false,
       proposal_consistent: null,
+      match_rule: 'relaxed',
     });
     expect(VerifierResultSchema.parse(result)).toEqual(result);
+  });
+
+  it('compares a person’s (gold) answer at its own precision, never with the model’s 5 %', () => {
+    // Online 2020 = 20, scaled by 20.94 → 418.8: a model's 400 is within 5 %, a person's is not.
+    const table = buildSalesTable();
+    const edit = [{ op: 'scale', row: '2020', series: 'Online', factor: 20.94 }];
+    const program = 'value("2020", "Online")';
+    const ask = (answer: string, answerRule?: 'relaxed' | 'precision') =>
+      verifyItem({ table, chartType: 'line', edit, program, answer, ...(answerRule && { answerRule }) });
+    expect(ask('400')).toMatchObject({ recomputed_answer: '418.8', match: true, match_rule: 'relaxed' });
+    expect(ask('400', 'precision')).toMatchObject({ recomputed_answer: '418.8', match: false, match_rule: 'precision' });
+    expect(ask('419', 'precision').match).toBe(true);
+    expect(ask('418.8', 'precision').match).toBe(true);
+    expect(ask('418.7', 'precision').match).toBe(false);
+    // An edit or program that fails compares nothing, under either rule.
+    expect(verifyItem({ table, chartType: 'line', edit, program: 'value("2031", "Online")', answer: '1', answerRule: 'precision' })).toMatchObject({
+      match: null,
+      match_rule: 'precision',
+    });
+  });
+
+  it('reads a verdict stored before the rule existed as relaxed', () => {
+    const { match_rule: _rule, ...stored } = verifyItem({ table: buildSalesTable(), chartType: 'line', program: 'value(2017, "Online")', answer: '10' });
+    expect(VerifierResultSchema.parse(stored).match_rule).toBe('relaxed');
   });
 
   it('reports a wrong answer as no match, with lint findings alongside', () => {

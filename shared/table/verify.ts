@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answersAgree, resultsAgree, roundForTable } from './answer-compare';
+import { answersAgree, goldAnswerAgrees, resultsAgree, roundForTable } from './answer-compare';
 import { AnswerTypeSchema, classifyAnswer } from './answers';
 import { lintItem } from './item-lint';
 import { constraintFindings } from '../generation/proposal-constraints';
@@ -17,6 +17,10 @@ import { subjectCharts, traceItem, type TraceSubject } from './trace-item';
  * Stored with each item so reviewers see where the model went wrong; advice, never a verdict.
  * The stages themselves are `traceItem`'s (trace-item.ts), which the try-it panel shows too.
  */
+
+/** How an answer is compared with the recomputed one: a model's relaxed, a person's (gold) at its own precision. */
+export const AnswerRuleSchema = z.enum(['relaxed', 'precision']);
+export type AnswerRule = z.infer<typeof AnswerRuleSchema>;
 
 export const VerifierErrorSchema = z.object({
   stage: z.enum(['edit', 'program']),
@@ -42,6 +46,11 @@ export const VerifierResultSchema = z.object({
   answer_unchanged: z.boolean().nullable().default(null),
   /** The edit performs the proposal's operation; null without a proposal or when its operation is unreadable. */
   proposal_consistent: z.boolean().nullable().default(null),
+  /**
+   * How `match` compared: `relaxed` (ChartQA's 5 % on numbers) for a model's answer, `precision`
+   * (at the answer's own precision, `goldAnswerAgrees`) for a person's — a hand-written item's.
+   */
+  match_rule: AnswerRuleSchema.default('relaxed'),
 });
 export type VerifierResult = z.infer<typeof VerifierResultSchema>;
 
@@ -55,6 +64,8 @@ export type VerifyInput = TraceSubject & {
   program: string;
   /** The item's answer, as the model (or a reviewer) wrote it. */
   answer: string;
+  /** `precision` for a person's answer (gold: never the model tolerance); default `relaxed`. */
+  answerRule?: AnswerRule;
   /** The assumption's text, for the item lint (an answer it states). */
   assumption?: string;
   /** The chart's title, for the item lint (what a series measures); a group's charts carry their own. */
@@ -68,7 +79,7 @@ export type VerifyInput = TraceSubject & {
 };
 
 export function verifyItem(input: VerifyInput): VerifierResult {
-  const { edit, program, answer, assumption = '', proposal = null, question = '' } = input;
+  const { edit, program, answer, assumption = '', proposal = null, question = '', answerRule = 'relaxed' } = input;
   const answer_type = classifyAnswer(answer);
   const failed = (error: VerifierError, lint: Finding[] = []): VerifierResult => ({
     recomputed_answer: null,
@@ -79,6 +90,7 @@ export function verifyItem(input: VerifyInput): VerifierResult {
     original_answer: null,
     answer_unchanged: null,
     proposal_consistent: null,
+    match_rule: answerRule,
   });
 
   // An item stores "no edit" as null; the trace reads only undefined that way.
@@ -127,12 +139,16 @@ export function verifyItem(input: VerifyInput): VerifierResult {
   return {
     recomputed_answer: recomputed,
     answer_type,
-    match: answersAgree(typeof after.value === 'number' ? Number(recomputed) : after.value, answer, tables),
+    match:
+      answerRule === 'precision'
+        ? goldAnswerAgrees(after.value, answer)
+        : answersAgree(typeof after.value === 'number' ? Number(recomputed) : after.value, answer, tables),
     lint,
     error: null,
     original_answer: before?.ok ? shown(before.value, program, table) : null,
     answer_unchanged: unchanged,
     proposal_consistent: consistency?.consistent ?? null,
+    match_rule: answerRule,
   };
 }
 

@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NextResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema } from '../../shared/api/runs';
 import type { Role } from '../../shared/domain/roles';
+import type { AnswerType } from '../../shared/table/answers';
 import { TestClient } from '../support/http-client';
+import { correctionFor } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AdjudicationPage } from './pages/adjudication-page';
@@ -30,7 +32,7 @@ type ReviewRow = {
   retracted_at: string | null;
   retract_reason: string | null;
 };
-type ItemRow = { id: number; status: string; final_answer: string | null; answer: string };
+type ItemRow = { id: number; status: string; final_answer: string | null; answer: string; answer_type: AnswerType };
 
 let server: TestServer;
 const sessions: BrowserSession[] = [];
@@ -104,7 +106,7 @@ function reviewsBy(userId: number): ReviewRow[] {
 }
 
 function item(id: number): ItemRow {
-  return server.server.ctx.db.prepare('SELECT id, status, final_answer, answer FROM hqa_items WHERE id = ?').get(id) as ItemRow;
+  return server.server.ctx.db.prepare('SELECT id, status, final_answer, answer, answer_type FROM hqa_items WHERE id = ?').get(id) as ItemRow;
 }
 
 /** True when the reviewer holds a claimed item behind the one on screen (the prefetch landed). */
@@ -154,13 +156,14 @@ describe('reviewing in the browser', () => {
     await review.press('Escape', 'r');
     const third = await review.waitForItemOtherThan(second);
 
-    // 3. Accept with a corrected answer: correctness fails, the answer is corrected; an accept
-    // carrying a failed criterion and a correction asks first, Enter confirms.
+    // 3. Accept with a corrected answer: correctness fails, the answer is corrected (one of the
+    // item's answer type); an accept carrying a failed criterion and a correction asks first, Enter confirms.
+    const thirdCorrection = correctionFor(item(third));
     await review.press('2', 'c');
-    await review.type('42');
+    await review.type(thirdCorrection);
     await review.press('Escape', 'a');
     await review.acceptConfirm.waitFor();
-    expect(await review.acceptConfirm.textContent()).toContain('You failed answer correctness and you corrected the answer to “42”');
+    expect(await review.acceptConfirm.textContent()).toContain(`You failed answer correctness and you corrected the answer to “${thirdCorrection}”`);
     expect(await review.shownItemId()).toBe(third);
     await review.press('Enter');
     await review.waitForItemOtherThan(third);
@@ -176,7 +179,7 @@ describe('reviewing in the browser', () => {
       layout: 1,
       feedback: 'The assumption contradicts the chart: the slice cannot grow past 100%.',
     });
-    expect(corrected).toMatchObject({ item_id: third, decision: 'accept', correctness: 0, corrected_answer: '42' });
+    expect(corrected).toMatchObject({ item_id: third, decision: 'accept', correctness: 0, corrected_answer: thirdCorrection });
     for (const row of [accepted, rejected, corrected]) {
       expect(row?.retracted_at).toBeNull();
       expect(row?.time_spent_ms).toBeGreaterThan(0);
@@ -184,9 +187,11 @@ describe('reviewing in the browser', () => {
     // One review per item decides it (k = 1); the correction became the final answer.
     expect(item(first)).toMatchObject({ status: 'accepted', final_answer: null });
     expect(item(second)).toMatchObject({ status: 'rejected' });
-    expect(item(third)).toMatchObject({ status: 'accepted', final_answer: '42' });
-    // The queue figures follow live (queue.changed).
-    await expect.poll(() => review.queueCounts.textContent()).toContain('accepted 2 · rejected 1');
+    expect(item(third)).toMatchObject({ status: 'accepted', final_answer: thirdCorrection });
+    // The queue figures a reviewer sees are what is left for them: per-status counts are the
+    // staff's (blind review: they told how an item judged with others settled, and a gold claim).
+    await expect.poll(() => review.queueCounts.textContent()).toMatch(/^\d+ for you/);
+    expect(await review.queueCounts.textContent()).not.toMatch(/accepted|rejected|pending|in review/);
   });
 
   it('refuses a rejection without feedback, saying why in one message and keeping the keys; lists every key; skips', async () => {
@@ -230,19 +235,21 @@ describe('reviewing in the browser', () => {
   it('undoes the last decision within its window: the item comes back with what was submitted', async () => {
     const { review, userId } = await reviewerOnReviewPage();
     const first = await review.shownItemId();
+    // A correction is checked like the item's answer: one of its type.
+    const corrected = correctionFor(item(first), 7);
     await review.press('c');
-    await review.type('7');
+    await review.type(corrected);
     await review.press('Escape', 'a');
     await review.acceptConfirm.waitFor();
     await review.press('y');
     await review.waitForItemOtherThan(first);
     await review.undoToast.waitFor();
     await expect.poll(() => reviewsBy(userId).length).toBe(1);
-    expect(item(first).final_answer).toBe('7');
+    expect(item(first).final_answer).toBe(corrected);
 
     await review.press('u');
     await review.waitForItem(first);
-    expect(await review.correctedAnswer.inputValue()).toBe('7');
+    expect(await review.correctedAnswer.inputValue()).toBe(corrected);
     await expect.poll(() => reviewsBy(userId)[0]?.retract_reason).toBe('undo');
     expect(item(first)).toMatchObject({ status: 'in_review', final_answer: null });
 
@@ -259,10 +266,11 @@ describe('reviewing in the browser', () => {
   it('keeps a half-written review through a reload and clears it once submitted', async () => {
     const { page, review, userId } = await reviewerOnReviewPage();
     const shown = await review.shownItemId();
+    const corrected = correctionFor(item(shown), 12.5);
     await review.press('3', 'f');
     await review.type('Half-written: the bars');
     await review.press('Escape', 'c');
-    await review.type('12.5');
+    await review.type(corrected);
     await review.press('Escape');
 
     await page.reload();
@@ -270,7 +278,7 @@ describe('reviewing in the browser', () => {
     await review.draftRestored.waitFor();
     expect(await review.criterionPasses('Layout consistency')).toBe(false);
     expect(await review.feedback.inputValue()).toBe('Half-written: the bars');
-    expect(await review.correctedAnswer.inputValue()).toBe('12.5');
+    expect(await review.correctedAnswer.inputValue()).toBe(corrected);
 
     await review.press('f', 'End');
     await review.type(' no longer fit the axis.');
@@ -282,7 +290,7 @@ describe('reviewing in the browser', () => {
       decision: 'reject',
       layout: 0,
       feedback: 'Half-written: the bars no longer fit the axis.',
-      corrected_answer: '12.5',
+      corrected_answer: corrected,
     });
     const drafts = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('hqa.review-draft')));
     expect(drafts.filter((key) => key.endsWith(`.${shown}`))).toEqual([]);

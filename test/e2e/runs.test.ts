@@ -216,7 +216,8 @@ describe('hand-written items on a chart page', () => {
     await form.submitWithEnter();
     await form.result.waitFor();
     expect(await form.recomputed.textContent()).toBe(answer);
-    expect(await form.matchText.textContent()).toBe('matches (relaxed)');
+    // A person's answer is gold: compared at its own precision, never with the model's 5 %.
+    expect(await form.matchText.textContent()).toBe('matches (at its precision)');
     // No checkbox: the verifier found that doubling the value changes it.
     expect(await form.field('The assumption changes the factual answer').count()).toBe(0);
     expect(await form.affects.textContent()).toMatch(/^The assumption changes the factual answer \(computed by the verifier: the program gives \S+ before the edit and \S+ after\)$/);

@@ -117,10 +117,15 @@ describe('routes, while an item is in review', () => {
     expect(history.reviews).toMatchObject([{ reviewer: 'ann', feedback: ANN_SECRET, corrected_answer: '4711' }]);
   });
 
-  it('the second reviewer’s task is blind too', async () => {
+  it('the second reviewer’s task is blind too: only the answer ann proposed, anonymous and checked, so that it can be agreed on', async () => {
     const task = NextResponseSchema.parse((await ben.post('/api/review/next', { proposal_id: proposalId })).body).task;
     expect(task?.item.id).toBe(open);
-    expect(JSON.stringify(task)).not.toMatch(/Ann thinks|4711|"reviewer/);
+    expect(task?.proposed_answers).toEqual([
+      { answer: '4711', answer_type: 'integer', recomputed_answer: task?.item.verifier.recomputed_answer ?? null, matches_recomputed: false, is_factual_label: false },
+    ]);
+    const { proposed_answers: _proposed, ...rest } = task ?? {};
+    expect(JSON.stringify(rest)).not.toMatch(/Ann thinks|4711|"reviewer|decision/);
+    expect(JSON.stringify(task)).not.toMatch(/Ann thinks|"reviewer|decision/);
     expect((await ben.post(`/api/review/leases/${open}/release`)).status).toBe(200);
   });
 });

@@ -98,7 +98,8 @@ describe('GET /api/overview', () => {
     await setK(1);
     expect(await overview()).toMatchObject({ queue: { pending: ITEMS, in_review: 0, total: ITEMS }, pass_rate: null, awaiting_adjudication: 0 });
 
-    const socket = await connectAs(server.url, ben);
+    // The queue bar's per-status figures are the staff's (blind review): a curator's socket and queue.
+    const socket = await connectAs(server.url, curator);
     try {
       const current = await next(ann);
       const pushed = nextEvent(socket, 'queue.changed', (p) => (p as { counts: { pending: number } }).counts.pending === ITEMS - 1);
@@ -108,8 +109,9 @@ describe('GET /api/overview', () => {
       expect(storedInReview()).toBe(2);
       // …but ann is looking at one of them.
       expect((await overview()).queue).toEqual({ pending: ITEMS - 1, in_review: 1, total: ITEMS });
-      const queue = QueueResponseSchema.parse((await ben.get('/api/review/queue')).body);
+      const queue = QueueResponseSchema.parse((await curator.get('/api/review/queue')).body);
       expect(queue.counts).toMatchObject({ pending: ITEMS - 1, in_review: 1 });
+      expect(QueueResponseSchema.parse((await ben.get('/api/review/queue')).body).counts).toEqual({});
       expect((await pushed) as { counts: Record<string, number> }).toMatchObject({ counts: { pending: ITEMS - 1, in_review: 1 } });
       // The Items list and the Item page say the same: the prefetched item is still pending.
       expect(await listedIds('in_review')).toEqual([current]);

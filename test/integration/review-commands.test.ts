@@ -27,7 +27,9 @@ const recorder: ReviewEventSink = {
   claimed: (itemId, reviewerId) => effects.push(`claimed ${itemId} by ${reviewerId}`),
   prefetched: () => effects.push('prefetched'),
   released: (itemId) => effects.push(`released ${itemId}`),
-  decided: (itemId, status) => effects.push(`decided ${itemId} ${status}`),
+  decided: (itemId, status, sealedFrom = []) => effects.push(`decided ${itemId} ${status}${sealedFrom.length > 0 ? ` sealed from ${sealedFrom.join(',')}` : ''}`),
+  goldReviewed: (itemId, reviewerId, shown) => effects.push(`gold reviewed ${itemId} by ${reviewerId}, shown ${shown}`),
+  goldUndone: (itemId, reviewerId) => effects.push(`gold undone ${itemId} by ${reviewerId}`),
   expired: (leases) => leases.forEach((lease) => effects.push(`expired ${lease.item_id}`)),
   // The reviewer's own tabs' event (review.submitted): its test is review-own-tabs.test.ts.
   reviewed: () => undefined,
@@ -75,9 +77,14 @@ describe('review commands', () => {
     const itemId = newItem();
     commands.next(reviewer, filters);
     const { review_id: reviewId, item_status: status } = commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(rejectReview()));
-    expect(status).toBe('in_review');
+    expect(status).toBe('submitted');
     expect(commands.undo(reviewId, reviewer).item.id).toBe(itemId);
-    expect(effects).toEqual([`claimed ${itemId} by ${reviewer}`, `decided ${itemId} in_review`, `decided ${itemId} in_review`, `claimed ${itemId} by ${reviewer}`]);
+    expect(effects).toEqual([
+      `claimed ${itemId} by ${reviewer}`,
+      `decided ${itemId} in_review sealed from ${reviewer}`,
+      `decided ${itemId} in_review`,
+      `claimed ${itemId} by ${reviewer}`,
+    ]);
     commands.release(itemId, reviewer);
     expect(effects.at(-1)).toBe(`released ${itemId}`);
   });
@@ -88,10 +95,13 @@ describe('review commands', () => {
     commands.next(reviewer, filters);
     commands.submit(itemId, reviewer, SubmitReviewRequestSchema.parse(acceptReview()));
     commands.next(second, filters);
-    expect(commands.submit(itemId, second, SubmitReviewRequestSchema.parse(rejectReview())).item_status).toBe('needs_adjudication');
+    effects = [];
+    // Blind: the second reviewer is not told the split, and neither reviewer's events carry it.
+    expect(commands.submit(itemId, second, SubmitReviewRequestSchema.parse(rejectReview())).item_status).toBe('submitted');
+    expect(effects).toEqual([`decided ${itemId} needs_adjudication sealed from ${reviewer},${second}`]);
     effects = [];
     expect(commands.adjudicate(itemId, curator, AdjudicateRequestSchema.parse({ decision: 'accept' }))).toBe('accepted');
-    expect(effects).toEqual([`decided ${itemId} accepted`, `onDecided ${itemId}`]);
+    expect(effects).toEqual([`decided ${itemId} accepted sealed from ${reviewer},${second}`, `onDecided ${itemId}`]);
 
     newItem();
     const leased = commands.next(reviewer, filters)?.item.id ?? -1;

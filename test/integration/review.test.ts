@@ -12,7 +12,7 @@ import {
 import { ErrorBodySchema } from '../../shared/errors';
 import type { ServerToClientEvents } from '../../shared/events';
 import { TestClient } from '../support/http-client';
-import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
+import { acceptReview, correctionFor, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
 
@@ -153,12 +153,13 @@ describe('reviews and consensus', () => {
     await setK(1);
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
-    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'off by one' } }, corrected_answer: '42' }));
+    const corrected = correctionFor(task?.item ?? { answer: '', answer_type: 'integer' });
+    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'off by one' } }, corrected_answer: corrected }));
     expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
     const row = db().prepare('SELECT status, final_answer, answer FROM hqa_items WHERE id = ?').get(id) as { status: string; final_answer: string; answer: string };
-    expect(row).toMatchObject({ status: 'accepted', final_answer: '42' });
+    expect(row).toMatchObject({ status: 'accepted', final_answer: corrected });
     const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${id}/history`)).body);
-    expect(history.answers.map((a) => [a.source, a.answer]).at(-1)).toEqual(['review', '42']);
+    expect(history.answers.map((a) => [a.source, a.answer]).at(-1)).toEqual(['review', corrected]);
     expect(history.reviews.find((r) => r.retracted_at === null)?.criteria.correctness).toEqual({ pass: false, note: 'off by one' });
   });
 
@@ -168,7 +169,10 @@ describe('reviews and consensus', () => {
     const id = task?.item.id ?? 0;
     expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'same' });
     const assumption = (db().prepare('SELECT assumption FROM hqa_items WHERE id = ?').get(id) as { assumption: string }).assumption;
-    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_question: `${assumption} What would be the total of all values?`, corrected_answer: '1' }));
+    const res = await reviewer(0).post(
+      `/api/review/items/${id}`,
+      acceptReview({ corrected_question: `${assumption} What would be the total of all values?`, corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 1) }),
+    );
     expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
     expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'different' });
   });
@@ -183,14 +187,17 @@ describe('reviews and consensus', () => {
     expect(second?.item.id).toBe(id);
     expect(JSON.stringify(second)).not.toMatch(/accept"|decision|reviewer/);
     const res = await reviewer(1).post(`/api/review/items/${id}`, rejectReview());
-    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('needs_adjudication');
+    // Blind: the reviewer whose review split the item is not told so.
+    expect(SubmitReviewResponseSchema.parse(res.body)).toMatchObject({ item_status: 'submitted', undo_until: null });
+    expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'needs_adjudication' });
     expect((await reviewer(1).get('/api/review/adjudication')).status).toBe(403);
     const list = AdjudicationListResponseSchema.parse((await curator.get('/api/review/adjudication')).body);
     const entry = list.items.find((e) => e.item.id === id);
     expect(entry?.reviews.map((r) => r.decision).sort()).toEqual(['accept', 'reject']);
-    const decided = await curator.post(`/api/review/items/${id}/adjudicate`, { decision: 'accept', final_answer: '7', note: 'layout is fine' });
+    const finalAnswer = correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 7);
+    const decided = await curator.post(`/api/review/items/${id}/adjudicate`, { decision: 'accept', final_answer: finalAnswer, note: 'layout is fine' });
     expect(decided.body).toEqual({ item_status: 'accepted' });
-    expect(db().prepare('SELECT final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ final_answer: '7' });
+    expect(db().prepare('SELECT final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ final_answer: finalAnswer });
   });
 
   it('k = 3 unanimous: any reject sends the item to adjudication', async () => {
@@ -202,14 +209,17 @@ describe('reviews and consensus', () => {
     await reviewer(1).post(`/api/review/items/${id}`, acceptReview());
     expect((await next(reviewer(2)))?.item.id).toBe(id);
     const res = await reviewer(2).post(`/api/review/items/${id}`, rejectReview());
-    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('needs_adjudication');
+    expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('submitted');
+    expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'needs_adjudication' });
   });
 
   it('undoes the last decision within the window, and not after it', async () => {
     await setK(1);
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
-    const submitted = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_answer: '9' }))).body);
+    const submitted = SubmitReviewResponseSchema.parse(
+      (await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 9) }))).body,
+    );
     expect(submitted.item_status).toBe('accepted');
     expect((await reviewer(1).post(`/api/review/reviews/${submitted.review_id}/undo`)).status).toBe(404);
     const undone = UndoResponseSchema.parse((await reviewer(0).post(`/api/review/reviews/${submitted.review_id}/undo`)).body);
@@ -268,9 +278,11 @@ describe('reviews and consensus', () => {
       expect((await next(reviewer(1)))?.item.id).toBe(id);
       await reviewer(1).post(`/api/review/items/${id}`, n === 0 ? rejectReview() : acceptReview());
     }
-    const queue = QueueResponseSchema.parse((await reviewer(2).get('/api/review/queue')).body);
+    const queue = QueueResponseSchema.parse((await curator.get('/api/review/queue')).body);
     expect(queue.counts.accepted).toBe(2);
     expect(queue.counts.needs_adjudication).toBe(1);
+    // Per-status figures are the staff's: a reviewer gets none (blind review).
+    expect(QueueResponseSchema.parse((await reviewer(2).get('/api/review/queue')).body).counts).toEqual({});
     const stats = ReviewStatsResponseSchema.parse((await curator.get('/api/review/stats')).body);
     expect(stats.team?.agreement.layout.items).toBe(3);
     // layout verdicts: [pass, fail], [pass, pass], [pass, pass] → P̄ = 2/3, p = 5/6, Pe = 26/36

@@ -26,6 +26,14 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Cora, a curator (made on first use), signed in. */
+async function signedInCurator(): Promise<TestClient> {
+  if (!server.server.ctx.db.prepare("SELECT 1 FROM users WHERE username = 'cora'").get()) await server.createUser('cora', 'curator', 'cora-pass-123');
+  const curator = new TestClient(server.url);
+  await curator.login('cora', 'cora-pass-123');
+  return curator;
+}
+
 describe('socket events published in one turn of the event loop', () => {
   it('all reach every socket, in order, after a burst of hundreds', async () => {
     const { publish } = server.server.ctx;
@@ -54,10 +62,7 @@ describe('socket events published in one turn of the event loop', () => {
 
   it("with each audience's version and one user's own events in their places", async () => {
     const { publish, publishTo } = server.server.ctx;
-    await server.createUser('cora', 'curator', 'cora-pass-123');
-    const curator = new TestClient(server.url);
-    await curator.login('cora', 'cora-pass-123');
-    const staff = await connectAs(server.url, curator);
+    const staff = await connectAs(server.url, await signedInCurator());
     try {
       const ann = sockets[0];
       const ben = sockets[1];
@@ -85,24 +90,57 @@ describe('socket events published in one turn of the event loop', () => {
     }
   });
 
-  it('of a whole state (the queue counts), only the latest of a batch', async () => {
+  it('of a whole state (the queue counts), only the latest of a batch: its figures to staff, none to reviewers', async () => {
     const { publish } = server.server.ctx;
-    const counts = (pending: number) => ({ pending, in_review: 0, needs_adjudication: 0, accepted: 0, rejected: 0 });
-    const seen = sockets.map((socket) => {
-      const order: string[] = [];
-      onRaw(socket, 'queue.changed', (p) => order.push(`queue ${(p as { counts: { pending: number } }).counts.pending}`));
-      onRaw(socket, 'item.released', (p) => order.push(`released ${(p as { item_id: number }).item_id}`));
-      return order;
-    });
-    const done = sockets.map((socket) => nextEvent(socket, 'item.released', (p) => (p as { item_id: number }).item_id === 4002));
-    publish('queue.changed', { counts: counts(1) });
-    publish('item.released', { item_id: 4001 });
-    publish('queue.changed', { counts: counts(2) });
-    publish('queue.changed', { counts: counts(3) });
-    publish('item.released', { item_id: 4002 });
-    await Promise.all(done);
-    // (Listeners of different events each read a batch in turn, so only each event's own order shows.)
-    for (const order of seen) expect([...order].sort()).toEqual(['queue 3', 'released 4001', 'released 4002']);
+    const staff = await connectAs(server.url, await signedInCurator());
+    try {
+      const counts = (pending: number) => ({ pending, in_review: 0, needs_adjudication: 0, accepted: 0, rejected: 0 });
+      const seen = [...sockets, staff].map((socket) => {
+        const order: string[] = [];
+        onRaw(socket, 'queue.changed', (p) => order.push(`queue ${JSON.stringify((p as { counts: { pending?: number } }).counts.pending ?? null)}`));
+        onRaw(socket, 'item.released', (p) => order.push(`released ${(p as { item_id: number }).item_id}`));
+        return order;
+      });
+      const done = [...sockets, staff].map((socket) => nextEvent(socket, 'item.released', (p) => (p as { item_id: number }).item_id === 4002));
+      publish('queue.changed', { counts: counts(1) });
+      publish('item.released', { item_id: 4001 });
+      publish('queue.changed', { counts: counts(2) });
+      publish('queue.changed', { counts: counts(3) });
+      publish('item.released', { item_id: 4002 });
+      await Promise.all(done);
+      // (Listeners of different events each read a batch in turn, so only each event's own order shows.)
+      const staffSeen = seen.pop();
+      expect([...(staffSeen ?? [])].sort()).toEqual(['queue 3', 'released 4001', 'released 4002']);
+      // Per-status figures are the staff's (blind review): reviewers are told the queue moved, with none.
+      for (const order of seen) expect([...order].sort()).toEqual(['queue null', 'released 4001', 'released 4002']);
+    } finally {
+      staff.close();
+    }
+  });
+
+  it('sealed from some reviewers: they get the sealed version (or nothing), staff and other reviewers the event', async () => {
+    const { publish } = server.server.ctx;
+    const staff = await connectAs(server.url, await signedInCurator());
+    try {
+      const [ann, ben, cat] = sockets as [TestSocket, TestSocket, TestSocket];
+      const id = (name: string) => (server.server.ctx.db.prepare('SELECT id FROM users WHERE username = ?').get(name) as { id: number }).id;
+      const decided = [ann, ben, cat, staff].map((socket) => recordEvents(socket, 'item.decided'));
+      const released = [ann, ben, cat, staff].map((socket) => recordEvents(socket, 'item.released'));
+      const done = [ann, ben, cat, staff].map((socket) => nextEvent(socket, 'item.claimed', (p) => (p as { item_id: number }).item_id === 5003));
+      publish('item.decided', { item_id: 5001, status: 'needs_adjudication' }, { users: [id('ann'), id('ben'), id('cora')], payload: { item_id: 5001, status: 'in_review' } });
+      publish('item.released', { item_id: 5002 }, { users: [id('ann')], payload: null });
+      publish('item.claimed', { item_id: 5003 });
+      await Promise.all(done);
+      const [annDecided, benDecided, catDecided, staffDecided] = decided;
+      expect(annDecided).toEqual([{ item_id: 5001, status: 'in_review' }]);
+      expect(benDecided).toEqual([{ item_id: 5001, status: 'in_review' }]);
+      expect(catDecided).toEqual([{ item_id: 5001, status: 'needs_adjudication' }]);
+      // A curator among the sealed users gets the event itself.
+      expect(staffDecided).toEqual([{ item_id: 5001, status: 'needs_adjudication' }]);
+      expect(released.map((events) => events.length)).toEqual([0, 1, 1, 1]);
+    } finally {
+      staff.close();
+    }
   });
 
   it('and one published later, alone, still arrives at once', async () => {

@@ -1,5 +1,6 @@
 import { RunConfigSchema } from '../../shared/api/runs';
 import type { SubmitReviewRequest } from '../../shared/api/review';
+import type { AnswerType } from '../../shared/table/answers';
 import type { TestServer } from './test-server';
 
 /**
@@ -37,4 +38,14 @@ export function rejectReview(feedback = 'The assumption breaks the pie: slices n
     feedback,
     time_spent_ms: 3400,
   };
+}
+
+/**
+ * A corrected answer of the item's answer type (a correction is checked as an item's answer
+ * is: a numeric item's must be a number, a Yes/No item's Yes or No), told apart by `n`.
+ */
+export function correctionFor(item: { answer: string; answer_type: AnswerType }, n = 42): string {
+  if (item.answer_type === 'integer' || item.answer_type === 'decimal') return String(n);
+  if (item.answer_type === 'boolean') return /^yes$/i.test(item.answer.trim()) ? 'No' : 'Yes';
+  return `Label ${n}`;
 }

@@ -2,6 +2,12 @@ import type { VerifierResult } from '@shared/table/verify';
 import { LintFindingsView } from './lint-findings-view';
 import { VerifierMark } from './item-tags';
 
+/** A model's answer matches within ChartQA's 5 %; a person's (gold) only at its own precision. */
+const MATCH_TEXT: Record<VerifierResult['match_rule'], string> = {
+  relaxed: 'matches (relaxed)',
+  precision: 'matches (at its precision)',
+};
+
 /**
  * What the verifier made of an item: the answer its program gives on the edited table (and on
  * the unedited one), whether that matches the item's answer, where it failed, and the lint.
@@ -43,7 +49,7 @@ export function VerifierView({ result, answer, hasEdit, editedChart = null }: { 
         <dd className="verifier-match">
           <VerifierMark match={result.match} />{' '}
           <span data-testid="verifier-match-text">
-            {result.match === null ? 'not recomputed' : result.match ? 'matches (relaxed)' : 'differs'}
+            {result.match === null ? 'not recomputed' : result.match ? MATCH_TEXT[result.match_rule] : 'differs'}
           </span>
         </dd>
       </dl>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AdjudicateRequestSchema, type ReviewRecord } from '@shared/api/review';
+import { AdjudicateRequestSchema, type AnswerChoice, type ReviewRecord } from '@shared/api/review';
 import type { ItemGroup } from '@shared/api/item-group';
 import type { ItemDetail } from '@shared/api/items';
 import { CHART_TYPE_LABELS } from '@shared/domain/chart-types';
@@ -13,6 +13,7 @@ import { VerifierMark } from '../../views/item-tags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
 import { ReviewCard } from '../../views/review-card';
+import { AnswerChecksView } from '../../views/answer-checks-view';
 import { ItemChartsPanel } from '../../views/item-charts';
 import { itemGroupOf } from '../../views/item-group-charts';
 
@@ -98,7 +99,14 @@ function AdjudicationForm({ item, reviews }: { item: ItemDetail; reviews: Review
   );
 }
 
-function AdjudicationCase({ item, reviews, group }: { item: ItemDetail; reviews: ReviewRecord[]; group: ItemGroup | null }) {
+/** Who gives an answer: the item itself (model or writer) and the reviewers whose review gives it. */
+function answerSources(choice: AnswerChoice): string {
+  const reviewers = choice.reviewers.join(', ');
+  if (choice.source === 'item') return reviewers === '' ? 'the item’s answer' : `the item’s answer, kept by ${reviewers}`;
+  return `corrected by ${reviewers}`;
+}
+
+function AdjudicationCase({ item, reviews, group, answers }: { item: ItemDetail; reviews: ReviewRecord[]; group: ItemGroup | null; answers: AnswerChoice[] }) {
   return (
     <article className="panel adjudication-case" data-item-id={item.id} data-testid="adjudication-case">
       <header className="adjudication-head">
@@ -121,6 +129,12 @@ function AdjudicationCase({ item, reviews, group }: { item: ItemDetail; reviews:
         <span className="mono">{item.verifier.recomputed_answer ?? '—'}</span> · factual: {item.factual_query} → <span className="mono">{item.factual_label}</span>
       </p>
       <ColourWarning colours={item.unverifiable_colours} />
+      {answers.length > 1 && (
+        <section aria-label="Answers proposed" data-testid="adjudication-answers">
+          <h3 className="small">Answers proposed</h3>
+          <AnswerChecksView answers={answers} who={(index) => (answers[index] ? answerSources(answers[index]) : null)} />
+        </section>
+      )}
       <ItemChartsPanel item={item} group={group} />
       <div className="reviews-side-by-side" style={{ gridTemplateColumns: `repeat(${Math.max(1, reviews.length)}, minmax(14rem, 1fr))` }}>
         {reviews.map((review) => (
@@ -150,7 +164,7 @@ export function AdjudicationPage() {
       )}
       {list.data?.items.length === 0 && <p className="empty">Nothing to adjudicate: every reviewed item reached consensus.</p>}
       {list.data?.items.map((entry) => (
-        <AdjudicationCase key={entry.item.id} item={entry.item} reviews={entry.reviews} group={itemGroupOf(entry, entry.item)} />
+        <AdjudicationCase key={entry.item.id} item={entry.item} reviews={entry.reviews} group={itemGroupOf(entry, entry.item)} answers={entry.answers} />
       ))}
     </section>
   );

@@ -9,6 +9,7 @@ import { RequeueNotice } from '../../views/requeue-notice';
 import { ValidityNotices } from '../../views/validity-flags';
 import { MarkedQuestion } from '../../views/marked-question';
 import { VerifierView } from '../../views/verifier-view';
+import { AnswerChecksView } from '../../views/answer-checks-view';
 import { ItemCharts, ItemDataTable } from '../../views/item-charts';
 import { editedChartName, ItemGroupCharts } from '../../views/item-group-charts';
 import { JudgeFromImage } from '../../views/unconfirmed-table';
@@ -47,6 +48,15 @@ function QuestionBlock({ task, group }: { task: ReviewTask; group: ItemGroup | n
             </span>
           </dd>
         </div>
+        {task.proposed_answers.length > 0 && (
+          <div data-testid="review-proposed-answers">
+            <dt>Proposed by reviewers</dt>
+            <dd>
+              <AnswerChecksView answers={task.proposed_answers} />
+              <span className="muted small">A correction becomes the answer only if every accepting reviewer gives the same one.</span>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Factual question</dt>
           <dd>

@@ -7,23 +7,28 @@ import { parseId } from '../../ui/parse-id';
 import { useRuns } from '../../api/runs-api';
 import { useQueue } from './review-api';
 
-/** Live queue figures: what is left for this reviewer and how many items are in each status. */
+/**
+ * Live queue figures: what is left for this reviewer and, for curators and admins, how many items
+ * are in each status (reviewers get none: blind review, StatusCountsSchema).
+ */
 export function QueueCounts() {
   const queue = useQueue();
   if (!queue.data) return <span className="muted small">Queue…</span>;
   const { available, assigned, counts } = queue.data;
+  const statuses = ITEM_STATUSES.filter((status) => counts[status] !== undefined);
   return (
     <p className="queue-counts small" data-testid="queue-counts" aria-live="polite">
-      <strong data-testid="queue-available">{available}</strong> for you ·{' '}
+      <strong data-testid="queue-available">{available}</strong> for you
       {assigned > 0 && (
         <>
-          <strong data-testid="queue-assigned">{assigned}</strong> assigned to you (served first) ·{' '}
+          {' · '}
+          <strong data-testid="queue-assigned">{assigned}</strong> assigned to you (served first)
         </>
       )}
-      {ITEM_STATUSES.map((status, index) => (
+      {statuses.map((status) => (
         <span key={status} className="queue-count" data-status={status}>
-          {index > 0 && ' · '}
-          {status.replace('_', ' ')} {counts[status] ?? 0}
+          {' · '}
+          {status.replace('_', ' ')} {counts[status]}
         </span>
       ))}
     </p>

@@ -257,7 +257,8 @@ export class ReviewSession {
         this.decided = [...this.decided.filter((id) => id !== itemId), itemId].slice(-DECIDED_KEPT);
         this.ownReviewIds = [...this.ownReviewIds, result.review_id].slice(-DECIDED_KEPT);
         onStored(itemId);
-        this.set({ last: { reviewId: result.review_id, itemId, decision: body.decision, undoUntil: Date.parse(result.undo_until) } });
+        // No undo for a review that decided the item together with others (undo_until null): the toast stays away.
+        this.set({ last: { reviewId: result.review_id, itemId, decision: body.decision, undoUntil: result.undo_until === null ? 0 : Date.parse(result.undo_until) } });
       } catch (error) {
         const gone = isApiError(error) && (error.status === 409 || error.status === 404);
         if (gone) {
