@@ -183,3 +183,9 @@ export function reviewProgress(db: Db): ReviewProgress {
   ).get() as ReviewProgress;
   return row;
 }
+
+/** Whether any accepted, unretired item exists: one indexed lookup, the common case of an export. */
+export function hasExportableItems(db: Db): boolean {
+  const row = statement(db, `SELECT EXISTS (SELECT 1 FROM hqa_items i WHERE i.status = 'accepted' AND ${NOT_RETIRED}) AS any`).get() as { any: number };
+  return row.any === 1;
+}

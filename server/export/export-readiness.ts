@@ -1,7 +1,5 @@
 import type { Db } from '../../db/database';
-import { statement } from '../../db/statements';
-import { NOT_RETIRED } from '../review/review-queries';
-import { reviewProgress, type ReviewProgress } from './export-queries';
+import { hasExportableItems, reviewProgress, type ReviewProgress } from './export-queries';
 
 /** Why there is nothing to export, in one line: no items, none reviewed, or none of the reviewed accepted. */
 export function nothingToExport(progress: ReviewProgress): string {
@@ -19,6 +17,5 @@ export function nothingToExport(progress: ReviewProgress): string {
  * reason are read only when there is nothing.
  */
 export function emptyExportRefusal(db: Db): string | null {
-  const exported = statement(db, `SELECT EXISTS (SELECT 1 FROM hqa_items i WHERE i.status = 'accepted' AND ${NOT_RETIRED}) AS any`).get() as { any: number };
-  return exported.any === 1 ? null : nothingToExport(reviewProgress(db));
+  return hasExportableItems(db) ? null : nothingToExport(reviewProgress(db));
 }

@@ -66,7 +66,7 @@ describe('the table editor', () => {
     await page.getByLabel('Series 2 name').fill('Rural (%)');
     // An unnamed row cannot be saved: the draft says which field.
     await page.getByRole('button', { name: 'Add row' }).click();
-    expect(await page.getByTestId('table-problem').textContent()).toBe('rows.3.label: empty');
+    expect(await page.getByTestId('table-problem').textContent()).toBe('Rows › #4 › label: empty');
     expect(await page.getByRole('button', { name: 'Save and confirm' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Remove row 4' }).click();
     await page.getByRole('button', { name: 'Remove series 2' }).click();

@@ -16,7 +16,8 @@ describe('migration 029', () => {
     const db = databaseAtVersion(dir, 28);
     const runId = Number(db.prepare(`INSERT INTO runs (engine, model, stage, config) VALUES ('openai', 'm', 'items', '{"engine":"openai"}')`).run().lastInsertRowid);
     db.prepare(`INSERT INTO run_tasks (run_id, kind, chart_type, idempotency_key) VALUES (?, 'item', 'pie', 'k1')`).run(runId);
-    expect(migrate(db)).toEqual([29]);
+    // Later migrations follow it; 029 is the first this database takes.
+    expect(migrate(db)[0]).toBe(29);
 
     expect(getRun(db, runId)).toMatchObject({ items_declined: 0, items_failed: 0 });
     expect(pendingTasks(db, runId, 'item').map((task) => task.pairing)).toEqual([null]);

@@ -8,6 +8,7 @@ import { parsePastedTable } from './csv-paste';
 import { TableGrid } from './table-grid';
 import { useChartTable, useConfirmTable, useExtractTable, useSaveTable } from './table-api';
 import { parseForm } from '../../../ui/form-errors';
+import { fieldLabel } from '@shared/issue-words';
 
 const SOURCE_WORDS: Record<NonNullable<ChartTable['table_source']>, string> = {
   imported: 'imported with the chart',
@@ -21,7 +22,11 @@ const STARTER: EditedTable = { title: null, label_header: 'Characteristic', seri
 function draftProblem(draft: EditedTable): string | null {
   const parsed = parseForm(EditedTableSchema, draft);
   if (parsed.success) return null;
-  return parsed.error.issues[0]?.message ?? 'invalid table';
+  const issue = parsed.error.issues[0];
+  if (!issue) return 'invalid table';
+  // A message the schema writes itself ("empty") does not name its field: the draft says which.
+  const field = fieldLabel(issue.path);
+  return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
 }
 
 type SectionProps = { chartId: number; chartType: ChartType; canEdit: boolean };
