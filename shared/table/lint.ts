@@ -294,6 +294,22 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
     if (over.length > 0) {
       findings.push({ code: 'part_exceeds_whole', severity: 'error', message: `every series stayed within ${JSON.stringify(wholeName)}, its whole, but after the edit ${over.slice(0, MAX_CELLS_NAMED).join(', ')}${more(over.length)} is larger than it` });
     }
+    // A part moved while its whole stood still: the unshown rest of the whole moved the other way
+    // (Hungary's domestic insurers 23 → 16 with the market still 28: foreign ones 5 → 12). A
+    // warning for reviewers: the rest may have moved so on purpose, and the offline rules cannot
+    // yet move a whole with its part.
+    const stale = edited.rows.flatMap((row) => {
+      const before = original.rows.find((candidate) => candidate.label === row.label);
+      if (!before || !changedRows.has(row.label) || row.values[we] === null || w === null || row.values[we] !== before.values[w]) return [];
+      const moved = edited.series.flatMap((name, s) => {
+        const o = original.series.indexOf(name);
+        return s !== we && o !== -1 && row.values[s] !== null && before.values[o] !== null && row.values[s] !== before.values[o] ? [name] : [];
+      });
+      return moved.length > 0 ? [`${JSON.stringify(row.label)} / ${moved.map((name) => JSON.stringify(name)).join(', ')}`] : [];
+    });
+    if (stale.length > 0) {
+      findings.push({ code: 'total_stale', severity: 'warning', message: `${JSON.stringify(wholeName)} is the whole the other series lie within, but the edit moves ${stale.slice(0, MAX_CELLS_NAMED).join('; ')}${more(stale.length)} and leaves the whole as it was; change the whole with its part` });
+    }
   }
   return findings;
 }

@@ -334,6 +334,15 @@ describe('plausible premises', () => {
     expect(errors({ ...c, table: exports, chartType: 'line', assumption: 'Suppose the values of 1985 and 2020 were swapped.', question: 'What would be the value of U.S. exports to China in 1985?', edit: [{ op: 'swap', rows: ['1985', '2020'] }], program: 'value("1985")' })).toContain('implausible_change');
   });
 
+  it('a part moved while its whole stands still is flagged for reviewers (Hungary: domestic insurers 23 -> 16, the market still 28); moved together, it is not', () => {
+    const hungary = real(CHARTQA_SAMPLE, 'multi_col_20505');
+    const c: Case = { table: hungary, chartType: 'grouped_bar', assumption: 'Suppose the domestic market had 7 fewer companies in 2019.', question: 'How many companies would be in the domestic market in 2019?', edit: [{ op: 'add', row: '2019', series: 'Domestic market', delta: -7 }], program: 'value("2019", "Domestic market")' };
+    expect(codes(c)).toContain('total_stale');
+    expect(errors(c)).not.toContain('total_stale');
+    const together = { ...c, assumption: 'Suppose 3 fewer domestic companies were in the market in 2019.', edit: [{ op: 'add' as const, row: '2019', series: 'Domestic market', delta: -3 }, { op: 'add' as const, row: '2019', series: 'Total market', delta: -3 }] };
+    expect(codes(together)).not.toContain('total_stale');
+  });
+
   it('two periods trading values rewrite history, neighbours or ends, rows or columns: Africa\'s 2018 and 2019 internet shares, 1999 and 2020', () => {
     const internet = real(CHARTQA_SAMPLE, 'multi_col_441');
     const c: Case = { table: internet, chartType: 'line', assumption: 'Suppose the Africa values of 2018 and 2019 were swapped.', question: 'What would the internet penetration rate in Africa be in 2019?', edit: [{ op: 'swap', rows: ['2018', '2019'], series: 'Africa' }], program: 'value("2019", "Africa")' };
