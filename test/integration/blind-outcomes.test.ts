@@ -10,6 +10,7 @@ import { buildItem } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
+import { signedIn } from '../support/signed-in-users';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -44,11 +45,7 @@ beforeAll(async () => {
   ] as const) {
     await server.createUser(name, role, `${name}-password-1`);
   }
-  const signIn = async (name: string) => {
-    const client = new TestClient(server.url);
-    await client.login(name, `${name}-password-1`);
-    return client;
-  };
+  const signIn = (name: string) => signedIn(server, name, `${name}-password-1`);
   [cora, ann, ben, cid, dee] = await Promise.all(['cora', 'ann', 'ben', 'cid', 'dee'].map(signIn)) as [TestClient, TestClient, TestClient, TestClient, TestClient];
   qaIds = (
     db().prepare('SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.data_table IS NOT NULL AND q.group_id IS NULL ORDER BY q.id LIMIT 20').all() as { id: number }[]

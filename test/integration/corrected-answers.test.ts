@@ -13,6 +13,7 @@ import { putSettings } from '../../server/settings/settings-queries';
 import { buildItem } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview } from '../support/review-fixtures';
+import { signedIn } from '../support/signed-in-users';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -43,11 +44,7 @@ beforeAll(async () => {
   ] as const) {
     await server.createUser(name, role, `${name}-password-1`);
   }
-  const signIn = async (name: string) => {
-    const client = new TestClient(server.url);
-    await client.login(name, `${name}-password-1`);
-    return client;
-  };
+  const signIn = (name: string) => signedIn(server, name, `${name}-password-1`);
   [cora, ann, ben] = (await Promise.all(['cora', 'ann', 'ben'].map(signIn))) as [TestClient, TestClient, TestClient];
   ({ id: qaId, label: factualLabel } = db()
     .prepare('SELECT q.id, q.label FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.data_table IS NOT NULL AND q.group_id IS NULL ORDER BY q.id LIMIT 1')
