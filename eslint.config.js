@@ -8,6 +8,8 @@ export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'data', 'client/dist', 'coverage', '.tmp'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Piscina's thread entries are CommonJS (render-worker-entry.cjs says why).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -12,7 +12,7 @@ import type { RenderJob } from './render-worker';
  * charts that have no PNG. A thread pool draws them off the loop. HQA_RENDER_THREADS=0 draws
  * in-process (one core machines; debugging).
  */
-const WORKER = fileURLToPath(new URL('./render-worker-entry.mjs', import.meta.url));
+const WORKER = fileURLToPath(new URL('./render-worker-entry.cjs', import.meta.url));
 /** Idle threads exit, so a CLI command or a test does not linger on them. */
 const IDLE_TIMEOUT_MS = 10_000;
 

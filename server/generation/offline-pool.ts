@@ -12,7 +12,7 @@ import { buildOfflineItem, pairOffline, type OfflineItemResult, type OfflineJob,
  * the rules would pair the question with, `pairing.ts`). HQA_OFFLINE_THREADS=0 runs them
  * in-process (one-core machines; debugging).
  */
-const WORKER = fileURLToPath(new URL('./offline-worker-entry.mjs', import.meta.url));
+const WORKER = fileURLToPath(new URL('./offline-worker-entry.cjs', import.meta.url));
 /** Idle threads exit, so a CLI command or a test does not linger on them. */
 const IDLE_TIMEOUT_MS = 10_000;
 

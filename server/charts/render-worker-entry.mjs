@@ -1,7 +1,0 @@
-// The render pool's thread entry: plain JavaScript, so the thread can start without a loader,
-// then tsx (as `npm start` uses) loads the TypeScript worker.
-import { register } from 'tsx/esm/api';
-
-register();
-const { default: render } = await import('./render-worker.ts');
-export default render;
