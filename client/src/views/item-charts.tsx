@@ -17,10 +17,15 @@ import { editedPosition, groupChartName, groupCounterfactualOf, ItemGroupCharts 
 /** What drawing an item's charts takes of its chart (a review task's chart, or a chart's detail). */
 export type ItemChart = ReviewTask['chart'];
 
+/** Where a chart's original image is fetched from (the review screen preloads the next item's). */
+export function originalImageUrl(chart: Pick<ItemChart, 'id' | 'chart_type'>): string {
+  // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
+  return endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
+}
+
 /** A chart's stored image (or the one the server draws from its table). */
 export function OriginalImage({ chart, zoomed }: { chart: ItemChart; zoomed: boolean }) {
-  // Keyed by type as well: a chart drawn from its table is drawn anew when its type changes.
-  const src = endpointUrl(chartsApi.image, { params: { id: chart.id }, query: { v: chart.chart_type } });
+  const src = originalImageUrl(chart);
   const [failed, setFailed] = useState(false);
   return failed ? (
     <p className="error" role="alert">

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { cachedDrawing, drawingKey } from './drawing-cache';
 import type { FigureSpec } from './figure-spec';
 
 type VegaFigureProps = {
@@ -13,16 +14,28 @@ type VegaFigureProps = {
   noun?: 'figure' | 'chart';
 };
 
-/** A Vega or Vega-Lite figure drawn in the browser as SVG; Vega is fetched the first time one is shown. */
+/**
+ * A Vega or Vega-Lite figure drawn in the browser as SVG; Vega is fetched the first time one is
+ * shown. A static figure drawn before (or predrawn for the next review item) is copied from the
+ * drawing cache before the first paint, so it never shows as "Drawing…".
+ */
 export function VegaFigure({ figure, label, testId, className = 'vega-figure', noun = 'figure' }: VegaFigureProps) {
   const container = useRef<HTMLDivElement>(null);
   // What became of the last figure drawn; a newer figure is 'drawing' until it is done.
   const [outcome, setOutcome] = useState<{ figure: FigureSpec; error: string | null } | null>(null);
   const state = outcome?.figure !== figure ? 'drawing' : outcome.error === null ? 'drawn' : { error: outcome.error };
 
-  useEffect(() => {
+  // A layout effect: a cached drawing goes in before the browser paints the figure empty.
+  useLayoutEffect(() => {
     const element = container.current;
     if (!element) return;
+    const key = drawingKey(figure);
+    const cached = key === null ? null : cachedDrawing(key);
+    if (cached) {
+      element.replaceChildren(cached);
+      setOutcome({ figure, error: null });
+      return () => element.replaceChildren();
+    }
     let cancelled = false;
     let finalize: (() => void) | null = null;
     import('./render-figure')
