@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { cachedDrawing, drawingKey } from './drawing-cache';
 import type { FigureSpec } from './figure-spec';
 
@@ -23,17 +23,19 @@ export function VegaFigure({ figure, label, testId, className = 'vega-figure', n
   const container = useRef<HTMLDivElement>(null);
   // What became of the last figure drawn; a newer figure is 'drawing' until it is done.
   const [outcome, setOutcome] = useState<{ figure: FigureSpec; error: string | null } | null>(null);
-  const state = outcome?.figure !== figure ? 'drawing' : outcome.error === null ? 'drawn' : { error: outcome.error };
+  // A copy of the figure's earlier drawing, taken once per figure: it is shown drawn from the start.
+  const cached = useMemo(() => {
+    const key = drawingKey(figure);
+    return key === null ? null : cachedDrawing(key);
+  }, [figure]);
+  const state = cached !== null ? 'drawn' : outcome?.figure !== figure ? 'drawing' : outcome.error === null ? 'drawn' : { error: outcome.error };
 
   // A layout effect: a cached drawing goes in before the browser paints the figure empty.
   useLayoutEffect(() => {
     const element = container.current;
     if (!element) return;
-    const key = drawingKey(figure);
-    const cached = key === null ? null : cachedDrawing(key);
     if (cached) {
       element.replaceChildren(cached);
-      setOutcome({ figure, error: null });
       return () => element.replaceChildren();
     }
     let cancelled = false;
@@ -58,7 +60,7 @@ export function VegaFigure({ figure, label, testId, className = 'vega-figure', n
       finalize?.();
       element.replaceChildren();
     };
-  }, [figure]);
+  }, [figure, cached]);
 
   return (
     <>
