@@ -138,8 +138,9 @@ export function parseStoredTable(json: string, chartId: number): DataTable {
 }
 
 /**
- * The colours and series order the stored annotation gives the drawing. The annotation was
- * validated as JSON at import; a file that no longer parses draws in the palette's colours.
+ * The colours, series order and bar orientation the stored annotation gives the drawing. The
+ * annotation was validated as JSON at import; a file that no longer parses draws in the
+ * palette's colours.
  */
 export function storedDrawingStyle(annotation: string | null, table: DataTable): DrawingStyle | null {
   if (annotation === null) return null;

@@ -1,13 +1,17 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { topLevel, type ChartContext, type Encoding, type Layer } from './chart-context';
 import type { ChartDatum } from './chart-data';
-import { categoryAxis, seriesColor, seriesInk, valueAxis } from './chart-encodings';
+import { categoryAxis, seriesColor, seriesInk, sharedScale, valueAxis } from './chart-encodings';
 import { CHAR_WIDTH_EM, longestLength, MAX_VALUE_LABELS, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
+import { OUTLINE_REACH_PX, outlineLayers } from './highlight';
 
 /** Bar charts: vertical or horizontal; single, grouped or stacked; with value labels where they fit. */
 
 type Orient = 'vertical' | 'horizontal';
 type BarMode = 'single' | 'grouped' | 'stacked';
+
+/** Between a bar's end and its value label (the labels' dy and dx). */
+const LABEL_OFFSET_PX = 3;
 
 /** A horizontal bar needs this much height for its value label to stay legible. */
 const MIN_LABEL_ROW_PX = 13;
@@ -29,13 +33,25 @@ export function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLe
       type: 'quantitative',
       stack: mode === 'stacked' ? 'zero' : null,
       axis: valueAxis(table, orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth),
+      ...(ctx.valueDomain ? { scale: sharedScale(ctx.valueDomain.value, orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth, endRoom(ctx, orient, mode)) } : {}),
     },
   };
   if (mode === 'grouped') encoding[orient === 'vertical' ? 'xOffset' : 'yOffset'] = { field: 'series', type: 'nominal', scale: { domain: table.series } };
   if (mode === 'stacked') encoding.order = { field: 'seriesIndex', type: 'quantitative' };
   const bars: Layer = { mark: { type: 'bar' }, encoding: { color: seriesColor(ctx, mode === 'single') } };
+  const outlines = ctx.data.some((d) => d.edited) ? outlineLayers({ type: 'bar' }) : [];
   const labels = barLabels(ctx, orient, mode);
-  return topLevel(ctx, { encoding, layer: labels ? [bars, labels] : [bars] });
+  return topLevel(ctx, { encoding, layer: [bars, ...outlines, ...(labels ? [labels] : [])] });
+}
+
+/**
+ * The room a shared value axis keeps past the bars' ends: a value label beyond the end, as long
+ * as either table's longest across a horizontal bar; stacked bars' labels sit inside.
+ */
+function endRoom(ctx: ChartContext, orient: Orient, mode: BarMode): number {
+  if (mode === 'stacked') return OUTLINE_REACH_PX;
+  const labelPx = orient === 'vertical' ? VALUE_FONT_SIZE : (ctx.valueDomain?.labelChars ?? 0) * VALUE_FONT_SIZE * CHAR_WIDTH_EM;
+  return LABEL_OFFSET_PX + labelPx + OUTLINE_REACH_PX;
 }
 
 function barLabels(ctx: ChartContext, orient: Orient, mode: BarMode): Layer | undefined {
@@ -49,8 +65,8 @@ function barLabels(ctx: ChartContext, orient: Orient, mode: BarMode): Layer | un
   if (orient === 'horizontal' && ctx.plotHeight / (bandCount * barsPerBand) < MIN_LABEL_ROW_PX) return undefined;
   const mark: Layer['mark'] =
     orient === 'vertical'
-      ? { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, baseline: { expr: "datum.value < 0 ? 'top' : 'bottom'" }, dy: { expr: 'datum.value < 0 ? 3 : -3' } }
-      : { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, align: { expr: "datum.value < 0 ? 'right' : 'left'" }, dx: { expr: 'datum.value < 0 ? -3 : 3' } };
+      ? { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, baseline: { expr: "datum.value < 0 ? 'top' : 'bottom'" }, dy: { expr: `datum.value < 0 ? ${LABEL_OFFSET_PX} : ${-LABEL_OFFSET_PX}` } }
+      : { type: 'text', fontSize: VALUE_FONT_SIZE, color: TEXT_COLOR, align: { expr: "datum.value < 0 ? 'right' : 'left'" }, dx: { expr: `datum.value < 0 ? ${-LABEL_OFFSET_PX} : ${LABEL_OFFSET_PX}` } };
   return { mark, encoding: { text: { field: 'text', type: 'nominal' } } };
 }
 

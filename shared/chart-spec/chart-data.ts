@@ -1,3 +1,4 @@
+import type { ChartType } from '../domain/chart-types';
 import { parseCellValue } from '../table/cell';
 import type { DataTable } from '../table/model';
 
@@ -12,6 +13,8 @@ export interface ChartDatum {
   text: string;
   row: number;
   seriesIndex: number;
+  /** Outlined as changed by an edit (only where a highlight is asked for). */
+  edited?: boolean;
 }
 
 const YEAR_PATTERN = /^(1[89]|20)\d\d$/;
@@ -37,6 +40,11 @@ export function chartData(table: DataTable): ChartDatum[] {
 export function hasTimeAcrossSeries(table: DataTable): boolean {
   const isYear = (text: string): boolean => YEAR_PATTERN.test(text.trim());
   return table.series.length > 1 && table.series.every(isYear) && !table.rows.every((row) => isYear(row.label));
+}
+
+/** Whether a `chartType` drawing of `table` draws it transposed: lines and areas over years across the columns. */
+export function drawsTransposed(table: DataTable, chartType: ChartType): boolean {
+  return (chartType === 'line' || chartType === 'area') && hasTimeAcrossSeries(table);
 }
 
 /** Swaps rows and series: each series becomes a row and each row a series. */

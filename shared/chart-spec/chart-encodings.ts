@@ -1,11 +1,14 @@
 import type { DataTable } from '../table/model';
 import type { ChartContext, Encoding } from './chart-context';
 import { isPercentTable } from './chart-data';
-import { CATEGORY_LABEL_LIMIT_PX, CHAR_WIDTH_EM, LABEL_FONT_SIZE, LEGEND_FONT_SIZE, LEGEND_SYMBOL_PX, longestLength, paletteEntry } from './chart-style';
+import { CHAR_WIDTH_EM, LABEL_FONT_SIZE, LEGEND_FONT_SIZE, LEGEND_SYMBOL_PX, longestLength, paletteEntry } from './chart-style';
+import type { AxisDomain } from './value-domain';
 
 /** Channels the chart families share: the category and value axes, and series colours with their legend. */
 
 const ANGLED_LABEL_DEGREES = -40;
+/** Angled labels run into the plot's corner sooner: they are cut this much shorter. */
+const ANGLED_LIMIT_CUT_PX = 40;
 /** Fills lighter than this carry dark text (an approximation of WCAG contrast, enough for value labels). */
 const LIGHT_FILL_LUMINANCE = 0.5;
 const PX_PER_TICK = 55;
@@ -22,17 +25,17 @@ export function categoryAxis(ctx: ChartContext, axisPx: number, horizontalAxis: 
 
 function categoryAxisProps(ctx: ChartContext, axisPx: number, horizontalAxis: boolean) {
   const title = ctx.table.label_header.trim() || null;
-  if (!horizontalAxis) return { title, labelLimit: CATEGORY_LABEL_LIMIT_PX };
+  if (!horizontalAxis) return { title, labelLimit: ctx.labelLimit };
   const slotPx = axisPx / Math.max(1, ctx.labels.length);
   const labelPx = longestLength(ctx.labels) * LABEL_FONT_SIZE * CHAR_WIDTH_EM;
   return labelPx <= slotPx - 4
-    ? { title, labelAngle: 0, labelLimit: CATEGORY_LABEL_LIMIT_PX }
+    ? { title, labelAngle: 0, labelLimit: ctx.labelLimit }
     : {
         title,
         labelAngle: ANGLED_LABEL_DEGREES,
         labelAlign: 'right' as const,
         labelBaseline: 'top' as const,
-        labelLimit: CATEGORY_LABEL_LIMIT_PX - 40,
+        labelLimit: ctx.labelLimit - ANGLED_LIMIT_CUT_PX,
         // Even angled, labels closer than a line height collide: show every other one.
         labelOverlap: slotPx < LABEL_FONT_SIZE + 2 ? ('parity' as const) : false,
       };
@@ -56,7 +59,7 @@ export function seriesColor(ctx: ChartContext, perRow = false): Encoding['color'
     field: 'series',
     type: 'nominal',
     scale: { domain: series, range: series.map((_, i) => seriesFill(ctx, i)) },
-    legend: { title: null, orient: 'bottom', direction: 'horizontal', columns: legendColumns(series, ctx.width - 40), labelLimit: CATEGORY_LABEL_LIMIT_PX },
+    legend: { title: null, orient: 'bottom', direction: 'horizontal', columns: legendColumns(series, ctx.width - 40, ctx.labelLimit), labelLimit: ctx.labelLimit },
   };
 }
 
@@ -85,8 +88,8 @@ export function inkOn(fill: string): string {
  * The most legend columns that fit `widthPx`. Vega sizes each column to its widest entry
  * (entry i sits in column i mod columns).
  */
-function legendColumns(series: string[], widthPx: number): number {
-  const entryPx = series.map((name) => Math.min(name.length * LEGEND_FONT_SIZE * CHAR_WIDTH_EM, CATEGORY_LABEL_LIMIT_PX) + LEGEND_SYMBOL_PX);
+function legendColumns(series: string[], widthPx: number, labelLimit: number): number {
+  const entryPx = series.map((name) => Math.min(name.length * LEGEND_FONT_SIZE * CHAR_WIDTH_EM, labelLimit) + LEGEND_SYMBOL_PX);
   for (let rows = 1; rows < series.length; rows += 1) {
     // As few rows as fit, with entries spread evenly over them.
     const columns = Math.ceil(series.length / rows);
@@ -100,6 +103,23 @@ export function valueAxis(table: DataTable, axisPx: number) {
   const title = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
   const tickCount = tickCountFor(axisPx);
   return isPercentTable(table) ? { title, tickCount, labelExpr: "datum.label + '%'" } : { title, tickCount };
+}
+
+/**
+ * The value channel's scale over a domain shared with another drawing, nice so that both get
+ * the same ends and ticks. `roomPx` is kept free past each end that is not the zero baseline,
+ * for what is drawn beyond a mark's end (its value label, its outline): kept inside the plot,
+ * it cannot make one drawing's plot smaller than the other's, as Vega fits plot and marks
+ * together in the chart's size. Nothing without a domain: Vega fits the axis to the drawing.
+ */
+export function sharedScale(domain: AxisDomain | undefined, axisPx: number, roomPx: number): { domain: number[]; nice: true } | Record<string, never> {
+  if (!domain) return {};
+  const [low, high] = domain;
+  const lowRoom = low === 0 ? 0 : roomPx;
+  const highRoom = high === 0 ? 0 : roomPx;
+  // A drawing too small for its labels keeps half its axis for the values.
+  const perPx = (high - low) / Math.max(axisPx / 2, axisPx - lowRoom - highRoom);
+  return { domain: [low - lowRoom * perPx, high + highRoom * perPx], nice: true };
 }
 
 /** Vega's default of a tick per 40 px crowds the axis; ChartQA's charts space them wider. */

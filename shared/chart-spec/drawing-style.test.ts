@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { chartTypeFromAnnotation } from '../domain/infer-chart-type';
 import { tableFromCells } from '../table/model';
-import { cssColour, drawingStyleFromAnnotation, hasOriginalColours, unverifiableColours, type DrawingStyle } from './drawing-style';
+import { cssColour, drawingStyleFromAnnotation, DrawingStyleSchema, hasOriginalColours, unverifiableColours, type DrawingStyle } from './drawing-style';
 import { buildChartSpec } from './vega-lite-spec';
 import { paletteEntry } from './chart-style';
 
@@ -62,6 +63,7 @@ describe('drawingStyleFromAnnotation', () => {
       series_order: ['Japan', 'Western Europe', 'North America'],
       series_colours: { Japan: '#006400', 'Western Europe': '#c0392b' },
       row_colours: {},
+      orientation: 'vertical',
     });
     expect(hasOriginalColours(style)).toBe(true);
   });
@@ -86,6 +88,73 @@ describe('drawingStyleFromAnnotation', () => {
   it('keeps a series order that differs from the table even without colours', () => {
     const reordered = { models: [{ name: 'Japan' }, { name: 'North America' }, { name: 'Western Europe' }] };
     expect(drawingStyleFromAnnotation(reordered, STORES)).toEqual({ series_order: ['Japan', 'North America', 'Western Europe'], series_colours: {}, row_colours: {} });
+  });
+});
+
+describe('the orientation of bars, from the annotation', () => {
+  /** Pew's way: long categories, which drawn by their labels alone would make the bars horizontal. */
+  const OPINIONS = tableFromCells(
+    ['Opinion', 'Republicans', 'Democrats'],
+    [
+      ['Very confident in the election', '20', '60'],
+      ['Somewhat confident in the election', '35', '30'],
+      ['Not at all confident in the election', '45', '10'],
+    ],
+  );
+  const models = [{ name: 'Republicans', color: 'red' }, { name: 'Democrats', color: 'blue' }];
+
+  /** Which way the bars of a spec run: vertical bars stand on the category axis across (x). */
+  function orientOf(spec: unknown): 'vertical' | 'horizontal' {
+    return (spec as { encoding: { x: { field: string } } }).encoding.x.field === 'label' ? 'vertical' : 'horizontal';
+  }
+
+  it('reads v_bar and h_bar (and vbar, hbar) as the way the bars run; other types say nothing', () => {
+    expect(drawingStyleFromAnnotation({ type: 'v_bar', models }, OPINIONS)?.orientation).toBe('vertical');
+    expect(drawingStyleFromAnnotation({ type: 'VBar', models }, OPINIONS)?.orientation).toBe('vertical');
+    expect(drawingStyleFromAnnotation({ type: 'h_bar', models }, OPINIONS)?.orientation).toBe('horizontal');
+    expect(drawingStyleFromAnnotation({ type: 'hbar', models }, OPINIONS)?.orientation).toBe('horizontal');
+    expect(drawingStyleFromAnnotation({ type: 'line', models }, OPINIONS)?.orientation).toBeUndefined();
+    expect(drawingStyleFromAnnotation({ type: 'constructor', models }, OPINIONS)?.orientation).toBeUndefined();
+  });
+
+  it('gives a style when the orientation is all the annotation says', () => {
+    expect(drawingStyleFromAnnotation({ type: 'h_bar' }, OPINIONS)).toEqual({ series_order: [], series_colours: {}, row_colours: {}, orientation: 'horizontal' });
+    expect(drawingStyleFromAnnotation({ type: 'v_bar', models: [{ name: 'Republicans' }, { name: 'Democrats' }] }, OPINIONS)).toEqual({
+      series_order: ['Republicans', 'Democrats'],
+      series_colours: {},
+      row_colours: {},
+      orientation: 'vertical',
+    });
+  });
+
+  it('keeps styles stored without an orientation readable', () => {
+    expect(DrawingStyleSchema.parse({ series_order: [], series_colours: {}, row_colours: {} })).toEqual({ series_order: [], series_colours: {}, row_colours: {} });
+    expect(() => DrawingStyleSchema.parse({ series_order: [], series_colours: {}, row_colours: {}, orientation: 'diagonal' })).toThrow();
+  });
+
+  it('draws a v_bar chart of several series (a grouped bar) vertical, long labels or not', () => {
+    expect(chartTypeFromAnnotation('v_bar', OPINIONS.series.length)).toBe('grouped_bar');
+    const style = drawingStyleFromAnnotation({ type: 'v_bar', models }, OPINIONS);
+    expect(orientOf(buildChartSpec(OPINIONS, 'grouped_bar'))).toBe('horizontal');
+    const spec = buildChartSpec(OPINIONS, 'grouped_bar', { style });
+    expect(orientOf(spec)).toBe('vertical');
+    expect(JSON.stringify(spec)).toContain('"xOffset":{"field":"series"');
+    expect(orientOf(buildChartSpec(OPINIONS, 'stacked_bar', { style }))).toBe('vertical');
+  });
+
+  it('draws an h_bar chart horizontal, short labels or not', () => {
+    const style = drawingStyleFromAnnotation({ type: 'h_bar', models }, STORES);
+    expect(orientOf(buildChartSpec(STORES, 'grouped_bar'))).toBe('vertical');
+    expect(orientOf(buildChartSpec(STORES, 'grouped_bar', { style }))).toBe('horizontal');
+    expect(orientOf(buildChartSpec(STORES, 'stacked_bar', { style }))).toBe('horizontal');
+    expect(orientOf(buildChartSpec(STORES, 'horizontal_bar', { style }))).toBe('horizontal');
+  });
+
+  it('leaves the fixed orientation of vertical and horizontal bar charts as it is', () => {
+    const across = drawingStyleFromAnnotation({ type: 'h_bar' }, SHARES);
+    expect(orientOf(buildChartSpec(SHARES, 'vertical_bar', { style: across }))).toBe('vertical');
+    const upright = drawingStyleFromAnnotation({ type: 'v_bar' }, SHARES);
+    expect(orientOf(buildChartSpec(SHARES, 'horizontal_bar', { style: upright }))).toBe('horizontal');
   });
 });
 

@@ -5,16 +5,28 @@ import { CSS_NAMED_COLOURS } from './css-colours';
 
 /**
  * What a chart drawn from its table takes from the chart's annotation file: the original's
- * colours and series order. ChartQA annotations (PlotQA's format) list `models[]`: one per
- * series (`name`, `color`, `x`, `y`) or, in pies, one per slice (`text_label`, `value`,
- * `color`). Their colours are often names ("dark green", "Royal Blue") and sometimes
- * unreadable ("UNK"); only colours a browser can draw are kept.
+ * colours, series order and bar orientation. ChartQA annotations (PlotQA's format) say the
+ * chart's `type` (`v_bar`, `h_bar`, `line`, `pie`) and list `models[]`: one per series
+ * (`name`, `color`, `x`, `y`) or, in pies, one per slice (`text_label`, `value`, `color`).
+ * Their colours are often names ("dark green", "Royal Blue") and sometimes unreadable
+ * ("UNK"); only colours a browser can draw are kept.
  */
 
 /** Said under every chart drawn from its table, never under an original image. */
 export const DRAWN_CHART_NOTE = 'Drawn from the data table; colours and style may differ from the original.';
 
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/;
+
+export const BarOrientationSchema = z.enum(['vertical', 'horizontal']);
+export type BarOrientation = z.infer<typeof BarOrientationSchema>;
+
+/** The annotation types that fix which way the original's bars run. */
+const ANNOTATION_ORIENTATIONS: ReadonlyMap<string, BarOrientation> = new Map([
+  ['v_bar', 'vertical'],
+  ['vbar', 'vertical'],
+  ['h_bar', 'horizontal'],
+  ['hbar', 'horizontal'],
+]);
 
 export const DrawingStyleSchema = z.object({
   /** Series in the order the original lists them (legend, grouping, stacking); series it does not name follow in table order. */
@@ -23,6 +35,11 @@ export const DrawingStyleSchema = z.object({
   series_colours: z.record(z.string(), z.string().regex(HEX_COLOUR)),
   /** A colour per row label: pie slices, or the bars of one series coloured one by one. */
   row_colours: z.record(z.string(), z.string().regex(HEX_COLOUR)),
+  /**
+   * Which way the original's bars run, where the annotation says: grouped and stacked bars are
+   * drawn so. Optional: styles written before it was read still parse.
+   */
+  orientation: BarOrientationSchema.optional(),
 });
 export type DrawingStyle = z.infer<typeof DrawingStyleSchema>;
 
@@ -34,7 +51,7 @@ const AnnotationModelSchema = z.looseObject({
   colors: z.unknown().optional(),
   x: z.unknown().optional(),
 });
-const AnnotationModelsSchema = z.looseObject({ models: z.array(z.unknown()) });
+const AnnotationSchema = z.looseObject({ type: z.unknown().optional(), models: z.array(z.unknown()).optional() });
 
 /** `#rrggbb` for a CSS hex colour or colour name ("dark green" and "DarkGreen" both name `darkgreen`); null otherwise. */
 export function cssColour(raw: unknown): string | null {
@@ -53,19 +70,26 @@ function textOf(value: unknown): string | null {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
+/** The bar orientation an annotation's `type` names (`v_bar`, `h_bar`), or undefined. */
+function orientationOf(type: unknown): BarOrientation | undefined {
+  return typeof type === 'string' ? ANNOTATION_ORIENTATIONS.get(type.trim().toLowerCase()) : undefined;
+}
+
 /**
- * The drawing style an annotation gives `table`, or null when it gives neither colours nor a
- * series order that differs from the table's. `annotation` is the parsed file (untrusted).
+ * The drawing style an annotation gives `table`, or null when it gives no colours, no series
+ * order that differs from the table's and no bar orientation. `annotation` is the parsed
+ * file (untrusted).
  */
 export function drawingStyleFromAnnotation(annotation: unknown, table: DataTable): DrawingStyle | null {
-  const parsed = AnnotationModelsSchema.safeParse(annotation);
+  const parsed = AnnotationSchema.safeParse(annotation);
   if (!parsed.success) return null;
+  const orientation = orientationOf(parsed.data.type);
   const seriesByKey = new Map(table.series.map((name) => [nameKey(name), name]));
   const rowsByKey = new Map(table.rows.map((row) => [nameKey(row.label), row.label]));
   const order: string[] = [];
   const seriesColours: Record<string, string> = {};
   const rowColours: Record<string, string> = {};
-  const models = parsed.data.models.flatMap((model) => {
+  const models = (parsed.data.models ?? []).flatMap((model) => {
     const m = AnnotationModelSchema.safeParse(model);
     return m.success ? [m.data] : [];
   });
@@ -85,8 +109,8 @@ export function drawingStyleFromAnnotation(annotation: unknown, table: DataTable
     if (row !== undefined && colour) rowColours[row] = colour;
   }
   const reordered = order.length > 0 && order.some((name, i) => table.series[i] !== name);
-  if (!reordered && Object.keys(seriesColours).length === 0 && Object.keys(rowColours).length === 0) return null;
-  return { series_order: order, series_colours: seriesColours, row_colours: rowColours };
+  if (!reordered && orientation === undefined && Object.keys(seriesColours).length === 0 && Object.keys(rowColours).length === 0) return null;
+  return { series_order: order, series_colours: seriesColours, row_colours: rowColours, ...(orientation ? { orientation } : {}) };
 }
 
 /** Colours given point by point (`colors` beside `x`), as bars coloured one by one are annotated. */

@@ -1,8 +1,12 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { topLevel, type ChartContext, type Encoding, type Layer } from './chart-context';
 import type { ChartDatum } from './chart-data';
-import { categoryAxis, seriesColor, valueAxis } from './chart-encodings';
+import { categoryAxis, seriesColor, sharedScale, valueAxis } from './chart-encodings';
 import { CHAR_WIDTH_EM, longestLength, MAX_VALUE_LABELS, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
+import { RING_REACH_PX, ringLayer } from './highlight';
+
+/** Between a point and its value label (above it, or under it at a dip). */
+const LABEL_OFFSET_PX = 7;
 
 /** Series over the category axis: lines, areas, and points (a single-series scatter). */
 
@@ -10,7 +14,7 @@ export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): 
   const { table } = ctx;
   const encoding: Encoding = {
     x: categoryAxis(ctx, ctx.plotWidth, true),
-    y: { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight), scale: { zero: kind !== 'line' } },
+    y: { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight), scale: { zero: kind !== 'line', ...sharedScale(ctx.valueDomain?.value, ctx.plotHeight, Math.max(RING_REACH_PX, LABEL_OFFSET_PX + VALUE_FONT_SIZE)) } },
     // A line's points join in row order; for an area, `order` would split the path instead.
     ...(kind === 'area' ? {} : { order: { field: 'row', type: 'quantitative' } }),
   };
@@ -21,12 +25,13 @@ export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): 
         ? { type: 'area', opacity: table.series.length > 1 ? 0.35 : 0.6, line: { strokeWidth: 2 }, point: { size: 24 } }
         : { type: 'point', filled: true, size: 70, opacity: 1 };
   const layer: Layer[] = [{ mark, encoding: { color: seriesColor(ctx) } }];
+  if (ctx.data.some((d) => d.edited)) layer.push(ringLayer());
   const showValues = table.series.length === 1 && ctx.data.length > 0 && ctx.data.length <= MAX_VALUE_LABELS;
   const textWidth = longestLength(ctx.data.map((d) => d.text)) * VALUE_FONT_SIZE * CHAR_WIDTH_EM;
   if (showValues && ctx.plotWidth / Math.max(1, ctx.labels.length) >= textWidth + 2) {
     // Values at a dip sit under their point, elsewhere above, so the line does not cross them.
     const below = `indexof(${JSON.stringify(dips(ctx.data))}, datum.row) >= 0`;
-    const label = { type: 'text', fontSize: VALUE_FONT_SIZE, baseline: { expr: `${below} ? 'top' : 'bottom'` }, dy: { expr: `${below} ? 7 : -7` } } as const;
+    const label = { type: 'text', fontSize: VALUE_FONT_SIZE, baseline: { expr: `${below} ? 'top' : 'bottom'` }, dy: { expr: `${below} ? ${LABEL_OFFSET_PX} : ${-LABEL_OFFSET_PX}` } } as const;
     const text = { text: { field: 'text', type: 'nominal' } } as const;
     // A white outline drawn first keeps the value legible where the line runs through it.
     layer.push({ mark: { ...label, stroke: 'white', strokeWidth: 3, strokeJoin: 'round' }, encoding: text });

@@ -2,8 +2,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ChartType } from '../domain/chart-types';
 import type { DataTable } from '../table/model';
 import { barSpec, naturalOrient } from './bar-spec';
-import { chartContext, type ChartSpecOptions } from './chart-context';
-import { hasTimeAcrossSeries, transposeTable } from './chart-data';
+import { chartContext, type ChartContext, type ChartSpecOptions } from './chart-context';
+import { drawsTransposed, transposeTable } from './chart-data';
+import { transposeHighlight } from './highlight';
 import { pieSpec } from './pie-spec';
 import { scatterSpec } from './scatter-spec';
 import { seriesSpec } from './series-spec';
@@ -16,16 +17,18 @@ import { seriesSpec } from './series-spec';
 
 /** Builds a Vega-Lite spec drawing `table` as a chart of type `chartType`. */
 export function buildChartSpec(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): TopLevelSpec {
-  const overTime = chartType === 'line' || chartType === 'area';
-  const ctx = chartContext(overTime && hasTimeAcrossSeries(table) ? transposeTable(table) : table, options);
+  // A line per row of a table with years across the columns: its highlight turns with it.
+  const transposed = drawsTransposed(table, chartType);
+  const highlight = transposed && options.highlight ? transposeHighlight(options.highlight) : options.highlight;
+  const ctx = chartContext(transposed ? transposeTable(table) : table, { ...options, highlight });
   const multi = ctx.table.series.length > 1;
   switch (chartType) {
     case 'horizontal_bar':
       return barSpec(ctx, 'horizontal', multi ? 'grouped' : 'single');
     case 'grouped_bar':
-      return barSpec(ctx, naturalOrient(ctx), multi ? 'grouped' : 'single');
+      return barSpec(ctx, barOrient(ctx), multi ? 'grouped' : 'single');
     case 'stacked_bar':
-      return barSpec(ctx, naturalOrient(ctx), multi ? 'stacked' : 'single');
+      return barSpec(ctx, barOrient(ctx), multi ? 'stacked' : 'single');
     case 'line':
       return seriesSpec(ctx, 'line');
     case 'area':
@@ -38,4 +41,9 @@ export function buildChartSpec(table: DataTable, chartType: ChartType, options: 
     case 'other':
       return barSpec(ctx, 'vertical', multi ? 'grouped' : 'single');
   }
+}
+
+/** Grouped and stacked bars run the way the original's do where its annotation says, else as their labels suit. */
+function barOrient(ctx: ChartContext): 'vertical' | 'horizontal' {
+  return ctx.style?.orientation ?? naturalOrient(ctx);
 }

@@ -200,6 +200,7 @@ describe('chart images', () => {
       series_order: ['2017', '2016', '2015', '2014'],
       series_colours: { '2017': '#ffd700', '2016': '#ff8c00', '2015': '#4169e1' },
       row_colours: {},
+      orientation: 'vertical',
     });
     const image = await chartImage(db(), chartId('multi_col_60320.png', 'styled'));
     expect(image?.rendered).toBe(true);

@@ -41,6 +41,7 @@ const SMALL_TABLE = tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', 
 /**
  * A chart as the ChartQA importer stores it, its type inferred. With `image` (a PNG) and no
  * `typeEvidence` its type is unconfirmed; `typeEvidence: 'questions'` is a type its questions decided.
+ * `annotation` is its annotation file (ChartQA's JSON: `type`, `models`), for how it is drawn.
  */
 export function buildChart(
   db: Db,
@@ -52,6 +53,7 @@ export function buildChart(
     table = SMALL_TABLE as DataTable,
     image = null as Buffer | null,
     typeEvidence = null as TypeEvidence | null,
+    annotation = null as object | null,
   } = {},
 ): number {
   return createChartWriter(db).write(
@@ -63,7 +65,7 @@ export function buildChart(
       type_source: 'inferred',
       type_evidence: typeEvidence,
       table,
-      annotation: null,
+      annotation: annotation === null ? null : JSON.stringify(annotation),
       source_file: imgname,
       content_hash: unique('hash'),
       image: image === null ? null : { png: image, sha256: createHash('sha256').update(image).digest('hex') },

@@ -1,18 +1,42 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { DrawingStyle } from '@shared/chart-spec/drawing-style';
+import type { ChartHighlight } from '@shared/chart-spec/highlight';
+import type { ValueDomain } from '@shared/chart-spec/value-domain';
 import type { ChartType } from '@shared/domain/chart-types';
 import type { DataTable } from '@shared/table/model';
 import { chartFigure } from '../ui/vega/chart-figure';
+import { CHART_ASPECT_RATIO, useDrawingSize } from '../ui/vega/drawing-size';
 import { VegaFigure } from '../ui/vega/vega-figure';
 
-type ChartProps = { table: DataTable; chartType: ChartType; title: string | null; style: DrawingStyle | null; label: string; testId?: string };
+type ChartProps = {
+  table: DataTable;
+  chartType: ChartType;
+  title: string | null;
+  style: DrawingStyle | null;
+  label: string;
+  testId?: string;
+  /** A value axis shared with the drawing it is compared with (keep it stable: memoise it). */
+  valueDomain?: ValueDomain | null;
+  /** Marks to outline (keep it stable: memoise it). */
+  highlight?: ChartHighlight | null;
+};
 
 /**
  * The edited table drawn as a chart of the same type, in the browser, in the original's
- * colours and series order where its annotation gives them. Key it by item: a new item is a
- * new chart. Vega writes SVG text nodes, so table text is never parsed as HTML.
+ * colours, series order and bar orientation where its annotation gives them, at the size it is
+ * shown (so its text is at its own size). Key it by item: a new item is a new chart. Vega
+ * writes SVG text nodes, so table text is never parsed as HTML.
  */
-export function CounterfactualChart({ table, chartType, title, style, label, testId = 'counterfactual-chart' }: ChartProps) {
-  const figure = useMemo(() => chartFigure(table, chartType, title, style), [table, chartType, title, style]);
-  return <VegaFigure figure={figure} label={label} testId={testId} className="vega-chart" noun="chart" />;
+export function CounterfactualChart({ table, chartType, title, style, label, testId = 'counterfactual-chart', valueDomain = null, highlight = null }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const size = useDrawingSize(box);
+  const figure = useMemo(
+    () => (size === null ? null : chartFigure(table, chartType, { ...(title ? { title } : {}), style, valueDomain, highlight, ...size })),
+    [table, chartType, title, style, valueDomain, highlight, size],
+  );
+  return (
+    <div ref={box} className="chart-fit" style={{ aspectRatio: CHART_ASPECT_RATIO }}>
+      {figure && <VegaFigure figure={figure} label={label} testId={testId} className="vega-chart" noun="chart" />}
+    </div>
+  );
 }

@@ -7,7 +7,7 @@ import { useChart } from '../api/charts-api';
 import { DrawnChartNote } from '../ui/drawn-chart-note';
 import { LoadError } from '../ui/error-messages';
 import { ChartZoom } from './chart-zoom';
-import { CounterfactualChart } from './counterfactual-chart';
+import { ComparedChart } from './compared-chart';
 import { counterfactualOf } from './counterfactual';
 import { DataTableView } from './data-table-view';
 import type { EditOutcome } from './edit-outcome';
@@ -52,39 +52,32 @@ export function Counterfactual({ itemId, chart, outcome, zoomed }: { itemId: num
     );
   }
   return (
-    <>
-      <CounterfactualChart
-        key={itemId}
-        table={outcome.table}
-        chartType={chart.chart_type}
-        title={chart.title}
-        style={chart.drawing_style}
-        label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
-        testId={zoomed ? 'zoomed-counterfactual-chart' : 'counterfactual-chart'}
-      />
-      <DrawnChartNote />
-    </>
+    <ComparedChart
+      itemId={itemId}
+      chart={chart}
+      edit={outcome}
+      drawn="counterfactual"
+      label={`Counterfactual chart: ${chart.title ?? chart.imgname} with the item's edit applied`}
+      testId={zoomed ? 'zoomed-counterfactual-chart' : 'counterfactual-chart'}
+    />
   );
 }
 
 /**
- * The original table drawn as the counterfactual is (same renderer, style and type), for
- * comparing the two in place: what differs between them is the edit, not the drawing.
+ * The original table drawn as the counterfactual is (same renderer, style, type, value axis and
+ * outlined cells), for comparing the two in place: what differs between them is the edit, not
+ * the drawing.
  */
-export function DrawnOriginal({ itemId, chart, zoomed }: { itemId: number; chart: ItemChart; zoomed: boolean }) {
+export function DrawnOriginal({ itemId, chart, outcome, zoomed }: { itemId: number; chart: ItemChart; outcome: Extract<EditOutcome, { kind: 'applied' }>; zoomed: boolean }) {
   return (
-    <>
-      <CounterfactualChart
-        key={itemId}
-        table={chart.data_table}
-        chartType={chart.chart_type}
-        title={chart.title}
-        style={chart.drawing_style}
-        label={`Original chart drawn from its table: ${chart.title ?? chart.imgname}`}
-        testId={zoomed ? 'zoomed-drawn-original-chart' : 'drawn-original-chart'}
-      />
-      <DrawnChartNote />
-    </>
+    <ComparedChart
+      itemId={itemId}
+      chart={chart}
+      edit={outcome}
+      drawn="original"
+      label={`Original chart drawn from its table: ${chart.title ?? chart.imgname}`}
+      testId={zoomed ? 'zoomed-drawn-original-chart' : 'drawn-original-chart'}
+    />
   );
 }
 
@@ -105,7 +98,7 @@ export function CounterfactualFlip({ itemId, chart, outcome, showOriginal, zoome
       </div>
       {originalDrawn && (
         <div className="flip-layer" aria-hidden={!showOriginal}>
-          <DrawnOriginal itemId={itemId} chart={chart} zoomed={zoomed} />
+          <DrawnOriginal itemId={itemId} chart={chart} outcome={outcome} zoomed={zoomed} />
         </div>
       )}
     </div>
