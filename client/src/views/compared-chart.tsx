@@ -3,7 +3,9 @@ import { HIGHLIGHT_NOTE, type ChartHighlight } from '@shared/chart-spec/highligh
 import { comparedValueDomain, type ValueDomain } from '@shared/chart-spec/value-domain';
 import type { ReviewTask } from '@shared/api/review';
 import { DrawnChartNote } from '../ui/drawn-chart-note';
-import { CounterfactualChart } from './counterfactual-chart';
+import type { DrawingSize } from '../ui/vega/drawing-size';
+import type { FigureSpec } from '../ui/vega/figure-spec';
+import { CounterfactualChart, drawnChartFigure } from './counterfactual-chart';
 import type { EditOutcome } from './edit-outcome';
 
 type AppliedEdit = Extract<EditOutcome, { kind: 'applied' }>;
@@ -21,6 +23,16 @@ export function chartComparison(chart: ComparedChartSource, edit: AppliedEdit): 
     valueDomain: comparedValueDomain([chart.data_table, edit.table], chart.chart_type, chart.drawing_style),
     highlight: { cells: edit.changes, rows: edit.added_rows },
   };
+}
+
+/**
+ * The two drawings a reviewer compares (the counterfactual, and the original table behind `t`),
+ * as CounterfactualChart builds them at `size`: what the review screen draws ahead for the next item.
+ */
+export function comparedFigures(chart: ComparedChartSource, edit: AppliedEdit, size: DrawingSize): FigureSpec[] {
+  const { valueDomain, highlight } = chartComparison(chart, edit);
+  const options = { chartType: chart.chart_type, title: chart.title, style: chart.drawing_style, valueDomain, highlight };
+  return [drawnChartFigure(edit.table, options, size), drawnChartFigure(chart.data_table, options, size)];
 }
 
 type ComparedChartProps = {

@@ -5,7 +5,8 @@ import type { ValueDomain } from '@shared/chart-spec/value-domain';
 import type { ChartType } from '@shared/domain/chart-types';
 import type { DataTable } from '@shared/table/model';
 import { chartFigure } from '../ui/vega/chart-figure';
-import { CHART_ASPECT_RATIO, useDrawingSize } from '../ui/vega/drawing-size';
+import { CHART_ASPECT_RATIO, useDrawingSize, type DrawingSize } from '../ui/vega/drawing-size';
+import type { FigureSpec } from '../ui/vega/figure-spec';
 import { VegaFigure } from '../ui/vega/vega-figure';
 
 type ChartProps = {
@@ -21,6 +22,17 @@ type ChartProps = {
   highlight?: ChartHighlight | null;
 };
 
+/** What a drawing of a table is made from, besides the table and its size. */
+export type DrawnChartOptions = { chartType: ChartType; title: string | null; style: DrawingStyle | null; valueDomain: ValueDomain | null; highlight: ChartHighlight | null };
+
+/**
+ * The figure of a table drawn at `size`: the one place it is built, so a drawing made ahead
+ * (the next review item's) has the very spec, and so the cache key, of the one shown later.
+ */
+export function drawnChartFigure(table: DataTable, { chartType, title, style, valueDomain, highlight }: DrawnChartOptions, size: DrawingSize): FigureSpec {
+  return chartFigure(table, chartType, { ...(title ? { title } : {}), style, valueDomain, highlight, ...size });
+}
+
 /**
  * The edited table drawn as a chart of the same type, in the browser, in the original's
  * colours, series order and bar orientation where its annotation gives them, at the size it is
@@ -31,7 +43,7 @@ export function CounterfactualChart({ table, chartType, title, style, label, tes
   const box = useRef<HTMLDivElement>(null);
   const size = useDrawingSize(box);
   const figure = useMemo(
-    () => (size === null ? null : chartFigure(table, chartType, { ...(title ? { title } : {}), style, valueDomain, highlight, ...size })),
+    () => (size === null ? null : drawnChartFigure(table, { chartType, title, style, valueDomain, highlight }, size)),
     [table, chartType, title, style, valueDomain, highlight, size],
   );
   return (

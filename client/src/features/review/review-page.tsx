@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useSearchParams } from 'react-router';
-import type { QueueFilters } from '@shared/api/review';
+import type { QueueFilters, ReviewTask } from '@shared/api/review';
 import { useCurrentUser } from '../../auth/session';
 import { QueueCounts, QueueFilterBar } from './queue-bar';
 import { readQueueFilters, writeQueueFilters } from './queue-filters';
 import { GuidelinesPanel } from './guidelines-panel';
+import { prefetchItem } from './prefetch-item';
 import { reviewApi, useExpiredLeases, useOwnReviews, useQueue } from './review-api';
 import { clearDraft, pruneDrafts, saveDraft, type ReviewDraft } from './review-draft';
 import { useKeyHandler } from './review-keys';
@@ -46,6 +47,25 @@ function useOwnReviewsElsewhere(session: ReviewSession): void {
 }
 
 /**
+ * Makes the item claimed behind the one on screen ready to show (images loaded, charts drawn);
+ * the id of the item last made ready, for the page to say so.
+ */
+function usePreparedNext(next: ReviewTask | null): number | null {
+  const [ready, setReady] = useState<number | null>(null);
+  useEffect(() => {
+    if (!next) return;
+    let live = true;
+    void prefetchItem(next).then(() => {
+      if (live) setReady(next.item.id);
+    });
+    return () => {
+      live = false;
+    };
+  }, [next]);
+  return next && ready === next.item.id ? ready : null;
+}
+
+/**
  * The reviewer's screen: one item at a time from the queue, the next one already claimed, every
  * action on a key. Decisions go to the server behind the next item, so nobody waits on them.
  */
@@ -76,6 +96,7 @@ export function ReviewPage() {
 
   useLeaseExpiries(session);
   useOwnReviewsElsewhere(session);
+  const preparedNext = usePreparedNext(state.next);
 
   // New items, or a slot freed: try again for an item (and one behind it).
   const available = useQueue().data?.available ?? 0;
@@ -183,6 +204,7 @@ export function ReviewPage() {
         <p className="muted">Claiming the next item…</p>
       )}
 
+      {preparedNext !== null && <span hidden data-testid="review-next-ready" data-item-id={preparedNext} />}
       {last && <UndoToast last={last} busy={state.busy} onUndo={undo} onDismiss={() => session.dismissLast()} />}
       {overlay && <ShortcutOverlay onClose={() => setOverlay(false)} />}
     </section>

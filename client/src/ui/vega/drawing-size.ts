@@ -33,6 +33,23 @@ export function fittedSize(boxWidth: number, boxHeight: number): DrawingSize | n
 }
 
 /**
+ * Where a chart box sits, as far as its size goes: one item's charts, a chart group's strip, or
+ * an enlarged view. The review screen draws the next item's charts at the size its kind of box
+ * was last drawn at (a group's boxes are narrower than a single chart's).
+ */
+export type DrawingSlot = 'single' | 'group' | 'zoom';
+const lastMeasured: Partial<Record<DrawingSlot, DrawingSize>> = {};
+
+function slotOf(element: HTMLElement): DrawingSlot {
+  if (element.closest('dialog')) return 'zoom';
+  return element.closest('[data-group-id]') ? 'group' : 'single';
+}
+
+export function lastDrawingSize(slot: DrawingSlot): DrawingSize | null {
+  return lastMeasured[slot] ?? null;
+}
+
+/**
  * The size to draw at for the box `box` refers to: measured before the first paint, then again
  * when the box has settled after a resize; null until measured.
  */
@@ -42,7 +59,9 @@ export function useDrawingSize(box: RefObject<HTMLElement | null>): DrawingSize 
     const element = box.current;
     if (!element) return;
     const measure = () => {
-      const next = fittedSize(element.clientWidth, element.clientHeight) ?? DEFAULT_SIZE;
+      const fitted = fittedSize(element.clientWidth, element.clientHeight);
+      if (fitted) lastMeasured[slotOf(element)] = fitted;
+      const next = fitted ?? DEFAULT_SIZE;
       setSize((shown) => (shown?.width === next.width && shown.height === next.height ? shown : next));
     };
     measure();
