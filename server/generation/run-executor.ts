@@ -3,6 +3,7 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { rejectedAssumptions } from '../items/item-queries';
+import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
 import { HttpError, notFound } from '../http/http-error';
 import { maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
@@ -123,6 +124,12 @@ export class RunExecutor {
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
       onFailure: (error) => {
+        if (isStorageError(error)) {
+          // A full disk is not the run's fault: paused, it is resumed once there is room.
+          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written');
+          transitionRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+          return;
+        }
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');
         transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
@@ -303,6 +310,11 @@ export class RunExecutor {
         this.ctx.logger.warn({ runId: run.id, taskId: task.id }, 'generation task result dropped: the task was taken over');
         return;
       }
+      if (isStorageError(error)) {
+        // The task is not at fault: it stays to be made when the run is resumed with room again.
+        this.pauseForStorage(run.id, error, controller);
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       this.ctx.logger.warn({ err: error, runId: run.id, taskId: task.id }, 'generation task failed');
       try {
@@ -357,6 +369,23 @@ export class RunExecutor {
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
     if (item) this.ctx.publish('item.created', { item });
     return result;
+  }
+
+  /**
+   * The database cannot be written (a full disk): the run pauses with reason
+   * `storage_unavailable` and its calls in flight are cancelled; its tasks in flight go back to
+   * pending on resume. If even the pause cannot be written, the run stays `running`, unowned
+   * here once it stops: a resume or the next start takes it up.
+   */
+  private pauseForStorage(runId: number, error: unknown, controller: AbortController): void {
+    if (controller.signal.aborted) return;
+    this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written');
+    try {
+      transitionRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+    } catch (pauseError) {
+      this.ctx.logger.error({ err: pauseError, runId }, 'the pause could not be recorded either; the run stays unfinished');
+    }
+    controller.abort();
   }
 
   /**

@@ -65,6 +65,27 @@ describe('durable jobs: two owners on one database file', () => {
 
   const newJob = () => insertBatch(dbA, { chartType: null, proposalIds: [1, 2], createdBy: null });
 
+  it('a failure that cannot be recorded (a full disk) is logged, never thrown at a caller nobody awaits', async () => {
+    const id = newJob();
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const settled: string[] = [];
+    const work: JobWork = {
+      execute: () => Promise.reject(full),
+      onFailure: () => {
+        throw full;
+      },
+      onSettled: () => {
+        settled.push('settled');
+        throw full;
+      },
+    };
+    // Before the guard, this promise rejected; the server's `void start(...)` then ended the process.
+    await expect(a.start(id, work)).resolves.toBeUndefined();
+    expect(settled).toEqual(['settled']);
+    // Released, as after any stop: resumed by whoever asks next.
+    expect(jobOwner(dbA, 'reflection_batches', id)?.owner_pid).toBeNull();
+  });
+
   it('a job runs where it is claimed and heartbeats; another host takes it over only once the heartbeat is stale, and the first stops', async () => {
     const id = newJob();
     const workA = untilStopped();

@@ -70,7 +70,23 @@ export class DurableJobs {
     const running = this.active.running(id);
     if (running) return running;
     if (!this.claim(id)) return Promise.resolve();
-    return this.active.start(id, (controller) => this.owned(id, controller, work), work.onFailure, work.onSettled);
+    return this.active.start(id, (controller) => this.owned(id, controller, work), this.guarded(id, 'recording its failure', work.onFailure), this.guarded(id, 'settling', work.onSettled));
+  }
+
+  /**
+   * `step` with whatever it throws logged instead: recording a failure writes to the database,
+   * which on a full disk fails too, and a throw there rejected a promise nobody awaits, which
+   * ended the server. Unrecorded, the job keeps its unfinished status: a resume or the next
+   * start takes it up.
+   */
+  private guarded<A extends unknown[]>(id: number, what: string, step: (...args: A) => void): (...args: A) => void {
+    return (...args) => {
+      try {
+        step(...args);
+      } catch (error) {
+        this.ctx.logger.error({ err: error, cause: args[0], table: this.table, jobId: id }, `job ${what} failed; it stays unfinished, to be resumed`);
+      }
+    };
   }
 
   abort(id: number): void {

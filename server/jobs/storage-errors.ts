@@ -1,0 +1,17 @@
+/**
+ * Errors that say the database cannot be written now (a full disk, a read-only file or mount,
+ * an I/O error), not that the work is wrong: a job meeting one pauses with this reason and is
+ * resumed once there is room again, instead of failing for good.
+ */
+export const STORAGE_UNAVAILABLE = 'storage_unavailable';
+
+const STORAGE_CODES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/;
+
+export function isStorageError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && STORAGE_CODES.test(error.code);
+}
+
+/** The stop reason of a job paused by `error`: `storage_unavailable: <SQLite's words>`. */
+export function storagePauseReason(error: unknown): string {
+  return `${STORAGE_UNAVAILABLE}: ${error instanceof Error ? error.message : String(error)}`;
+}
