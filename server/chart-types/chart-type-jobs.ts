@@ -22,6 +22,7 @@ import {
 } from './chart-type-job-queries';
 import { chartTypeState, storeVisionType, unconfirmedCharts } from './chart-type-queries';
 import { chartTypeReaderFor, NoVisionModelError, type ChartTypeReader } from './vision-chart-type';
+import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
 
 /** Charts asked at once: small calls, but endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
@@ -111,8 +112,11 @@ export class ChartTypeJobs {
     return this.jobs.start(id, {
       execute: (controller) => this.execute(id, controller.signal),
       onFailure: (error) => {
-        this.ctx.logger.error({ err: error, chartTypeJobId: id }, 'chart-type job failed');
-        transitionChartTypeJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
+        // A full disk pauses the job (resumed once there is room); anything else fails it.
+        const storage = isStorageError(error);
+        this.ctx.logger.error({ err: error, chartTypeJobId: id }, storage ? 'chart-type job paused: the database cannot be written' : 'chart-type job failed');
+        if (storage) transitionChartTypeJob(this.ctx.db, id, ['running'], 'paused', storagePauseReason(error));
+        else transitionChartTypeJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
       onSettled: () => this.publishProgress(id, true),
     });

@@ -22,6 +22,7 @@ import {
 } from './extraction-job-queries';
 import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract } from './table-queries';
 import { ChartTableError, extractorFor, replaceable, storeExtractedTable } from './table-service';
+import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
 
 /** Charts read at once: a vision call takes seconds, and endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
@@ -110,8 +111,11 @@ export class ExtractionJobs {
     return this.jobs.start(id, {
       execute: (controller) => this.execute(id, controller.signal),
       onFailure: (error) => {
-        this.ctx.logger.error({ err: error, extractionJobId: id }, 'extraction job failed');
-        transitionExtractionJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
+        // A full disk pauses the job (resumed once there is room); anything else fails it.
+        const storage = isStorageError(error);
+        this.ctx.logger.error({ err: error, extractionJobId: id }, storage ? 'extraction job paused: the database cannot be written' : 'extraction job failed');
+        if (storage) transitionExtractionJob(this.ctx.db, id, ['running'], 'paused', storagePauseReason(error));
+        else transitionExtractionJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
       onSettled: () => this.publishProgress(id, true),
     });
