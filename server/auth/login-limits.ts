@@ -6,10 +6,14 @@ import type { Config } from '../config';
 /** The status of a login that checked a password and found it wrong: the only one that counts. */
 const WRONG_PASSWORD_STATUS = 401;
 
-/** The name a login body tries, as the login route reads it (trimmed); '' when there is none. */
-function triedName(req: Request): string {
+/**
+ * The account a login body tries, as the database finds it: trimmed, and with ASCII letters in
+ * one case, as user names are `COLLATE NOCASE` (which folds A–Z only). Keyed on the name as
+ * typed, `ALICE` had its own ten guesses at alice's password once `alice` was locked.
+ */
+export function triedAccount(req: Request): string {
   const name: unknown = (req.body as { username?: unknown } | undefined)?.username;
-  return typeof name === 'string' ? name.trim() : '';
+  return typeof name === 'string' ? name.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase()) : '';
 }
 
 /** When the counter that refused `req` resets: express-rate-limit leaves its info on the request. */
@@ -50,7 +54,7 @@ export function loginLimiters(config: Pick<Config, 'loginRateLimit' | 'loginAcco
     ...common,
     identifier: 'login-per-name',
     limit: config.loginAccountRateLimit,
-    keyGenerator: (req) => `name:${triedName(req)}`,
+    keyGenerator: (req) => `name:${triedAccount(req)}`,
     handler: (req, res) => refuse(res, 'for this user name', resetTimeOf(req)),
   });
   const perAddress = rateLimit({

@@ -52,6 +52,22 @@ describe('login limits per user name and per address', () => {
   });
 });
 
+describe('a name in other letter cases', () => {
+  it('shares one budget: failures as alice, ALICE and Alice lock every spelling, the right password too', async () => {
+    const own = await startTestServer({ demo: false, config: { loginAccountRateLimit: PER_NAME } });
+    try {
+      await own.createUser(ALICE.username, 'reviewer', ALICE.password);
+      const attempt = async (username: string, password: string) => (await new TestClient(own.url).post('/api/auth/login', { username, password })).status;
+      // The database finds the same user under each spelling.
+      expect(await attempt('ALICE', ALICE.password)).toBe(200);
+      for (const [i, spelling] of ['alice', 'ALICE', 'Alice'].entries()) expect(await attempt(spelling, `wrong-${i}-password`)).toBe(401);
+      for (const spelling of ['alice', 'ALICE', 'aLiCe', ' Alice ']) expect(await attempt(spelling, ALICE.password)).toBe(429);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('a lock lifts when its window ends', () => {
   it('lets the locked name log in again after the window', async () => {
     const windowMs = 2_000;
