@@ -11,7 +11,7 @@ const WRONG_PASSWORD_STATUS = 401;
  * one case, as user names are `COLLATE NOCASE` (which folds A–Z only). Keyed on the name as
  * typed, `ALICE` had its own ten guesses at alice's password once `alice` was locked.
  */
-export function triedAccount(req: Request): string {
+function triedAccount(req: Request): string {
   const name: unknown = (req.body as { username?: unknown } | undefined)?.username;
   return typeof name === 'string' ? name.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase()) : '';
 }
