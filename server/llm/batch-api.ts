@@ -66,7 +66,7 @@ export async function waitForBatch(openai: OpenAI, batchId: string, options: Pol
       failures = 0;
     } catch (error) {
       if (options.signal?.aborted) return null;
-      const failure = classifyError(error);
+      const failure = classifyError(error, [openai.apiKey ?? '']);
       if (!failure.retryable || ++failures >= MAX_POLL_FAILURES) throw new Error(`polling batch ${batchId}: ${describeFailure(failure)}`, { cause: error });
       delay = Math.min(delay * BACKOFF_GROWTH, options.intervalMs * MAX_BACKOFF_FACTOR);
       await sleep(delay, options.signal);

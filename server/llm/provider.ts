@@ -171,7 +171,7 @@ export function createTransport(options: TransportOptions): Transport {
           );
         } catch (error) {
           const latency_ms = performance.now() - started;
-          const failure = classifyError(error);
+          const failure = classifyError(error, [connection.apiKey]);
           if (fallback?.when(error)) {
             record({ raw_output: null, latency_ms, outcome: 'error', error: `${describeFailure(failure)} (${fallback.note})` });
             fallback.apply();

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { redactSecrets } from './redact-secrets';
 
 /**
  * When and how long to wait before retrying a failed model request. The SDK's own retries
@@ -100,9 +101,15 @@ function rootCause(cause: unknown): string | null {
 /**
  * Sorts a failed request: 429, 408, 409, 5xx, connection errors and timeouts are retried;
  * other 4xx (bad request, key, permission, unknown model) are not — retrying cannot fix
- * them. An explicit `x-should-retry` header from the server overrides the status.
+ * them. An explicit `x-should-retry` header from the server overrides the status. The detail
+ * comes without `secrets` (the configured API key) or anything shaped like a key.
  */
-export function classifyError(error: unknown): ClassifiedFailure {
+export function classifyError(error: unknown, secrets: readonly string[] = []): ClassifiedFailure {
+  const failure = classifyUnredacted(error);
+  return failure.detail === null ? failure : { ...failure, detail: redactSecrets(failure.detail, secrets) };
+}
+
+function classifyUnredacted(error: unknown): ClassifiedFailure {
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled', retryable: false, label: 'cancelled', detail: null };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout', retryable: true, label: 'timed out', detail: null };
   if (error instanceof OpenAI.APIConnectionError) {

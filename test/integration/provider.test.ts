@@ -89,3 +89,21 @@ describe('the one transport', () => {
     ]);
   });
 });
+
+describe('upstream error texts', () => {
+  it('are stored without the configured key or anything shaped like a key or bearer token', async () => {
+    const key = 'vllm-token-7f3a9c2e1b';
+    // A proxy that echoes the request's Authorization header and an OpenAI-style key in its error.
+    fake.script(errorReply(401, `Incorrect API key provided. Authorization: Bearer ${key}; also tried sk-proj-AbCdEf123456789 and ${key}`));
+    const rejected = await transport({ apiKey: key }).call({ purpose: 'evaluation', model: MODEL, template: TEMPLATE }).send({ body });
+    expect(rejected).toMatchObject({ ok: false, kind: 'rejected' });
+    const stored = listLlmCalls(db)[0]?.error ?? '';
+    const told = rejected.ok || rejected.kind === 'cancelled' ? '' : (rejected.failure.detail ?? '');
+    for (const text of [stored, told]) {
+      expect(text).toContain('Incorrect API key provided');
+      expect(text).not.toContain(key);
+      expect(text).not.toContain('AbCdEf123456789');
+      expect(text).toContain('Bearer [redacted]');
+    }
+  });
+});
