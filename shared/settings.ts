@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConsensusRuleSchema } from './domain/review';
 import { DEFAULT_REVIEW_GUIDELINES, ReviewGuidelinesSchema } from './review/guidelines';
 import { DEFAULT_MAX_CHANGE_SHARE } from './table/change-magnitude';
+import { safeRecord } from './domain/safe-record';
 
 /** Price of a model per million tokens, for cost accounting and budget caps. */
 export const ModelPriceSchema = z.object({
@@ -89,7 +90,7 @@ export const SettingsSchema = z.object({
    * costs, as a share of the price table's price. OpenAI bills batches at 50%.
    */
   batch_discount: z.number().min(0).max(1).default(0.5),
-  price_table: z.record(z.string(), ModelPriceSchema).default({
+  price_table: safeRecord(z.string(), ModelPriceSchema).default({
     'gpt-4o-mini': { input_per_mtok: 0.15, cached_input_per_mtok: 0.075, output_per_mtok: 0.6 },
     'gpt-4o': { input_per_mtok: 2.5, cached_input_per_mtok: 1.25, output_per_mtok: 10 },
     'gpt-4.1-mini': { input_per_mtok: 0.4, cached_input_per_mtok: 0.1, output_per_mtok: 1.6 },

@@ -41,6 +41,17 @@ describe('settings (admin)', () => {
     expect((await reviewer.get('/api/settings')).status).toBe(403);
   });
 
+  it('refuses a price table naming a model "__proto__" by its field, and keeps the stored table', async () => {
+    const before = SettingsResponseSchema.parse((await admin.get('/api/settings')).body).settings.price_table;
+    // Raw JSON: in an object literal `__proto__` would set the prototype, not send a key.
+    const res = await admin.request('PATCH', '/api/settings', '{"price_table": {"__proto__": {"input_per_mtok": 1, "output_per_mtok": 2}}}');
+    expect(res.status).toBe(400);
+    const { error } = ErrorBodySchema.parse(res.body);
+    expect(error.field).toBe('body.price_table.__proto__');
+    expect(error.message).toMatch(/"__proto__" cannot be used as a name/);
+    expect(SettingsResponseSchema.parse((await admin.get('/api/settings')).body).settings.price_table).toEqual(before);
+  });
+
   it('runs use the model and price table from settings', async () => {
     // A question the pool's proposals can change, so a request is sent (one they cannot sends none).
     const res = await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'grouped_bar', items: 1 });
