@@ -165,6 +165,8 @@ describe('bad input', () => {
         { imgname: '../../etc/passwd.png', query: 'Q?', label: '1' },
         { imgname: '/etc/abs.png', query: 'Q?', label: '1' },
         { imgname: 'good.png', query: '' },
+        { imgname: 'good.png', query: `What is the value in 2019?${' Really?'.repeat(1000)}`, label: '1.5' },
+        { imgname: 'go\u202Eod.png', query: 'Q?', label: '1' },
       ]),
     );
     writeFileSync(join(split, 'bad_augmented.json'), '[\n  {"imgname": "good.png",\n  "query": oops}\n]');
@@ -185,6 +187,8 @@ describe('bad input', () => {
     expect(human.some((m) => /"\.\.\/\.\.\/etc\/passwd\.png" is not a plain file name/.test(m))).toBe(true);
     expect(human.some((m) => /"\/etc\/abs\.png" is not a plain file name/.test(m))).toBe(true);
     expect(human.some((m) => /entry 4: query/.test(m))).toBe(true);
+    expect(human).toContain('entry 5: query: longer than 2000 characters');
+    expect(human.some((m) => /^entry 6: imgname: may not hold NUL or bidirectional control characters/.test(m))).toBe(true);
     // good.csv and fake.csv (whose bad PNG is only reported) import; the rest do not.
     expect(report.charts_imported).toBe(2);
     expect(report.qas_imported).toBe(1);
