@@ -164,6 +164,8 @@ describe('hqa generate --batch', () => {
     expect(fake.batches.created()).toBe(created + 1);
   });
 
+  /** Three CLI processes (one killed mid-batch) and their tsx start-ups: ~12 s quiet, over 30 s on a loaded 2-core machine. */
+  const KILLED_BATCH_TIMEOUT_MS = 120_000;
   it('re-attaches to its batch in flight after being killed: the stage is not sent twice', async () => {
     fake.batches.configure({ pollsToComplete: 1_000_000 });
     const created = fake.batches.created();
@@ -206,7 +208,7 @@ describe('hqa generate --batch', () => {
     expect(fake.batches.created()).toBe(created + 2);
     const rows = withDb((db) => listLlmCalls(db, { runId }));
     expect(rows.filter((r) => r.purpose === 'stage1')).toHaveLength(1);
-  });
+  }, KILLED_BATCH_TIMEOUT_MS);
 });
 
 /** What vllm/entrypoints/openai/run_batch.py writes for a request: a BatchRequestOutput line. */
