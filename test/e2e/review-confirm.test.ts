@@ -1,10 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RunConfigSchema } from '../../shared/api/runs';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { describe, expect, it } from 'vitest';
 import { ReviewPage } from './pages/review-page';
+import { reviewServer } from './review-server';
 
 /**
  * Ctrl+Enter submits the suggested decision; with feedback written and no criterion failed it
@@ -12,37 +9,17 @@ import { ReviewPage } from './pages/review-page';
  * same whenever the accept carries a failed criterion, feedback or a correction, and is refused
  * with its reason when it cannot be an accept at all (issue 33, point 4). Keyboard only.
  */
-let server: TestServer;
-const sessions: BrowserSession[] = [];
-let users = 0;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { executor } = server.server;
-  await executor.start(executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 12 }), null).id);
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const fixture = reviewServer(12);
 
 type ReviewRow = { item_id: number; decision: string; rationality: number; correctness: number; layout: number; feedback: string };
 
 async function reviewer(): Promise<{ page: Page; review: ReviewPage; userId: number }> {
-  users += 1;
-  const username = `confirmer${users}`;
-  await server.createUser(username, 'reviewer', `confirm-pass-${users}`);
-  const { id: userId } = server.server.ctx.db.prepare('SELECT id FROM users WHERE username = ?').get(username) as { id: number };
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, `confirm-pass-${users}`));
-  return { page: session.page, review: await new ReviewPage(session.page, server.url).goto(), userId };
+  const { page, userId } = await fixture.signIn('confirmer');
+  return { page, review: await new ReviewPage(page, fixture.server.url).goto(), userId };
 }
 
 const reviewsBy = (userId: number) =>
-  server.server.ctx.db.prepare('SELECT item_id, decision, rationality, correctness, layout, feedback FROM reviews WHERE reviewer_id = ? ORDER BY id').all(userId) as ReviewRow[];
+  fixture.server.server.ctx.db.prepare('SELECT item_id, decision, rationality, correctness, layout, feedback FROM reviews WHERE reviewer_id = ? ORDER BY id').all(userId) as ReviewRow[];
 
 describe('Ctrl+Enter on the review page', () => {
   it('asks before accepting when feedback is written but no criterion failed; Esc goes back, Enter accepts', async () => {

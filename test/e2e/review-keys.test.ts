@@ -1,11 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RunConfigSchema } from '../../shared/api/runs';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
+import { describe, expect, it } from 'vitest';
 import { AdminPage } from './pages/admin-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { reviewServer } from './review-server';
 
 /**
  * Issue 33: a second tab on the same item is told when the first decides it and keeps its text
@@ -15,44 +11,19 @@ import { ReviewPage } from './pages/review-page';
 /** Set to a directory (e.g. /tmp) to keep screenshots of the flipped charts, the enlarged ones and the guidelines. */
 const SCREENSHOT_DIR = process.env.HQA_E2E_SCREENSHOT_DIR;
 
-let server: TestServer;
-const sessions: BrowserSession[] = [];
-let users = 0;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { executor } = server.server;
-  await executor.start(executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 30 }), null).id);
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
-
-async function signedIn(role: 'reviewer' | 'admin'): Promise<{ context: BrowserContext; page: Page; userId: number }> {
-  users += 1;
-  const username = `keys-${role}${users}`;
-  const password = `keys-pass-${users}`;
-  await server.createUser(username, role, password);
-  const { id: userId } = server.server.ctx.db.prepare('SELECT id FROM users WHERE username = ?').get(username) as { id: number };
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, password));
-  return { context: session.context, page: session.page, userId };
-}
+const fixture = reviewServer(30);
+const signedIn = (role: 'reviewer' | 'admin') => fixture.signIn(`keys-${role}`, role);
 
 const reviewsOf = (userId: number, itemId: number) =>
-  server.server.ctx.db.prepare('SELECT decision FROM reviews WHERE reviewer_id = ? AND item_id = ?').all(userId, itemId) as { decision: string }[];
+  fixture.server.server.ctx.db.prepare('SELECT decision FROM reviews WHERE reviewer_id = ? AND item_id = ?').all(userId, itemId) as { decision: string }[];
 
 describe('two tabs on the same item', () => {
   it('the second tab is told the item was decided in the first, keeps what it typed as a draft, and moves on with s', async () => {
     const { context, page, userId } = await signedIn('reviewer');
-    const one = await new ReviewPage(page, server.url).goto();
+    const one = await new ReviewPage(page, fixture.server.url).goto();
     const itemId = await one.shownItemId();
     // The second tab resumes the reviewer's own lease: the same item.
-    const two = await new ReviewPage(await context.newPage(), server.url).goto();
+    const two = await new ReviewPage(await context.newPage(), fixture.server.url).goto();
     await two.waitForItem(itemId);
 
     await two.press('3', 'f');
@@ -85,7 +56,7 @@ describe('two tabs on the same item', () => {
 describe('chart keys', () => {
   it('t flips the counterfactual and the original drawn in its place; z enlarges both, t flips there too; ? lists the keys', async () => {
     const { page } = await signedIn('reviewer');
-    const review = await new ReviewPage(page, server.url).goto();
+    const review = await new ReviewPage(page, fixture.server.url).goto();
     // An item whose edit applies (drawn counterfactual): skip the others.
     for (let tries = 0; tries < 10; tries++) {
       const shown = await review.shownItemId();
@@ -140,14 +111,14 @@ describe('chart keys', () => {
 describe('guidelines', () => {
   it('an admin writes a criterion guideline in Markdown; a reviewer reads it with g, rendered, its HTML kept as text, the keys still working', async () => {
     const admin = await signedIn('admin');
-    const adminPage = await new AdminPage(admin.page, server.url).goto();
+    const adminPage = await new AdminPage(admin.page, fixture.server.url).goto();
     await adminPage.saveGuideline(
       'Rationality',
       '## When to fail\n\n**Fail** when the assumption *names* the answer:\n\n- a rank clause\n- `max` of the edited row\n\n<img src=x onerror="window.hacked=1"> [more](javascript:window.hacked=2)',
     );
 
     const { page } = await signedIn('reviewer');
-    const review = await new ReviewPage(page, server.url).goto();
+    const review = await new ReviewPage(page, fixture.server.url).goto();
     await review.shownItemId();
     await review.press('g');
     await review.guidelines.waitFor();

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunConfigSchema } from '../../shared/api/runs';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { describe, expect, it } from 'vitest';
+import { UI_TIMEOUT_MS } from './browser';
 import { ReviewPage } from './pages/review-page';
+import { reviewServer } from './review-server';
 
 /**
  * Issue 33 point 6: the next item is shown whole the moment the key is pressed. While the
@@ -13,28 +11,14 @@ import { ReviewPage } from './pages/review-page';
  */
 /** Items decided in a row. */
 const PRESSES = 4;
-let server: TestServer;
-let session: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { executor } = server.server;
-  await executor.start(executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 20 }), null).id);
-  await server.createUser('swift', 'reviewer', 'swift-pass-1');
-  session = await openBrowser();
-});
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-});
+const fixture = reviewServer(20);
 
 /** How an item's workspace looked in the first moment it was in the page (before any paint). */
 type FirstSight = { itemId: number; charts: string[]; imagesComplete: boolean[] };
 
 describe('the next item', () => {
   it('is shown with its charts already drawn and its image already loaded', async () => {
-    const { page } = session;
-    await new LoginPage(page, server.url).goto().then((login) => login.login('swift', 'swift-pass-1'));
+    const { page } = await fixture.signIn('swift');
     // Recorded from the start: the first item is drawn on the spot (it could not be prepared).
     await page.addInitScript(() => {
       const sights: FirstSight[] = [];
@@ -52,7 +36,7 @@ describe('the next item', () => {
         });
       }).observe(document, { subtree: true, childList: true });
     });
-    const review = await new ReviewPage(page, server.url).goto();
+    const review = await new ReviewPage(page, fixture.server.url).goto();
     const first = await review.shownItemId();
     const sights = () => page.evaluate(() => (window as unknown as { sights: FirstSight[] }).sights);
 

@@ -1,10 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RunConfigSchema } from '../../shared/api/runs';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { describe, expect, it } from 'vitest';
 import { ReviewPage } from './pages/review-page';
+import { reviewServer } from './review-server';
 
 /**
  * Issue 33 point 3: a decided item is never shown again to its reviewer, at any speed. A
@@ -18,31 +15,11 @@ const KEY_INTERVAL_MS = 100;
 /** How long the server takes to store a review, on the wire (a busy server). */
 const SUBMIT_DELAY_MS = 250;
 
-let server: TestServer;
-const sessions: BrowserSession[] = [];
-let users = 0;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  const { executor } = server.server;
-  await executor.start(executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: ITEMS }), null).id);
-});
-afterAll(async () => {
-  await server?.close();
-});
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-});
+const fixture = reviewServer(ITEMS);
 
 async function reviewer(): Promise<{ page: Page; review: ReviewPage; userId: number }> {
-  users += 1;
-  const username = `speedy${users}`;
-  await server.createUser(username, 'reviewer', `speedy-pass-${users}`);
-  const { id: userId } = server.server.ctx.db.prepare('SELECT id FROM users WHERE username = ?').get(username) as { id: number };
-  const session = await openBrowser();
-  sessions.push(session);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, `speedy-pass-${users}`));
-  return { page: session.page, review: await new ReviewPage(session.page, server.url).goto(), userId };
+  const { page, userId } = await fixture.signIn('speedy');
+  return { page, review: await new ReviewPage(page, fixture.server.url).goto(), userId };
 }
 
 /**
@@ -68,7 +45,7 @@ async function recordShownItems(page: Page): Promise<() => Promise<number[]>> {
 }
 
 const reviewsBy = (userId: number) =>
-  server.server.ctx.db.prepare('SELECT item_id FROM reviews WHERE reviewer_id = ? AND retracted_at IS NULL ORDER BY id').all(userId) as { item_id: number }[];
+  fixture.server.server.ctx.db.prepare('SELECT item_id FROM reviews WHERE reviewer_id = ? AND retracted_at IS NULL ORDER BY id').all(userId) as { item_id: number }[];
 
 describe('deciding at speed', () => {
   it(`accepts ${DECISIONS} items at one key per ${KEY_INTERVAL_MS} ms: no item is shown twice, every decision is stored once`, async () => {
