@@ -4,6 +4,7 @@ import type { Engine } from '../../shared/domain/generation';
 import type { HqaItemDraft } from '../../shared/generation/item-draft';
 import type { Finding } from '../../shared/table/lint';
 import type { QaWithChart } from '../charts/chart-queries';
+import type { ProposalTarget } from './offline';
 import type { Stage2Offer } from './stage-prompts';
 
 /** Tokens and money a piece of generation cost (all zero for the offline engine). */
@@ -32,6 +33,13 @@ export interface ProposalRequest {
   count: number;
   /** 'group': proposals for questions over a chart group (the examples are group proposals); 'chart' when left out. */
   scope?: ProposalScope;
+  /**
+   * A sample of the run's questions of the chart type, and the pool's active proposals of it:
+   * an engine that can tell which proposals change which answers (the offline rules) grows the
+   * pool toward the questions no proposal serves yet. A model is not sent them.
+   */
+  targets?: readonly ProposalTarget[];
+  pool?: readonly string[];
   signal: AbortSignal;
 }
 

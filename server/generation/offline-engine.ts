@@ -3,7 +3,7 @@ import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import type { QaWithChart } from '../charts/chart-queries';
 import { NO_USAGE, type GenerationEngine } from './engine';
 import { offlineProposals, type OfflineJob } from './offline';
-import { offlineItemOffThread } from './offline-pool';
+import { offlineItemOffThread, offlineProposalsOffThread } from './offline-pool';
 
 type JobProposal = { id: number; text: string; chartType?: ChartType };
 
@@ -49,18 +49,15 @@ export function createOfflineEngine(): GenerationEngine {
   return {
     engine: 'offline',
     model: OFFLINE_MODEL,
-    proposals(request) {
-      const texts = offlineProposals({
-        chartType: request.chartType,
-        examples: request.examples.map((e) => e.text),
-        count: request.count,
-        seed: request.taskId,
-      });
+    async proposals(request) {
+      const input = { chartType: request.chartType, examples: request.examples.map((e) => e.text), count: request.count, seed: request.taskId };
+      // With questions to grow the pool for, the rules try each candidate on them: off the event loop.
+      const texts = request.targets?.length ? await offlineProposalsOffThread({ ...input, targets: request.targets, pool: request.pool ?? [] }) : offlineProposals(input);
       if (texts.length === 0) {
         // Nothing new to say is an expected outcome of the rules, not a failure of the task.
-        return Promise.resolve({ ok: true, texts: [], declined: 'offline rules: the pool already holds everything the rule vocabulary can say for this chart type', usage: NO_USAGE });
+        return { ok: true, texts: [], declined: 'offline rules: the pool already holds everything the rule vocabulary can say for this chart type', usage: NO_USAGE };
       }
-      return Promise.resolve({ ok: true, texts, usage: NO_USAGE });
+      return { ok: true, texts, usage: NO_USAGE };
     },
     async item(request) {
       // Off the event loop: some questions keep the rules busy for a hundred milliseconds or more.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { buildOfflineItem, pairOffline, type OfflineItemResult, type OfflineJob, type OfflinePairingResult } from './offline';
+import { buildOfflineItem, offlineProposals, pairOffline, type OfflineItemResult, type OfflineJob, type OfflinePairingResult, type OfflineProposalsInput } from './offline';
 
 /**
  * The offline rules usually write an item in a few milliseconds, but a question they must try
@@ -8,7 +8,7 @@ import { buildOfflineItem, pairOffline, type OfflineItemResult, type OfflineJob,
  * event loop that stalls every request and socket push while an offline run works. A thread
  * pool builds items off the loop (input and result are plain data, structured-cloned). The
  * rules are seeded by the task id, so a thread writes exactly what the loop would have.
- * Two job kinds: an item (the offline engine's), and a pairing (a model task's: which proposal
+ * Three job kinds: an item (the offline engine's), Stage 1's proposals, and a pairing (a model task's: which proposal
  * the rules would pair the question with, `pairing.ts`). HQA_OFFLINE_THREADS=0 runs them
  * in-process (one-core machines; debugging).
  */
@@ -16,15 +16,18 @@ const WORKER = fileURLToPath(new URL('./offline-worker-entry.cjs', import.meta.u
 /** Idle threads exit, so a CLI command or a test does not linger on them. */
 const IDLE_TIMEOUT_MS = 10_000;
 
-let pool: Piscina<OfflineJob, OfflineItemResult | OfflinePairingResult> | null = null;
+type Job = OfflineJob | OfflineProposalsInput;
+type JobResult = OfflineItemResult | OfflinePairingResult | string[];
+
+let pool: Piscina<Job, JobResult> | null = null;
 
 function threads(): number {
   const value = Number(process.env.HQA_OFFLINE_THREADS ?? 1);
   return Number.isInteger(value) && value >= 0 ? value : 1;
 }
 
-function threadPool(count: number): Piscina<OfflineJob, OfflineItemResult | OfflinePairingResult> {
-  pool ??= new Piscina<OfflineJob, OfflineItemResult | OfflinePairingResult>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+function threadPool(count: number): Piscina<Job, JobResult> {
+  pool ??= new Piscina<Job, JobResult>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
   return pool;
 }
 
@@ -40,6 +43,13 @@ export async function offlinePairingOffThread(input: OfflineJob): Promise<Offlin
   const count = threads();
   if (count === 0) return pairOffline(input);
   return (await threadPool(count).run(input, { name: 'pair' })) as OfflinePairingResult;
+}
+
+/** Stage 1's proposals (the worker's `proposals` export): with questions to grow the pool for, the rules try each. */
+export async function offlineProposalsOffThread(input: OfflineProposalsInput): Promise<string[]> {
+  const count = threads();
+  if (count === 0) return offlineProposals(input);
+  return (await threadPool(count).run(input, { name: 'proposals' })) as string[];
 }
 
 /** Ends the offline threads (server shutdown, end of a CLI command). */

@@ -21,3 +21,6 @@ module.exports = async function build(job) {
 module.exports.pair = async function pair(job) {
   return (await worker()).pair(job);
 };
+module.exports.proposals = async function proposals(job) {
+  return (await worker()).proposals(job);
+};

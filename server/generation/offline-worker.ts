@@ -1,5 +1,5 @@
 import { setPriority } from 'node:os';
-import { buildOfflineItem, pairOffline, type OfflineItemResult, type OfflineJob, type OfflinePairingResult } from './offline';
+import { buildOfflineItem, offlineProposals, pairOffline, type OfflineItemResult, type OfflineJob, type OfflinePairingResult, type OfflineProposalsInput } from './offline';
 
 /**
  * Niceness of an offline thread. On Linux a nice value belongs to a thread, not the process, so
@@ -18,4 +18,9 @@ export default function build(input: OfflineJob): OfflineItemResult {
 /** The pairing job (piscina's `name: 'pair'`): the same search, only its decision sent back. */
 export function pair(input: OfflineJob): OfflinePairingResult {
   return pairOffline(input);
+}
+
+/** Stage 1 (`name: 'proposals'`): with targets it runs the rules over each question, a second or so. */
+export function proposals(input: OfflineProposalsInput): string[] {
+  return offlineProposals(input);
 }

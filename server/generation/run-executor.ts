@@ -13,6 +13,7 @@ import { NO_USAGE, type EngineResult, type GenerationEngine, type ItemRequest } 
 import { TransportStreak } from './transport-streak';
 import { endTaskUnpaired, endTaskWithoutTable, storeItemResult, storeProposalResult } from './task-results';
 import { alternativesFor } from './alternatives';
+import { stage1Targets } from './stage1-targets';
 import { offerOf, pairTask, taskSubject } from './pairing';
 import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { EventLoopSlices } from './event-loop-slices';
@@ -334,7 +335,9 @@ export class RunExecutor {
     const settings = getSettings(db);
     const scope = proposalTaskScope(task);
     const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps, scope);
-    const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, scope, signal });
+    // The rules can tell which proposals change which answers: they grow the pool toward the run's questions.
+    const toward = engine.engine === 'offline' && scope === 'chart' ? stage1Targets(db, run.config, chartType, mulberry32(task.id)) : {};
+    const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, scope, signal, ...toward });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const created = storeProposalResult(db, run, task, { chartType, scope, examples, settings }, result);
     announceProposals(this.ctx, created);

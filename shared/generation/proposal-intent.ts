@@ -32,6 +32,11 @@ export interface Intent {
   selectors: RowSelector[];
   /** "until it exceeds the largest": the changed row should pass its partner. */
   overtake: boolean;
+  /**
+   * "Shift one line up in every period so that it overtakes another line": a whole series moved
+   * by the one amount that takes it past another series where the question reads it.
+   */
+  overtakeSeries: boolean;
   /** "equal to", "the same as": the changed row takes its partner's value. */
   match: boolean;
   /** "at the average": a new row's value is the column's mean. */
@@ -129,6 +134,7 @@ export function parseIntent(text: string): Intent {
     everyRow: /\b(every|all|each|whole series|entire series|across the board)\b/.test(t) && !/\bafter the first\b/.test(t),
     selectors: selectorsIn(t),
     overtake: /\b(until|overtakes?|exceeds?|surpass\w*|passes|above the)\b/.test(t),
+    overtakeSeries: /\b(overtakes?|exceeds?|surpass\w*|pass(es)?|crosses) (another|a second|the other|one other) (line|series|layer)\b/.test(t),
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
     // Plural too: "a point whose coordinates are the averages of all points" is at the mean.
     average: /\b(averages?|mean)\b/.test(t),
@@ -144,8 +150,8 @@ export function parseIntent(text: string): Intent {
   const kind = kindOf(t, intent);
   // "Each" or "every" with a change the builders make on one cell only (set, swap, move) is not that change.
   if (intent.unsupported === null && intent.everyRow && kind !== null && !['scale', 'add', 'remove_series', 'add_row'].includes(kind)) intent.unsupported = 'a change in every row';
-  // "Shift one line up … so that it overtakes another line": an amount the builders cannot size.
-  if (intent.unsupported === null && intent.everyRow && intent.overtake) intent.unsupported = 'overtaking another series everywhere';
+  // "Shift one line up … so that it overtakes another line" is sized by the other line; past a rank of its own rows, by nothing the builders can size.
+  if (intent.unsupported === null && intent.everyRow && intent.overtake && !(kind === 'add' && intent.overtakeSeries)) intent.unsupported = 'overtaking another series everywhere';
   intent.kind = intent.unsupported === null ? kind : null;
   return intent;
 }
@@ -161,6 +167,8 @@ function kindOf(t: string, intent: Intent): IntentKind | null {
   if (/\b(remov\w*|delet\w*|drop\w*|exclud\w*|omit\w*)\b.*\b(series|legend|layer|line)\b/.test(t) && !/\bpoints? from (the|a) line\b/.test(t)) return 'remove_series';
   if (NEW_ROW.test(t) || /\badd(s|ed|ing)? (a|an|one) (new )?(category|slice|bar|column|row|year|period|entry|point|segment)\b/.test(t)) return 'add_row';
   if (/\b(remov\w*|delet\w*|exclud\w*|omit\w*|eliminat\w*|disappear\w*|left out|leave out|drop(ped)? (out|from the chart))\b/.test(t)) return 'remove_row';
+  // "Shift one line up by a constant amount": every point gains the one amount, nothing is moved from elsewhere.
+  if (intent.everyRow && /\bshift\w* (one|a|the|each|every) (line|series|layer|curve) (up|down|upwards?|downwards?)\b/.test(t)) return 'add';
   if (/\b(mov(e|ed|es|ing)|transfer\w*|shift\w*|redistribut\w*|realloc\w*|hand(s|ed)? over)\b/.test(t)) return 'move';
   // "Increase one segment by 15, taken from another segment": a move within the bar, not a lone add.
   if (intent.withinRow && /\b(taken|coming|drawn) from\b|\bat the expense of\b/.test(t)) return 'move';

@@ -16,7 +16,7 @@ import {
   type PlanInput,
 } from './edit-helpers';
 import type { IntentKind } from '../../../shared/generation/proposal-intent';
-import { factorPhrase, fmt, nameOf, niceAmount } from './phrasing';
+import { factorPhrase, fmt, nameOf, niceAmount, niceBetween } from './phrasing';
 import { pick } from './rng';
 import { valueOf } from '../../../shared/table/table-facts';
 
@@ -72,6 +72,7 @@ function add(input: PlanInput): PlanDraft | null {
   const { column, row, partner, intent } = input;
   const before = valueOf(column, row);
   if (before === null) return null;
+  if (intent.everyRow && intent.overtakeSeries) return shiftPast(input, before);
   const target = partner === null ? null : valueOf(column, partner);
   let delta: number;
   // "Until it exceeds the largest": the amount overtakes the partner, but the assumption states
@@ -107,6 +108,36 @@ function add(input: PlanInput): PlanDraft | null {
     edit: [{ op: 'add', row, series: column.name, delta }, ...kept.ops],
     assumption: `Suppose ${subject(input)} were ${verb} by ${amountText(column, Math.abs(delta))}${kept.clause}.`,
     effect: `${changeText(column, row, before, after)}${kept.effect}`,
+  };
+}
+
+/**
+ * "Shift one line up in every period so that it overtakes another line": the whole series gains
+ * the roundest amount that takes it past the nearest series above it at this row (the row the
+ * question reads comes first), so the lines cross where the question looks. The assumption says
+ * the amount only: naming the line it passes would give a ranking away.
+ */
+function shiftPast(input: PlanInput, before: number): PlanDraft | null {
+  const { facts, column, row, intent } = input;
+  if (!isMulti(facts) || column.whole || facts.rowWhole) return null;
+  const nearest = facts.columns
+    .filter((other) => other !== column)
+    .map((other) => ({ name: other.name, value: valueOf(other, row) }))
+    .filter((other): other is { name: string; value: number } => other.value !== null && intent.sign * (other.value - before) > 0)
+    .sort((a, b) => Math.abs(a.value - before) - Math.abs(b.value - before))[0];
+  if (!nearest) return null;
+  const gap = Math.abs(nearest.value - before);
+  const size = niceBetween(gap, gap * 1.3);
+  if (size === null) return null;
+  const delta = intent.sign * (column.integer ? Math.ceil(size) : size);
+  if (Math.abs(delta) > boundedAmount(input, before) + 1e-9) return null;
+  if (!column.cells.every((cell) => fits(column, clean(cell.value + delta)))) return null;
+  const scope = `${measure(column)} of ${nameOf(column.name)}`;
+  return {
+    kind: 'add',
+    edit: [{ op: 'add', series: column.name, delta }],
+    assumption: `Suppose every ${scope} were ${delta > 0 ? 'increased' : 'decreased'} by ${amountText(column, Math.abs(delta))}.`,
+    effect: `every ${scope} changes by ${fmt(delta)}, passing ${nameOf(nearest.name)} at ${nameOf(row)}`,
   };
 }
 

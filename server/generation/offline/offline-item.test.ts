@@ -523,4 +523,48 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(atChartPrecision('1293.333', [counts], '1293')).toBe('1293.3');
     expect(atChartPrecision('Mexico', [counts], 'Mexico')).toBe('Mexico');
   });
+
+  it('shifts a whole line up past the nearest line where the question reads it, naming only the amount', () => {
+    const c = sampleCases().find((one) => one.qa.query.startsWith('What country had the highest internet penetration'));
+    if (!c) throw new Error('the internet penetration question is missing from the ChartQA sample');
+    const seed = 'Shift one line up by a constant amount in every period so that it overtakes another line.';
+    const result = offlineItem({ ...c, proposal: { id: 1, text: seed }, seed: 1 });
+    if (!result.ok) throw new Error(result.reason);
+    checkDraft(c, result.draft, seed);
+    // One amount added to every period of one series: Americas (55.2 in 2012) passes Europe (67.3).
+    expect(result.draft.edit).toEqual([{ op: 'add', series: 'Americas', delta: 13 }]);
+    expect(result.draft.assumption).toBe('Suppose every share of Americas were increased by 13 percentage points.');
+    expect(result.draft.answer).toBe('Americas');
+    expect(result.draft.assumption).not.toMatch(/Europe|above|highest/);
+  });
 });
+
+describe('offlineProposals: Stage 1 grows the pool toward the questions it cannot serve', () => {
+  const c = () => {
+    const found = sampleCases().find((one) => one.qa.query.startsWith('What country had the highest internet penetration'));
+    if (!found) throw new Error('the internet penetration question is missing from the ChartQA sample');
+    return found;
+  };
+  const moves = (target: Case, text: string) => offlineItem({ ...target, proposal: { id: 1, text }, seed: 1 }).ok;
+
+  it('puts first a proposal that changes an answer no pool proposal changes', () => {
+    const target = c();
+    const pool = ['Let the peak point drop by 30 percent.', 'Remove the highest point from the line.'];
+    expect(pool.some((text) => moves(target, text))).toBe(false);
+    const plain = offlineProposals({ chartType: 'line', examples: pool, count: 5, seed: 11 });
+    const grown = offlineProposals({ chartType: 'line', examples: pool, count: 5, seed: 11, targets: [target], pool });
+    expect(plain.some((text) => moves(target, text))).toBe(false);
+    expect(grown).toHaveLength(5);
+    expect(moves(target, grown[0] ?? '')).toBe(true);
+    // The rest is the plain draw, in order: the pool stays as varied as before.
+    expect(grown.slice(1)).toEqual(plain.filter((text) => text !== grown[0]).slice(0, 4));
+  });
+
+  it('draws as before when the pool already serves every target', () => {
+    const target = c();
+    const pool = ['Shift one line up by a constant amount in every period so that it overtakes another line.'];
+    expect(moves(target, pool[0] ?? '')).toBe(true);
+    expect(offlineProposals({ chartType: 'line', examples: pool, count: 4, seed: 3, targets: [target], pool })).toEqual(offlineProposals({ chartType: 'line', examples: pool, count: 4, seed: 3 }));
+  });
+});
+

@@ -6,7 +6,7 @@ import { HqaItemDraftSchema, type HqaItemDraft } from '../../../shared/generatio
 import { classifyAnswer } from '../../../shared/table/answers';
 import type { DataTable } from '../../../shared/table/model';
 import { atChartPrecision } from '../../../shared/table/answer-precision';
-import { runProgram } from '../../../shared/table/program';
+import { runProgram, type Scalar } from '../../../shared/table/program';
 import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import type { Finding } from '../../../shared/table/lint';
@@ -117,7 +117,10 @@ function planFor(
   // Set by `accept` for the plan it accepts, so the verdict is not computed twice.
   const found: { verdict?: VerifierResult } = {};
   const rejected = new Set((input.rejectedAssumptions ?? []).map(assumptionKey));
+  const before = runProgram(input.table, factual.program);
   const accept = (plan: EditPlan) => {
+    // Most edits tried leave the answer exactly as it was: seen from the program alone, before the full checks.
+    if (input.control !== true && before.ok && sameValue(before.value, runProgram(plan.edited, factual.program))) return false;
     if (checkProposalConsistency(proposal.text, input.chartType, input.table, plan.edit).consistent !== true) return false;
     if (rejected.has(assumptionKey(plan.assumption))) return false;
     const result = verifyItem({ table: input.table, chartType: input.chartType, edit: plan.edit, program: factual.program, answer: '', title: input.title, assumption: plan.assumption, question: input.qa.query, proposal: proposal.text, maxChangeShare: input.maxChangeShare });
@@ -135,6 +138,11 @@ function planFor(
   };
   const plan = planEdit(facts, columnsFor(facts, factual, intent, rng), (column) => focusRows(facts, column, intent, factual, rng), intent, rng, { strict: true, accept, questionRows: factual.rows });
   return plan && found.verdict ? { plan, verdict: found.verdict } : null;
+}
+
+/** The program gives exactly the value it gave before: unchanged under any tolerance the verifier applies. */
+function sameValue(before: Scalar, after: ReturnType<typeof runProgram>): boolean {
+  return after.ok && after.value === before;
 }
 
 function holds(table: DataTable, condition: string): boolean {

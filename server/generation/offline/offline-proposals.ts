@@ -1,5 +1,7 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
 import { DEFAULT_ROUGE_THRESHOLD, rougeLF } from '../../../shared/generation/similarity';
+import type { DataTable } from '../../../shared/table/model';
+import { offlineItem } from './offline-item';
 import { PROPOSAL_TEMPLATES, slotsFor, TAILS, type ProposalTemplate, type Slots } from './proposal-vocabulary';
 import { mulberry32, pick, seedFor, shuffled, type Rng } from './rng';
 
@@ -11,7 +13,29 @@ export interface OfflineProposalsInput {
   seed: number;
   /** ROUGE-L F at which a proposal counts as a copy (Self-Instruct's 0.7 by default). */
   threshold?: number;
+  /**
+   * Questions of the chart type the pool is grown for (a sample of the run's), and the pool's
+   * active proposals: proposals that can change an answer no pool proposal can change come first.
+   */
+  targets?: readonly ProposalTarget[];
+  pool?: readonly string[];
 }
+
+/** A factual question over one chart, as Stage 1 grows the pool for it. */
+export interface ProposalTarget {
+  table: DataTable;
+  chartType: ChartType;
+  title: string;
+  qa: { query: string; label: string };
+}
+
+/** Candidates drawn per wanted proposal when there are targets, so the coverage pick has a choice. */
+const CANDIDATES_PER_PROPOSAL = 8;
+/**
+ * Candidate × question tries per task: a try the rules cannot make searches every row and
+ * column (up to a few hundred milliseconds), so a task stays near a second whatever the pool.
+ */
+const MAX_TRIES = 400;
 
 /**
  * The changes that apply to any question, offered first in a new pool: the element the question
@@ -29,11 +53,43 @@ const DRAWS_PER_PROPOSAL = 40;
  * for a seed; may return fewer than `count` when the pool already holds most of what the
  * vocabulary can say.
  */
-export function offlineProposals({ chartType, examples, count, seed, threshold = DEFAULT_ROUGE_THRESHOLD }: OfflineProposalsInput): string[] {
+export function offlineProposals(input: OfflineProposalsInput): string[] {
+  const targets = input.targets ?? [];
+  if (targets.length === 0) return drawProposals(input, input.count);
+  const candidates = drawProposals(input, input.count * CANDIDATES_PER_PROPOSAL);
+  return coverageFirst(candidates, targets, input.pool ?? input.examples, input.count, input.seed);
+}
+
+/**
+ * The candidates that change the answer of a target no pool proposal (nor an earlier pick)
+ * can change, greedily in draw order, then the rest in draw order: the pool grows toward the
+ * questions it cannot serve yet ("which country led in 2012?" needs a whole line lifted, and
+ * a pool of single-point changes leaves it without an item), and stays as varied as before.
+ */
+function coverageFirst(candidates: readonly string[], targets: readonly ProposalTarget[], pool: readonly string[], count: number, seed: number): string[] {
+  const moves = (target: ProposalTarget, texts: readonly string[]) => {
+    const [first, ...rest] = texts.map((text, index) => ({ id: index + 1, text }));
+    return first !== undefined && offlineItem({ ...target, proposal: first, alternatives: rest, seed }).ok;
+  };
+  const open = targets.filter((target) => !moves(target, pool));
+  const picked: string[] = [];
+  let tries = 0;
+  for (const text of candidates) {
+    if (picked.length === count || open.length === 0 || tries >= MAX_TRIES) break;
+    const served = open.filter((target) => tries++ < MAX_TRIES && moves(target, [text]));
+    if (served.length === 0) continue;
+    picked.push(text);
+    for (const target of served) open.splice(open.indexOf(target), 1);
+  }
+  return [...picked, ...candidates.filter((text) => !picked.includes(text))].slice(0, count);
+}
+
+function drawProposals({ chartType, examples, seed, threshold = DEFAULT_ROUGE_THRESHOLD }: OfflineProposalsInput, count: number): string[] {
   const rng = mulberry32(seedFor(seed, 'proposals', chartType));
   const templates = PROPOSAL_TEMPLATES[chartType];
   const slots = slotsFor(chartType);
   const out: string[] = [];
+  const seen = new Set<string>();
   // The first round offers the changes that apply to any question first (see ASKED).
   const asked = templates.filter((template) => ASKED.test(template.text));
   let round: ProposalTemplate[] = [...shuffled(rng, templates.filter((template) => !asked.includes(template))), ...shuffled(rng, asked)];
@@ -43,7 +99,11 @@ export function offlineProposals({ chartType, examples, count, seed, threshold =
     const template = round.pop();
     if (!template) break;
     const text = fill(template.text, slots, rng);
-    if ([...examples, ...out].some((other) => rougeLF(text, other) >= threshold || operationOf(other) === operationOf(text))) continue;
+    // A text drawn before was kept or refused then, and the texts it is compared with only grow since.
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const operation = operationOf(text);
+    if ([...examples, ...out].some((other) => operationOf(other) === operation || rougeLF(text, other) >= threshold)) continue;
     out.push(text);
   }
   return out;
