@@ -23,6 +23,7 @@ import { ReflectionBatches } from './reflection/reflection-batches';
 import { ExtractionJobs } from './tables/extraction-jobs';
 import { ChartTypeJobs } from './chart-types/chart-type-jobs';
 import { ensureSeedProposals } from './pool/pool-service';
+import { removeStaleUploadFolders } from './import/upload-folders';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { warmReviewPath } from './review/review-warmup';
 import { warmReviewOverHttp } from './review/review-http-warmup';
@@ -91,6 +92,9 @@ async function prepare(
 ): Promise<RunningServer> {
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
+  // A server that crashed mid-upload left its temporary folder behind, up to the upload limits in size.
+  const staleUploads = removeStaleUploadFolders();
+  if (staleUploads.length > 0) logger.info({ folders: staleUploads }, 'removed temporary folders of uploads a stopped server left behind');
   const classified = classifyLegacyItems(db);
   if (classified > 0) logger.info({ items: classified }, 'classified the question relation of items made before it existed');
 

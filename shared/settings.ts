@@ -16,6 +16,11 @@ export const ModelPriceSchema = z.object({
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
+/** Uploads' limits by default: ChartQA's train split (18,317 charts, three files each, PNGs of 30–90 KB in the real sample) fits under each. */
+export const DEFAULT_UPLOAD_MAX_UNPACKED_MB = 2048;
+export const DEFAULT_UPLOAD_MAX_RATIO = 50;
+export const DEFAULT_UPLOAD_MAX_ENTRIES = 100_000;
+
 /**
  * Admin settings, stored in the `settings` table; every key has a default so a new
  * workbench works without any configuration.
@@ -90,6 +95,21 @@ export const SettingsSchema = z.object({
    * costs, as a share of the price table's price. OpenAI bills batches at 50%.
    */
   batch_discount: z.number().min(0).max(1).default(0.5),
+  /**
+   * Browser uploads (a split as a `.zip`): the most its entries may unpack to in all, in MiB.
+   * An upload whose entries declare more is refused before anything is unpacked, and the
+   * unpacking stops where the bytes written pass it. The real limit is lower when the temporary
+   * folder's disk has less than twice this free (server/import/upload-limits.ts).
+   */
+  upload_max_unpacked_mb: z.number().int().min(1).max(1024 * 1024).default(DEFAULT_UPLOAD_MAX_UNPACKED_MB),
+  /**
+   * Uploads: the most an upload may unpack to as a multiple of the zip's own size. The real
+   * samples unpack to 1–17 times theirs (PNG charts do not compress; ChartBench's JSON lines
+   * compress 17 to 1); a zip bomb unpacks to a thousand.
+   */
+  upload_max_ratio: z.number().min(1).max(1000).default(DEFAULT_UPLOAD_MAX_RATIO),
+  /** Uploads: the most files and folders a zip may hold (a ChartQA split has three files per chart). */
+  upload_max_entries: z.number().int().min(1).max(1_000_000).default(DEFAULT_UPLOAD_MAX_ENTRIES),
   price_table: safeRecord(z.string(), ModelPriceSchema).default({
     'gpt-4o-mini': { input_per_mtok: 0.15, cached_input_per_mtok: 0.075, output_per_mtok: 0.6 },
     'gpt-4o': { input_per_mtok: 2.5, cached_input_per_mtok: 1.25, output_per_mtok: 10 },

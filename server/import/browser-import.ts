@@ -1,5 +1,4 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
@@ -11,7 +10,10 @@ import type { ImportReport } from '../../shared/api/import';
 import { importFolder } from './import-folder';
 import { importFolderOffThread } from './import-thread';
 import { ImportSetupError } from './import-split';
-import { DEFAULT_ZIP_LIMITS, splitRoot, unpackZip, type ZipLimits } from './zip-archive';
+import { getSettings } from '../settings/settings-queries';
+import { makeUploadFolder } from './upload-folders';
+import { freeBytesAt, uploadLimits } from './upload-limits';
+import { splitRoot, unpackZip, ZipRefusedError } from './zip-archive';
 
 /** The largest upload read (bytes of the zip itself). */
 export const MAX_UPLOAD_BYTES = 1024 ** 3;
@@ -30,7 +32,6 @@ export interface BrowserImportOptions {
   dbPath?: string;
   /** Who uploads, for the audit log. */
   actorId?: number;
-  limits?: ZipLimits;
   onProgress?: (progress: Omit<ImportProgress, 'upload_id'>) => void;
 }
 
@@ -66,20 +67,29 @@ function uploadCounter(limit: number, progress: (done: number) => void): Transfo
 
 /**
  * A split uploaded from the browser as a `.zip`: streamed to a temporary folder, unpacked
- * with zip-slip and size checks (`unpackZip`), imported by the same `importFolder` as
- * `hqa import` (same report and per-file errors; the zip's own folder is `--images`), and the
- * temporary folder removed.
+ * with zip-slip and size checks (`unpackZip`, under the upload settings and the disk's free
+ * space), imported by the same `importFolder` as `hqa import` (same report and per-file
+ * errors; the zip's own folder is `--images`), and the temporary folder removed, whether the
+ * upload succeeded or not.
  */
 export async function importUploadedZip(db: Db, body: Readable, options: BrowserImportOptions = {}): Promise<{ format: ImportFormat; report: ImportReport }> {
   const maxUpload = options.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   if (options.length !== undefined && options.length > maxUpload) throw new UploadTooLargeError(`the upload is ${options.length} bytes; at most ${maxUpload} are read`);
-  const work = mkdtempSync(join(tmpdir(), 'hqa-upload-'));
+  const work = makeUploadFolder();
   try {
-    const zipPath = join(work, 'upload.zip');
+    const zipPath = join(work.path, 'upload.zip');
     const uploaded = throttled(options.onProgress, 'upload');
     await pipeline(body, uploadCounter(maxUpload, (done) => uploaded(done, options.length ?? null)), createWriteStream(zipPath));
-    const unpacked = join(work, 'files', folderName(options.filename));
-    await unpackZip(zipPath, unpacked, options.limits ?? DEFAULT_ZIP_LIMITS, throttled(options.onProgress, 'unzip'));
+    const unpacked = join(work.path, 'files', folderName(options.filename));
+    // Measured now, with the zip on the disk: the space left is what unpacking may use.
+    const { limits, setBy } = uploadLimits(getSettings(db), freeBytesAt(work.path));
+    try {
+      await unpackZip(zipPath, unpacked, limits, throttled(options.onProgress, 'unzip'));
+    } catch (error) {
+      // The curator reads where the limit is set (an admin's setting, or the disk).
+      const source = error instanceof ZipRefusedError && error.limit !== undefined ? setBy[error.limit] : undefined;
+      throw source === undefined ? error : new ZipRefusedError(`${(error as Error).message} (${source})`, (error as ZipRefusedError).limit);
+    }
     const root = splitRoot(unpacked);
     const imported = throttled(options.onProgress, 'import');
     const folderOptions = {
@@ -103,6 +113,6 @@ export async function importUploadedZip(db: Db, body: Readable, options: Browser
       throw error;
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    work.remove();
   }
 }

@@ -2,7 +2,9 @@ import { readdirSync } from 'node:fs';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
-import { ChartBenchEntrySchema, type ChartBenchFields } from '../../shared/domain/benchmark-fields';
+import type { ChartBenchFields } from '../../shared/domain/benchmark-fields';
+import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
+import { nameText } from '../../shared/domain/text-input';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { readBenchmarkImage, safeRelativePath } from './benchmark-image';
 import { createBenchmarkWriter } from './benchmark-queries';
@@ -14,12 +16,16 @@ import { SplitFolder } from './split-folder';
 
 const MAX_JSONL_BYTES = 50 * 1024 * 1024;
 
+/** One assertion (or the NQA question) and its label as a file may hold them: the stored shape is ChartBenchEntrySchema. */
+const EntrySchema = z.object({ label: importedAnswer(), query: importedQuestion() });
+
 const RecordSchema = z
   .object({
     id: z.number().int(),
-    image: z.string().min(1),
+    // A path names the chart: bidi controls would make two look alike.
+    image: nameText().min(1),
     type: z.object({ chart: z.string().min(1), image: z.string().min(1), task: z.string().min(1), QA: z.enum(['Acc+', 'GPT-acc']) }),
-    conversation: z.array(ChartBenchEntrySchema).min(1).max(2),
+    conversation: z.array(EntrySchema).min(1).max(2),
   })
   .superRefine((record, ctx) => {
     const labels = record.conversation.map((entry) => entry.label);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
 import { SubplotLocSchema, type AnswerKind, type CharXivDescriptiveFields, type CharXivReasoningFields } from '../../shared/domain/benchmark-fields';
 import type { ChartType } from '../../shared/domain/chart-types';
+import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
 import { numberOrText } from './answer-kind';
 import { readBenchmarkImage } from './benchmark-image';
 import { createBenchmarkWriter, type BenchmarkQaInsert } from './benchmark-queries';
@@ -24,12 +25,12 @@ const DescriptiveSchema = z.object({
   num_subplots: z.number().int(),
   subplot_loc: SubplotLocSchema,
   qids: z.array(z.number().int().min(1).max(19)).length(4),
-  answers: z.array(z.string()).length(4),
+  answers: z.array(importedAnswer()).length(4),
 });
 const ReasoningSchema = z.object({
   figure_id: z.number().int(),
-  query: z.string().min(1),
-  answer: z.string(),
+  query: importedQuestion(),
+  answer: importedAnswer(),
   inst_category: z.number().int().min(1).max(4),
   qa_source: z.number().int(),
 });

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
 import type { AnswerKind, MultiChartQaFields } from '../../shared/domain/benchmark-fields';
+import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
+import { nameText } from '../../shared/domain/text-input';
 import { numberOrText } from './answer-kind';
 import { readBenchmarkImage } from './benchmark-image';
 import { createBenchmarkWriter } from './benchmark-queries';
@@ -21,9 +23,10 @@ const IMAGE_PREFIX = /^The first chart is <image>\./;
 
 const RecordSchema = z.object({
   id: z.string().min(1),
-  image: z.array(z.string().min(1)).min(1).max(4),
-  question: z.string().min(1),
-  answer: z.string().min(1),
+  // Paths name the charts: bidi controls would make two look alike.
+  image: z.array(nameText().min(1)).min(1).max(4),
+  question: importedQuestion(),
+  answer: importedAnswer().min(1),
   // Newer groups (data/added_*) have no task label.
   task: z.string().min(1).optional(),
   type: z.enum(['open-ended', 'multiple-choice']),

@@ -4,7 +4,8 @@ import type { QaSource } from '../../shared/domain/qa';
 import { InputFileError } from './input-file-error';
 import { parseJsonFile } from './json-file';
 import type { SplitFolder } from './split-folder';
-import { freeText, nameText } from '../../shared/domain/text-input';
+import { importedAnswer, trimmedImportedQuestion } from '../../shared/domain/imported-text';
+import { nameText } from '../../shared/domain/text-input';
 
 /** Question files of a big real split are a few MB; anything past this is not a question file. */
 export const MAX_QUESTION_FILE_BYTES = 32 * 1024 * 1024;
@@ -27,19 +28,12 @@ export function findQuestionFiles(dir: string): QuestionFile[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/**
- * ChartQA's longest question is a few hundred characters; a file of megabyte "questions" is
- * not a benchmark, and each one would be stored, indexed and sent to a model.
- */
-export const MAX_QUESTION_CHARS = 2_000;
-export const MAX_LABEL_CHARS = 1_000;
-
 const QuestionEntrySchema = z.object({
   // A file name identifies a chart: bidi controls would make two names look alike.
   imgname: nameText().min(1),
-  query: freeText().trim().min(1).max(MAX_QUESTION_CHARS, `longer than ${MAX_QUESTION_CHARS} characters`),
+  query: trimmedImportedQuestion(),
   // ChartQA labels are strings; a number is accepted and kept as its text.
-  label: z.union([freeText().max(MAX_LABEL_CHARS, `longer than ${MAX_LABEL_CHARS} characters`), z.number()]).transform((label) => String(label)),
+  label: z.union([importedAnswer(), z.number()]).transform((label) => String(label)),
 });
 
 export interface QuestionEntry {

@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { importUploadedZip, UploadTooLargeError } from '../import/browser-import';
 import { ImportSetupError } from '../import/import-split';
+import { UploadBusyError, UploadSlot } from '../import/upload-slot';
 import { ZipRefusedError } from '../import/zip-archive';
 import { listSplits } from './split-queries';
 import { deleteSplit, SplitInUseError, SplitNotFoundError, updateSplit } from './split-service';
@@ -14,12 +15,14 @@ import { deleteSplit, SplitInUseError, SplitNotFoundError, updateSplit } from '.
 function asHttpError(error: unknown): unknown {
   if (error instanceof UploadTooLargeError) return new HttpError('payload_too_large', error.message);
   if (error instanceof ZipRefusedError) return new HttpError('bad_request', `zip refused: ${error.message}`);
+  if (error instanceof UploadBusyError) return new HttpError('conflict', error.message);
   if (error instanceof ImportSetupError) return new HttpError('bad_request', error.message);
   return error;
 }
 
 export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Router {
   const api = apiRouter(ctx.db);
+  const uploads = new UploadSlot();
 
   handle(api, splitsApi.list, 'curator', () => listSplits(ctx.db));
   handle(api, splitsApi.update, 'curator', ({ params: { name }, body, user }) => {
@@ -46,7 +49,10 @@ export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Rout
   handle(api, splitsApi.upload, 'curator', async ({ query, req, user }) => {
     const length = Number(req.headers['content-length']);
     const uploadId = query.upload_id;
+    let release: (() => void) | null = null;
     try {
+      // Before a byte of the body is read: a refused upload writes nothing.
+      release = uploads.take({ filename: query.filename, username: user.username, since: new Date() });
       const result = await importUploadedZip(ctx.db, req, {
         ...(query.format ? { format: query.format } : {}),
         ...(query.split ? { split: query.split } : {}),
@@ -64,6 +70,8 @@ export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Rout
       return result;
     } catch (error) {
       throw asHttpError(error);
+    } finally {
+      release?.();
     }
   });
   return api.router;

@@ -135,4 +135,32 @@ describe('ChartBench import (real sample)', () => {
     expect(report.qas_imported).toBe(RECORDS.filter((r) => !bad.has(r.id)).length);
     expect(storedQa(pair.id)).toBeUndefined();
   });
+
+  it('refuses by record, naming file, line and field, a question over 2,000 characters, a label over 1,000 and a bidi control in an image path', () => {
+    const lines = [...SAMPLE_LINES];
+    const nqaIndex = RECORDS.findIndex((r) => r.type.QA === 'GPT-acc');
+    const pairIndex = RECORDS.findIndex((r) => r.type.QA === 'Acc+');
+    const pathIndex = RECORDS.findIndex((_, i) => i !== nqaIndex && i !== pairIndex);
+    const [nqa, pair, other] = [RECORDS[nqaIndex], RECORDS[pairIndex], RECORDS[pathIndex]];
+    if (!nqa || !pair || !other) throw new Error('the sample needs a pair and an NQA record');
+    const [yes, no] = pair.conversation;
+    const [answer] = nqa.conversation;
+    if (!yes || !no || !answer) throw new Error('short conversation');
+    lines[pairIndex] = JSON.stringify({ ...pair, conversation: [yes, { ...no, query: `${no.query} ${'x'.repeat(2_000)}` }] });
+    lines[nqaIndex] = JSON.stringify({ ...nqa, conversation: [{ ...answer, label: '9'.repeat(1_001) }] });
+    lines[pathIndex] = JSON.stringify({ ...other, image: other.image.replace('image', 'ima\u202Ege') });
+
+    const { report } = importFolder(db, sampleFolder(lines), { format: 'chartbench' });
+    const messages = report.errors.map((e) => `${e.file}:${e.line ?? '?'}: ${e.message}`).sort();
+    const at = (index: number) => `test_mini.jsonl:${index + 1}`;
+    expect(messages).toEqual(
+      [
+        `${at(pairIndex)}: record ${pair.id}: conversation.1.query: longer than 2000 characters`,
+        `${at(nqaIndex)}: record ${nqa.id}: conversation.0.label: longer than 1000 characters`,
+        `${at(pathIndex)}: record ${other.id}: image: may not hold NUL or bidirectional control characters (U+202A–U+202E, U+2066–U+2069)`,
+      ].sort(),
+    );
+    for (const record of [nqa, pair, other]) expect(storedQa(record.id)).toBeUndefined();
+    expect(report.qas_imported).toBe(RECORDS.length - 3);
+  });
 });

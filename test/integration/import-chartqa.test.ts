@@ -154,6 +154,8 @@ describe('bad input', () => {
     writeFileSync(join(split, 'tables', 'ragged.csv'), 'Year,Value\r\n2019,1.5\r\n2020,2,3\r\n');
     writeFileSync(join(split, 'tables', 'quote.csv'), 'Year,Value\r\n"2019,1.5\r\n');
     writeFileSync(join(split, 'tables', 'empty.csv'), '');
+    writeFileSync(join(split, 'tables', 'repeated-year.csv'), 'Year,Value\r\n2019,1\r\n2020,2\r\n2019,3\r\n');
+    writeFileSync(join(split, 'tables', 'repeated-series.csv'), 'Country,Men,Men\r\nA,1,2\r\n');
     writeFileSync(join(split, 'tables', 'huge.csv'), Buffer.alloc(50 * 1024 * 1024, 'a'));
     writeFileSync(join(split, 'png', 'fake.png'), 'not a png');
     writeFileSync(join(split, 'tables', 'fake.csv'), 'Year,Value\r\n2019,1\r\n');
@@ -167,6 +169,7 @@ describe('bad input', () => {
         { imgname: 'good.png', query: '' },
         { imgname: 'good.png', query: `What is the value in 2019?${' Really?'.repeat(1000)}`, label: '1.5' },
         { imgname: 'go\u202Eod.png', query: 'Q?', label: '1' },
+        { imgname: 'repeated-year.png', query: 'What is the value in 2019?', label: '1' },
       ]),
     );
     writeFileSync(join(split, 'bad_augmented.json'), '[\n  {"imgname": "good.png",\n  "query": oops}\n]');
@@ -179,6 +182,10 @@ describe('bad input', () => {
     expect(byFile('tables/ragged.csv')[0]).toMatchObject({ line: 3 });
     expect(byFile('tables/quote.csv')[0]?.message).toMatch(/malformed CSV/);
     expect(byFile('tables/empty.csv')[0]?.message).toMatch(/empty/);
+    expect(byFile('tables/repeated-year.csv')).toEqual([
+      { file: 'tables/repeated-year.csv', line: 4, message: 'row label "2019" repeats the row on line 2; row labels must differ (its 1 question(s) were not imported)' },
+    ]);
+    expect(byFile('tables/repeated-series.csv')).toEqual([{ file: 'tables/repeated-series.csv', line: 1, message: 'series "Men" names columns 2 and 3 of the header; series names must differ' }]);
     expect(byFile('tables/huge.csv')[0]?.message).toMatch(/50\.0 MB/);
     expect(byFile('png/fake.png')[0]?.message).toMatch(/not a PNG/);
     expect(byFile('bad_augmented.json')[0]).toMatchObject({ line: 3 });

@@ -155,6 +155,34 @@ describe('CharXiv import (real val files)', () => {
     expect(storedQa(`reasoning:${thirdKey}`)?.label).toBe(third?.answer);
   });
 
+  it('refuses by record, naming file and field, a question over 2,000 characters and an answer over 1,000; keeps questions as published', () => {
+    const copy = copyOfData();
+    const [[reasoningKey, reasoning] = ['', undefined], [longAnswerKey, longAnswer] = ['', undefined]] = Object.entries(REASONING);
+    const [[descriptiveKey, descriptive] = ['', undefined]] = Object.entries(DESCRIPTIVE);
+    if (!reasoning || !longAnswer || !descriptive) throw new Error('short sample');
+    const answers = [...descriptive.answers];
+    answers[2] = 'y'.repeat(1_001);
+    writeFileSync(
+      join(copy, 'reasoning_val.json'),
+      JSON.stringify({ ...REASONING, [reasoningKey]: { ...reasoning, query: `${reasoning.query} ${'x'.repeat(2_000)}` }, [longAnswerKey]: { ...longAnswer, answer: 'z'.repeat(1_001) } }),
+    );
+    writeFileSync(join(copy, 'descriptive_val.json'), JSON.stringify({ ...DESCRIPTIVE, [descriptiveKey]: { ...descriptive, answers } }));
+
+    const { report } = importFolder(db, join(dir, 'copy'));
+    expect(report.errors.map((e) => `${e.file}: ${e.message}`)).toEqual([
+      `descriptive_val.json: record ${descriptiveKey}: answers.2: longer than 1000 characters`,
+      `reasoning_val.json: record ${reasoningKey}: query: longer than 2000 characters`,
+      `reasoning_val.json: record ${longAnswerKey}: answer: longer than 1000 characters`,
+    ]);
+    expect(storedQa(`reasoning:${reasoningKey}`)).toBeUndefined();
+    expect(storedQa(`reasoning:${longAnswerKey}`)).toBeUndefined();
+    expect(storedQa(`descriptive:${descriptive.figure_id}_0`)).toBeUndefined();
+    // The limit is not a trim: a published question with spaces around it is stored as it is.
+    const spaced = Object.entries(REASONING).find(([, record]) => record.query !== record.query.trim());
+    if (!spaced) throw new Error('the sample has no question with spaces around it');
+    expect(storedQa(`reasoning:${spaced[0]}`)?.query).toBe(spaced[1].query);
+  });
+
   it('through the CLI: --format charxiv --json prints the report', () => {
     const result = runCli(['import', DATA, '--format', 'charxiv', '--split', 'cx', '--json'], { dbPath: join(dir, 'cli.sqlite') });
     expect(result.stderr).toBe('');

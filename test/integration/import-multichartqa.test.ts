@@ -159,6 +159,35 @@ describe('MultiChartQA import (real sample)', () => {
     expect(getChartSummary(db, chart.id)).toMatchObject({ image_missing: true, has_image: false, table_source: null, table_confirmed: false });
   });
 
+  it('refuses by record, naming file and field, a question over 2,000 characters, an answer over 1,000 and a bidi control in an image path', () => {
+    const groups = groupsOf(MULTICHARTQA_DATA);
+    const data = join(dir, 'long', 'data');
+    for (const group of groups) cpSync(join(MULTICHARTQA_DATA, group), join(data, group), { recursive: true });
+    const group = groups.find((name) => recordsOf(MULTICHARTQA_DATA, name).length >= 4);
+    if (!group) throw new Error('the sample needs a group of four questions');
+    const [longQuestion, longAnswer, badPath, ...rest] = recordsOf(MULTICHARTQA_DATA, group);
+    if (!longQuestion || !longAnswer || !badPath) throw new Error('short group');
+    writeFileSync(
+      join(data, group, MULTICHARTQA_QA_FILE_NAME),
+      JSON.stringify([
+        { ...longQuestion, question: `${longQuestion.question} ${'x'.repeat(2_000)}` },
+        { ...longAnswer, answer: 'y'.repeat(1_001) },
+        { ...badPath, image: badPath.image.map((path, index) => (index === 0 ? `\u2066${path}` : path)) },
+        ...rest,
+      ]),
+    );
+
+    const { report } = importFolder(db, join(dir, 'long'));
+    const file = `${group}/${MULTICHARTQA_QA_FILE_NAME}`;
+    expect(report.errors.map((e) => `${e.file}: ${e.message}`)).toEqual([
+      `${file}: record ${longQuestion.id}: question: longer than 2000 characters`,
+      `${file}: record ${longAnswer.id}: answer: longer than 1000 characters`,
+      `${file}: record ${badPath.id}: image.0: may not hold NUL or bidirectional control characters (U+202A–U+202E, U+2066–U+2069)`,
+    ]);
+    for (const record of [longQuestion, longAnswer, badPath]) expect(storedQa(record.id)).toBeUndefined();
+    for (const record of rest) expect(storedQa(record.id)?.query).toBe(record.question);
+  });
+
   it('through the CLI: --json prints the report with groups_imported; an undetectable folder is refused naming what was looked for', () => {
     const dbPath = join(dir, 'cli.sqlite');
     const result = runCli(['import', ROOT, '--json'], { dbPath });

@@ -50,3 +50,30 @@ export function renameEntry(zip: Buffer, from: string, to: string): Buffer {
   if (count === 0) throw new Error(`renameEntry: no entry named ${from}`);
   return out;
 }
+
+const CENTRAL_HEADER = 0x02014b50;
+const LOCAL_HEADER = 0x04034b50;
+
+/**
+ * The same zip with `name`'s uncompressed size given as `size` in its local header and the
+ * central directory, its data left as it is: how a hostile archive hides what it inflates to
+ * (yazl writes true sizes). The zip must be without zip64 records, as yazl makes small ones.
+ */
+export function understateSize(zip: Buffer, name: string, size: number): Buffer {
+  const out = Buffer.from(zip);
+  const wanted = Buffer.from(name);
+  let patched = 0;
+  for (let at = 0; at + 46 <= out.length; at++) {
+    const signature = out.readUInt32LE(at);
+    if (signature === CENTRAL_HEADER && out.subarray(at + 46, at + 46 + out.readUInt16LE(at + 28)).equals(wanted)) {
+      out.writeUInt32LE(size, at + 24);
+      patched++;
+    } else if (signature === LOCAL_HEADER && out.subarray(at + 30, at + 30 + out.readUInt16LE(at + 26)).equals(wanted)) {
+      // Zero when the sizes follow the data in a descriptor (general purpose bit 3); readers take the central directory's.
+      if (out.readUInt32LE(at + 22) !== 0) out.writeUInt32LE(size, at + 22);
+      patched++;
+    }
+  }
+  if (patched !== 2) throw new Error(`understateSize: expected a local and a central header for ${name}, patched ${patched}`);
+  return out;
+}

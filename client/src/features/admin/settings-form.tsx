@@ -52,7 +52,14 @@ const SESSION_IDLE_FIELD = {
   hint: 'A session unused this long ends, and its user logs in again (5 minutes to 7 days). Every session ends 7 days after login, however busy.',
 } as const;
 
-const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, CHANGE_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD];
+/** Browser uploads: what one zip may unpack to (checked before unpacking and while it is written). */
+const UPLOAD_NUMBER_FIELDS = [
+  { key: 'upload_max_unpacked_mb', label: 'Upload: most unpacked (MiB)', step: '1', hint: 'A zip whose files come to more is refused; lowered to half the free disk where uploads are unpacked.' },
+  { key: 'upload_max_ratio', label: 'Upload: most unpacked per zip size (times)', step: '1', hint: 'Real splits unpack to 1–17 times their zip; a zip bomb to a thousand.' },
+  { key: 'upload_max_entries', label: 'Upload: most files in a zip', step: '1000', hint: 'A ChartQA split has three files per chart.' },
+] as const;
+
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, CHANGE_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD, ...UPLOAD_NUMBER_FIELDS];
 
 type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
 
@@ -369,6 +376,16 @@ function SettingsEditor({ settings }: { settings: Settings }) {
           )}
         </Field>
       </div>
+      <h2 id="upload-settings-heading">Uploads</h2>
+      <div className="form-row" role="group" aria-labelledby="upload-settings-heading">
+        {UPLOAD_NUMBER_FIELDS.map(({ key, label, step, hint }) => (
+          <Field key={key} label={label} error={errorFor(key)} hint={hint}>
+            {(control) => (
+              <input {...control} name={key} type="number" min={1} step={step} value={draft[key]} onChange={(event) => set(key, event.target.value)} />
+            )}
+          </Field>
+        ))}
+      </div>
       <div className="form-row">
         <button type="submit" className="primary" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save settings'}
@@ -388,7 +405,7 @@ function SettingsEditor({ settings }: { settings: Settings }) {
   );
 }
 
-/** The admin's settings: generation (model, sampling, duplicate filter, limits, unchanged-answer controls, prices), review (k, rule, lease) and sessions (idle timeout). */
+/** The admin's settings: generation (model, sampling, duplicate filter, limits, unchanged-answer controls, prices), review (k, rule, lease), sessions (idle timeout) and uploads' limits. */
 export function SettingsForm() {
   const settings = useSettings();
   if (settings.isPending) return <p className="muted">Loading settings…</p>;
