@@ -7,6 +7,11 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  /**
+   * The workbench ended the caller's lease before they submitted (a change of the reviews per
+   * item decided the item or took the lease's slot): the message says which; claim the next item.
+   */
+  'lease_ended',
   'rate_limited',
   'payload_too_large',
   /** A write whose body is not JSON (or not UTF-8, or compressed in a way the server does not read). */

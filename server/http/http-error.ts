@@ -6,6 +6,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  lease_ended: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   bad_origin: 403,
