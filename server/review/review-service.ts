@@ -334,6 +334,7 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
     if (decided && sealedFrom(db, review.item_id).length > 0) throw decidedWithOthers(reviewId, review.item_id);
     if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
     retractReview(db, reviewId, 'undo');
+    recordAudit(db, { actor_id: reviewerId, action: 'review.undone', target_type: 'item', target_id: review.item_id, details: { review_id: reviewId, from: state?.status ?? null } });
     if (decided) {
       setItemStatus(db, review.item_id, 'in_review');
       applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
