@@ -8,6 +8,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   lease_ended: 409,
   payload_too_large: 413,
+  too_large_to_draw: 422,
   unsupported_media_type: 415,
   bad_origin: 403,
   storage_unavailable: 503,
