@@ -86,7 +86,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       itemRoutes(ctx, services.review),
       itemDiscussionRoutes(ctx),
       runRoutes(ctx, services.executor),
-      settingsRoutes(ctx),
+      settingsRoutes(ctx, services.review),
       reviewRoutes(ctx, services.review, services.teamStats),
       reflectionRoutes(ctx, services.feedbackLoop, services.reflectionBatches),
       exportRoutes(ctx),

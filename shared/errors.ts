@@ -7,8 +7,15 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  /**
+   * The workbench ended the caller's lease before they submitted (a change of the reviews per
+   * item decided the item or took the lease's slot): the message says which; claim the next item.
+   */
+  'lease_ended',
   'rate_limited',
   'payload_too_large',
+  /** A chart whose table is past the drawing limit (shared/chart-spec/drawing-limit.ts): not drawn, the message says its size. */
+  'too_large_to_draw',
   /** A write whose body is not JSON (or not UTF-8, or compressed in a way the server does not read). */
   'unsupported_media_type',
   /** A write from a page of another origin (cross-site or same-site forgery). */

@@ -12,6 +12,7 @@ import { ExtractionJobSchema } from './api/tables';
 import { ChartTypeJobSchema } from './api/chart-types';
 import { RoleSchema } from './domain/roles';
 import { ItemStatusSchema } from './domain/generation';
+import { LeaseEndReasonSchema } from './domain/review';
 import { StatusCountsSchema } from './api/review';
 
 /** What happened to a chart group (`chart_group.changed`). */
@@ -57,8 +58,11 @@ export const ServerEventSchemas = {
   'item.released': z.object({ item_id: z.number().int() }),
   /** A review was submitted or undone, or a curator adjudicated: the item's status now. */
   'item.decided': z.object({ item_id: z.number().int(), status: ItemStatusSchema }),
-  /** Sent only to the reviewer whose lease ran out. */
-  'lease.expired': z.object({ item_id: z.number().int() }),
+  /**
+   * Sent only to the reviewer whose lease ended: it ran out (no `reason`), or the workbench ended
+   * it (`reason`: a change of the reviews per item decided the item or took the lease's slot).
+   */
+  'lease.expired': z.object({ item_id: z.number().int(), reason: LeaseEndReasonSchema.optional() }),
   /**
    * Sent only to the reviewer who submitted: the server stored their review of the item. Their
    * other tabs and windows showing that item (or holding it next) learn it is done there too.

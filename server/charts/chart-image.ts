@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { tooLargeToDraw, tooLargeToDrawMessage } from '../../shared/chart-spec/drawing-limit';
 import { chartHasTable, getChartForRender, getChartImage } from './chart-queries';
 import { renderChartPngOffThread } from './render-pool';
 
@@ -11,6 +12,17 @@ const renderCache = new Map<string, Buffer>();
 /** Renders under way, so two callers asking for one chart (a page and a prefetch) draw it once. */
 const rendering = new Map<string, Promise<Buffer>>();
 
+/** A chart with no image of its own whose table is past the drawing limit: refused, not drawn (the message names it and its size). */
+export class ChartTooLargeError extends Error {
+  constructor(
+    readonly chartId: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChartTooLargeError';
+  }
+}
+
 export interface ChartImage {
   png: Buffer;
   etag: string;
@@ -21,7 +33,7 @@ export interface ChartImage {
  * The chart's own PNG, or one rendered from its data table by its type (in the annotation's
  * colours and series order, when it gives them). The original always wins: every place that
  * serves or exports a chart image (the image route, `hqa export --images`, evaluation runs)
- * comes here. Null: no such chart.
+ * comes here. Null: no such chart. Throws ChartTooLargeError for a table past the drawing limit.
  */
 export async function chartImage(db: Db, id: number): Promise<ChartImage | null> {
   const original = getChartImage(db, id);
@@ -30,6 +42,9 @@ export async function chartImage(db: Db, id: number): Promise<ChartImage | null>
   if (!chartHasTable(db, id)) return null;
   const chart = getChartForRender(db, id);
   if (!chart) return null;
+  // Refused before a thread is asked: a table past the limit would hold it for seconds.
+  const size = tooLargeToDraw(chart.table);
+  if (size) throw new ChartTooLargeError(id, tooLargeToDrawMessage(`chart ${id} (${chart.name})`, size));
   const key = `${id}:${chart.chart_type}:${chart.updated_at}`;
   let png = renderCache.get(key);
   if (!png) {

@@ -154,7 +154,7 @@ export function storedDrawingStyle(annotation: string | null, table: DataTable):
 export function getChartForRender(
   db: Db,
   id: number,
-): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string } | null {
+): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string; name: string } | null {
   const row = statement(db, 'SELECT split, imgname, data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
     | { split: string; imgname: string; data_table: string | null; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
     | undefined;
@@ -167,6 +167,7 @@ export function getChartForRender(
     title: row.title,
     style: storedDrawingStyle(row.annotation, table),
     updated_at: row.updated_at,
+    name: `${row.split}/${row.imgname}`,
   };
 }
 

@@ -6,6 +6,7 @@ import { compile } from 'vega-lite';
 import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
 import { CHART_FONT, DEFAULT_CHART_WIDTH } from '../../shared/chart-spec/chart-style';
 import { buildChartSpec } from '../../shared/chart-spec/vega-lite-spec';
+import { tooLargeToDraw, tooLargeToDrawMessage } from '../../shared/chart-spec/drawing-limit';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
 
@@ -17,8 +18,11 @@ export const CHART_FONT_FILES = {
   bold: require.resolve('@expo-google-fonts/roboto/700Bold/Roboto_700Bold.ttf'),
 } as const;
 
-/** Draws `table` as an SVG document (white background, text in Roboto). */
+/** Draws `table` as an SVG document (white background, text in Roboto); refuses a table past the drawing limit. */
 export async function renderChartSvg(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): Promise<string> {
+  // Callers check first (chart-image.ts names the chart); this keeps any other caller from holding a thread for seconds.
+  const size = tooLargeToDraw(table);
+  if (size) throw new Error(tooLargeToDrawMessage(options.title ? `the chart "${options.title}"` : 'the chart', size));
   const { spec } = compile(buildChartSpec(table, chartType, options));
   // A fresh view per call: views hold dataflow state, so nothing is shared between requests.
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });

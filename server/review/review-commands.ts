@@ -4,6 +4,7 @@ import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmitRev
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { BulkTarget } from '../../shared/api/assignment';
 import type { ReviewEvents } from './review-events';
+import type { ReviewsPerItemSettlement } from './reviews-per-item';
 import { retireItems } from './assignment-service';
 import { disguiseGoldTask, isGoldReviewId, submitGoldReview, undoGoldReview } from './gold-service';
 import { adjudicate, claimNext, release, renew, requeue, sealedFrom, submitReview, undoReview } from './review-service';
@@ -104,6 +105,19 @@ export class ReviewCommands {
     const { retired, releasedLeases } = retireItems(this.db, target, reason, curatorId);
     this.events.expired(releasedLeases);
     return retired.length;
+  }
+
+  /**
+   * Tells clients what a change of the reviews per item did once it committed
+   * (`settleForReviewsPerItem`, run in the settings write): the holders of ended leases why, open
+   * pages the decided items (sealed as a submit's are), the feedback loop the settled ones.
+   */
+  reviewsPerItemSettled(settlement: ReviewsPerItemSettlement): void {
+    this.events.expired(settlement.ended_leases);
+    for (const item of settlement.decided) {
+      this.events.decided(item.item_id, item.status, item.sealed_from);
+      if (settled(item.status)) this.hooks.onDecided(item.item_id);
+    }
   }
 
   /** How many items went back to the queue. */

@@ -1,4 +1,5 @@
 import type { ItemStatus } from '../../shared/domain/generation';
+import type { LeaseEndReason } from '../../shared/domain/review';
 import type { AppContext } from '../app-context';
 import { nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
@@ -81,9 +82,10 @@ export class ReviewEvents {
     this.claimed(itemId, reviewerId);
   }
 
-  expired(leases: { item_id: number; reviewer_id: number }[]): void {
+  /** Leases that ended without a review: their holders are told (with why, when the workbench ended them), lists see the item free. */
+  expired(leases: readonly { item_id: number; reviewer_id: number; reason?: LeaseEndReason }[]): void {
     for (const lease of leases) {
-      this.ctx.publishTo(lease.reviewer_id, 'lease.expired', { item_id: lease.item_id });
+      this.ctx.publishTo(lease.reviewer_id, 'lease.expired', lease.reason ? { item_id: lease.item_id, reason: lease.reason } : { item_id: lease.item_id });
       this.ctx.publish('item.released', { item_id: lease.item_id });
     }
     if (leases.length > 0) {

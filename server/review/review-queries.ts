@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import type { QueueFilters, ReviewCriteria, ReviewRecord } from '../../shared/api/review';
 import { ItemStatusSchema, type ItemStatus, type RequeueReason } from '../../shared/domain/generation';
-import { DecisionSchema, type Decision } from '../../shared/domain/review';
+import { DecisionSchema, LeaseEndReasonSchema, type Decision, type LeaseEndReason } from '../../shared/domain/review';
 import { AnswerTypeSchema, type AnswerType } from '../../shared/table/answers';
 
 /** All SQL of review: leases, reviews, answer history, adjudications. */
@@ -204,8 +205,13 @@ export function findClaimable(
   return row?.id ?? null;
 }
 
-/** Leases the item to the reviewer until `expiresAt`; a lease they still hold on it is extended and keeps its token. */
+/**
+ * Leases the item to the reviewer until `expiresAt`; a lease they still hold on it is extended and
+ * keeps its token. A note of an earlier lease of theirs on it that was ended for them
+ * (`lease_endings`) goes: it spoke of that lease, not this one.
+ */
 export function insertLease(db: Db, itemId: number, reviewerId: number, expiresAt: string): LeaseRef {
+  statement(db, 'DELETE FROM lease_endings WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId);
   return statement(db,
     `INSERT INTO leases (item_id, reviewer_id, expires_at, token) VALUES (?, ?, ?, lower(hex(randomblob(8))))
      ON CONFLICT (item_id, reviewer_id) DO UPDATE SET expires_at = excluded.expires_at
@@ -226,6 +232,48 @@ export function deleteLiveLease(db: Db, itemId: number, reviewerId: number, now:
 export function deleteLease(db: Db, itemId: number, reviewerId: number, token?: string): boolean {
   if (token === undefined) return statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId).changes > 0;
   return statement(db, "DELETE FROM leases WHERE item_id = ? AND reviewer_id = ? AND COALESCE(token, '') = ?").run(itemId, reviewerId, token).changes > 0;
+}
+
+const ReviewerIdsSchema = z.array(z.number().int());
+
+/** Why a lease was ended for its holder (migration 031): what their next submit or renewal is told. */
+export interface LeaseEnding {
+  reason: LeaseEndReason;
+  k_from: number;
+  k_to: number;
+}
+
+/** Ends the reviewer's lease on the item (live or not) and notes why, for their next submit or renewal. */
+export function endLeaseWithReason(db: Db, itemId: number, reviewerId: number, ending: LeaseEnding): void {
+  statement(db, 'DELETE FROM leases WHERE item_id = ? AND reviewer_id = ?').run(itemId, reviewerId);
+  statement(db,
+    `INSERT INTO lease_endings (item_id, reviewer_id, reason, k_from, k_to) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (item_id, reviewer_id) DO UPDATE SET reason = excluded.reason, k_from = excluded.k_from, k_to = excluded.k_to, ended_at = excluded.ended_at`,
+  ).run(itemId, reviewerId, ending.reason, ending.k_from, ending.k_to);
+}
+
+/** Why the reviewer's last lease on the item was ended for them; null when it was not (or they leased it again since). */
+export function leaseEnding(db: Db, itemId: number, reviewerId: number): LeaseEnding | null {
+  const row = statement(db, 'SELECT reason, k_from, k_to FROM lease_endings WHERE item_id = ? AND reviewer_id = ?').get(itemId, reviewerId) as
+    | { reason: string; k_from: number; k_to: number }
+    | undefined;
+  if (!row) return null;
+  return { reason: LeaseEndReasonSchema.parse(row.reason), k_from: row.k_from, k_to: row.k_to };
+}
+
+/**
+ * The items in review with their standing reviews and the holders of their live leases, oldest
+ * lease first: what a change of k is applied to. Items in review are few (the ones being worked
+ * on), so this walks them all.
+ */
+export function itemsInReview(db: Db, now: string): { id: number; standing: number; holders: number[] }[] {
+  const rows = statement(db,
+    `SELECT i.id,
+        (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id AND r.retracted_at IS NULL) AS standing,
+        (SELECT json_group_array(reviewer_id) FROM (SELECT l.reviewer_id FROM leases l WHERE l.item_id = i.id AND l.expires_at > @now ORDER BY l.created_at, l.reviewer_id)) AS holders
+     FROM hqa_items i WHERE i.status = 'in_review' ORDER BY i.id`,
+  ).all({ now }) as { id: number; standing: number; holders: string }[];
+  return rows.map((row) => ({ id: row.id, standing: row.standing, holders: ReviewerIdsSchema.parse(JSON.parse(row.holders)) }));
 }
 
 export function deleteItemLeases(db: Db, itemId: number): { reviewer_id: number }[] {

@@ -7,6 +7,7 @@ import type { ItemDetail } from '../../shared/api/items';
 import type { ItemStatus, RequeueReason } from '../../shared/domain/generation';
 import { agreedAnswer, answerTypeProblem, checkAnswer, type AnswerCheck } from '../../shared/review/answer-checks';
 import { consensus } from '../../shared/review/consensus';
+import { leaseEndedMessage } from '../../shared/domain/review';
 import { sameAnswer } from '../../shared/table/answer-compare';
 import type { AnswerType } from '../../shared/table/answers';
 import { HttpError, notFound } from '../http/http-error';
@@ -28,6 +29,7 @@ import {
   insertLease,
   insertReview,
   itemState,
+  leaseEnding,
   type LeaseRef,
   liveLeaseCount,
   nowIso,
@@ -180,9 +182,22 @@ export function claimNext(
   });
 }
 
+/**
+ * Refuses, with `lease_ended` and the reason, a submit or renewal under a lease the workbench
+ * ended for the reviewer (a change of k): without it they would read "already decided" or "no
+ * live lease" and could not tell why, or retry the same item.
+ */
+function refuseEndedLease(db: Db, itemId: number, reviewerId: number): void {
+  const ending = leaseEnding(db, itemId, reviewerId);
+  if (ending) throw new HttpError('lease_ended', leaseEndedMessage(itemId, ending));
+}
+
 export function renew(db: Db, itemId: number, reviewerId: number): string {
   const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
-  if (!renewLease(db, itemId, reviewerId, nowIso(), expiresAt)) throw new HttpError('conflict', `you hold no live lease on item ${itemId}; it went back to the queue`);
+  if (!renewLease(db, itemId, reviewerId, nowIso(), expiresAt)) {
+    refuseEndedLease(db, itemId, reviewerId);
+    throw new HttpError('conflict', `you hold no live lease on item ${itemId}; it went back to the queue`);
+  }
   return expiresAt;
 }
 
@@ -200,9 +215,10 @@ export function release(db: Db, itemId: number, reviewerId: number, token?: stri
  * answer only when the accepting reviews agree on it (each gives its correction or the item's
  * answer as it is; one review, k = 1, agrees with itself): when they give different answers the
  * item goes to adjudication, where the curator sees them all. A corrected question is the
- * latest accepting review's.
+ * latest accepting review's. The one rule: a submit and a change of k (`reviews-per-item.ts`)
+ * both decide through it. `userId`: who caused the decision, for the answer's history.
  */
-function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus {
+export function decide(db: Db, itemId: number, now: string, userId: number | null): ItemStatus {
   const settings = getSettings(db);
   const reviews = standingDecisions(db, itemId);
   const outcome = consensus(
@@ -229,6 +245,7 @@ function decide(db: Db, itemId: number, now: string, userId: number): ItemStatus
 /** Ends the reviewer's live lease on the item as their review is stored; a conflict naming the item when they hold none. */
 export function consumeLease(db: Db, itemId: number, reviewerId: number, now: string): void {
   if (!deleteLiveLease(db, itemId, reviewerId, now)) {
+    refuseEndedLease(db, itemId, reviewerId);
     throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
   }
 }
@@ -261,7 +278,10 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
     if (state.created_by === reviewerId) throw new HttpError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
-    if (DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
+    if (DECIDED.includes(state.status)) {
+      refuseEndedLease(db, itemId, reviewerId);
+      throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
+    }
     if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
     refuseMistypedAnswer(review.corrected_answer, state.answer_type, itemId, 'body.corrected_answer');
     consumeLease(db, itemId, reviewerId, now);
@@ -314,6 +334,7 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
     if (decided && sealedFrom(db, review.item_id).length > 0) throw decidedWithOthers(reviewId, review.item_id);
     if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
     retractReview(db, reviewId, 'undo');
+    recordAudit(db, { actor_id: reviewerId, action: 'review.undone', target_type: 'item', target_id: review.item_id, details: { review_id: reviewId, from: state?.status ?? null } });
     if (decided) {
       setItemStatus(db, review.item_id, 'in_review');
       applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });

@@ -53,12 +53,21 @@ export function getSetting<K extends keyof Settings>(db: Db, key: K): Settings[K
 
 /** Stores `patch` with its audit entry (`actorId`: who; null for the CLI or a test). */
 export function putSettings(db: Db, patch: Partial<Settings>, actorId: number | null = null): Settings {
+  return putSettingsWith(db, patch, actorId, () => undefined).settings;
+}
+
+/**
+ * putSettings, running `within` in the same transaction once the values are stored (getSettings
+ * reads them there): what a change makes follow in other tables commits or rolls back with it.
+ */
+export function putSettingsWith<T>(db: Db, patch: Partial<Settings>, actorId: number | null, within: () => T): { settings: Settings; result: T } {
   const upsert = statement(db, `INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`);
   // Inside another transaction this would be a savepoint, whose later rollback the cache could not see.
   if (db.inTransaction) throw new Error('putSettings commits on its own: call it outside any transaction');
+  let result: T;
   try {
-    db.transaction(() => {
+    result = db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined) continue;
         // Checked here too (the route's schema already did), for callers other than the route: a
@@ -69,10 +78,13 @@ export function putSettings(db: Db, patch: Partial<Settings>, actorId: number | 
         upsert.run(key, JSON.stringify(value));
       }
       recordAudit(db, { actor_id: actorId, action: 'settings.updated', target_type: 'settings', details: { changed: patch } });
+      // The cached settings predate the write, and this connection's own writes leave data_version as it was.
+      inForce.delete(db);
+      return within();
     })();
   } finally {
     // Dropped whether it committed or not: what is read next comes from the table.
     inForce.delete(db);
   }
-  return getSettings(db);
+  return { settings: getSettings(db), result };
 }

@@ -3,9 +3,11 @@ import { settingsApi } from '../../shared/api/settings';
 import type { Settings } from '../../shared/settings';
 import type { AppContext } from '../app-context';
 import { apiRouter, handle } from '../http/handle';
-import { getSettings, putSettings } from './settings-queries';
+import type { ReviewCommands } from '../review/review-commands';
+import { updateSettings } from './settings-commands';
+import { getSettings } from './settings-queries';
 
-export function settingsRoutes(ctx: AppContext): Router {
+export function settingsRoutes(ctx: AppContext, review: ReviewCommands): Router {
   const api = apiRouter(ctx.db);
   handle(api, settingsApi.get, 'admin', () => ({ settings: getSettings(ctx.db) }));
   // The guidelines are the reviewers' to read; only admins change them (PATCH below).
@@ -14,7 +16,7 @@ export function settingsRoutes(ctx: AppContext): Router {
     // The schema fills defaults for keys left out; store only what the admin sent.
     const sent = new Set(Object.keys(req.body as object));
     const patch = Object.fromEntries(Object.entries(body).filter(([key]) => sent.has(key))) as Partial<Settings>;
-    return { settings: putSettings(ctx.db, patch, user.id) };
+    return { settings: updateSettings(ctx.db, review, patch, user.id) };
   });
   return api.router;
 }

@@ -8,12 +8,26 @@ export class SplitNotFoundError extends Error {}
 /** A split something was made from: deleting it would take away what a decision or a cost record rests on. */
 export class SplitInUseError extends Error {}
 
-/** Renames (a display label only: charts.split, exports and runs keep the name) and/or archives a split, in one transaction. */
+/**
+ * Renames (a display label only: charts.split, exports and runs keep the name) and/or archives a
+ * split, in one transaction with an audit entry for each change that changed something (a label
+ * set to what it was, or archiving an archived split, records nothing).
+ */
 export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: number): SplitSummary {
   return db.transaction(() => {
-    if (getSplit(db, name) === null) throw new SplitNotFoundError(`split "${name}" not found`);
-    if (update.label !== undefined) setSplitLabel(db, name, update.label === null || update.label === '' ? null : update.label);
-    if (update.archived !== undefined) setSplitArchived(db, name, update.archived, userId);
+    const before = getSplit(db, name);
+    if (before === null) throw new SplitNotFoundError(`split "${name}" not found`);
+    if (update.label !== undefined) {
+      const label = update.label === null || update.label === '' ? null : update.label;
+      setSplitLabel(db, name, label);
+      if (label !== before.label) recordAudit(db, { actor_id: userId, action: 'split.relabelled', target_type: 'split', target_id: name, details: { from: before.label, to: label } });
+    }
+    if (update.archived !== undefined) {
+      setSplitArchived(db, name, update.archived, userId);
+      if (update.archived !== (before.archived_at !== null)) {
+        recordAudit(db, { actor_id: userId, action: update.archived ? 'split.archived' : 'split.unarchived', target_type: 'split', target_id: name });
+      }
+    }
     const updated = getSplit(db, name);
     if (updated === null) throw new SplitNotFoundError(`split "${name}" not found`);
     return updated;

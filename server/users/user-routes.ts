@@ -19,12 +19,12 @@ export function userRoutes(ctx: AppContext): Router {
     return { user, revoked_sessions: revokedSessions };
   });
   handle(api, usersApi.enable, 'admin', ({ params: { id }, user }) => ({ user: enableUser(ctx, id, user.id) }));
-  handle(api, usersApi.resetPassword, 'admin', async ({ params: { id } }) => {
-    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, id);
+  handle(api, usersApi.resetPassword, 'admin', async ({ params: { id }, user: admin }) => {
+    const { user, generatedPassword, revokedSessions } = await resetPassword(ctx, id, admin.id);
     return { user, generated_password: generatedPassword, revoked_sessions: revokedSessions };
   });
-  handle(api, usersApi.revokeSessions, 'admin', ({ params: { id } }) => {
-    const { user, revokedSessions } = revokeSessions(ctx, id);
+  handle(api, usersApi.revokeSessions, 'admin', ({ params: { id }, user: admin }) => {
+    const { user, revokedSessions } = revokeSessions(ctx, id, admin.id);
     return { user, revoked_sessions: revokedSessions };
   });
   return api.router;

@@ -129,12 +129,14 @@ export function enableUser(ctx: AccountContext, id: number, actorId: number | nu
   return adminUser(ctx.db, id);
 }
 
-/** Ends every session of a user (each signed-in browser must log in again). */
-export function revokeSessions(ctx: AccountContext, id: number): { user: AdminUser; revokedSessions: number } {
+/** Ends every session of a user (each signed-in browser must log in again). `actorId`: who, for the audit log (null: the CLI). */
+export function revokeSessions(ctx: AccountContext, id: number, actorId: number | null = null): { user: AdminUser; revokedSessions: number } {
   const { db } = ctx;
   const revokedSessions = db.transaction(() => {
     accountOrThrow(db, id);
-    return endUserSessions(db, id);
+    const ended = endUserSessions(db, id);
+    recordAudit(db, { actor_id: actorId, action: 'user.sessions_revoked', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    return ended;
   })();
   ctx.disconnectSockets({ userId: id });
   return { user: adminUser(db, id), revokedSessions };
@@ -143,10 +145,12 @@ export function revokeSessions(ctx: AccountContext, id: number): { user: AdminUs
 /**
  * Gives a user a generated password, returned this once, and ends their sessions: a reset is
  * for a password that is lost or known to someone else, who must not stay signed in with it.
+ * `actorId`: who, for the audit log (null: the CLI).
  */
 export async function resetPassword(
   ctx: AccountContext,
   id: number,
+  actorId: number | null = null,
 ): Promise<{ user: AdminUser; generatedPassword: string; revokedSessions: number }> {
   const { db } = ctx;
   accountOrThrow(db, id);
@@ -155,7 +159,10 @@ export async function resetPassword(
   const revokedSessions = db.transaction(() => {
     accountOrThrow(db, id);
     setPasswordHash(db, id, hash);
-    return endUserSessions(db, id);
+    const ended = endUserSessions(db, id);
+    // Who reset it and when; never the password or its hash.
+    recordAudit(db, { actor_id: actorId, action: 'user.password_reset', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    return ended;
   })();
   ctx.disconnectSockets({ userId: id });
   return { user: adminUser(db, id), generatedPassword, revokedSessions };

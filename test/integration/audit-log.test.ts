@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntrySchema, AuditListResponseSchema, type AuditEntry, type AuditListQuery } from '../../shared/api/audit';
-import { NextResponseSchema } from '../../shared/api/review';
+import { NextResponseSchema, reviewApi, SubmitReviewResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema, RunResponseSchema } from '../../shared/api/runs';
-import { CreateUserResponseSchema } from '../../shared/api/users';
+import { CreateUserResponseSchema, ResetPasswordResponseSchema, usersApi } from '../../shared/api/users';
+import { splitsApi } from '../../shared/api/splits';
 import { exportItemId } from '../../shared/export/chart-hqa';
-import { queryString } from '../../shared/api/endpoint';
+import { fillPath, queryString } from '../../shared/api/endpoint';
 import { importFolder } from '../../server/import/import-folder';
 import { putSettings, getSetting } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
@@ -206,5 +207,63 @@ describe('the audit log', () => {
     const lines = text.trimEnd().split('\n').map((line) => AuditEntrySchema.parse(JSON.parse(line)));
     expect(lines).toEqual(await audit({ target_type: 'user', limit: 200 }));
     expect(lines.length).toBeGreaterThan(3);
+  });
+  it('records a password reset and a revocation of sessions, by the admin, with the sessions ended and never the password', async () => {
+    const created = await admin.post(usersApi.create.path, { username: 'rita', role: 'reviewer', password: 'rita-password-1' });
+    const id = CreateUserResponseSchema.parse(created.body).user.id;
+    await new TestClient(server.url).login('rita', 'rita-password-1');
+    const reset = await admin.post(fillPath(usersApi.resetPassword.path, { id }));
+    expect(reset.status, JSON.stringify(reset.body)).toBe(200);
+    const { generated_password: password } = ResetPasswordResponseSchema.parse(reset.body);
+    await new TestClient(server.url).login('rita', password);
+    const revoked = await admin.post(fillPath(usersApi.revokeSessions.path, { id }));
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    const entries = await audit({ target_type: 'user', target_id: String(id) });
+    expect(entries.map((e) => [e.action, e.actor_id, e.details.revoked_sessions])).toEqual([
+      ['user.sessions_revoked', adminId, 1],
+      ['login.succeeded', id, undefined],
+      ['user.password_reset', adminId, 1],
+      ['login.succeeded', id, undefined],
+      ['user.created', adminId, undefined],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(password);
+    // A refused reset (no such user) rolls back and leaves no entry.
+    expect((await admin.post(fillPath(usersApi.resetPassword.path, { id: 999_999 }))).status).toBe(404);
+    expect(await audit({ action: 'user.password_reset', target_id: '999999' })).toEqual([]);
+  });
+
+  it('records a review taken back, by its reviewer, naming the review', async () => {
+    await generateItems(server, 1);
+    const task = NextResponseSchema.parse((await reviewer.post(reviewApi.next.path, {})).body).task;
+    if (!task) throw new Error('no item to review');
+    const submitted = await reviewer.post(fillPath(reviewApi.submit.path, { id: task.item.id }), acceptReview());
+    const { review_id: reviewId } = SubmitReviewResponseSchema.parse(submitted.body);
+    expect((await reviewer.post(fillPath(reviewApi.undo.path, { id: reviewId }))).status).toBe(200);
+    const entries = await audit({ target_type: 'item', target_id: String(task.item.id) });
+    expect(entries.map((e) => [e.action, e.actor_id])).toEqual([
+      ['review.undone', reviewerId],
+      ['review.submitted', reviewerId],
+    ]);
+    expect(entries[0]?.details).toEqual({ review_id: reviewId, from: 'accepted' });
+    // The undo leased the item to the reviewer again: give it back for the tests after.
+    expect((await reviewer.post(fillPath(reviewApi.release.path, { id: task.item.id }), {})).status).toBe(200);
+  });
+
+  it('records a split relabelled and archived, with the label before and after; a change to the same value records nothing', async () => {
+    const path = fillPath(splitsApi.update.path, { name: 'audit-sample' });
+    expect((await admin.patch(path, { label: 'Audit sample' })).status).toBe(200);
+    expect((await admin.patch(path, { label: 'Audit sample, checked' })).status).toBe(200);
+    expect((await admin.patch(path, { label: 'Audit sample, checked' })).status).toBe(200);
+    expect((await admin.patch(path, { archived: true })).status).toBe(200);
+    expect((await admin.patch(path, { label: '', archived: false })).status).toBe(200);
+    const entries = await audit({ target_type: 'split', target_id: 'audit-sample' });
+    expect(entries.map((e) => [e.action, e.actor_id, e.details])).toEqual([
+      ['split.unarchived', adminId, {}],
+      ['split.relabelled', adminId, { from: 'Audit sample, checked', to: null }],
+      ['split.archived', adminId, {}],
+      ['split.relabelled', adminId, { from: 'Audit sample', to: 'Audit sample, checked' }],
+      ['split.relabelled', adminId, { from: null, to: 'Audit sample' }],
+      ['split.imported', adminId, expect.anything()],
+    ]);
   });
 });

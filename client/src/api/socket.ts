@@ -6,6 +6,7 @@ import type { EvalRun, EvalRunDetailResponseSchema, EvalRunListResponseSchema } 
 import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '@shared/api/items';
 import type { QueueResponseSchema } from '@shared/api/review';
 import type { ItemStatus } from '@shared/domain/generation';
+import type { LeaseEndReason } from '@shared/domain/review';
 import type { Proposal, ProposalListResponse } from '@shared/api/pool';
 import type { ReflectionBatch } from '@shared/api/reflection';
 import type { ExtractionJob } from '@shared/api/tables';
@@ -33,7 +34,7 @@ type ItemListResponse = z.infer<typeof ItemListResponseSchema>;
 type QueueResponse = z.infer<typeof QueueResponseSchema>;
 
 /** A lease of this user's that ran out, as the server told it (`lease.expired`). */
-export type ExpiredLease = { item_id: number; at: number };
+export type ExpiredLease = { item_id: number; at: number; reason?: LeaseEndReason };
 /** Only the latest few matter: the review page holds at most two leases. */
 const EXPIRED_LEASES_KEPT = 20;
 /**
@@ -315,9 +316,9 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
       invalidateSlowly(queryKeys.analytics.all());
       invalidateSlowly(queryKeys.pool.reflectionLists());
     },
-    'lease.expired': ({ item_id }) =>
+    'lease.expired': ({ item_id, reason }) =>
       queryClient.setQueryData<ExpiredLease[]>(queryKeys.review.expiredLeases(), (old = []) =>
-        [...old, { item_id, at: Date.now() }].slice(-EXPIRED_LEASES_KEPT),
+        [...old, { item_id, at: Date.now(), ...(reason ? { reason } : {}) }].slice(-EXPIRED_LEASES_KEPT),
       ),
     'review.submitted': ({ item_id, review_id }) =>
       queryClient.setQueryData<OwnReview[]>(queryKeys.review.ownReviews(), (old = []) => [...old, { item_id, review_id, seq: (ownReviewSeq += 1) }].slice(-EXPIRED_LEASES_KEPT)),

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { HIGHLIGHT_NOTE, type ChartHighlight } from '@shared/chart-spec/highlight';
 import { comparedValueDomain, type ValueDomain } from '@shared/chart-spec/value-domain';
+import { tooLargeToDraw } from '@shared/chart-spec/drawing-limit';
 import type { ReviewTask } from '@shared/api/review';
 import { DrawnChartNote } from '../ui/drawn-chart-note';
 import type { DrawingSize } from '../ui/vega/drawing-size';
@@ -32,7 +33,8 @@ export function chartComparison(chart: ComparedChartSource, edit: AppliedEdit): 
 export function comparedFigures(chart: ComparedChartSource, edit: AppliedEdit, size: DrawingSize): FigureSpec[] {
   const { valueDomain, highlight } = chartComparison(chart, edit);
   const options = { chartType: chart.chart_type, title: chart.title, style: chart.drawing_style, valueDomain, highlight };
-  return [drawnChartFigure(edit.table, options, size), drawnChartFigure(chart.data_table, options, size)];
+  // A table past the drawing limit is not drawn when shown either (CounterfactualChart), so none is drawn ahead.
+  return [edit.table, chart.data_table].filter((table) => tooLargeToDraw(table) === null).map((table) => drawnChartFigure(table, options, size));
 }
 
 type ComparedChartProps = {

@@ -1,5 +1,6 @@
 import { useMemo, useRef } from 'react';
 import type { DrawingStyle } from '@shared/chart-spec/drawing-style';
+import { tooLargeToDraw, tooLargeToDrawMessage } from '@shared/chart-spec/drawing-limit';
 import type { ChartHighlight } from '@shared/chart-spec/highlight';
 import type { ValueDomain } from '@shared/chart-spec/value-domain';
 import type { ChartType } from '@shared/domain/chart-types';
@@ -42,10 +43,19 @@ export function drawnChartFigure(table: DataTable, { chartType, title, style, va
 export function CounterfactualChart({ table, chartType, title, style, label, testId = 'counterfactual-chart', valueDomain = null, highlight = null }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const size = useDrawingSize(box);
+  const tooLarge = useMemo(() => tooLargeToDraw(table), [table]);
   const figure = useMemo(
-    () => (size === null ? null : drawnChartFigure(table, { chartType, title, style, valueDomain, highlight }, size)),
-    [table, chartType, title, style, valueDomain, highlight, size],
+    () => (size === null || tooLarge ? null : drawnChartFigure(table, { chartType, title, style, valueDomain, highlight }, size)),
+    [table, chartType, title, style, valueDomain, highlight, size, tooLarge],
   );
+  // Past the limit Vega would hold this tab for seconds for a drawing nobody could read.
+  if (tooLarge) {
+    return (
+      <p className="notice notice-warning" role="note" data-testid={`${testId}-too-large`}>
+        {tooLargeToDrawMessage('This chart', tooLarge)}.
+      </p>
+    );
+  }
   return (
     <div ref={box} className="chart-fit" style={{ aspectRatio: CHART_ASPECT_RATIO }}>
       {figure && <VegaFigure figure={figure} label={label} testId={testId} className="vega-chart" noun="chart" />}

@@ -21,7 +21,12 @@ const NUMBER_FIELDS = [
 
 /** Review settings edited as numbers: how many reviews decide an item, how long a claim lasts. */
 const REVIEW_NUMBER_FIELDS = [
-  { key: 'reviews_per_item', label: 'Reviews per item (k)', step: '1' },
+  {
+    key: 'reviews_per_item',
+    label: 'Reviews per item (k)',
+    step: '1',
+    hint: 'Lowering k decides at once every item in review whose standing reviews reach it, by the consensus rule, and ends the leases on those items (their reviewers are told why). Raising k leaves decided items decided; items in review wait for more reviews.',
+  },
   { key: 'lease_seconds', label: 'Lease length (seconds)', step: '30' },
   // Calibration: the chance (0–1) a claim serves a gold item, and the agreement under which Stats flags a reviewer.
   { key: 'gold_share', label: 'Gold share of each queue', step: '0.05' },
@@ -333,10 +338,10 @@ function SettingsEditor({ settings }: { settings: Settings }) {
       <PriceTable rows={draft.prices} onChange={(rows) => set('prices', rows)} error={errorFor('price_table')} />
       <h2 id="review-settings-heading">Review settings</h2>
       <div className="form-row" role="group" aria-labelledby="review-settings-heading">
-        {REVIEW_NUMBER_FIELDS.map(({ key, label, step }) => (
-          <Field key={key} label={label} error={errorFor(key)}>
+        {REVIEW_NUMBER_FIELDS.map((field) => (
+          <Field key={field.key} label={field.label} error={errorFor(field.key)} {...('hint' in field ? { hint: field.hint } : {})}>
             {(control) => (
-              <input {...control} name={key} type="number" step={step} value={draft[key]} onChange={(event) => set(key, event.target.value)} />
+              <input {...control} name={field.key} type="number" step={field.step} value={draft[field.key]} onChange={(event) => set(field.key, event.target.value)} />
             )}
           </Field>
         ))}

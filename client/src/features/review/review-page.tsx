@@ -25,7 +25,7 @@ function useLeaseExpiries(session: ReviewSession): void {
       return;
     }
     const since = seenUntil.current;
-    for (const lease of expired) if (lease.at > since) session.leaseExpired(lease.item_id);
+    for (const lease of expired) if (lease.at > since) session.leaseExpired(lease.item_id, lease.reason);
     seenUntil.current = Math.max(since, latest);
   }, [expired, session]);
 }

@@ -1,13 +1,17 @@
 import type { QueueFilters, ReviewTask, SubmitReviewRequest } from '@shared/api/review';
-import type { Decision } from '@shared/domain/review';
+import type { Decision, LeaseEndReason } from '@shared/domain/review';
 import { errorMessage, isApiError } from '../../api/http';
 import type { ReviewApi } from './review-api';
 
 /**
  * Why the item on screen can no longer take a review: its lease ran out (`expired`: claim it
- * again), or it was decided elsewhere (`decided`: by this reviewer in another tab or window).
+ * again), it was decided elsewhere (`decided`: by this reviewer in another tab or window), or the
+ * workbench ended the lease (a change of the reviews per item decided the item or took its slot).
  */
-export type LostReason = 'expired' | 'decided';
+export type LostReason = 'expired' | 'decided' | LeaseEndReason;
+
+/** Lost for good: there is no claiming the item again, only the next one. */
+const isClosed = (lost: LostReason | null) => lost !== null && lost !== 'expired';
 
 /** The item on screen: its task, when it was shown (for the time spent) and whether it was lost. */
 export type ShownTask = { task: ReviewTask; shownAt: number; lost: LostReason | null };
@@ -278,10 +282,7 @@ export class ReviewSession {
     const shown = this.state.current;
     if (!shown?.lost) return;
     const id = shown.task.item.id;
-    const text =
-      shown.lost === 'expired'
-        ? `Your lease on item #${id} ran out, so a review of it cannot be stored. Press l to claim it again (your draft is kept), or s for the next item.`
-        : `Item #${id} was decided elsewhere (your review of it in another tab or window), so a review of it cannot be stored here. What you wrote stays as its draft; press s for the next item.`;
+    const text = lostText(id, shown.lost);
     this.set({ notice: { kind: 'error', text } });
   }
 
@@ -290,7 +291,7 @@ export class ReviewSession {
     const shown = this.state.current;
     if (!shown) return;
     const itemId = shown.task.item.id;
-    if (shown.lost === 'decided') {
+    if (isClosed(shown.lost)) {
       this.set({ notice: null });
       this.advance(() => Promise.resolve());
       return;
@@ -373,9 +374,9 @@ export class ReviewSession {
 
   // --- leases ---
 
-  /** The server says a lease of ours ran out (pushed, or a renewal refused). */
-  leaseExpired(itemId: number): void {
-    this.lose(itemId, 'expired');
+  /** The server says a lease of ours ran out (pushed, or a renewal refused), or that it ended the lease (`reason`). */
+  leaseExpired(itemId: number, reason?: LeaseEndReason): void {
+    this.lose(itemId, reason ?? 'expired');
   }
 
   /**
@@ -392,8 +393,8 @@ export class ReviewSession {
 
   private lose(itemId: number, reason: LostReason): void {
     const { current, next } = this.state;
-    // An item decided elsewhere stays decided, whatever its lease does after.
-    if (current?.task.item.id === itemId && current.lost !== 'decided' && current.lost !== reason) this.set({ current: { ...current, lost: reason } });
+    // An item decided elsewhere (or closed by the workbench) stays so, whatever its lease does after.
+    if (current?.task.item.id === itemId && !isClosed(current.lost) && current.lost !== reason) this.set({ current: { ...current, lost: reason } });
     if (next?.item.id === itemId) {
       this.set({ next: null });
       this.refill();
@@ -432,6 +433,21 @@ export class ReviewSession {
     );
   }
 }
+
+/** Why a decision on item `id` cannot be sent, and the key that gets the reviewer going again. */
+function lostText(id: number, lost: LostReason): string {
+  if (lost === 'expired') return `Your lease on item #${id} ran out, so a review of it cannot be stored. Press l to claim it again (your draft is kept), or s for the next item.`;
+  if (lost === 'decided') {
+    return `Item #${id} was decided elsewhere (your review of it in another tab or window), so a review of it cannot be stored here. What you wrote stays as its draft; press s for the next item.`;
+  }
+  return `${LEASE_END_TEXT[lost]} A review of it cannot be stored; press s for the next item.`;
+}
+
+/** What the workbench's ending of a lease means to its holder (the server's `lease_ended` refusal says the same, with k). */
+export const LEASE_END_TEXT: Record<LeaseEndReason, string> = {
+  decided_by_k_change: 'This item was decided without your review: the reviews per item (k) was lowered, and the reviews already standing now decide it.',
+  slot_removed_by_k_change: 'Your lease on this item ended: the reviews per item (k) was lowered, and its remaining slots went to reviewers who claimed it before you.',
+};
 
 /** What a "not stored" notice says of the reviewer's text: it is kept, and quoted so it can be copied. */
 function keptDraft(feedback: string | undefined): string {

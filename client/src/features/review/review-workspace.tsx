@@ -11,7 +11,7 @@ import { ReviewCharts, zoomTargetOf, type ChartsView } from './review-charts';
 import { acceptConcerns, buildReview, clearDraft, emptyDraft, isPristine, loadDraft, refusalMessage, saveDraft, suggestedDecision, type ReviewDraft } from './review-draft';
 import { AcceptConfirm, cycleComplexity, Key, REFUSAL_ID, ReviewForm, toggleCriterion, type ReviewFormRefs } from './review-form';
 import { useKeyHandler } from './review-keys';
-import type { ShownTask } from './review-session';
+import { LEASE_END_TEXT, type ShownTask } from './review-session';
 
 type WorkspaceProps = {
   shown: ShownTask;
@@ -187,6 +187,16 @@ export function ReviewWorkspace({ shown, userId, keysActive, busy, onSubmit, onS
             </p>
             <button type="button" onClick={onClaimAgain} disabled={busy}>
               Claim again <Key name="claimAgain" />
+            </button>
+          </div>
+        )}
+        {(shown.lost === 'decided_by_k_change' || shown.lost === 'slot_removed_by_k_change') && (
+          <div className="notice notice-warning lease-expired" role="alert" data-testid="lease-ended">
+            <p>
+              <strong>{LEASE_END_TEXT[shown.lost]}</strong> A review of it cannot be stored; what you wrote stays as its draft.
+            </p>
+            <button type="button" onClick={onSkip}>
+              Next item <Key name="skip" />
             </button>
           </div>
         )}
