@@ -73,8 +73,9 @@ try {
     .all() as ItemRow[];
   const failed = db
     .prepare(
-      `SELECT c.imgname, q.query, q.label, t.error FROM run_tasks t JOIN factual_qas q ON q.id = t.qa_id JOIN charts c ON c.id = q.chart_id
-       WHERE t.run_id = ? AND t.kind = 'item' AND t.status = 'failed' ORDER BY c.imgname`,
+      // Failed tasks, and declined ones (the rules found no item: done, with a decline reason).
+      `SELECT c.imgname, q.query, q.label, coalesce(t.error, t.decline_reason) AS error FROM run_tasks t JOIN factual_qas q ON q.id = t.qa_id JOIN charts c ON c.id = q.chart_id
+       WHERE t.run_id = ? AND t.kind = 'item' AND (t.status = 'failed' OR t.decline_reason IS NOT NULL) ORDER BY c.imgname`,
     )
     .all(run.id) as { imgname: string; query: string; label: string; error: string }[];
   const lines: string[] = [`# ${items.length} items over ${qas} factual QAs (${values.split})`, ''];
@@ -106,7 +107,7 @@ try {
   lines.push(`# ${failed.length} QAs without an item`, '');
   for (const f of failed) lines.push(`- ${f.imgname}: ${f.query} → ${f.label}: ${f.error.slice(0, 200)}`);
   writeFileSync(values.out, `${lines.join('\n')}\n`);
-  console.log(`${items.length} items from ${qas} factual QAs (${new Set(items.map((i) => `${i.imgname}|${i.query}`)).size} QAs with an item); ${failed.length} failed; written to ${values.out}`);
+  console.log(`${items.length} items from ${qas} factual QAs (${new Set(items.map((i) => `${i.imgname}|${i.query}`)).size} QAs with an item); ${failed.length} failed or declined; written to ${values.out}`);
   db.close();
 } finally {
   await closeOfflinePool();

@@ -37,6 +37,8 @@ export interface Intent {
    * by the one amount that takes it past another series where the question reads it.
    */
   overtakeSeries: boolean;
+  /** "Until it falls just below the runner-up": the changed row passes its partner by a hair, not by a tenth. */
+  just: boolean;
   /** "equal to", "the same as": the changed row takes its partner's value. */
   match: boolean;
   /** "at the average": a new row's value is the column's mean. */
@@ -134,6 +136,7 @@ export function parseIntent(text: string): Intent {
     everyRow: /\b(every|all|each|whole series|entire series|across the board)\b/.test(t) && !/\bafter the first\b/.test(t),
     selectors: selectorsIn(t),
     overtake: /\b(until|overtakes?|exceeds?|surpass\w*|passes|above the)\b/.test(t),
+    just: /\b(just|barely|narrowly|slightly) (below|above|under|over|past|beyond|ahead|behind)\b/.test(t),
     overtakeSeries: /\b(overtakes?|exceeds?|surpass\w*|pass(es)?|crosses) (another|a second|the other|one other) (line|series|layer)\b/.test(t),
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
     // Plural too: "a point whose coordinates are the averages of all points" is at the mean.

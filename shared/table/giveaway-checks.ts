@@ -59,9 +59,9 @@ export function giveawayFindings(input: GiveawayInput): Finding[] {
       message: `the assumption says where the changed value ranks ("${clause}")${ordinal ? ', which gives the answer away: the reader no longer compares the values on the chart' : '; state the change only, and let the chart show where it lands'}`,
     });
   }
-  const determined = determinedByAssumption(input);
+  const determined = determinedByAssumption(input) ?? gapFromNothing(input.assumption, before, after);
   if (determined) findings.push(determined);
-  else if (after !== null && before !== null && typeof after !== 'number') {
+  else if (after !== null && before !== null && (typeof after !== 'number' || noneLeftEqual(input.program, after))) {
     const anyChange = givenByAnyChange(input, before, after) ?? whateverTheValues(input, after);
     if (anyChange) findings.push(anyChange);
   }
@@ -167,6 +167,21 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
   };
 }
 
+/**
+ * A gap of 0 on the chart (2003 and 2009 at the same rate) and the change the assumption states
+ * as the new answer ("2003 raised by 2 points" → a difference of 2): whoever remembers the two
+ * were equal reads the answer off the assumption.
+ */
+function gapFromNothing(assumption: string, before: Scalar | null, after: Scalar | null): Finding | null {
+  if (before !== 0 || typeof after !== 'number' || after === 0) return null;
+  if (!statedNumbers(assumption).some((n) => same(Math.abs(n), Math.abs(after)))) return null;
+  return {
+    code: 'answer_from_assumption',
+    severity: 'error',
+    message: `on the chart the answer is 0 and the assumption states the change (${after}) that becomes the answer: whoever remembers the two values were equal needs no chart`,
+  };
+}
+
 /** `value` is `start + k × step` for a stated start and step and a whole k of at most `periods`. */
 function onStatedTrend(value: number, starts: readonly number[], steps: readonly number[], periods: number): boolean {
   for (const start of starts) {
@@ -225,6 +240,17 @@ function whateverTheValues({ program, original, edit }: GiveawayInput, after: Sc
     severity: 'error',
     message: `the edit gives ${typeof after === 'boolean' ? (after ? 'Yes' : 'No') : JSON.stringify(after)} whatever the chart's values: on ${answered} charts of this shape with values drawn at random, the same answer — it follows from the assumption, not from reading the chart`,
   };
+}
+
+const EQUAL_COUNT = /^\s*count\(where\(.*,\s*"==",\s*-?\d+(\.\d+)?\)\)\s*$/s;
+
+/**
+ * "For how many years is the score 70?" → 0 once every value moves ("every value raised by
+ * 10%"): no value is left exactly at 70 after almost any change, so the 0 is checked as a
+ * Yes/No is (one counted row moved out leaves a count the reader must still make).
+ */
+function noneLeftEqual(program: string, after: number): boolean {
+  return after === 0 && EQUAL_COUNT.test(program);
 }
 
 /** A small deterministic generator (mulberry32): the same draws on every run and every machine. */

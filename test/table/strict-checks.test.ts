@@ -73,6 +73,36 @@ describe('an assumption that gives the answer away', () => {
     expect(errors({ ...c, assumption: 'Suppose the female population in 2019 were 0.2 million higher.', edit: [{ op: 'add', row: '2019', series: 'Female', delta: 0.2 }] })).toEqual([]);
   });
 
+  it('answer_from_assumption: two equal years, one raised by a stated amount, then their difference asked (real: two_col_3582)', () => {
+    const uganda = real(CHARTQA_SAMPLE, 'two_col_3582');
+    const c: Case = {
+      table: uganda,
+      chartType: 'line',
+      assumption: 'Suppose the share of 2003 were increased by 2 percentage points.',
+      question: 'What would be the difference between the unemployment rates in 2003 and 2009?',
+      edit: [{ op: 'add', row: '2003', delta: 2 }],
+      program: 'diff(value("2003"), value("2009"))',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // Two years apart on the chart: the reader must read both to apply the change.
+    expect(errors({ ...c, question: 'What would be the difference between the unemployment rates in 2003 and 2002?', program: 'diff(value("2003"), value("2002"))' })).toEqual([]);
+  });
+
+  it('answer_from_assumption: every value scaled, then how many are exactly 70 (0 whatever the values; real: two_col_61211)', () => {
+    const acsi = real(CHARTQA_SAMPLE, 'two_col_61211');
+    const c: Case = {
+      table: acsi,
+      chartType: 'line',
+      assumption: 'Suppose every value in the chart were increased by 10%.',
+      question: 'For how many years would the value of the ACSI score be 70?',
+      edit: [{ op: 'scale', factor: 1.1 }],
+      program: 'count(where(series(), "==", 70))',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // One of the seven years at 70 raised: the reader still counts the other six on the chart.
+    expect(errors({ ...c, assumption: 'Suppose the value of 2016 were increased by 2.', edit: [{ op: 'add', row: '2016', delta: 2 }] })).toEqual([]);
+  });
+
   it('answer_from_assumption: a linear trend stated in the assumption, then a value on it asked (real: multi_col_20505)', () => {
     const hungary = real(CHARTQA_SAMPLE, 'multi_col_20505');
     const years = ['2012', '2013', '2014', '2015', '2016', '2017', '2018', '2019'];

@@ -28,6 +28,8 @@ import { valueOf } from '../../../shared/table/table-facts';
 type Builder = (input: PlanInput) => PlanDraft | null;
 
 const DEFAULT_FACTORS = [2, 2, 0.5, 1.5, 3];
+/** The share of its partner's value by which a change that goes "just" past it passes it. */
+const JUST_PAST = 0.02;
 /** Points a moved share takes by default. */
 const DEFAULT_POINTS = [2, 5, 10];
 
@@ -78,7 +80,8 @@ function add(input: PlanInput): PlanDraft | null {
   // "Until it exceeds the largest": the amount overtakes the partner, but the assumption states
   // the amount only — saying where the value lands ("taking it above Italy") gives a ranking away.
   if (intent.overtake && partner !== null && target !== null) {
-    const margin = niceAmount(Math.abs(target) * 0.1, column.integer ? 0 : column.decimals);
+    // "Just below the runner-up" passes it by a hair: by a tenth it would pass the next ones too.
+    const margin = niceAmount(Math.abs(target) * (intent.just ? JUST_PAST : 0.1), column.integer ? 0 : column.decimals);
     delta = clean(target + intent.sign * margin - before);
     if (Math.sign(delta) !== intent.sign) return null;
   } else {

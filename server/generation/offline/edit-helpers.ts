@@ -4,6 +4,7 @@ import type { IntentKind, Intent } from '../../../shared/generation/proposal-int
 import { fmt, nameOf, niceAmount, roundTo } from './phrasing';
 import type { Rng } from './rng';
 import { valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { wholeColumn } from '../../../shared/table/wholes';
 
 /** What every edit builder gets: the table's facts, the column and row to change, a partner row, the proposal's intent. */
 export interface PlanInput {
@@ -208,6 +209,15 @@ function totalsFollow(input: PlanInput, row: string, delta: number): Balance | n
   for (const t of facts.totals.filter((entry) => entry.parts.includes(column.name))) {
     ops.push({ op: 'add', row, series: t.total, delta: clean(delta) });
     names.push(nameOf(t.total));
+  }
+  // A whole the other series lie within ("Total market" over "Domestic market"): a part that
+  // moves while its whole stands still moves the unshown rest the other way, so the whole follows.
+  const w = wholeColumn(facts.table);
+  const whole = w === null ? null : (facts.table.series[w] ?? null);
+  const wholeCell = whole === null ? null : (facts.table.rows.find((r) => r.label === row)?.values[w ?? -1] ?? null);
+  if (whole !== null && whole !== column.name && wholeCell !== null && !facts.totals.some((t) => t.total === whole)) {
+    ops.push({ op: 'add', row, series: whole, delta: clean(delta) });
+    names.push(nameOf(whole));
   }
   if (ops.length === 0) return { ops: [], clause: '', effect: '' };
   return { ops, clause: `, and ${names.join(' and ')} with it`, effect: ` (${names.join(' and ')} changing by the same amount)` };

@@ -514,6 +514,14 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(atChartPrecision('2.112', [rates], '1.92')).toBe('2.11');
     expect(atChartPrecision('17.9125', [rates], '3')).toBe('17.91');
     expect(atChartPrecision('2.11', [rates], '1.92')).toBe('2.11');
+    // Half-up on the decimal: 14.6 × 0.75 = 10.95 is 11 (a double's toFixed(1) printed 10.9).
+    const passengers = buildTable(`
+      Airline | Passenger count in millions
+      Aeroflot | 14.6
+      S7 Airlines | 12.3
+    `);
+    expect(atChartPrecision('10.95', [passengers], '14.6')).toBe('11');
+    expect(atChartPrecision('1.005', [rates], '1.92')).toBe('1.01');
     const counts = buildTable(`
       Country | Cases
       Mexico | 1833
@@ -522,6 +530,18 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(atChartPrecision('21.5', [counts], '21')).toBe('21.5');
     expect(atChartPrecision('1293.333', [counts], '1293')).toBe('1293.3');
     expect(atChartPrecision('Mexico', [counts], 'Mexico')).toBe('Mexico');
+  });
+
+  it('lowers the leader "just below the runner-up" by a hair, not past the ones behind it too', () => {
+    const c = sampleCases().find((one) => one.qa.query.startsWith('How many goals has Romelu Lukaku scored'));
+    if (!c) throw new Error('the Belgium goals question is missing from the ChartQA sample');
+    const seed = 'Lower the top-ranked category until it falls just below the runner-up.';
+    const result = offlineItem({ ...c, proposal: { id: 1, text: seed }, seed: 1 });
+    if (!result.ok) throw new Error(result.reason);
+    checkDraft(c, result.draft, seed);
+    // Eden Hazard has 32 and Paul Van Himst 30: 31 is just below the one, still above the other.
+    expect(result.draft.answer).toBe('31');
+    expect(result.draft.assumption).toBe('Suppose the value of Romelu Lukaku were decreased by 26.');
   });
 
   it('shifts a whole line up past the nearest line where the question reads it, naming only the amount', () => {

@@ -56,10 +56,12 @@ export type OfflineFailureCause = (typeof OFFLINE_FAILURE_CAUSES)[number];
 export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string; cause: OfflineFailureCause };
 
 /**
- * Findings the rules never write an item with: every error (what a strict reviewer rejects), and
- * a program reading a series the question does not name, which for the rules is a guess.
+ * Findings the rules never write an item with: every error (what a strict reviewer rejects), a
+ * program reading a series the question does not name, which for the rules is a guess, and a
+ * whole left standing while its part moved (a warning for a model's item, which may mean it;
+ * the rules move the whole with the part, so one left stale is an edit they did not mean).
  */
-export const refused = (finding: Finding) => finding.severity === 'error' || finding.code === 'reads_other_label';
+export const refused = (finding: Finding) => finding.severity === 'error' || finding.code === 'reads_other_label' || finding.code === 'total_stale';
 
 /** Alternatives tried after the task's own proposal: enough to find an operation that moves most answers. */
 export const MAX_ALTERNATIVES = 30;

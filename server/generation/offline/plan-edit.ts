@@ -47,7 +47,7 @@ const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer', '
 
 /** An intent carrying only the row selectors: what a fallback kind builds from. */
 function neutral(intent: Intent, kind: IntentKind): Intent {
-  return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, overtakeSeries: false, match: false, average: false };
+  return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, overtakeSeries: false, just: false, match: false, average: false };
 }
 
 export interface PlanOptions {
