@@ -244,7 +244,7 @@ export function storeStageResults(
       summary.stored++;
     }
     last?.();
-  })();
+  }).immediate();
   announce(ctx, made);
   return summary;
 }

@@ -3,7 +3,7 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { rejectedAssumptions } from '../items/item-queries';
-import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { DATABASE_BUSY, isBusyError, isStorageError, storagePauseReason } from '../jobs/storage-errors';
 import { HttpError, notFound } from '../http/http-error';
 import { maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
@@ -20,7 +20,7 @@ import { EventLoopSlices } from './event-loop-slices';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
-import { isControlTask, mulberry32, planItemTasks, planProposalTasks, proposalTaskScope, sampleExamples } from './run-planner';
+import { isControlTask, mulberry32, planItemTasks, planProposalTasks, proposalTaskScope, sampleExamples, selectQas } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
 import {
   addRunUsage,
@@ -111,7 +111,7 @@ export class RunExecutor {
       const created = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
       recordAudit(this.ctx.db, { actor_id: createdBy, action: 'run.started', target_type: 'run', target_id: created, details: { engine: config.engine, model, stage: config.stage } });
       return created;
-    })();
+    }).immediate();
     const run = this.mustGet(id);
     this.ctx.publish('run.created', { run: publicRun(run) });
     return publicRun(run);
@@ -129,6 +129,12 @@ export class RunExecutor {
           // A full disk is not the run's fault: paused, it is resumed once there is room.
           this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written');
           transitionRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+          return;
+        }
+        if (isBusyError(error)) {
+          // Another process kept the database locked past every retry: nothing is wrong with the run.
+          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database stayed busy');
+          transitionRun(this.ctx.db, runId, ['running'], 'paused', `${DATABASE_BUSY}: ${error instanceof Error ? error.message : String(error)}`);
           return;
         }
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');
@@ -160,7 +166,7 @@ export class RunExecutor {
     this.ctx.db.transaction(() => {
       this.requeueOrphanTasks(runId);
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });
-    })();
+    }).immediate();
     // Paused while its process died (a crash): its last calls may be in llm_calls only.
     if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
     void this.start(runId);
@@ -204,7 +210,7 @@ export class RunExecutor {
       const changed = transitionRun(db, runId, from, to);
       if (changed) recordAudit(db, { actor_id: actorId, action: to === 'paused' ? 'run.paused' : 'run.cancelled', target_type: 'run', target_id: runId });
       return changed;
-    })();
+    }).immediate();
     if (!stopped) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
     this.jobs.abort(runId);
     this.publishProgress(runId, true);
@@ -233,11 +239,11 @@ export class RunExecutor {
     if (run.config.batch) return this.executeInBatches(run, controller);
     const engine = this.engineFor(run);
     const streak = new TransportStreak(getSettings(db).pause_after_transport_failures);
-    planProposalTasks(db, run);
+    await busyRetried(() => planProposalTasks(db, run), controller.signal);
     this.publishProgress(runId, true);
     await this.workers(run, engine, 'proposals', controller, streak);
     if (controller.signal.aborted) return;
-    planItemTasks(db, this.mustGet(runId));
+    await busyRetried(() => planItemTasks(db, this.mustGet(runId)), controller.signal);
     this.publishProgress(runId, true);
     await this.workers(run, engine, 'item', controller, streak);
     if (controller.signal.aborted) return;
@@ -268,7 +274,7 @@ export class RunExecutor {
           continue;
         }
         if (this.budgetReached(run.id, controller)) return;
-        const task = claimNextTask(this.ctx.db, run.id, kind, this.jobs.ownerId, new Date(Date.now() - STALE_OWNER_MS).toISOString());
+        const task = await busyRetried(() => claimNextTask(this.ctx.db, run.id, kind, this.jobs.ownerId, new Date(Date.now() - STALE_OWNER_MS).toISOString()), controller.signal);
         if (!task) {
           // The stage ends when its last task does, wherever it runs: one still held elsewhere may yet come back to pending (released, or its holder gone).
           if (!tasksHeldElsewhere(this.ctx.db, run.id, kind, this.jobs.ownerId)) return;
@@ -293,7 +299,7 @@ export class RunExecutor {
     return true;
   }
 
-  private async runTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, controller: AbortController, streak: TransportStreak): Promise<void> {
+  private async runTask(run: RunRecord, engine: GenerationEngine, task: TaskRow, controller: AbortController, streak: TransportStreak, attempt = 1): Promise<void> {
     const { db } = this.ctx;
     const { signal } = controller;
     try {
@@ -316,10 +322,19 @@ export class RunExecutor {
         this.pauseForStorage(run.id, error, controller);
         return;
       }
+      if (isBusyError(error)) {
+        // Its write was rolled back whole: the task, still held here, is made again once the other writer is done.
+        if (attempt < BUSY_ATTEMPTS) {
+          await abortableSleep(BUSY_BACKOFF_MS * attempt, signal);
+          if (!signal.aborted) return this.runTask(run, engine, task, controller, streak, attempt + 1);
+        }
+        this.pauseForStorage(run.id, error, controller, DATABASE_BUSY);
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       this.ctx.logger.warn({ err: error, runId: run.id, taskId: task.id }, 'generation task failed');
       try {
-        db.transaction(() => finishTask(db, task, { ok: false, error: `internal error: ${message}`, itemFailed: task.kind === 'item' }))();
+        db.transaction(() => finishTask(db, task, { ok: false, error: `internal error: ${message}`, itemFailed: task.kind === 'item' })).immediate();
       } catch (finishError) {
         if (!(finishError instanceof TaskNotHeld)) throw finishError;
       }
@@ -336,7 +351,7 @@ export class RunExecutor {
     const scope = proposalTaskScope(task);
     const examples = sampleExamples(db, chartType, settings, mulberry32(task.id), run.config.weight_to_gaps, scope);
     // The rules can tell which proposals change which answers: they grow the pool toward the run's questions.
-    const toward = engine.engine === 'offline' && scope === 'chart' ? stage1Targets(db, run.config, chartType, mulberry32(task.id)) : {};
+    const toward = engine.engine === 'offline' && scope === 'chart' ? stage1Targets(db, selectQas(db, run), chartType, mulberry32(task.id)) : {};
     const result = await engine.proposals({ runId: run.id, taskId: task.id, chartType, examples, count: settings.proposals_per_call, scope, signal, ...toward });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const created = storeProposalResult(db, run, task, { chartType, scope, examples, settings }, result);
@@ -380,11 +395,11 @@ export class RunExecutor {
    * pending on resume. If even the pause cannot be written, the run stays `running`, unowned
    * here once it stops: a resume or the next start takes it up.
    */
-  private pauseForStorage(runId: number, error: unknown, controller: AbortController): void {
+  private pauseForStorage(runId: number, error: unknown, controller: AbortController, kind: 'storage' | typeof DATABASE_BUSY = 'storage'): void {
     if (controller.signal.aborted) return;
-    this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written');
+    this.ctx.logger.error({ err: error, runId }, kind === 'storage' ? 'generation run paused: the database cannot be written' : 'generation run paused: the database stayed busy');
     try {
-      transitionRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+      transitionRun(this.ctx.db, runId, ['running'], 'paused', kind === 'storage' ? storagePauseReason(error) : `${DATABASE_BUSY}: ${error instanceof Error ? error.message : String(error)}`);
     } catch (pauseError) {
       this.ctx.logger.error({ err: pauseError, runId }, 'the pause could not be recorded either; the run stays unfinished');
     }
@@ -402,7 +417,7 @@ export class RunExecutor {
       if (!transitionRun(db, runId, ['running'], 'paused', reason)) return false;
       reopenFailedTasks(db, runId, streak.taskIds());
       return true;
-    })();
+    }).immediate();
     if (!paused) return;
     this.ctx.logger.warn({ runId, reason }, 'generation run paused: endpoint unreachable');
     controller.abort();
@@ -415,5 +430,21 @@ export class RunExecutor {
     this.lastProgress.set(runId, now);
     const run = getRun(this.ctx.db, runId);
     if (run) this.ctx.publish('run.progressed', { run: publicRun(run) });
+  }
+}
+
+/** Tries of a task or a planning step that meets a busy database, each after a longer wait, before the run pauses. */
+const BUSY_ATTEMPTS = 4;
+const BUSY_BACKOFF_MS = 500;
+
+/** A planning step retried while another connection keeps the database busy; the last error is thrown (and pauses the run). */
+async function busyRetried<T>(step: () => T, signal: AbortSignal): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusyError(error) || attempt >= BUSY_ATTEMPTS || signal.aborted) throw error;
+      await abortableSleep(BUSY_BACKOFF_MS * attempt, signal);
+    }
   }
 }

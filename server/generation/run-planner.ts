@@ -41,7 +41,7 @@ export function planProposalTasks(db: Db, run: RunRecord): number {
     };
     for (const chartType of types) plan(chartType, 'chart');
     for (const chartType of grouped) plan(chartType, 'group');
-  })();
+  }).immediate();
   return planned;
 }
 
@@ -66,7 +66,7 @@ const SAMPLE_SALT = 0x9e3779b9;
  * without items, only charts whose type is confirmed). `stratified` (the default) spreads them over chart types and charts, seeded
  * by the run id; `id` takes the lowest ids, as runs did before there was a choice.
  */
-function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string; group_id: number | null }[] {
+export function selectQas(db: Db, run: RunRecord): { id: number; chart_type: string; group_id: number | null }[] {
   const filters = { split: run.config.split, chartType: run.config.chart_type, onlyNew: run.config.only_new_qas, confirmedTypesOnly: run.config.confirmed_types_only };
   if (run.config.order === 'id') return lowestIdQas(db, filters, run.config.items);
   // In memory over ids only: at 100,000 QAs this took half the time of ranking them in SQL with window functions.
@@ -126,7 +126,7 @@ export function planItemTasks(db: Db, run: RunRecord): number {
       }
     }
     markItemsPlanned(db, run.id);
-  })();
+  }).immediate();
   return planned;
 }
 

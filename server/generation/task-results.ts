@@ -42,7 +42,7 @@ export function storeProposalResult(
     );
     finishTask(db, task, { ok: true, proposalsCreated: proposals.filter((p) => p.status === 'active').length, ...(result.declined ? { declined: result.declined } : {}) });
     return proposals;
-  })();
+  }).immediate();
 }
 
 export function storeItemResult(
@@ -86,7 +86,7 @@ export function storeItemResult(
     }
     finishTask(db, task, { ok: true, itemsCreated: created.item ? 1 : 0 });
     return created.item;
-  })();
+  }).immediate();
 }
 
 /** Why an item task's chart has nothing to compute over (no table, or for the offline engine none confirmed), or null when the task can run. */
@@ -101,7 +101,7 @@ export function noTableReason(db: Db, task: TaskRow, engine: Engine): string | n
  */
 export function endTaskWithoutTable(db: Db, task: TaskRow, engine: Engine): string | null {
   const reason = noTableReason(db, task, engine);
-  if (reason) db.transaction(() => finishTask(db, task, { ok: false, error: reason, itemFailed: true }))();
+  if (reason) db.transaction(() => finishTask(db, task, { ok: false, error: reason, itemFailed: true })).immediate();
   return reason;
 }
 
@@ -110,7 +110,7 @@ export function endTaskWithoutTable(db: Db, task: TaskRow, engine: Engine): stri
  * declined with the pairing's reason: done, not failed, never retried. Both run paths call it.
  */
 export function endTaskUnpaired(db: Db, task: TaskRow, reason: string): void {
-  db.transaction(() => finishTask(db, task, { ok: true, declined: reason }))();
+  db.transaction(() => finishTask(db, task, { ok: true, declined: reason })).immediate();
 }
 
 /**

@@ -15,3 +15,14 @@ export function isStorageError(error: unknown): boolean {
 export function storagePauseReason(error: unknown): string {
   return `${STORAGE_UNAVAILABLE}: ${error instanceof Error ? error.message : String(error)}`;
 }
+
+/**
+ * Another connection (a CLI import, a second server) holds the write lock past the busy timeout,
+ * or a read snapshot could not become a write: the work is fine and may simply be tried again.
+ */
+export function isBusyError(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(error.code);
+}
+
+/** The stop reason of a job paused because the database stayed busy: resumable, like a full disk. */
+export const DATABASE_BUSY = 'database_busy';
