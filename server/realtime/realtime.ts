@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { BATCH_EVENT, type BatchedEvent, type ClientToServerEvents, type ServerEventName, type ServerEventPayload, type ServerToClientEvents } from '../../shared/events';
 import type { SealedView, SocketTarget } from '../app-context';
-import { sessionToken } from '../auth/auth-middleware';
+import { sessionCookieName, sessionToken } from '../auth/session-cookie';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
 import { audienceRoom, HIDDEN, reviewerView, STAFF_ROOM } from './audiences';
@@ -130,8 +130,10 @@ export function attachRealtime(
     },
   });
 
+  const cookieName = sessionCookieName(originPolicy.cookieSecure);
   io.use((socket, next) => {
-    const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie));
+    // Several session cookies name no session (auth/session-cookie.ts); the page's next API call clears them.
+    const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie, cookieName));
     if (!session) return next(new Error('unauthenticated'));
     socket.data.user = session.user;
     socket.data.sessionId = session.id;
