@@ -18,6 +18,8 @@ export const ERROR_CODES = [
    * copy): none is believed, and the answer expires them all. Sign in again.
    */
   'session_cookie_conflict',
+  /** A request naming a Host this server does not answer to (DNS rebinding): HQA_ALLOWED_HOSTS. */
+  'bad_host',
   /** The database cannot take writes (full disk, read-only file): reads still work. */
   'storage_unavailable',
   'internal',
