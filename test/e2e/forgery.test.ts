@@ -109,6 +109,7 @@ describe('session cookies planted by a page on another port of 127.0.0.1', () =>
     await page.goto(`${server.url}/items`);
     const login = new LoginPage(page, server.url);
     await login.username.waitFor();
+    expect(await page.getByTestId('signed-out-notice').textContent()).toMatch(/You were signed out: 2 session cookies were sent .*cleared: sign in again/);
     expect(await sessionCookies(page)).toEqual([]);
     await login.login(ADMIN.username, ADMIN.password);
     expect(await sessionCookies(page)).toEqual(['/']);
@@ -135,6 +136,7 @@ describe('session cookies planted by a page on another port of 127.0.0.1', () =>
     // The post carried both cookies: refused, both cleared, and the page asks to sign in again.
     const login = new LoginPage(page, server.url);
     await login.username.waitFor();
+    await page.getByTestId('signed-out-notice').waitFor();
     expect(commentAuthors()).toEqual([]);
     expect(await sessionCookies(page)).toEqual([]);
 
