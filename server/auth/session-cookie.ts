@@ -8,8 +8,8 @@ export const SESSION_COOKIE = 'hqa_session';
 
 /**
  * Under HTTPS the cookie is `__Host-hqa_session`: a browser keeps a cookie of that name only
- * when it is Secure, has Path=/ and no Domain, so no page on another port, path or sibling host
- * can plant a copy beside the real one.
+ * when it is Secure, has Path=/ and no Domain, so no other path or sibling host can plant a copy
+ * beside the real one (ports still do not separate cookies: see docs/security.md).
  */
 export function sessionCookieName(secure: boolean): string {
   return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
