@@ -4,8 +4,10 @@ import express from 'express';
 import type { AppContext } from './app-context';
 import { auditRoutes } from './audit/audit-routes';
 import { authRoutes } from './auth/auth-routes';
+import { sessionCookieGuard, sessionCookieSpec } from './auth/session-cookie';
 import { chartGroupRoutes } from './charts/chart-group-routes';
 import { chartRoutes } from './charts/chart-routes';
+import { hostGuard } from './http/allowed-hosts';
 import { apiNotFound, errorHandler } from './http/error-handler';
 import { healthRoutes } from './http/health-routes';
 import { requestLog } from './http/request-log';
@@ -63,8 +65,11 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
   app.set('trust proxy', ctx.config.trustProxy ? 1 : false);
   app.use(securityHeaders(ctx.config));
   app.use(requestLog(ctx.logger));
+  // First of all: a name the attacker re-pointed at this machine gets nothing, not even the page.
+  app.use(hostGuard(ctx.config));
   // Before any body is read: a forged or non-JSON write is refused unparsed.
   app.use('/api', writeGuard(ctx.config));
+  app.use(sessionCookieGuard(sessionCookieSpec(ctx.config)));
   const smallJson = express.json({ limit: JSON_BODY_LIMIT });
   // The predictions import and file scoring parse their own, bigger bodies — after the role check, not before.
   app.use((req, res, next) => (req.path === EVAL_IMPORT_PATH || req.path === SCORE_FILE_PATH ? next() : smallJson(req, res, next)));

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { passwordCost } from './auth/passwords';
+import { defaultAllowedHosts, parseHost } from './http/allowed-hosts';
 import { ConfigError } from './config-error';
 
 /** Every setting the server reads from the environment, with its default. README lists them. */
@@ -37,6 +38,12 @@ export interface Config {
    * (review/review-http-warmup.ts; nothing of it is stored). Tests that start many servers turn it off.
    */
   warmUp: boolean;
+  /**
+   * The names and addresses (`host` or `host:port`) browsers may reach the server by: any other
+   * Host is refused, requests and sockets alike (DNS rebinding). Loopback, the machine's host
+   * name and addresses, and HQA_HOST, plus what HQA_ALLOWED_HOSTS adds.
+   */
+  allowedHosts: readonly string[];
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -69,14 +76,24 @@ function sessionSweepFrom(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
+/** HQA_ALLOWED_HOSTS, comma- or space-separated, after the defaults; an entry that is no host is refused by name. */
+function allowedHostsFrom(env: NodeJS.ProcessEnv, bindHost: string): string[] {
+  const added = (env.HQA_ALLOWED_HOSTS ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+  for (const entry of added) {
+    if (parseHost(entry) === null) throw new ConfigError(`HQA_ALLOWED_HOSTS: "${entry}" is not a host name or address (host or host:port)`);
+  }
+  return [...new Set([...defaultAllowedHosts(bindHost), ...added])];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // HQA_PASSWORD_COST is read where passwords are hashed (the CLI hashes too, without a
   // Config); checked here so a bad value stops the start, not the first account made.
   passwordCost(env);
+  const host = env.HQA_HOST || '127.0.0.1';
   return {
     dbPath: resolve(env.HQA_DB || DEFAULT_DB_PATH),
     port: intFrom(env, 'HQA_PORT', DEFAULT_PORT),
-    host: env.HQA_HOST || '127.0.0.1',
+    host,
     openaiApiKey: env.OPENAI_API_KEY || undefined,
     openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
     logLevel: env.HQA_LOG_LEVEL || 'info',
@@ -90,5 +107,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSweepMs: sessionSweepFrom(env),
     batchPollMs: intFrom(env, 'HQA_BATCH_POLL_MS', DEFAULT_BATCH_POLL_MS) || DEFAULT_BATCH_POLL_MS,
     warmUp: boolFrom(env, 'HQA_WARM_UP', true),
+    allowedHosts: allowedHostsFrom(env, host),
   };
 }

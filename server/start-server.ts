@@ -27,6 +27,7 @@ import { removeStaleUploadFolders } from './import/upload-folders';
 import { leaseCountsByReviewer, nowIso } from './review/review-queries';
 import { warmReviewPath } from './review/review-warmup';
 import { warmReviewOverHttp } from './review/review-http-warmup';
+import { sessionCookieName } from './auth/session-cookie';
 import { teamStatsSource } from './review/team-stats-thread';
 import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
@@ -138,7 +139,7 @@ async function prepare(
   // Before anything else writes: the warm-up's transaction is rolled back, with whatever joined it.
   if (config.warmUp) {
     try {
-      const warmed = await warmReviewOverHttp({ db, url, app, others: starting, serve });
+      const warmed = await warmReviewOverHttp({ db, cookieName: sessionCookieName(config.cookieSecure), url, app, others: starting, serve });
       logger.info({ claims: warmed.claims, requests: warmed.requests, ms: Math.round(warmed.ms) }, 'warmed up the review path');
     } catch (error) {
       logger.warn({ err: error }, 'the review warm-up failed: the first claims are served by cold code');

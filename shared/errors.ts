@@ -20,6 +20,13 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   /** A write from a page of another origin (cross-site or same-site forgery). */
   'bad_origin',
+  /**
+   * More than one session cookie came with a request (a page on another port or path planted a
+   * copy): none is believed, and the answer expires them all. Sign in again.
+   */
+  'session_cookie_conflict',
+  /** A request naming a Host this server does not answer to (DNS rebinding): HQA_ALLOWED_HOSTS. */
+  'bad_host',
   /** The database cannot take writes (full disk, read-only file): reads still work. */
   'storage_unavailable',
   'internal',

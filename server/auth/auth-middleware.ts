@@ -1,10 +1,10 @@
 import type { Request, RequestHandler } from 'express';
-import { parse as parseCookies } from 'cookie';
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { roleAtLeast, type Role } from '../../shared/domain/roles';
 import { HttpError } from '../http/http-error';
-import { SESSION_COOKIE, userForToken } from './sessions';
+import { expireSessionCookies } from './session-cookie';
+import { userForToken } from './sessions';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -12,15 +12,20 @@ declare module 'express-serve-static-core' {
   }
 }
 
-export function sessionToken(cookieHeader: string | undefined): string | undefined {
-  return cookieHeader ? parseCookies(cookieHeader)[SESSION_COOKIE] : undefined;
-}
-
-/** Authenticates by the session cookie and requires at least `role`: 401 without a session, 403 below the role. */
+/**
+ * Authenticates by the session cookie (as `sessionCookieGuard` read it) and requires at least
+ * `role`: 401 without a session, 403 below the role. A cookie that opens no session is expired
+ * on every path it may have been set on: a stray copy planted on `/api/items` would otherwise
+ * keep answering 401 there after the user signs in again on `/`.
+ */
 export function requireRole(db: Db, role: Role): RequestHandler {
-  return (req, _res, next) => {
-    const user = userForToken(db, sessionToken(req.headers.cookie));
-    if (!user) return next(new HttpError('unauthenticated', 'log in first'));
+  return (req, res, next) => {
+    const cookie = req.sessionCookie;
+    const user = userForToken(db, cookie?.token);
+    if (!user) {
+      if (cookie?.token !== undefined) expireSessionCookies(res, cookie.spec, req.baseUrl + req.path);
+      return next(new HttpError('unauthenticated', 'log in first'));
+    }
     if (!roleAtLeast(user.role, role)) return next(new HttpError('forbidden', `this needs the ${role} role; you are ${user.role}`));
     req.user = user;
     next();

@@ -4,20 +4,21 @@ import type { AppContext } from '../app-context';
 import { HttpError } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
 import { findUserForLogin } from '../users/user-queries';
-import { sessionToken } from './auth-middleware';
 import { loginLimiters } from './login-limits';
 import { verifyPassword } from './passwords';
 import { openLoginSession, recordFailedLogin } from './login-audit';
-import { endSession, SESSION_COOKIE } from './sessions';
+import { cookieValues, expireSessionCookies, sessionCookieSpec } from './session-cookie';
+import { endSession } from './sessions';
 
 export function authRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
+  const cookie = sessionCookieSpec(ctx.config);
 
   handle(
     api,
     authApi.login,
     'public',
-    async ({ body: { username, password }, res }) => {
+    async ({ body: { username, password }, req, res }) => {
       const user = findUserForLogin(ctx.db, username);
       const ok = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !ok) {
@@ -25,10 +26,12 @@ export function authRoutes(ctx: AppContext): Router {
         throw new HttpError('unauthenticated', 'wrong username or password');
       }
       const { token, expiresAt } = openLoginSession(ctx.db, user.id);
-      res.cookie(SESSION_COOKIE, token, {
+      // Copies planted on /api or /api/auth would ride along with the new cookie: gone first.
+      expireSessionCookies(res, cookie, req.baseUrl + req.path, { keepRoot: true });
+      res.cookie(cookie.name, token, {
         httpOnly: true,
         sameSite: 'strict',
-        secure: ctx.config.cookieSecure,
+        secure: cookie.secure,
         expires: expiresAt,
         path: '/',
       });
@@ -39,10 +42,12 @@ export function authRoutes(ctx: AppContext): Router {
   );
 
   handle(api, authApi.logout, 'public', ({ req, res }) => {
-    const token = sessionToken(req.headers.cookie);
-    // The session's sockets close with it; the user's other sessions (other browsers) stay.
-    if (token) ctx.disconnectSockets({ sessionId: endSession(ctx.db, token) });
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    // Every token sent is the browser's to end, a planted one too; which one is the user's cannot be told.
+    for (const token of cookieValues(req.headers.cookie, cookie.name)) {
+      // The session's sockets close with it; the user's other sessions (other browsers) stay.
+      if (token !== '') ctx.disconnectSockets({ sessionId: endSession(ctx.db, token) });
+    }
+    expireSessionCookies(res, cookie, req.baseUrl + req.path);
     return { ok: true };
   });
 

@@ -13,7 +13,6 @@ import {
   type SessionClock,
 } from './session-queries';
 
-export const SESSION_COOKIE = 'hqa_session';
 /** A session's absolute life, however busy it is. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /**

@@ -16,19 +16,19 @@ function refuseEmpty(ctx: AppContext): void {
 export function exportRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
   handle(api, exportApi.status, 'curator', () => ({ refusal: emptyExportRefusal(ctx.db) }));
-  handle(api, exportApi.download, 'curator', async ({ query, res, user }) => {
+  handle(api, exportApi.download, 'curator', async ({ body, res, user }) => {
     refuseEmpty(ctx);
-    const lines = query.format === 'jsonl' || query.format === 'pairs';
+    const lines = body.format === 'jsonl' || body.format === 'pairs';
     res.type(lines ? 'application/x-ndjson' : 'application/json');
-    res.attachment(`${query.name}${query.format === 'chartqa' ? '.chartqa' : query.format === 'pairs' ? '.pairs' : ''}.${lines ? 'jsonl' : 'json'}`);
-    await downloadExport(ctx.db, res, { format: query.format, name: query.name, full: query.full === 'true' }, user.id);
+    res.attachment(`${body.name}${body.format === 'chartqa' ? '.chartqa' : body.format === 'pairs' ? '.pairs' : ''}.${lines ? 'jsonl' : 'json'}`);
+    await downloadExport(ctx.db, res, { format: body.format, name: body.name, full: body.full }, user.id);
     res.end();
   });
-  handle(api, exportApi.hfDataset, 'curator', async ({ query, res, user }) => {
+  handle(api, exportApi.hfDataset, 'curator', async ({ body, res, user }) => {
     refuseEmpty(ctx);
     res.type('application/zip');
-    res.attachment(`${query.name}.zip`);
-    await downloadHfDataset(ctx.db, res, { name: query.name }, user.id);
+    res.attachment(`${body.name}.zip`);
+    await downloadHfDataset(ctx.db, res, { name: body.name }, user.id);
     res.end();
   });
   return api.router;

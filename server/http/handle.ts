@@ -34,12 +34,20 @@ export interface HandleOptions {
   readonly before?: readonly RequestHandler[];
 }
 
-/** Which descriptor each mounted handler serves: the contract test walks the router stack with it. */
-const mounted = new WeakMap<object, Endpoint>();
+/**
+ * Which descriptor each mounted handler serves, and who may call it: the contract test walks
+ * the router stack with it, and the security test holds docs/security.md's route table to it.
+ */
+const mounted = new WeakMap<object, { endpoint: Endpoint; access: Access }>();
 
 /** The descriptor a route handler was mounted from by `handle`, if it was. */
 export function mountedEndpoint(handler: unknown): Endpoint | undefined {
-  return typeof handler === 'function' ? mounted.get(handler) : undefined;
+  return typeof handler === 'function' ? mounted.get(handler)?.endpoint : undefined;
+}
+
+/** Who may call a route handler mounted by `handle` (its least role, or 'public'), if it was so mounted. */
+export function mountedAccess(handler: unknown): Access | undefined {
+  return typeof handler === 'function' ? mounted.get(handler)?.access : undefined;
 }
 
 /**
@@ -72,7 +80,7 @@ export function handle<E extends Endpoint, A extends Access>(api: ApiRouter, e: 
     if (result instanceof Promise) return result.then((value) => answer(res, value));
     answer(res, result);
   };
-  mounted.set(run, e);
+  mounted.set(run, { endpoint: e, access });
   const guard: RequestHandler[] = access === 'public' ? [] : [requireRole(api.db, access)];
   const chain = [...guard, ...(options.before ?? []), run];
   switch (e.method) {

@@ -11,6 +11,9 @@ const STATUS: Record<ErrorCode, number> = {
   too_large_to_draw: 422,
   unsupported_media_type: 415,
   bad_origin: 403,
+  // 401: the browser holds no usable session any more (the answer expired every copy), so it signs in again.
+  session_cookie_conflict: 401,
+  bad_host: 403,
   storage_unavailable: 503,
   rate_limited: 429,
   internal: 500,

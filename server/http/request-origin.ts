@@ -40,6 +40,11 @@ function normalisedOrigin(value: string): string | null {
   }
 }
 
+/** The host (and port) a request names: a trusted proxy's `X-Forwarded-Host`, else `Host`. */
+export function requestHost(req: RequestLike, policy: Pick<Config, 'trustProxy'>): string | undefined {
+  return (policy.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host;
+}
+
 /**
  * The origin browsers address this server by: the scheme from {@link servedOverHttps} and
  * the host the request names — `Host`, or a trusted proxy's `X-Forwarded-Host`. Taking it
@@ -48,7 +53,7 @@ function normalisedOrigin(value: string): string | null {
  * browser sends, so this is no weaker than a fixed name.
  */
 export function serverOrigin(req: RequestLike, policy: OriginPolicy): string | null {
-  const host = (policy.trustProxy ? firstValue(req.headers['x-forwarded-host']) : undefined) ?? req.headers.host;
+  const host = requestHost(req, policy);
   if (!host) return null;
   return normalisedOrigin(`${servedOverHttps(req, policy) ? 'https' : 'http'}://${host}`);
 }

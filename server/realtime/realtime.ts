@@ -4,7 +4,8 @@ import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { BATCH_EVENT, type BatchedEvent, type ClientToServerEvents, type ServerEventName, type ServerEventPayload, type ServerToClientEvents } from '../../shared/events';
 import type { SealedView, SocketTarget } from '../app-context';
-import { sessionToken } from '../auth/auth-middleware';
+import { sessionCookieName, sessionToken } from '../auth/session-cookie';
+import { hostChecker, type HostPolicy } from '../http/allowed-hosts';
 import { crossOriginRefusal, type OriginPolicy } from '../http/request-origin';
 import { liveSessions, sessionForToken } from '../auth/sessions';
 import { audienceRoom, HIDDEN, reviewerView, STAFF_ROOM } from './audiences';
@@ -111,7 +112,7 @@ export function attachRealtime(
   httpServer: HttpServer,
   db: Db,
   reviewingCounts: () => Map<number, number>,
-  originPolicy: OriginPolicy,
+  originPolicy: OriginPolicy & HostPolicy,
 ): {
   io: RealtimeServer;
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>, sealed?: SealedView<E>) => void;
@@ -120,18 +121,24 @@ export function attachRealtime(
   disconnectSockets: (target: SocketTarget) => void;
   sweepSessions: () => Promise<void>;
 } {
+  const hostRefusal = hostChecker(originPolicy);
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
     // A page of another origin (another port of the same host is same-site, so the session
-    // cookie rides along) must not open a socket as its visitor: the handshake is refused (403).
+    // cookie rides along) must not open a socket as its visitor, nor a page under a name
+    // re-pointed at this machine: the handshake is refused (403), as HTTP requests are.
     allowRequest: (req, callback) => {
+      const host = hostRefusal(req);
+      if (host !== null) return callback(`bad_host: ${host}`, false);
       const refusal = crossOriginRefusal(req, originPolicy);
       callback(refusal === null ? null : `bad_origin: ${refusal}`, refusal === null);
     },
   });
 
+  const cookieName = sessionCookieName(originPolicy.cookieSecure);
   io.use((socket, next) => {
-    const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie));
+    // Several session cookies name no session (auth/session-cookie.ts); the page's next API call clears them.
+    const session = sessionForToken(db, sessionToken(socket.handshake.headers.cookie, cookieName));
     if (!session) return next(new Error('unauthenticated'));
     socket.data.user = session.user;
     socket.data.sessionId = session.id;

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { rolledBack } from '../../db/transactions';
 import { endpointUrl, type Endpoint, type ResponseOf } from '../../shared/api/endpoint';
 import { reviewApi } from '../../shared/api/review';
-import { SESSION_COOKIE, createSession } from '../auth/sessions';
+import { createSession } from '../auth/sessions';
 import { markQuiet } from '../http/quiet-requests';
 import { insertUser } from '../users/user-queries';
 
@@ -28,6 +28,8 @@ export interface HttpWarmUp {
 
 export interface HttpWarmUpInput {
   db: Db;
+  /** The session cookie's name (`auth/session-cookie.ts`: it follows HQA_COOKIE_SECURE). */
+  cookieName: string;
   /** Where the server listens. */
   url: string;
   /** The app that will serve. */
@@ -49,7 +51,7 @@ export interface HttpWarmUpInput {
  * Events it publishes come in claim/release pairs, so a page already connected sees no change.
  */
 export async function warmReviewOverHttp(input: HttpWarmUpInput): Promise<HttpWarmUp> {
-  const { db, url, app, others, serve, rounds = HTTP_WARM_UP_ROUNDS } = input;
+  const { db, cookieName, url, app, others, serve, rounds = HTTP_WARM_UP_ROUNDS } = input;
   const secret = randomBytes(24).toString('base64url');
   serve((req, res) => {
     if (req.headers[WARM_UP_HEADER] !== secret) return others(req, res);
@@ -64,7 +66,7 @@ export async function warmReviewOverHttp(input: HttpWarmUpInput): Promise<HttpWa
       const reviewer = insertUser(db, `warm-up-${secret.slice(0, 12)}`, 'reviewer', '!');
       if (reviewer === null) throw new Error('the warm-up reviewer could not be made');
       const { token } = createSession(db, reviewer.id);
-      const headers = { cookie: `${SESSION_COOKIE}=${token}`, [WARM_UP_HEADER]: secret };
+      const headers = { cookie: `${cookieName}=${token}`, [WARM_UP_HEADER]: secret };
       const send = async <E extends Endpoint>(endpoint: E, path: string, body: unknown): Promise<ResponseOf<E>> =>
         parseAnswer(endpoint, path, await post(agent, new URL(path, url), headers, body));
       let claims = 0;

@@ -57,7 +57,7 @@ function storedAccuracy(runId: number): string {
 
 async function acceptedItems(): Promise<ChartHqaItem[]> {
   // The export is the dataset's own view of the accepted items: its ids and gold answers.
-  return ChartHqaExportV1Schema.parse((await api.get('/api/export?format=chart-hqa')).body).items;
+  return ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
 }
 
 function writeJson(name: string, data: unknown): string {

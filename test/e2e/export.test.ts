@@ -51,6 +51,6 @@ describe('exporting from the UI', () => {
     const page = await openEvaluation('rev', 'reviewer-pass-1');
     await page.getByText('Curators export the dataset.').waitFor();
     expect(await page.getByTestId('export-download').count()).toBe(0);
-    expect(await page.evaluate(async () => (await fetch('/api/export')).status)).toBe(403);
+    expect(await page.evaluate(async () => (await fetch('/api/export', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status)).toBe(403);
   });
 });

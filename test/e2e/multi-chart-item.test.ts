@@ -179,7 +179,7 @@ describe('a multi-chart item', () => {
   }, 60_000);
 
   it('is exported with the images of both charts, in group order', async () => {
-    const res = await curator.get('/api/export');
+    const res = await curator.post('/api/export');
     expect(res.status).toBe(200);
     const body = res.body instanceof ArrayBuffer ? (JSON.parse(Buffer.from(res.body).toString('utf8')) as unknown) : res.body;
     const doc = ExportedImagesSchema.parse(body);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AppFrame } from './pages/app-frame';
@@ -25,7 +26,8 @@ let server: TestServer;
 let session: BrowserSession | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Browsers reach it by a name of no interface of this machine: on its allow-list, as an operator would put it.
+  server = await startTestServer({ config: { allowedHosts: loadConfig({ HQA_ALLOWED_HOSTS: LAN_HOST }).allowedHosts } });
   await server.createUser(ADMIN.username, 'admin', ADMIN.password);
 });
 afterAll(async () => {

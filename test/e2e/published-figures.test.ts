@@ -41,7 +41,7 @@ beforeAll(async () => {
   await api.login(CURATOR.username, CURATOR.password);
   // One model evaluated here: its predictions imported, right on every other item, so it lands
   // among the published rows rather than above or below them all.
-  const items = ChartHqaExportV1Schema.parse((await api.get('/api/export?format=chart-hqa')).body).items;
+  const items = ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
   const predictions = items.map((item, i) => ({ id: item.id, prediction: i % 2 === 0 ? item.answer : 'surely-not-the-answer', raw: '' }));
   const imported = await api.post('/api/eval-runs/import', { model: MODEL, mode: 'hqa', predictions });
   expect(imported.status, JSON.stringify(imported.body)).toBe(201);

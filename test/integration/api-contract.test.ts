@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../shared/api/endpoint';
 import { healthApi } from '../../shared/api/health';
 import { apiRouter, handle, mountedEndpoint } from '../../server/http/handle';
+import { appRoutes, type MountedRoute } from '../support/mounted-routes';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -12,28 +13,6 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * descriptor of `shared/api/*`, with the descriptor's method and path, and every descriptor
  * there is mounted exactly once. A route added by hand, or a descriptor nobody serves, fails here.
  */
-
-interface MountedRoute {
-  path: string;
-  methods: string[];
-  handler: unknown;
-}
-
-/** The stack of an express 5 router: layers holding a route, or a nested router (its own stack). */
-interface Layer {
-  route?: { path: string; methods: Record<string, boolean>; stack: { handle: unknown }[] };
-  handle?: { stack?: Layer[] };
-}
-
-function routesOf(stack: Layer[]): MountedRoute[] {
-  return stack.flatMap((layer): MountedRoute[] => {
-    if (layer.route) {
-      const { path, methods, stack: handlers } = layer.route;
-      return [{ path, methods: Object.keys(methods).map((m) => m.toUpperCase()), handler: handlers.at(-1)?.handle }];
-    }
-    return layer.handle?.stack ? routesOf(layer.handle.stack) : [];
-  });
-}
 
 function isEndpoint(value: unknown): value is Endpoint {
   return typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'schemas' in value;
@@ -61,7 +40,7 @@ let descriptors: Map<Endpoint, string>;
 
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
-  routes = routesOf((server.server.app.router as unknown as { stack: Layer[] }).stack);
+  routes = appRoutes(server.server.app);
   descriptors = await sharedDescriptors();
 });
 afterAll(async () => {
@@ -103,7 +82,7 @@ describe('the API contract', () => {
     const api = apiRouter(server.server.ctx.db);
     handle(api, healthApi.get, 'public', () => ({ status: 'ok', version: 'x', engine: 'offline', charts: 0 }));
     app.use(api.router, Router().use(nested));
-    const found = routesOf((app.router as unknown as { stack: Layer[] }).stack);
+    const found = appRoutes(app);
     expect(found.map((route) => [route.path, mountedEndpoint(route.handler)])).toEqual([
       ['/api/health', healthApi.get],
       ['/api/by-hand', undefined],

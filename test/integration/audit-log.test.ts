@@ -173,7 +173,7 @@ describe('the audit log', () => {
   });
 
   it('records an export download with its item count', async () => {
-    const res = await admin.get('/api/export?format=jsonl');
+    const res = await admin.post('/api/export', { format: 'jsonl' });
     expect(res.status).toBe(200);
     const lines = Buffer.from(res.body as ArrayBuffer).toString('utf8').split('\n').filter(Boolean);
     const [entry] = await audit({ action: 'export.downloaded', limit: 1 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await server.createUser('cora', 'curator', 'curator-pass-1');
   cora = new TestClient(server.url);
   await cora.login('cora', 'curator-pass-1');
-  items = ChartHqaExportV1Schema.parse((await cora.get('/api/export?format=chart-hqa')).body).items;
+  items = ChartHqaExportV1Schema.parse((await cora.post('/api/export', { format: 'chart-hqa' })).body).items;
   expect(items.length).toBeGreaterThanOrEqual(3);
   for (const item of items) answers.set(item.question, item.answer);
 });

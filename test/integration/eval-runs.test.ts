@@ -53,7 +53,7 @@ const scorableOf = (list: ChartHqaItem[]): ScorableItem[] =>
 const sameItems = () => items.filter((item) => item.question_relation === 'same');
 
 async function exportItems(): Promise<ChartHqaItem[]> {
-  const res = await cora.get('/api/export?format=chart-hqa');
+  const res = await cora.post('/api/export', { format: 'chart-hqa' });
   return ChartHqaExportV1Schema.parse(res.body).items;
 }
 
@@ -351,7 +351,7 @@ describe('the factual baseline and imported predictions', () => {
     expect(rows).toEqual(predictions);
     const files = mkdtempSync(join(tmpdir(), 'hqa-rescore-'));
     try {
-      writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.get('/api/export?format=chart-hqa')).body));
+      writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.post('/api/export', { format: 'chart-hqa' })).body));
       writeFileSync(join(files, 'p.json'), JSON.stringify(rows));
       const { output } = scorePredictionFiles({ dataset: join(files, 'export.json'), predictions: join(files, 'p.json') });
       // Its figures under the other rules too: the same as the run page's.

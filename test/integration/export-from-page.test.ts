@@ -62,14 +62,14 @@ describe('exporting from the page with nothing accepted', () => {
     expect(unreviewed).toBe('no accepted items: 0 of 3 items reviewed yet');
     expect(unreviewed).toBe(cliRefusal());
 
-    for (const path of ['/api/export', '/api/export?format=chartqa', '/api/export/hf-dataset']) {
-      const res = await curator.get(path);
+    for (const [path, body] of [['/api/export', {}], ['/api/export', { format: 'chartqa' }], ['/api/export/hf-dataset', {}]] as const) {
+      const res = await curator.post(path, body);
       expect(res.status, path).toBe(409);
       expect(ErrorBodySchema.parse(res.body).error).toEqual({ code: 'conflict', message: unreviewed });
     }
     expect(downloads()).toBe(0);
     expect((await reviewer.get('/api/export/status')).status).toBe(403);
-    expect((await reviewer.get('/api/export/hf-dataset')).status).toBe(403);
+    expect((await reviewer.post('/api/export/hf-dataset')).status).toBe(403);
   });
 });
 
@@ -78,7 +78,7 @@ describe('the Hugging Face dataset from the page', () => {
     db().prepare("UPDATE hqa_items SET status = 'accepted'").run();
     expect(ExportStatusSchema.parse((await curator.get('/api/export/status')).body).refusal).toBeNull();
 
-    const res = await fetch(`${server.url}/api/export/hf-dataset?name=hqa-page`, { headers: { cookie: curator.cookie } });
+    const res = await fetch(`${server.url}/api/export/hf-dataset`, { method: 'POST', headers: { cookie: curator.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hqa-page' }) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename=hqa-page.zip');

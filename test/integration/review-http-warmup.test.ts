@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../server/auth/session-cookie';
 import { HTTP_WARM_UP_ROUNDS, warmReviewOverHttp } from '../../server/review/review-http-warmup';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -94,7 +95,7 @@ describe('warmReviewOverHttp', () => {
         server.server.app(req, res);
       });
     };
-    const warmed = await warmReviewOverHttp({ db: server.server.ctx.db, url, app, others: starting, serve, rounds: 2 });
+    const warmed = await warmReviewOverHttp({ db: server.server.ctx.db, cookieName: SESSION_COOKIE, url, app, others: starting, serve, rounds: 2 });
     expect(outside).toEqual([503, 503]);
     expect(warmed).toMatchObject({ claims: 2, requests: 4 });
     expect(storedState()).toEqual(before);
@@ -102,7 +103,7 @@ describe('warmReviewOverHttp', () => {
 
   it('fails naming the request and what it got, and rolls back what it began', async () => {
     const broken: RequestListener = (_req, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
-    await expect(warmReviewOverHttp({ db: server.server.ctx.db, url, app: broken, others: starting, serve, rounds: 2 })).rejects.toThrow(
+    await expect(warmReviewOverHttp({ db: server.server.ctx.db, cookieName: SESSION_COOKIE, url, app: broken, others: starting, serve, rounds: 2 })).rejects.toThrow(
       'warm-up POST /api/review/next: 500 {"error":"boom"}',
     );
     expect(server.server.ctx.db.inTransaction).toBe(false);

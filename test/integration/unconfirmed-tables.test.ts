@@ -132,7 +132,7 @@ describe('items on an extracted, unconfirmed table', () => {
     db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
     const total = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
     const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
-    const doc = ChartHqaExportV1Schema.parse((await curator.get('/api/export?format=chart-hqa')).body);
+    const doc = ChartHqaExportV1Schema.parse((await curator.post('/api/export', { format: 'chart-hqa' })).body);
     expect(doc.items).toHaveLength(total);
     expect(doc.stats.table_unconfirmed).toBe(onExtracted);
     expect(doc.items.filter((i) => i.verification.table === 'unconfirmed')).toHaveLength(onExtracted);
@@ -155,7 +155,7 @@ describe('items on an extracted, unconfirmed table', () => {
     expect(SaveTableResponseSchema.parse(res.body).table).toMatchObject({ table_source: 'extracted', table_confirmed: true });
     expect((await items('table=unconfirmed')).total).toBe(0);
     for (const item of (await items(`chart_id=${extractedChart}`)).items) expect(item.table_state).toBe('confirmed');
-    const doc = ChartHqaExportV1Schema.parse((await curator.get('/api/export?format=chart-hqa')).body);
+    const doc = ChartHqaExportV1Schema.parse((await curator.post('/api/export', { format: 'chart-hqa' })).body);
     expect(doc.stats.table_unconfirmed).toBe(0);
     expect(doc.items.every((i) => i.verification.table === 'confirmed')).toBe(true);
     expect(datasetCard({ name: 'demo', items: doc.items.length, images: 2, stats: doc.stats, settings: { reviews_per_item: 1, consensus_rule: 'majority' }, createdAt: new Date() })).toContain(

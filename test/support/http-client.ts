@@ -16,11 +16,26 @@ export class TestClient {
       headers,
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) this.cookie = setCookie.split(';')[0] ?? '';
+    this.keepCookies(response.headers.getSetCookie());
     const type = response.headers.get('content-type') ?? '';
     const parsed: unknown = type.includes('json') ? await response.json() : await response.arrayBuffer();
     return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  /**
+   * What a browser keeps of the answer's cookies, for this client's one cookie on `/`: a value
+   * set there replaces it, an expired one removes it. Cookies for other paths (the server
+   * expiring stray copies on /api, /api/items …) are not this client's to hold.
+   */
+  private keepCookies(lines: string[]): void {
+    for (const line of lines) {
+      const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+      const path = attributes.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+      if (path !== '/') continue;
+      const expires = attributes.find((a) => a.toLowerCase().startsWith('expires='))?.slice(8);
+      const expired = expires !== undefined && Date.parse(expires) <= Date.now();
+      this.cookie = expired || pair.endsWith('=') ? '' : pair;
+    }
   }
 
   get(path: string) {

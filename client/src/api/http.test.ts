@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { endpoint } from '@shared/api/endpoint';
 import { IdParamSchema, PageQuerySchema } from '@shared/api/common';
-import { ApiError, call, errorMessage } from './http';
+import { ApiError, attachmentName, call, errorMessage } from './http';
 
 const ThingSchema = z.object({ thing: z.object({ id: z.number(), name: z.string() }) });
 const things = {
@@ -69,5 +69,15 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError(400, 'bad_request', 'body.qa_id: no factual QA 5', 'body.qa_id'))).toBe('QA id: no factual QA 5');
     expect(errorMessage(new ApiError(409, 'conflict', 'taken', 'name'))).toBe('Name: taken');
     expect(errorMessage(new ApiError(409, 'conflict', 'split "x" cannot be deleted'))).toBe('split "x" cannot be deleted');
+  });
+});
+
+describe('attachmentName', () => {
+  it("reads the file name of express's Content-Disposition, quoted or not, the UTF-8 form first", () => {
+    expect(attachmentName('attachment; filename="chart-hqa.json"')).toBe('chart-hqa.json');
+    expect(attachmentName('attachment; filename=hqa-page.zip')).toBe('hqa-page.zip');
+    expect(attachmentName(`attachment; filename="x.json"; filename*=UTF-8''d%C3%A9j%C3%A0.json`)).toBe('déjà.json');
+    expect(attachmentName('attachment')).toBeUndefined();
+    expect(attachmentName(null)).toBeUndefined();
   });
 });

@@ -98,6 +98,62 @@ export function call<E extends JsonEndpoint>(e: E, ...[input]: CallArgs<E>): Pro
 }
 
 /**
+ * How long a downloaded file's blob: URL stays valid: the browser reads it after the click
+ * returns, and revoking it at once has cancelled downloads (FileSaver.js waits 40 s for this).
+ */
+const BLOB_URL_LIFE_MS = 60_000;
+
+/** An endpoint that answers a file (`response: 'file'`), fetched for a download. */
+export type FileEndpoint = Endpoint & { readonly schemas: { readonly response: 'file' } };
+
+/** The file name a Content-Disposition header gives (`filename*=UTF-8''…` first), if any. */
+export function attachmentName(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (encoded !== undefined) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // A malformed encoding: the plain filename parameter, if any, still names the file.
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
+}
+
+/**
+ * Fetches a file endpoint as its descriptor says (a POST with its JSON body: downloads that
+ * leave an audit entry are POSTs, so no page elsewhere can start one with a link) and hands the
+ * file to the browser as a download named by the server's Content-Disposition. The file is held
+ * in memory as a Blob until saved. Failures are ApiErrors with the server's code, before any save.
+ */
+export async function download<E extends FileEndpoint>(e: E, ...[input]: CallArgs<E>): Promise<void> {
+  const { params, query, body } = (input ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
+  const url = endpointUrl(e, { params, query });
+  const sent = e.method === 'GET' ? undefined : JSON.stringify(body ?? {});
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: e.method,
+      credentials: 'same-origin',
+      headers: sent === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: sent,
+    });
+  } catch {
+    throw new ApiError(0, 'internal', 'Could not reach the server. Check your connection and try again.');
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  const blob = await response.blob();
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = attachmentName(response.headers.get('content-disposition')) ?? 'download';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), BLOB_URL_LIFE_MS);
+}
+
+/**
  * An error about one field, in words: the server's `body.budget_cost: …` prefix is for programs;
  * a person reads the field's name ("Budget cost"), once.
  */

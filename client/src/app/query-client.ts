@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../api/http';
 import { queryKeys } from '../api/query-keys';
+import { setSignedOutNotice } from '../auth/signed-out-notice';
 
 const MAX_RETRIES = 2;
 
@@ -10,7 +11,9 @@ const MAX_RETRIES = 2;
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {
-    if (isApiError(error) && error.status === 401) queryClient.setQueryData(queryKeys.me(), null);
+    if (!isApiError(error) || error.status !== 401) return;
+    if (error.code === 'session_cookie_conflict') setSignedOutNotice(error.message);
+    queryClient.setQueryData(queryKeys.me(), null);
   };
   const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),

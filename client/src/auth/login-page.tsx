@@ -3,6 +3,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../api/http';
 import { Field } from '../ui/field';
 import { useLogin, useSession } from './session';
+import { signedOutNotice } from './signed-out-notice';
 
 /** The landing route, which sends each role where it works (app/landing.tsx). */
 const DEFAULT_PAGE = '/';
@@ -28,6 +29,7 @@ export function LoginPage() {
   const next = safeNext(searchParams.get('next'));
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const notice = signedOutNotice();
 
   if (session.data) return <Navigate to={next} replace />;
 
@@ -41,6 +43,11 @@ export function LoginPage() {
       <form className="login-card" onSubmit={onSubmit} aria-labelledby="login-heading">
         <h1 id="login-heading">Chart-HQA Workbench</h1>
         <p className="muted">Sign in to build and review hypothetical chart questions.</p>
+        {notice !== null && (
+          <p className="error" role="status" data-testid="signed-out-notice">
+            You were signed out: {notice}.
+          </p>
+        )}
         <Field label="Username">
           {(control) => (
             <input

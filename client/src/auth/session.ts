@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { authApi, type LoginRequest, type User } from '@shared/api/auth';
 import { call, isApiError } from '../api/http';
 import { queryKeys } from '../api/query-keys';
+import { clearSignedOutNotice, setSignedOutNotice } from './signed-out-notice';
 
 /** The signed-in user, or null when there is no session (a 401 is an answer here, not an error). */
 async function fetchMe(): Promise<User | null> {
@@ -9,7 +10,10 @@ async function fetchMe(): Promise<User | null> {
     const { user } = await call(authApi.me);
     return user;
   } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
+    if (isApiError(error) && error.status === 401) {
+      if (error.code === 'session_cookie_conflict') setSignedOutNotice(error.message);
+      return null;
+    }
     throw error;
   }
 }
@@ -36,6 +40,7 @@ export function useLogin() {
   return useMutation({
     mutationFn: (body: LoginRequest) => call(authApi.login, { body }),
     onSuccess: ({ user }) => {
+      clearSignedOutNotice();
       forgetSessionData(queryClient);
       queryClient.setQueryData(queryKeys.me(), user);
     },

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page, Response } from 'playwright-core';
 
 /** The forms the forging page holds, each posting to the workbench into a hidden frame. */
-export type ForgedForm = 'text-plain-logout' | 'urlencoded-logout' | 'text-plain-create-user';
+export type ForgedForm = 'text-plain-logout' | 'urlencoded-logout' | 'text-plain-create-user' | 'urlencoded-export';
 
 /** What a WebSocket opened by the forging page saw before it closed. */
 export interface SocketAttempt {
@@ -16,9 +16,10 @@ function forgingHtml(workbench: string): string {
   const jsonName = (fields: Record<string, string>) => JSON.stringify({ ...fields, pad: '' }).slice(0, -2);
   const user = jsonName({ username: 'forged', role: 'admin', password: 'forged-pass-1' }).replace(/'/g, '&#39;');
   return `<!doctype html><html><head><title>Somewhere else</title></head><body>
-<iframe name="sink-1" title="sink-1"></iframe><iframe name="sink-2" title="sink-2"></iframe><iframe name="sink-3" title="sink-3"></iframe>
+<iframe name="sink-1" title="sink-1"></iframe><iframe name="sink-2" title="sink-2"></iframe><iframe name="sink-3" title="sink-3"></iframe><iframe name="sink-4" title="sink-4"></iframe>
 <form id="text-plain-logout" method="post" enctype="text/plain" target="sink-1" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
 <form id="urlencoded-logout" method="post" target="sink-2" action="${workbench}/api/auth/logout"><input name="x" value="1"></form>
+<form id="urlencoded-export" method="post" target="sink-4" action="${workbench}/api/export"><input name="format" value="jsonl"></form>
 <form id="text-plain-create-user" method="post" enctype="text/plain" target="sink-3" action="${workbench}/api/users"><input name='${user}' value='"}'></form>
 </body></html>`;
 }
@@ -54,6 +55,36 @@ export class ForgingSite {
     const answered = page.waitForResponse((r) => r.url().startsWith(this.workbench) && r.request().method() === 'POST', { timeout: 45_000 });
     await page.locator(`#${form}`).evaluate((element) => (element as HTMLFormElement).submit());
     return answered;
+  }
+
+  /**
+   * Loads `path` of the workbench as an image, as any page may (another port of the same host
+   * is same-site: the visitor's session cookie rides along), and waits until the image loads or
+   * fails: the server has answered by then, though the browser may keep the answer from this page.
+   */
+  async loadImage(page: Page, path: string): Promise<string> {
+    const url = `${this.workbench}${path}`;
+    return page.evaluate(
+      (src) =>
+        new Promise<string>((resolve) => {
+          const image = document.createElement('img');
+          image.onload = () => resolve('loaded');
+          image.onerror = () => resolve('failed');
+          image.src = src;
+          document.body.append(image);
+        }),
+      url,
+    );
+  }
+
+  /**
+   * Sets a cookie from this page with `document.cookie` (e.g. `hqa_session=junk; path=/api`):
+   * cookies ignore ports, so the workbench's pages on this host get it too.
+   */
+  async plantCookie(page: Page, cookie: string): Promise<void> {
+    await page.evaluate((value) => {
+      document.cookie = value;
+    }, cookie);
   }
 
   /** Opens a raw socket.io WebSocket to the workbench, asks to join its namespace, and reports what came back. */

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { endpointUrl } from '@shared/api/endpoint';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { exportApi } from '@shared/api/export';
 import { EXPORT_FORMATS, type ExportFormat } from '@shared/export/chart-hqa';
-import { call } from '../../api/http';
+import { call, download, errorMessage } from '../../api/http';
 import { queryKeys } from '../../api/query-keys';
 import { LoadError } from '../../ui/error-messages';
 
@@ -25,9 +24,10 @@ function useExportStatus() {
   return useQuery({ queryKey: queryKeys.exportStatus(), queryFn: () => call(exportApi.status) });
 }
 
-function downloadUrl(format: PageFormat, full: boolean): string {
-  if (format === 'hf-dataset') return endpointUrl(exportApi.hfDataset, { query: {} });
-  return endpointUrl(exportApi.download, { query: { format, ...(full ? { full: 'true' } : {}) } });
+/** A download is a POST (it is audited in the caller's name), fetched and then saved by the browser. */
+function downloadExport(format: PageFormat, full: boolean): Promise<void> {
+  if (format === 'hf-dataset') return download(exportApi.hfDataset, { body: {} });
+  return download(exportApi.download, { body: { format, full } });
 }
 
 /**
@@ -39,9 +39,15 @@ export function ExportPanel() {
   const [full, setFull] = useState(false);
   const status = useExportStatus();
   const noProvenance = format === 'chartqa' || format === 'pairs' || format === 'hf-dataset';
-  const href = downloadUrl(format, full && !noProvenance);
+  const fetching = useMutation({ mutationFn: () => downloadExport(format, full && !noProvenance) });
   return (
-    <form className="export-form" onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="export-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        fetching.mutate();
+      }}
+    >
       <p className="muted">Only accepted items, with reviewers’ corrections applied, in a fixed order with stable ids.</p>
       <fieldset>
         <legend>Format</legend>
@@ -62,9 +68,14 @@ export function ExportPanel() {
         </p>
       ) : (
         <p>
-          <a className="button" href={href} download aria-disabled={status.isPending} data-testid="export-download">
-            Download
-          </a>
+          <button type="submit" className="primary" disabled={status.isPending || fetching.isPending} data-testid="export-download">
+            {fetching.isPending ? 'Preparing the file…' : 'Download'}
+          </button>
+        </p>
+      )}
+      {fetching.isError && (
+        <p className="error" role="alert" data-testid="export-error">
+          The download failed: {errorMessage(fetching.error)}
         </p>
       )}
       <p className="muted">
