@@ -3,13 +3,14 @@ import { parseJsonColumn } from '../../db/json-column';
 import { containsPattern, whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
 import type { ChartDetail, ChartListQuery, ChartQuestion, ChartSummary, FactualQa } from '../../shared/api/charts';
-import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '../../shared/domain/benchmark-fields';
 import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema, type ChartType, type TypeEvidence, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
-import { DataTableSchema, type DataTable } from '../../shared/table/model';
+import type { DataTable } from '../../shared/table/model';
 import { numberOrText } from '../import/answer-kind';
 import { loadChartGroup, type GroupMember } from './chart-group-queries';
+import { parseStoredTable, storedDrawingStyle } from './stored-chart';
 import { typeConfirmedSql } from './type-state-queries';
 
 /** All SQL of the charts domain (charts, their images and factual questions). */
@@ -131,24 +132,6 @@ export function getChartDetail(db: Db, id: number): ChartDetail | null {
     imported_at: row.imported_at,
     updated_at: row.updated_at,
   };
-}
-
-export function parseStoredTable(json: string, chartId: number): DataTable {
-  return parseJsonColumn(DataTableSchema, json, { table: 'charts', column: 'data_table', id: chartId });
-}
-
-/**
- * The colours, series order and bar orientation the stored annotation gives the drawing. The
- * annotation was validated as JSON at import; a file that no longer parses draws in the
- * palette's colours.
- */
-export function storedDrawingStyle(annotation: string | null, table: DataTable): DrawingStyle | null {
-  if (annotation === null) return null;
-  try {
-    return drawingStyleFromAnnotation(JSON.parse(annotation), table);
-  } catch {
-    return null;
-  }
 }
 
 export function getChartForRender(

@@ -1,6 +1,6 @@
 import { unverifiableColours, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
-import { parseStoredTable, storedDrawingStyle } from './chart-queries';
+import { parseStoredTable, storedDrawingStyle } from './stored-chart';
 import { deepFreeze } from '../deep-freeze';
 
 /**

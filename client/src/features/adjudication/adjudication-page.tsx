@@ -14,7 +14,7 @@ import { MarkedQuestion } from '../../views/marked-question';
 import { useAdjudicate, useAdjudicationList } from './adjudication-api';
 import { ReviewCard } from '../../views/review-card';
 import { AnswerChecksView } from '../../views/answer-checks-view';
-import { ItemChartsPanel } from '../../views/item-charts';
+import { ItemChartsPanel } from '../../views/item-charts-panel';
 import { itemGroupOf } from '../../views/item-group-charts';
 
 /** Distinct corrections the reviewers proposed, offered as one-click final answers. */

@@ -19,7 +19,7 @@ import { ReviewHistory } from './review-history';
 import { GoldToggle } from './gold-toggle';
 import { ValidityNotices } from '../../views/validity-flags';
 import { VerifierView } from '../../views/verifier-view';
-import { ItemChartsPanel } from '../../views/item-charts';
+import { ItemChartsPanel } from '../../views/item-charts-panel';
 import { editedChartName, groupChartName, groupCounterfactualOf, itemGroupOf } from '../../views/item-group-charts';
 import { ItemThread } from '../../views/item-thread';
 import { ItemEdits } from './item-edits';
