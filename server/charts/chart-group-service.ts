@@ -15,7 +15,7 @@ import { AnswerKindSchema, ChartGroupSourceSchema } from '../../shared/domain/be
 import { QaSourceSchema } from '../../shared/domain/qa';
 import type { z } from 'zod';
 import { recordAudit } from '../audit/audit-log';
-import { numberOrText } from '../import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import {
   chartSplits,
   deleteGroup,

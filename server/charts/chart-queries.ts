@@ -8,7 +8,7 @@ import { AnswerKindSchema, QaBenchmarkFieldsSchema, TableSourceSchema } from '..
 import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema, type ChartType, type TypeEvidence, type TypeSource } from '../../shared/domain/chart-types';
 import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import type { DataTable } from '../../shared/table/model';
-import { numberOrText } from '../import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import { loadChartGroup, type GroupMember } from './chart-group-queries';
 import { parseStoredTable, storedDrawingStyle } from './stored-chart';
 import { typeConfirmedSql } from './type-state-queries';

@@ -1,6 +1,6 @@
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { Layout } from './demo-layout';
-import { at, pick, randInt, type Rng } from './demo-random';
+import { at, pick, randInt, type Rng } from '../../shared/random';
 import type { Theme } from './demo-themes';
 
 /** The words around a demo chart: its title, axis labels and label-column header. */

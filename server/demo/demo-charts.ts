@@ -6,7 +6,7 @@ import { axisLabels, labelHeaderOf, titleOf } from './demo-chart-labels';
 import { layOut, orderRows } from './demo-layout';
 import type { QuestionContext } from './demo-question-context';
 import { demoQuestionsForTable, type DemoQuestion } from './demo-questions';
-import { at, mulberry32, pick, randInt, shuffle, type Rng } from './demo-random';
+import { at, mulberry32, pick, randInt, shuffle, type Rng } from '../../shared/random';
 import { THEMES_BY_TYPE } from './demo-themes';
 import { decimalsOf, formatCell, makeValues, punchGaps } from './demo-values';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import type { ChartType } from '../../shared/domain/chart-types';
-import { numberOrText } from '../import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 
 /** SQL of the demo's extras (server/demo/demo-extras.ts): each write is a no-op when its row is already there. */
 

@@ -1,5 +1,5 @@
 import type { ChartType } from '../../shared/domain/chart-types';
-import { at, pick, randInt, shuffle, type Rng } from './demo-random';
+import { at, pick, randInt, shuffle, type Rng } from '../../shared/random';
 import { MONTHS, type Pool, type Shape, type Theme } from './demo-themes';
 
 /** A demo table's layout: which rows and series it has, and the order its rows are drawn in. */

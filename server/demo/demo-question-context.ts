@@ -1,5 +1,5 @@
 import type { DataTable } from '../../shared/table/model';
-import { at, shuffle, type Rng } from './demo-random';
+import { at, shuffle, type Rng } from '../../shared/random';
 
 /** What every question maker shares: the table's context, its wording, and reads of its cells. */
 

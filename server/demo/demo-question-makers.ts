@@ -1,4 +1,4 @@
-import { at, pick, randInt } from './demo-random';
+import { at, pick, randInt } from '../../shared/random';
 import {
   formatAnswer,
   fullColumn,

@@ -11,7 +11,7 @@ import {
   seriesExtreme,
   seriesPair,
 } from './demo-question-makers';
-import { shuffle, type Rng } from './demo-random';
+import { shuffle, type Rng } from '../../shared/random';
 
 /** Factual QAs for a demo chart, whose labels are computed from the table as the importer reads it. */
 

@@ -8,7 +8,7 @@ import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { readTableCsv } from '../import/csv-table';
 import type { QuestionContext } from './demo-question-context';
 import { DEMO_QUESTION_KINDS, demoQuestion } from './demo-questions';
-import { mulberry32 } from './demo-random';
+import { mulberry32 } from '../../shared/random';
 import { generateDemoSplit, type DemoSplitResult } from './demo-split';
 
 interface Entry {

@@ -1,5 +1,5 @@
 import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
-import { uniform, type Rng } from './demo-random';
+import { uniform, type Rng } from '../../shared/random';
 
 /*
  * Themes: what a demo chart is about, and which chart types and table shapes suit it. Every

@@ -1,5 +1,5 @@
 import { OTHERS, type Layout } from './demo-layout';
-import { at, randInt, uniform, type Rng } from './demo-random';
+import { at, randInt, uniform, type Rng } from '../../shared/random';
 import type { Theme } from './demo-themes';
 
 /** A demo table's values, and the cells they are written as. */

@@ -8,7 +8,7 @@ import { activeProposals } from '../pool/pool-queries';
 import { operationCoverage } from './gap-weights';
 import { countProposalItems, eligibleQaIds, groupChartTypes, insertTask, lowestIdQas, markItemsPlanned, type RunRecord } from './run-queries';
 import { stratifiedSample } from './stratified-sample';
-import { mulberry32 } from '../demo/demo-random';
+import { mulberry32 } from '../../shared/random';
 
 /** A run's sampling is replayed from its id: the same seeded PRNG as the demo and offline engine. */
 export { mulberry32 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../demo/demo-random';
+import { mulberry32 } from '../../shared/random';
 import { stratifiedSample, type SampleQa } from './stratified-sample';
 
 /** `charts` charts of `type`, each with `perChart` QAs, ids counting on from `firstId`. */

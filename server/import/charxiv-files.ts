@@ -6,7 +6,7 @@ import type { ImportReport } from '../../shared/api/import';
 import { SubplotLocSchema, type AnswerKind, type CharXivDescriptiveFields, type CharXivReasoningFields } from '../../shared/domain/benchmark-fields';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
-import { numberOrText } from './answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import { readBenchmarkImage } from './benchmark-image';
 import { createBenchmarkWriter, type BenchmarkQaInsert } from './benchmark-queries';
 import { countChart, countQa, describeIssues, emptyBenchmarkReport, fileError, recordError } from './benchmark-report';

@@ -6,7 +6,7 @@ import type { ImportReport } from '../../shared/api/import';
 import type { AnswerKind, MultiChartQaFields } from '../../shared/domain/benchmark-fields';
 import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
 import { nameText } from '../../shared/domain/text-input';
-import { numberOrText } from './answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import { readBenchmarkImage } from './benchmark-image';
 import { createBenchmarkWriter } from './benchmark-queries';
 import { countChart, countQa, describeIssues, emptyBenchmarkReport, fileError, recordError } from './benchmark-report';

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../random';
 import { resultsAgree } from './answer-compare';
 import { applyEdit } from './edit';
 import { nearHundred, sumOf } from './wholes';
@@ -218,7 +219,7 @@ const MIN_ANSWERED = 16;
  */
 function whateverTheValues({ program, original, edit }: GiveawayInput, after: Scalar): Finding | null {
   if (edit === null) return null;
-  const random = seededRandom(0x5eed);
+  const random = mulberry32(0x5eed);
   const bounds = original.series.map((_, s) => {
     const values = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
     const share = original.rows.some((row) => /%\s*\*?$/.test((row.raw[s] ?? '').trim())) || (values.length > 0 && values.every((v) => v >= 0 && v <= 100) && nearHundred(sumOf(values)));
@@ -251,18 +252,6 @@ const EQUAL_COUNT = /^\s*count\(where\(.*,\s*"==",\s*-?\d+(\.\d+)?\)\)\s*$/s;
  */
 function noneLeftEqual(program: string, after: number): boolean {
   return after === 0 && EQUAL_COUNT.test(program);
-}
-
-/** A small deterministic generator (mulberry32): the same draws on every run and every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** How far towards the edit the "any change" probe moves each changed cell. */

@@ -6,7 +6,7 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { ImportReportSchema } from '../../shared/api/import';
 import { MultiChartQaFieldsSchema } from '../../shared/domain/benchmark-fields';
 import { getChartSummary } from '../../server/charts/chart-queries';
-import { numberOrText } from '../../server/import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import { sha256 } from '../../server/import/chart-files';
 import { importFolder } from '../../server/import/import-folder';
 import { runCli } from '../support/cli';

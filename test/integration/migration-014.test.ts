@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseAtVersion, migrationsUpTo } from '../support/migrated-database';
 import { migrate, type Db } from '../../db/database';
-import { numberOrText } from '../../server/import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 
 /**
  * Migration 014 rebuilds `charts` and `factual_qas` (data_table nullable, wider sources). A

@@ -8,7 +8,7 @@ import type { QaSource } from '../../shared/domain/qa';
 import type { Role } from '../../shared/domain/roles';
 import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { createChartWriter, getQaWithChart } from '../../server/charts/chart-queries';
-import { numberOrText } from '../../server/import/answer-kind';
+import { numberOrText } from '../../shared/domain/answer-kind';
 import { insertRun } from '../../server/generation/run-queries';
 import { createVerifiedItem, type ItemDraftInput } from '../../server/items/item-service';
 import { recordLlmCall, type LlmCallRecord } from '../../server/llm/llm-call-queries';

@@ -1,4 +1,4 @@
-import { mulberry32, type Rng } from '../../demo/demo-random';
+import { mulberry32, type Rng } from '../../../shared/random';
 
 /** The offline engine's randomness: seeded, so a seed always gives the same proposals and items. */
 export { mulberry32, type Rng };

@@ -1,8 +1,8 @@
-/** Seeded randomness for the demo generator: every draw comes from an `Rng`, so a seed fixes the output. */
+/** Seeded randomness: every draw comes from an `Rng`, so a seed fixes the output (demo data, run sampling, the offline rules, the checks' probes). */
 
 export type Rng = () => number;
 
-/** mulberry32: a tiny, fast, seedable PRNG; good enough for demo data, not for secrets. */
+/** mulberry32: a tiny, fast, seedable PRNG; good enough for sampling and demo data, not for secrets. */
 export function mulberry32(seed: number): Rng {
   let state = seed >>> 0;
   return () => {

@@ -1,4 +1,4 @@
-import type { AnswerKind } from '../../shared/domain/benchmark-fields';
+import type { AnswerKind } from './benchmark-fields';
 
 /**
  * "number" when the label is a number once thousands commas and a % are dropped, else "text".
