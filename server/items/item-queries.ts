@@ -14,7 +14,7 @@ import type { DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import type { DataTable } from '../../shared/table/model';
 import { ChartWithoutTableError } from '../charts/chart-queries';
 import { cachedUnverifiableColours, parsedChart } from '../charts/parsed-chart-cache';
-import { TableStateSchema } from '../../shared/tables/table-state';
+import { TableStateSchema } from '../../shared/table-provenance/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
 import { shownStatusSql } from '../review/prefetch-queries';
 import { blindViews, type BlindViewer } from '../review/blind-view-queries';

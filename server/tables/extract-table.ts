@@ -3,7 +3,7 @@ import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'open
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import type { Db } from '../../db/database';
 import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-types';
-import { EXTRACTED_TABLE_SCHEMA_NAME, ExtractedTableWireSchema, toExtractedTable, type ExtractedTable } from '../../shared/tables/extracted-table';
+import { EXTRACTED_TABLE_SCHEMA_NAME, ExtractedTableWireSchema, toExtractedTable, type ExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { imageMediaType } from '../import/benchmark-image';
 import { callCost } from '../llm/cost';
 import { repairMessage, validateReply, type LlmFailureKind, type LlmUsage } from '../llm/llm-client';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
-import type { ExtractedTable } from '../../shared/tables/extracted-table';
+import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { getChartImage } from '../charts/chart-queries';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
 import { providersFor, type ModelEnv } from '../llm/model-roles';

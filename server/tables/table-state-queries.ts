@@ -1,5 +1,5 @@
 /**
- * The SQL of a chart's table state (shared/tables/table-state.ts), for the chart aliased
+ * The SQL of a chart's table state (shared/table-provenance/table-state.ts), for the chart aliased
  * `alias`: items, the items list's filter and the export derive it alike.
  */
 export function tableStateSql(alias: string): string {

@@ -4,7 +4,7 @@ import { ItemOriginSchema, ItemStatusSchema, QUESTION_RELATIONS, QuestionRelatio
 import { BIAS_FLAGS, BiasFlagSchema } from '../generation/bias-guards';
 import { HqaItemDraftSchema } from '../generation/item-draft';
 import { AnswerTypeSchema } from '../table/answers';
-import { TableStateSchema } from '../tables/table-state';
+import { TableStateSchema } from '../table-provenance/table-state';
 import { VerifierResultSchema } from '../table/verify';
 import { IdParamSchema, IdSchema, PageQuerySchema } from './common';
 import { ItemGroupSchema } from './item-group';

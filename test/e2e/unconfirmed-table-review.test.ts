@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toExtractedTable } from '../../shared/tables/extracted-table';
+import { toExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { importFolder } from '../../server/import/import-folder';
 import { storeExtractedTable } from '../../server/tables/table-service';
 import type { ItemDraftInput } from '../../server/items/item-service';

@@ -3,7 +3,7 @@ import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/a
 import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
 import { SaveTableResponseSchema } from '../../shared/api/tables';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
-import { toExtractedTable } from '../../shared/tables/extracted-table';
+import { toExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { getChartImage } from '../../server/charts/chart-queries';
 import { datasetCard } from '../../server/export/dataset-card';
 import { importFolder } from '../../server/import/import-folder';

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { ItemGroupSchema, type GroupChartView, type ItemGroup } from '@shared/api/item-group';
-import { UNCONFIRMED_TABLE_MARK } from '@shared/tables/table-state';
+import { UNCONFIRMED_TABLE_MARK } from '@shared/table-provenance/table-state';
 import { DrawnChartNote } from '../ui/drawn-chart-note';
 import { counterfactualOf } from './counterfactual';
 import { DataTableView } from './data-table-view';

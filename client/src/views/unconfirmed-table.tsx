@@ -1,6 +1,6 @@
 import { chartsApi } from '@shared/api/charts';
 import { endpointUrl } from '@shared/api/endpoint';
-import { UNCONFIRMED_TABLE_MARK, type TableState } from '@shared/tables/table-state';
+import { UNCONFIRMED_TABLE_MARK, type TableState } from '@shared/table-provenance/table-state';
 
 export const UNCONFIRMED_TABLE_TITLE =
   'The chart’s table was extracted from its image by a vision model and no curator has confirmed it: the verifier computed over a table that may misread the chart.';

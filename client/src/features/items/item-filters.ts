@@ -13,7 +13,7 @@ import {
   type QuestionRelationFilter,
 } from '@shared/api/items';
 import { ChartTypeSchema, type ChartType } from '@shared/domain/chart-types';
-import { TableStateSchema, type TableState } from '@shared/tables/table-state';
+import { TableStateSchema, type TableState } from '@shared/table-provenance/table-state';
 import { ItemOriginSchema, ItemStatusSchema, type ItemOrigin, type ItemStatus } from '@shared/domain/generation';
 import { parseId } from '../../ui/parse-id';
 

@@ -1,6 +1,6 @@
 import { BiasFilterSchema, FlagFilterSchema, LintFilterSchema, QuestionRelationFilterSchema, type BiasFilter, type QuestionRelationFilter } from '@shared/api/items';
 import { BIAS_FLAGS, type BiasFlag } from '@shared/generation/bias-guards';
-import { TableStateSchema, type TableState } from '@shared/tables/table-state';
+import { TableStateSchema, type TableState } from '@shared/table-provenance/table-state';
 import { FilterSelect } from '../../ui/filter-select';
 import type { ItemListFilters } from './item-filters';
 
