@@ -1,3 +1,5 @@
+import { isStorageFailure } from '../../db/storage-errors';
+
 /**
  * Errors that say the database cannot be written now (a full disk, a read-only file or mount,
  * an I/O error), not that the work is wrong: a job meeting one pauses with this reason and is
@@ -5,10 +7,9 @@
  */
 export const STORAGE_UNAVAILABLE = 'storage_unavailable';
 
-const STORAGE_CODES = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN)/;
-
+/** The storage rule is the database's own (db/storage-errors.ts): one list of SQLite codes for start-up and jobs alike. */
 export function isStorageError(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && STORAGE_CODES.test(error.code);
+  return isStorageFailure(error);
 }
 
 /** The stop reason of a job paused by `error`: `storage_unavailable: <SQLite's words>`. */
