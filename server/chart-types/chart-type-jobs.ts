@@ -23,6 +23,7 @@ import {
 import { chartTypeState, storeVisionType, unconfirmedCharts } from './chart-type-queries';
 import { chartTypeReaderFor, NoVisionModelError, type ChartTypeReader } from './vision-chart-type';
 import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { claimLoops } from '../jobs/bounded';
 
 /** Charts asked at once: small calls, but endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
@@ -159,7 +160,7 @@ export class ChartTypeJobs {
         this.publishProgress(id, false);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, work));
+    await claimLoops(job.concurrency, work);
     if (signal.aborted) return;
     transitionChartTypeJob(this.ctx.db, id, ['running'], 'done');
   }

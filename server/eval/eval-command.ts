@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config';
 import { providersFor } from '../llm/model-roles';
 import { EvalAskError, openAiAsker } from './model-asker';
 import { getSettings } from '../settings/settings-queries';
+import { eachBounded } from '../jobs/bounded';
 
 export interface EvalCommandOptions {
   dataset: string;
@@ -139,22 +140,15 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
     }
   };
 
-  let next = 0;
   let sinceSave = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (;;) {
-        const item = todo[next++];
-        if (!item) return;
-        await ask(item);
-        bar?.increment();
-        if (++sinceSave >= SAVE_EVERY) {
-          sinceSave = 0;
-          save();
-        }
-      }
-    }),
-  );
+  await eachBounded(todo, concurrency, async (item) => {
+    await ask(item);
+    bar?.increment();
+    if (++sinceSave >= SAVE_EVERY) {
+      sinceSave = 0;
+      save();
+    }
+  });
   save();
   bar?.stop();
   const report = { out: options.out, model: options.model, items: dataset.items.length, skipped: dataset.items.length - todo.length, ...totals, cost: Math.round(totals.cost * 1e6) / 1e6, errors };

@@ -27,6 +27,7 @@ import { evalQuestions, judgeAnswer } from './eval-snapshot';
 import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
 import { questionFromDb } from './eval-question';
 import { cancelEvalBatch, runEvalBatch } from './eval-batch-runs';
+import { claimLoops } from '../jobs/bounded';
 
 /** A parsed start request; callers inside the server may leave `batch` out (call by call). */
 type StartEvalRequest = Omit<z.infer<typeof StartEvalRequestSchema>, 'batch'> & { batch?: boolean };
@@ -199,7 +200,7 @@ export class EvalExecutor {
         if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    await Promise.all(Array.from({ length: run.concurrency }, work));
+    await claimLoops(run.concurrency, work);
     if (controller.signal.aborted) return;
     transitionEvalRun(db, runId, ['running'], 'done');
   }

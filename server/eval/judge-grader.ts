@@ -6,6 +6,7 @@ import type { ModelConnection } from '../llm/provider';
 import type { Random, Sleep } from '../llm/retry';
 import { loadTemplate, type TemplateName } from '../llm/templates';
 import { findGrade, gradeKey, saveGrade, type GradeKey } from './judge-queries';
+import { eachBounded } from '../jobs/bounded';
 
 /**
  * The LLM judge of CharXiv-style scoring: for each answer, the judge model reads the question,
@@ -167,16 +168,10 @@ export function createJudgeGrader(options: JudgeGraderOptions): JudgeGrader {
       else queue.set(hash, { key, family: request.family, ids: [request.id] });
     }
 
-    const work = [...queue.values()];
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, work.length) }, async () => {
-        for (let item = work[next++]; item; item = work[next++]) {
-          totals.asked += 1;
-          settle(item.ids, await ask(item, totals));
-        }
-      }),
-    );
+    await eachBounded([...queue.values()], concurrency, async (item) => {
+      totals.asked += 1;
+      settle(item.ids, await ask(item, totals));
+    });
     const grades = requests.map((request) => ({ id: request.id, ...(byId.get(request.id) ?? missingGrade()) }));
     return { grades, totals };
   }

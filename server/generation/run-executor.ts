@@ -22,6 +22,7 @@ import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
 import { isControlTask, mulberry32, planItemTasks, planProposalTasks, proposalTaskScope, sampleExamples, selectQas } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
+import { claimLoops } from '../jobs/bounded';
 import {
   addRunUsage,
   claimNextTask,
@@ -284,7 +285,7 @@ export class RunExecutor {
         await this.runTask(run, engine, task, controller, streak);
       }
     };
-    await Promise.all(Array.from({ length: run.config.concurrency }, work));
+    await claimLoops(run.config.concurrency, work);
   }
 
   /** Stops the run cleanly once its token or cost cap is reached; in-flight calls finish. */

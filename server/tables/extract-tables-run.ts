@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { TableExtractor } from './extract-table';
 import { ChartTableError, extractChart } from './table-service';
 import { chartsSkipped, chartsToExtract, type ExtractionScope } from './table-queries';
+import { eachBounded } from '../jobs/bounded';
 
 /**
  * An extraction run over the charts in scope that have no table (with `force`, unconfirmed
@@ -60,35 +61,31 @@ export async function runTableExtraction(db: Db, extractor: TableExtractor, scop
     priced: true,
     cancelled: false,
   };
-  let next = 0;
   let done = 0;
   options.onProgress?.(0, charts.length);
-  const worker = async () => {
-    for (let chart = charts[next++]; chart !== undefined; chart = charts[next++]) {
-      if (options.signal?.aborted) {
-        report.cancelled = true;
-        return;
-      }
-      try {
-        const result = await extractChart(db, extractor, chart, options.signal);
-        report.attempts += result.attempts;
-        report.prompt_tokens += result.usage.prompt_tokens;
-        report.completion_tokens += result.usage.completion_tokens;
-        report.cost += result.usage.cost;
-        report.priced &&= result.usage.priced;
-        if (result.ok) report.extracted += 1;
-        else if (result.kind === 'cancelled') report.cancelled = true;
-        else report.failed.push({ chart_id: chart.id, chart: chart.name, kind: result.kind, reason: result.reason });
-      } catch (error) {
-        // A table stored meanwhile (a curator's) is kept: that chart is named, the run goes on.
-        if (!(error instanceof ChartTableError)) throw error;
-        report.failed.push({ chart_id: chart.id, chart: chart.name, kind: error.reason, reason: error.message });
-      }
-      done += 1;
-      options.onProgress?.(done, charts.length);
+  const extractOne = async (chart: (typeof charts)[number]) => {
+    if (options.signal?.aborted) {
+      report.cancelled = true;
+      return;
     }
+    try {
+      const result = await extractChart(db, extractor, chart, options.signal);
+      report.attempts += result.attempts;
+      report.prompt_tokens += result.usage.prompt_tokens;
+      report.completion_tokens += result.usage.completion_tokens;
+      report.cost += result.usage.cost;
+      report.priced &&= result.usage.priced;
+      if (result.ok) report.extracted += 1;
+      else if (result.kind === 'cancelled') report.cancelled = true;
+      else report.failed.push({ chart_id: chart.id, chart: chart.name, kind: result.kind, reason: result.reason });
+    } catch (error) {
+      // A table stored meanwhile (a curator's) is kept: that chart is named, the run goes on.
+      if (!(error instanceof ChartTableError)) throw error;
+      report.failed.push({ chart_id: chart.id, chart: chart.name, kind: error.reason, reason: error.message });
+    }
+    done += 1;
+    options.onProgress?.(done, charts.length);
   };
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, charts.length || 1));
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await eachBounded(charts, options.concurrency ?? 4, extractOne);
   return report;
 }

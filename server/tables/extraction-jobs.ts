@@ -23,6 +23,7 @@ import {
 import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract } from './table-queries';
 import { ChartTableError, extractorFor, replaceable, storeExtractedTable } from './table-service';
 import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { claimLoops } from '../jobs/bounded';
 
 /** Charts read at once: a vision call takes seconds, and endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
@@ -180,7 +181,7 @@ export class ExtractionJobs {
         this.publishProgress(id, false);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, work));
+    await claimLoops(job.concurrency, work);
     if (signal.aborted) return;
     transitionExtractionJob(this.ctx.db, id, ['running'], 'done');
   }
