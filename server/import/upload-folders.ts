@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '../jobs/job-owner';
 
 /**
  * The temporary folders uploads are received and unpacked in. Each is removed when its upload
@@ -34,15 +35,6 @@ export function makeUploadFolder(parent = tmpdir()): UploadFolder {
   };
 }
 
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the upload folders under `parent` that no live upload holds; returns their paths. */
 export function removeStaleUploadFolders(parent = tmpdir()): string[] {
@@ -51,7 +43,7 @@ export function removeStaleUploadFolders(parent = tmpdir()): string[] {
     const pid = Number(OWNED.exec(name)?.[1] ?? Number.NaN);
     if (!Number.isSafeInteger(pid)) continue;
     const path = join(parent, name);
-    const stale = pid === process.pid ? !held.has(path) : !processExists(pid);
+    const stale = pid === process.pid ? !held.has(path) : !isAlive(pid);
     if (!stale) continue;
     rmSync(path, { recursive: true, force: true });
     removed.push(path);

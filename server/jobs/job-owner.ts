@@ -15,7 +15,8 @@ export const HEARTBEAT_MS = 5_000;
 /** A job on another host whose heartbeat is older than this is taken over. */
 export const STALE_OWNER_MS = 60_000;
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this host still runs (EPERM: it does, under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
