@@ -16,6 +16,7 @@ import { SignedInUsers, type SignedInUser } from '../support/signed-in-users';
 import { connectAs, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { renameEntry, zipFolder } from '../support/zip-folder';
+import { uploadZip } from '../support/upload-zip';
 
 let server: TestServer;
 let curator: SignedInUser;
@@ -37,15 +38,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** POST /api/imports as a browser sends it: the zip as the body, options in the query. */
-async function upload(client: TestClient, zip: Buffer, query: Record<string, string>): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${server.url}/api/imports?${new URLSearchParams(query).toString()}`, {
-    method: 'POST',
-    headers: { cookie: client.cookie, 'content-type': 'application/zip' },
-    body: new Uint8Array(zip),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const upload = (client: TestClient, zip: Buffer, query: Record<string, string>) => uploadZip(server.url, client, zip, query);
 
 /** The report `hqa import` gives for the same folder, on a database of its own. */
 function cliReport(dir: string) {

@@ -16,6 +16,7 @@ import { SignedInUsers, type SignedInUser } from '../support/signed-in-users';
 import { connectAs, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { understateSize, zipFolder } from '../support/zip-folder';
+import { uploadZip } from '../support/upload-zip';
 
 /** Browser uploads against a zip bomb, a lying zip, the admin's limits, a second upload at once, and a crash's leftovers. */
 
@@ -44,14 +45,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function upload(client: TestClient, zip: Buffer, query: Record<string, string>): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${server.url}/api/imports?${new URLSearchParams(query).toString()}`, {
-    method: 'POST',
-    headers: { cookie: client.cookie, 'content-type': 'application/zip' },
-    body: new Uint8Array(zip),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const upload = (client: TestClient, zip: Buffer, query: Record<string, string>) => uploadZip(server.url, client, zip, query);
 
 /** An upload whose body the test sends by hand: part now, the rest (or nothing) later. */
 function startUpload(client: TestClient, zip: Buffer, query: Record<string, string>) {
