@@ -55,6 +55,26 @@ describe('pairing a model task with a proposal that can change its answer', () =
     expect(pairing).toEqual({ kind: 'choose', candidateIds: [1, 2, 3, 4] });
   });
 
+  it('offers first, for a colour question the rules cannot program, a proposal that moves the series peaking in the label’s year', async () => {
+    // "Which year the value of red bar is high?" (2020): the red series is on the image; the series peaking in 2020 stands in.
+    const source = sampleSource('multi_col_803', 'Which year the value of red bar is high ?');
+    const pool: PoolProposal[] = [
+      { id: 1, text: 'Remove one series from the legend entirely.', chartType: source.chart.chart_type },
+      { id: 2, text: 'Add a new category whose bars sit at each series\' average.', chartType: source.chart.chart_type },
+      { id: 3, text: 'Let the value asked about in the question fall noticeably, to test reading rather than recall.', chartType: source.chart.chart_type },
+    ];
+    const pairing = await decide(source, pool);
+    expect(pairing).toMatchObject({ kind: 'choose' });
+    if (pairing.kind === 'choose') expect(pairing.candidateIds[0]).toBe(3);
+  });
+
+  it('sends nothing for a question whose label the table contradicts, or whose answer is only a legend', async () => {
+    const arrests = await decide(sampleSource('two_col_434', 'What was the number of arrests in 1990?'), seedPool(sampleSource('two_col_434', 'What was the number of arrests in 1990?')));
+    expect(arrests).toEqual({ kind: 'none', reason: expect.stringMatching(/^no request was sent: the factual label \("14005615"\) disagrees with the table, which gives 14195100 for 1990's Number of arrests/) });
+    const legend = sampleSource('10476815004500', 'Which country represents in red line ?');
+    expect(await decide(legend, seedPool(legend))).toEqual({ kind: 'none', reason: expect.stringMatching(/^no request was sent: the factual question asks what a colour stands for \(its label: "Benin"\)/) });
+  });
+
   it('sends nothing for a question the rules programmed that no proposal of the pool can change', async () => {
     // "What does the largest bar represent?": no seed's edit moves Cuba off the top within the checks.
     const source = sampleSource('OECD_WOMEN_IN_POLITICS_AGO_AZE_CUB_ECU_THA_000002', 'What does the largest bar represent?');
@@ -85,5 +105,14 @@ describe('the candidates of a choose request', () => {
     expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x' }, proposal, alternatives)).toEqual({ kind: 'choose', candidateIds: [10] });
     expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x' }, readable(10), alternatives)).toMatchObject({ kind: 'none' });
     expect(pairingFrom({ ok: false, cause: 'no_numbers', reason: 'x' }, proposal, alternatives)).toMatchObject({ kind: 'none' });
+    // A wrong label, a value check any assumption answers, a legend: nothing a model could do, no request.
+    for (const cause of ['label_disagrees', 'answer_given_away', 'about_the_drawing'] as const) {
+      expect(pairingFrom({ ok: false, cause, reason: 'the label is wrong' }, proposal, alternatives)).toEqual({ kind: 'none', reason: 'no request was sent: the label is wrong' });
+    }
+  });
+
+  it('lists first the proposals whose operation moved a program reproducing the label', () => {
+    const candidates = candidatesFor(proposal, [readable(3), readable(4), readable(5), readable(6)], [5, 10]);
+    expect(candidates.map((candidate) => candidate.id)).toEqual([5, 10, 3, 4, 6]);
   });
 });

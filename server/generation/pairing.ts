@@ -30,7 +30,7 @@ export function pairingFrom(result: OfflinePairingResult, proposal: PoolProposal
   if (result.ok) return { kind: 'paired', proposalId: result.proposalId };
   switch (result.cause) {
     case 'unprogrammable':
-      return { kind: 'choose', candidateIds: candidatesFor(proposal, alternatives).map((candidate) => candidate.id) };
+      return { kind: 'choose', candidateIds: candidatesFor(proposal, alternatives, result.movers ?? []).map((candidate) => candidate.id) };
     case 'unreadable_operations':
       // The rules read no proposal they tried, so none is known to work better than another: the least used.
       return { kind: 'choose', candidateIds: [proposal, ...alternatives].slice(0, MAX_CANDIDATES).map((candidate) => candidate.id) };
@@ -41,19 +41,27 @@ export function pairingFrom(result: OfflinePairingResult, proposal: PoolProposal
       if (unread.length > 0) return { kind: 'choose', candidateIds: unread.map((candidate) => candidate.id) };
       return { kind: 'none', reason: `no proposal can change this answer, so no request was sent: the offline rules found ${result.reason}` };
     }
+    case 'label_disagrees':
+    case 'answer_given_away':
+    case 'about_the_drawing':
+      return { kind: 'none', reason: `no request was sent: ${result.reason}` };
     case 'no_numbers':
       return { kind: 'none', reason: `no proposal can change this answer, so no request was sent: the offline rules found ${result.reason}` };
   }
 }
 
 /**
- * The proposals a `choose` request lists: the task's own first, then the least used others whose
- * operation the rules can read (a model can perform more than the rules, but an operation no
- * reader can name is the likeliest to be vague), at most MAX_CANDIDATES.
+ * The proposals a `choose` request lists, at most MAX_CANDIDATES: first those whose operation
+ * moved the answer of a program reproducing the label (`movers`, label-reading.ts), then the
+ * task's own, then the least used others whose operation the rules can read (a model can perform
+ * more than the rules, but an operation no reader can name is the likeliest to be vague).
  */
-export function candidatesFor(proposal: PoolProposal, alternatives: readonly PoolProposal[]): PoolProposal[] {
-  const readable = alternatives.filter((alternative) => alternative.id !== proposal.id && parseIntent(alternative.text).kind !== null);
-  return [proposal, ...readable].slice(0, MAX_CANDIDATES);
+export function candidatesFor(proposal: PoolProposal, alternatives: readonly PoolProposal[], movers: readonly number[] = []): PoolProposal[] {
+  const all = [proposal, ...alternatives];
+  const moving = movers.flatMap((id) => all.filter((candidate) => candidate.id === id).slice(0, 1));
+  const readable = alternatives.filter((alternative) => parseIntent(alternative.text).kind !== null);
+  const ordered = [...moving, proposal, ...readable];
+  return ordered.filter((candidate, index) => ordered.findIndex((other) => other.id === candidate.id) === index).slice(0, MAX_CANDIDATES);
 }
 
 /** The pairing job for the offline pool: the rules' input, seeded by the task as the offline engine seeds its own. */

@@ -14,6 +14,7 @@ import { hypotheticalQuestion } from './hypothetical-question';
 import { capitalize, withoutFootnote } from './phrasing';
 import { assumptionKey } from '../../../shared/generation/assumption-key';
 import { planEdit, type EditPlan } from './plan-edit';
+import { asksStatedValue, asksWhatColourStandsFor, labelDisagreement, standInPrograms } from './label-reading';
 import { questionProgram, type QuestionProgram } from './question-program';
 import { mulberry32, seedFor, shuffled, type Rng } from './rng';
 
@@ -45,15 +46,24 @@ export interface OfflineItemInput {
  * Why the rules made no item, for callers that act on it (a model task's pairing,
  * `server/generation/pairing.ts`): `no_numbers`, the table has nothing to compute; `unprogrammable`,
  * the question could not be turned into a program that reproduces its label, so the rules cannot
- * tell which operation moves its answer; `no_operation`, it was programmed, but no proposal tried
+ * tell which operation moves its answer; `label_disagrees`, it could not be programmed because its
+ * plainest reading gives another answer than its label (the label is wrong); `answer_given_away`,
+ * it asks whether a value is a stated number, or which row holds a stated value, which any
+ * assumption answers; `about_the_drawing`, it asks what a colour stands for, which no data edit
+ * moves; `no_operation`, it was programmed, but no proposal tried
  * has an edit that moves (for a control, keeps) its answer and passes every check;
  * `unreadable_operations`, it was programmed, but the rules could read the operation of no
  * proposal tried, so they cannot tell whether one moves its answer.
  */
-export const OFFLINE_FAILURE_CAUSES = ['no_numbers', 'unprogrammable', 'no_operation', 'unreadable_operations'] as const;
+export const OFFLINE_FAILURE_CAUSES = ['no_numbers', 'unprogrammable', 'label_disagrees', 'answer_given_away', 'about_the_drawing', 'no_operation', 'unreadable_operations'] as const;
 export type OfflineFailureCause = (typeof OFFLINE_FAILURE_CAUSES)[number];
 
-export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string; cause: OfflineFailureCause };
+/**
+ * `movers`, for an unprogrammable question: proposals whose operation moves the answer of a
+ * program that reproduces the label without reading the question (label-reading.ts), the
+ * likeliest to work for a model that reads it.
+ */
+export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string; cause: OfflineFailureCause; movers?: number[] };
 
 /**
  * Findings the rules never write an item with: every error (what a strict reviewer rejects), a
@@ -82,7 +92,22 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   }
   const factual = questionProgram(input.qa.query, input.qa.label, input.table, input.chartType);
   if (!factual) {
-    return { ok: false, cause: 'unprogrammable', reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question` };
+    const disagreement = labelDisagreement(input.qa.query, input.qa.label, input.table, input.chartType);
+    if (disagreement) {
+      return { ok: false, cause: 'label_disagrees', reason: `the factual label ("${input.qa.label}") disagrees with the table, which gives ${disagreement.value} for ${disagreement.reading}: an item would ask a question whose factual answer is wrong` };
+    }
+    if (asksWhatColourStandsFor(input.qa.query, input.qa.label, input.table)) {
+      return { ok: false, cause: 'about_the_drawing', reason: `the factual question asks what a colour stands for (its label: "${input.qa.label}"), which no change to the data moves` };
+    }
+    if (asksStatedValue(input.qa.query, input.qa.label, input.table)) {
+      return { ok: false, cause: 'answer_given_away', reason: `the factual question asks whether a value is a stated number (its label: "${input.qa.label}"): an assumption that moves it answers No, one that sets it answers Yes, from the assumption alone` };
+    }
+    return {
+      ok: false,
+      cause: 'unprogrammable',
+      reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question`,
+      movers: movers(input, facts),
+    };
   }
   const reasons: string[] = [];
   // Proposals whose operation the rules read and could try here: none, and the question's answer is still open.
@@ -104,7 +129,32 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
     if (draft.ok) return { ok: true, draft: draft.draft, proposalId: proposal.id };
     reasons.push(`proposal ${proposal.id}: ${draft.reason}`);
   }
+  // "Which year had 9.4?": moving that value leaves no row with it, setting another to it names the answer.
+  if (tried > 0 && factual.shape === 'row_of_value') {
+    return { ok: false, cause: 'answer_given_away', reason: `the factual question asks which row holds a stated value, and no proposal's operation changes its answer without an assumption that names it (${reasons.slice(0, 2).join('; ')})` };
+  }
   return { ok: false, cause: tried === 0 ? 'unreadable_operations' : 'no_operation', reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
+}
+
+/** How many proposals a stand-in search looks for: a choice list's worth. */
+const MAX_MOVERS = 5;
+
+/**
+ * The proposals (the task's own, then the alternatives) whose operation moves (for a control,
+ * keeps) the answer of a stand-in program, at most MAX_MOVERS, in the order tried.
+ */
+function movers(input: OfflineItemInput, facts: TableFacts): number[] {
+  const standIns = standInPrograms(input.qa.label, input.table).slice(0, 3);
+  if (standIns.length === 0) return [];
+  const out: number[] = [];
+  for (const proposal of [input.proposal, ...(input.alternatives ?? []).slice(0, MAX_ALTERNATIVES)]) {
+    const intent = parseIntent(proposal.text);
+    if (intent.kind === null) continue;
+    const rng = mulberry32(seedFor(input.seed, String(proposal.id), input.qa.query, input.chartType));
+    if (standIns.some((standIn) => planFor(input, facts, standIn, intent, proposal, rng) !== null)) out.push(proposal.id);
+    if (out.length >= MAX_MOVERS) break;
+  }
+  return out;
 }
 
 /** The first edit of the proposal's kind, consistent with it, that moves (or, for a control, keeps) the factual answer. */

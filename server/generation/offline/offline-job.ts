@@ -16,7 +16,7 @@ export function buildOfflineItem(job: OfflineJob): OfflineItemResult {
  * What the rules decide about a question and its proposals without the item they would write: the
  * proposal whose operation moves (for a control, keeps) the answer, or why there is none.
  */
-export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: false; cause: OfflineFailureCause; reason: string };
+export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: false; cause: OfflineFailureCause; reason: string; movers?: number[] };
 
 /**
  * The pairing job: the rules' own search (the task's proposal, then the alternatives in order),
@@ -24,5 +24,5 @@ export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: fals
  */
 export function pairOffline(job: OfflineJob): OfflinePairingResult {
   const result = buildOfflineItem(job);
-  return result.ok ? { ok: true, proposalId: result.proposalId } : { ok: false, cause: result.cause, reason: result.reason };
+  return result.ok ? { ok: true, proposalId: result.proposalId } : { ok: false, cause: result.cause, reason: result.reason, ...(result.movers ? { movers: result.movers } : {}) };
 }
