@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { extractAnswer } from '../../shared/eval/answer-extraction';
 import type { Db } from '../../db/database';
 import type { Config } from '../config';
-import { batchClient, DEFAULT_POLL_MS } from '../llm/batch-api';
+import { batchClient, DEFAULT_POLL_MS, retrieveBatch } from '../llm/batch-api';
 import { batchInputLine, mapBatchResults, toJsonl, type BatchLineResult } from '../llm/batch-lines';
 import type { TokenUsage } from '../llm/cost';
 import { getBatchByRemoteId, insertBatch, type BatchRecord } from '../llm/batch-queries';
@@ -184,7 +184,7 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
   let lastShown = '';
   const target: BatchTarget = {
     db,
-    openai: batchClient(connection, connection.timeoutMs),
+    api: batchClient(connection, connection.timeoutMs),
     purpose: 'evaluation',
     model: options.model,
     template: EVAL_TEMPLATE,
@@ -208,7 +208,7 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
     // Re-attach: the batch is the database's if this workbench sent it, else known from the sidecar alone.
     record = getBatchByRemoteId(db, sidecar.remote_id);
     if (!record) {
-      const batch = await target.openai.batches.retrieve(sidecar.remote_id);
+      const batch = await retrieveBatch(target.api, sidecar.remote_id);
       const id = insertBatch(db, { purpose: 'evaluation', model: sidecar.model, remote_id: batch.id, input_file_id: batch.input_file_id, remote_status: batch.status, requests_total: sidecar.ids.length });
       record = getBatchByRemoteId(db, batch.id);
       if (!record) throw new Error(`llm_batches ${id} is gone`);

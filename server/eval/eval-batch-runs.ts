@@ -31,7 +31,7 @@ function targetFor(ctx: AppContext, run: EvalRunRecord, options: Partial<EvalBat
   if (!connection) throw new Error('OPENAI_API_KEY is not set');
   return {
     db: ctx.db,
-    openai: batchClient(connection, connection.timeoutMs),
+    api: batchClient(connection, connection.timeoutMs),
     purpose: 'evaluation',
     model: run.model,
     template: EVAL_TEMPLATE,

@@ -255,7 +255,7 @@ function targetFor(ctx: AppContext, run: RunRecord, kind: StageKind, settings: S
   const template = kind === 'proposals' ? stage1Template() : stage2Template();
   return {
     db: ctx.db,
-    openai: batchClient(connection, connection.timeoutMs),
+    api: batchClient(connection, connection.timeoutMs),
     purpose: STAGE_PURPOSE[kind],
     model: run.model,
     template: { name: template.name, hash: template.hash },

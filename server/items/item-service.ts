@@ -90,9 +90,44 @@ export function answerRuleFor(origin: ItemOrigin): AnswerRule {
  */
 export function verifyStoredItem(
   subject: VerifySubject,
-  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string; answerRule?: AnswerRule },
+  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string; answerRule?: AnswerRule; factual?: FactualQa },
   proposalText: string | null,
   checks: ItemChecks = {},
+): VerifierResult {
+  const result = verifySubject(subject, item, proposalText, checks);
+  return item.factual ? withFactualReading(result, subject, item, item.factual) : result;
+}
+
+/** The factual question an item was made from, as imported. */
+export interface FactualQa {
+  query: string;
+  label: string;
+}
+
+/**
+ * An item that asks the factual question itself has a program that, on the unedited chart,
+ * should give the factual label: one that gives another answer reads another series or row
+ * than the question means (a colour guessed wrong, a garbled header read), or the label is
+ * wrong. Either way a reviewer should look (a ChartQA label can be wrong, so not an error).
+ */
+function withFactualReading(result: VerifierResult, subject: VerifySubject, item: { assumption: string; question?: string }, factual: FactualQa): VerifierResult {
+  if (result.original_answer === null || item.question === undefined) return result;
+  if (questionRelation(factual.query, item.question, item.assumption) !== 'same') return result;
+  const tables = subjectTables(subject);
+  if (textAnswersAgree(factual.label, result.original_answer, Array.isArray(tables) ? tables : [tables as DataTable])) return result;
+  const finding: Finding = {
+    code: 'misses_factual_label',
+    severity: 'warning',
+    message: `the program gives ${result.original_answer} on the original chart, but the factual question's label is ${factual.label}: it may read another series or row than the question means`,
+  };
+  return { ...result, lint: [...result.lint, finding] };
+}
+
+function verifySubject(
+  subject: VerifySubject,
+  item: { edit: unknown; program: string; answer: string; assumption: string; question?: string; answerRule?: AnswerRule },
+  proposalText: string | null,
+  checks: ItemChecks,
 ): VerifierResult {
   const rest = {
     edit: item.edit,
@@ -168,7 +203,7 @@ export function createItem(db: Db, given: NewItem, policy: UnchangedPolicy): Cre
   const proposalText = item.proposalId === null ? null : (getProposal(db, item.proposalId)?.text ?? null);
   const settings = getSettings(db);
   const verifier = withReadingNotes(
-    verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit, answerRule: answerRuleFor(item.origin) }, proposalText, { maxChangeShare: settings.max_change_share }),
+    verifyStoredItem(item.source, { ...item.draft, edit: item.draft.edit, answerRule: answerRuleFor(item.origin), factual: item.source.qa }, proposalText, { maxChangeShare: settings.max_change_share }),
     item.notes ?? [],
   );
   const tables = subjectTables(item.source);

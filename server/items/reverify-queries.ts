@@ -19,6 +19,8 @@ export interface ItemToReverify {
   assumption: string;
   /** The item's question (assumption first), for the verifier's reading checks. */
   question: string;
+  /** The factual question it was made from: a same-question item's program should give its label. */
+  factual: { query: string; label: string };
   proposal_text: string | null;
   /** The recomputed answer stored with the item's last verification. */
   recomputed_answer: string | null;
@@ -50,6 +52,8 @@ type ReverifyRow = {
   answer: string;
   assumption: string;
   question: string;
+  factual_query: string;
+  factual_label: string;
   verifier: string;
   proposal_text: string | null;
   answer_rule: string;
@@ -59,8 +63,8 @@ type ReverifyRow = {
 const ANSWER_RULE = `CASE WHEN i.origin = 'human' OR EXISTS (SELECT 1 FROM item_edits e, json_each(e.changes) c
     WHERE e.item_id = i.id AND json_extract(c.value, '$.field') = 'answer') THEN 'precision' ELSE 'relaxed' END AS answer_rule`;
 
-const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.question, i.verifier, p.text AS proposal_text,
-       ${ANSWER_RULE}
+const REVERIFY_SELECT = `SELECT i.id, i.chart_id, q.group_id, i.status, i.edit, i.program, i.answer, i.assumption, i.question, q.query AS factual_query, q.label AS factual_label,
+       i.verifier, p.text AS proposal_text, ${ANSWER_RULE}
        FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id LEFT JOIN proposals p ON p.id = i.proposal_id`;
 
 function toItemToReverify(row: ReverifyRow): ItemToReverify {
@@ -73,6 +77,7 @@ function toItemToReverify(row: ReverifyRow): ItemToReverify {
     answer: row.answer,
     assumption: row.assumption,
     question: row.question,
+    factual: { query: row.factual_query, label: row.factual_label },
     proposal_text: row.proposal_text,
     recomputed_answer: stored.recomputed_answer,
     stored_lint: knownFindings(stored.lint),

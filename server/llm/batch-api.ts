@@ -2,12 +2,13 @@ import OpenAI, { toFile } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import { BATCH_URL, toJsonl, type BatchFile, type BatchInputLine } from './batch-lines';
 import type { Endpoint } from './provider';
-import { abortableSleep, classifyError, describeFailure, type Sleep } from './retry';
+import { abortableSleep, classifyError, describeFailure, retried, type RetryPolicy, type Sleep } from './retry';
 
 /**
  * The OpenAI Batch API through the openai SDK: upload the JSONL (`files.create`, purpose
  * `batch`), create the batch, poll it, download its output and error files. The requests
- * inside a batch are the provider's to retry; these few calls around it use the SDK's own retries.
+ * inside a batch are the provider's to retry; the few calls around it follow the transport's
+ * retry policy (`retried`), the SDK's own retries off, so one policy decides every wait.
  */
 
 /** A provider's batch window: the only one OpenAI offers. */
@@ -23,15 +24,42 @@ const MAX_POLL_FAILURES = 10;
 /** How a batch ends there: its output (if any) is then downloaded. */
 export const FINISHED_STATUSES: ReadonlySet<Batch['status']> = new Set(['completed', 'failed', 'expired', 'cancelled']);
 
-export function batchClient(endpoint: Endpoint, timeoutMs: number): OpenAI {
-  return new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, timeout: timeoutMs });
+/** The SDK for the Batch API's calls and the policy they are retried under. */
+export interface BatchApi {
+  openai: OpenAI;
+  policy: RetryPolicy;
+}
+
+/** Retries as a chat call of the connection would (`maxRetries`, default the SDK's 2). */
+const DEFAULT_BATCH_RETRIES = 2;
+
+export function batchClient(endpoint: Endpoint & { maxRetries?: number }, timeoutMs: number, options: { sleep?: Sleep } = {}): BatchApi {
+  return {
+    openai: new OpenAI({ apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, timeout: timeoutMs, maxRetries: 0 }),
+    policy: { maxRetries: endpoint.maxRetries ?? DEFAULT_BATCH_RETRIES, secrets: [endpoint.apiKey], ...(options.sleep ? { sleep: options.sleep } : {}) },
+  };
 }
 
 /** Uploads the lines and creates the batch; the caller stores its id at once. */
-export async function submitBatch(openai: OpenAI, lines: BatchInputLine[], options: { filename: string; metadata?: Record<string, string> }): Promise<Batch> {
+export async function submitBatch(api: BatchApi, lines: BatchInputLine[], options: { filename: string; metadata?: Record<string, string> }): Promise<Batch> {
   if (lines.length === 0) throw new Error('a batch needs at least one request');
-  const file = await openai.files.create({ file: await toFile(Buffer.from(toJsonl(lines)), options.filename, { type: 'application/jsonl' }), purpose: 'batch' });
-  return openai.batches.create({ input_file_id: file.id, endpoint: BATCH_URL, completion_window: COMPLETION_WINDOW, ...(options.metadata ? { metadata: options.metadata } : {}) });
+  const body = Buffer.from(toJsonl(lines));
+  const file = await retried(`uploading ${options.filename}`, async () => api.openai.files.create({ file: await toFile(body, options.filename, { type: 'application/jsonl' }), purpose: 'batch' }), api.policy);
+  return retried(
+    `creating the batch of ${options.filename}`,
+    () => api.openai.batches.create({ input_file_id: file.id, endpoint: BATCH_URL, completion_window: COMPLETION_WINDOW, ...(options.metadata ? { metadata: options.metadata } : {}) }),
+    api.policy,
+  );
+}
+
+/** One look at a batch there (its status and file ids). */
+export function retrieveBatch(api: BatchApi, batchId: string): Promise<Batch> {
+  return retried(`reading batch ${batchId}`, () => api.openai.batches.retrieve(batchId), api.policy);
+}
+
+/** Asks the provider to cancel a batch. */
+export async function cancelRemoteBatch(api: BatchApi, batchId: string): Promise<void> {
+  await retried(`cancelling batch ${batchId}`, () => api.openai.batches.cancel(batchId), api.policy);
 }
 
 export interface PollOptions {
@@ -53,7 +81,8 @@ function progressKey(batch: Batch): string {
  * none. A poll that fails is tried again after the same backoff, up to MAX_POLL_FAILURES in a
  * row. Returns null when `signal` aborts: the batch goes on at the provider, to be re-attached.
  */
-export async function waitForBatch(openai: OpenAI, batchId: string, options: PollOptions): Promise<Batch | null> {
+export async function waitForBatch(api: BatchApi, batchId: string, options: PollOptions): Promise<Batch | null> {
+  const { openai } = api;
   const sleep = options.sleep ?? abortableSleep;
   let delay = options.intervalMs;
   let last = '';
@@ -82,15 +111,15 @@ export async function waitForBatch(openai: OpenAI, batchId: string, options: Pol
 }
 
 /** The finished batch's output and error files, each named for messages by its file id. */
-export async function downloadBatch(openai: OpenAI, batch: Batch): Promise<BatchFile[]> {
+export async function downloadBatch(api: BatchApi, batch: Batch): Promise<BatchFile[]> {
   const files: BatchFile[] = [];
   for (const [kind, id] of [
     ['output', batch.output_file_id],
     ['error', batch.error_file_id],
   ] as const) {
     if (!id) continue;
-    const response = await openai.files.content(id);
-    files.push({ source: `batch ${batch.id} ${kind} file ${id}`, text: await response.text() });
+    const text = await retried(`downloading the ${kind} file ${id} of batch ${batch.id}`, async () => (await api.openai.files.content(id)).text(), api.policy);
+    files.push({ source: `batch ${batch.id} ${kind} file ${id}`, text });
   }
   return files;
 }

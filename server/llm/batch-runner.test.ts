@@ -31,7 +31,7 @@ afterEach(() => {
 function target(overrides: Partial<BatchTarget> = {}): BatchTarget {
   return {
     db,
-    openai: batchClient({ apiKey: 'k', baseURL: fake.url }, 5_000),
+    api: batchClient({ apiKey: 'k', baseURL: fake.url }, 5_000),
     purpose: 'evaluation',
     model: 'm-1',
     template: { name: 'evaluation', hash: 'h' },

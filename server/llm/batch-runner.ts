@@ -1,8 +1,7 @@
-import type OpenAI from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { Db } from '../../db/database';
 import type { ModelPrice } from '../../shared/settings';
-import { batchProblem, downloadBatch, FINISHED_STATUSES, submitBatch, waitForBatch } from './batch-api';
+import { batchProblem, cancelRemoteBatch, downloadBatch, FINISHED_STATUSES, retrieveBatch, submitBatch, waitForBatch, type BatchApi } from './batch-api';
 import { batchInputLine, mapBatchResults, type BatchLineResult, type MappedResults } from './batch-lines';
 import { endBatch, getBatch, insertBatch, updateBatchPoll, type BatchRecord, type BatchState } from './batch-queries';
 import { batchCallCost, type TokenUsage } from './cost';
@@ -21,7 +20,7 @@ import type { Sleep } from './retry';
 
 export interface BatchTarget {
   db: Db;
-  openai: OpenAI;
+  api: BatchApi;
   /** The `llm_calls` purpose of its requests (`evaluation`, `stage2`). */
   purpose: string;
   model: string;
@@ -49,7 +48,7 @@ export async function sendBatch(target: BatchTarget, requests: BatchRequest[], f
   const metadata: Record<string, string> = { purpose: target.purpose };
   if (target.evalRunId !== undefined) metadata.eval_run_id = String(target.evalRunId);
   if (target.runId !== undefined) metadata.run_id = String(target.runId);
-  const batch = await submitBatch(target.openai, lines, { filename, metadata });
+  const batch = await submitBatch(target.api, lines, { filename, metadata });
   const id = insertBatch(target.db, {
     purpose: target.purpose,
     model: target.model,
@@ -105,7 +104,7 @@ export interface BatchOutcome {
 export async function awaitBatch(target: BatchTarget, record: BatchRecord, expected: Iterable<string>): Promise<BatchOutcome | null> {
   let finished: Batch | null;
   if (record.state === 'submitted' || record.state === 'in_progress') {
-    finished = await waitForBatch(target.openai, record.remote_id, {
+    finished = await waitForBatch(target.api, record.remote_id, {
       intervalMs: target.pollMs,
       onPoll: (batch) => storePoll(target, record, batch),
       ...(target.signal ? { signal: target.signal } : {}),
@@ -114,10 +113,10 @@ export async function awaitBatch(target: BatchTarget, record: BatchRecord, expec
     if (!finished) return null;
   } else {
     // Finished there before this process stopped: one look for its file ids, then the download again.
-    finished = await target.openai.batches.retrieve(record.remote_id);
+    finished = await retrieveBatch(target.api, record.remote_id);
     storePoll(target, record, finished);
   }
-  const files = await downloadBatch(target.openai, finished);
+  const files = await downloadBatch(target.api, finished);
   return { batch: mustGet(target.db, record.id), mapped: mapBatchResults(expected, files), problem: batchProblem(finished) };
 }
 
@@ -170,9 +169,9 @@ export function finishBatch(target: BatchTarget, batch: BatchRecord, problem: st
 }
 
 /** Cancels the batch at the provider (best effort: it may have finished) and ends it here. */
-export async function cancelBatch(target: Pick<BatchTarget, 'db' | 'openai'>, batch: BatchRecord): Promise<void> {
+export async function cancelBatch(target: Pick<BatchTarget, 'db' | 'api'>, batch: BatchRecord): Promise<void> {
   try {
-    await target.openai.batches.cancel(batch.remote_id);
+    await cancelRemoteBatch(target.api, batch.remote_id);
   } finally {
     endBatch(target.db, batch.id, 'cancelled', 'cancelled with its run');
   }

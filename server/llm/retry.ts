@@ -139,3 +139,34 @@ export function retryDelay(error: unknown, retry: number, random: Random = Math.
   const asked = parseRetryAfter(headers, now);
   return asked === null ? backoff : Math.max(Math.min(asked, MAX_RETRY_AFTER_MS), backoff);
 }
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (a connection's `maxRetries`). */
+  maxRetries: number;
+  /** Left out of failure details (the API key). */
+  secrets?: readonly string[];
+  sleep?: Sleep;
+  random?: Random;
+  signal?: AbortSignal;
+}
+
+/**
+ * A call outside the chat transport (the Batch API's upload, create, retrieve, download,
+ * cancel) under the transport's policy: the same classification (what is worth another try),
+ * backoff with jitter and `retry-after`, and `maxRetries`. The SDK's own retries are off for
+ * these too, so one policy decides every wait. A final failure names the call and its attempts.
+ */
+export async function retried<T>(what: string, call: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+  const sleep = policy.sleep ?? abortableSleep;
+  for (let failures = 1; ; failures++) {
+    try {
+      return await call();
+    } catch (error) {
+      const failure = classifyError(error, policy.secrets ?? []);
+      if (!failure.retryable || failures > policy.maxRetries || policy.signal?.aborted) {
+        throw new Error(`${what}: ${describeFailure(failure)} after ${failures} ${failures === 1 ? 'attempt' : 'attempts'}`, { cause: error });
+      }
+      await sleep(retryDelay(error, failures, policy.random), policy.signal);
+    }
+  }
+}

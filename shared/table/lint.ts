@@ -73,6 +73,8 @@ export const LINT_CODES = [
   'implausible_value',
   /** The program gives the same answer on the unedited and the edited table: the assumption does not matter. Warning. */
   'answer_unchanged',
+  /** The item asks the factual question, but its program on the unedited chart does not give the factual label. Warning. */
+  'misses_factual_label',
   /** The edit does not perform the operation the item's proposal names. Warning. */
   'proposal_inconsistent',
   /** The item breaks a constraint its proposal's text carries from reviewers' feedback (shared/generation/proposal-constraints.ts). Error. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { reverifyItem } from '../../server/items/reverify-items';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
 import { tableFromCells } from '../../shared/table/model';
@@ -132,5 +133,50 @@ describe('a model answer with more decimals than the chart shows', () => {
     expect(item.answer).toBe('15.6');
     expect(item.verifier.match).toBe(true);
     expect(item.verifier.lint).toContainEqual({ code: 'answer_rounded', severity: 'info', message: 'the answer 15.62 was rounded to 15.6, the decimals the chart shows' });
+    // Its program gives the factual label on the original chart: nothing to say about its reading.
+    expect(item.verifier.lint.map((finding) => finding.code)).not.toContain('misses_factual_label');
+  });
+});
+
+describe('a model item whose program does not give the factual label on the original chart', () => {
+  it('is stored with a warning naming both answers, which re-verification keeps', async () => {
+    const db = generation.server.server.ctx.db;
+    const split = 'misses-label';
+    // "The light blue bar" is on the image; the model took the wrong series (ChartQA 1304: the median read 45.5, the label 37).
+    const chartId = buildChart(db, { split, chartType: 'grouped_bar', table: tableFromCells(['Group', 'Somewhat likely', 'Very likely'], [['Dem', '20', '37'], ['Rep', '54', '85'], ['Total', '37', '35']]) });
+    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+    buildQa(db, { chartId, query: 'What is the value of Somewhat likely for Total?', label: '37' });
+    const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+    generation.fake.setDefault(() =>
+      jsonReply({
+        assumption: 'Suppose every Very likely share were halved.',
+        question: 'Suppose every Very likely share were halved. What is the value of Somewhat likely for Total?',
+        rationale: '35 / 2 = 17.5.',
+        edit: [{ ...nullOp, op: 'scale', series: 'Very likely', factor: 0.5 }],
+        program: 'value("Total", "Very likely")',
+        answer: '17.5',
+        answer_type: 'decimal',
+        affects_answer: true,
+      }),
+    );
+    putSettings(db, { keep_items_with_errors: true });
+    try {
+      const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
+      expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
+      const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
+      const finding = {
+        code: 'misses_factual_label',
+        severity: 'warning',
+        message: "the program gives 35 on the original chart, but the factual question's label is 37: it may read another series or row than the question means",
+      };
+      const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
+      expect(item.verifier.lint).toContainEqual(finding);
+      // Verified again (as after a curator's edit): the finding is the verifier's, so it is found again.
+      reverifyItem(db, summary?.id ?? 0);
+      const again = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body).item;
+      expect(again.verifier.lint).toContainEqual(finding);
+    } finally {
+      putSettings(db, { keep_items_with_errors: false });
+    }
   });
 });
