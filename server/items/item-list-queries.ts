@@ -140,6 +140,8 @@ function filterWhere(filter: ItemFilter, viewerId?: number, blind: BlindViewer |
     { sql: "COALESCE(i.question_relation, 'unclassified') = @question_relation", param: 'question_relation', value: filter.question_relation },
     // Unknown (NULL) flags match neither true nor false.
     ...(['answer_unchanged', 'proposal_consistent', 'is_control'] as const).map((key) => ({ sql: `i.${key} = @${key}`, param: key, value: flagValue(filter[key]) })),
+    // hqa_items_fts is kept by triggers on hqa_items (015_create_item_search.sql): a migration that
+    // rebuilds hqa_items must create them again, or search silently stops finding new items.
     { sql: 'i.id IN (SELECT rowid FROM hqa_items_fts WHERE hqa_items_fts MATCH @q)', param: 'q', value: ftsQuery(filter.q) },
     {
       sql:

@@ -23,7 +23,8 @@ export interface JobWork {
 }
 
 /**
- * The jobs of one table (generation runs, evaluation runs or reflection batches) as this
+ * The jobs of one table of `JOB_TABLES` (generation runs, evaluation runs, reflection batches,
+ * extraction jobs or chart-type jobs) as this
  * process works them, durably: a job it runs is recorded as its own and heartbeats; one it
  * stops (done, failed, paused, cancelled, shut down) is released, so any process may take it
  * at once; one whose owner died without releasing it is an orphan, taken over by whichever

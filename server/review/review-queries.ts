@@ -502,7 +502,11 @@ export function itemsNeedingAdjudication(db: Db, limit = 100): number[] {
   return (statement(db, "SELECT id FROM hqa_items WHERE status = 'needs_adjudication' ORDER BY decided_at, id LIMIT ?").all(limit) as { id: number }[]).map((r) => r.id);
 }
 
-/** Items per status, from the counts triggers keep (migration 010), not a scan of every item. */
+/**
+ * Items per status, from the counts triggers on `hqa_items` keep (010_add_item_status_counts.sql),
+ * not a scan of every item. A migration that rebuilds `hqa_items` drops those triggers with the
+ * table: it must create them again, or every count goes stale without an error.
+ */
 export function statusCounts(db: Db): Record<ItemStatus, number> {
   const counts: Record<ItemStatus, number> = { pending: 0, in_review: 0, accepted: 0, rejected: 0, needs_adjudication: 0 };
   for (const row of statement(db, 'SELECT status, n FROM item_status_counts').all() as { status: string; n: number }[]) {
