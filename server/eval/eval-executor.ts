@@ -7,6 +7,7 @@ import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
 import { HttpError, notFound } from '../http/http-error';
 import { DurableJobs } from '../jobs/durable-job';
+import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import {
@@ -70,6 +71,7 @@ export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
 /**
  * Starts, cancels and resumes evaluation runs. A run's questions are stored when it is created
  * (its snapshot), each answer as it arrives, so a run whose process died resumes where it was.
+ * A run whose database cannot be written pauses (`storage_unavailable`) until a curator resumes it.
  */
 export class EvalExecutor {
   private readonly jobs: DurableJobs;
@@ -131,6 +133,11 @@ export class EvalExecutor {
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
       onFailure: (error) => {
+        if (isStorageError(error)) {
+          // Its end (`done`, whose score is frozen in the same write) could not be stored: not the run's fault.
+          this.pauseForStorage(runId, error);
+          return;
+        }
         this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
         transitionEvalRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
@@ -138,10 +145,31 @@ export class EvalExecutor {
     });
   }
 
+  /**
+   * A paused run goes on where it stopped: queued now, started once any of its workers still
+   * winding down here have stopped (the questions they held go back to pending as it starts).
+   */
+  resume(runId: number, actorId: number | null = null): EvalRun {
+    const run = this.mustGet(runId);
+    const resumed = this.ctx.db.transaction(() => {
+      if (!transitionEvalRun(this.ctx.db, runId, ['paused'], 'queued')) return false;
+      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.resumed', target_type: 'eval_run', target_id: runId, details: { model: run.model, reason: run.error } });
+      return true;
+    })();
+    if (!resumed) throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}, not paused`);
+    // Nothing waits on the start: a start that fails (its claim unwritable) is logged, since an
+    // unheard rejection would end the server, and the run, still queued, is taken up at the next start.
+    void Promise.resolve(this.jobs.running(runId))
+      .then(() => void this.start(runId))
+      .catch((error: unknown) => this.ctx.logger.error({ err: error, evalRunId: runId }, 'starting a resumed evaluation run failed; it stays queued'));
+    this.publishProgress(runId, true);
+    return publicEvalRun(this.ctx.db, this.mustGet(runId));
+  }
+
   cancel(runId: number, actorId: number | null = null): EvalRun {
     const run = this.mustGet(runId);
     const cancelled = this.ctx.db.transaction(() => {
-      if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'cancelled')) return false;
+      if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running', 'paused'], 'cancelled')) return false;
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.cancelled', target_type: 'eval_run', target_id: runId, details: { model: run.model, was: run.status } });
       return true;
     })();
@@ -158,12 +186,9 @@ export class EvalExecutor {
     return publicEvalRun(this.ctx.db, this.mustGet(runId));
   }
 
-  /** At server start: runs left running or queued by a process that is gone are taken up again. */
+  /** At server start: runs left running or queued by a process that is gone are taken up again; paused ones wait for a resume. */
   resumeOrphans(): number[] {
-    return this.jobs.takeOrphans((runId) => {
-      requeueRunningQuestions(this.ctx.db, runId);
-      void this.start(runId);
-    });
+    return this.jobs.takeOrphans((runId) => void this.start(runId));
   }
 
   /** Server shutdown: runs stay `running` and resume at the next start. */
@@ -180,6 +205,9 @@ export class EvalExecutor {
   private async execute(runId: number, controller: AbortController): Promise<void> {
     const { db } = this.ctx;
     const run = this.mustGet(runId);
+    // The run is this process's now and none of its workers runs yet: a question still marked
+    // running was claimed by a stop (pause, shutdown, a dead process) before its answer was stored.
+    requeueRunningQuestions(db, runId);
     if (run.batch && run.engine === 'openai') {
       const finished = await runEvalBatch(this.ctx, run, { pollMs: this.ctx.config.batchPollMs, signal: controller.signal, onProgress: () => this.publishProgress(runId, true) });
       if (finished && !controller.signal.aborted) transitionEvalRun(db, runId, ['running'], 'done');
@@ -190,14 +218,22 @@ export class EvalExecutor {
     let answered = 0;
     const drawAhead = asker && run.mode !== 'no_image' ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
     const work = async () => {
-      while (!controller.signal.aborted) {
-        const question = claimNextQuestion(db, runId);
-        if (!question) return;
-        drawAhead?.next();
-        await this.answer(run, asker, question, controller.signal);
-        this.publishProgress(runId, false);
-        // The factual baseline never waits on I/O: let requests in between its answers.
-        if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      try {
+        while (!controller.signal.aborted) {
+          const question = claimNextQuestion(db, runId);
+          if (!question) return;
+          drawAhead?.next();
+          await this.answer(run, asker, question, controller.signal);
+          this.publishProgress(runId, false);
+          // The factual baseline never waits on I/O: let requests in between its answers.
+          if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        }
+      } catch (error) {
+        if (!isStorageError(error)) throw error;
+        // Caught in the loop, not by the job: the other loops stop (abort) and the job ends only
+        // once all have, so a resume never runs beside a loop of the paused run. The question it
+        // held stays running, and goes back to pending when the run starts again.
+        this.pauseForStorage(runId, error, controller);
       }
     };
     await claimLoops(run.concurrency, work);
@@ -226,6 +262,24 @@ export class EvalExecutor {
       if (error.cancelled) return;
       recordAnswer(db, run.id, claimed.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
     }
+  }
+
+  /**
+   * The database cannot be written (a full disk, a read-only file): the run pauses with reason
+   * `storage_unavailable: …` and its calls in flight (`controller`, while it still works) are
+   * cancelled. If even the pause cannot be written, the run stays `running`, unowned here once
+   * it stops: the next start takes it up.
+   */
+  private pauseForStorage(runId: number, error: unknown, controller?: AbortController): void {
+    // Already stopping (a cancel, a shutdown, another loop's pause): that stop decides the status.
+    if (controller?.signal.aborted) return;
+    this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run paused: the database cannot be written');
+    try {
+      transitionEvalRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+    } catch (pauseError) {
+      this.ctx.logger.error({ err: pauseError, evalRunId: runId }, 'the pause could not be recorded either; the run stays unfinished');
+    }
+    controller?.abort();
   }
 
   private publishProgress(runId: number, force: boolean): void {

@@ -111,18 +111,20 @@ export function listEvalRuns(db: Db): EvalRunRecord[] {
 
 /**
  * Moves a run between statuses if it is in one of `from`; false when it was not. Ending a run
- * freezes its score, so listing finished runs never re-aggregates their results.
+ * freezes its score, so listing finished runs never re-aggregates their results. `error` is why
+ * it failed or paused; a run queued or running again has none (a resumed pause's reason is gone).
  */
 export function transitionEvalRun(db: Db, id: number, from: EvalRunStatus[], to: EvalRunStatus, error: string | null = null): boolean {
   const ends = to === 'done' || to === 'cancelled' || to === 'failed';
+  const goesOn = to === 'queued' || to === 'running';
   return db.transaction(() => {
     const changed = statement(db,
-        `UPDATE eval_runs SET status = ?, error = COALESCE(?, error),
+        `UPDATE eval_runs SET status = ?, error = CASE WHEN ? THEN NULL ELSE COALESCE(?, error) END,
           started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ${NOW}) ELSE started_at END,
           finished_at = CASE WHEN ? THEN ${NOW} ELSE finished_at END
          WHERE id = ? AND status IN (SELECT value FROM json_each(?))`,
       )
-      .run(to, error, to, ends ? 1 : 0, id, JSON.stringify(from)).changes;
+      .run(to, goesOn ? 1 : 0, error, to, ends ? 1 : 0, id, JSON.stringify(from)).changes;
     if (changed === 0) return false;
     if (ends) {
       // Questions never asked (cancelled, failed) count as missing, and so as wrong.

@@ -77,6 +77,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
   );
 
   handle(api, evalApi.cancel, 'curator', ({ params: { id }, user }) => ({ run: executor.cancel(id, user.id) }));
+  handle(api, evalApi.resume, 'curator', ({ params: { id }, user }) => ({ run: executor.resume(id, user.id) }));
 
   const scoreDeps = { db: () => ctx.db, providers: () => providersFor(getSettings(ctx.db), ctx.config) };
   handle(

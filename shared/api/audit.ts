@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'comment.posted',
   'eval.started',
   'eval.imported',
+  'eval.resumed',
   'eval.cancelled',
   'extraction.started',
   'chart.type_changed',

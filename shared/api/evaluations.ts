@@ -37,9 +37,16 @@ export type EvalEngine = z.infer<typeof EvalEngineSchema>;
 /** The model name the factual baseline records. */
 export const FACTUAL_BASELINE_MODEL = 'factual-baseline';
 
-export const EVAL_RUN_STATUSES = ['queued', 'running', 'done', 'cancelled', 'failed'] as const;
+/**
+ * `paused`: stopped with a reason in `error`, not finished: the database could not be written
+ * (`storage_unavailable: <SQLite's words>`, as generation runs' `stop_reason` says it). Its
+ * questions not yet answered wait for a resume; a server start does not resume it.
+ */
+export const EVAL_RUN_STATUSES = ['queued', 'running', 'paused', 'done', 'cancelled', 'failed'] as const;
 export const EvalRunStatusSchema = z.enum(EVAL_RUN_STATUSES);
 export type EvalRunStatus = z.infer<typeof EvalRunStatusSchema>;
+/** A run in one of these has ended: its score is frozen. A paused run has not. */
+export const FINISHED_EVAL_RUN_STATUSES: readonly EvalRunStatus[] = ['done', 'cancelled', 'failed'];
 
 const TypeCountsSchema = z.object({ items: z.number().int(), correct: z.number().int() });
 const nullablePercent = z.number().nullable();
@@ -95,6 +102,7 @@ export const EvalRunSchema = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   cost: z.number(),
+  /** Why a failed run failed, or why a paused one stopped; null while it runs (a resume clears it). */
   error: z.string().nullable(),
   created_by: z.string().nullable(),
   created_at: z.string(),
@@ -255,7 +263,8 @@ export const EvalResultsQuerySchema = PageQuerySchema.extend({
 export type EvalResultsQuery = z.infer<typeof EvalResultsQuerySchema>;
 export const EvalResultsResponseSchema = z.object({ results: z.array(EvalResultSchema), total: z.number().int() });
 
-// POST /api/eval-runs/:id/cancel   (curator) → EvalRunResponse
+// POST /api/eval-runs/:id/cancel   (curator) → EvalRunResponse; a queued, running or paused run
+// POST /api/eval-runs/:id/resume   (curator) → EvalRunResponse; a paused run goes on where it stopped
 
 // POST /api/eval/score-file   (any signed-in user) → ScoreReport. A seed benchmark's dataset and
 // predictions files, read in the browser, scored as `hqa score --format` does; nothing is stored.
@@ -269,7 +278,7 @@ export const ScoreFileRequestSchema = z.object({
 });
 export type ScoreFileRequest = z.input<typeof ScoreFileRequestSchema>;
 
-/** Reading evaluations is for reviewers; starting, importing and cancelling for curators. */
+/** Reading evaluations is for reviewers; starting, importing, resuming and cancelling for curators. */
 export const evalApi = {
   list: endpoint('GET', '/api/eval-runs', { response: EvalRunListResponseSchema }),
   comparison: endpoint('GET', '/api/eval-runs/comparison', { response: EvalComparisonResponseSchema }),
@@ -282,6 +291,7 @@ export const evalApi = {
   /** Its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
   import: endpoint('POST', '/api/eval-runs/import', { body: ImportEvalRequestSchema, response: EvalRunResponseSchema, status: 201 }),
   cancel: endpoint('POST', '/api/eval-runs/:id/cancel', { params: IdParamSchema, response: EvalRunResponseSchema }),
+  resume: endpoint('POST', '/api/eval-runs/:id/resume', { params: IdParamSchema, response: EvalRunResponseSchema }),
   /** Any signed-in user; its body may be up to IMPORT_BODY_LIMIT, read only after the role check. */
   scoreFile: endpoint('POST', '/api/eval/score-file', { body: ScoreFileRequestSchema, response: ScoreReportSchema }),
 } as const;

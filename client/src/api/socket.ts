@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ChartDetailResponse, ChartListResponse, ChartSummary } from '@shared/api/charts';
-import type { EvalRun, EvalRunDetailResponseSchema, EvalRunListResponseSchema } from '@shared/api/evaluations';
+import { FINISHED_EVAL_RUN_STATUSES, type EvalRun, type EvalRunDetailResponseSchema, type EvalRunListResponseSchema } from '@shared/api/evaluations';
 import type { ItemDetail, ItemListQuery, ItemListResponseSchema } from '@shared/api/items';
 import type { QueueResponseSchema } from '@shared/api/review';
 import type { ItemStatus } from '@shared/domain/generation';
@@ -121,8 +121,6 @@ function applyRun(queryClient: QueryClient, run: Run, invalidate: (key: QueryKey
   }
 }
 
-/** An evaluation run no longer moves once it leaves these statuses. */
-const ACTIVE_EVAL_STATUSES: readonly EvalRun['status'][] = ['queued', 'running'];
 
 /**
  * An evaluation run's pushed state (counters, status and its score so far), written into the
@@ -138,7 +136,7 @@ function applyEvalRun(queryClient: QueryClient, run: EvalRun, invalidate: (key: 
   // The decline rate (in the detail) and the per-question verdicts are not pushed: they move with every answer.
   invalidate(queryKeys.evals.detail(run.id));
   invalidate(queryKeys.evals.runResults(run.id));
-  if (!ACTIVE_EVAL_STATUSES.includes(run.status)) {
+  if (FINISHED_EVAL_RUN_STATUSES.includes(run.status)) {
     // A finished run may become a model's latest of its mode: its comparison row and, for a
     // factual run, the baseline other runs' details are measured against.
     invalidate(queryKeys.evals.comparison());

@@ -65,7 +65,7 @@ const EMPTY_BREAKDOWN: EvalBreakdown = {
 };
 
 /**
- * After a start, an import or a cancel. A factual-baseline run can finish before its POST
+ * After a start, an import, a resume or a cancel. A factual-baseline run can finish before its POST
  * answers, so the response may be older than pushes already applied: it only fills what is
  * not cached yet, and the list and the run are fetched again.
  */
@@ -95,10 +95,13 @@ export function useImportEval() {
   });
 }
 
-export function useCancelEval(id: number) {
+export type EvalRunAction = 'resume' | 'cancel';
+
+/** The run page's controls: resume a paused run, cancel an unfinished one. */
+export function useEvalRunAction(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(evalApi.cancel, { params: { id } }),
+    mutationFn: (action: EvalRunAction) => call(evalApi[action], { params: { id } }),
     onSuccess: ({ run }) => rememberEvalRun(queryClient, run),
   });
 }

@@ -1,4 +1,4 @@
-import type { EvalEngine, EvalMode, EvalRun, EvalRunStatus } from '@shared/api/evaluations';
+import { FINISHED_EVAL_RUN_STATUSES, type EvalEngine, type EvalMode, type EvalRun, type EvalRunStatus } from '@shared/api/evaluations';
 import { formatHalfUp } from '@shared/eval/decimal-round';
 import { PERCENT_DECIMALS } from '@shared/eval/metrics';
 import type { AnswerType } from '@shared/table/answers';
@@ -43,8 +43,9 @@ export function formatVariance(value: number | null): string {
   return value === null ? '—' : formatHalfUp(value, PERCENT_DECIMALS);
 }
 
-export function isActive(status: EvalRunStatus): boolean {
-  return status === 'queued' || status === 'running';
+/** Queued, running or paused: its score is so far, and it can still be cancelled. */
+export function isUnfinished(status: EvalRunStatus): boolean {
+  return !FINISHED_EVAL_RUN_STATUSES.includes(status);
 }
 
 /** Questions finished either way (answered or failed), out of the run's snapshot. */

@@ -17,8 +17,8 @@ import { useUrlFilters } from '../../ui/use-url-filters';
 import { parseId } from '../../ui/parse-id';
 import { RunDates, UsageFigures } from '../../views/run-parts';
 import { EvalBreakdownTables } from './eval-breakdown';
-import { useCancelEval, useEvalResults, useEvalRun, type EvalRunDetailResponse } from './eval-api';
-import { ANSWER_TYPE_LABELS, ENGINE_LABELS, MODE_LABELS, isActive } from './eval-format';
+import { useEvalResults, useEvalRun, useEvalRunAction, type EvalRunAction, type EvalRunDetailResponse } from './eval-api';
+import { ANSWER_TYPE_LABELS, ENGINE_LABELS, MODE_LABELS, isUnfinished } from './eval-format';
 import { EvalProgress, EvalStatusTag } from './eval-parts';
 import { EvalResultsTable } from './eval-results-table';
 import { EvalRuleTable } from './eval-rule-table';
@@ -45,14 +45,21 @@ const OUTCOME_LABELS: Record<Exclude<EvalOutcome, 'all'>, string> = {
 const FilterOutcomeSchema = EvalOutcomeSchema.exclude(['all']);
 const OUTCOME_OPTIONS = optionsOf(FilterOutcomeSchema.options, (outcome) => OUTCOME_LABELS[outcome]);
 
-function CancelButton({ run }: { run: EvalRun }) {
-  const cancel = useCancelEval(run.id);
+/** As a generation run's controls: Resume for a paused run (a full disk), Cancel for any unfinished one. */
+function RunControls({ run }: { run: EvalRun }) {
+  const action = useEvalRunAction(run.id);
+  const pending = (name: EvalRunAction) => action.isPending && action.variables === name;
   return (
     <div className="run-controls" role="group" aria-label="Run controls">
-      <button type="button" onClick={() => cancel.mutate()} disabled={cancel.isPending}>
-        {cancel.isPending ? 'Cancelling…' : 'Cancel run'}
+      {run.status === 'paused' && (
+        <button type="button" onClick={() => action.mutate('resume')} disabled={action.isPending} data-testid="eval-resume">
+          {pending('resume') ? 'Resuming…' : 'Resume'}
+        </button>
+      )}
+      <button type="button" onClick={() => action.mutate('cancel')} disabled={action.isPending}>
+        {pending('cancel') ? 'Cancelling…' : 'Cancel run'}
       </button>
-      {cancel.isError && <ActionError error={cancel.error} />}
+      {action.isError && <ActionError error={action.error} />}
     </div>
   );
 }
@@ -166,15 +173,15 @@ function EvalRunView({ run, baseline, breakdown, rules, back }: EvalRunDetailRes
       <RunMeta run={run} />
       {run.error && (
         <p className={run.status === 'failed' ? 'error' : 'notice small'} data-testid="eval-run-error">
-          {run.error}
+          {run.status === 'paused' ? `Paused: ${run.error}` : run.error}
         </p>
       )}
       <div className="run-head">
         <EvalProgress run={run} caption />
-        {roleAtLeast(user.role, 'curator') && isActive(run.status) && <CancelButton run={run} />}
+        {roleAtLeast(user.role, 'curator') && isUnfinished(run.status) && <RunControls run={run} />}
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
-      <EvalRuleTable rules={rules} live={isActive(run.status)} />
+      <EvalRuleTable rules={rules} live={isUnfinished(run.status)} />
       <EvalBreakdownTables breakdown={breakdown} />
       <EvalUsage run={run} />
       <p className="muted small">

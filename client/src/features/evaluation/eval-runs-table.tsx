@@ -9,7 +9,7 @@ export function evalRunPath(id: number): string {
   return `/evaluation/runs/${id}`;
 }
 
-/** Evaluation runs, newest first, live; a row opens the run (click, or j/k and Enter). */
+/** Evaluation runs, newest first, live, a paused one with why; a row opens the run (click, or j/k and Enter), where a paused run is resumed. */
 export function EvalRunsTable({ runs, onOpen }: { runs: EvalRun[]; onOpen: (run: EvalRun) => void }) {
   const { rowProps } = useNavigableRows(runs, onOpen);
   return (
@@ -45,6 +45,11 @@ export function EvalRunsTable({ runs, onOpen }: { runs: EvalRun[]; onOpen: (run:
             <td data-mode={run.mode}>{MODE_LABELS[run.mode]}</td>
             <td>
               <EvalStatusTag status={run.status} />
+              {run.status === 'paused' && run.error && (
+                <div className="small muted" data-testid="eval-paused-reason">
+                  {run.error}
+                </div>
+              )}
             </td>
             <td className="progress-cell">
               <EvalProgress run={run} />

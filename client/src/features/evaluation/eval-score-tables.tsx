@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { EvalRun, EvalRunDetailResponseSchema } from '@shared/api/evaluations';
 import { ANSWER_TYPES } from '@shared/table/answers';
-import { ANSWER_TYPE_LABELS, MODE_LABELS, formatScore, formatVariance, isActive } from './eval-format';
+import { ANSWER_TYPE_LABELS, MODE_LABELS, formatScore, formatVariance, isUnfinished } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
 
 type Baseline = z.infer<typeof EvalRunDetailResponseSchema>['baseline'];
@@ -71,7 +71,7 @@ export function EvalScoreTables({ run, baseline }: { run: EvalRun; baseline: Bas
   return (
     <div className="stats-columns">
       <section aria-labelledby="score-heading">
-        <h2 id="score-heading">Score{isActive(run.status) && <span className="muted small"> (so far)</span>}</h2>
+        <h2 id="score-heading">Score{isUnfinished(run.status) && <span className="muted small"> (so far)</span>}</h2>
         <table className="data-grid stats-table eval-score" data-testid="eval-score">
           <tbody>
             <tr>
