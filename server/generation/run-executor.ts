@@ -161,9 +161,17 @@ export class RunExecutor {
     return run;
   }
 
-  resume(runId: number, actorId: number | null = null): Run {
+  /**
+   * Resumes a paused run. A run paused a moment ago may still be winding down here (its calls in
+   * flight being cancelled): the new execution starts once that one has stopped, or `start` would
+   * find it still running, start nothing, and leave the run paused for good.
+   */
+  async resume(runId: number, actorId: number | null = null): Promise<Run> {
     const run = this.mustGet(runId);
     if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
+    // How the last execution ended is its own record (its failure handler ran); only its end matters here.
+    await this.jobs.running(runId)?.catch(() => undefined);
+    if (this.mustGet(runId).status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${this.mustGet(runId).status}, not paused`);
     this.ctx.db.transaction(() => {
       this.requeueOrphanTasks(runId);
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });

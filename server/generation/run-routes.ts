@@ -20,7 +20,7 @@ export function runRoutes(ctx: AppContext, executor: RunExecutor): Router {
   });
   handle(api, runsApi.create, 'curator', ({ body, user }) => ({ run: executor.launch(body, user.id) }));
   handle(api, runsApi.pause, 'curator', ({ params: { id }, user }) => ({ run: executor.pause(id, user.id) }));
-  handle(api, runsApi.resume, 'curator', ({ params: { id }, user }) => ({ run: executor.resume(id, user.id) }));
+  handle(api, runsApi.resume, 'curator', async ({ params: { id }, user }) => ({ run: await executor.resume(id, user.id) }));
   handle(api, runsApi.cancel, 'curator', ({ params: { id }, user }) => ({ run: executor.cancel(id, user.id) }));
   return api.router;
 }

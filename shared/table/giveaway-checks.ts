@@ -60,7 +60,7 @@ export function giveawayFindings(input: GiveawayInput): Finding[] {
       message: `the assumption says where the changed value ranks ("${clause}")${ordinal ? ', which gives the answer away: the reader no longer compares the values on the chart' : '; state the change only, and let the chart show where it lands'}`,
     });
   }
-  const determined = determinedByAssumption(input) ?? gapFromNothing(input.assumption, before, after);
+  const determined = determinedByAssumption(input) ?? stepAlone(input, after) ?? gapFromNothing(input.assumption, before, after);
   if (determined) findings.push(determined);
   else if (after !== null && before !== null && (typeof after !== 'number' || noneLeftEqual(input.program, after))) {
     const anyChange = givenByAnyChange(input, before, after) ?? whateverTheValues(input, after);
@@ -165,6 +165,51 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
     code: 'answer_from_assumption',
     severity: 'error',
     message: 'every value the question reads is fixed by the assumption itself (set, added or quoted in it), so the answer follows from the assumption alone, with no chart reading',
+  };
+}
+
+/**
+ * "Grown by a constant 0.05 points every year after 1999, starting from its 1999 level", then
+ * the difference between 2003 and 2009: the start is the chart's, but every value the question
+ * reads is set on one line of the stated step, and the answer (6 × 0.05) is the same wherever
+ * that line starts — the chart's value cancels out, the step alone answers. Decided by moving
+ * the whole stated line by a constant: an answer that does not move needs no chart.
+ */
+function stepAlone({ assumption, program, edited, edit }: GiveawayInput, after: Scalar | null): Finding | null {
+  if (edit === null || typeof after !== 'number') return null;
+  const reads = programReads(program, edited);
+  if (reads === null || reads.labels) return null;
+  const rowLabels = edited.rows.map((row) => row.label);
+  const cells: { r: number; s: number }[] = [];
+  for (const op of edit) {
+    if (op.op !== 'set') continue;
+    const r = findLabelIndex(rowLabels, labelText(op.row));
+    const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
+    if (r !== -1 && s !== -1) cells.push({ r, s });
+  }
+  if (cells.length < 3 || new Set(cells.map((cell) => cell.s)).size !== 1) return null;
+  cells.sort((a, b) => a.r - b.r);
+  const values = cells.map(({ r, s }) => edited.rows[r]?.values[s]);
+  if (values.some((value) => value === null || value === undefined)) return null;
+  const steps = (values as number[]).slice(1).map((value, i) => value - (values[i] as number));
+  const step = steps[0] ?? 0;
+  const tolerance = 1e-6 * Math.max(1, Math.abs(step));
+  if (step === 0 || steps.some((each) => Math.abs(each - step) > tolerance)) return null;
+  if (!statedNumbers(assumption).some((n) => Math.abs(Math.abs(n) - Math.abs(step)) <= tolerance)) return null;
+  const set = new Set(cells.map(({ r, s }) => `${r},${s}`));
+  const read = [...cellsRead(reads, edited)].filter((key) => {
+    const [r, s] = key.split(',').map(Number) as [number, number];
+    return edited.rows[r]?.values[s] !== null && edited.rows[r]?.values[s] !== undefined;
+  });
+  if (read.length === 0 || !read.every((key) => set.has(key))) return null;
+  const shift = 7.31 * Math.abs(step) + 1;
+  const moved: DataTable = { ...edited, rows: edited.rows.map((row, r) => ({ ...row, values: row.values.map((value, s) => (value !== null && set.has(`${r},${s}`) ? value + shift : value)) })) };
+  const elsewhere = resultOf(moved, program);
+  if (typeof elsewhere !== 'number' || Math.abs(elsewhere - after) > 1e-9 * Math.max(1, Math.abs(after))) return null;
+  return {
+    code: 'answer_from_assumption',
+    severity: 'error',
+    message: `every value the question reads lies on the line the assumption states (a step of ${Math.abs(step)} each period), and the answer is the same wherever that line starts: it follows from the stated step alone, with no chart reading`,
   };
 }
 

@@ -184,11 +184,12 @@ describe('an extraction job survives SIGKILL', () => {
     const images = new Map(ids.map((id) => [imageOf(seeded, id), id]));
     seeded.close();
 
-    // The first four requests (charts 1–4, read four at a time) answer; later ones hang until the server is killed.
-    let answered = 0;
+    // Charts 1–4 (read four at a time) are answered; the later ones hang until the server is killed.
+    // Decided by the chart each request shows, not by arrival order, which concurrency does not fix.
+    const answeredCharts = new Set(ids.slice(0, 4));
     let killed = false;
     fake.requests.length = 0;
-    fake.setDefault(() => (killed || ++answered <= 4 ? jsonReply(TABLE_REPLY) : hangReply()));
+    fake.setDefault((chat) => (killed || answeredCharts.has(images.get(sentImage(chat)) ?? -1) ? jsonReply(TABLE_REPLY) : hangReply()));
     const env = { HQA_DB: dbPath, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
     const first = await startServerProcess(env);
     const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';

@@ -36,7 +36,7 @@ describe('a run meeting a full disk', () => {
     expect(health.status).toBe(200);
 
     db.pragma(`max_page_count = ${roomy}`);
-    executor.resume(run.id);
+    await executor.resume(run.id);
     await executor.start(run.id);
     const done = getRun(db, run.id);
     expect(done?.status).toBe('done');

@@ -120,6 +120,27 @@ describe('an assumption that gives the answer away', () => {
     expect(errors({ ...c, question: 'What would be the sum of maximum number of companies in domestic and total market?', program: 'sum(max(series("Domestic market")), max(series("Total market")))' })).not.toContain('answer_from_assumption');
   });
 
+  it('answer_from_assumption: a stated step from the chart\'s own start, then a difference along it (the step alone answers; real: two_col_3582)', () => {
+    const uganda = real(CHARTQA_SAMPLE, 'two_col_3582');
+    // A model's item: the line redrawn from 1999's 2.56 % up by 0.05 a year, then 2003 against 2009.
+    const years = uganda.rows.map((row) => row.label).filter((year) => Number(year) > 1999);
+    const edit = years.map((year) => ({ op: 'set', row: year, value: Math.round((2.56 + 0.05 * (Number(year) - 1999)) * 100) / 100 }));
+    const c: Case = {
+      table: uganda,
+      chartType: 'line',
+      assumption: 'Suppose the unemployment rate had grown by a constant 0.05 percentage points every year after 1999, starting from its 1999 level.',
+      question: 'What would be the difference between the unemployment rates in 2003 and 2009?',
+      edit,
+      program: 'diff(value("2003"), value("2009"))',
+    };
+    expect(errors(c)).toContain('answer_from_assumption');
+    // A value on that line needs the chart's 1999 level: read, not given.
+    expect(errors({ ...c, question: 'What would the unemployment rate be in 2009?', program: 'value("2009")' })).not.toContain('answer_from_assumption');
+    // Values scaled and rounded one by one lie on no line: a difference of two still needs the chart.
+    const scaled = uganda.rows.map((row) => ({ op: 'set', row: row.label, value: Math.round((row.values[0] ?? 0) * 110) / 100 }));
+    expect(errors({ ...c, assumption: 'Suppose every rate were 10% higher.', edit: scaled })).not.toContain('answer_from_assumption');
+  });
+
   it('answer_from_assumption: a swap written as two sets states no value, so it is not flagged', () => {
     const stores = buildTable(`
       Characteristic | Convenience store | Newsagent
