@@ -25,6 +25,7 @@ import { ensureSeedProposals } from '../server/pool/pool-service';
  */
 
 const SAMPLE = resolve(import.meta.dirname, '../../shared/data/chartqa-sample');
+const MORE = resolve(SAMPLE, '..', 'chartqa-more');
 
 interface Coverage {
   qas: number;
@@ -72,6 +73,12 @@ try {
   importSplit(sampleDb, SAMPLE, { split: 'test' });
   report('ChartQA sample', await coverage(sampleDb));
   sampleDb.close();
+
+  // 120 ChartQA test charts the rules were never tuned on.
+  const moreDb = openAndMigrate(join(dir, 'more.sqlite'));
+  importSplit(moreDb, MORE, { split: 'test' });
+  report('ChartQA more', await coverage(moreDb));
+  moreDb.close();
 
   const demoDb = openAndMigrate(join(dir, 'demo.sqlite'));
   generateDemoSplit({ dir: join(dir, 'demo'), split: 'demo', charts: DEMO_CHARTS, seed: 1 });
