@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { analyticsApi } from '../../shared/api/analytics';
 import type { AppContext } from '../app-context';
-import { notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { ablation } from './ablation';
 import { coverage } from './coverage';

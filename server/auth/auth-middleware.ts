@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Db } from '../../db/database';
 import type { User } from '../../shared/api/auth';
 import { roleAtLeast, type Role } from '../../shared/domain/roles';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { expireSessionCookies } from './session-cookie';
 import { userForToken } from './sessions';
 
@@ -24,9 +24,9 @@ export function requireRole(db: Db, role: Role): RequestHandler {
     const user = userForToken(db, cookie?.token);
     if (!user) {
       if (cookie?.token !== undefined) expireSessionCookies(res, cookie.spec, req.baseUrl + req.path);
-      return next(new HttpError('unauthenticated', 'log in first'));
+      return next(new DomainError('unauthenticated', 'log in first'));
     }
-    if (!roleAtLeast(user.role, role)) return next(new HttpError('forbidden', `this needs the ${role} role; you are ${user.role}`));
+    if (!roleAtLeast(user.role, role)) return next(new DomainError('forbidden', `this needs the ${role} role; you are ${user.role}`));
     req.user = user;
     next();
   };
@@ -34,6 +34,6 @@ export function requireRole(db: Db, role: Role): RequestHandler {
 
 /** The authenticated user of a request that passed requireRole. */
 export function currentUser(req: Request): User {
-  if (!req.user) throw new HttpError('unauthenticated', 'log in first');
+  if (!req.user) throw new DomainError('unauthenticated', 'log in first');
   return req.user;
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { authApi } from '../../shared/api/auth';
 import type { AppContext } from '../app-context';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { findUserForLogin } from '../users/user-queries';
 import { loginLimiters } from './login-limits';
@@ -23,7 +23,7 @@ export function authRoutes(ctx: AppContext): Router {
       const ok = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !ok) {
         recordFailedLogin(ctx.db, username, user?.id ?? null);
-        throw new HttpError('unauthenticated', 'wrong username or password');
+        throw new DomainError('unauthenticated', 'wrong username or password');
       }
       const { token, expiresAt } = openLoginSession(ctx.db, user.id);
       // Copies planted on /api or /api/auth would ride along with the new cookie: gone first.

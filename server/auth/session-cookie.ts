@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { parse as parseCookies } from 'cookie';
 import { authApi } from '../../shared/api/auth';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 
 /** The session cookie's name over plain HTTP. */
 export const SESSION_COOKIE = 'hqa_session';
@@ -103,7 +103,7 @@ export function sessionCookieGuard(spec: SessionCookieSpec): RequestHandler {
     if (count > 1 && !TAKES_SEVERAL.has(`${req.method} ${path}`)) {
       expireSessionCookies(res, spec, path);
       return next(
-        new HttpError('session_cookie_conflict', `${count} session cookies were sent (a page elsewhere on this host set extra copies); none was used and all have been cleared: sign in again`, 'headers.cookie'),
+        new DomainError('session_cookie_conflict', `${count} session cookies were sent (a page elsewhere on this host set extra copies); none was used and all have been cleared: sign in again`, 'headers.cookie'),
       );
     }
     req.sessionCookie = { spec, token: sessionToken(header, spec.name) };

@@ -2,7 +2,7 @@ import type { ChartTypeJob, ChartTypeJobPlan, ChartTypeJobScope } from '../../sh
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { reverifyChartItems } from '../items/reverify-items';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import {
@@ -71,17 +71,12 @@ export class ChartTypeJobs {
 
   /** Stores a job over the scope's unconfirmed charts and starts it in the background. */
   launch(scope: ChartTypeJobScope, createdBy: number | null): ChartTypeJob {
-    let model: string;
-    try {
-      model = chartTypeReaderFor(this.ctx.db, this.ctx.config).model;
-    } catch (error) {
-      if (error instanceof NoVisionModelError) throw new HttpError('conflict', error.message);
-      throw error;
-    }
+    // No vision model configured: a NoVisionModelError, answered as a conflict.
+    const { model } = chartTypeReaderFor(this.ctx.db, this.ctx.config);
     const id = this.ctx.db.transaction(() => {
       const charts = this.chartsOf(scope);
       const where = scope.split ? `of split ${scope.split}` : 'in any split';
-      if (charts.length === 0) throw new HttpError('conflict', `no chart ${where} has an unconfirmed type to ask about (each is confirmed, has no image, or is in a job under way)`);
+      if (charts.length === 0) throw new DomainError('conflict', `no chart ${where} has an unconfirmed type to ask about (each is confirmed, has no image, or is in a job under way)`);
       const jobId = insertChartTypeJob(this.ctx.db, { split: scope.split ?? null, model, concurrency: JOB_CONCURRENCY, createdBy, chartIds: charts.map((chart) => chart.id) });
       recordAudit(this.ctx.db, { actor_id: createdBy, action: 'chart_type_job.started', target_type: 'chart_type_job', target_id: jobId, details: { model, split: scope.split ?? null, charts: charts.length } });
       return jobId;
@@ -125,7 +120,7 @@ export class ChartTypeJobs {
 
   cancel(id: number): ChartTypeJob {
     const job = this.mustGet(id);
-    if (!transitionChartTypeJob(this.ctx.db, id, ['queued', 'running', 'paused'], 'cancelled')) throw new HttpError('conflict', `chart-type job ${id} is ${job.status}; it cannot be cancelled`);
+    if (!transitionChartTypeJob(this.ctx.db, id, ['queued', 'running', 'paused'], 'cancelled')) throw new DomainError('conflict', `chart-type job ${id} is ${job.status}; it cannot be cancelled`);
     this.jobs.abort(id);
     this.publishProgress(id, true);
     return this.publicJob(id);

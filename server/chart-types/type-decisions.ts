@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { listAuditEntries } from '../audit/audit-queries';
 import { getChartSummary } from '../charts/chart-queries';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { reverifyChartItems } from '../items/reverify-items';
 import { chartTypeState, setChartTypeState, type ChartTypeState } from './chart-type-queries';
 
@@ -54,10 +54,10 @@ export function undoChartTypeDecision(ctx: AppContext, chartId: number, actorId:
     const current = chartTypeState(db, chartId);
     if (!current) throw notFound(`chart ${chartId}`);
     const [latest] = listAuditEntries(db, { action: 'chart.type_changed', target_type: 'chart', target_id: String(chartId) }, 1);
-    if (!latest) throw new HttpError('conflict', `chart ${chartId} (${current.name}): no type decision to undo`);
+    if (!latest) throw new DomainError('conflict', `chart ${chartId} (${current.name}): no type decision to undo`);
     const { from, to } = DecisionDetailsSchema.parse(latest.details);
     if (!sameState(current, to) || !setChartTypeState(db, chartId, from, to)) {
-      throw new HttpError('conflict', `chart ${chartId} (${current.name}): its type is no longer what the latest decision set (undone already, or changed since)`);
+      throw new DomainError('conflict', `chart ${chartId} (${current.name}): its type is no longer what the latest decision set (undone already, or changed since)`);
     }
     recordAudit(db, { actor_id: actorId, action: 'chart.type_change_undone', target_type: 'chart', target_id: chartId, details: { chart: current.name, from: to, to: from, undoes: latest.id } });
     if (current.has_table && from.chart_type !== to.chart_type) reverifyChartItems(db, chartId);

@@ -2,6 +2,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import type { Db } from '../../db/database';
+import { DomainError } from '../domain-error';
 import { CHART_TYPE_REPLY_SCHEMA_NAME, ChartTypeReplyWireSchema, toChartTypeReply, type ChartTypeReply } from '../../shared/domain/chart-type-reply';
 import { callCost } from '../llm/cost';
 import { repairMessage, validateReply, type LlmFailureKind, type LlmUsage } from '../llm/llm-client';
@@ -33,10 +34,9 @@ export interface ChartTypeReader {
 }
 
 /** Why no vision model can be asked (no endpoint configured). */
-export class NoVisionModelError extends Error {
+export class NoVisionModelError extends DomainError {
   constructor() {
-    super('telling chart types from images needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model');
-    this.name = 'NoVisionModelError';
+    super('conflict', 'telling chart types from images needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model');
   }
 }
 

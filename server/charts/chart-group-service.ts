@@ -15,6 +15,7 @@ import { AnswerKindSchema, ChartGroupSourceSchema } from '../../shared/domain/be
 import { QaSourceSchema } from '../../shared/domain/qa';
 import type { z } from 'zod';
 import { recordAudit } from '../audit/audit-log';
+import { DomainError } from '../domain-error';
 import { numberOrText } from '../../shared/domain/answer-kind';
 import {
   chartSplits,
@@ -39,15 +40,16 @@ import {
  * entry; a refusal names the chart, the field or what depends on the group.
  */
 
-export class ChartGroupError extends Error {
+const CODE = { not_found: 'not_found', invalid: 'bad_request', conflict: 'conflict' } as const;
+
+export class ChartGroupError extends DomainError {
   constructor(
-    readonly reason: 'not_found' | 'invalid' | 'conflict',
+    readonly reason: keyof typeof CODE,
     message: string,
-    /** The request field at fault (`chart_ids.1`, `name`), for the form to mark. */
-    readonly field?: string,
+    /** The body field at fault (`chart_ids.1`, `name`): the error's field names it as validation names body fields (`body.chart_ids.1`), for the form to mark. */
+    bodyField?: string,
   ) {
-    super(message);
-    this.name = 'ChartGroupError';
+    super(CODE[reason], message, bodyField === undefined ? undefined : `body.${bodyField}`);
   }
 }
 

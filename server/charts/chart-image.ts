@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { tooLargeToDraw, tooLargeToDrawMessage } from '../../shared/chart-spec/drawing-limit';
+import { DomainError } from '../domain-error';
 import { chartHasTable, getChartForRender, getChartImage } from './chart-queries';
 import { renderChartPngOffThread } from './render-pool';
 
@@ -13,13 +14,12 @@ const renderCache = new Map<string, Buffer>();
 const rendering = new Map<string, Promise<Buffer>>();
 
 /** A chart with no image of its own whose table is past the drawing limit: refused, not drawn (the message names it and its size). */
-export class ChartTooLargeError extends Error {
+export class ChartTooLargeError extends DomainError {
   constructor(
     readonly chartId: number,
     message: string,
   ) {
-    super(message);
-    this.name = 'ChartTooLargeError';
+    super('too_large_to_draw', message);
   }
 }
 

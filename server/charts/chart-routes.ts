@@ -1,11 +1,11 @@
 import type { Router } from 'express';
 import { chartsApi } from '../../shared/api/charts';
 import type { AppContext } from '../app-context';
-import { HttpError, notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { imageMediaType } from '../import/benchmark-image';
 import { chartFacets, getChartDetail, getChartSummary, listCharts, listQasForChart } from './chart-queries';
-import { chartImage, ChartTooLargeError } from './chart-image';
+import { chartImage } from './chart-image';
 import { decideChartType } from '../chart-types/type-decisions';
 
 export function chartRoutes(ctx: AppContext): Router {
@@ -24,9 +24,7 @@ export function chartRoutes(ctx: AppContext): Router {
   handle(api, chartsApi.update, 'curator', ({ params: { id }, body, user }) => ({ chart: decideChartType(ctx, id, body.chart_type, user.id) }));
 
   handle(api, chartsApi.image, 'reviewer', async ({ params: { id }, req, res }) => {
-    const image = await chartImage(ctx.db, id).catch((error: unknown) => {
-      throw error instanceof ChartTooLargeError ? new HttpError('too_large_to_draw', error.message) : error;
-    });
+    const image = await chartImage(ctx.db, id);
     if (!image) throw notFound(getChartSummary(ctx.db, id)?.image_missing ? `the image of chart ${id} (image missing: not imported)` : `chart ${id}`);
     res.setHeader('ETag', `"${image.etag}"`);
     res.setHeader('Cache-Control', 'private, no-cache');

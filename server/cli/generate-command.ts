@@ -4,7 +4,7 @@ import { openAndMigrate } from '../../db/database';
 import { RunConfigSchema, type GenerateReport, type Run, type RunConfig } from '../../shared/api/runs';
 import type { AppContext } from '../app-context';
 import { loadConfig } from '../config';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { engineFactory } from '../generation/engine-factory';
 import { closeOfflinePool } from '../generation/offline-pool';
 import { RunExecutor } from '../generation/run-executor';
@@ -52,7 +52,7 @@ function createRun(executor: RunExecutor, config: RunConfig, viaFile: boolean): 
   try {
     return executor.createRun(config, null, viaFile);
   } catch (error) {
-    if (error instanceof HttpError && error.field) throw new Error(`${flagOf(error.field)}: ${error.message}`, { cause: error });
+    if (error instanceof DomainError && error.field) throw new Error(`${flagOf(error.field)}: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -62,7 +62,7 @@ function continueRun(executor: RunExecutor, id: number): Promise<void> {
   try {
     return executor.continueRun(id);
   } catch (error) {
-    if (error instanceof HttpError) throw new Error(`--run: ${error.message}`, { cause: error });
+    if (error instanceof DomainError) throw new Error(`--run: ${error.message}`, { cause: error });
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { RoleSchema } from '../../shared/domain/roles';
 import { PasswordSchema, UsernameSchema } from '../../shared/api/auth';
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { createUser, disableUser, enableUser, resetPassword, revokeSessions, userIdByName, type AccountContext } from '../users/user-service';
 
 async function readStdin(): Promise<string> {
@@ -33,7 +33,7 @@ export async function runUserAdd(name: string, options: { role: string }): Promi
     if (generatedPassword) process.stdout.write(`password (shown once): ${generatedPassword}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof HttpError) throw new Error(error.message, { cause: error });
+    if (error instanceof DomainError) throw new Error(error.message, { cause: error });
     throw error;
   } finally {
     db.close();
@@ -75,7 +75,7 @@ export async function runUserAction(action: UserAction, name: string): Promise<n
     process.stdout.write(lines.map((line) => `${line}\n`).join(''));
     return 0;
   } catch (error) {
-    if (error instanceof HttpError) throw new Error(error.message, { cause: error });
+    if (error instanceof DomainError) throw new Error(error.message, { cause: error });
     throw error;
   } finally {
     db.close();

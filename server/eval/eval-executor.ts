@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context';
 import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { DurableJobs } from '../jobs/durable-job';
 import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
 import { providersFor } from '../llm/model-roles';
@@ -103,20 +103,20 @@ export class EvalExecutor {
   /** Stores the run and its questions (the accepted items now) in one transaction. */
   createRun(request: StartEvalRequest, createdBy: number | null): EvalRun {
     if (request.engine === 'openai' && !providersFor(getSettings(this.ctx.db), this.ctx.config).evaluation.connection) {
-      throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
+      throw new DomainError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
     }
     if (request.engine === 'openai' && request.mode !== 'no_image') {
       // A group item sends every chart of its group: a member's missing image refuses the run too.
       const missing = [...new Set([...imageMissingChartsOfAccepted(this.ctx.db), ...imageMissingGroupChartsOfAccepted(this.ctx.db)])].slice(0, 5);
       if (missing.length > 0) {
-        throw new HttpError('conflict', `image missing for chart ${missing.join(', ')}: import its image (hqa import … --images DIR) or evaluate with mode no_image`);
+        throw new DomainError('conflict', `image missing for chart ${missing.join(', ')}: import its image (hqa import … --images DIR) or evaluate with mode no_image`);
       }
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
     const id = this.ctx.db.transaction(() => {
       const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
       const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, request.mode, request.limit));
-      if (count === 0) throw new HttpError('conflict', 'there are no accepted items to evaluate yet: review some first');
+      if (count === 0) throw new DomainError('conflict', 'there are no accepted items to evaluate yet: review some first');
       recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode: request.mode, questions: count, batch: request.batch === true } });
       return runId;
     })();
@@ -156,7 +156,7 @@ export class EvalExecutor {
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.resumed', target_type: 'eval_run', target_id: runId, details: { model: run.model, reason: run.error } });
       return true;
     })();
-    if (!resumed) throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}, not paused`);
+    if (!resumed) throw new DomainError('conflict', `evaluation run ${runId} is ${run.status}, not paused`);
     // Nothing waits on the start: a start that fails (its claim unwritable) is logged, since an
     // unheard rejection would end the server, and the run, still queued, is taken up at the next start.
     void Promise.resolve(this.jobs.running(runId))
@@ -174,7 +174,7 @@ export class EvalExecutor {
       return true;
     })();
     if (!cancelled) {
-      throw new HttpError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
+      throw new DomainError('conflict', `evaluation run ${runId} is ${run.status}; it cannot be cancelled`);
     }
     this.jobs.abort(runId);
     if (run.batch) {

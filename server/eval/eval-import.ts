@@ -3,18 +3,23 @@ import type { Db } from '../../db/database';
 import type { EvalMode, EvalRun, PredictionRow } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import type { AppContext } from '../app-context';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, publicEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 
-/** A row of the predictions that cannot be stored; callers name it their way (`body.predictions.3.id`, `predictions[3].id`). */
-export class PredictionRowError extends Error {
+/**
+ * A row of the predictions that cannot be stored. Its message and field name the row as the
+ * import route's body does (`body.predictions.3.id`); the CLI names it in its file's words from
+ * `index`, `key` and `reason` (`predictions[3].id`).
+ */
+export class PredictionRowError extends DomainError {
   constructor(
     readonly index: number,
-    readonly field: 'id',
+    readonly key: 'id',
     readonly reason: string,
   ) {
-    super(`predictions[${index}].${field}: ${reason}`);
+    const field = `body.predictions.${index}.${key}`;
+    super('bad_request', `${field}: ${reason}`, field);
   }
 }
 
@@ -28,7 +33,7 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
   return db.transaction(() => {
     const runId = insertEvalRun(db, { model: input.model, engine: 'imported', mode: input.mode, concurrency: 1, status: 'running', createdBy });
     const questions = [...evalQuestions(db, input.mode)];
-    if (questions.length === 0) throw new HttpError('conflict', 'there are no accepted items to score predictions against yet');
+    if (questions.length === 0) throw new DomainError('conflict', 'there are no accepted items to score predictions against yet');
     insertEvalQuestions(db, runId, questions);
     const byId = new Map(questions.map((question) => [exportItemId(question.item_id), question]));
     const seen = new Set<string>();

@@ -3,14 +3,13 @@ import express, { type Router } from 'express';
 import { evalApi, IMPORT_BODY_LIMIT, publishedFiguresApi } from '../../shared/api/evaluations';
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
-import { HttpError, notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
-import { importEvalRun, PredictionRowError } from './eval-import';
+import { importEvalRun } from './eval-import';
 import { listPublished, removePublishedTable, uploadPublishedTable } from './published-figures';
 import { runRuleAccuracies } from './rule-figures';
 import { FILE_SCORERS } from './file-scorers';
-import { ScoreFileError } from './score-file-input';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun, unsolvedQuestions } from './eval-queries';
@@ -63,15 +62,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     api,
     evalApi.import,
     'curator',
-    ({ body, user }) => {
-      try {
-        return { run: importEvalRun(ctx, body, user.id) };
-      } catch (error) {
-        if (!(error instanceof PredictionRowError)) throw error;
-        const field = `body.predictions.${error.index}.${error.field}`;
-        throw new HttpError('bad_request', `${field}: ${error.reason}`, field);
-      }
-    },
+    ({ body, user }) => ({ run: importEvalRun(ctx, body, user.id) }),
     // The app's JSON parser skips this path: its bigger body is read only after the role check.
     { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
   );
@@ -84,14 +75,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     api,
     evalApi.scoreFile,
     'reviewer',
-    async ({ body }) => {
-      try {
-        return await FILE_SCORERS[body.format].score(body, scoreDeps);
-      } catch (error) {
-        if (error instanceof ScoreFileError) throw new HttpError('bad_request', error.message);
-        throw error;
-      }
-    },
+    ({ body }) => FILE_SCORERS[body.format].score(body, scoreDeps),
     { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
   );
   handle(api, publishedFiguresApi.list, 'reviewer', () => ({ tables: listPublished(ctx.db) }));

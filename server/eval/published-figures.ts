@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { PublishedTable, UploadPublishedTableRequest } from '../../shared/api/evaluations';
 import { checkPaperTable, PaperTableError, readPaperTable } from '../../shared/eval/paper-tables';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { deletePublishedTable, getPublishedTable, insertPublishedTable, listPublishedTables, type PublishedTableRecord } from './published-queries';
 
 /**
@@ -22,7 +22,7 @@ export function uploadPublishedTable(db: Db, request: Required<UploadPublishedTa
   try {
     table = readPaperTable(request.text, request.file_name);
   } catch (error) {
-    if (error instanceof PaperTableError) throw new HttpError('bad_request', error.message, 'body.text');
+    if (error instanceof PaperTableError) throw new DomainError('bad_request', error.message, 'body.text');
     throw error;
   }
   const id = insertPublishedTable(db, { source: request.source, fileName: request.file_name, table, createdBy: userId });

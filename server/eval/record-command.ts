@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EvalModeSchema, PredictionRowSchema } from '../../shared/api/evaluations';
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { importPredictions, PredictionRowError } from './eval-import';
 import { publicEvalRun } from './eval-queries';
 
@@ -49,7 +49,8 @@ export function runRecord(options: RecordCommandOptions): number {
     }
     return 0;
   } catch (error) {
-    if (error instanceof HttpError || error instanceof PredictionRowError) return fail(`${options.predictions}: ${error.message}`);
+    if (error instanceof PredictionRowError) return fail(`${options.predictions}: predictions[${error.index}].${error.key}: ${error.reason}`);
+    if (error instanceof DomainError) return fail(`${options.predictions}: ${error.message}`);
     throw error;
   } finally {
     db.close();

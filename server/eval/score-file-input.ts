@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { PredictionRowSchema } from '../../shared/api/evaluations';
+import { DomainError } from '../domain-error';
 
 /** A file handed to a scorer: its name (for messages) and its whole text. */
 export interface NamedText {
@@ -8,10 +9,9 @@ export interface NamedText {
 }
 
 /** Bad input to `hqa score --format …` or the score-file route; the message names the file and the field or record. */
-export class ScoreFileError extends Error {
+export class ScoreFileError extends DomainError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ScoreFileError';
+    super('bad_request', message);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { exportApi } from '../../shared/api/export';
 import type { AppContext } from '../app-context';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { downloadExport } from './download-export';
 import { emptyExportRefusal } from './export-readiness';
@@ -10,7 +10,7 @@ import { downloadHfDataset } from './hf-dataset-zip';
 /** An export with no accepted items is refused with the reason `hqa export` gives, before any file is begun. */
 function refuseEmpty(ctx: AppContext): void {
   const refusal = emptyExportRefusal(ctx.db);
-  if (refusal !== null) throw new HttpError('conflict', refusal);
+  if (refusal !== null) throw new DomainError('conflict', refusal);
 }
 
 export function exportRoutes(ctx: AppContext): Router {

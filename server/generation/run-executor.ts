@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { rejectedAssumptions } from '../items/item-queries';
 import { DATABASE_BUSY, isBusyError, isStorageError, storagePauseReason } from '../jobs/storage-errors';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
 import { callCost } from '../llm/cost';
@@ -95,14 +95,14 @@ export class RunExecutor {
   /** `viaFile`: the requests go through a file (`hqa generate --batch-out`), so no endpoint is needed. */
   createRun(config: RunConfig, createdBy: number | null, viaFile = false): Run {
     if (config.engine === 'openai' && !viaFile && !hasModelEndpoint(this.ctx.config)) {
-      throw new HttpError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
+      throw new DomainError('bad_request', 'engine openai needs OPENAI_API_KEY; without it use the offline engine', 'engine');
     }
-    if (config.batch && config.engine !== 'openai') throw new HttpError('bad_request', 'only the openai engine sends its requests through the Batch API', 'batch');
+    if (config.batch && config.engine !== 'openai') throw new DomainError('bad_request', 'only the openai engine sends its requests through the Batch API', 'batch');
     const settings = getSettings(this.ctx.db);
     const model = config.engine === 'offline' ? OFFLINE_MODEL : (config.model ?? settings.generation_model);
     // An unpriced model's calls cost 0 (callCost), so a money cap would never stop the run. The offline engine costs nothing, truly.
     if (config.engine === 'openai' && config.budget_cost !== null && !callCost(model, { prompt_tokens: 0, completion_tokens: 0 }, settings.price_table).priced) {
-      throw new HttpError(
+      throw new DomainError(
         'bad_request',
         `model '${model}' has no price in the settings price table, so a money budget cannot be enforced; add its price or cap tokens instead`,
         'budget_cost',
@@ -168,10 +168,10 @@ export class RunExecutor {
    */
   async resume(runId: number, actorId: number | null = null): Promise<Run> {
     const run = this.mustGet(runId);
-    if (run.status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${run.status}, not paused`);
+    if (run.status !== 'paused') throw new DomainError('conflict', `run ${runId} is ${run.status}, not paused`);
     // How the last execution ended is its own record (its failure handler ran); only its end matters here.
     await this.jobs.running(runId)?.catch(() => undefined);
-    if (this.mustGet(runId).status !== 'paused') throw new HttpError('conflict', `run ${runId} is ${this.mustGet(runId).status}, not paused`);
+    if (this.mustGet(runId).status !== 'paused') throw new DomainError('conflict', `run ${runId} is ${this.mustGet(runId).status}, not paused`);
     this.ctx.db.transaction(() => {
       this.requeueOrphanTasks(runId);
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });
@@ -190,7 +190,7 @@ export class RunExecutor {
     const running = this.jobs.running(runId);
     if (running) return running;
     const run = this.mustGet(runId);
-    if (!['paused', 'running', 'queued'].includes(run.status)) throw new HttpError('conflict', `run ${runId} is ${run.status}; only a paused or unfinished run can be continued`);
+    if (!['paused', 'running', 'queued'].includes(run.status)) throw new DomainError('conflict', `run ${runId} is ${run.status}; only a paused or unfinished run can be continued`);
     if (run.status === 'paused' || this.jobs.ownerDied(run)) {
       this.requeueOrphanTasks(runId);
       if (this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
@@ -220,7 +220,7 @@ export class RunExecutor {
       if (changed) recordAudit(db, { actor_id: actorId, action: to === 'paused' ? 'run.paused' : 'run.cancelled', target_type: 'run', target_id: runId });
       return changed;
     }).immediate();
-    if (!stopped) throw new HttpError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
+    if (!stopped) throw new DomainError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);
     this.jobs.abort(runId);
     this.publishProgress(runId, true);
     return publicRun(this.mustGet(runId));

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { runsApi } from '../../shared/api/runs';
 import type { AppContext } from '../app-context';
-import { notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import type { RunExecutor } from './run-executor';
 import { getRun, listRunDeclines, listRunErrors, listRuns, publicRun } from './run-queries';

@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import type { RequestHandler } from 'express';
 import type { Config } from '../config';
-import { HttpError } from './http-error';
+import { DomainError } from '../domain-error';
 import { requestHost, type RequestLike } from './request-origin';
 
 /** What the host check reads from the configuration. */
@@ -61,6 +61,6 @@ export function hostGuard(policy: HostPolicy): RequestHandler {
   const refusal = hostChecker(policy);
   return (req, _res, next) => {
     const reason = refusal(req);
-    next(reason === null ? undefined : new HttpError('bad_host', reason, 'headers.host'));
+    next(reason === null ? undefined : new DomainError('bad_host', reason, 'headers.host'));
   };
 }

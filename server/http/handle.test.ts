@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { IdParamSchema } from '../../shared/api/common';
 import { endpoint } from '../../shared/api/endpoint';
+import { DomainError, notFound } from '../domain-error';
 import { errorHandler } from './error-handler';
 import { apiRouter, handle, mountedEndpoint, type ApiRouter } from './handle';
 
@@ -67,6 +68,27 @@ describe('handle', () => {
   it("answers with the descriptor's status, sync or async", async () => {
     const url = await serve((api) => handle(api, addThing, 'public', async ({ body }) => Promise.resolve({ thing: { id: 2, name: body.name } })));
     expect(await call(`${url}/api/things`, post({ name: 'nut' }))).toEqual({ status: 201, body: { thing: { id: 2, name: 'nut' } } });
+  });
+
+  it("answers a domain error, or a subclass carrying its own code, with its code's status and its message and field, sync or async", async () => {
+    class ShelfFullError extends DomainError {
+      constructor(shelf: string) {
+        super('conflict', `shelf ${shelf} is full`);
+      }
+    }
+    const url = await serve((api) => {
+      handle(api, getThing, 'public', ({ params }) => {
+        throw notFound(`thing ${params.id}`);
+      });
+      handle(api, addThing, 'public', async ({ body }) => {
+        await Promise.resolve();
+        if (body.name === 'full') throw new ShelfFullError('B');
+        throw new DomainError('too_large_to_draw', 'too big to draw', 'body.name');
+      });
+    });
+    expect(await call(`${url}/api/things/4`)).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'thing 4 not found' } } });
+    expect(await call(`${url}/api/things`, post({ name: 'full' }))).toEqual({ status: 409, body: { error: { code: 'conflict', message: 'shelf B is full' } } });
+    expect(await call(`${url}/api/things`, post({ name: 'huge' }))).toEqual({ status: 422, body: { error: { code: 'too_large_to_draw', message: 'too big to draw', field: 'body.name' } } });
   });
 
   it('fails loudly (500) outside production when a handler answers what its response schema refuses', async () => {

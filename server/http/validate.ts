@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { inWords } from '../../shared/issue-words';
-import { HttpError } from './http-error';
+import { DomainError } from '../domain-error';
 
 /**
  * Parses untrusted input (body, query, params) with a shared schema; on failure a 400 that
@@ -14,5 +14,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where
   const issue = result.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';
   const field = path ? `${where}.${path}` : where;
-  throw new HttpError(where === 'params' ? 'not_found' : 'bad_request', `${field}: ${issue?.message ?? 'invalid'}`, field);
+  throw new DomainError(where === 'params' ? 'not_found' : 'bad_request', `${field}: ${issue?.message ?? 'invalid'}`, field);
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError } from './http-error';
+import { DomainError } from '../domain-error';
 import { crossOriginRefusal, type OriginPolicy } from './request-origin';
 
 /** The methods that change something: every one of them must pass the guard. */
@@ -45,17 +45,17 @@ export function writeGuard(policy: OriginPolicy): RequestHandler {
     const refusal = crossOriginRefusal(req, policy);
     if (refusal !== null) {
       const field = req.headers.origin === undefined ? 'headers.sec-fetch-site' : 'headers.origin';
-      return next(new HttpError('bad_origin', refusal, field));
+      return next(new DomainError('bad_origin', refusal, field));
     }
     const contentType = parseContentType(req.headers['content-type']);
     const upload = UPLOADS.get(`${req.method} ${req.path}`);
     if (upload !== undefined && contentType?.mediaType === upload) return next();
     if (contentType?.mediaType !== JSON_MEDIA_TYPE) {
       const sent = contentType ? `not ${contentType.mediaType}` : 'and this request sends no Content-Type';
-      return next(new HttpError('unsupported_media_type', `writes take a JSON body (Content-Type: ${JSON_MEDIA_TYPE}), ${sent}`, 'headers.content-type'));
+      return next(new DomainError('unsupported_media_type', `writes take a JSON body (Content-Type: ${JSON_MEDIA_TYPE}), ${sent}`, 'headers.content-type'));
     }
     if (contentType.charset !== undefined && contentType.charset !== JSON_CHARSET) {
-      return next(new HttpError('unsupported_media_type', `charset ${contentType.charset} is not read here: send JSON in UTF-8`, 'headers.content-type'));
+      return next(new DomainError('unsupported_media_type', `charset ${contentType.charset} is not read here: send JSON in UTF-8`, 'headers.content-type'));
     }
     next();
   };

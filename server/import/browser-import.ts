@@ -7,6 +7,7 @@ import type { Db } from '../../db/database';
 import type { ImportProgress } from '../../shared/api/splits';
 import type { ImportFormat } from '../../shared/domain/benchmark-fields';
 import type { ImportReport } from '../../shared/api/import';
+import { DomainError } from '../domain-error';
 import { importFolder } from './import-folder';
 import { importFolderOffThread } from './import-thread';
 import { ImportSetupError } from './import-split';
@@ -18,7 +19,12 @@ import { splitRoot, unpackZip, ZipRefusedError } from './zip-archive';
 /** The largest upload read (bytes of the zip itself). */
 export const MAX_UPLOAD_BYTES = 1024 ** 3;
 
-export class UploadTooLargeError extends Error {}
+/** The upload is past the largest read: refused before (or while) its bytes are read. */
+export class UploadTooLargeError extends DomainError {
+  constructor(message: string) {
+    super('payload_too_large', message);
+  }
+}
 
 export interface BrowserImportOptions {
   format?: ImportFormat;
@@ -88,7 +94,7 @@ export async function importUploadedZip(db: Db, body: Readable, options: Browser
     } catch (error) {
       // The curator reads where the limit is set (an admin's setting, or the disk).
       const source = error instanceof ZipRefusedError && error.limit !== undefined ? setBy[error.limit] : undefined;
-      throw source === undefined ? error : new ZipRefusedError(`${(error as Error).message} (${source})`, (error as ZipRefusedError).limit);
+      throw source === undefined ? error : new ZipRefusedError(`${(error as ZipRefusedError).reason} (${source})`, (error as ZipRefusedError).limit);
     }
     const root = splitRoot(unpacked);
     const imported = throttled(options.onProgress, 'import');

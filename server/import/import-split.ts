@@ -6,6 +6,7 @@ import { chartTypeFromAnnotation, inferChartType } from '../../shared/domain/inf
 import { typeFromQuestions } from '../../shared/domain/chart-type-from-questions';
 import type { ChartType, TypeEvidence, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
+import { DomainError } from '../domain-error';
 import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
 import { emptyImportReport, fileError } from './benchmark-report';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
@@ -26,7 +27,12 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export class ImportSetupError extends Error {}
+/** The folder or the options cannot be imported at all (a bad split name, a missing file): nothing is stored. */
+export class ImportSetupError extends DomainError {
+  constructor(message: string) {
+    super('bad_request', message);
+  }
+}
 
 /** A split name becomes a folder name in exports (`split/imgname`): no separators, no dot-only names. */
 const SPLIT_NAME = /^(?!\.+$)[\w.-]{1,100}$/;

@@ -1,3 +1,5 @@
+import { DomainError } from '../domain-error';
+
 /** Who is unpacking and importing an upload now. */
 export interface UploadHolder {
   filename: string | undefined;
@@ -6,10 +8,10 @@ export interface UploadHolder {
 }
 
 /** An upload refused because another holds the slot: the message names it. */
-export class UploadBusyError extends Error {
+export class UploadBusyError extends DomainError {
   constructor(readonly holder: UploadHolder) {
     const what = holder.filename === undefined ? 'an upload' : `"${holder.filename}"`;
-    super(`another upload is being unpacked and imported: ${what} from ${holder.username}, since ${holder.since.toISOString().slice(11, 19)} UTC. One upload at a time: try again when it is done.`);
+    super('conflict', `another upload is being unpacked and imported: ${what} from ${holder.username}, since ${holder.since.toISOString().slice(11, 19)} UTC. One upload at a time: try again when it is done.`);
   }
 }
 

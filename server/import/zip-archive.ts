@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { DEFAULT_UPLOAD_MAX_ENTRIES, DEFAULT_UPLOAD_MAX_RATIO, DEFAULT_UPLOAD_MAX_UNPACKED_MB } from '../../shared/settings';
+import { DomainError } from '../domain-error';
 import { formatBytes } from './input-file-error';
 import { formatsIn } from './detect-format';
 
@@ -39,13 +40,13 @@ export const DEFAULT_ZIP_LIMITS: ZipLimits = {
 /** Which limit refused a zip, so the caller can say where it is set. */
 export type ZipLimitKind = keyof ZipLimits;
 
-/** The zip is refused as a whole (nothing of it is imported): its message names the entry or the limit. */
-export class ZipRefusedError extends Error {
+/** The zip is refused as a whole (nothing of it is imported): `reason` names the entry or the limit. */
+export class ZipRefusedError extends DomainError {
   constructor(
-    message: string,
+    readonly reason: string,
     readonly limit?: ZipLimitKind,
   ) {
-    super(message);
+    super('bad_request', `zip refused: ${reason}`);
   }
 }
 

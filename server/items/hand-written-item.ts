@@ -5,7 +5,7 @@ import type { CreateItemRequest, ItemDetail } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { chartTableOfQa, getQaWithChart } from '../charts/chart-queries';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { getProposal } from '../pool/pool-queries';
 import { getItemDetailWithGroup } from './item-queries';
 import { answerRuleFor, createVerifiedItem, itemChecks, verifyStoredItem } from './item-service';
@@ -17,15 +17,15 @@ import { answerRuleFor, createVerifiedItem, itemChecks, verifyStoredItem } from 
 export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User): { item: ItemDetail; group: ItemGroup | null } {
   // An item is verified on its chart's table: a chart known only by its image has none yet.
   const table = chartTableOfQa(ctx.db, body.qa_id);
-  if (table && !table.has_table) throw new HttpError('bad_request', `body.qa_id: chart ${table.name} has no data table (image only); an item needs one to be verified on`, 'body.qa_id');
+  if (table && !table.has_table) throw new DomainError('bad_request', `body.qa_id: chart ${table.name} has no data table (image only); an item needs one to be verified on`, 'body.qa_id');
   const source = getQaWithChart(ctx.db, body.qa_id);
-  if (!source) throw new HttpError('bad_request', `body.qa_id: no factual QA ${body.qa_id}`, 'body.qa_id');
+  if (!source) throw new DomainError('bad_request', `body.qa_id: no factual QA ${body.qa_id}`, 'body.qa_id');
   // An item counts toward its proposal's pass rate, retirement and reflection: only curators may attach one.
   if (body.proposal_id !== undefined && !roleAtLeast(author.role, 'curator')) {
-    throw new HttpError('forbidden', 'body.proposal_id: only curators may attach a hand-written item to a proposal', 'body.proposal_id');
+    throw new DomainError('forbidden', 'body.proposal_id: only curators may attach a hand-written item to a proposal', 'body.proposal_id');
   }
   if (body.proposal_id !== undefined && !getProposal(ctx.db, body.proposal_id)) {
-    throw new HttpError('bad_request', `body.proposal_id: no proposal ${body.proposal_id}`, 'body.proposal_id');
+    throw new DomainError('bad_request', `body.proposal_id: no proposal ${body.proposal_id}`, 'body.proposal_id');
   }
   const { qa_id: _qa, proposal_id: proposalId, ...fields } = body;
   const edit = fields.edit ?? null;

@@ -9,7 +9,7 @@ import { classifyAnswer } from '../../shared/table/answers';
 import { runProgram } from '../../shared/table/program';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import {
   editableItemFields,
   getItemComment,
@@ -142,7 +142,7 @@ export function editItem(ctx: AppContext, itemId: number, editor: User, request:
         return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
       });
       if (changes.length === 0) {
-        throw new HttpError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
+        throw new DomainError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
       }
       const next = { assumption: request.assumption ?? current.assumption, question: request.question ?? current.question, answer: request.answer ?? current.answer };
       const edited = (field: EditableItemField) => changes.some((change) => change.field === field);

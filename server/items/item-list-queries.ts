@@ -4,7 +4,7 @@ import { whereClause } from '../../db/sql-filters';
 import { statement } from '../../db/statements';
 import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, ItemSummary } from '../../shared/api/items';
 import { ItemSortSchema } from '../../shared/api/items';
-import { HttpError } from '../http/http-error';
+import { DomainError } from '../domain-error';
 import { assignmentsOf } from '../review/assignment-queries';
 import { NOW_SQL, prefetchOnlySql } from '../review/prefetch-queries';
 import { blindParams, blindStatusSql, blindViews, type BlindViewer } from '../review/blind-view-queries';
@@ -42,12 +42,12 @@ function decodeCursor(text: string, sort: ItemSort): Cursor {
   try {
     parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    throw new HttpError('bad_request', 'query.cursor: not a cursor this list gave out', 'query.cursor');
+    throw new DomainError('bad_request', 'query.cursor: not a cursor this list gave out', 'query.cursor');
   }
   const cursor = CursorSchema.safeParse(parsed);
-  if (!cursor.success) throw new HttpError('bad_request', 'query.cursor: not a cursor this list gave out', 'query.cursor');
+  if (!cursor.success) throw new DomainError('bad_request', 'query.cursor: not a cursor this list gave out', 'query.cursor');
   if (cursor.data.s !== sort) {
-    throw new HttpError('bad_request', `query.cursor: made for sort '${cursor.data.s}', not '${sort}'; start again from the first page`, 'query.cursor');
+    throw new DomainError('bad_request', `query.cursor: made for sort '${cursor.data.s}', not '${sort}'; start again from the first page`, 'query.cursor');
   }
   return cursor.data;
 }
@@ -75,7 +75,7 @@ const LINT_FINDINGS = "json_each(i.verifier, '$.lint')";
  */
 function assignedConditions(assigned: string | undefined, viewerId: number | undefined): { sql: string; param: string; value: string | number | undefined }[] {
   const kind = assigned === undefined ? null : assigned === 'me' || assigned === 'none' || assigned === 'any' ? assigned : assigned.startsWith('queue:') ? 'queue' : 'user';
-  if (kind === 'me' && viewerId === undefined) throw new HttpError('bad_request', "assigned: 'me' needs a signed-in user", 'assigned');
+  if (kind === 'me' && viewerId === undefined) throw new DomainError('bad_request', "assigned: 'me' needs a signed-in user", 'assigned');
   return [
     { sql: 'i.id IN (SELECT a.item_id FROM item_assignments a WHERE a.reviewer_id = @assigned_me)', param: 'assigned_me', value: kind === 'me' ? viewerId : undefined },
     { sql: 'NOT EXISTS (SELECT 1 FROM item_assignments a WHERE a.item_id = i.id) AND @assigned_none = 1', param: 'assigned_none', value: kind === 'none' ? 1 : undefined },

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { poolApi } from '../../shared/api/pool';
 import type { AppContext } from '../app-context';
-import { notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { addSeedProposal, changeProposal } from './pool-commands';
 import { getProposal, listProposals, proposalCounts } from './pool-queries';

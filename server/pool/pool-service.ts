@@ -3,7 +3,7 @@ import type { Proposal, ProposalScope } from '../../shared/api/pool';
 import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
 import type { ProposalOrigin } from '../../shared/domain/generation';
 import { findNearDuplicate } from '../../shared/generation/similarity';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { seedProposals } from '../llm/templates';
 import { getProposal, insertProposal, countSeeds, poolTexts, updateProposal } from './pool-queries';
 
@@ -81,7 +81,7 @@ export function editProposal(db: Db, id: number, change: { text?: string; status
     if (change.text !== undefined) {
       const others = poolTexts(db, current.chart_type, current.scope).filter((p) => p.id !== id);
       const near = findNearDuplicate(change.text, others, threshold);
-      if (near) throw new HttpError('conflict', `too close to proposal ${near.proposal.id} (ROUGE-L ${near.score.toFixed(2)}): "${near.proposal.text}"`, 'text');
+      if (near) throw new DomainError('conflict', `too close to proposal ${near.proposal.id} (ROUGE-L ${near.score.toFixed(2)}): "${near.proposal.text}"`, 'text');
     }
     updateProposal(db, id, change);
     const updated = getProposal(db, id);

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { reflectionApi } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
-import { notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { getProposal } from '../pool/pool-queries';
 import { listReflections, proposalFeedback } from './reflection-queries';

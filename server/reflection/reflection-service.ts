@@ -1,7 +1,7 @@
 import type { Proposal } from '../../shared/api/pool';
 import type { Reflection } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { getProposal, updateProposal } from '../pool/pool-queries';
 import { addProposal } from '../pool/pool-service';
 import { announceProposals } from '../pool/pool-commands';
@@ -49,13 +49,13 @@ export class FeedbackLoop {
     const proposal = getProposal(db, proposalId);
     if (!proposal) throw notFound(`proposal ${proposalId}`);
     const feedback = proposalFeedback(db, proposalId);
-    if (feedback.length === 0) throw new HttpError('conflict', `proposal ${proposalId} has no reviewed items yet: nothing to reflect on`);
+    if (feedback.length === 0) throw new DomainError('conflict', `proposal ${proposalId} has no reviewed items yet: nothing to reflect on`);
     const minimum = getSettings(db).reflection_min_decisions;
     const decided = decisionCounts(db, proposalId).decided;
     if (decided < minimum) {
-      throw new HttpError('conflict', `proposal ${proposalId} has ${decided} decided item${decided === 1 ? '' : 's'}; reflection waits for ${minimum} (setting reflection_min_decisions)`);
+      throw new DomainError('conflict', `proposal ${proposalId} has ${decided} decided item${decided === 1 ? '' : 's'}; reflection waits for ${minimum} (setting reflection_min_decisions)`);
     }
-    if (this.inFlight.has(proposalId)) throw new HttpError('conflict', `proposal ${proposalId} is being revised already`);
+    if (this.inFlight.has(proposalId)) throw new DomainError('conflict', `proposal ${proposalId} is being revised already`);
     this.inFlight.add(proposalId);
     try {
       const counts = decisionCounts(db, proposalId);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { Assignee, BulkTarget, ItemAssignmentDetail, ReviewQueue } from '../../shared/api/assignment';
 import { recordAudit } from '../audit/audit-log';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { filteredItemIds } from '../items/item-list-queries';
 import {
   assignableReviewers,
@@ -51,7 +51,7 @@ function queueOrThrow(db: Db, queueId: number): ReviewQueue {
 
 export function createQueue(db: Db, name: string, curatorId: number): ReviewQueue {
   return db.transaction(() => {
-    if (queueNameTaken(db, name)) throw new HttpError('conflict', `a queue named '${name}' exists already`, 'name');
+    if (queueNameTaken(db, name)) throw new DomainError('conflict', `a queue named '${name}' exists already`, 'name');
     const id = insertQueue(db, name, curatorId);
     recordAudit(db, { actor_id: curatorId, action: 'queue.created', target_type: 'queue', target_id: id, details: { name } });
     return queueOrThrow(db, id);
@@ -62,7 +62,7 @@ export function createQueue(db: Db, name: string, curatorId: number): ReviewQueu
 export function renameQueue(db: Db, queueId: number, name: string, curatorId: number): ReviewQueue {
   return db.transaction(() => {
     const queue = queueOrThrow(db, queueId);
-    if (queueNameTakenByOther(db, name, queueId)) throw new HttpError('conflict', `a queue named '${name}' exists already`, 'name');
+    if (queueNameTakenByOther(db, name, queueId)) throw new DomainError('conflict', `a queue named '${name}' exists already`, 'name');
     if (queue.name === name) return queue;
     renameQueueRow(db, queueId, name);
     recordAudit(db, { actor_id: curatorId, action: 'queue.renamed', target_type: 'queue', target_id: queueId, details: { from: queue.name, to: name } });
@@ -99,7 +99,7 @@ export function assignmentOfItem(db: Db, itemId: number): ItemAssignmentDetail |
 export function addQueueMember(db: Db, queueId: number, userId: number, curatorId: number): ReviewQueue {
   return db.transaction(() => {
     queueOrThrow(db, queueId);
-    if (!isAssignableReviewer(db, userId)) throw new HttpError('bad_request', `body.user_id: user ${userId} is not an enabled reviewer`, 'user_id');
+    if (!isAssignableReviewer(db, userId)) throw new DomainError('bad_request', `body.user_id: user ${userId} is not an enabled reviewer`, 'user_id');
     if (insertQueueMember(db, queueId, userId)) {
       recordAudit(db, { actor_id: curatorId, action: 'queue.member_added', target_type: 'queue', target_id: queueId, details: { user_id: userId } });
     }
@@ -122,9 +122,9 @@ export function assignItems(db: Db, target: BulkTarget, to: Assignee, curatorId:
   return db.transaction(() => {
     const assignee = 'reviewer_id' in to ? { reviewerId: to.reviewer_id, queueId: null } : { reviewerId: null, queueId: to.queue_id };
     if (assignee.reviewerId !== null && !isAssignableReviewer(db, assignee.reviewerId)) {
-      throw new HttpError('bad_request', `body.to.reviewer_id: user ${assignee.reviewerId} is not an enabled reviewer`, 'to.reviewer_id');
+      throw new DomainError('bad_request', `body.to.reviewer_id: user ${assignee.reviewerId} is not an enabled reviewer`, 'to.reviewer_id');
     }
-    if (assignee.queueId !== null && !getQueue(db, assignee.queueId)) throw new HttpError('bad_request', `body.to.queue_id: no queue ${assignee.queueId}`, 'to.queue_id');
+    if (assignee.queueId !== null && !getQueue(db, assignee.queueId)) throw new DomainError('bad_request', `body.to.queue_id: no queue ${assignee.queueId}`, 'to.queue_id');
     const ids = resolveTarget(db, target, curatorId);
     for (const itemId of ids) {
       if (!upsertAssignment(db, itemId, assignee, curatorId)) continue;

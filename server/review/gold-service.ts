@@ -5,7 +5,7 @@ import type { ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../sh
 import type { ItemStatus } from '../../shared/domain/generation';
 import { CRITERIA } from '../../shared/domain/review';
 import { recordAudit } from '../audit/audit-log';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { getSettings } from '../settings/settings-queries';
 import {
   acceptedReviewVerdicts,
@@ -51,7 +51,7 @@ export function markGold(db: Db, itemId: number, curatorId: number): GoldState {
   immediateTransaction(db, () => {
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
-    if (state.status !== 'accepted') throw new HttpError('conflict', `item ${itemId} is ${state.status}: only an accepted item can be gold`);
+    if (state.status !== 'accepted') throw new DomainError('conflict', `item ${itemId} is ${state.status}: only an accepted item can be gold`);
     upsertGold(db, itemId, acceptedReviewVerdicts(db, itemId) ?? ALL_PASS, curatorId);
   });
   return goldState(db, itemId);
@@ -131,7 +131,7 @@ export function submitGoldReview(db: Db, itemId: number, reviewerId: number, rev
   return immediateTransaction(db, () => {
     const gold = isServedAsGold(db, itemId) ? goldOf(db, itemId) : null;
     if (!gold) return null;
-    if (hasGoldReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
+    if (hasGoldReview(db, itemId, reviewerId)) throw new DomainError('conflict', `you already reviewed item ${itemId}`);
     const state = itemState(db, itemId);
     if (state) refuseMistypedAnswer(review.corrected_answer, state.answer_type, itemId, 'body.corrected_answer');
     consumeLease(db, itemId, reviewerId, nowIso());
@@ -163,7 +163,7 @@ export function undoGoldReview(db: Db, reviewId: number, reviewerId: number): { 
   return immediateTransaction(db, () => {
     const review = goldReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
-    if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
+    if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new DomainError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
     if (getSettings(db).reviews_per_item > 1) throw decidedWithOthers(reviewId, review.item_id);
     deleteGoldReview(db, reviewId);
     const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));

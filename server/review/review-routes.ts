@@ -3,7 +3,7 @@ import { reviewApi } from '../../shared/api/review';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { getItemDetail, getItemDetailWithGroup } from '../items/item-queries';
-import { notFound } from '../http/http-error';
+import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
 import type { ReviewCommands } from './review-commands';

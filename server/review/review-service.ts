@@ -10,7 +10,7 @@ import { consensus } from '../../shared/review/consensus';
 import { leaseEndedMessage } from '../../shared/domain/review';
 import { sameAnswer } from '../../shared/table/answer-compare';
 import type { AnswerType } from '../../shared/table/answers';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { itemGroupView } from '../items/item-group-queries';
 import { getItemWithChart } from '../items/item-queries';
 import { getSettings } from '../settings/settings-queries';
@@ -71,7 +71,7 @@ export const undoDeadline = (createdAt: string) => new Date(Date.parse(createdAt
 export function refuseMistypedAnswer(answer: string | undefined, itemAnswerType: AnswerType, itemId: number, field: string): void {
   if (answer === undefined) return;
   const problem = answerTypeProblem(answer, itemAnswerType);
-  if (problem) throw new HttpError('bad_request', `${field}: ${problem} (item ${itemId})`, field);
+  if (problem) throw new DomainError('bad_request', `${field}: ${problem} (item ${itemId})`, field);
 }
 
 /**
@@ -189,14 +189,14 @@ export function claimNext(
  */
 function refuseEndedLease(db: Db, itemId: number, reviewerId: number): void {
   const ending = leaseEnding(db, itemId, reviewerId);
-  if (ending) throw new HttpError('lease_ended', leaseEndedMessage(itemId, ending));
+  if (ending) throw new DomainError('lease_ended', leaseEndedMessage(itemId, ending));
 }
 
 export function renew(db: Db, itemId: number, reviewerId: number): string {
   const expiresAt = nowIso(getSettings(db).lease_seconds * 1000);
   if (!renewLease(db, itemId, reviewerId, nowIso(), expiresAt)) {
     refuseEndedLease(db, itemId, reviewerId);
-    throw new HttpError('conflict', `you hold no live lease on item ${itemId}; it went back to the queue`);
+    throw new DomainError('conflict', `you hold no live lease on item ${itemId}; it went back to the queue`);
   }
   return expiresAt;
 }
@@ -246,7 +246,7 @@ export function decide(db: Db, itemId: number, now: string, userId: number | nul
 export function consumeLease(db: Db, itemId: number, reviewerId: number, now: string): void {
   if (!deleteLiveLease(db, itemId, reviewerId, now)) {
     refuseEndedLease(db, itemId, reviewerId);
-    throw new HttpError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
+    throw new DomainError('conflict', `you hold no live lease on item ${itemId} (not claimed, or the lease ran out): claim it to review it; your review was not stored`);
   }
 }
 
@@ -277,12 +277,12 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
     const now = nowIso();
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
-    if (state.created_by === reviewerId) throw new HttpError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
+    if (state.created_by === reviewerId) throw new DomainError('forbidden', `you wrote item ${itemId}: its author cannot review it`);
     if (DECIDED.includes(state.status)) {
       refuseEndedLease(db, itemId, reviewerId);
-      throw new HttpError('conflict', `item ${itemId} is already ${state.status}`);
+      throw new DomainError('conflict', `item ${itemId} is already ${state.status}`);
     }
-    if (hasStandingReview(db, itemId, reviewerId)) throw new HttpError('conflict', `you already reviewed item ${itemId}`);
+    if (hasStandingReview(db, itemId, reviewerId)) throw new DomainError('conflict', `you already reviewed item ${itemId}`);
     refuseMistypedAnswer(review.corrected_answer, state.answer_type, itemId, 'body.corrected_answer');
     consumeLease(db, itemId, reviewerId, now);
     const stored = insertReview(db, {
@@ -314,7 +314,7 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
 
 /** The refusal of an undo whose review decided the item with others' (blind: it names no outcome). */
 export const decidedWithOthers = (reviewId: number, itemId: number) =>
-  new HttpError('conflict', `review ${reviewId} counts toward the decision on item ${itemId} together with other reviewers' reviews: it can no longer be taken back`);
+  new DomainError('conflict', `review ${reviewId} counts toward the decision on item ${itemId} together with other reviewers' reviews: it can no longer be taken back`);
 
 /**
  * Takes back the caller's own review within the window; the item is leased to them again. Only
@@ -326,13 +326,13 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
   return immediateTransaction(db, () => {
     const review = getReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
-    if (review.retracted_at) throw new HttpError('conflict', `review ${reviewId} was already taken back`);
-    if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new HttpError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
+    if (review.retracted_at) throw new DomainError('conflict', `review ${reviewId} was already taken back`);
+    if (Date.now() - Date.parse(review.created_at) > UNDO_WINDOW_MS) throw new DomainError('conflict', `the ${UNDO_WINDOW_MS / 1000} s undo window of review ${reviewId} has passed`);
     const state = itemState(db, review.item_id);
     const decided = state !== null && DECIDED.includes(state.status);
     // Before the adjudication check: "adjudicated since" would tell the reviewers of a split that it split.
     if (decided && sealedFrom(db, review.item_id).length > 0) throw decidedWithOthers(reviewId, review.item_id);
-    if (adjudicatedSince(db, review.item_id, review.created_at)) throw new HttpError('conflict', `item ${review.item_id} was adjudicated since`);
+    if (adjudicatedSince(db, review.item_id, review.created_at)) throw new DomainError('conflict', `item ${review.item_id} was adjudicated since`);
     retractReview(db, reviewId, 'undo');
     recordAudit(db, { actor_id: reviewerId, action: 'review.undone', target_type: 'item', target_id: review.item_id, details: { review_id: reviewId, from: state?.status ?? null } });
     if (decided) {
@@ -354,7 +354,7 @@ export function adjudicate(
   return immediateTransaction(db, () => {
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
-    if (!DECIDED.includes(state.status)) throw new HttpError('conflict', `item ${itemId} is ${state.status}: it has not had its reviews yet`);
+    if (!DECIDED.includes(state.status)) throw new DomainError('conflict', `item ${itemId} is ${state.status}: it has not had its reviews yet`);
     refuseMistypedAnswer(input.final_answer, state.answer_type, itemId, 'body.final_answer');
     insertAdjudication(db, itemId, curatorId, input.decision, input.note);
     const status: ItemStatus = input.decision === 'accept' ? 'accepted' : 'rejected';

@@ -2,23 +2,11 @@ import type { Router } from 'express';
 import { splitsApi } from '../../shared/api/splits';
 import type { AppContext } from '../app-context';
 import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
-import { HttpError, notFound } from '../http/http-error';
 import { apiRouter, handle } from '../http/handle';
-import { importUploadedZip, UploadTooLargeError } from '../import/browser-import';
-import { ImportSetupError } from '../import/import-split';
-import { UploadBusyError, UploadSlot } from '../import/upload-slot';
-import { ZipRefusedError } from '../import/zip-archive';
+import { importUploadedZip } from '../import/browser-import';
+import { UploadSlot } from '../import/upload-slot';
 import { listSplits } from './split-queries';
-import { deleteSplit, SplitInUseError, SplitNotFoundError, updateSplit } from './split-service';
-
-/** An upload refused as a whole, as the client's error naming why (the entry, the limit, the folder layout). */
-function asHttpError(error: unknown): unknown {
-  if (error instanceof UploadTooLargeError) return new HttpError('payload_too_large', error.message);
-  if (error instanceof ZipRefusedError) return new HttpError('bad_request', `zip refused: ${error.message}`);
-  if (error instanceof UploadBusyError) return new HttpError('conflict', error.message);
-  if (error instanceof ImportSetupError) return new HttpError('bad_request', error.message);
-  return error;
-}
+import { deleteSplit, updateSplit } from './split-service';
 
 export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Router {
   const api = apiRouter(ctx.db);
@@ -26,25 +14,14 @@ export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Rout
 
   handle(api, splitsApi.list, 'curator', () => listSplits(ctx.db));
   handle(api, splitsApi.update, 'curator', ({ params: { name }, body, user }) => {
-    try {
-      const split = updateSplit(ctx.db, name, body, user.id);
-      ctx.publish('split.updated', { split });
-      return split;
-    } catch (error) {
-      if (error instanceof SplitNotFoundError) throw notFound(`split "${name}"`);
-      throw error;
-    }
+    const split = updateSplit(ctx.db, name, body, user.id);
+    ctx.publish('split.updated', { split });
+    return split;
   });
   handle(api, splitsApi.remove, 'curator', ({ params: { name }, user }) => {
-    try {
-      const deleted = deleteSplit(ctx.db, name, user.id);
-      ctx.publish('split.deleted', { name });
-      return deleted;
-    } catch (error) {
-      if (error instanceof SplitNotFoundError) throw notFound(`split "${name}"`);
-      if (error instanceof SplitInUseError) throw new HttpError('conflict', error.message);
-      throw error;
-    }
+    const deleted = deleteSplit(ctx.db, name, user.id);
+    ctx.publish('split.deleted', { name });
+    return deleted;
   });
   handle(api, splitsApi.upload, 'curator', async ({ query, req, user }) => {
     const length = Number(req.headers['content-length']);
@@ -68,8 +45,6 @@ export function splitRoutes(ctx: AppContext, chartTypeJobs: ChartTypeJobs): Rout
       // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
       chartTypeJobs.launchAfterImport(result.report.split, user.id);
       return result;
-    } catch (error) {
-      throw asHttpError(error);
     } finally {
       release?.();
     }

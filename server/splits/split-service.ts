@@ -1,12 +1,15 @@
 import type { Db } from '../../db/database';
 import type { SplitDeleted, SplitSummary, SplitUpdate } from '../../shared/api/splits';
 import { recordAudit } from '../audit/audit-log';
+import { DomainError, notFound } from '../domain-error';
 import { deleteSplitRows, getSplit, setSplitArchived, setSplitLabel, splitDependents, type SplitDependents } from './split-queries';
 
-export class SplitNotFoundError extends Error {}
-
 /** A split something was made from: deleting it would take away what a decision or a cost record rests on. */
-export class SplitInUseError extends Error {}
+export class SplitInUseError extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
 
 /**
  * Renames (a display label only: charts.split, exports and runs keep the name) and/or archives a
@@ -16,7 +19,7 @@ export class SplitInUseError extends Error {}
 export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: number): SplitSummary {
   return db.transaction(() => {
     const before = getSplit(db, name);
-    if (before === null) throw new SplitNotFoundError(`split "${name}" not found`);
+    if (before === null) throw notFound(`split "${name}"`);
     if (update.label !== undefined) {
       const label = update.label === null || update.label === '' ? null : update.label;
       setSplitLabel(db, name, label);
@@ -29,7 +32,7 @@ export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: n
       }
     }
     const updated = getSplit(db, name);
-    if (updated === null) throw new SplitNotFoundError(`split "${name}" not found`);
+    if (updated === null) throw notFound(`split "${name}"`);
     return updated;
   })();
 }
@@ -53,7 +56,7 @@ function dependentsText(dependents: SplitDependents): string {
  */
 export function deleteSplit(db: Db, name: string, userId: number): SplitDeleted {
   return db.transaction(() => {
-    if (getSplit(db, name) === null) throw new SplitNotFoundError(`split "${name}" not found`);
+    if (getSplit(db, name) === null) throw notFound(`split "${name}"`);
     const dependents = splitDependents(db, name);
     if (dependents.items + dependents.run_tasks + dependents.model_calls + dependents.job_tasks > 0) {
       throw new SplitInUseError(`split "${name}" cannot be deleted: work was made from it (${dependentsText(dependents)}). Archive it instead: that keeps everything.`);

@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/audit-log';
 import type { ExtractionJob, ExtractionPlan, ExtractionScope } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import type { TableExtractor } from './extract-table';
 import {
@@ -73,16 +73,11 @@ export class ExtractionJobs {
 
   /** Stores a job over the scope's charts without a table and starts it in the background. */
   launch(scope: ExtractionScope, createdBy: number | null): ExtractionJob {
-    let model: string;
-    try {
-      model = extractorFor(this.ctx.db, this.ctx.config).model;
-    } catch (error) {
-      if (error instanceof ChartTableError) throw new HttpError('conflict', error.message);
-      throw error;
-    }
+    // No vision model configured: a ChartTableError, answered as a conflict.
+    const { model } = extractorFor(this.ctx.db, this.ctx.config);
     const id = this.ctx.db.transaction(() => {
       const charts = this.chartsOf(scope);
-      if (charts.length === 0) throw new HttpError('conflict', `no chart ${describeScope(scope)} is waiting for a table (each has one, has no stored image, or is in a job under way)`);
+      if (charts.length === 0) throw new DomainError('conflict', `no chart ${describeScope(scope)} is waiting for a table (each has one, has no stored image, or is in a job under way)`);
       const jobId = insertExtractionJob(this.ctx.db, {
         split: scope.split ?? null,
         chartType: scope.chart_type ?? null,
@@ -157,7 +152,7 @@ export class ExtractionJobs {
 
   private move(id: number, from: Parameters<typeof transitionExtractionJob>[2], to: Parameters<typeof transitionExtractionJob>[3], verb: string): void {
     const job = this.mustGet(id);
-    if (!transitionExtractionJob(this.ctx.db, id, from, to)) throw new HttpError('conflict', `extraction job ${id} is ${job.status}; it cannot be ${verb}`);
+    if (!transitionExtractionJob(this.ctx.db, id, from, to)) throw new DomainError('conflict', `extraction job ${id} is ${job.status}; it cannot be ${verb}`);
     this.publishProgress(id, true);
   }
 

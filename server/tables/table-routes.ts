@@ -2,24 +2,10 @@ import type { Router } from 'express';
 import { tablesApi } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
 import { getChartSummary } from '../charts/chart-queries';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { getChartTable } from './table-queries';
-import { ChartTableError, confirmTable, extractChart, extractorFor, saveCuratorTable } from './table-service';
-
-/** A domain refusal as the client's error: a missing chart is 404, anything else a conflict with the chart's state, named. */
-function asHttpError(error: unknown): unknown {
-  if (!(error instanceof ChartTableError)) return error;
-  return error.reason === 'not_found' ? notFound(error.message.replace(/ not found$/, '')) : new HttpError('conflict', error.message);
-}
-
-async function refusalsAsHttp<T>(work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw asHttpError(error);
-  }
-}
+import { confirmTable, extractChart, extractorFor, saveCuratorTable } from './table-service';
 
 export function tableRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
@@ -34,38 +20,32 @@ export function tableRoutes(ctx: AppContext): Router {
     if (!table) throw notFound(`chart ${id}`);
     return table;
   });
-  handle(api, tablesApi.save, 'curator', ({ params: { id }, body }) =>
-    refusalsAsHttp(() => {
-      const saved = saveCuratorTable(ctx.db, id, body);
-      announce(id);
-      return saved;
-    }),
-  );
-  handle(api, tablesApi.confirm, 'curator', ({ params: { id } }) =>
-    refusalsAsHttp(() => {
-      const confirmed = confirmTable(ctx.db, id);
-      announce(id);
-      return confirmed;
-    }),
-  );
-  handle(api, tablesApi.extract, 'curator', ({ params: { id }, res }) =>
-    refusalsAsHttp(async () => {
-      const current = getChartTable(ctx.db, id);
-      if (!current) throw notFound(`chart ${id}`);
-      if (!current.has_image) throw new HttpError('conflict', `chart ${id} has no stored image to read a table from`);
-      const extractor = extractorFor(ctx.db, ctx.config);
-      const summary = getChartSummary(ctx.db, id);
-      const name = summary ? `${summary.split}/${summary.imgname}` : `chart ${id}`;
-      // A closed tab stops the request: the model is not asked to finish for no one.
-      const controller = new AbortController();
-      res.once('close', () => res.writableFinished || controller.abort());
-      const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other' }, controller.signal);
-      if (!result.ok) throw new HttpError('conflict', `chart ${id} (${name}): extraction by ${extractor.model} failed: ${result.kind}: ${result.reason}`);
-      announce(id);
-      const table = getChartTable(ctx.db, id);
-      if (!table) throw notFound(`chart ${id}`);
-      return { table, model: extractor.model, attempts: result.attempts, cost: result.usage.cost, priced: result.usage.priced };
-    }),
-  );
+  handle(api, tablesApi.save, 'curator', ({ params: { id }, body }) => {
+    const saved = saveCuratorTable(ctx.db, id, body);
+    announce(id);
+    return saved;
+  });
+  handle(api, tablesApi.confirm, 'curator', ({ params: { id } }) => {
+    const confirmed = confirmTable(ctx.db, id);
+    announce(id);
+    return confirmed;
+  });
+  handle(api, tablesApi.extract, 'curator', async ({ params: { id }, res }) => {
+    const current = getChartTable(ctx.db, id);
+    if (!current) throw notFound(`chart ${id}`);
+    if (!current.has_image) throw new DomainError('conflict', `chart ${id} has no stored image to read a table from`);
+    const extractor = extractorFor(ctx.db, ctx.config);
+    const summary = getChartSummary(ctx.db, id);
+    const name = summary ? `${summary.split}/${summary.imgname}` : `chart ${id}`;
+    // A closed tab stops the request: the model is not asked to finish for no one.
+    const controller = new AbortController();
+    res.once('close', () => res.writableFinished || controller.abort());
+    const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other' }, controller.signal);
+    if (!result.ok) throw new DomainError('conflict', `chart ${id} (${name}): extraction by ${extractor.model} failed: ${result.kind}: ${result.reason}`);
+    announce(id);
+    const table = getChartTable(ctx.db, id);
+    if (!table) throw notFound(`chart ${id}`);
+    return { table, model: extractor.model, attempts: result.attempts, cost: result.usage.cost, priced: result.usage.priced };
+  });
   return api.router;
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { getChartImage } from '../charts/chart-queries';
+import { DomainError } from '../domain-error';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
 import { providersFor, type ModelEnv } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
@@ -14,14 +15,13 @@ import { confirmChartTable, getChartTable, storeChartTable, type ChartToExtract 
  * review), as a re-import does.
  */
 
-/** Why a table could not be read, stored or confirmed; the message names the chart. */
-export class ChartTableError extends Error {
+/** Why a table could not be read, stored or confirmed; the message names the chart. A missing chart is `not_found`, any other reason a conflict with the chart's state. */
+export class ChartTableError extends DomainError {
   constructor(
     message: string,
     readonly reason: 'not_found' | 'no_image' | 'no_endpoint' | 'kept' | 'failed' | 'nothing_to_confirm',
   ) {
-    super(message);
-    this.name = 'ChartTableError';
+    super(reason === 'not_found' ? 'not_found' : 'conflict', message);
   }
 }
 

@@ -7,7 +7,7 @@ import { generatePassword, hashPassword } from '../auth/passwords';
 import { countLiveSessionsByUser } from '../auth/session-queries';
 import { endUserSessions, sessionClock } from '../auth/sessions';
 import { recordAudit } from '../audit/audit-log';
-import { HttpError, notFound } from '../http/http-error';
+import { DomainError, notFound } from '../domain-error';
 import {
   countAdmins,
   countPersonalAssignments,
@@ -37,7 +37,7 @@ export async function createUser(db: Db, username: string, role: Role, password?
     if (created) recordAudit(db, { actor_id: actorId, action: 'user.created', target_type: 'user', target_id: created.id, details: { username, role } });
     return created;
   })();
-  if (!user) throw new HttpError('conflict', `a user named "${username}" already exists`, 'username');
+  if (!user) throw new DomainError('conflict', `a user named "${username}" already exists`, 'username');
   return generatedPassword ? { user, generatedPassword } : { user };
 }
 
@@ -71,7 +71,7 @@ export function userIdByName(db: Db, username: string): number {
 function refuseLastAdmin(db: Db, account: Account, action: string, field?: string): void {
   if (account.role === 'admin' && account.disabled_at === null && countAdmins(db) <= 1) {
     const message = `cannot ${action} "${account.username}": they are the last enabled admin; make another user admin first`;
-    throw new HttpError('conflict', message, field);
+    throw new DomainError('conflict', message, field);
   }
 }
 
@@ -83,7 +83,7 @@ export function changeRole(ctx: AccountContext, id: number, role: Role, actorId:
   const { db } = ctx;
   db.transaction(() => {
     const account = accountOrThrow(db, id);
-    if (account.disabled_at !== null) throw new HttpError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
+    if (account.disabled_at !== null) throw new DomainError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
     if (role !== 'admin') refuseLastAdmin(db, account, 'take the admin role from', 'role');
     updateUserRole(db, id, role);
     recordAudit(db, { actor_id: actorId, action: 'user.role_changed', target_type: 'user', target_id: id, details: { from: account.role, to: role } });

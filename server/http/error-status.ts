@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../shared/errors';
 
+/** The one code → HTTP status map: domain errors carry a code, never a status. */
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthenticated: 401,
@@ -19,18 +20,5 @@ const STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/** An error meant for the client: its code, message and field reach the response body. */
-export class HttpError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-    this.status = STATUS[code];
-  }
-}
-
-export const notFound = (what: string) => new HttpError('not_found', `${what} not found`);
+/** The HTTP status an error of `code` is answered with. */
+export const statusOf = (code: ErrorCode): number => STATUS[code];
