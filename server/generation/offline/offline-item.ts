@@ -40,6 +40,12 @@ export interface OfflineItemInput {
   rejectedAssumptions?: readonly string[];
   /** Settings `max_change_share`: the rules move a value no further than the server's checks allow (left out, the default). */
   maxChangeShare?: number;
+  /**
+   * For a model task's pairing: when the question cannot be programmed, also find the proposals
+   * that move a program reproducing its label (`movers`). The offline engine's own items do not
+   * need them, so they are not searched for there.
+   */
+  findMovers?: boolean;
 }
 
 /**
@@ -106,7 +112,7 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
       ok: false,
       cause: 'unprogrammable',
       reason: `the offline engine cannot turn the factual question into a program that reproduces its label ("${input.qa.label}"), so it asks nothing rather than another question`,
-      movers: movers(input, facts),
+      ...(input.findMovers === true ? { movers: movers(input, facts) } : {}),
     };
   }
   const reasons: string[] = [];

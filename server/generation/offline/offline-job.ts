@@ -23,6 +23,6 @@ export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: fals
  * only its decision returned, so a thread sends back a few bytes rather than a draft.
  */
 export function pairOffline(job: OfflineJob): OfflinePairingResult {
-  const result = buildOfflineItem(job);
+  const result = isGroupJob(job) ? offlineGroupItem(job) : offlineItem({ ...job, findMovers: true });
   return result.ok ? { ok: true, proposalId: result.proposalId } : { ok: false, cause: result.cause, reason: result.reason, ...(result.movers ? { movers: result.movers } : {}) };
 }
