@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimLoops, eachBounded } from './bounded';
 
+/** A task's work: a timer's turn, not a wait for anything, so that tasks overlap and the bound can be seen. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 describe('bounded concurrency', () => {

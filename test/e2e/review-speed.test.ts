@@ -75,6 +75,7 @@ describe('deciding at speed', () => {
     const deadline = Date.now() + 60_000;
     while ((await shownItems()).length <= DECISIONS && Date.now() < deadline) {
       await page.keyboard.press('a');
+      // A fixed pace, not a wait for the next item: keys outrunning the screen are the case under test.
       await page.waitForTimeout(KEY_INTERVAL_MS);
     }
     const shown = await shownItems();

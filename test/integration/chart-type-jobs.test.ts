@@ -24,6 +24,7 @@ import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hangReply, jsonReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
+import { waitFor } from '../support/wait-for';
 import { zipFolder } from '../support/zip-folder';
 import { startServerProcess, stopProcess } from '../support/server-process';
 import { SignedInUsers } from '../support/signed-in-users';
@@ -58,23 +59,12 @@ const chartIds = (db: Db) => (db.prepare('SELECT id FROM charts WHERE split = ? 
 const imageOf = (db: Db, id: number) => getChartImage(db, id)?.png.toString('base64') ?? '';
 const typeCalls = (db: Db) => listLlmCalls(db).filter((c) => c.purpose === 'chart_type');
 
-async function waitForJob(client: TestClient, id: number, until: (job: ChartTypeJob) => boolean, timeoutMs = 30_000): Promise<ChartTypeJob> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { jobs } = ChartTypeJobListResponseSchema.parse((await client.get(chartTypeJobsApi.list.path)).body);
-    const job = jobs.find((j) => j.id === id);
-    if (job && until(job)) return job;
-    if (Date.now() > deadline) throw new Error(`chart-type job ${id} did not get there: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function waitForJob(client: TestClient, id: number, until: (job: ChartTypeJob) => boolean): Promise<ChartTypeJob> {
+  return waitFor(
+    `chart-type job ${id} to get there`,
+    async () => ChartTypeJobListResponseSchema.parse((await client.get(chartTypeJobsApi.list.path)).body).jobs.find((j) => j.id === id),
+    (job): job is ChartTypeJob => job !== undefined && until(job),
+  );
 }
 
 describe('a vision job over a split’s unconfirmed chart types', () => {
@@ -146,7 +136,7 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
         expect(triage.charts.map((c) => [c.id, c.vision_failure])).toEqual([[broken, expect.stringMatching(/^invalid: schema-invalid after repair/) as unknown]]);
         expect(triage.counts).toEqual({ unconfirmed: 1, annotation: 0, questions: 0, vision: 19, curator: 0 });
 
-        await waitFor(() => pushed.some((p) => ServerEventSchemas['chart_type_job.progressed'].parse(p).job.status === 'done'));
+        await waitFor('the push of the done job', () => pushed.some((p) => ServerEventSchemas['chart_type_job.progressed'].parse(p).job.status === 'done'));
         expect(pushed.map((p) => ServerEventSchemas['chart_type_job.progressed'].parse(p).job.id).every((id) => id === job.id)).toBe(true);
 
         // The next job asks only about what is left; with nothing left it is refused by name.
@@ -188,16 +178,16 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
       });
       const curator = (await new SignedInUsers(server).create('curator')).client;
       const { job } = ChartTypeJobResponseSchema.parse((await curator.post(chartTypeJobsApi.create.path, { split: SPLIT })).body);
-      await waitFor(() => fake.requests.some((r) => r.chat && sentImage(r.chat) === firstImage));
+      await waitFor('the first chart’s call to reach the model', () => fake.requests.some((r) => r.chat && sentImage(r.chat) === firstImage));
       const decided = await curator.patch(fillPath(chartsApi.update.path, { id: first }), { chart_type: 'line' });
       expect(UpdateChartResponseSchema.parse(decided.body).chart).toMatchObject({ chart_type: 'line', type_source: 'curator', type_confirmed: true });
       release();
-      await waitFor(() => (db.prepare("SELECT status FROM chart_type_tasks WHERE job_id = ? AND chart_id = ?").get(job.id, first) as { status: string }).status === 'skipped');
+      await waitFor('the first chart’s task to be skipped', () => (db.prepare("SELECT status FROM chart_type_tasks WHERE job_id = ? AND chart_id = ?").get(job.id, first) as { status: string }).status === 'skipped');
       expect(getChartSummary(db, first)).toMatchObject({ chart_type: 'line', type_source: 'curator' });
 
       const cancelled = ChartTypeJobResponseSchema.parse((await curator.post(fillPath(chartTypeJobsApi.cancel.path, { id: job.id }))).body).job;
       expect(cancelled.status).toBe('cancelled');
-      await waitFor(() => (db.prepare("SELECT COUNT(*) AS n FROM chart_type_tasks WHERE job_id = ? AND status = 'running'").get(job.id) as { n: number }).n === 0);
+      await waitFor('no task of the job to be running', () => (db.prepare("SELECT COUNT(*) AS n FROM chart_type_tasks WHERE job_id = ? AND status = 'running'").get(job.id) as { n: number }).n === 0);
       // The charts whose calls were cut off are still unconfirmed: nothing was stored for them.
       expect(TriageResponseSchema.parse((await curator.get(chartTypesApi.triage.path)).body).counts).toMatchObject({ unconfirmed: 19, curator: 1, vision: 0 });
       expect((await curator.post(fillPath(chartTypeJobsApi.cancel.path, { id: job.id }))).status).toBe(409);
@@ -277,7 +267,7 @@ describe('a vision job survives SIGKILL', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { job } = ChartTypeJobResponseSchema.parse(created.body);
     await waitForJob(client, job.id, (j) => j.tasks_done === 4);
-    await waitFor(() => fake.requests.filter((r) => r.chat).length === 8);
+    await waitFor('eight calls at the model', () => fake.requests.filter((r) => r.chat).length === 8);
     expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();
     killed = true;
 

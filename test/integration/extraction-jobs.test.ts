@@ -17,6 +17,7 @@ import { startServerProcess, stopProcess } from '../support/server-process';
 import { SignedInUsers } from '../support/signed-in-users';
 import { connectAs, recordEvents } from '../support/socket-client';
 import { startTestServer } from '../support/test-server';
+import { waitFor } from '../support/wait-for';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 
 /** The real MultiChartQA sample: six charts published as images only, no tables. */
@@ -52,15 +53,12 @@ const chartIds = (db: Db) => (db.prepare('SELECT id FROM charts WHERE split = ? 
 const imageOf = (db: Db, id: number) => getChartImage(db, id)?.png.toString('base64') ?? '';
 const extractionCost = (db: Db) => listLlmCalls(db).filter((c) => c.purpose === 'extraction').reduce((sum, c) => sum + c.cost, 0);
 
-async function waitForJob(client: TestClient, id: number, until: (job: ExtractionJob) => boolean, timeoutMs = 30_000): Promise<ExtractionJob> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { jobs } = ExtractionJobListResponseSchema.parse((await client.get(extractionJobsApi.list.path)).body);
-    const job = jobs.find((j) => j.id === id);
-    if (job && until(job)) return job;
-    if (Date.now() > deadline) throw new Error(`extraction job ${id} did not get there: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForJob(client: TestClient, id: number, until: (job: ExtractionJob) => boolean): Promise<ExtractionJob> {
+  return waitFor(
+    `extraction job ${id} to get there`,
+    async () => ExtractionJobListResponseSchema.parse((await client.get(extractionJobsApi.list.path)).body).jobs.find((j) => j.id === id),
+    (job): job is ExtractionJob => job !== undefined && until(job),
+  );
 }
 
 describe('an extraction job over a split', () => {
@@ -113,7 +111,7 @@ describe('an extraction job over a split', () => {
         expect(getChartTable(db, broken)?.data_table).toBeNull();
 
         // Progress went out live, ending with the finished job.
-        await waitFor(() => pushed.some((p) => ServerEventSchemas['extraction.progressed'].parse(p).job.status === 'done'));
+        await waitFor('the push of the done job', () => pushed.some((p) => ServerEventSchemas['extraction.progressed'].parse(p).job.status === 'done'));
         const jobs = pushed.map((p) => ServerEventSchemas['extraction.progressed'].parse(p).job);
         expect(jobs.every((j) => j.id === job.id)).toBe(true);
         expect(jobs.at(-1)).toMatchObject({ status: 'done', tasks_done: 5, tasks_failed: 1 });
@@ -144,10 +142,10 @@ describe('an extraction job over a split', () => {
       let hang = true;
       fake.setDefault(() => (hang ? hangReply() : slowReply(20, jsonReply(TABLE_REPLY))));
       const { job } = ExtractionJobResponseSchema.parse((await curator.post(extractionJobsApi.create.path, { split: SPLIT })).body);
-      await waitFor(() => fake.requests.filter((r) => r.chat).length >= 4);
+      await waitFor('four calls at the model', () => fake.requests.filter((r) => r.chat).length >= 4);
       const paused = await curator.post(fillPath(extractionJobsApi.pause.path, { id: job.id }));
       expect(ExtractionJobResponseSchema.parse(paused.body).job.status).toBe('paused');
-      await waitFor(() => (db.prepare("SELECT COUNT(*) AS n FROM extraction_tasks WHERE job_id = ? AND status = 'running'").get(job.id) as { n: number }).n === 0);
+      await waitFor('no task of the job to be running', () => (db.prepare("SELECT COUNT(*) AS n FROM extraction_tasks WHERE job_id = ? AND status = 'running'").get(job.id) as { n: number }).n === 0);
       expect(db.prepare('SELECT status, COUNT(*) AS n FROM extraction_tasks WHERE job_id = ? GROUP BY status').all(job.id)).toEqual([{ status: 'pending', n: 6 }]);
       expect((await curator.post(fillPath(extractionJobsApi.pause.path, { id: job.id }))).status).toBe(409);
 
@@ -200,7 +198,7 @@ describe('an extraction job survives SIGKILL', () => {
     const { job } = ExtractionJobResponseSchema.parse(created.body);
     const midway = await waitForJob(client, job.id, (j) => j.tasks_done === 4);
     expect(midway.status).toBe('running');
-    await waitFor(() => fake.requests.filter((r) => r.chat).length === 6);
+    await waitFor('six calls at the model', () => fake.requests.filter((r) => r.chat).length === 6);
     expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();
     killed = true;
 
@@ -234,11 +232,3 @@ describe('an extraction job survives SIGKILL', () => {
     }
   }, 120_000);
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -275,6 +275,7 @@ describe('CharXiv grading by the LLM judge', () => {
     fake.setDefault(async (chat) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
+      // The fake judge's latency, not a wait for anything: calls overlap, so the bound can be seen.
       await new Promise((done) => setTimeout(done, 30));
       inFlight -= 1;
       return judgeByMatch(chat);

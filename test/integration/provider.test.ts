@@ -6,6 +6,7 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { createTransport, type ModelConnection, type Transport } from '../../server/llm/provider';
 import { errorReply, hangReply, rateLimitReply, refusalReply, startFakeOpenAI, textReply, type FakeOpenAI } from '../support/fake-openai';
+import { waitFor } from '../support/wait-for';
 
 const MODEL = 'gpt-4o-mini';
 const TEMPLATE = { name: 'judge', hash: 'hash-of-judge-prompt' };
@@ -81,7 +82,9 @@ describe('the one transport', () => {
     fake.script(hangReply());
     const controller = new AbortController();
     const pending = transport().call({ purpose: 'evaluation', model: MODEL, template: TEMPLATE, signal: controller.signal }).send({ body });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the fake has taken the hanging reply: the request is out and answered by nothing.
+    await waitFor('the call to hang at the model', () => fake.pending() === 0);
+    controller.abort();
     expect(await pending).toEqual({ ok: false, kind: 'cancelled' });
     expect(listLlmCalls(db).map((c) => [c.purpose, c.outcome, c.error])).toEqual([
       ['reflection', 'refused', 'no'],

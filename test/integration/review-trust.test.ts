@@ -187,7 +187,9 @@ describe('no self-approval', () => {
     expect(lineage.nodes.find((n) => n.id === seed)).toMatchObject({ decided: 0, accepted: 0, pass_rate: null });
     expect(ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${seed}`)).body).feedback).toEqual([]);
     expect((await curator.post(`/api/reflection/proposals/${seed}`)).status).toBe(409);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // an automatic reflection would have been sent by now
+    // A fixed window, not an event: a reflection never started announces nothing, so only time
+    // shows that none was sent (an automatic one would have asked the model by now).
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(db().prepare('SELECT COUNT(*) AS n FROM reflections WHERE proposal_id = ?').get(seed)).toEqual({ n: 0 });
     expect(JSON.stringify(fake.requests.slice(requestsBefore))).not.toContain('Ann wrote this one badly');
 

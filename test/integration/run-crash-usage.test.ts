@@ -8,6 +8,7 @@ import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, startFakeOpenAI, textReply } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { startServerProcess, stopProcess, type ServerProcess } from '../support/server-process';
+import { waitFor } from '../support/wait-for';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-crash-usage-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -45,14 +46,8 @@ function usage(runId: number): { run: Usage; calls: Usage } {
   }
 }
 
-async function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean): Promise<Run> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const run = RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run;
-    if (until(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${id} did not get there: ${JSON.stringify(run)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean): Promise<Run> {
+  return waitFor(`run ${id} to get there`, async () => RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run, until, 60_000);
 }
 
 describe('usage of calls in flight at a crash', () => {

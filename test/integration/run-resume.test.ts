@@ -8,18 +8,13 @@ import { hqaModel } from '../support/fake-hqa-model';
 import { startFakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { startServerProcess, stopProcess } from '../support/server-process';
+import { waitFor } from '../support/wait-for';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean, timeoutMs = 60_000): Promise<Run> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run;
-    if (until(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${id} did not get there: ${JSON.stringify(run)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean): Promise<Run> {
+  return waitFor(`run ${id} to get there`, async () => RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run, until, 60_000);
 }
 
 describe('a run survives SIGKILL', () => {

@@ -16,6 +16,7 @@ import { STALE_OWNER_MS } from '../../server/jobs/job-owner';
 import { ensureSeedProposals } from '../../server/pool/pool-service';
 import { hqaModel } from '../support/fake-hqa-model';
 import { startFakeOpenAI } from '../support/fake-openai';
+import { waitFor } from '../support/wait-for';
 
 const logger = pino({ level: 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'hqa-two-hosts-'));
@@ -27,14 +28,6 @@ function contextOn(db: Db, config: Config): AppContext {
 
 function executorOn(ctx: AppContext, options: DurableJobOptions): RunExecutor {
   return new RunExecutor(ctx, engineFactory(ctx), options);
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('one run worked by two hosts on one database file', () => {
@@ -59,7 +52,7 @@ describe('one run worked by two hosts on one database file', () => {
       // image-only chart, added last, are other tests' business), so every task that asks makes an item.
       const run = a.createRun(RunConfigSchema.parse({ engine: 'openai', stage: 'items', items: 16, order: 'id', concurrency: 3 }), null);
       const workedByA = a.start(run.id);
-      await until('A to be midway with tasks in flight', () => (getRun(dbA, run.id)?.items_created ?? 0) >= 2 && countTasks(dbA, run.id, 'running') > 0);
+      await waitFor('A to be midway with tasks in flight', () => (getRun(dbA, run.id)?.items_created ?? 0) >= 2 && countTasks(dbA, run.id, 'running') > 0, Boolean, 60_000);
 
       expect(b.resumeOrphans()).toEqual([run.id]);
       const workedByB = b.start(run.id);

@@ -76,6 +76,8 @@ describe('run control', () => {
     const paused = await admin.post(`/api/runs/${started.id}/pause`);
     expect(RunResponseSchema.parse(paused.body).run.status).toBe('paused');
     const frozen = (await getRun(started.id)).items_created;
+    // A fixed window, not an event: a paused run that stays still announces nothing, so only time
+    // shows it (at 100 ms a call, a run going on would make several items in it).
     await new Promise((r) => setTimeout(r, 400));
     expect((await getRun(started.id)).items_created).toBeLessThanOrEqual(frozen + 1);
     expect((await admin.post(`/api/runs/${started.id}/pause`)).status).toBe(409);
@@ -87,6 +89,8 @@ describe('run control', () => {
     const other = RunResponseSchema.parse((await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'grouped_bar', items: 8, concurrency: 1 })).body).run;
     const cancelled = await admin.post(`/api/runs/${other.id}/cancel`);
     expect(RunResponseSchema.parse(cancelled.body).run.status).toBe('cancelled');
+    // A fixed window, as for the pause: only time shows that the call in flight at the cancel
+    // neither brings the run back nor lets it go on.
     await new Promise((r) => setTimeout(r, 300));
     const after = await getRun(other.id);
     expect(after.status).toBe('cancelled');

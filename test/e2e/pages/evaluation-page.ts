@@ -7,6 +7,10 @@ async function errorOf(page: Page, control: Locator): Promise<string | null> {
   return id ? page.locator(`[id="${id}"]`).textContent() : null;
 }
 
+/** The lines naming the run a form started or imported. */
+const START_RESULT = 'start-eval-result';
+const IMPORT_RESULT = 'import-eval-result';
+
 /** /evaluation: the export, the start and import forms, the runs list and the comparison. */
 export class EvaluationPage {
   readonly startForm: Locator;
@@ -35,11 +39,11 @@ export class EvaluationPage {
     this.startForm = page.getByTestId('start-eval-form');
     this.engine = this.startForm.getByLabel('Engine', { exact: true });
     this.engineNote = page.getByTestId('eval-engine-note');
-    this.startResult = page.getByTestId('start-eval-result');
+    this.startResult = page.getByTestId(START_RESULT);
     this.importForm = page.getByTestId('import-eval-form');
     this.importFile = this.importForm.getByLabel('Predictions file (hqa eval output)');
     this.importModel = this.importForm.getByLabel('Model name');
-    this.importResult = page.getByTestId('import-eval-result');
+    this.importResult = page.getByTestId(IMPORT_RESULT);
     this.runList = page.getByTestId('eval-run-list');
     this.accuracyTable = page.getByTestId('comparison-accuracy');
     this.answerTypeTable = page.getByTestId('comparison-answer-types');
@@ -62,7 +66,7 @@ export class EvaluationPage {
     const before = await this.startResult.count().then((n) => (n > 0 ? this.startResult.textContent() : null));
     await this.startForm.getByRole('button', { name: 'Start run' }).click();
     // The result line names the run; wait for a new one when a run was started before.
-    const text = await this.waitForText(this.startResult, before);
+    const text = await this.waitForText(START_RESULT, before);
     return idIn(text);
   }
 
@@ -87,7 +91,7 @@ export class EvaluationPage {
 
   /** The id of the run the last import created. */
   async importedRunId(): Promise<number> {
-    return idIn(await this.waitForText(this.importResult, null));
+    return idIn(await this.waitForText(IMPORT_RESULT, null));
   }
 
   runRow(id: number): Locator {
@@ -107,15 +111,20 @@ export class EvaluationPage {
     return this.answerTypeTable.locator(`tr[data-model="${model}"]`);
   }
 
-  private async waitForText(locator: Locator, notEqual: string | null): Promise<string> {
-    await locator.waitFor();
-    const deadline = Date.now() + UI_TIMEOUT_MS;
-    for (;;) {
-      const text = (await locator.textContent()) ?? '';
-      if (text !== notEqual) return text;
-      if (Date.now() > deadline) throw new Error(`"${text}" did not change`);
-      await this.page.waitForTimeout(50);
-    }
+  /**
+   * The text of the element with `testId` once it shows one other than `notEqual`. Looked up
+   * afresh each time: a result line is unmounted while its form's request is pending.
+   */
+  private async waitForText(testId: string, notEqual: string | null): Promise<string> {
+    const shown = await this.page.waitForFunction(
+      ({ testId, notEqual }) => {
+        const text = document.querySelector(`[data-testid="${testId}"]`)?.textContent ?? null;
+        return text !== null && text !== notEqual ? text : null;
+      },
+      { testId, notEqual },
+      { timeout: UI_TIMEOUT_MS },
+    );
+    return (await shown.jsonValue()) ?? '';
   }
 }
 

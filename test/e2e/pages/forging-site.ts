@@ -104,6 +104,8 @@ export class ForgingSite {
             if (data.startsWith('0{')) socket.send('40');
           };
           socket.onclose = done;
+          // A fixed window, ended early by a close: a refusal may be silence rather than a close,
+          // and only time shows that nothing came back.
           setTimeout(() => {
             socket.close();
             done();
