@@ -5,6 +5,7 @@ import { CHART_HQA_VERSION, ExportItemSchema } from '../../shared/export/chart-h
 import { scoreItems, scoreWithBaseline, type ScorableItem, type Score, type ScoreWithBaseline } from '../../shared/eval/metrics';
 import { accuracyUnderRules, type RuleAccuracy } from '../../shared/eval/rule-accuracy';
 import { DEFAULT_SCORING_RULE, SCORING_RULE_SOURCES, SCORING_RULES, ScoringRuleSchema, type ScoringRule } from '../../shared/eval/scoring-rules';
+import { questionRelation } from '../language/question-relation';
 
 export interface ScoreCommandOptions {
   dataset: string;
@@ -15,19 +16,21 @@ export interface ScoreCommandOptions {
   rule?: string;
 }
 
-/** Every figure under the chosen rule, and the relaxed accuracy under each rule beside it. */
-export type RuledScore = (Score | ScoreWithBaseline) & { rule: ScoringRule; by_rule: RuleAccuracy[] };
+/**
+ * Every figure under the chosen rule, and the relaxed accuracy under each rule beside it;
+ * `question_relation_decided` (present only when some were) counts the items whose relation the
+ * file lacked and scoring decided.
+ */
+export type RuledScore = (Score | ScoreWithBaseline) & { rule: ScoringRule; by_rule: RuleAccuracy[]; question_relation_decided?: number };
 
 /** Only what scoring reads of a `chart-hqa` export, so a field it ignores cannot reject a file. */
 const ScoreDatasetSchema = z.object({
   name: z.string(),
   version: z.literal(CHART_HQA_VERSION),
   items: z.array(
-    ExportItemSchema.pick({ id: true, answer: true, answer_type: true, affects_answer: true, original: true }).extend({
-      // An export made before items were classified cannot say which questions the decline and bias rates may count.
-      question_relation: QuestionRelationSchema.or(z.undefined()).refine((value) => value !== undefined, {
-        message: 'missing: the export predates question relations, so the decline and bias rates cannot tell which items ask the factual question; export the dataset again',
-      }),
+    ExportItemSchema.pick({ id: true, question: true, assumption: true, answer: true, answer_type: true, affects_answer: true, original: true }).extend({
+      // Exports made before items were classified lack it: decided here from the item's texts.
+      question_relation: QuestionRelationSchema.optional(),
     }),
   ),
 });
@@ -48,11 +51,11 @@ export function scorePredictionFiles(options: ScoreCommandOptions): { output: Sc
   try {
     const rule = scoringRule(options.rule);
     const dataset = readJson(options.dataset, ScoreDatasetSchema, '');
-    const items = toScorable(options.dataset, dataset.items);
+    const { items, decided } = toScorable(options.dataset, dataset.items);
     const predictions = readPredictions(options.predictions);
     const score = options.baseline === undefined ? scoreItems(items, predictions, rule) : scoreWithBaseline(items, predictions, readPredictions(options.baseline), rule);
     const byRule = accuracyUnderRules(items.map((item) => ({ prediction: predictions.get(item.id) ?? null, gold: item.answer })));
-    return { output: { ...score, rule, by_rule: byRule }, status: 0 };
+    return { output: { ...score, rule, by_rule: byRule, ...(decided > 0 ? { question_relation_decided: decided } : {}) }, status: 0 };
   } catch (error) {
     if (error instanceof ScoreInputError) return { output: { error: { message: error.message } }, status: 1 };
     throw error;
@@ -66,20 +69,28 @@ function scoringRule(name: string | undefined): ScoringRule {
   return parsed.data;
 }
 
-function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['items']): ScorableItem[] {
+/**
+ * The items as scoring reads them. An item without `question_relation` (an export older than
+ * the field) gets it from its question, assumption and `original.query` by the rule the
+ * workbench classifies its own items with; `decided` counts those items.
+ */
+function toScorable(file: string, items: z.infer<typeof ScoreDatasetSchema>['items']): { items: ScorableItem[]; decided: number } {
   const seen = new Set<string>();
-  return items.map((item, index) => {
+  let decided = 0;
+  const scorable = items.map((item, index): ScorableItem => {
     if (seen.has(item.id)) throw new ScoreInputError(`${file}: items[${index}].id: duplicate id "${item.id}"`);
     seen.add(item.id);
+    if (item.question_relation === undefined) decided++;
     return {
       id: item.id,
       answer: item.answer,
       answer_type: item.answer_type,
       affects_answer: item.affects_answer,
       original_label: item.original.label,
-      question_relation: item.question_relation ?? 'different',
+      question_relation: item.question_relation ?? questionRelation(item.original.query, item.question, item.assumption),
     };
   });
+  return { items: scorable, decided };
 }
 
 function readPredictions(file: string): Map<string, string> {
@@ -158,6 +169,9 @@ function formatScore(score: RuledScore): string {
     );
   }
   lines.push(`${score.left_out_different} questions that are not the factual question under an assumption were left out of the decline and bias rates`);
+  if (score.question_relation_decided !== undefined) {
+    lines.push(`question_relation decided for ${score.question_relation_decided} items that lacked it (from question, assumption and original.query)`);
+  }
   if (counts.unknown_predictions > 0) lines.push(`warning: ${counts.unknown_predictions} predictions name no item of the dataset`);
   return `${lines.join('\n')}\n`;
 }

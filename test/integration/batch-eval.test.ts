@@ -215,4 +215,29 @@ describe('hqa eval --batch-out / --batch-in (vllm run-batch)', () => {
     const again = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--images', images, '--out', out, '--batch-out', requests, '--json'], { dbPath });
     expect(JSON.parse(again.stdout)).toMatchObject({ requests: 1, skipped: 2 });
   });
+
+  it('stores the good answers of a file holding an older vLLM error line, and names that line by custom_id with its reason', async () => {
+    const data = dataset('older-vllm', ['chq-000601', 'chq-000602', 'chq-000603']);
+    const out = join(dir, 'older-vllm-out.json');
+    const answer = (customId: string, content: string) => ({
+      id: `vllm-${customId}`,
+      custom_id: customId,
+      response: { status_code: 200, request_id: `vllm-batch-${customId}`, body: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54 } } },
+      error: null,
+    });
+    // An older run_batch.py: the status in the response, and in `error` its flat ErrorResponse (integer code).
+    const reason = 'At most 1 image(s) may be provided in one request.';
+    const refused = { id: 'vllm-chq-000602', custom_id: 'chq-000602', response: { status_code: 400, request_id: 'vllm-batch-chq-000602', body: null }, error: { object: 'error', message: reason, type: 'BadRequestError', param: null, code: 400 } };
+    const output = join(dir, 'older-vllm-out.jsonl');
+    writeFileSync(output, [answer('chq-000601', 'Answer: China'), refused, answer('chq-000603', 'Answer: Japan')].map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+    const read = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--out', out, '--batch-in', output], { dbPath });
+    expect(read.status, read.stderr).toBe(2);
+    expect(read.stderr).toContain(`error: item chq-000602: HTTP 400: ${reason}`);
+    expect(read.stdout).toMatch(/^answered 2, skipped 0 already answered, 1 failed;/);
+    expect(readPredictions(out)).toEqual([
+      { id: 'chq-000601', prediction: 'China', raw: 'Answer: China' },
+      { id: 'chq-000603', prediction: 'Japan', raw: 'Answer: Japan' },
+    ]);
+  });
 });

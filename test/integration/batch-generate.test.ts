@@ -220,6 +220,20 @@ function vllmLine(customId: string, content: string | null, status = 200) {
   return JSON.stringify({ id: `vllm-${customId}`, custom_id: customId, response: { status_code: status, request_id: `vllm-batch-${customId}`, body }, error: null });
 }
 
+/**
+ * What an older vllm run_batch.py writes for a request its engine refused: the status in the
+ * response, and in `error` that version's ErrorResponse, its fields not wrapped in `error` and its
+ * `code` the integer status.
+ */
+function olderVllmErrorLine(customId: string, message: string) {
+  return JSON.stringify({
+    id: `vllm-${customId}`,
+    custom_id: customId,
+    response: { status_code: 400, request_id: `vllm-batch-${customId}`, body: null },
+    error: { object: 'error', message, type: 'BadRequestError', param: null, code: 400 },
+  });
+}
+
 describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
   const PLANNED = 5;
   it('writes each stage’s requests, reads vLLM’s results back into proposals and items, records no llm_calls and names a failed line by custom_id', async () => {
@@ -263,6 +277,26 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     expect(run).toMatchObject({ status: 'done', proposals_created: 1, items_created: asked - 1, items_failed: 1, items_declined: PLANNED - asked, llm_calls: 0, prompt_tokens: 0, cost: 0, batch_progress: null });
     expect(withDb((db) => listLlmCalls(db, { runId }))).toEqual([]);
     expect(withDb((db) => listRunErrors(db, runId)).map((e) => [`task-${e.task_id}`, e.error])).toEqual([[failing.custom_id, 'HTTP 500: internal_error: the engine died']]);
+  });
+
+  it('stores the good results of a file holding an older vLLM error line, and names that line by custom_id with its reason', async () => {
+    const stage1 = join(dir, 'older-vllm.jsonl');
+    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'line', '--stage', 'proposals', '--proposal-batches', '3', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    expect(written.status, written.stderr).toBe(0);
+    const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
+    const [refused, ...answered] = readLines(stage1);
+    if (!refused || answered.length !== 2) throw new Error('expected three Stage 1 lines');
+    const out = join(dir, 'older-vllm-out.jsonl');
+    const reason = "This model's maximum context length is 4096 tokens. However, you requested 5120 tokens in the messages.";
+    const proposals = ['Halve the second point of every series', 'Add ten to the first point of the last series'];
+    writeFileSync(out, `${[olderVllmErrorLine(refused.custom_id, reason), ...answered.map((l, i) => vllmLine(l.custom_id, JSON.stringify({ proposals: [proposals[i]] })))].join('\n')}\n`);
+
+    const read = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out], { dbPath });
+    expect(read.status, read.stderr).toBe(2);
+    expect(read.stderr).toContain(`error: ${refused.custom_id}: HTTP 400: ${reason}`);
+    expect(read.stdout).toMatch(/read 2 results of 3 .*\(1 failed;/);
+    expect(withDb((db) => getRun(db, runId))).toMatchObject({ proposals_created: 2, tasks_failed: 1 });
+    expect(withDb((db) => listRunErrors(db, runId)).map((e) => [`task-${e.task_id}`, e.error])).toEqual([[refused.custom_id, `HTTP 400: ${reason}`]]);
   });
 
   it('refuses a results file that answers none of the stage’s requests, storing nothing', async () => {

@@ -104,12 +104,32 @@ describe('hqa score', () => {
     expect(human.stdout).toMatch(/decline rate\s+25\.00%\s+\(over 5 items: 60\.00% against the baseline's 80\.00%\)/);
   });
 
-  it('refuses a dataset without the question relation, naming the field', () => {
-    const { question_relation: _relation, ...old } = buildExportItem('chq-000001', '40', 'integer', '20');
-    const path = write('no-relation.json', { ...dataset, items: [old] });
-    const result = runCli(['score', '--dataset', path, '--predictions', predictionsPath, '--json'], { dbPath });
-    expect(result.status).toBe(1);
-    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/no-relation\.json: items\[0\]\.question_relation: missing: the export predates question relations.*export the dataset again/);
+  it('decides the question relation of items that lack it from their texts, scoring as with the field, and says so', () => {
+    // chq-000006 asks something else than its factual question: decided `different`, it leaves the rates as the field would.
+    const other = { ...buildExportItem('chq-000006', '4', 'integer', '3', true, 'different'), question: 'If every value doubled, what would the sum of all values be?', original: { query: 'How many bars exceed 10?', label: '3', source: 'human' } };
+    const full = [...items, other];
+    const strip = ({ question_relation: _relation, ...rest }: (typeof full)[number]) => rest;
+    const withField = write('with-relation.json', buildExport(full));
+    const without = write('without-relation.json', { ...buildExport(full), items: full.map(strip) });
+    const some = write('some-relation.json', { ...buildExport(full), items: full.map((item, index) => (index % 2 === 0 ? strip(item) : item)) });
+    const predictions = write('predictions-rel.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
+    const baseline = write('baseline-rel.json', [...(JSON.parse(readFileSync(baselinePath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
+    const score = (dataset: string, json = true) => runCli(['score', '--dataset', dataset, '--predictions', predictions, '--baseline', baseline, ...(json ? ['--json'] : [])], { dbPath });
+
+    const expected = score(withField);
+    expect(expected.status, expected.stderr).toBe(0);
+    const figures = JSON.parse(expected.stdout) as Record<string, unknown>;
+    expect(figures).toMatchObject({ left_out_different: 1, decline_over: { items: 5 } });
+    expect(figures).not.toHaveProperty('question_relation_decided');
+    const decided = score(without);
+    expect(decided.status, decided.stderr).toBe(0);
+    expect(JSON.parse(decided.stdout)).toEqual({ ...figures, question_relation_decided: 6 });
+    expect(JSON.parse(score(some).stdout)).toEqual({ ...figures, question_relation_decided: 3 });
+
+    const text = score(without, false);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toContain('question_relation decided for 6 items that lacked it (from question, assumption and original.query)');
+    expect(text.stdout.replace(/\nquestion_relation decided .*\n/, '\n')).toBe(score(withField, false).stdout);
   });
 
   it('names the file and the field of a bad dataset', () => {
