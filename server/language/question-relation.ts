@@ -15,6 +15,8 @@ const GRAMMATICAL = new Set([
   ...['is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', "'s", "'re"],
   ...['would', 'will', 'do', 'does', 'did', 'has', 'have', 'had'],
   ...['then', 'now'],
+  // "the light blue bar" for "light blue bar": an article asks nothing of its own.
+  'the',
 ]);
 
 /** "what's" → "what is", so a contraction on either side compares with the full form. */

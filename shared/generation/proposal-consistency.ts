@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChartType } from '../domain/chart-types';
 import { orderKey } from '../table/axis-order';
-import { labelText } from '../table/edit-apply';
+import { applyEdit, labelText } from '../table/edit-apply';
 import type { Edit, EditOp, EditOpName } from '../table/edit';
 import { labelsMatch } from '../table/labels';
 import type { DataTable } from '../table/model';
@@ -79,6 +79,8 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
   if (intent.everyRow && (kind === 'scale' || kind === 'add')) {
     const wide = edit.some((op) => (op.op === 'scale' || op.op === 'add') && op.row === undefined) || roundedScale(intent, edit, original);
     if (!wide) return { consistent: false, message: 'the proposal changes every row of a series, but the edit changes single cells' };
+    const overtake = overtakeProblem(intent, original, edit);
+    if (overtake) return { consistent: false, message: overtake };
     return { consistent: true, message: 'the edit changes every row, as the proposal says' };
   }
   const facts = tableFacts(original, chartType, '');
@@ -102,7 +104,8 @@ function roundedScale(intent: Intent, edit: Edit, original: DataTable): boolean 
   const series = new Set(edit.map((op) => (op.op === 'set' && op.series !== undefined ? labelText(op.series) : '')));
   if (series.size !== 1) return false;
   const [name] = [...series];
-  const s = original.series.findIndex((each) => labelsMatch(each, name ?? ''));
+  // A set on a one-series table names no series (a bar chart's "every bar").
+  const s = name === '' && original.series.length === 1 ? 0 : original.series.findIndex((each) => labelsMatch(each, name ?? ''));
   if (s === -1) return false;
   const filled = original.rows.filter((row) => row.values[s] !== null && row.values[s] !== undefined);
   const factor = intent.factor;
@@ -115,6 +118,27 @@ function roundedScale(intent: Intent, edit: Edit, original: DataTable): boolean 
       return before !== null && before !== undefined && Math.abs(op.value - before * factor) <= 0.5 + 1e-9;
     })
   );
+}
+
+/**
+ * "Shift one line up … so that it overtakes another line": in some period the moved line was
+ * below another and is above it now. A shift too small to pass any line is another operation.
+ */
+function overtakeProblem(intent: Intent, original: DataTable, edit: Edit): string | null {
+  if (!intent.overtakeSeries) return null;
+  const applied = applyEdit(original, edit);
+  if (!applied.ok) return null;
+  const edited = applied.table;
+  const moved = original.series.flatMap((_, s) => (original.rows.some((row, r) => row.values[s] !== edited.rows[r]?.values[s]) ? [s] : []));
+  if (moved.length !== 1 || moved[0] === undefined) return null;
+  const m = moved[0];
+  const passes = original.series.some((_, other) =>
+    other !== m && original.rows.some((row, r) => {
+      const [was, wasOther, now, nowOther] = [row.values[m], row.values[other], edited.rows[r]?.values[m], edited.rows[r]?.values[other]];
+      return was != null && wasOther != null && now != null && nowOther != null && was < wasOther && now > nowOther;
+    }),
+  );
+  return passes ? null : `the proposal moves a line so that it overtakes another, but the moved line (${JSON.stringify(original.series[m])}) passes no other line in any period`;
 }
 
 function describeKind(kind: IntentKind): string {

@@ -171,6 +171,24 @@ describe('verifyItem', () => {
     expect(check('Lower the largest bar until it falls below the median one.', [{ op: 'add', row: 'Germany', delta: 30 }]).proposal_consistent).toBe(false);
     expect(check('Increase every bar by 20 percent.', [{ op: 'scale', factor: 1.2 }]).proposal_consistent).toBe(true);
     expect(check('Increase every bar by 20 percent.', [{ op: 'scale', row: 'Spain', factor: 1.2 }]).proposal_consistent).toBe(false);
+    // Counts scaled and rounded one bar at a time: every bar set, none naming the one series.
+    const rounded = [
+      { op: 'set', row: 'France', value: 36 },
+      { op: 'set', row: 'Germany', value: 60 },
+      { op: 'set', row: 'Spain', value: 12 },
+    ];
+    expect(check('Increase every bar by 20 percent.', rounded).proposal_consistent).toBe(true);
+    expect(check('Increase every bar by 20 percent.', rounded.slice(0, 2)).proposal_consistent).toBe(false);
+    // "So that it overtakes another line": a shift that passes none is not that operation (real: multi_col_441, Africa +10).
+    const lines = buildTable(`
+      Year | Africa | Asia
+      2019 | 28.6 | 44.5
+      2018 | 26.3 | 41.7
+    `);
+    const shift = (delta: number) =>
+      verifyItem({ table: lines, chartType: 'line', edit: [{ op: 'add', series: 'Africa', delta }], program: 'value("2019", "Africa")', answer: '0', proposal: 'Shift one line up by a constant amount in every period so that it overtakes another line.' });
+    expect(shift(10).lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/the moved line \("Africa"\) passes no other line/);
+    expect(shift(17).proposal_consistent).toBe(true);
     expect(check('Swap the values of the largest and the smallest bars.', [{ op: 'swap', rows: ['Spain', 'Germany'] }]).proposal_consistent).toBe(true);
     expect(check('Merge the two smallest slices into one.', [{ op: 'remove_row', row: 'Spain' }]).proposal_consistent).toBeNull();
     // The mean of 30, 50 and 10 is 30.
