@@ -22,7 +22,7 @@ import {
 } from './chart-type-job-queries';
 import { chartTypeState, storeVisionType, unconfirmedCharts } from './chart-type-queries';
 import { chartTypeReaderFor, NoVisionModelError, type ChartTypeReader } from './vision-chart-type';
-import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { pauseReasonOf } from '../jobs/storage-errors';
 import { claimLoops } from '../jobs/bounded';
 
 /** Charts asked at once: small calls, but endpoints rate-limit per key. */
@@ -108,10 +108,10 @@ export class ChartTypeJobs {
     return this.jobs.start(id, {
       execute: (controller) => this.execute(id, controller.signal),
       onFailure: (error) => {
-        // A full disk pauses the job (resumed once there is room); anything else fails it.
-        const storage = isStorageError(error);
-        this.ctx.logger.error({ err: error, chartTypeJobId: id }, storage ? 'chart-type job paused: the database cannot be written' : 'chart-type job failed');
-        if (storage) transitionChartTypeJob(this.ctx.db, id, ['running'], 'paused', storagePauseReason(error));
+        // A full disk or a database locked past every retry pauses the job (resumed once it has passed); anything else fails it.
+        const reason = pauseReasonOf(error);
+        this.ctx.logger.error({ err: error, chartTypeJobId: id }, reason !== null ? 'chart-type job paused: the database cannot be written now' : 'chart-type job failed');
+        if (reason !== null) transitionChartTypeJob(this.ctx.db, id, ['running'], 'paused', reason);
         else transitionChartTypeJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
       onSettled: () => this.publishProgress(id, true),

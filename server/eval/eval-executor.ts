@@ -7,7 +7,7 @@ import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
 import { DomainError, notFound } from '../domain-error';
 import { DurableJobs } from '../jobs/durable-job';
-import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { pauseReasonOf } from '../jobs/storage-errors';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import {
@@ -133,9 +133,10 @@ export class EvalExecutor {
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
       onFailure: (error) => {
-        if (isStorageError(error)) {
+        const reason = pauseReasonOf(error);
+        if (reason !== null) {
           // Its end (`done`, whose score is frozen in the same write) could not be stored: not the run's fault.
-          this.pauseForStorage(runId, error);
+          this.pauseFor(runId, reason, error);
           return;
         }
         this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
@@ -229,11 +230,12 @@ export class EvalExecutor {
           if (!asker && ++answered % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (error) {
-        if (!isStorageError(error)) throw error;
+        const reason = pauseReasonOf(error);
+        if (reason === null) throw error;
         // Caught in the loop, not by the job: the other loops stop (abort) and the job ends only
         // once all have, so a resume never runs beside a loop of the paused run. The question it
         // held stays running, and goes back to pending when the run starts again.
-        this.pauseForStorage(runId, error, controller);
+        this.pauseFor(runId, reason, error, controller);
       }
     };
     await claimLoops(run.concurrency, work);
@@ -270,12 +272,12 @@ export class EvalExecutor {
    * cancelled. If even the pause cannot be written, the run stays `running`, unowned here once
    * it stops: the next start takes it up.
    */
-  private pauseForStorage(runId: number, error: unknown, controller?: AbortController): void {
+  private pauseFor(runId: number, reason: string, error: unknown, controller?: AbortController): void {
     // Already stopping (a cancel, a shutdown, another loop's pause): that stop decides the status.
     if (controller?.signal.aborted) return;
-    this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run paused: the database cannot be written');
+    this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run paused: the database cannot be written now');
     try {
-      transitionEvalRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
+      transitionEvalRun(this.ctx.db, runId, ['running'], 'paused', reason);
     } catch (pauseError) {
       this.ctx.logger.error({ err: pauseError, evalRunId: runId }, 'the pause could not be recorded either; the run stays unfinished');
     }

@@ -3,7 +3,7 @@ import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
 import { recordAudit } from '../audit/audit-log';
 import { rejectedAssumptions } from '../items/item-queries';
-import { DATABASE_BUSY, isBusyError, isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { isBusyError, isStorageError, pauseReasonOf } from '../jobs/storage-errors';
 import { DomainError, notFound } from '../domain-error';
 import { maxPoolRound } from '../pool/pool-queries';
 import { announceProposals } from '../pool/pool-commands';
@@ -126,16 +126,11 @@ export class RunExecutor {
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
       onFailure: (error) => {
-        if (isStorageError(error)) {
-          // A full disk is not the run's fault: paused, it is resumed once there is room.
-          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written');
-          transitionRun(this.ctx.db, runId, ['running'], 'paused', storagePauseReason(error));
-          return;
-        }
-        if (isBusyError(error)) {
-          // Another process kept the database locked past every retry: nothing is wrong with the run.
-          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database stayed busy');
-          transitionRun(this.ctx.db, runId, ['running'], 'paused', `${DATABASE_BUSY}: ${error instanceof Error ? error.message : String(error)}`);
+        // A full disk, or a database another process kept locked past every retry: not the run's fault.
+        const reason = pauseReasonOf(error);
+        if (reason !== null) {
+          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written now');
+          transitionRun(this.ctx.db, runId, ['running'], 'paused', reason);
           return;
         }
         this.ctx.logger.error({ err: error, runId }, 'generation run failed');
@@ -328,7 +323,7 @@ export class RunExecutor {
       }
       if (isStorageError(error)) {
         // The task is not at fault: it stays to be made when the run is resumed with room again.
-        this.pauseForStorage(run.id, error, controller);
+        this.pauseFor(run.id, error, controller);
         return;
       }
       if (isBusyError(error)) {
@@ -337,7 +332,7 @@ export class RunExecutor {
           await abortableSleep(BUSY_BACKOFF_MS * attempt, signal);
           if (!signal.aborted) return this.runTask(run, engine, task, controller, streak, attempt + 1);
         }
-        this.pauseForStorage(run.id, error, controller, DATABASE_BUSY);
+        this.pauseFor(run.id, error, controller);
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -399,16 +394,16 @@ export class RunExecutor {
   }
 
   /**
-   * The database cannot be written (a full disk): the run pauses with reason
-   * `storage_unavailable` and its calls in flight are cancelled; its tasks in flight go back to
+   * The database cannot be written now (a full disk, or locked by another process past every
+   * retry): the run pauses with that reason (`pauseReasonOf`) and its calls in flight are cancelled; its tasks in flight go back to
    * pending on resume. If even the pause cannot be written, the run stays `running`, unowned
    * here once it stops: a resume or the next start takes it up.
    */
-  private pauseForStorage(runId: number, error: unknown, controller: AbortController, kind: 'storage' | typeof DATABASE_BUSY = 'storage'): void {
+  private pauseFor(runId: number, error: unknown, controller: AbortController): void {
     if (controller.signal.aborted) return;
-    this.ctx.logger.error({ err: error, runId }, kind === 'storage' ? 'generation run paused: the database cannot be written' : 'generation run paused: the database stayed busy');
+    this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written now');
     try {
-      transitionRun(this.ctx.db, runId, ['running'], 'paused', kind === 'storage' ? storagePauseReason(error) : `${DATABASE_BUSY}: ${error instanceof Error ? error.message : String(error)}`);
+      transitionRun(this.ctx.db, runId, ['running'], 'paused', pauseReasonOf(error) ?? String(error));
     } catch (pauseError) {
       this.ctx.logger.error({ err: pauseError, runId }, 'the pause could not be recorded either; the run stays unfinished');
     }

@@ -27,3 +27,14 @@ export function isBusyError(error: unknown): boolean {
 
 /** The stop reason of a job paused because the database stayed busy: resumable, like a full disk. */
 export const DATABASE_BUSY = 'database_busy';
+
+/**
+ * Why a job meeting `error` pauses rather than fails, or null when it should fail: the one rule
+ * every job kind follows (a full or read-only disk, a database another process keeps locked past
+ * every retry). Neither is the work's fault; a resume picks it up once the cause has passed.
+ */
+export function pauseReasonOf(error: unknown): string | null {
+  if (isStorageError(error)) return storagePauseReason(error);
+  if (isBusyError(error)) return `${DATABASE_BUSY}: ${error instanceof Error ? error.message : String(error)}`;
+  return null;
+}

@@ -22,7 +22,7 @@ import {
 } from './extraction-job-queries';
 import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract } from './table-queries';
 import { ChartTableError, extractorFor, replaceable, storeExtractedTable } from './table-service';
-import { isStorageError, storagePauseReason } from '../jobs/storage-errors';
+import { pauseReasonOf } from '../jobs/storage-errors';
 import { claimLoops } from '../jobs/bounded';
 
 /** Charts read at once: a vision call takes seconds, and endpoints rate-limit per key. */
@@ -107,10 +107,10 @@ export class ExtractionJobs {
     return this.jobs.start(id, {
       execute: (controller) => this.execute(id, controller.signal),
       onFailure: (error) => {
-        // A full disk pauses the job (resumed once there is room); anything else fails it.
-        const storage = isStorageError(error);
-        this.ctx.logger.error({ err: error, extractionJobId: id }, storage ? 'extraction job paused: the database cannot be written' : 'extraction job failed');
-        if (storage) transitionExtractionJob(this.ctx.db, id, ['running'], 'paused', storagePauseReason(error));
+        // A full disk or a database locked past every retry pauses the job (resumed once it has passed); anything else fails it.
+        const reason = pauseReasonOf(error);
+        this.ctx.logger.error({ err: error, extractionJobId: id }, reason !== null ? 'extraction job paused: the database cannot be written now' : 'extraction job failed');
+        if (reason !== null) transitionExtractionJob(this.ctx.db, id, ['running'], 'paused', reason);
         else transitionExtractionJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
       },
       onSettled: () => this.publishProgress(id, true),
