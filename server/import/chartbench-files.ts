@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
-import type { ChartBenchFields } from '../../shared/domain/benchmark-fields';
+import type { AnswerKind, ChartBenchFields } from '../../shared/domain/benchmark-fields';
+import { isYesNoLabel } from '../../shared/domain/answer-kind';
 import { importedAnswer, importedQuestion } from '../../shared/domain/imported-text';
 import { nameText } from '../../shared/domain/text-input';
 import type { ChartType } from '../../shared/domain/chart-types';
@@ -37,6 +38,19 @@ const RecordSchema = z
     }
   });
 type ChartBenchRecord = z.infer<typeof RecordSchema>;
+
+/**
+ * A record's answer kind. Judgement pairs (Acc+) are pairs. NQA answers (GPT-acc) are numbers,
+ * some with a unit suffix ("16.599M"), scored by the relaxed numeric rule — except a Yes/No
+ * label, which some NQA questions have: that is a text answer whatever the task says, as
+ * ChartBench's own `relaxed_correctness` compares a label that is no float by lower-cased
+ * equality.
+ */
+export function chartBenchAnswerKind(record: { type: { QA: 'Acc+' | 'GPT-acc' }; conversation: readonly { label: string }[] }): AnswerKind {
+  if (record.type.QA === 'Acc+') return 'judgement_pair';
+  const label = record.conversation[0]?.label ?? '';
+  return isYesNoLabel(label) ? 'text' : 'number';
+}
 
 /** ChartBench's 9 chart groups and 42 subtypes onto the workbench's types; what has no counterpart is "other". */
 export function chartBenchChartType(chart: string, subtype: string): ChartType {
@@ -169,8 +183,7 @@ export function importChartBench(
             query: first.query,
             label: first.label,
             source: 'chartbench',
-            // NQA answers are numbers, some with a unit suffix ("16.599M"): scored by the relaxed numeric rule.
-            answer_kind: record.type.QA === 'Acc+' ? 'judgement_pair' : 'number',
+            answer_kind: chartBenchAnswerKind(record),
             external_id: String(record.id),
             group_id: null,
             fields,

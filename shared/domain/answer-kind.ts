@@ -9,3 +9,8 @@ export function numberOrText(label: string): Extract<AnswerKind, 'number' | 'tex
   const bare = label.replaceAll(',', '').replaceAll('%', '').trim();
   return bare !== '' && /^[0-9.eE+-]+$/.test(bare) ? 'number' : 'text';
 }
+
+/** A Yes/No label ("Yes", "no", " YES "), whatever question it answers. */
+export function isYesNoLabel(label: string): boolean {
+  return /^(yes|no)$/i.test(label.trim());
+}

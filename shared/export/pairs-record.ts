@@ -11,8 +11,17 @@ import { AnswerTypeSchema } from '../table/answers';
 
 /** ChartBench's `type.QA` of a judgement pair, scored by Acc+. */
 export const PAIRS_QA = 'Acc+';
-/** Our task name in ChartBench's `type.task` (its own are CR, VE, VC, GC, NQA). */
-export const PAIRS_TASK = 'HQA';
+/**
+ * The task written in ChartBench's `type.task`. ChartBench's `Stat/stat_all_metric.py` files every
+ * Acc+ record under `metrics[...][task]` and `wi_<task>`/`wo_<task>`, and knows only CR, VE, VC
+ * and GC: any other name (our former `HQA`) stops the script with a KeyError. Each pair asserts
+ * one value of the (edited) chart — "… would be 140" true, "… would be 70" false — which is
+ * ChartBench's value-extraction judgement (VE), not chart recognition (CR), a comparison of two
+ * values (VC) or a global property (GC); so its per-task table counts these pairs as VE.
+ */
+export const PAIRS_TASK = 'VE';
+/** The task name exports before VE wrote; still read, so older pairs files score as before. */
+export const LEGACY_PAIRS_TASK = 'HQA';
 /**
  * What a runner appends to each query, ChartBench's own wording (its prompts end "{query} Please
  * answer yes or no."). Kept out of `query`, as ChartBench's records keep it, so its runners,
@@ -59,7 +68,7 @@ export const PairsRecordSchema = z.object({
   item_id: z.string(),
   /** The chart's image file, as the other exports and `--images` name it. */
   image: z.string(),
-  type: z.object({ chart: z.string(), image: ChartTypeSchema, task: z.literal(PAIRS_TASK), QA: z.literal(PAIRS_QA) }),
+  type: z.object({ chart: z.string(), image: ChartTypeSchema, task: z.enum([PAIRS_TASK, LEGACY_PAIRS_TASK]), QA: z.literal(PAIRS_QA) }),
   /** The true assertion first, as in ChartBench. */
   conversation: z.tuple([AssertionSchema('Yes'), AssertionSchema('No')]),
   instruction: z.literal(PAIRS_INSTRUCTION),

@@ -7,7 +7,7 @@ import { FILE_SCORERS } from '../../server/eval/file-scorers';
 import { getItemWithChart } from '../../server/items/item-queries';
 import { parseNumericAnswer } from '../../shared/eval/judgement-pairs';
 import { correctUnder, SCORING_RULES } from '../../shared/eval/scoring-rules';
-import { PAIRS_INSTRUCTION, PairsRecordSchema, type PairsRecord } from '../../shared/export/pairs-record';
+import { LEGACY_PAIRS_TASK, PAIRS_INSTRUCTION, PAIRS_TASK, PairsRecordSchema, type PairsRecord } from '../../shared/export/pairs-record';
 import { answersAgree } from '../../shared/table/answer-compare';
 import { tableFromCells } from '../../shared/table/model';
 import { traceItem } from '../../shared/table/trace-item';
@@ -103,8 +103,27 @@ describe('judgement pairs from hand-made items', () => {
     expect(report.pairs).toEqual({ considered: 5, pairs: 3, skipped: { not_numeric: 1, label_answer: 1, no_wrong_value: 0, edit_not_applied: 0 } });
     expect(report.items).toBe(3);
     expect(records.map((r) => [r.item_id, r.image, r.type, r.instruction])).toEqual(
-      records.map((r) => [`chq-${String(r.id).padStart(6, '0')}`, 'sales.png', { chart: 'bar', image: 'grouped_bar', task: 'HQA', QA: 'Acc+' }, PAIRS_INSTRUCTION]),
+      records.map((r) => [`chq-${String(r.id).padStart(6, '0')}`, 'sales.png', { chart: 'bar', image: 'grouped_bar', task: 'VE', QA: 'Acc+' }, PAIRS_INSTRUCTION]),
     );
+  });
+
+  it("writes a task ChartBench's stat_all_metric.py knows, so its script files the pairs instead of stopping", () => {
+    // Stat/stat_all_metric.py (IDEA-FinAI/ChartBench): `metric_record_acc` has these Acc+ task keys,
+    // and `classify_item` appends to metrics[...][task_type] and [f'wi_{task_type}' / f'wo_{task_type}'],
+    // so any other task name raises KeyError.
+    const metricRecordAcc = [
+      'all', 'regular', 'extra', 'CR', 'VE', 'VC', 'GC',
+      'line', 'bar', 'pie', 'area', 'box', 'radar', 'scatter', 'node', 'combination',
+      'wi_anno', 'wo_anno', 'wi_CR', 'wo_CR', 'wi_VE', 'wo_VE', 'wi_VC', 'wo_VC', 'wi_GC', 'wo_GC',
+    ];
+    const tasks = new Set(exported.records.map((r) => r.type.task));
+    expect([...tasks]).toEqual([PAIRS_TASK]);
+    for (const task of tasks) {
+      expect(metricRecordAcc).toContain(task);
+      expect(metricRecordAcc).toContain(`wi_${task}`);
+      expect(metricRecordAcc).toContain(`wo_${task}`);
+    }
+    expect(metricRecordAcc).not.toContain(LEGACY_PAIRS_TASK);
   });
 
   it('states the verified answer as Yes and a plausible wrong value as No, worded as statements', () => {
@@ -167,6 +186,17 @@ describe('judgement pairs from hand-made items', () => {
       { db: () => { throw new Error('no database'); }, providers: () => { throw new Error('no model'); } },
     );
     expect(['Acc+', 'Acc', 'CoR'].map((label) => figure(chartBench, label))).toEqual([33.33, 33.33, 0]);
+    // Grouped by task as ChartBench groups them: every pair under VE.
+    expect(chartBench.tables.find((t) => t.title === 'By task')?.rows.map((row) => [row[0], row[1]])).toEqual([['VE', 3]]);
+
+    // A file exported before VE (task "HQA") still reads, with the same figures.
+    const legacy = { name: 'legacy.jsonl', text: dataset.text.replaceAll('"task":"VE"', `"task":"${LEGACY_PAIRS_TASK}"`) };
+    expect(legacy.text).toContain('"task":"HQA"');
+    const legacyScore = await FILE_SCORERS.pairs.score(
+      { dataset: legacy, predictions: predictions((r, i) => (value(i === 0 ? r.answer : r.false_value) === value(original.get(r.id) ?? '') ? 'yes' : 'no')), rule: 'chartqa' },
+      { db: () => { throw new Error('no database'); }, providers: () => { throw new Error('no model'); } },
+    );
+    expect(legacyScore.figures).toEqual(fromOriginal.figures);
 
     const partial = await score({ name: 'p.json', text: JSON.stringify([{ id: `${exported.records[0]?.id ?? 0}#0`, prediction: 'yes' }, { id: '999#0', prediction: 'yes' }]) });
     expect(partial.warnings).toEqual([expect.stringMatching(/^1 predictions in p\.json name no assertion.*999#0/), expect.stringMatching(/^5 assertions .* have no prediction/)]);

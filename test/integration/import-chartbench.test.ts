@@ -64,6 +64,7 @@ describe('ChartBench import (real sample)', () => {
       const [first] = record.conversation;
       expect(stored?.query).toBe(first?.query);
       expect(stored?.label).toBe(first?.label);
+      // The sample's NQA labels are all numbers (one with a unit, "16.599M").
       expect(stored?.answer_kind).toBe(record.type.QA === 'Acc+' ? 'judgement_pair' : 'number');
       // Both entries, as published: the true assertion labelled Yes, then the false one labelled No.
       expect(ChartBenchFieldsSchema.parse(JSON.parse(stored?.benchmark_fields ?? 'null'))).toEqual({ benchmark: 'chartbench', ...record });
@@ -72,6 +73,23 @@ describe('ChartBench import (real sample)', () => {
     }
     const horizontal = RECORDS.find((r) => r.type.chart === 'bar' && r.type.image === 'horizontal_single');
     if (horizontal) expect(storedQa(horizontal.id)?.chart_type).toBe('horizontal_bar');
+  });
+
+  it('imports an NQA question whose label is Yes or No as a text question, not a number', () => {
+    // The sample holds no such record (the full test set does): real NQA records of the sample, their label set to Yes / No / " no ".
+    const nqa = RECORDS.filter((r) => r.type.QA === 'GPT-acc' && r.type.task === 'NQA').slice(0, 4);
+    expect(nqa).toHaveLength(4);
+    const [yes, no, spaced, numeric] = nqa as [PublishedRecord, PublishedRecord, PublishedRecord, PublishedRecord];
+    const relabel = (record: PublishedRecord, label: string) => ({ ...record, conversation: [{ ...record.conversation[0], label }] });
+    const lines = [relabel(yes, 'Yes'), relabel(no, 'No'), relabel(spaced, ' no '), numeric].map((record) => JSON.stringify(record));
+    const { report } = importFolder(db, sampleFolder(lines));
+    expect(report.errors).toEqual([]);
+    expect([yes, no, spaced, numeric].map((record) => [storedQa(record.id)?.label, storedQa(record.id)?.answer_kind])).toEqual([
+      ['Yes', 'text'],
+      ['No', 'text'],
+      [expect.stringMatching(/^\s*no\s*$/), 'text'],
+      [numeric.conversation[0]?.label, 'number'],
+    ]);
   });
 
   it('reads each image from its record path under --images; the rest are listed as image missing', () => {
