@@ -28,13 +28,22 @@ export const DEFAULT_JUDGE_CONCURRENCY = 8;
 /**
  * What the judge replies. `score` is any number, so a judge that says 2 is recorded as it said and
  * counted as an invalid 0 by the metric rather than argued with; `extracted_answer` may come as a
- * number (a tick value) or null (no answer found), as judges write them.
+ * number (a tick value) or null (no answer found), as judges write them. A boolean score is read
+ * as CharXiv reads it: `json.loads` gives Python's True/False, which equal 1/0, so `score not in
+ * [0, 1]` passes them and `sum` counts True as 1 (`src/get_stats.py`, and `verify_grading_output`
+ * for descriptive batches).
  */
 export const JudgeReplySchema = z.object({
   extracted_answer: z.union([z.string(), z.number(), z.null()]),
-  score: z.number(),
+  score: z.union([z.number(), z.boolean()]),
 });
 export type JudgeReply = z.infer<typeof JudgeReplySchema>;
+
+/** The grade a parsed judge reply gives: `true` is 1 and `false` 0, as in Python; a number as the judge said it. */
+export function gradeFromReply(wire: JudgeReply): { extracted_answer: string; score: number } {
+  const score = typeof wire.score === 'boolean' ? (wire.score ? 1 : 0) : wire.score;
+  return { extracted_answer: wire.extracted_answer === null ? '' : String(wire.extracted_answer), score };
+}
 
 export interface JudgeRequest {
   /** The caller's name for the answer (a prediction id), carried into its grade. */
@@ -122,7 +131,7 @@ export function createJudgeGrader(options: JudgeGraderOptions): JudgeGrader {
       messages,
       wireSchema: JudgeReplySchema,
       schemaName: 'JudgeGrade',
-      convert: (wire: JudgeReply) => ({ ok: true, value: { extracted_answer: wire.extracted_answer === null ? '' : String(wire.extracted_answer), score: wire.score } }),
+      convert: (wire: JudgeReply) => ({ ok: true, value: gradeFromReply(wire) }),
       model,
       temperature: JUDGE_TEMPERATURE,
       ...(options.signal ? { signal: options.signal } : {}),

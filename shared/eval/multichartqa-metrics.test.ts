@@ -19,6 +19,16 @@ describe('parseMultiChoice', () => {
     expect(parseMultiChoice('Between B and D I choose D')).toBe('D');
   });
 
+  // Vectors run through parse_multi_choice_response of Zivenzhu/Multi-chart-QA code/mmmu_utils.py
+  // (all_choices A–D): several "A."-form candidates are ranked by rfind(" A "), -1 for each, and
+  // np.argmax of a tie is the first candidate in choice order, not the last in the reply.
+  it('takes the first letter in choice order (A–D) when several "A." forms are the only candidates', () => {
+    expect(parseMultiChoice('B.is right, D.is wrong')).toBe('B');
+    expect(parseMultiChoice('A.x C.y')).toBe('A');
+    expect(parseMultiChoice('D.yes B.no')).toBe('B');
+    expect(parseMultiChoice('Not C.Pick A.or so')).toBe('A');
+  });
+
   it('reads "answer: x" in a long reply with no letter form, and gives null when nothing is found', () => {
     expect(parseMultiChoice('after long thought the final answer:b for sure')).toBeNull(); // no "answer: b" (no space)
     expect(parseMultiChoice('after long thought my Answer: b, is final')).toBe('B');
@@ -48,6 +58,37 @@ describe('parseOpenResponse', () => {
     // The reference's three patterns, run independently: the plain one also finds "200" inside "1,200",
     // pieces of "3.5e2", and "-7" of "-7.25," (a number followed by a comma is refused, so it backs off).
     expect(extractNumbers('from 1,200 to 3.5e2 and -7.25, or .5')).toEqual(['1,200', '3.5e2', '200', '3', '2', '-7', '.5']);
+  });
+});
+
+// Expected values are what the reference's normalize_str, extract_numbers and parse_open_response
+// (Zivenzhu/Multi-chart-QA code/mmmu_utils.py) return under Python 3.
+describe('the reference under Python 3: round(x, 2) and Unicode \\d / \\b', () => {
+  it('rounds to two decimals as Python\'s round does: half to even on the float\'s exact value', () => {
+    expect(normalizeAnswer('0.125')).toBe(0.12); // toFixed(2) gives 0.13
+    expect(normalizeAnswer('0.375')).toBe(0.38);
+    expect(normalizeAnswer('0.625')).toBe(0.62);
+    expect(normalizeAnswer('-0.125')).toBe(-0.12);
+    expect(normalizeAnswer('1,000.125')).toBe(1000.12);
+    expect(normalizeAnswer('2.675')).toBe(2.67); // not a tie: the float is 2.67499…
+    expect(normalizeAnswer('1.005')).toBe(1); // nor this: 1.00499…
+    expect(new Set(parseOpenResponse('The answer is 0.125 units'))).toEqual(new Set([0.12, '0.125 units']));
+    expect(new Set(parseOpenResponse('So it is 2.675 units'))).toEqual(new Set([2.67, '2.675 units']));
+  });
+
+  it('finds numbers written in any decimal digits, and none glued to a letter or a number sign', () => {
+    expect(extractNumbers('the answer is ١٢ apples')).toEqual(['١٢']);
+    expect(new Set(parseOpenResponse('The answer is ١٢ apples'))).toEqual(new Set([12, '١٢ apples']));
+    expect(new Set(parseOpenResponse('The answer is ١٢.٥'))).toEqual(new Set([12.5]));
+    // "µ" (U+00B5) is a letter, so no word boundary follows the 5.
+    expect(extractNumbers('the width is 5µm wide')).toEqual([]);
+    expect(parseOpenResponse('The width is 5µm wide')).toEqual(['5µm wide']);
+    // "²" is a number and "_" a word character; a combining accent is neither.
+    expect(extractNumbers('the value is 8² or 3_4')).toEqual(['4']);
+    expect(extractNumbers('growth is 6\u0301 and ٣e٢ now')).toEqual(['٣e٢', '6', '٢']);
+    expect(new Set(parseOpenResponse('Growth is 6\u0301 and ٣e٢ now'))).toEqual(new Set([2, 300, 6, '6\u0301 and ٣e٢ now']));
+    // "٬" (Arabic thousands separator) is not the pattern's comma: the digits around it are read apart.
+    expect(extractNumbers('the total is ١٬٢٣٤ or 1,234 people')).toEqual(['1,234', '١', '٢٣٤', '234']);
   });
 });
 

@@ -1,4 +1,5 @@
 import { relaxedCorrect, toFloat } from '../table/answers';
+import { pythonRound, pythonStrip } from '../table/python-float';
 import { percent } from './metrics';
 
 /**
@@ -25,18 +26,23 @@ const lastIndex = (text: string, needle: string) => text.lastIndexOf(needle);
 /**
  * The chosen letter of a multiple-choice reply, as MultiChartQA's parse_multi_choice_response:
  * letters in "(A)" form first, else " A " (a lone capital), else "A.", else — in a reply of more
- * than five words — "answer: a"; of several candidates the last in the reply wins. Null when no
- * letter is found (the reference then picks one at random; we count the reply wrong).
+ * than five words — "answer: a". Of several "(A)", " A " or "answer: a" candidates the last in the
+ * reply wins; of several "A." candidates the first in choice order (A–D) does, because the
+ * reference ranks them by where " A " occurs, which is nowhere for all of them, and `np.argmax`
+ * of a tie is the first. Null when no letter is found (the reference then picks one at random; we
+ * count the reply wrong).
  */
 export function parseMultiChoice(reply: string, choices: readonly string[] = MULTICHARTQA_CHOICES): string | null {
   let response = reply;
   for (const char of [',', '.', '!', '?', ';', ':', "'"]) response = stripChar(response, char);
   response = ` ${response.replace(/\n/g, ' ')} `;
-  const forms: ((choice: string) => string)[] = [(c) => `(${c})`, (c) => ` ${c} `, (c) => `${c}.`];
+  const forms: ((choice: string) => string)[] = [(c) => `(${c})`, (c) => ` ${c} `];
   for (const form of forms) {
     const found = choices.filter((choice) => response.includes(form(choice)));
     if (found.length > 0) return lastOf(found, (choice) => lastIndex(response, form(choice)));
   }
+  const dotted = choices.find((choice) => response.includes(`${choice}.`));
+  if (dotted !== undefined) return dotted;
   if (response.split(/\s+/).filter((word) => word !== '').length > 5) {
     const lower = response.toLowerCase();
     const found = choices.filter((choice) => lower.includes(`answer: ${choice.toLowerCase()}`));
@@ -88,17 +94,30 @@ function keyResponses(reply: string): string[] {
   return keys.length === 0 ? [response] : keys;
 }
 
+/**
+ * The reference's patterns as Python 3 runs them on a str: `\d` is any Unicode decimal digit
+ * (category Nd: "١٢", "５") and `\b` a boundary between a word character — a letter, a number
+ * (`str.isalnum()`) or "_" — and anything else, so "5µm" holds no number ("µ" is a letter) and
+ * "6́" does (a combining mark is no word character). JavaScript's `\d` and `\b` are ASCII-only.
+ */
+const D = String.raw`\p{Nd}`;
+const W = String.raw`[\p{L}\p{N}_]`;
+const B = String.raw`(?:(?<=${W})(?!${W})|(?<!${W})(?=${W}))`;
 const NUMBER_PATTERNS = [
-  /-?\b\d{1,3}(?:,\d{3})+\b/g, // 1,234,567
-  /-?\d+(?:\.\d+)?[eE][+-]?\d+/g, // 1.5e3
-  /-?(?:\d+\.\d+|\.\d+|\d+\b)(?![eE][+-]?\d+)(?![,\d])/g, // 12, 3.5, .5
-];
+  String.raw`-?${B}${D}{1,3}(?:,${D}{3})+${B}`, // 1,234,567
+  String.raw`-?${D}+(?:\.${D}+)?[eE][+-]?${D}+`, // 1.5e3
+  String.raw`-?(?:${D}+\.${D}+|\.${D}+|${D}+${B})(?![eE][+-]?${D}+)(?![,${D}])`, // 12, 3.5, .5
+].map((source) => new RegExp(source, 'gu'));
 
-const ANY_DIGIT = /\d/;
+const ANY_DIGIT = /\p{Nd}/u;
 
-/** extract_numbers: every number written in `text`, in the reference's order (with commas, scientific, plain). */
+/**
+ * extract_numbers: every number written in `text`, in the reference's order (with commas,
+ * scientific, plain), as written: a number in other digits ("١٢") is read by `normalizeAnswer`,
+ * which reads digits as Python's `float()` does.
+ */
 export function extractNumbers(text: string): string[] {
-  // Every pattern needs an ASCII digit: most key parts (a word, a letter) have none and skip the three scans.
+  // Every pattern needs a digit: most key parts (a word, a letter) have none and skip the three scans.
   if (!ANY_DIGIT.test(text)) return [];
   return NUMBER_PATTERNS.flatMap((pattern) => text.match(pattern) ?? []);
 }
@@ -106,12 +125,16 @@ export function extractNumbers(text: string): string[] {
 /** A parsed reply or gold part: a number (rounded to 2 decimals) or a lowercased string. */
 export type Normalized = number | string;
 
-/** normalize_str: a number when Python's float() reads it with commas removed, rounded to 2 decimals; else lowercased. */
+/**
+ * normalize_str: a number when Python's float() reads it with commas removed, rounded to 2
+ * decimals as Python's `round(x, 2)` rounds (half to even on the exact value: 0.125 → 0.12,
+ * where `toFixed(2)` gives 0.13); else lowercased.
+ */
 export function normalizeAnswer(text: string): Normalized {
-  const trimmed = text.trim();
+  const trimmed = pythonStrip(text);
   const value = trimmed.endsWith('%') ? null : toFloat(trimmed.includes(',') ? trimmed.replace(/,/g, '') : trimmed);
   if (value === null) return trimmed.toLowerCase();
-  return Number.isFinite(value) ? Number(value.toFixed(2)) : value;
+  return pythonRound(value, 2);
 }
 
 /** parse_open_response: the key parts, the numbers in them, each normalised, without repeats. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonFloat, pythonStrip } from './python-float';
+import { pythonFloat, pythonRound, pythonStrip } from './python-float';
 
 // Each value checked by hand in Python 3.11 (`float(s)`, `s.strip()`).
 describe('pythonFloat', () => {
@@ -49,5 +49,34 @@ describe('pythonStrip', () => {
     expect(pythonStrip('\ufeffa')).toBe('\ufeffa');
     expect(pythonStrip('\u200ba')).toBe('\u200ba');
     expect(pythonStrip(' a b ')).toBe('a b');
+  });
+});
+
+describe('pythonRound', () => {
+  // Each expected value is Python 3's round(x, d).
+  it('rounds half to even on the float’s exact value, where toFixed takes the larger', () => {
+    const cases: Array<[number, number, number]> = [
+      [0.125, 2, 0.12],
+      [0.375, 2, 0.38],
+      [0.625, 2, 0.62],
+      [-0.125, 2, -0.12],
+      [1000.125, 2, 1000.12],
+      [2.675, 2, 2.67],
+      [1.005, 2, 1],
+      [12.345, 1, 12.3],
+      [0.0125, 3, 0.013],
+      [2.5, 0, 2],
+      [3.5, 0, 4],
+      [0.5, 0, 0],
+      [1e22, 2, 1e22],
+    ];
+    for (const [value, digits, expected] of cases) expect(pythonRound(value, digits), `round(${value}, ${digits})`).toBe(expected);
+  });
+
+  it('keeps the sign of a negative that rounds to zero, and passes nan and inf through', () => {
+    expect(Object.is(pythonRound(-0.001, 2), -0)).toBe(true);
+    expect(pythonRound(Number.NaN, 2)).toBeNaN();
+    expect(pythonRound(-Infinity, 2)).toBe(-Infinity);
+    expect(() => pythonRound(1, 1.5)).toThrow(RangeError);
   });
 });

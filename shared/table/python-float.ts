@@ -80,3 +80,29 @@ function decimalValue(code: number): number {
   while (start > 0 && DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start -= 1;
   return (code - start) % 10;
 }
+
+/**
+ * Python's `round(value, digits)` for a float and 0 ≤ digits ≤ 20: the decimal nearest the
+ * float's exact value, a tie going to the even last digit (`round(0.125, 2)` is 0.12,
+ * `round(0.375, 2)` 0.38). `toFixed` rounds the same exact value but takes the larger on a tie
+ * (0.13), and a tie is possible only where the float is exactly half a unit of the last place
+ * (0.125 is; 2.675 is not, it is 2.67499…, and both give 2.67).
+ */
+export function pythonRound(value: number, digits: number): number {
+  if (!Number.isInteger(digits) || digits < 0 || digits > 20) throw new RangeError(`pythonRound digits must be a whole number 0–20, not ${digits}`);
+  // NaN and ±inf come back as they are; from 1e21 up a float has no fraction to round.
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e21) return value;
+  const magnitude = Math.abs(value);
+  let rounded = magnitude.toFixed(digits);
+  // toFixed(100) writes the float's exact value for every magnitude where a tie can occur (≥ 0.5·10^-digits).
+  const exact = magnitude.toFixed(100);
+  const point = exact.indexOf('.');
+  const beyond = exact.slice(point + 1 + digits);
+  if (/^50*$/.test(beyond)) {
+    const truncated = exact.slice(0, digits === 0 ? point : point + 1 + digits);
+    const lastDigit = Number(truncated.at(-1));
+    if (lastDigit % 2 === 0) rounded = truncated;
+  }
+  const result = Number(rounded);
+  return value < 0 || Object.is(value, -0) ? -result : result;
+}

@@ -45,6 +45,7 @@ const field = (text: string, name: string) => new RegExp(`^${name}: (.*)$`, 'm')
 
 /**
  * A judge that grades by exact match, except for marker responses: SAY-TWO is given score 2,
+ * SAY-TRUE / SAY-FALSE the JSON booleans, SAY-ONE-POINT-O the float 1.0,
  * MALFORMED-ONCE is answered with broken JSON until the repair turn, MALFORMED-ALWAYS always.
  */
 function judgeByMatch(chat: FakeChatRequest): FakeReply {
@@ -52,6 +53,9 @@ function judgeByMatch(chat: FakeChatRequest): FakeReply {
   const response = field(user, 'Response');
   const repairing = chat.messages.length > 2;
   if (response === 'SAY-TWO') return jsonReply({ extracted_answer: 'two', score: 2 });
+  if (response === 'SAY-TRUE') return jsonReply({ extracted_answer: 'yes', score: true });
+  if (response === 'SAY-FALSE') return jsonReply({ extracted_answer: 'no', score: false });
+  if (response === 'SAY-ONE-POINT-O') return textReply('{"extracted_answer": "one", "score": 1.0}');
   if (response === 'MALFORMED-ALWAYS' || (response === 'MALFORMED-ONCE' && !repairing)) return textReply('{"extracted_answer": "x", "score": ');
   const right = response.trim().toLowerCase() === field(user, 'Ground truth').trim().toLowerCase();
   return jsonReply({ extracted_answer: response, score: right ? 1 : 0 });
@@ -290,6 +294,25 @@ describe('CharXiv grading by the LLM judge', () => {
     } finally {
       fake.setDefault(judgeByMatch);
     }
+  });
+
+  it('reads a boolean score as CharXiv does (True counts 1, False 0) and a float 1.0 as 1', async () => {
+    const connection = providersFor(settingsWith(JUDGE), loadConfig({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url })).judge.connection;
+    if (!connection) throw new Error('no judge connection');
+    const grader = createJudgeGrader({ db, connection, model: JUDGE });
+    const responses = ['SAY-TRUE', 'SAY-FALSE', 'SAY-ONE-POINT-O', 'SAY-TWO'];
+    const requests = responses.map((response, i) => ({ id: `b${i}`, family: 'text-in-chart' as const, question: 'Which?', groundTruth: 'x', response }));
+    const { grades, totals } = await grader.grade(requests);
+    expect(totals).toMatchObject({ asked: 4, attempts: 4, failed: 0 });
+    expect(grades.map((g) => [g.outcome, g.extracted_answer, g.score])).toEqual([
+      ['graded', 'yes', 1],
+      ['graded', 'no', 0],
+      ['graded', 'one', 1],
+      ['graded', 'two', 2],
+    ]);
+    // Stored as the number it counts as: a second scoring reads 1 and 0 from the cache.
+    const again = await grader.grade(requests);
+    expect(again.grades.map((g) => [g.outcome, g.score])).toEqual([['cached', 1], ['cached', 0], ['cached', 1], ['cached', 2]]);
   });
 
   it('reports the file scorer’s progress through ScoreDeps.onProgress: (done, total) in order, ending at total, cached answers too', async () => {
