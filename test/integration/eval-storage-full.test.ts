@@ -3,6 +3,7 @@ import { endpointUrl } from '../../shared/api/endpoint';
 import { evalApi, EvalRunDetailResponseSchema, EvalRunResponseSchema, type EvalRun } from '../../shared/api/evaluations';
 import { getEvalRun } from '../../server/eval/eval-queries';
 import { buildStoredItem } from '../support/factories';
+import { fillDatabase } from '../support/fill-database';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -45,14 +46,7 @@ afterAll(async () => {
 
 /** The file filled to its limit, then allowed `SLACK_PAGES` more. */
 function fillDisk(): void {
-  db().exec('CREATE TABLE IF NOT EXISTS disk_filler (b BLOB)');
-  db().pragma(`max_page_count = ${Number(db().pragma('page_count', { simple: true }))}`);
-  const fill = db().prepare('INSERT INTO disk_filler VALUES (?)');
-  expect(() => {
-    for (;;) fill.run(Buffer.alloc(512));
-  }).toThrow(/full/);
-  expect(db().pragma('freelist_count', { simple: true })).toBe(0);
-  db().pragma(`max_page_count = ${Number(db().pragma('page_count', { simple: true })) + SLACK_PAGES}`);
+  fillDatabase(db(), SLACK_PAGES);
 }
 
 function freeDisk(): void {

@@ -8,6 +8,7 @@ import { ErrorBodySchema } from '../../shared/errors';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
 import { createVerifiedItem } from '../../server/items/item-service';
+import { fillDatabase } from '../support/fill-database';
 import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { HUMAN_ITEM } from '../support/item-factory';
@@ -103,13 +104,7 @@ describe('writes on a database that cannot take them answer 503 storage_unavaila
     expect(before).toMatchObject({ reviews: 0, leases: 1 });
 
     // Fill the file to its limit: free pages and the filler's own slack used up.
-    db().exec('CREATE TABLE IF NOT EXISTS disk_filler (b BLOB)');
-    db().pragma(`max_page_count = ${Number(db().pragma('page_count', { simple: true }))}`);
-    const fill = db().prepare('INSERT INTO disk_filler VALUES (?)');
-    expect(() => {
-      for (;;) fill.run(Buffer.alloc(512));
-    }).toThrow(/full/);
-    expect(db().pragma('freelist_count', { simple: true })).toBe(0);
+    fillDatabase(db());
 
     // The submission deletes the lease, then inserts the review: the insert fails, the delete is undone with it.
     expectStorageUnavailable(await reviewer.post(`/api/review/items/${itemId}`, review));

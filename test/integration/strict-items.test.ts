@@ -3,6 +3,7 @@ import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/a
 import { reverifyItem } from '../../server/items/reverify-items';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
+import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
 import { buildChart, buildQa } from '../support/factories';
 import { correctReply } from '../support/fake-hqa-model';
@@ -23,6 +24,42 @@ beforeAll(async () => {
 afterAll(async () => {
   await generation.close();
 });
+
+const NULL_OP = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
+
+/**
+ * One model item on a chart of its own (table confirmed, one factual QA), the fake answering every
+ * request with `reply` (its ops filled to the strict wire's every field): the run's report, and
+ * the one item it stored, read back through the API.
+ */
+async function oneModelItem(
+  split: string,
+  chart: { chartType: ChartType; header: string[]; rows: string[][] },
+  qa: { query: string; label: string },
+  reply: { assumption: string; asked: string; rationale: string; edit: Record<string, unknown>[]; program: string; answer: string },
+) {
+  const db = generation.server.server.ctx.db;
+  const chartId = buildChart(db, { split, chartType: chart.chartType, table: tableFromCells(chart.header, chart.rows) });
+  db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+  buildQa(db, { chartId, ...qa });
+  generation.fake.setDefault(() =>
+    jsonReply({
+      assumption: reply.assumption,
+      question: `${reply.assumption} ${reply.asked}`,
+      rationale: reply.rationale,
+      edit: reply.edit.map((op) => ({ ...NULL_OP, ...op })),
+      program: reply.program,
+      answer: reply.answer,
+      answer_type: 'decimal',
+      affects_answer: true,
+    }),
+  );
+  const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
+  expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
+  const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
+  const read = async () => ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body).item;
+  return { id: summary?.id ?? 0, item: await read(), read };
+}
 
 /** The fake's sound item asked as "which is largest?", its assumption saying where the value lands: a rank clause giving the answer away. */
 function rankClauseItem(chat: FakeChatRequest) {
@@ -108,28 +145,12 @@ describe('the offline engine and the plausible-change setting', () => {
 
 describe('a model answer with more decimals than the chart shows', () => {
   it('is stored at the chart\'s precision, with a note saying so; the verifier still matches it', async () => {
-    const db = generation.server.server.ctx.db;
-    const split = 'answer-precision';
-    const chartId = buildChart(db, { split, chartType: 'vertical_bar', table: tableFromCells(['Country', 'Rate'], [['Italy', '14.2'], ['Spain', '16.1'], ['France', '15.3']]) });
-    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
-    buildQa(db, { chartId, query: 'What is the rate of Italy?', label: '14.2' });
-    const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
-    generation.fake.setDefault(() =>
-      jsonReply({
-        assumption: 'Suppose the rate of Italy were 10% higher.',
-        question: 'Suppose the rate of Italy were 10% higher. What would the rate of Italy be?',
-        rationale: '14.2 × 1.1 = 15.62.',
-        edit: [{ ...nullOp, op: 'scale', row: 'Italy', factor: 1.1 }],
-        program: 'value("Italy")',
-        answer: '15.62',
-        answer_type: 'decimal',
-        affects_answer: true,
-      }),
+    const { item } = await oneModelItem(
+      'answer-precision',
+      { chartType: 'vertical_bar', header: ['Country', 'Rate'], rows: [['Italy', '14.2'], ['Spain', '16.1'], ['France', '15.3']] },
+      { query: 'What is the rate of Italy?', label: '14.2' },
+      { assumption: 'Suppose the rate of Italy were 10% higher.', asked: 'What would the rate of Italy be?', rationale: '14.2 × 1.1 = 15.62.', edit: [{ op: 'scale', row: 'Italy', factor: 1.1 }], program: 'value("Italy")', answer: '15.62' },
     );
-    const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
-    expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
-    const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
-    const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
     expect(item.answer).toBe('15.6');
     expect(item.verifier.match).toBe(true);
     expect(item.verifier.lint).toContainEqual({ code: 'answer_rounded', severity: 'info', message: 'the answer 15.62 was rounded to 15.6, the decimals the chart shows' });
@@ -141,40 +162,31 @@ describe('a model answer with more decimals than the chart shows', () => {
 describe('a model item whose program does not give the factual label on the original chart', () => {
   it('is stored with a warning naming both answers, which re-verification keeps', async () => {
     const db = generation.server.server.ctx.db;
-    const split = 'misses-label';
-    // "The light blue bar" is on the image; the model took the wrong series (ChartQA 1304: the median read 45.5, the label 37).
-    const chartId = buildChart(db, { split, chartType: 'grouped_bar', table: tableFromCells(['Group', 'Somewhat likely', 'Very likely'], [['Dem', '20', '37'], ['Rep', '54', '85'], ['Total', '37', '35']]) });
-    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
-    buildQa(db, { chartId, query: 'What is the value of Somewhat likely for Total?', label: '37' });
-    const nullOp = { row: null, series: null, value: null, factor: null, delta: null, rows: null, values: null };
-    generation.fake.setDefault(() =>
-      jsonReply({
-        assumption: 'Suppose every Very likely share were halved.',
-        question: 'Suppose every Very likely share were halved. What is the value of Somewhat likely for Total?',
-        rationale: '35 / 2 = 17.5.',
-        edit: [{ ...nullOp, op: 'scale', series: 'Very likely', factor: 0.5 }],
-        program: 'value("Total", "Very likely")',
-        answer: '17.5',
-        answer_type: 'decimal',
-        affects_answer: true,
-      }),
-    );
     putSettings(db, { keep_items_with_errors: true });
     try {
-      const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
-      expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
-      const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
+      // "The light blue bar" is on the image; the model took the wrong series (ChartQA 1304: the median read 45.5, the label 37).
+      const { id, item, read } = await oneModelItem(
+        'misses-label',
+        { chartType: 'grouped_bar', header: ['Group', 'Somewhat likely', 'Very likely'], rows: [['Dem', '20', '37'], ['Rep', '54', '85'], ['Total', '37', '35']] },
+        { query: 'What is the value of Somewhat likely for Total?', label: '37' },
+        {
+          assumption: 'Suppose every Very likely share were halved.',
+          asked: 'What is the value of Somewhat likely for Total?',
+          rationale: '35 / 2 = 17.5.',
+          edit: [{ op: 'scale', series: 'Very likely', factor: 0.5 }],
+          program: 'value("Total", "Very likely")',
+          answer: '17.5',
+        },
+      );
       const finding = {
         code: 'misses_factual_label',
         severity: 'warning',
         message: "the program gives 35 on the original chart, but the factual question's label is 37: it may read another series or row than the question means",
       };
-      const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
       expect(item.verifier.lint).toContainEqual(finding);
       // Verified again (as after a curator's edit): the finding is the verifier's, so it is found again.
-      reverifyItem(db, summary?.id ?? 0);
-      const again = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body).item;
-      expect(again.verifier.lint).toContainEqual(finding);
+      reverifyItem(db, id);
+      expect((await read()).verifier.lint).toContainEqual(finding);
     } finally {
       putSettings(db, { keep_items_with_errors: false });
     }
