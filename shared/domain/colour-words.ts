@@ -20,6 +20,9 @@ const COLOURS = [
 ];
 const GENERIC = ['colour', 'colours', 'color', 'colors', 'coloured', 'colored'];
 
+/** The words colour/color themselves: "how many colours" counts, it names no colour. */
+export const GENERIC_COLOUR_WORDS: ReadonlySet<string> = new Set(GENERIC);
+
 const COLOUR_PHRASE = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:(?:${SHADES.join('|')})[\\s-]+)?(?:${COLOURS.join('|')})(?![\\p{L}\\p{N}])|(?<![\\p{L}\\p{N}])(?:${GENERIC.join('|')})(?![\\p{L}\\p{N}])`,
   'giu',

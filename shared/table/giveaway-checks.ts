@@ -105,6 +105,17 @@ function swapPartner(edit: Edit | null, before: Scalar | null, after: Scalar | n
   return null;
 }
 
+/** The cells of `edited` the edit's `set` ops write (row and series index), in edit order. */
+function setCellsOf(edit: Edit, edited: DataTable): { r: number; s: number }[] {
+  const rowLabels = edited.rows.map((row) => row.label);
+  return edit.flatMap((op) => {
+    if (op.op !== 'set') return [];
+    const r = findLabelIndex(rowLabels, labelText(op.row));
+    const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
+    return r !== -1 && s !== -1 ? [{ r, s }] : [];
+  });
+}
+
 /** Numbers written in the assumption (1,200 as 1200; 45% as 45). */
 function statedNumbers(assumption: string): number[] {
   return [...assumption.replace(/(\d),(\d{3})/g, '$1$2').matchAll(/-?\d+(?:\.\d+)?/g)].map((match) => Number(match[0]));
@@ -125,14 +136,7 @@ function determinedByAssumption({ assumption, program, original, edited, edit }:
   if (read.size === 0) return null;
   const stated = statedNumbers(assumption);
   const fixed = new Set<string>();
-  const rowLabels = edited.rows.map((row) => row.label);
-  const setCells: [number, number][] = [];
-  for (const op of edit) {
-    if (op.op !== 'set') continue;
-    const r = findLabelIndex(rowLabels, labelText(op.row));
-    const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
-    if (r !== -1 && s !== -1) setCells.push([r, s]);
-  }
+  const setCells = setCellsOf(edit, edited).map(({ r, s }): [number, number] => [r, s]);
   // A set cell is fixed by the words when they state its value, or when every set cell lies on
   // one trend they state ("a constant 1 every period, starting from 27"); a swap written as two
   // sets, or values scaled and rounded one by one, state nothing.
@@ -179,14 +183,7 @@ function stepAlone({ assumption, program, edited, edit }: GiveawayInput, after: 
   if (edit === null || typeof after !== 'number') return null;
   const reads = programReads(program, edited);
   if (reads === null || reads.labels) return null;
-  const rowLabels = edited.rows.map((row) => row.label);
-  const cells: { r: number; s: number }[] = [];
-  for (const op of edit) {
-    if (op.op !== 'set') continue;
-    const r = findLabelIndex(rowLabels, labelText(op.row));
-    const s = op.series === undefined ? (edited.series.length === 1 ? 0 : -1) : findLabelIndex(edited.series, labelText(op.series));
-    if (r !== -1 && s !== -1) cells.push({ r, s });
-  }
+  const cells = setCellsOf(edit, edited);
   if (cells.length < 3 || new Set(cells.map((cell) => cell.s)).size !== 1) return null;
   cells.sort((a, b) => a.r - b.r);
   const values = cells.map(({ r, s }) => edited.rows[r]?.values[s]);

@@ -1,11 +1,11 @@
 import type { ChartType } from '../../../shared/domain/chart-types';
-import { colourWordsIn } from '../../../shared/domain/colour-words';
+import { colourWordsIn, GENERIC_COLOUR_WORDS } from '../../../shared/domain/colour-words';
 import { normalizeLabel } from '../../../shared/table/labels';
 import { questionText, tableMentions } from '../../../shared/table/label-mentions';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
 import { literal, withoutFootnote } from './phrasing';
-import type { QuestionProgram } from './question-program';
+import { labelHalfUnit, labelNumber, numberAgreesWithLabel, type QuestionProgram } from './question-program';
 
 /**
  * What the rules can still say about a factual question they could not program (no reading of
@@ -19,13 +19,6 @@ import type { QuestionProgram } from './question-program';
  *   the argmax of the series peaking in 2020). They do not say what the question asks; they say
  *   which proposals' operations can move such an answer, so a choice list offers those first.
  */
-
-/**
- * How far a plain reading may be from the label and still agree: the label's own rounding or
- * 0.5 %, as a program must reproduce it (question-program.ts). The benchmark's 5 % would let
- * 2008's 14,005,615 arrests pass for 1990's 14,195,100.
- */
-const AGREE_SHARE = 0.005;
 
 /** Words that make a question more than one cell or one extreme: it is then not read plainly. */
 const NOT_PLAIN = /\b(average|mean|median|sum|total|combined|together|differ\w*|gap|change[sd]?|increas\w*|decreas\w*|grow\w*|rise|rose|fall|fell|drop\w*|declin\w*|ratio|times|how many|count|more than|less than|fewer|above|below|over|under|exceed\w*|compared?|than|between|from|since|after|before|until|during|first|last|second|third|fourth|fifth|2nd|3rd|4th|5th|median|middle|rank\w*|percent\w* of|share of|per ?cent|proportion)\b/;
@@ -55,8 +48,8 @@ export function labelDisagreement(query: string, label: string, table: DataTable
   if (rows.length === 1 && rows[0] && !wantsMax && !wantsMin) {
     const row = rows[0].label;
     const result = runProgram(table, named === null ? `value(${literal(row)})` : `value(${literal(row)}, ${literal(named)})`);
-    const target = numberOf(label);
-    if (!result.ok || typeof result.value !== 'number' || target === null || agrees(result.value, target, label)) return null;
+    // As a program must reproduce it (question-program.ts): the benchmark's 5 % would let 2008's 14,005,615 arrests pass for 1990's 14,195,100.
+    if (!result.ok || typeof result.value !== 'number' || labelNumber(label) === null || numberAgreesWithLabel(result.value, label)) return null;
     return { reading: `${row}'s ${named ?? table.series[0] ?? 'value'}`, value: result.answer };
   }
   if (rows.length === 0 && wantsMax !== wantsMin && ASKS_LABEL.test(q)) {
@@ -85,10 +78,9 @@ export function asksStatedValue(query: string, label: string, table: DataTable):
   const named = [...rows, ...series];
   const stated = [...q.matchAll(/(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*%?/g)].filter((m) => !named.some((mention) => m.index >= mention.at && m.index < mention.end));
   const cells = table.rows.flatMap((row) => row.values.filter((value): value is number => value !== null));
-  return stated.length === 1 && stated.some((m) => cells.some((value) => Math.abs(value - Number((m[1] ?? '').replace(/,/g, ''))) <= halfUnit(m[1] ?? '') + 1e-9));
+  return stated.length === 1 && stated.some((m) => cells.some((value) => Math.abs(value - Number((m[1] ?? '').replace(/,/g, ''))) <= labelHalfUnit(m[1] ?? '') + 1e-9));
 }
 
-const GENERIC_COLOUR_WORDS = new Set(['colour', 'colours', 'color', 'colors', 'coloured', 'colored']);
 
 /**
  * "Which country is represented by the red line?", "the blue line belongs to what?": the answer is
@@ -119,12 +111,12 @@ export function standInPrograms(label: string, table: DataTable): QuestionProgra
     }
     return out;
   }
-  const target = numberOf(label);
+  const target = labelNumber(label);
   if (target === null) return out;
   const holding = table.rows.flatMap((row) =>
     table.series.flatMap((name, s) => {
       const value = row.values[s];
-      return typeof value === 'number' && Math.abs(value - target) <= halfUnit(label) + 1e-9 ? [{ row: row.label, name }] : [];
+      return typeof value === 'number' && Math.abs(value - target) <= labelHalfUnit(label) + 1e-9 ? [{ row: row.label, name }] : [];
     }),
   );
   // A value printed on several bars does not say which one the question reads.
@@ -134,19 +126,4 @@ export function standInPrograms(label: string, table: DataTable): QuestionProgra
   const result = runProgram(table, program);
   if (result.ok) out.push({ program, shape: 'lookup', rows: [row], series: multi ? [name] : [], answer: result.answer, seriesSettledByLabel: true });
   return out;
-}
-
-function numberOf(label: string): number | null {
-  const text = label.trim().replace(/%$/, '').replace(/(\d),(\d{3})/g, '$1$2');
-  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
-}
-
-function agrees(value: number, target: number, label: string): boolean {
-  const gap = Math.abs(value - target);
-  return gap <= halfUnit(label) + 1e-9 || gap <= AGREE_SHARE * Math.abs(target);
-}
-
-/** Half a unit of the label's last digit: "9.9" stands for anything from 9.85 to 9.95. */
-function halfUnit(label: string): number {
-  return 0.5 * 10 ** -(label.trim().replace(/%$/, '').split('.')[1]?.length ?? 0);
 }

@@ -4,12 +4,9 @@ import { normalizeLabel } from '../../../shared/table/labels';
 import { questionText, tableMentions, type Mention } from '../../../shared/table/label-mentions';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram, type Scalar } from '../../../shared/table/program';
-import { colourWordsIn } from '../../../shared/domain/colour-words';
+import { colourWordsIn, GENERIC_COLOUR_WORDS } from '../../../shared/domain/colour-words';
 import { literal } from './phrasing';
 import { yesNoProgram } from './yes-no-program';
-
-/** "How many colour bars are shown" counts bars; only a named colour needs the image. */
-const GENERIC_COLOUR_WORDS = new Set(['colour', 'colours', 'color', 'colors', 'coloured', 'colored']);
 
 /**
  * The factual question itself as a program. The offline engine asks the factual question
@@ -128,13 +125,26 @@ const LABEL_TOLERANCE = 0.005;
  * benchmark's 5% would let a neighbouring row's value pass for the asked one.
  */
 function reproduces(value: Scalar, label: string, table: DataTable): boolean {
-  if (typeof value !== 'number') return answersAgree(value, label, [table]);
+  return typeof value === 'number' ? numberAgreesWithLabel(value, label) : answersAgree(value, label, [table]);
+}
+
+/** A label as a number ("1,833", "14.2%"), or null when it is not one. */
+export function labelNumber(label: string): number | null {
   const text = label.trim().replace(/%$/, '').replace(/(\d),(\d{3})/g, '$1$2');
-  if (!/^-?\d+(\.\d+)?$/.test(text)) return false;
-  const target = Number(text);
-  const halfUnit = 0.5 * 10 ** -(text.split('.')[1]?.length ?? 0);
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+}
+
+/** Half a unit of a number label's last digit: "9.9" stands for anything from 9.85 to 9.95. */
+export function labelHalfUnit(label: string): number {
+  return 0.5 * 10 ** -(label.trim().replace(/%$/, '').split('.')[1]?.length ?? 0);
+}
+
+/** A number the label stands for: within its rounding, or LABEL_TOLERANCE of it. */
+export function numberAgreesWithLabel(value: number, label: string): boolean {
+  const target = labelNumber(label);
+  if (target === null) return false;
   const gap = Math.abs(value - target);
-  return gap <= halfUnit + 1e-9 || gap <= LABEL_TOLERANCE * Math.abs(target);
+  return gap <= labelHalfUnit(label) + 1e-9 || gap <= LABEL_TOLERANCE * Math.abs(target);
 }
 
 /** "rounded to two decimals", "to the nearest whole number": the program rounds as the question asks. */
