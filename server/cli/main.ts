@@ -3,7 +3,7 @@ import type { ImportCommandOptions } from './import-command';
 import type { UserAction } from './user-command';
 import type { VerifyCommandOptions } from '../verify/verify-command';
 import type { GenerateOptions } from './generate-command';
-import type { ScoreCommandOptions } from '../eval/score-command';
+import type { ScoreFileCommandOptions } from '../eval/score-file-command';
 import type { ExportCommandOptions } from '../export/export-command';
 import type { EvalCommandOptions } from '../eval/eval-command';
 import type { RecordCommandOptions } from '../eval/record-command';
@@ -75,21 +75,16 @@ program
 
 program
   .command('score')
-  .description('score model predictions on a Chart-HQA export: relaxed accuracy, per answer type, variance, bias rate, decline rate')
-  .requiredOption('--dataset <export.json>', 'a chart-hqa export')
-  .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] of the hypothetical questions')
-  .option('--baseline <p.json>', 'predictions of the same model on the original factual questions, for the decline rate')
-  .option('--json', 'print only the JSON result or { error }')
-  .option('--format <format>', 'chart-hqa (default), or a seed benchmark\'s files: chartbench, multichartqa, charxiv, pairs (docs/benchmark-metrics.md)')
+  .description('score model predictions on a dataset: a Chart-HQA export (relaxed accuracy, per answer type, variance, bias rate, decline rate) or a seed benchmark\'s files (docs/benchmark-metrics.md)')
+  .requiredOption('--dataset <file>', 'a chart-hqa export, or the benchmark\'s dataset file for --format')
+  .requiredOption('--predictions <p.json>', 'predictions [{ id, prediction, raw }] (hqa eval output), or the benchmark\'s result file')
+  .option('--baseline <p.json>', 'chart-hqa: predictions of the same model on the original factual questions, for the decline rate')
+  .option('--json', 'print only the JSON report { format, title, figures[{ key, label, value, unit, note }], tables, warnings } or { error }')
+  .option('--format <format>', 'chart-hqa (default), chartbench, multichartqa, charxiv or pairs (docs/benchmark-metrics.md)')
   .option('--rule <rule>', 'scoring rule: chartqa (pix2struct, default), qwen-vl or chartbench; the others\' accuracy is shown beside (docs/scoring-rules.md)')
-  .action(async (options: ScoreCommandOptions & { format?: string; rule?: string }) => {
-    if (options.format !== undefined && options.format !== 'chart-hqa') {
-      const { runScoreFile } = await import('../eval/score-file-command');
-      process.exitCode = await runScoreFile({ ...options, format: options.format });
-      return;
-    }
-    const { runScore } = await import('../eval/score-command');
-    process.exitCode = runScore(options);
+  .action(async (options: ScoreFileCommandOptions) => {
+    const { runScoreFile } = await import('../eval/score-file-command');
+    process.exitCode = await runScoreFile(options);
   });
 
 program

@@ -9,7 +9,7 @@ import type { EvalExecutor } from './eval-executor';
 import { importEvalRun } from './eval-import';
 import { listPublished, removePublishedTable, uploadPublishedTable } from './published-figures';
 import { runRuleAccuracies } from './rule-figures';
-import { FILE_SCORERS } from './file-scorers';
+import { scoreFile } from './file-scorers';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { evalBreakdown, getEvalRun, iteratePredictions, listEvalRuns, listResults, publicEvalRun, unsolvedQuestions } from './eval-queries';
@@ -75,7 +75,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     api,
     evalApi.scoreFile,
     'reviewer',
-    ({ body }) => FILE_SCORERS[body.format].score(body, scoreDeps),
+    ({ body: { format, ...input } }) => scoreFile(format, input, scoreDeps),
     { before: [express.json({ limit: IMPORT_BODY_LIMIT })] },
   );
   handle(api, publishedFiguresApi.list, 'reviewer', () => ({ tables: listPublished(ctx.db) }));

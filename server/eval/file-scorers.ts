@@ -2,11 +2,12 @@ import type { Db } from '../../db/database';
 import type { ScoreFileFormat, ScoreReport } from '../../shared/eval/score-report';
 import type { ScoringRule } from '../../shared/eval/scoring-rules';
 import type { Providers } from '../llm/model-roles';
+import { chartHqaReport, scoreChartHqaTexts } from './chart-hqa-file';
 import { chartBenchReport, scoreChartBenchTexts } from './chartbench-file';
 import { multiChartQaReport, scoreMultiChartQaTexts } from './multichartqa-file';
 import { pairsReport, scorePairsTexts } from './pairs-file';
 import { scoreCharxiv } from './score-charxiv';
-import type { NamedText } from './score-file-input';
+import { ScoreFileError, type NamedText } from './score-file-input';
 
 /**
  * One scorer per seed-benchmark format, all answering the same ScoreReport, so `hqa score
@@ -18,6 +19,8 @@ export interface ScoreFileInput {
   dataset: NamedText;
   predictions: NamedText;
   rule: ScoringRule;
+  /** The same model's predictions on the original factual questions (Chart-HQA's decline rate); other formats refuse it. */
+  baseline?: NamedText;
 }
 
 /**
@@ -39,6 +42,10 @@ export interface FileScorer {
 }
 
 export const FILE_SCORERS: Record<ScoreFileFormat, FileScorer> = {
+  'chart-hqa': {
+    describe: 'Chart-HQA: dataset = hqa export (chart-hqa JSON); predictions = hqa eval output [{ id, prediction, raw }]; --baseline = the same model on the original factual questions (hqa eval --original), for the decline rate',
+    score: ({ dataset, predictions, rule, baseline }) => Promise.resolve(chartHqaReport(scoreChartHqaTexts(dataset, predictions, rule, baseline))),
+  },
   chartbench: {
     describe: 'ChartBench: dataset = its JSONL (test.jsonl); predictions = [{ id: "<record id>#<conversation index>", prediction }] or its result JSONL (conversation[].answer)',
     score: ({ dataset, predictions, rule }) => Promise.resolve(chartBenchReport(scoreChartBenchTexts(dataset, predictions, rule))),
@@ -56,3 +63,9 @@ export const FILE_SCORERS: Record<ScoreFileFormat, FileScorer> = {
     score: ({ dataset, predictions }) => Promise.resolve(pairsReport(scorePairsTexts(dataset, predictions))),
   },
 };
+
+/** Scores a file in its format; the one way the CLI and the score-file route both score. */
+export function scoreFile(format: ScoreFileFormat, input: ScoreFileInput, deps: ScoreDeps): Promise<ScoreReport> {
+  if (input.baseline !== undefined && format !== 'chart-hqa') throw new ScoreFileError(`baseline: only a chart-hqa dataset has a decline rate, not ${format}`);
+  return FILE_SCORERS[format].score(input, deps);
+}

@@ -5,16 +5,19 @@ import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../../shared/eval/scori
 import { loadConfig } from '../config';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
-import { FILE_SCORERS, type ScoreDeps } from './file-scorers';
+import { scoreFile, type ScoreDeps } from './file-scorers';
 import { formatScoreReport } from './format-report';
 import { readMultiChartQaDirectory } from './multichartqa-file';
 import { ScoreFileError, type NamedText } from './score-file-input';
 import { scoreProgress } from './score-progress';
 
 export interface ScoreFileCommandOptions {
-  format: string;
+  /** Default chart-hqa. */
+  format?: string;
   dataset: string;
   predictions: string;
+  /** Chart-HQA only: the same model's predictions on the factual questions, for the decline rate. */
+  baseline?: string;
   rule?: string;
   json?: boolean;
 }
@@ -42,12 +45,17 @@ function lazyDeps(onProgress: ScoreDeps['onProgress']): ScoreDeps {
 
 /** Scores one file in a seed-benchmark format; throws ScoreFileError on bad input or options. */
 export async function scoreFileCommand(options: ScoreFileCommandOptions, onProgress?: ScoreDeps['onProgress']): Promise<ScoreReport> {
-  const format = ScoreFileFormatSchema.safeParse(options.format);
-  if (!format.success) throw new ScoreFileError(`--format: expected chart-hqa, ${ScoreFileFormatSchema.options.join(', ')}; got "${options.format}"`);
+  const format = ScoreFileFormatSchema.safeParse(options.format ?? 'chart-hqa');
+  if (!format.success) throw new ScoreFileError(`--format: expected ${ScoreFileFormatSchema.options.join(', ')}; got "${options.format ?? ''}"`);
   const rule = ScoringRuleSchema.safeParse(options.rule ?? DEFAULT_SCORING_RULE);
   if (!rule.success) throw new ScoreFileError(`--rule: expected ${ScoringRuleSchema.options.join(', ')}; got "${options.rule ?? ''}"`);
-  const input = { dataset: readDataset(format.data, options.dataset), predictions: readNamed(options.predictions, 'predictions'), rule: rule.data };
-  return FILE_SCORERS[format.data].score(input, lazyDeps(onProgress));
+  const input = {
+    dataset: readDataset(format.data, options.dataset),
+    predictions: readNamed(options.predictions, 'predictions'),
+    rule: rule.data,
+    ...(options.baseline === undefined ? {} : { baseline: readNamed(options.baseline, 'baseline') }),
+  };
+  return scoreFile(format.data, input, lazyDeps(onProgress));
 }
 
 /** `hqa score --format <fmt>`: prints the report (text, or JSON with --json); 1 with one line naming the file and field on bad input. */

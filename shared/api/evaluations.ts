@@ -275,6 +275,8 @@ export const ScoreFileRequestSchema = z.object({
   rule: ScoringRuleSchema.default(DEFAULT_SCORING_RULE),
   dataset: ScoreFileTextSchema,
   predictions: ScoreFileTextSchema,
+  /** Chart-HQA only: the same model's predictions on the factual questions, for the decline rate. */
+  baseline: ScoreFileTextSchema.optional(),
 });
 export type ScoreFileRequest = z.input<typeof ScoreFileRequestSchema>;
 

@@ -2,15 +2,17 @@ import { z } from 'zod';
 
 /**
  * What scoring a file in one of the field's formats reports, one shape for every benchmark's
- * metrics (ChartBench's Acc+, MultiChartQA's partial credit, CharXiv's judge grades, Chart-HQA
+ * metrics (Chart-HQA's relaxed accuracy, bias and decline rates, ChartBench's Acc+, MultiChartQA's partial credit, CharXiv's judge grades, Chart-HQA
  * judgement pairs), so `hqa score --format …` prints and the Evaluation page shows any of them
  * without code per format. Figures are already rounded (percentages half-up to two decimals).
  */
-export const SCORE_FILE_FORMATS = ['chartbench', 'multichartqa', 'charxiv', 'pairs'] as const;
+export const SCORE_FILE_FORMATS = ['chart-hqa', 'chartbench', 'multichartqa', 'charxiv', 'pairs'] as const;
 export const ScoreFileFormatSchema = z.enum(SCORE_FILE_FORMATS);
 export type ScoreFileFormat = z.infer<typeof ScoreFileFormatSchema>;
 
 export const ReportFigureSchema = z.object({
+  /** A stable name for programs reading `--json` (`relaxed_accuracy`, `decline_rate` …); the label is for people. */
+  key: z.string().optional(),
   label: z.string(),
   /** Null when undefined (an empty denominator). */
   value: z.number().nullable(),

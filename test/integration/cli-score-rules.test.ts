@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { ScoreReportSchema } from '../../shared/eval/score-report';
 import { runCli } from '../support/cli';
-import { buildExport, buildExportItem, scoreScratch } from '../support/score-export';
+import { buildExport, buildExportItem, figuresByKey, scoreScratch } from '../support/score-export';
 
 /** `hqa score --rule`: the score under the chosen rule, the others' relaxed accuracy beside it. */
 
@@ -28,8 +28,6 @@ const [CHARTQA, QWEN, CHARTBENCH] = [count(4), count(5), count(6)];
 const datasetPath = write('export.json', buildExport(CASES.map(([id, gold, type]) => buildExportItem(id, gold, type, 'Altura'))));
 const predictionsPath = write('predictions.json', CASES.map(([id, , , prediction]) => ({ id, prediction, raw: prediction ?? '' })));
 
-const ByRuleSchema = z.array(z.object({ rule: z.string(), items: z.number(), correct: z.number(), accuracy: z.number().nullable() }));
-const OutputSchema = z.object({ rule: z.string(), relaxed_accuracy: z.number().nullable(), counts: z.object({ correct: z.number() }), by_rule: ByRuleSchema });
 
 const pct = (n: number) => Math.round((n / CASES.length) * 10000) / 100;
 
@@ -47,28 +45,29 @@ describe('hqa score --rule', () => {
     const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json', ...(flag ? ['--rule', flag] : [])], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    const output = OutputSchema.parse(JSON.parse(result.stdout));
-    expect(output.rule).toBe(rule);
-    expect(output.counts.correct).toBe(correct);
-    expect(output.relaxed_accuracy).toBe(pct(correct));
-    expect(output.by_rule).toEqual([
-      { rule: 'chartqa', items: 9, correct: CHARTQA, accuracy: pct(CHARTQA) },
-      { rule: 'qwen-vl', items: 9, correct: QWEN, accuracy: pct(QWEN) },
-      { rule: 'chartbench', items: 9, correct: CHARTBENCH, accuracy: pct(CHARTBENCH) },
+    const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
+    expect(report.title).toContain(`under the ${rule} rule`);
+    expect(report.figures.find((figure) => figure.key === 'relaxed_accuracy')?.note).toBe(`${correct} of 9; 1 without a prediction`);
+    expect(figuresByKey(report).relaxed_accuracy).toBe(pct(correct));
+    expect(report.tables[0]?.rows).toEqual([
+      ['chartqa', 9, CHARTQA, pct(CHARTQA)],
+      ['qwen-vl', 9, QWEN, pct(QWEN)],
+      ['chartbench', 9, CHARTBENCH, pct(CHARTBENCH)],
     ]);
   });
 
   it('prints the chosen rule, its score, and the other rules beside it', () => {
     const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'chartbench'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^scoring rule {2}chartbench: ChartBench/);
-    expect(result.stdout).toContain(`relaxed accuracy  ${pct(CHARTBENCH).toFixed(2)}%  (${CHARTBENCH}/9; 1 without a prediction)`);
-    expect(result.stdout).toContain(`under the other rules  chartqa ${pct(CHARTQA).toFixed(2)}% (${CHARTQA}/9)  qwen-vl ${pct(QWEN).toFixed(2)}% (${QWEN}/9)`);
+    expect(result.stdout).toMatch(/^Chart-HQA chart-hqa: 9 hypothetical questions, numbers scored under the chartbench rule \(ChartBench/);
+    expect(result.stdout).toMatch(new RegExp(`Relaxed accuracy\\s+${pct(CHARTBENCH).toFixed(2)}%\\s+\\(${CHARTBENCH} of 9; 1 without a prediction\\)`));
+    expect(result.stdout).toMatch(new RegExp(`chartqa\\s+9\\s+${CHARTQA}\\s+${pct(CHARTQA)}\\n`));
+    expect(result.stdout).toMatch(new RegExp(`qwen-vl\\s+9\\s+${QWEN}\\s+${pct(QWEN)}\\n`));
   });
 
   it('refuses an unknown rule, naming the option and the rules', () => {
     const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'vqa', '--json'], { dbPath });
     expect(result.status).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ error: { message: '--rule: "vqa" is not a scoring rule; use one of chartqa, qwen-vl, chartbench' } });
+    expect(JSON.parse(result.stdout)).toEqual({ error: { message: '--rule: expected chartqa, qwen-vl, chartbench; got "vqa"' } });
   });
 });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runCli } from '../support/cli';
-import { buildExport, buildExportItem, scoreScratch } from '../support/score-export';
+import { ScoreReportSchema } from '../../shared/eval/score-report';
+import { buildExport, buildExportItem, figuresByKey, scoreScratch } from '../support/score-export';
 
 const { dir, write } = scoreScratch('hqa-cli-score-');
 const dbPath = ':memory:';
@@ -36,37 +37,27 @@ const baselinePath = write('baseline.json', [
 const ErrorSchema = z.strictObject({ error: z.strictObject({ message: z.string() }) });
 
 describe('hqa score', () => {
-  it('prints only the JSON scores, matching hand-computed values', () => {
+  it('prints only the JSON report, its figures matching hand-computed values', () => {
     const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
+    const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
+    expect(report.format).toBe('chart-hqa');
+    expect(figuresByKey(report)).toEqual({
       relaxed_accuracy: 60, // 3 of 5
-      by_answer_type: { integer: 100, decimal: 100, boolean: 0, text: 0 },
+      accuracy_integer: 100,
+      accuracy_decimal: 100,
+      accuracy_boolean: 0,
+      accuracy_text: 0,
       answer_type_variance: 2500, // mean 50, every deviation ±50
       bias_rate: 25, // 1 of the 4 items whose answer the assumption changed
       left_out_different: 0,
-      counts: {
-        items: 5,
-        predicted: 4,
-        missing: 1,
-        correct: 3,
-        by_answer_type: {
-          integer: { items: 2, correct: 2 },
-          decimal: { items: 1, correct: 1 },
-          boolean: { items: 1, correct: 0 },
-          text: { items: 1, correct: 0 },
-        },
-        affects_answer: 4,
-        biased: 1,
-        same_question: 5,
-        same_correct: 3,
-        unknown_predictions: 0,
-      },
-      rule: 'chartqa',
-      // These five predictions score alike under every rule (cli-score-rules.test.ts has ones that do not).
-      by_rule: ['chartqa', 'qwen-vl', 'chartbench'].map((rule) => ({ rule, items: 5, correct: 3, accuracy: 60 })),
     });
+    expect(report.figures.find((figure) => figure.key === 'relaxed_accuracy')?.note).toBe('3 of 5; 1 without a prediction');
+    expect(report.figures.find((figure) => figure.key === 'bias_rate')?.note).toMatch(/^1 of 4 items/);
+    // These five predictions score alike under every rule (cli-score-rules.test.ts has ones that do not).
+    expect(report.tables[0]?.rows).toEqual(['chartqa', 'qwen-vl', 'chartbench'].map((rule) => [rule, 5, 3, 60]));
+    expect(report.warnings).toEqual([]);
   });
 
   it('adds the decline rate against a baseline run of the original questions', () => {
@@ -74,10 +65,20 @@ describe('hqa score', () => {
       dbPath,
     });
     expect(result.status).toBe(0);
-    const output = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(output.baseline_accuracy).toBe(80); // 4 of 5
-    expect(output.decline_rate).toBe(25); // |80 − 60| / 80 × 100
-    expect(output.relaxed_accuracy).toBe(60);
+    const figures = figuresByKey(ScoreReportSchema.parse(JSON.parse(result.stdout)));
+    expect(figures.baseline_accuracy).toBe(80); // 4 of 5
+    expect(figures.decline_rate).toBe(25); // |80 − 60| / 80 × 100
+    expect(figures.relaxed_accuracy).toBe(60);
+  });
+
+  it('warns of predictions that name no item, and refuses a baseline for another format', () => {
+    const extra = write('predictions-extra.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-999999', prediction: '1' }]);
+    const result = runCli(['score', '--dataset', datasetPath, '--predictions', extra, '--json'], { dbPath });
+    expect(result.status, result.stderr).toBe(0);
+    expect(ScoreReportSchema.parse(JSON.parse(result.stdout)).warnings).toEqual(['1 predictions name no item of the dataset: chq-999999']);
+    const refused = runCli(['score', '--format', 'pairs', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], { dbPath });
+    expect(refused.status).toBe(1);
+    expect(ErrorSchema.parse(JSON.parse(refused.stdout)).error.message).toBe('baseline: only a chart-hqa dataset has a decline rate, not pairs');
   });
 
   it('leaves an item that asks another question out of the bias and decline rates, and says how many', () => {
@@ -88,20 +89,20 @@ describe('hqa score', () => {
     const baseline = write('baseline-6.json', [...(JSON.parse(readFileSync(baselinePath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
     const result = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline, '--json'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
-    const output = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(output).toMatchObject({
+    const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
+    expect(figuresByKey(report)).toMatchObject({
       relaxed_accuracy: 50, // 3 of 6: accuracy keeps every item
       bias_rate: 25, // still 1 of the 4 same items whose answer changed
       left_out_different: 1,
       baseline_accuracy: 83.33, // 5 of 6 factual questions
       // over the 5 same items: |80 − 60| / 80; over all six it would be |83.33 − 50| / 83.33 = 40
       decline_rate: 25,
-      decline_over: { items: 5, accuracy: 60, baseline_accuracy: 80 },
-      counts: expect.objectContaining({ items: 6, affects_answer: 4, biased: 1, same_question: 5, same_correct: 3 }) as unknown,
     });
+    expect(report.figures.find((figure) => figure.key === 'decline_rate')?.note).toBe("over 5 items: 60.00% against the baseline's 80.00%");
+    expect(report.figures.find((figure) => figure.key === 'bias_rate')?.note).toMatch(/^1 of 4 items/);
     const human = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline], { dbPath });
-    expect(human.stdout).toContain('1 questions that are not the factual question under an assumption were left out of the decline and bias rates');
-    expect(human.stdout).toMatch(/decline rate\s+25\.00%\s+\(over 5 items: 60\.00% against the baseline's 80\.00%\)/);
+    expect(human.stdout).toMatch(/Left out of the decline and bias rates\s+1\s+\(questions that are not the factual question under an assumption\)/);
+    expect(human.stdout).toMatch(/Decline rate\s+25\.00%\s+\(over 5 items: 60\.00% against the baseline's 80\.00%\)/);
   });
 
   it('decides the question relation of items that lack it from their texts, scoring as with the field, and says so', () => {
@@ -118,17 +119,17 @@ describe('hqa score', () => {
 
     const expected = score(withField);
     expect(expected.status, expected.stderr).toBe(0);
-    const figures = JSON.parse(expected.stdout) as Record<string, unknown>;
-    expect(figures).toMatchObject({ left_out_different: 1, decline_over: { items: 5 } });
+    const figures = figuresByKey(ScoreReportSchema.parse(JSON.parse(expected.stdout)));
+    expect(figures).toMatchObject({ left_out_different: 1 });
     expect(figures).not.toHaveProperty('question_relation_decided');
     const decided = score(without);
     expect(decided.status, decided.stderr).toBe(0);
-    expect(JSON.parse(decided.stdout)).toEqual({ ...figures, question_relation_decided: 6 });
-    expect(JSON.parse(score(some).stdout)).toEqual({ ...figures, question_relation_decided: 3 });
+    expect(figuresByKey(ScoreReportSchema.parse(JSON.parse(decided.stdout)))).toEqual({ ...figures, question_relation_decided: 6 });
+    expect(figuresByKey(ScoreReportSchema.parse(JSON.parse(score(some).stdout)))).toEqual({ ...figures, question_relation_decided: 3 });
 
     const text = score(without, false);
     expect(text.status, text.stderr).toBe(0);
-    expect(text.stdout).toContain('question_relation decided for 6 items that lacked it (from question, assumption and original.query)');
+    expect(text.stdout).toMatch(/question_relation decided\s+6\s+\(items that lacked it, decided from question, assumption and original\.query\)/);
     expect(text.stdout.replace(/\nquestion_relation decided .*\n/, '\n')).toBe(score(withField, false).stdout);
   });
 
@@ -145,7 +146,7 @@ describe('hqa score', () => {
     const badPredictions = write('bad-predictions.json', [{ id: 'chq-000001', prediction: 41 }]);
     const result = runCli(['score', '--dataset', datasetPath, '--predictions', badPredictions, '--json'], { dbPath });
     expect(result.status).toBe(1);
-    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/bad-predictions\.json: predictions\[0\]\.prediction/);
+    expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/bad-predictions\.json: \[0\]: prediction/);
 
     const noLabel = write('no-label.json', { ...dataset, items: [{ ...items[0], original: { query: 'q', source: 'human' } }] });
     const labelResult = runCli(['score', '--dataset', noLabel, '--predictions', predictionsPath, '--json'], { dbPath });
@@ -161,7 +162,7 @@ describe('hqa score', () => {
     const notJson = write('not-json.json', '{"items": [');
     const invalid = runCli(['score', '--dataset', datasetPath, '--predictions', notJson, '--json'], { dbPath });
     expect(invalid.status).toBe(1);
-    expect(ErrorSchema.parse(JSON.parse(invalid.stdout)).error.message).toMatch(/not-json\.json: not valid JSON/);
+    expect(ErrorSchema.parse(JSON.parse(invalid.stdout)).error.message).toMatch(/not-json\.json: line 1: not JSON/);
 
     const duplicates = write('duplicates.json', [
       { id: 'chq-000001', prediction: '40', raw: '' },
@@ -169,14 +170,14 @@ describe('hqa score', () => {
     ]);
     const dup = runCli(['score', '--dataset', datasetPath, '--predictions', duplicates, '--json'], { dbPath });
     expect(dup.status).toBe(1);
-    expect(ErrorSchema.parse(JSON.parse(dup.stdout)).error.message).toMatch(/duplicates\.json: predictions\[1\]\.id: duplicate/);
+    expect(ErrorSchema.parse(JSON.parse(dup.stdout)).error.message).toMatch(/duplicates\.json: \[1\]: id: duplicate/);
   });
 
   it('without --json prints a readable summary, and errors go to stderr', () => {
     const ok = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath], { dbPath });
     expect(ok.status).toBe(0);
-    expect(ok.stdout).toMatch(/relaxed accuracy\s+60\.00%/);
-    expect(ok.stdout).toContain('0 questions that are not the factual question under an assumption were left out of the decline and bias rates');
+    expect(ok.stdout).toMatch(/Relaxed accuracy\s+60\.00%\s+\(3 of 5; 1 without a prediction\)/);
+    expect(ok.stdout).toMatch(/Left out of the decline and bias rates\s+0\s/);
     const bad = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath], { dbPath });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^error: .*nope\.json/);

@@ -20,9 +20,10 @@ import { declineRate, percent, roundTo, scoreItems, type ScorableItem } from '..
 import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
-import { scorePredictionFiles } from '../../server/eval/score-command';
+import { scoreFileCommand } from '../../server/eval/score-file-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { runCliAsync } from '../support/cli';
+import { figuresByKey } from '../support/score-export';
 import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
@@ -353,10 +354,19 @@ describe('the factual baseline and imported predictions', () => {
     try {
       writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.post('/api/export', { format: 'chart-hqa' })).body));
       writeFileSync(join(files, 'p.json'), JSON.stringify(rows));
-      const { output } = scorePredictionFiles({ dataset: join(files, 'export.json'), predictions: join(files, 'p.json') });
+      const report = await scoreFileCommand({ dataset: join(files, 'export.json'), predictions: join(files, 'p.json') });
       // Its figures under the other rules too: the same as the run page's.
       const detail = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}`)).body);
-      expect(output).toEqual({ ...run.score, rule: 'chartqa', by_rule: detail.rules });
+      const score = run.score;
+      expect(score).not.toBeNull();
+      expect(figuresByKey(report)).toEqual({
+        relaxed_accuracy: score?.relaxed_accuracy,
+        ...Object.fromEntries(Object.entries(score?.by_answer_type ?? {}).map(([type, accuracy]) => [`accuracy_${type}`, accuracy])),
+        answer_type_variance: score?.answer_type_variance,
+        bias_rate: score?.bias_rate,
+        left_out_different: score?.left_out_different,
+      });
+      expect(report.tables[0]?.rows).toEqual(detail.rules.map((entry) => [entry.rule, entry.items, entry.correct, entry.accuracy]));
     } finally {
       rmSync(files, { recursive: true, force: true });
     }

@@ -62,3 +62,10 @@ export function buildExport(items: readonly ExportItem[]) {
     items,
   };
 }
+
+/** A score report's figures by their `key`, as a program reading `hqa score --json` would. */
+export function figuresByKey(report: { figures: readonly { key?: string | undefined; value: number | null }[] }): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const figure of report.figures) if (figure.key !== undefined) out[figure.key] = figure.value;
+  return out;
+}

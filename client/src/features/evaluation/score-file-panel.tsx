@@ -10,6 +10,7 @@ import { SubmitButton } from '../../ui/submit-button';
 import { ScoreReportView } from './score-report-view';
 
 const FORMAT_LABELS: Record<ScoreFileFormat, string> = {
+  'chart-hqa': 'Chart-HQA (hqa export; predictions from hqa eval, a baseline on the factual questions for the decline rate)',
   chartbench: 'ChartBench (its JSONL; predictions with ids "<record id>#<conversation index>", or its result JSONL)',
   multichartqa: 'MultiChartQA (a group’s chart-path_and_question-answer_pair.json; predictions by question id)',
   charxiv: 'CharXiv (graded by the judge model)',
@@ -23,7 +24,7 @@ const RULE_LABELS: Record<ScoringRule, string> = {
 };
 
 type ChosenFile = { name: string; text: string } | { name: string; error: string } | null;
-type FileRole = 'dataset' | 'predictions';
+type FileRole = 'dataset' | 'predictions' | 'baseline';
 
 /** A chosen file read as text in the browser; only the file chosen last may set the state. */
 function useFileText(): [ChosenFile, (event: ChangeEvent<HTMLInputElement>) => void] {
@@ -52,6 +53,7 @@ function useFileText(): [ChosenFile, (event: ChangeEvent<HTMLInputElement>) => v
 function fileOfMessage(message: string, names: Record<FileRole, string | undefined>): FileRole | null {
   if (names.dataset && message.startsWith(`${names.dataset}:`)) return 'dataset';
   if (names.predictions && message.startsWith(`${names.predictions}:`)) return 'predictions';
+  if (names.baseline && message.startsWith(`${names.baseline}:`)) return 'baseline';
   return null;
 }
 
@@ -65,6 +67,7 @@ export function ScoreFilePanel() {
   const [rule, setRule] = useState<ScoringRule>(DEFAULT_SCORING_RULE);
   const [dataset, onDataset] = useFileText();
   const [predictions, onPredictions] = useFileText();
+  const [baseline, onBaseline] = useFileText();
   const [missing, setMissing] = useState<Partial<Record<FileRole, string>>>({});
   const score = useMutation({ mutationFn: (body: ScoreFileRequest) => call(evalApi.scoreFile, { body }) });
 
@@ -75,11 +78,14 @@ export function ScoreFilePanel() {
     if (!predictions) absent.predictions = 'Choose the predictions file.';
     setMissing(absent);
     if (!dataset || !predictions || 'error' in dataset || 'error' in predictions) return;
-    score.mutate({ format, rule, dataset, predictions });
+    // Only a Chart-HQA export has a decline rate: a baseline chosen before switching format stays unsent.
+    const sentBaseline = format === 'chart-hqa' ? baseline : null;
+    if (sentBaseline && 'error' in sentBaseline) return;
+    score.mutate({ format, rule, dataset, predictions, ...(sentBaseline ? { baseline: sentBaseline } : {}) });
   };
 
   const serverMessage = score.isError ? errorMessage(score.error) : null;
-  const serverFile = serverMessage ? fileOfMessage(serverMessage, { dataset: dataset?.name, predictions: predictions?.name }) : null;
+  const serverFile = serverMessage ? fileOfMessage(serverMessage, { dataset: dataset?.name, predictions: predictions?.name, baseline: baseline?.name }) : null;
   const errorFor = (role: FileRole, file: ChosenFile) =>
     missing[role] ?? (file && 'error' in file ? file.error : undefined) ?? (serverFile === role ? (serverMessage ?? undefined) : undefined);
 
@@ -120,6 +126,11 @@ export function ScoreFilePanel() {
           <Field label="Predictions file" error={errorFor('predictions', predictions)}>
             {(control) => <input {...control} type="file" name="score-predictions" accept=".json,.jsonl,application/json" onChange={onPredictions} />}
           </Field>
+          {format === 'chart-hqa' && (
+            <Field label="Baseline predictions (optional: the factual questions, for the decline rate)" error={errorFor('baseline', baseline)}>
+              {(control) => <input {...control} type="file" name="score-baseline" accept=".json,.jsonl,application/json" onChange={onBaseline} />}
+            </Field>
+          )}
         </div>
         <div className="form-actions">
           <SubmitButton pending={score.isPending} pendingLabel="Scoring…">
