@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildExport, buildExportItem } from '../support/score-export';
 import { CHARTBENCH_SAMPLE, chartBenchPredictions, readChartBenchSample } from '../support/chartbench-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { UI_TIMEOUT_MS } from './browser';
@@ -50,6 +51,8 @@ describe('scoring a seed benchmark file on the Evaluation page', () => {
     // Format and rule by keyboard: focus, pick with the arrow keys, then Tab on to the button and press Enter.
     await panel.format.focus();
     await panel.page.keyboard.press('Home');
+    expect(await panel.format.inputValue()).toBe('chart-hqa');
+    await panel.page.keyboard.press('ArrowDown');
     expect(await panel.format.inputValue()).toBe('chartbench');
     await panel.rule.focus();
     await panel.page.keyboard.press('End');
@@ -71,6 +74,31 @@ describe('scoring a seed benchmark file on the Evaluation page', () => {
     expect(await byTask.getByRole('row', { name: /^CR / }).getByRole('cell').allTextContents()).toEqual(['120', '0', '50', '100', '0', '—']);
     expect(await panel.report.getByRole('table', { name: /Annotated vs unannotated/ }).getByRole('row', { name: /^annotated / }).getByRole('cell').first().textContent()).toBe('80');
     await screenshot(panel.page, 'score-file-chartbench');
+  });
+
+  it('a Chart-HQA export is scored with its baseline: accuracy, bias and decline rates as hqa score gives them', async () => {
+    const items = [
+      buildExportItem('chq-000001', '40', 'integer', '20'),
+      buildExportItem('chq-000002', '12', 'integer', '12', false),
+      buildExportItem('chq-000003', 'Yes', 'boolean', 'No'),
+      buildExportItem('chq-000004', 'Japan', 'text', 'China'),
+    ];
+    const dataset = write('export.json', JSON.stringify(buildExport(items)));
+    // Right on 1 and 2; item 3 answered with the original label (biased); 4 wrong.
+    const predictions = write('p.json', JSON.stringify(['40', '12', 'No', 'Korea'].map((prediction, i) => ({ id: items[i]?.id, prediction }))));
+    // The factual questions: all four right, so the decline rate is |100 − 50| / 100.
+    const baseline = write('base.json', JSON.stringify(['20', '12', 'No', 'China'].map((prediction, i) => ({ id: items[i]?.id, prediction }))));
+    const panel = await openPanel();
+    await panel.format.selectOption('chart-hqa');
+    await panel.dataset.setInputFiles(dataset);
+    await panel.predictions.setInputFiles(predictions);
+    await panel.panel.getByLabel(/^Baseline predictions/).setInputFiles(baseline);
+    await panel.scoreButton.click();
+    await panel.report.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await panel.figure('Relaxed accuracy')).toBe('50.00 %');
+    expect(await panel.figure('Bias rate')).toBe('33.33 %'); // 1 of the 3 items whose answer changed
+    expect(await panel.figure('Baseline accuracy (factual questions)')).toBe('100.00 %');
+    expect(await panel.figure('Decline rate')).toBe('50.00 %');
   });
 
   it('a bad record is named under the dataset field: file, line and field', async () => {
