@@ -18,7 +18,7 @@ import {
   type UnsolvedResponse,
 } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
-import { emptyTypeCounts, measureCounts, roundScore, roundedPercent, type ScoreCounts } from '../../shared/eval/metrics';
+import { countVerdicts, measureCounts, roundScore, roundedPercent, type ScoreCounts, type Verdict } from '../../shared/eval/metrics';
 import type { ScoredPair } from '../../shared/eval/rule-accuracy';
 import { ChartTypeSchema } from '../../shared/domain/chart-types';
 import { QuestionRelationSchema, type QuestionRelation } from '../../shared/domain/generation';
@@ -258,41 +258,23 @@ export function recordAnswer(db: Db, runId: number, itemId: number, outcome: Que
 
 /**
  * Score counts over the questions finished so far (answered or failed; a failed one has no
- * prediction and counts as wrong), aggregated in SQL from the stored verdicts. The bias and
- * `same` counts take only `same` questions, as `measureItems` does.
+ * prediction and counts as wrong), from the stored verdicts, counted by `countVerdicts` as a
+ * file's predictions are: which questions each count takes is decided there alone.
  */
 export function scoreCounts(db: Db, runId: number): ScoreCounts {
   const rows = statement(db,
-      `SELECT answer_type, COUNT(*) AS items, SUM(prediction IS NOT NULL) AS predicted, COALESCE(SUM(correct), 0) AS correct,
-        SUM(affects_answer AND question_relation = 'same') AS affects, SUM(biased AND question_relation = 'same') AS biased,
-        SUM(question_relation = 'same') AS same, COALESCE(SUM(CASE WHEN question_relation = 'same' THEN correct END), 0) AS same_correct
-       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed') GROUP BY answer_type`,
+      `SELECT answer_type, affects_answer, question_relation, prediction IS NOT NULL AS predicted, correct, biased
+       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed')`,
     )
-    .all(runId) as { answer_type: AnswerType; items: number; predicted: number; correct: number; affects: number; biased: number; same: number; same_correct: number }[];
-  const counts: ScoreCounts = {
-    items: 0,
-    predicted: 0,
-    missing: 0,
-    correct: 0,
-    by_answer_type: emptyTypeCounts(),
-    affects_answer: 0,
-    biased: 0,
-    same_question: 0,
-    same_correct: 0,
-    unknown_predictions: 0,
-  };
-  for (const row of rows) {
-    counts.items += row.items;
-    counts.predicted += row.predicted;
-    counts.correct += row.correct;
-    counts.affects_answer += row.affects;
-    counts.biased += row.biased;
-    counts.same_question += row.same;
-    counts.same_correct += row.same_correct;
-    counts.by_answer_type[row.answer_type] = { items: row.items, correct: row.correct };
-  }
-  counts.missing = counts.items - counts.predicted;
-  return counts;
+    .all(runId) as { answer_type: AnswerType; affects_answer: number; question_relation: QuestionRelation; predicted: number; correct: number | null; biased: number | null }[];
+  return countVerdicts(
+    rows.map((row): Verdict => ({
+      answer_type: row.answer_type,
+      affects_answer: row.affects_answer === 1,
+      question_relation: row.question_relation,
+      verdict: row.predicted === 1 ? { correct: row.correct === 1, biased: row.biased === 1 } : null,
+    })),
+  );
 }
 
 /** Rows per page when streaming a run's answers: the connection is free between pages. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerType } from '../table/answers';
 import {
   answerTypeVariance,
+  countsTowardBias,
+  countVerdicts,
   declineRate,
   judgePrediction,
   measureItems,
@@ -280,5 +282,34 @@ describe('items that ask another question (question_relation different)', () => 
     expect(result.bias_rate).toBeNull();
     expect(result.decline_rate).toBeNull();
     expect(result.left_out_different).toBe(5);
+  });
+});
+
+describe('countVerdicts: which questions each count takes, for files and stored runs alike', () => {
+  const row = (answer_type: AnswerType, affects_answer: boolean, question_relation: 'same' | 'different', verdict: { correct: boolean; biased: boolean } | null) => ({
+    answer_type,
+    affects_answer,
+    question_relation,
+    verdict,
+  });
+
+  it('counts bias only over same items whose answer the assumption changed, whatever a stored flag says', () => {
+    const counts = countVerdicts([
+      row('integer', true, 'same', { correct: false, biased: true }),
+      row('integer', false, 'same', { correct: true, biased: false }),
+      // A row stored as biased on a `different` item (a verdict from before the relation existed) is not counted.
+      row('text', true, 'different', { correct: false, biased: true }),
+      row('boolean', true, 'same', null),
+    ]);
+    expect(counts).toMatchObject({ items: 4, predicted: 3, missing: 1, correct: 1, affects_answer: 2, biased: 1, same_question: 3, same_correct: 1 });
+    expect(counts.by_answer_type).toMatchObject({ integer: { items: 2, correct: 1 }, text: { items: 1, correct: 0 }, boolean: { items: 1, correct: 0 } });
+  });
+
+  it('is the same rule judgePrediction applies: a different item is never biased, a same one is', () => {
+    const item = { answer: '40', affects_answer: true, original_label: '20', question_relation: 'same' as const };
+    expect(judgePrediction(item, '20')).toEqual({ correct: false, biased: true });
+    expect(judgePrediction({ ...item, question_relation: 'different' }, '20')).toEqual({ correct: false, biased: false });
+    expect(countsTowardBias(item)).toBe(true);
+    expect(countsTowardBias({ affects_answer: false, question_relation: 'same' })).toBe(false);
   });
 });

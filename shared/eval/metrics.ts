@@ -229,8 +229,7 @@ export function judgePrediction(
   rule: ScoringRule = DEFAULT_SCORING_RULE,
 ): { correct: boolean; biased: boolean } {
   const correct = answerCorrect(rule, prediction, item.answer);
-  const counted = item.affects_answer && item.question_relation === 'same';
-  return { correct, biased: counted && !correct && answerCorrect(rule, prediction, item.original_label) };
+  return { correct, biased: countsTowardBias(item) && !correct && answerCorrect(rule, prediction, item.original_label) };
 }
 
 /** Counts of a scored run (`Score['counts']`), from which every figure is derived. */
@@ -257,48 +256,80 @@ export function emptyTypeCounts(): ByAnswerType<{ items: number; correct: number
   return Object.fromEntries(ANSWER_TYPES.map((type) => [type, { items: 0, correct: 0 }])) as ByAnswerType<{ items: number; correct: number }>;
 }
 
-/** Every figure of `Score`, unrounded. */
-export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>, rule: ScoringRule = DEFAULT_SCORING_RULE): RawScore {
+/**
+ * Does an item count toward the bias rate (its denominator)? Only a `same` item whose assumption
+ * changes the factual answer: a `different` item's factual label answers another question. The
+ * one definition: per-prediction verdicts (`judgePrediction`) and counts of stored verdicts
+ * (`countVerdicts`, a run's rows) both ask it.
+ */
+export function countsTowardBias(item: Pick<ScorableItem, 'affects_answer' | 'question_relation'>): boolean {
+  return item.affects_answer && item.question_relation === 'same';
+}
+
+/** One scored question as counted: a prediction's verdict (or none), stored or just judged. */
+export interface Verdict {
+  answer_type: AnswerType;
+  affects_answer: boolean;
+  question_relation: QuestionRelation;
+  /** Null: no prediction (missing, scored wrong and not biased). */
+  verdict: { correct: boolean; biased: boolean } | null;
+}
+
+/**
+ * The counts of a set of verdicts: the only place that decides which questions each count takes
+ * (every item for accuracy; `same` ones for the decline rate's; `countsTowardBias` for the bias
+ * rate's), for files scored in memory and for a run's stored rows alike.
+ */
+export function countVerdicts(verdicts: Iterable<Verdict>, unknownPredictions = 0): ScoreCounts {
   const perType = emptyTypeCounts();
-  const ids = new Set<string>();
+  let items = 0;
   let predicted = 0;
   let correct = 0;
   let affects = 0;
   let biased = 0;
   let same = 0;
   let sameCorrect = 0;
-  for (const item of items) {
-    ids.add(item.id);
-    const bucket = perType[item.answer_type];
+  for (const question of verdicts) {
+    items += 1;
+    const bucket = perType[question.answer_type];
     bucket.items += 1;
-    const isSame = item.question_relation === 'same';
+    const isSame = question.question_relation === 'same';
+    const inBias = countsTowardBias(question);
     if (isSame) same += 1;
-    if (isSame && item.affects_answer) affects += 1;
-    const prediction = predictions.get(item.id);
-    if (prediction === undefined) continue;
+    if (inBias) affects += 1;
+    if (question.verdict === null) continue;
     predicted += 1;
-    const verdict = judgePrediction(item, prediction, rule);
-    if (verdict.correct) {
+    if (question.verdict.correct) {
       correct += 1;
       bucket.correct += 1;
       if (isSame) sameCorrect += 1;
     }
-    if (verdict.biased) biased += 1;
+    if (inBias && question.verdict.biased) biased += 1;
   }
-  let unknown = 0;
-  for (const id of predictions.keys()) if (!ids.has(id)) unknown += 1;
-  return measureCounts({
-    items: items.length,
+  return {
+    items,
     predicted,
-    missing: items.length - predicted,
+    missing: items - predicted,
     correct,
     by_answer_type: perType,
     affects_answer: affects,
     biased,
     same_question: same,
     same_correct: sameCorrect,
-    unknown_predictions: unknown,
+    unknown_predictions: unknownPredictions,
+  };
+}
+
+/** Every figure of `Score`, unrounded. */
+export function measureItems(items: readonly ScorableItem[], predictions: ReadonlyMap<string, string>, rule: ScoringRule = DEFAULT_SCORING_RULE): RawScore {
+  const ids = new Set(items.map((item) => item.id));
+  let unknown = 0;
+  for (const id of predictions.keys()) if (!ids.has(id)) unknown += 1;
+  const verdicts = items.map((item): Verdict => {
+    const prediction = predictions.get(item.id);
+    return { ...item, verdict: prediction === undefined ? null : judgePrediction(item, prediction, rule) };
   });
+  return measureCounts(countVerdicts(verdicts, unknown));
 }
 
 /**
