@@ -185,12 +185,13 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
       bar.update(run.tasks_done + run.tasks_failed, { failed: run.tasks_failed });
     },
   };
+  let stop: (() => void) | undefined;
   try {
     ensureSeedProposals(db);
     const executor = new RunExecutor(ctx, engineFactory(ctx));
     const id = runId ?? createRun(executor, parsed.data, options.batchOut !== undefined).id;
     if (options.batchOut !== undefined || options.batchIn !== undefined) return await byFile(ctx, id, options);
-    const stop = () => void executor.shutdown();
+    stop = () => void executor.shutdown();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     const busy = runId === undefined ? null : getRun(db, runId);
@@ -216,6 +217,11 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     return finished.status === 'done' ? 0 : 1;
   } finally {
     bar?.stop();
+    // Another command may run in this process next (the tests run the CLI in-process).
+    if (stop) {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    }
     await closeOfflinePool();
     db.close();
   }

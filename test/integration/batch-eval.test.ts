@@ -9,7 +9,7 @@ import { openAndMigrate } from '../../db/database';
 import { callCost } from '../../server/llm/cost';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { SettingsSchema } from '../../shared/settings';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA } from '../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-batch-eval-'));
@@ -71,13 +71,13 @@ describe('hqa eval --batch', () => {
     fake.batches.configure({ pollsToComplete: 3, shuffle: true });
     const data = dataset('same', ['chq-000101', 'chq-000102', 'chq-000103']);
     const before = fake.requests.length;
-    const single = await runCliAsync(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--images', images, '--out', join(dir, 'single.json'), '--concurrency', '1', '--json'], { dbPath, env: env() });
+    const single = await runCli(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--images', images, '--out', join(dir, 'single.json'), '--concurrency', '1', '--json'], { dbPath, env: env() });
     expect(single.status, single.stderr).toBe(0);
     const perCall = fake.requests.slice(before).filter((r) => r.path === '/v1/chat/completions').map((r) => r.body);
 
     const created = fake.batches.created();
     const out = join(dir, 'batch.json');
-    const batch = await runCliAsync(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--images', images, '--out', out, '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
+    const batch = await runCli(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--images', images, '--out', out, '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
     expect(batch.status, batch.stderr).toBe(0);
     expect(fake.batches.created()).toBe(created + 1);
     const lines = fake.batches.lines.slice(-3);
@@ -96,7 +96,7 @@ describe('hqa eval --batch', () => {
     const data = dataset('failing', ['chq-000201', 'chq-000202', 'chq-000203']);
     const out = join(dir, 'failing-out.json');
     const since = calls().length;
-    const result = await runCliAsync(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
+    const result = await runCli(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(2);
     const report = z
       .object({ asked: z.number(), failed: z.number(), cost: z.number(), errors: z.array(z.object({ id: z.string(), error: z.string() })) })
@@ -142,7 +142,7 @@ describe('hqa eval --batch', () => {
     expect(existsSync(out)).toBe(false);
 
     fake.batches.configure({ pollsToComplete: 1 });
-    const again = await runCliAsync(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch', '--batch-poll', '5'], { dbPath, env: env() });
+    const again = await runCli(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch', '--batch-poll', '5'], { dbPath, env: env() });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/re-attaching to batch batch-fake-\d+/);
     expect(fake.batches.created()).toBe(created + 1);
@@ -154,7 +154,7 @@ describe('hqa eval --batch', () => {
     const data = dataset('other-model', ['chq-000401']);
     const out = join(dir, 'other-out.json');
     writeFileSync(`${out}.batch.json`, JSON.stringify({ remote_id: 'batch-x', model: 'gpt-4o', ids: ['chq-000401'] }));
-    const result = await runCliAsync(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch'], { dbPath, env: env() });
+    const result = await runCli(['eval', '--dataset', data, '--model', 'gpt-4o-mini', '--no-image', '--out', out, '--batch'], { dbPath, env: env() });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/other-out\.json\.batch\.json: batch batch-x asks gpt-4o, not gpt-4o-mini/);
   });
@@ -165,7 +165,7 @@ describe('hqa eval --batch-out / --batch-in (vllm run-batch)', () => {
     const data = dataset('vllm', ['chq-000501', 'chq-000502', 'chq-000503']);
     const requests = join(dir, 'vllm-in.jsonl');
     const out = join(dir, 'vllm-out.json');
-    const written = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--images', images, '--out', out, '--batch-out', requests], { dbPath });
+    const written = await runCli(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--images', images, '--out', out, '--batch-out', requests], { dbPath });
     expect(written.status, written.stderr).toBe(0);
     expect(written.stdout).toContain(`vllm run-batch -i ${requests} -o OUT`);
     expect(written.stdout).toContain('--batch-in OUT');
@@ -198,7 +198,7 @@ describe('hqa eval --batch-out / --batch-in (vllm run-batch)', () => {
     });
     const output = join(dir, 'vllm-out.jsonl');
     writeFileSync(output, [vllmLine('chq-000503', 'Answer: Japan'), vllmLine('chq-000501', 'Answer: China.'), vllmLine('chq-999999', 'Answer: stray')].map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const read = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--out', out, '--batch-in', output, '--json'], { dbPath });
+    const read = await runCli(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--out', out, '--batch-in', output, '--json'], { dbPath });
     expect(read.status, read.stderr).toBe(2);
     const report = z.object({ asked: z.number(), failed: z.number(), prompt_tokens: z.number(), errors: z.array(z.object({ id: z.string(), error: z.string() })) }).parse(JSON.parse(read.stdout));
     expect(report).toMatchObject({ asked: 2, failed: 1, prompt_tokens: 240 });
@@ -212,7 +212,7 @@ describe('hqa eval --batch-out / --batch-in (vllm run-batch)', () => {
     ]);
 
     // The rerun writes only what is still missing.
-    const again = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--images', images, '--out', out, '--batch-out', requests, '--json'], { dbPath });
+    const again = await runCli(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--images', images, '--out', out, '--batch-out', requests, '--json'], { dbPath });
     expect(JSON.parse(again.stdout)).toMatchObject({ requests: 1, skipped: 2 });
   });
 
@@ -231,7 +231,7 @@ describe('hqa eval --batch-out / --batch-in (vllm run-batch)', () => {
     const output = join(dir, 'older-vllm-out.jsonl');
     writeFileSync(output, [answer('chq-000601', 'Answer: China'), refused, answer('chq-000603', 'Answer: Japan')].map((l) => JSON.stringify(l)).join('\n') + '\n');
 
-    const read = await runCliAsync(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--out', out, '--batch-in', output], { dbPath });
+    const read = await runCli(['eval', '--dataset', data, '--model', 'Qwen/Qwen2-VL-7B', '--out', out, '--batch-in', output], { dbPath });
     expect(read.status, read.stderr).toBe(2);
     expect(read.stderr).toContain(`error: item chq-000602: HTTP 400: ${reason}`);
     expect(read.stdout).toMatch(/^answered 2, skipped 0 already answered, 1 failed;/);

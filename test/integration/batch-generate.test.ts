@@ -12,7 +12,7 @@ import { callCost } from '../../server/llm/cost';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { correctReply, hqaModel } from '../support/fake-hqa-model';
 import { errorReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
-import { runCli, runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   // Far apart in wording, so the pool's ROUGE filter keeps every one.
   const proposals = ['Multiply the second category by seven', 'Drop every value under the median', 'Mirror the order of the categories', 'Add twelve to the smallest entry', 'Round each value down to a multiple of five', 'Replace the first value with its square'];
   fake = await startFakeOpenAI({ defaultHandler: hqaModel({ proposals: (call) => [proposals[(call - 1) % proposals.length] ?? 'Negate the first value'] }) });
-  expect(runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath }).status).toBe(0);
+  expect((await runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath })).status).toBe(0);
 });
 afterAll(async () => {
   await fake.close();
@@ -58,7 +58,7 @@ describe('hqa generate --batch', () => {
   it('sends Stage 1 then Stage 2 as one batch each, with the per-call bodies, and stores verified items with batch-priced llm_calls rows', async () => {
     // The call-by-call engine's first Stage 1 request, to hold the batch lines to.
     const before = fake.requests.length;
-    const single = await runCliAsync(['generate', '--engine', 'openai', '--stage', 'proposals', '--chart-type', 'vertical_bar', '--model', 'gpt-4o-mini', '--json'], { dbPath, env: env() });
+    const single = await runCli(['generate', '--engine', 'openai', '--stage', 'proposals', '--chart-type', 'vertical_bar', '--model', 'gpt-4o-mini', '--json'], { dbPath, env: env() });
     expect(single.status, single.stderr).toBe(0);
     const perCall = fake.requests.slice(before).find((r) => r.path === '/v1/chat/completions')?.chat;
     if (!perCall) throw new Error('no per-call request');
@@ -66,7 +66,7 @@ describe('hqa generate --batch', () => {
     fake.batches.configure({ pollsToComplete: 2, shuffle: true });
     const created = fake.batches.created();
     const linesBefore = fake.batches.lines.length;
-    const result = await runCliAsync(
+    const result = await runCli(
       ['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--chart-type', 'vertical_bar', '--items', '3', '--proposal-batches', '2', '--model', 'gpt-4o-mini', '--json'],
       { dbPath, env: env() },
     );
@@ -104,7 +104,7 @@ describe('hqa generate --batch', () => {
     fake.batches.configure({ pollsToComplete: 1 });
     fake.script(errorReply(400, 'prompt too long', { code: 'context_length_exceeded' }));
     const linesBefore = fake.batches.lines.length;
-    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '4'], { dbPath, env: env() });
+    const result = await runCli(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '4'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     const runId = Number(/^run (\d+) done/.exec(result.stdout)?.[1]);
     const asked = fake.batches.lines.length - linesBefore;
@@ -128,7 +128,7 @@ describe('hqa generate --batch', () => {
     fake.script(textReply('Sure! Here is the item you asked for.'));
     const created = fake.batches.created();
     const linesBefore = fake.batches.lines.length;
-    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '2', '--json'], { dbPath, env: env() });
+    const result = await runCli(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--stage', 'items', '--items', '2', '--json'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(fake.batches.created()).toBe(created + 2);
@@ -156,7 +156,7 @@ describe('hqa generate --batch', () => {
   it('checks a budget before each stage\'s batch: a cap Stage 1 reached sends no Stage 2', async () => {
     fake.batches.configure({ pollsToComplete: 1 });
     const created = fake.batches.created();
-    const result = await runCliAsync(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--chart-type', 'vertical_bar', '--items', '2', '--budget-tokens', '1', '--json'], { dbPath, env: env() });
+    const result = await runCli(['generate', '--engine', 'openai', '--batch', '--batch-poll', '5', '--chart-type', 'vertical_bar', '--items', '2', '--budget-tokens', '1', '--json'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ status: 'done', items_created: 0, llm_calls: 1 });
@@ -193,13 +193,13 @@ describe('hqa generate --batch', () => {
 
     // While a live process owns the run, --run says so and does nothing (this test process stands in for it).
     withDb((db) => db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(process.pid, hostname(), runId));
-    const refused = await runCliAsync(['generate', '--run', String(runId), '--batch', '--json'], { dbPath, env: env() });
+    const refused = await runCli(['generate', '--run', String(runId), '--batch', '--json'], { dbPath, env: env() });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(new RegExp(`--run: run ${runId} is running in process ${process.pid} on `));
     withDb((db) => db.prepare('UPDATE runs SET owner_pid = ? WHERE id = ?').run(ownerPid, runId));
 
     fake.batches.configure({ pollsToComplete: 1 });
-    const again = await runCliAsync(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
+    const again = await runCli(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
     expect(again.status, again.stderr).toBe(0);
     const resumed = GenerateReportSchema.parse(JSON.parse(again.stdout));
     expect(resumed).toMatchObject({ run_id: runId, status: 'done', proposals_created: 1, items_failed: 0 });
@@ -239,7 +239,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
   it('writes each stage’s requests, reads vLLM’s results back into proposals and items, records no llm_calls and names a failed line by custom_id', async () => {
     const stage1 = join(dir, 'stage1.jsonl');
     // Five questions: some get no request (a legend's colour, a wrong label), at least two must.
-    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'line', '--items', String(PLANNED), '--proposal-batches', '1', '--model', 'Qwen/Qwen2-VL-7B'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--items', String(PLANNED), '--proposal-batches', '1', '--model', 'Qwen/Qwen2-VL-7B'], { dbPath });
     expect(written.status, written.stderr).toBe(0);
     const runId = Number(/of run (\d+) to/.exec(written.stdout)?.[1]);
     expect(written.stdout).toContain(`vllm run-batch -i ${stage1} -o OUT --model Qwen/Qwen2-VL-7B`);
@@ -253,7 +253,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     const out1 = join(dir, 'stage1-out.jsonl');
     writeFileSync(out1, `${lines1.map((l) => vllmLine(l.custom_id, JSON.stringify({ proposals: ['Double the last point of the first series'] }))).join('\n')}\n`);
     const stage2 = join(dir, 'stage2.jsonl');
-    const read1 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath });
+    const read1 = await runCli(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath });
     expect(read1.status, read1.stderr).toBe(0);
     const lines2 = readLines(stage2);
     const asked = lines2.length;
@@ -268,7 +268,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
       out2,
       `${[...answered.reverse().map((l) => vllmLine(l.custom_id, JSON.stringify(correctReply(l.body as unknown as FakeChatRequest)))), vllmLine(failing.custom_id, null, 500)].join('\n')}\n`,
     );
-    const read2 = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out2], { dbPath });
+    const read2 = await runCli(['generate', '--run', String(runId), '--batch-in', out2], { dbPath });
     expect(read2.status, read2.stderr).toBe(2);
     expect(read2.stderr).toContain(`error: ${failing.custom_id}: HTTP 500: internal_error: the engine died`);
     expect(read2.stdout).toMatch(new RegExp(`read ${asked - 1} results of ${asked} .*no cost`));
@@ -281,7 +281,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
 
   it('stores the good results of a file holding an older vLLM error line, and names that line by custom_id with its reason', async () => {
     const stage1 = join(dir, 'older-vllm.jsonl');
-    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'line', '--stage', 'proposals', '--proposal-batches', '3', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--stage', 'proposals', '--proposal-batches', '3', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
     expect(written.status, written.stderr).toBe(0);
     const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
     const [refused, ...answered] = readLines(stage1);
@@ -291,7 +291,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     const proposals = ['Halve the second point of every series', 'Add ten to the first point of the last series'];
     writeFileSync(out, `${[olderVllmErrorLine(refused.custom_id, reason), ...answered.map((l, i) => vllmLine(l.custom_id, JSON.stringify({ proposals: [proposals[i]] })))].join('\n')}\n`);
 
-    const read = await runCliAsync(['generate', '--run', String(runId), '--batch-in', out], { dbPath });
+    const read = await runCli(['generate', '--run', String(runId), '--batch-in', out], { dbPath });
     expect(read.status, read.stderr).toBe(2);
     expect(read.stderr).toContain(`error: ${refused.custom_id}: HTTP 400: ${reason}`);
     expect(read.stdout).toMatch(/read 2 results of 3 .*\(1 failed;/);
@@ -301,11 +301,11 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
 
   it('refuses a results file that answers none of the stage’s requests, storing nothing', async () => {
     const stage1 = join(dir, 'other.jsonl');
-    const written = await runCliAsync(['generate', '--batch-out', stage1, '--chart-type', 'pie', '--stage', 'proposals', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'pie', '--stage', 'proposals', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
     const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
     const stray = join(dir, 'stray-out.jsonl');
     writeFileSync(stray, `${vllmLine('task-999999', '{}')}\n`);
-    const read = await runCliAsync(['generate', '--run', String(runId), '--batch-in', stray], { dbPath });
+    const read = await runCli(['generate', '--run', String(runId), '--batch-in', stray], { dbPath });
     expect(read.status).toBe(1);
     expect(read.stderr).toMatch(/stray-out\.jsonl answers none of run \d+'s 1 Stage 1 \(proposals\) requests/);
     expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'paused', tasks_failed: 0 });

@@ -137,10 +137,10 @@ describe('importing a split uploaded as a zip', () => {
     expect(report.warnings?.[0]).not.toMatch(/--\w/);
   });
 
-  it('hqa import prints the same warning for a folder with tables but no question files', () => {
+  it('hqa import prints the same warning for a folder with tables but no question files', async () => {
     const dir = join(work, 'cli-tables-only');
     cpSync(join(CHARTQA_SAMPLE, 'tables'), join(dir, 'tables'), { recursive: true });
-    const result = runCli(['import', dir], { dbPath: join(work, 'cli-warning.sqlite') });
+    const result = await runCli(['import', dir], { dbPath: join(work, 'cli-warning.sqlite') });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain('warning: ');
     expect(result.stderr).toContain('no question files for split "cli-tables-only": looked for files named <name>_human.json or <name>_augmented.json');
@@ -175,7 +175,7 @@ describe('importing a split uploaded as a zip', () => {
     // The command line keeps its own words.
     const dir = join(work, 'cli-bad-name');
     cpSync(join(CHARTQA_SAMPLE, 'tables'), join(dir, 'tables'), { recursive: true });
-    expect(runCli(['import', dir, '--split', 'two words'], { dbPath: join(work, 'cli-bad-name.sqlite') }).stderr).toContain('--split: "two words" must be');
+    expect((await runCli(['import', dir, '--split', 'two words'], { dbPath: join(work, 'cli-bad-name.sqlite') })).stderr).toContain('--split: "two words" must be');
   });
 
   it('deletes a split just imported with 0 questions, charts and all; refuses one with items, naming them', async () => {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { serverErrorReply, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { openAndMigrate } from '../../db/database';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA } from '../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-eval-'));
@@ -49,7 +49,7 @@ describe('hqa eval', () => {
   it('asks every question with the chart as base64, extracts answers, and resumes', async () => {
     const out = join(dir, 'p.json');
     const before = fake.requests.length;
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', out, '--json'], { dbPath, env: env() });
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', out, '--json'], { dbPath, env: env() });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ asked: 3, skipped: 0, failed: 0 });
     const predictions = PredictionsSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
@@ -66,14 +66,14 @@ describe('hqa eval', () => {
 
     // Drop one answer: the rerun asks only that one.
     writeFileSync(out, JSON.stringify(predictions.slice(0, 2)));
-    const again = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', out, '--json'], { dbPath, env: env() });
+    const again = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', out, '--json'], { dbPath, env: env() });
     expect(JSON.parse(again.stdout)).toMatchObject({ asked: 1, skipped: 2 });
     expect(PredictionsSchema.parse(JSON.parse(readFileSync(out, 'utf8')))).toHaveLength(3);
   });
 
   it('sends no image with --no-image, and the original questions with --original', async () => {
     const before = fake.requests.length;
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--no-image', '--original', '--out', join(dir, 'o.json'), '--json'], {
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--no-image', '--original', '--out', join(dir, 'o.json'), '--json'], {
       dbPath,
       env: env(),
     });
@@ -86,14 +86,14 @@ describe('hqa eval', () => {
 
   it('retries a 500 and names missing inputs', async () => {
     fake.script(serverErrorReply());
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--no-image', '--out', join(dir, 'r.json'), '--concurrency', '1', '--json'], {
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--no-image', '--out', join(dir, 'r.json'), '--concurrency', '1', '--json'], {
       dbPath,
       env: env(),
     });
     expect(JSON.parse(result.stdout)).toMatchObject({ asked: 3, failed: 0 });
-    const noImages = await runCliAsync(['eval', '--dataset', dataset, '--model', 'm', '--out', join(dir, 'x.json')], { dbPath, env: env() });
+    const noImages = await runCli(['eval', '--dataset', dataset, '--model', 'm', '--out', join(dir, 'x.json')], { dbPath, env: env() });
     expect(noImages.stderr).toMatch(/--images: give the folder/);
-    const noKey = await runCliAsync(['eval', '--dataset', dataset, '--model', 'm', '--no-image', '--out', join(dir, 'x.json')], { dbPath });
+    const noKey = await runCli(['eval', '--dataset', dataset, '--model', 'm', '--no-image', '--out', join(dir, 'x.json')], { dbPath });
     expect(noKey.stderr).toMatch(/OPENAI_API_KEY is not set/);
   });
 
@@ -109,7 +109,7 @@ describe('hqa eval', () => {
     };
     const before = since().length;
     fake.script(serverErrorReply());
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', model, '--no-image', '--out', join(dir, 'c.json'), '--concurrency', '1', '--json'], {
+    const result = await runCli(['eval', '--dataset', dataset, '--model', model, '--no-image', '--out', join(dir, 'c.json'), '--concurrency', '1', '--json'], {
       dbPath,
       env: env(),
     });

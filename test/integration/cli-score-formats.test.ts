@@ -14,17 +14,17 @@ const write = (name: string, value: unknown) => {
   writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
   return path;
 };
-const score = (args: string[]) => runCli(['score', ...args], { dbPath: join(dir, 'unused.db') });
+const score = async (args: string[]) => await runCli(['score', ...args], { dbPath: join(dir, 'unused.db') });
 const figure = (report: ScoreReport, label: string) => report.figures.find((f) => f.label === label)?.value;
 
 const records = readChartBenchSample();
 
 describe('hqa score --format chartbench', () => {
-  it('scores the real sample: every reply "yes" gives Acc+ 0, Acc 50 %, CoR 100 %, and NQA per rule', () => {
+  it('scores the real sample: every reply "yes" gives Acc+ 0, Acc 50 %, CoR 100 %, and NQA per rule', async () => {
     // NQA answers 5.2 % above the gold: wrong under chartqa (divides by the gold), right under
     // chartbench (divides by the prediction: 0.052 / 1.052 = 4.94 %).
     const predictions = write('yes.json', chartBenchPredictions(records, () => 'yes', () => 1.052));
-    const result = score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions, '--json']);
+    const result = await score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions, '--json']);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
@@ -41,16 +41,16 @@ describe('hqa score --format chartbench', () => {
     expect(report.warnings).toEqual([]);
   });
 
-  it('prints a text report without --json', () => {
+  it('prints a text report without --json', async () => {
     const predictions = write('right.json', chartBenchPredictions(records, () => 'right', () => 1));
-    const result = score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
+    const result = await score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^ChartBench: 480 judgement pairs and 120 NQA questions/);
     expect(result.stdout).toMatch(/Acc\+\s+100\.00%\s+\(480 of 480 pairs/);
     expect(result.stdout).toContain('By chart subtype');
   });
 
-  it('reads ChartBench\'s own result layout (conversation[].answer) and warns of unknown and missing ids', () => {
+  it('reads ChartBench\'s own result layout (conversation[].answer) and warns of unknown and missing ids', async () => {
     const strategy = (): PairStrategy => 'reversed';
     const rows = new Map(chartBenchPredictions(records, strategy, () => 1).map((row) => [row.id, row.prediction]));
     const results = records
@@ -58,7 +58,7 @@ describe('hqa score --format chartbench', () => {
       .map((record) => JSON.stringify({ ...record, conversation: record.conversation.map((entry, i) => ({ ...entry, answer: rows.get(`${record.id}#${i}`) })) }))
       .join('\n');
     const predictions = write('results.jsonl', `${results}\n${JSON.stringify({ id: 99999, conversation: [{ answer: 'Yes' }] })}\n`);
-    const result = score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions, '--json']);
+    const result = await score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions, '--json']);
     expect(result.status).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
     const answered = records.slice(0, 100).filter((r) => r.type.QA === 'Acc+').length;
@@ -68,25 +68,25 @@ describe('hqa score --format chartbench', () => {
     expect(report.warnings[1]).toMatch(/queries of .* have no prediction \(counted wrong\)/);
   });
 
-  it('names the file, line and field of a bad record, exit 1', () => {
+  it('names the file, line and field of a bad record, exit 1', async () => {
     const lines = readFileSync(CHARTBENCH_SAMPLE, 'utf8').split('\n').slice(0, 3);
     const bad = JSON.parse(lines[1] ?? '{}') as { conversation: { label: string }[] };
     if (bad.conversation[1]) bad.conversation[1].label = 'Maybe';
     const dataset = write('test_mini.jsonl', [lines[0], JSON.stringify(bad), lines[2]].join('\n'));
     const predictions = write('few.json', []);
-    const result = score(['--format', 'chartbench', '--dataset', dataset, '--predictions', predictions]);
+    const result = await score(['--format', 'chartbench', '--dataset', dataset, '--predictions', predictions]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(`error: ${dataset}: line 2: conversation[1].label: expected Yes or No\n`);
-    const json = score(['--format', 'chartbench', '--dataset', dataset, '--predictions', predictions, '--json']);
+    const json = await score(['--format', 'chartbench', '--dataset', dataset, '--predictions', predictions, '--json']);
     expect(JSON.parse(json.stdout)).toEqual({ error: { message: `${dataset}: line 2: conversation[1].label: expected Yes or No` } });
   });
 
-  it('names the predictions row with a bad field, and refuses an unknown format', () => {
+  it('names the predictions row with a bad field, and refuses an unknown format', async () => {
     const predictions = write('bad-rows.json', [{ id: '0#0', prediction: 'Yes' }, { id: '0#1', prediction: 3 }]);
-    const result = score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
+    const result = await score(['--format', 'chartbench', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^error: ${predictions.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\[1\\]: prediction: `));
-    const unknown = score(['--format', 'chartqa-x', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
+    const unknown = await score(['--format', 'chartqa-x', '--dataset', CHARTBENCH_SAMPLE, '--predictions', predictions]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/^error: --format: expected chart-hqa, chartbench, multichartqa, charxiv, pairs; got "chartqa-x"/);
   });
@@ -97,12 +97,12 @@ describe('hqa score --format multichartqa', () => {
   const readGroup = readMultiChartQaGroup;
   const groups = multiChartQaGroups();
 
-  it('scores a data/ folder of groups: gold answers right, per task', () => {
+  it('scores a data/ folder of groups: gold answers right, per task', async () => {
     const questions = groups.flatMap(readGroup);
     expect(questions).toHaveLength(12);
     // Every question answered with its gold in the prompt's format, except the first, left out.
     const predictions = write('mcqa.json', questions.slice(1).map((q) => ({ id: q.id, prediction: q.answer, raw: `Some reasoning.\nAnswer: ${q.answer}` })));
-    const result = score(['--format', 'multichartqa', '--dataset', MULTICHARTQA_DATA, '--predictions', predictions, '--json']);
+    const result = await score(['--format', 'multichartqa', '--dataset', MULTICHARTQA_DATA, '--predictions', predictions, '--json']);
     expect(result.stderr).toBe('');
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
     expect(report.title).toContain('12 questions');
@@ -114,22 +114,22 @@ describe('hqa score --format multichartqa', () => {
     expect(report.warnings).toEqual([expect.stringMatching(new RegExp(`^1 questions of .* have no prediction \\(counted wrong\\): ${questions[0]?.id ?? ''}$`))]);
   });
 
-  it('scores one group file with partial credit on a ; answer', () => {
+  it('scores one group file with partial credit on a ; answer', async () => {
     const questions = readGroup('owid_0_london-air-pollution');
     const parallel = questions.find((q) => q.answer.includes(';'));
     expect(parallel?.answer).toBe('Delhi; 600');
     const predictions = write('london.json', questions.map((q) => ({ id: q.id, prediction: null, raw: q === parallel ? 'Answer: Delhi; 550' : `Answer: ${q.answer}` })));
-    const result = score(['--format', 'multichartqa', '--dataset', groupFile('owid_0_london-air-pollution'), '--predictions', predictions, '--json']);
+    const result = await score(['--format', 'multichartqa', '--dataset', groupFile('owid_0_london-air-pollution'), '--predictions', predictions, '--json']);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
     // 3 full + 0.5 (550 is 8.3 % off 600) of 4.
     expect(figure(report, 'Accuracy')).toBe(87.5);
     expect(figure(report, 'Fully right')).toBe(3);
   });
 
-  it('names the group file and record of a bad question', () => {
+  it('names the group file and record of a bad question', async () => {
     const bad = readGroup('owid_0_london-air-pollution').map((q, i) => (i === 2 ? { ...q, type: 'essay' } : q));
     const dataset = write('chart-path_and_question-answer_pair.json', bad);
-    const result = score(['--format', 'multichartqa', '--dataset', dataset, '--predictions', write('none.json', [])]);
+    const result = await score(['--format', 'multichartqa', '--dataset', dataset, '--predictions', write('none.json', [])]);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`^error: ${dataset.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\[2\\]: type: `));
   });

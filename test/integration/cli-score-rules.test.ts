@@ -41,8 +41,8 @@ describe('hqa score --rule', () => {
     ['chartqa', 'chartqa', CHARTQA],
     ['qwen-vl', 'qwen-vl', QWEN],
     ['chartbench', 'chartbench', CHARTBENCH],
-  ] as const)('--rule %s scores every figure under %s and gives each rule\'s accuracy beside it', (flag, rule, correct) => {
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json', ...(flag ? ['--rule', flag] : [])], { dbPath });
+  ] as const)('--rule %s scores every figure under %s and gives each rule\'s accuracy beside it', async (flag, rule, correct) => {
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json', ...(flag ? ['--rule', flag] : [])], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
@@ -56,8 +56,8 @@ describe('hqa score --rule', () => {
     ]);
   });
 
-  it('prints the chosen rule, its score, and the other rules beside it', () => {
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'chartbench'], { dbPath });
+  it('prints the chosen rule, its score, and the other rules beside it', async () => {
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'chartbench'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Chart-HQA chart-hqa: 9 hypothetical questions, numbers scored under the chartbench rule \(ChartBench/);
     expect(result.stdout).toMatch(new RegExp(`Relaxed accuracy\\s+${pct(CHARTBENCH).toFixed(2)}%\\s+\\(${CHARTBENCH} of 9; 1 without a prediction\\)`));
@@ -65,8 +65,8 @@ describe('hqa score --rule', () => {
     expect(result.stdout).toMatch(new RegExp(`qwen-vl\\s+9\\s+${QWEN}\\s+${pct(QWEN)}\\n`));
   });
 
-  it('refuses an unknown rule, naming the option and the rules', () => {
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'vqa', '--json'], { dbPath });
+  it('refuses an unknown rule, naming the option and the rules', async () => {
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--rule', 'vqa', '--json'], { dbPath });
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({ error: { message: '--rule: expected chartqa, qwen-vl, chartbench; got "vqa"' } });
   });

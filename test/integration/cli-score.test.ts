@@ -37,8 +37,8 @@ const baselinePath = write('baseline.json', [
 const ErrorSchema = z.strictObject({ error: z.strictObject({ message: z.string() }) });
 
 describe('hqa score', () => {
-  it('prints only the JSON report, its figures matching hand-computed values', () => {
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json'], { dbPath });
+  it('prints only the JSON report, its figures matching hand-computed values', async () => {
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
@@ -60,8 +60,8 @@ describe('hqa score', () => {
     expect(report.warnings).toEqual([]);
   });
 
-  it('adds the decline rate against a baseline run of the original questions', () => {
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], {
+  it('adds the decline rate against a baseline run of the original questions', async () => {
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], {
       dbPath,
     });
     expect(result.status).toBe(0);
@@ -71,23 +71,23 @@ describe('hqa score', () => {
     expect(figures.relaxed_accuracy).toBe(60);
   });
 
-  it('warns of predictions that name no item, and refuses a baseline for another format', () => {
+  it('warns of predictions that name no item, and refuses a baseline for another format', async () => {
     const extra = write('predictions-extra.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-999999', prediction: '1' }]);
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', extra, '--json'], { dbPath });
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', extra, '--json'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
     expect(ScoreReportSchema.parse(JSON.parse(result.stdout)).warnings).toEqual(['1 predictions name no item of the dataset: chq-999999']);
-    const refused = runCli(['score', '--format', 'pairs', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], { dbPath });
+    const refused = await runCli(['score', '--format', 'pairs', '--dataset', datasetPath, '--predictions', predictionsPath, '--baseline', baselinePath, '--json'], { dbPath });
     expect(refused.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(refused.stdout)).error.message).toBe('baseline: only a chart-hqa dataset has a decline rate, not pairs');
   });
 
-  it('leaves an item that asks another question out of the bias and decline rates, and says how many', () => {
+  it('leaves an item that asks another question out of the bias and decline rates, and says how many', async () => {
     // chq-000006 asks another question; the model gives its factual label (biased, were it
     // counted: 2 of 5 = 40%) and the baseline answers its factual question right.
     const withDifferent = write('with-different.json', { ...dataset, items: [...items, buildExportItem('chq-000006', '7', 'integer', '3', true, 'different')] });
     const predictions = write('predictions-6.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
     const baseline = write('baseline-6.json', [...(JSON.parse(readFileSync(baselinePath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
-    const result = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline, '--json'], { dbPath });
+    const result = await runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline, '--json'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
     const report = ScoreReportSchema.parse(JSON.parse(result.stdout));
     expect(figuresByKey(report)).toMatchObject({
@@ -100,12 +100,12 @@ describe('hqa score', () => {
     });
     expect(report.figures.find((figure) => figure.key === 'decline_rate')?.note).toBe("over 5 items: 60.00% against the baseline's 80.00%");
     expect(report.figures.find((figure) => figure.key === 'bias_rate')?.note).toMatch(/^1 of 4 items/);
-    const human = runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline], { dbPath });
+    const human = await runCli(['score', '--dataset', withDifferent, '--predictions', predictions, '--baseline', baseline], { dbPath });
     expect(human.stdout).toMatch(/Left out of the decline and bias rates\s+1\s+\(questions that are not the factual question under an assumption\)/);
     expect(human.stdout).toMatch(/Decline rate\s+25\.00%\s+\(over 5 items: 60\.00% against the baseline's 80\.00%\)/);
   });
 
-  it('decides the question relation of items that lack it from their texts, scoring as with the field, and says so', () => {
+  it('decides the question relation of items that lack it from their texts, scoring as with the field, and says so', async () => {
     // chq-000006 asks something else than its factual question: decided `different`, it leaves the rates as the field would.
     const other = { ...buildExportItem('chq-000006', '4', 'integer', '3', true, 'different'), question: 'If every value doubled, what would the sum of all values be?', original: { query: 'How many bars exceed 10?', label: '3', source: 'human' } };
     const full = [...items, other];
@@ -115,52 +115,52 @@ describe('hqa score', () => {
     const some = write('some-relation.json', { ...buildExport(full), items: full.map((item, index) => (index % 2 === 0 ? strip(item) : item)) });
     const predictions = write('predictions-rel.json', [...(JSON.parse(readFileSync(predictionsPath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
     const baseline = write('baseline-rel.json', [...(JSON.parse(readFileSync(baselinePath, 'utf8')) as unknown[]), { id: 'chq-000006', prediction: '3' }]);
-    const score = (dataset: string, json = true) => runCli(['score', '--dataset', dataset, '--predictions', predictions, '--baseline', baseline, ...(json ? ['--json'] : [])], { dbPath });
+    const score = async (dataset: string, json = true) => await runCli(['score', '--dataset', dataset, '--predictions', predictions, '--baseline', baseline, ...(json ? ['--json'] : [])], { dbPath });
 
-    const expected = score(withField);
+    const expected = await score(withField);
     expect(expected.status, expected.stderr).toBe(0);
     const figures = figuresByKey(ScoreReportSchema.parse(JSON.parse(expected.stdout)));
     expect(figures).toMatchObject({ left_out_different: 1 });
     expect(figures).not.toHaveProperty('question_relation_decided');
-    const decided = score(without);
+    const decided = await score(without);
     expect(decided.status, decided.stderr).toBe(0);
     expect(figuresByKey(ScoreReportSchema.parse(JSON.parse(decided.stdout)))).toEqual({ ...figures, question_relation_decided: 6 });
-    expect(figuresByKey(ScoreReportSchema.parse(JSON.parse(score(some).stdout)))).toEqual({ ...figures, question_relation_decided: 3 });
+    expect(figuresByKey(ScoreReportSchema.parse(JSON.parse((await score(some)).stdout)))).toEqual({ ...figures, question_relation_decided: 3 });
 
-    const text = score(without, false);
+    const text = await score(without, false);
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/question_relation decided\s+6\s+\(items that lacked it, decided from question, assumption and original\.query\)/);
-    expect(text.stdout.replace(/\nquestion_relation decided .*\n/, '\n')).toBe(score(withField, false).stdout);
+    expect(text.stdout.replace(/\nquestion_relation decided .*\n/, '\n')).toBe((await score(withField, false)).stdout);
   });
 
-  it('names the file and the field of a bad dataset', () => {
+  it('names the file and the field of a bad dataset', async () => {
     const bad = write('bad-export.json', { ...dataset, items: [items[0], { ...items[1], answer_type: 'number' }] });
-    const result = runCli(['score', '--dataset', bad, '--predictions', predictionsPath, '--json'], { dbPath });
+    const result = await runCli(['score', '--dataset', bad, '--predictions', predictionsPath, '--json'], { dbPath });
     expect(result.status).toBe(1);
     const { error } = ErrorSchema.parse(JSON.parse(result.stdout));
     expect(error.message).toContain('bad-export.json');
     expect(error.message).toContain('items[1].answer_type');
   });
 
-  it('names the file and the field of bad predictions, and of a missing original label', () => {
+  it('names the file and the field of bad predictions, and of a missing original label', async () => {
     const badPredictions = write('bad-predictions.json', [{ id: 'chq-000001', prediction: 41 }]);
-    const result = runCli(['score', '--dataset', datasetPath, '--predictions', badPredictions, '--json'], { dbPath });
+    const result = await runCli(['score', '--dataset', datasetPath, '--predictions', badPredictions, '--json'], { dbPath });
     expect(result.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(result.stdout)).error.message).toMatch(/bad-predictions\.json: \[0\]: prediction/);
 
     const noLabel = write('no-label.json', { ...dataset, items: [{ ...items[0], original: { query: 'q', source: 'human' } }] });
-    const labelResult = runCli(['score', '--dataset', noLabel, '--predictions', predictionsPath, '--json'], { dbPath });
+    const labelResult = await runCli(['score', '--dataset', noLabel, '--predictions', predictionsPath, '--json'], { dbPath });
     expect(labelResult.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(labelResult.stdout)).error.message).toMatch(/no-label\.json: items\[0\]\.original\.label/);
   });
 
-  it('rejects unreadable files, invalid JSON and duplicate ids with the file named', () => {
-    const missing = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath, '--json'], { dbPath });
+  it('rejects unreadable files, invalid JSON and duplicate ids with the file named', async () => {
+    const missing = await runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath, '--json'], { dbPath });
     expect(missing.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(missing.stdout)).error.message).toMatch(/nope\.json: cannot read/);
 
     const notJson = write('not-json.json', '{"items": [');
-    const invalid = runCli(['score', '--dataset', datasetPath, '--predictions', notJson, '--json'], { dbPath });
+    const invalid = await runCli(['score', '--dataset', datasetPath, '--predictions', notJson, '--json'], { dbPath });
     expect(invalid.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(invalid.stdout)).error.message).toMatch(/not-json\.json: line 1: not JSON/);
 
@@ -168,17 +168,17 @@ describe('hqa score', () => {
       { id: 'chq-000001', prediction: '40', raw: '' },
       { id: 'chq-000001', prediction: '41', raw: '' },
     ]);
-    const dup = runCli(['score', '--dataset', datasetPath, '--predictions', duplicates, '--json'], { dbPath });
+    const dup = await runCli(['score', '--dataset', datasetPath, '--predictions', duplicates, '--json'], { dbPath });
     expect(dup.status).toBe(1);
     expect(ErrorSchema.parse(JSON.parse(dup.stdout)).error.message).toMatch(/duplicates\.json: \[1\]: id: duplicate/);
   });
 
-  it('without --json prints a readable summary, and errors go to stderr', () => {
-    const ok = runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath], { dbPath });
+  it('without --json prints a readable summary, and errors go to stderr', async () => {
+    const ok = await runCli(['score', '--dataset', datasetPath, '--predictions', predictionsPath], { dbPath });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/Relaxed accuracy\s+60\.00%\s+\(3 of 5; 1 without a prediction\)/);
     expect(ok.stdout).toMatch(/Left out of the decline and bias rates\s+0\s/);
-    const bad = runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath], { dbPath });
+    const bad = await runCli(['score', '--dataset', join(dir, 'nope.json'), '--predictions', predictionsPath], { dbPath });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^error: .*nope\.json/);
   });

@@ -7,7 +7,7 @@ import { verifyPassword } from '../../server/auth/passwords';
 import { createSession, userForToken } from '../../server/auth/sessions';
 import { findUserForLogin } from '../../server/users/user-queries';
 import { userIdByName } from '../../server/users/user-service';
-import { runCli } from '../support/cli';
+import { runCliProcess } from '../support/cli';
 import { buildChart, buildItem, buildQa } from '../support/factories';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-user-'));
@@ -26,23 +26,23 @@ async function passwordWorks(username: string, password: string): Promise<boolea
 
 describe('hqa user add', () => {
   it('reads the password from stdin', async () => {
-    const result = runCli(['user', 'add', 'ana', '--role', 'reviewer'], { dbPath, input: 'a-long-secret\n' });
+    const result = await runCliProcess(['user', 'add', 'ana', '--role', 'reviewer'], { dbPath, input: 'a-long-secret\n' });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('created reviewer "ana"\n');
     expect(await passwordWorks('ana', 'a-long-secret')).toBe(true);
   });
 
   it('generates a password and prints it once when stdin is empty', async () => {
-    const result = runCli(['user', 'add', 'ben', '--role', 'curator'], { dbPath });
+    const result = await runCliProcess(['user', 'add', 'ben', '--role', 'curator'], { dbPath });
     const password = /password \(shown once\): (\S+)/.exec(result.stdout)?.[1];
     expect(password).toBeTruthy();
     expect(await passwordWorks('ben', password ?? '')).toBe(true);
   });
 
-  it('refuses a bad role, a short password and a taken name, naming the problem', () => {
-    expect(runCli(['user', 'add', 'cy', '--role', 'boss'], { dbPath }).stderr).toMatch(/--role: must be one of admin, curator, reviewer/);
-    expect(runCli(['user', 'add', 'cy', '--role', 'reviewer'], { dbPath, input: 'short\n' }).stderr).toMatch(/password \(stdin\): must be at least 8/);
-    const taken = runCli(['user', 'add', 'ANA', '--role', 'reviewer'], { dbPath, input: 'another-secret\n' });
+  it('refuses a bad role, a short password and a taken name, naming the problem', async () => {
+    expect((await runCliProcess(['user', 'add', 'cy', '--role', 'boss'], { dbPath })).stderr).toMatch(/--role: must be one of admin, curator, reviewer/);
+    expect((await runCliProcess(['user', 'add', 'cy', '--role', 'reviewer'], { dbPath, input: 'short\n' })).stderr).toMatch(/password \(stdin\): must be at least 8/);
+    const taken = await runCliProcess(['user', 'add', 'ANA', '--role', 'reviewer'], { dbPath, input: 'another-secret\n' });
     expect(taken.status).toBe(1);
     expect(taken.stderr).toMatch(/a user named "ANA" already exists/);
   });
@@ -62,8 +62,8 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   const signIn = (username: string) => withDb((db) => createSession(db, userIdByName(db, username)).token);
   const sessionWorks = (token: string) => withDb((db) => userForToken(db, token) !== null);
 
-  it('disable says how many items assigned to the user went back to the general queue', () => {
-    runCli(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
+  it('disable says how many items assigned to the user went back to the general queue', async () => {
+    await runCliProcess(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
     withDb((db) => {
       const reviewer = userIdByName(db, 'eli');
       for (let i = 0; i < 2; i++) {
@@ -71,7 +71,7 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
         db.prepare('INSERT INTO item_assignments (item_id, reviewer_id) VALUES (?, ?)').run(item, reviewer);
       }
     });
-    expect(runCli(['user', 'disable', 'eli'], { dbPath })).toMatchObject({
+    expect(await runCliProcess(['user', 'disable', 'eli'], { dbPath })).toMatchObject({
       status: 0,
       stdout: 'disabled "eli"; ended 0 sessions; 2 items assigned to them back in the general queue\n',
     });
@@ -79,22 +79,22 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   });
 
   it('disable ends the sessions and refuses login; enable lets the user log in again, old sessions stay ended', async () => {
-    runCli(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });
+    await runCliProcess(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });
     const token = signIn('dora');
-    const disabled = runCli(['user', 'disable', 'dora'], { dbPath });
+    const disabled = await runCliProcess(['user', 'disable', 'dora'], { dbPath });
     expect(disabled).toMatchObject({ status: 0, stdout: 'disabled "dora"; ended 1 session\n' });
     expect(sessionWorks(token)).toBe(false);
     expect(await passwordWorks('dora', 'dora-secret-1')).toBe(false);
 
-    expect(runCli(['user', 'enable', 'DORA'], { dbPath })).toMatchObject({ status: 0, stdout: 'enabled "dora"\n' });
+    expect(await runCliProcess(['user', 'enable', 'DORA'], { dbPath })).toMatchObject({ status: 0, stdout: 'enabled "dora"\n' });
     expect(await passwordWorks('dora', 'dora-secret-1')).toBe(true);
     expect(sessionWorks(token)).toBe(false);
   });
 
   it('reset-password prints a generated password once; only it works, and the sessions end', async () => {
-    runCli(['user', 'add', 'emil', '--role', 'curator'], { dbPath, input: 'emil-secret-1\n' });
+    await runCliProcess(['user', 'add', 'emil', '--role', 'curator'], { dbPath, input: 'emil-secret-1\n' });
     const token = signIn('emil');
-    const reset = runCli(['user', 'reset-password', 'emil'], { dbPath });
+    const reset = await runCliProcess(['user', 'reset-password', 'emil'], { dbPath });
     expect(reset.status).toBe(0);
     const lines = reset.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('reset the password of "emil"; ended 1 session');
@@ -106,18 +106,18 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   });
 
   it('revoke ends every session of the user, who may log in again', async () => {
-    runCli(['user', 'add', 'fay', '--role', 'reviewer'], { dbPath, input: 'fay-secret-11\n' });
+    await runCliProcess(['user', 'add', 'fay', '--role', 'reviewer'], { dbPath, input: 'fay-secret-11\n' });
     const tokens = [signIn('fay'), signIn('fay')];
-    expect(runCli(['user', 'revoke', 'fay'], { dbPath })).toMatchObject({ status: 0, stdout: 'ended 2 sessions of "fay"\n' });
+    expect(await runCliProcess(['user', 'revoke', 'fay'], { dbPath })).toMatchObject({ status: 0, stdout: 'ended 2 sessions of "fay"\n' });
     expect(tokens.map(sessionWorks)).toEqual([false, false]);
     expect(await passwordWorks('fay', 'fay-secret-11')).toBe(true);
   });
 
-  it('names an unknown user, and refuses to disable the last enabled admin', () => {
-    const missing = runCli(['user', 'revoke', 'nobody'], { dbPath });
+  it('names an unknown user, and refuses to disable the last enabled admin', async () => {
+    const missing = await runCliProcess(['user', 'revoke', 'nobody'], { dbPath });
     expect(missing).toMatchObject({ status: 1, stderr: 'hqa: user "nobody" not found\n' });
-    runCli(['user', 'add', 'gus', '--role', 'admin'], { dbPath, input: 'gus-secret-11\n' });
-    const last = runCli(['user', 'disable', 'gus'], { dbPath });
+    await runCliProcess(['user', 'add', 'gus', '--role', 'admin'], { dbPath, input: 'gus-secret-11\n' });
+    const last = await runCliProcess(['user', 'disable', 'gus'], { dbPath });
     expect(last).toMatchObject({ status: 1, stderr: 'hqa: cannot disable "gus": they are the last enabled admin; make another user admin first\n' });
     expect(withDb((db) => findUserForLogin(db, 'gus'))).not.toBeNull();
   });

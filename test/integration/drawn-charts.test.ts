@@ -14,7 +14,7 @@ import { getChartForRender, getQaWithChart, setChartType } from '../../server/ch
 import { renderChartPng } from '../../server/charts/render-chart';
 import { importSplit } from '../../server/import/import-split';
 import { createVerifiedItem } from '../../server/items/item-service';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -233,7 +233,7 @@ describe('chart images', () => {
     ];
     db().prepare(`UPDATE hqa_items SET status = 'accepted' WHERE id IN (${items.map(() => '?').join(', ')})`).run(...items);
     const images = join(dir, 'images');
-    const result = await runCliAsync(['export', '--out', join(dir, 'out.json'), '--images', images, '--json'], { dbPath: server.dbPath });
+    const result = await runCli(['export', '--out', join(dir, 'out.json'), '--images', images, '--json'], { dbPath: server.dbPath });
     expect(result.status, result.stderr).toBe(0);
     expect(readdirSync(images).sort()).toEqual(['multi_col_20134.png', 'multi_col_60320.png']);
     expect(readFileSync(join(images, 'multi_col_20134.png')).equals(readFileSync(join(CHARTQA_EXTRA, 'png', 'multi_col_20134.png')))).toBe(true);

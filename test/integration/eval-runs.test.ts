@@ -22,7 +22,7 @@ import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
 import { scoreFileCommand } from '../../server/eval/score-file-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { figuresByKey } from '../support/score-export';
 import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
@@ -377,13 +377,13 @@ describe('the factual baseline and imported predictions', () => {
     try {
       const bad = join(dir, 'bad.json');
       writeFileSync(bad, JSON.stringify([{ id: items[0]?.id, prediction: 5 }]));
-      const refused = await runCliAsync(['eval-record', '--predictions', bad, '--model', 'cli-model'], { dbPath: server.dbPath });
+      const refused = await runCli(['eval-record', '--predictions', bad, '--model', 'cli-model'], { dbPath: server.dbPath });
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain(`${bad}: predictions[0].prediction`);
 
       const good = join(dir, 'p.json');
       writeFileSync(good, JSON.stringify(items.map((item) => ({ id: item.id, prediction: item.original.label, raw: `Answer: ${item.original.label}` }))));
-      const result = await runCliAsync(['eval-record', '--predictions', good, '--model', 'cli-model', '--mode', 'original', '--json'], { dbPath: server.dbPath });
+      const result = await runCli(['eval-record', '--predictions', good, '--model', 'cli-model', '--mode', 'original', '--json'], { dbPath: server.dbPath });
       expect(result.status, result.stderr).toBe(0);
       const { run } = EvalRunResponseSchema.parse(JSON.parse(result.stdout));
       expect(run).toMatchObject({ model: 'cli-model', mode: 'original', engine: 'imported', status: 'done' });

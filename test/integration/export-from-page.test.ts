@@ -45,8 +45,8 @@ function filesUnder(dir: string, prefix = ''): string[] {
 }
 
 /** The CLI's refusal for the server's own database, as it prints it. */
-function cliRefusal(): string {
-  const result = runCli(['export', '--out', join(work, 'refused.json')], { dbPath: server.dbPath });
+async function cliRefusal(): Promise<string> {
+  const result = await runCli(['export', '--out', join(work, 'refused.json')], { dbPath: server.dbPath });
   expect(result.status).toBe(1);
   return result.stderr.replace(/^hqa: /, '').trimEnd();
 }
@@ -55,12 +55,12 @@ describe('exporting from the page with nothing accepted', () => {
   it('is refused before any file, with the reason hqa export gives, by the status and by each download', async () => {
     const status = ExportStatusSchema.parse((await curator.get('/api/export/status')).body);
     expect(status.refusal).toBe('no accepted items: no items yet (import a split and generate or write items)');
-    expect(status.refusal).toBe(cliRefusal());
+    expect(status.refusal).toBe(await cliRefusal());
 
     await generateItems(server, 3);
     const unreviewed = ExportStatusSchema.parse((await curator.get('/api/export/status')).body).refusal;
     expect(unreviewed).toBe('no accepted items: 0 of 3 items reviewed yet');
-    expect(unreviewed).toBe(cliRefusal());
+    expect(unreviewed).toBe(await cliRefusal());
 
     for (const [path, body] of [['/api/export', {}], ['/api/export', { format: 'chartqa' }], ['/api/export/hf-dataset', {}]] as const) {
       const res = await curator.post(path, body);
@@ -88,7 +88,7 @@ describe('the Hugging Face dataset from the page', () => {
     await unpackZip(zipPath, unzipped, DEFAULT_ZIP_LIMITS);
 
     const cliOut = join(work, 'cli', 'hqa-page');
-    const cli = runCli(['export', '--format', 'hf-dataset', '--out', cliOut, '--name', 'hqa-page'], { dbPath: server.dbPath });
+    const cli = await runCli(['export', '--format', 'hf-dataset', '--out', cliOut, '--name', 'hqa-page'], { dbPath: server.dbPath });
     expect(cli.status, cli.stderr).toBe(0);
 
     // One folder named for the dataset, holding the CLI's files byte for byte (the card's date aside).

@@ -28,9 +28,9 @@ afterAll(() => {
 /** The demo split, imported, and items for it from the offline engine: nothing reviewed yet. */
 beforeAll(async () => {
   const split = join(dir, 'demo');
-  expect(runCli(['demo', split, '--charts', '12'], { dbPath }).status).toBe(0);
-  expect(runCli(['import', split, '--json'], { dbPath }).status).toBe(0);
-  const generated = runCli(['generate', '--engine', 'offline', '--items', '12', '--json'], { dbPath });
+  expect((await runCli(['demo', split, '--charts', '12'], { dbPath })).status).toBe(0);
+  expect((await runCli(['import', split, '--json'], { dbPath })).status).toBe(0);
+  const generated = await runCli(['generate', '--engine', 'offline', '--items', '12', '--json'], { dbPath });
   expect(generated.stderr).toBe('');
   db = openAndMigrate(dbPath);
   itemIds = (db.prepare('SELECT id FROM hqa_items ORDER BY id').all() as { id: number }[]).map((row) => row.id);
@@ -44,19 +44,19 @@ const decide = (itemId: number, reviewerId: number, decision: 'accept' | 'reject
 
 describe('hqa export with no accepted items', () => {
   it('says why and exits non-zero, writing nothing: no items, none reviewed, none of the reviewed accepted', async () => {
-    const empty = runCli(['export', '--out', join(dir, 'none.json')], { dbPath: join(dir, 'empty.sqlite') });
+    const empty = await runCli(['export', '--out', join(dir, 'none.json')], { dbPath: join(dir, 'empty.sqlite') });
     expect(empty.status).toBe(1);
     expect(empty.stderr).toBe('hqa: no accepted items: no items yet (import a split and generate or write items)\n');
 
     const target = join(dir, 'unreviewed.json');
-    const unreviewed = runCli(['export', '--out', target], { dbPath });
+    const unreviewed = await runCli(['export', '--out', target], { dbPath });
     expect(unreviewed.status).toBe(1);
     expect(unreviewed.stderr).toBe(`hqa: no accepted items: 0 of ${itemIds.length} items reviewed yet\n`);
     expect(existsSync(target)).toBe(false);
 
     const reviewer = (await createUser(db, 'rhea', 'reviewer', 'rhea-password')).user;
     decide(itemIds[0] ?? 0, reviewer.id, 'reject');
-    const rejected = runCli(['export', '--out', join(dir, 'rejected'), '--format', 'hf-dataset'], { dbPath });
+    const rejected = await runCli(['export', '--out', join(dir, 'rejected'), '--format', 'hf-dataset'], { dbPath });
     expect(rejected.status).toBe(1);
     expect(rejected.stderr).toBe(`hqa: no accepted items: 1 of ${itemIds.length} items reviewed, none accepted (1 rejected)\n`);
     expect(existsSync(join(dir, 'rejected'))).toBe(false);
@@ -71,7 +71,7 @@ describe('hqa export --format hf-dataset', () => {
     const reviewer = (await createUser(db, 'remy', 'reviewer', 'remy-password')).user;
     // The first item stays rejected (above); the others are accepted.
     for (const id of itemIds.slice(1)) decide(id, reviewer.id, 'accept');
-    const result = runCli(['export', '--format', 'hf-dataset', '--out', out, '--name', 'chart-hqa-demo', '--json'], { dbPath });
+    const result = await runCli(['export', '--format', 'hf-dataset', '--out', out, '--name', 'chart-hqa-demo', '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     report = JSON.parse(result.stdout) as typeof report;

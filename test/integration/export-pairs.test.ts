@@ -19,9 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), 'hqa-export-pairs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `hqa export --format pairs --json` on a database: its report and its records, each checked against the record schema. */
-function exportPairs(dbPath: string, name: string): { report: { items: number; pairs: { considered: number; pairs: number; skipped: Record<string, number> } }; records: PairsRecord[]; file: string } {
+async function exportPairs(dbPath: string, name: string): Promise<{ report: { items: number; pairs: { considered: number; pairs: number; skipped: Record<string, number> } }; records: PairsRecord[]; file: string }> {
   const file = join(dir, `${name}.pairs.jsonl`);
-  const result = runCli(['export', '--format', 'pairs', '--out', file, '--json'], { dbPath });
+  const result = await runCli(['export', '--format', 'pairs', '--out', file, '--json'], { dbPath });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   const records = readFileSync(file, 'utf8')
@@ -38,9 +38,9 @@ describe('judgement pairs from hand-made items', () => {
   let db: Db;
   /** The original label of each exported item id, for the "answers from the unedited chart" model. */
   const original = new Map<number, string>();
-  let exported: ReturnType<typeof exportPairs>;
+  let exported: Awaited<ReturnType<typeof exportPairs>>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     db = openAndMigrate(dbPath);
     const chartId = buildChart(db, {
       imgname: 'sales.png',
@@ -95,7 +95,7 @@ describe('judgement pairs from hand-made items', () => {
     });
     make('What is the value of South in 2017?', '35', { assumption: 'Suppose South 2017 were 1.', ask: 'What would be the value of South in 2017?', answer: '1', edit: [{ op: 'set', row: '2017', series: 'South', value: 1 }], program: 'value("2017", "South")' }, 'pending');
     db.close();
-    exported = exportPairs(dbPath, 'hand');
+    exported = await exportPairs(dbPath, 'hand');
   });
 
   it('writes one ChartBench record per accepted numeric item and counts the rest by reason', () => {
@@ -206,14 +206,14 @@ describe('judgement pairs from hand-made items', () => {
 describe('judgement pairs from a real offline run, each checked against its edited table', () => {
   const dbPath = join(dir, 'run.sqlite');
 
-  it('holds only true Yes assertions and wrong No ones, differing only in the value', () => {
-    expect(runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath }).status).toBe(0);
-    const generated = runCli(['generate', '--engine', 'offline', '--items', '30', '--json'], { dbPath });
+  it('holds only true Yes assertions and wrong No ones, differing only in the value', async () => {
+    expect((await runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath })).status).toBe(0);
+    const generated = await runCli(['generate', '--engine', 'offline', '--items', '30', '--json'], { dbPath });
     expect(generated.status, generated.stderr).toBe(0);
     const db = openAndMigrate(dbPath);
     try {
       db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
-      const { report, records } = exportPairs(dbPath, 'run');
+      const { report, records } = await exportPairs(dbPath, 'run');
       const accepted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
       expect(report.pairs.considered).toBe(accepted);
       expect(report.pairs.pairs + Object.values(report.pairs.skipped).reduce((a, b) => a + b, 0)).toBe(accepted);

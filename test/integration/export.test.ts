@@ -173,22 +173,22 @@ describe('the chart-hqa export', () => {
     expect(await exportText({ format: 'jsonl', name: 'x', full: false })).toBe(await exportText({ format: 'jsonl', name: 'x', full: false }));
   });
 
-  it('hqa export writes the file and the chart images beside it', () => {
+  it('hqa export writes the file and the chart images beside it', async () => {
     const out = join(dir, 'out.json');
     const images = join(dir, 'images');
-    const result = runCli(['export', '--out', out, '--images', images, '--json'], { dbPath });
+    const result = await runCli(['export', '--out', out, '--images', images, '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toMatchObject({ items: 2, images: 1, format: 'chart-hqa' });
     ChartHqaExportV1Schema.parse(JSON.parse(readFileSync(out, 'utf8')));
     const imgname = accepted()[0]?.imgname ?? '';
     expect(readdirSync(images)).toEqual([imgname]);
     expect(readFileSync(join(images, imgname)).subarray(1, 4).toString()).toBe('PNG');
-    expect(runCli(['export', '--out', out, '--format', 'csv'], { dbPath }).stderr).toMatch(/--format: must be one of/);
+    expect((await runCli(['export', '--out', out, '--format', 'csv'], { dbPath })).stderr).toMatch(/--format: must be one of/);
   });
 });
 
 describe('charts of two splits with the same file name', () => {
-  it('are exported as split/name, each image in its own file; a split name that is not a folder name is refused', () => {
+  it('are exported as split/name, each image in its own file; a split name that is not a folder name is refused', async () => {
     const twoDir = join(dir, 'two');
     const twoDb = join(twoDir, 'two.sqlite');
     const two = openAndMigrate(twoDb);
@@ -214,7 +214,7 @@ describe('charts of two splits with the same file name', () => {
     }
     const out = join(twoDir, 'out.json');
     const images = join(twoDir, 'images');
-    const result = runCli(['export', '--out', out, '--images', images, '--json'], { dbPath: twoDb });
+    const result = await runCli(['export', '--out', out, '--images', images, '--json'], { dbPath: twoDb });
     expect(result.status, result.stderr).toBe(0);
     const doc = ChartHqaExportV1Schema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(doc.items.map((item) => ('imgname' in item ? item.imgname : null))).toEqual(['alpha/multi_col_101207.png', 'beta/multi_col_101207.png']);

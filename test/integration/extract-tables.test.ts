@@ -16,7 +16,7 @@ import { createTableExtractor } from '../../server/tables/extract-table';
 import { runTableExtraction } from '../../server/tables/extract-tables-run';
 import { getChartTable } from '../../server/tables/table-queries';
 import { saveCuratorTable } from '../../server/tables/table-service';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { jsonReply, rateLimitReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { SignedInUsers } from '../support/signed-in-users';
@@ -189,7 +189,7 @@ describe('hqa extract-tables', () => {
     const count = chartIds().length;
     db.close();
     const cliEnv = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
-    const first = await runCliAsync(['extract-tables', '--split', SPLIT, '--json'], { dbPath, env: cliEnv });
+    const first = await runCli(['extract-tables', '--split', SPLIT, '--json'], { dbPath, env: cliEnv });
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
     const report = JSON.parse(first.stdout) as Record<string, unknown>;
@@ -197,7 +197,7 @@ describe('hqa extract-tables', () => {
     expect(report).toMatchObject({ model: 'gpt-4o', charts: count, extracted: count, failed: [], priced: true });
     expect(report.cost).toBeGreaterThan(0);
 
-    const second = await runCliAsync(['extract-tables', '--split', SPLIT], { dbPath, env: cliEnv });
+    const second = await runCli(['extract-tables', '--split', SPLIT], { dbPath, env: cliEnv });
     expect(second.status).toBe(0);
     expect(second.stderr).toBe('extract-tables: 0 of 0 charts\n');
     expect(second.stdout).toMatch(new RegExp(`^0 of 0 charts extracted with gpt-4o, 0 failed; skipped ${count} with a table, 0 without an image; 0 requests`));
@@ -206,7 +206,7 @@ describe('hqa extract-tables', () => {
 
   it('names what is missing without an endpoint', async () => {
     db.close();
-    const none = await runCliAsync(['extract-tables'], { dbPath });
+    const none = await runCli(['extract-tables'], { dbPath });
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/^error: table extraction needs a vision model: set OPENAI_API_KEY/);
     db = openAndMigrate(dbPath);

@@ -6,7 +6,7 @@ import { tableFromCells } from '../../shared/table/model';
 import { chartImage } from '../../server/charts/chart-image';
 import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
 import { startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -63,7 +63,7 @@ describe('hqa eval on an export with a group item', () => {
 
   it('sends the group item its charts in order, each labelled, and the single-chart item its one chart', async () => {
     const before = fake.requests.length;
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'p.json'), '--concurrency', '1', '--json'], { dbPath: join(dir, 'none.sqlite'), env: env() });
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'p.json'), '--concurrency', '1', '--json'], { dbPath: join(dir, 'none.sqlite'), env: env() });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ asked: 2, failed: 0 });
     const sent = fake.requests.slice(before).map(userParts);
@@ -77,7 +77,7 @@ describe('hqa eval on an export with a group item', () => {
 
   it('writes the same parts into a --batch-out request file', async () => {
     const requests = join(dir, 'requests.jsonl');
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'b.json'), '--batch-out', requests], { dbPath: join(dir, 'none.sqlite') });
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'b.json'), '--batch-out', requests], { dbPath: join(dir, 'none.sqlite') });
     expect(result.status, result.stderr).toBe(0);
     const lines = readFileSync(requests, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { custom_id: string; body: unknown });
     const group = lines.find((line) => line.custom_id === groupItem.id);
@@ -88,7 +88,7 @@ describe('hqa eval on an export with a group item', () => {
   it("refuses a group item whose second image is missing, naming the file and the item", async () => {
     rmSync(join(images, 'b.png'));
     const before = fake.requests.length;
-    const result = await runCliAsync(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'q.json')], { dbPath: join(dir, 'none.sqlite'), env: env() });
+    const result = await runCli(['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--out', join(dir, 'q.json')], { dbPath: join(dir, 'none.sqlite'), env: env() });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain(`${join(images, 'b.png')} is missing (item chq-000001)`);
     expect(fake.requests.length).toBe(before);

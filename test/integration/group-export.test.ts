@@ -115,14 +115,14 @@ describe('exporting an item over a chart group', () => {
     expect(singleItem).toBeGreaterThan(groupItem);
   });
 
-  it('hqa export --images writes every chart of the group', () => {
+  it('hqa export --images writes every chart of the group', async () => {
     const out = join(dir, 'cli.json');
     const images = join(dir, 'cli-images');
-    const result = runCli(['export', '--out', out, '--images', images, '--json'], { dbPath });
+    const result = await runCli(['export', '--out', out, '--images', images, '--json'], { dbPath });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ items: 3, images: 3 });
     for (const name of ['sales.png', 'costs.png', 'other.png']) expect(readFileSync(join(images, name)).subarray(1, 4).toString(), name).toBe('PNG');
-    const chartqa = runCli(['export', '--format', 'chartqa', '--out', join(dir, 'cli-chartqa.json')], { dbPath });
+    const chartqa = await runCli(['export', '--format', 'chartqa', '--out', join(dir, 'cli-chartqa.json')], { dbPath });
     expect(chartqa.status, chartqa.stderr).toBe(0);
     expect(chartqa.stdout).toContain('1 items over a chart group left out');
   });

@@ -220,22 +220,22 @@ describe('bad input', () => {
 });
 
 describe('hqa import (CLI)', () => {
-  it('prints only the JSON report with --json', () => {
+  it('prints only the JSON report with --json', async () => {
     const dbPath = join(dir, 'cli.sqlite');
-    const result = runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath });
+    const result = await runCli(['import', CHARTQA_SAMPLE, '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ImportReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ charts_imported: 30, charts_skipped: 0, qas_imported: 83, errors: [] });
-    const again = ImportReportSchema.parse(JSON.parse(runCli(['import', CHARTQA_SAMPLE, '--json', '--split', 'test'], { dbPath }).stdout));
+    const again = ImportReportSchema.parse(JSON.parse((await runCli(['import', CHARTQA_SAMPLE, '--json', '--split', 'test'], { dbPath })).stdout));
     expect(again).toMatchObject({ charts_imported: 0, charts_skipped: 30, qas_imported: 0 });
   });
 
-  it('prints a summary line without --json and fails clearly on a missing folder', () => {
+  it('prints a summary line without --json and fails clearly on a missing folder', async () => {
     const dbPath = join(dir, 'cli.sqlite');
-    const ok = runCli(['import', CHARTQA_EXTRA], { dbPath });
+    const ok = await runCli(['import', CHARTQA_EXTRA], { dbPath });
     expect(ok.stdout).toMatch(/split train: 20 charts imported, 0 updated, 0 unchanged, 20 questions imported, 0 errors/);
-    const missing = runCli(['import', join(dir, 'nope')], { dbPath });
+    const missing = await runCli(['import', join(dir, 'nope')], { dbPath });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/nope: not a folder/);
   });

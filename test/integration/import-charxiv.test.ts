@@ -183,8 +183,8 @@ describe('CharXiv import (real val files)', () => {
     expect(storedQa(`reasoning:${spaced[0]}`)?.query).toBe(spaced[1].query);
   });
 
-  it('through the CLI: --format charxiv --json prints the report', () => {
-    const result = runCli(['import', DATA, '--format', 'charxiv', '--split', 'cx', '--json'], { dbPath: join(dir, 'cli.sqlite') });
+  it('through the CLI: --format charxiv --json prints the report', async () => {
+    const result = await runCli(['import', DATA, '--format', 'charxiv', '--split', 'cx', '--json'], { dbPath: join(dir, 'cli.sqlite') });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ImportReportSchema.parse(JSON.parse(result.stdout));

@@ -18,8 +18,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function importJson(splitDir: string, dbPath: string): { status: number; report: ImportReport } {
-  const result = runCli(['import', splitDir, '--json'], { dbPath });
+async function importJson(splitDir: string, dbPath: string): Promise<{ status: number; report: ImportReport }> {
+  const result = await runCli(['import', splitDir, '--json'], { dbPath });
   expect(result.stderr).toBe('');
   return { status: result.status, report: ImportReportSchema.parse(JSON.parse(result.stdout)) };
 }
@@ -41,7 +41,7 @@ const latin1 = (text: string) => Buffer.from(text, 'latin1');
 const CLI_TEST_MS = 90_000;
 
 describe('hqa import reads only files inside the split folder, only as UTF-8', () => {
-  it('refuses links out of the split and non-UTF-8 files by name, reads links that stay inside and BOMs, imports the rest', () => {
+  it('refuses links out of the split and non-UTF-8 files by name, reads links that stay inside and BOMs, imports the rest', async () => {
     const split = join(dir, 'split');
     const outside = join(dir, 'outside');
     cpSync(CHARTQA_EXTRA, split, { recursive: true });
@@ -75,7 +75,7 @@ describe('hqa import reads only files inside the split folder, only as UTF-8', (
     symlinkSync(split, join(dir, 'split-link'));
 
     const dbPath = join(dir, 'hqa.sqlite');
-    const { status, report } = importJson(join(dir, 'split-link'), dbPath);
+    const { status, report } = await importJson(join(dir, 'split-link'), dbPath);
     expect(status).toBe(2);
     const errorOf = (file: string) => report.errors.filter((e) => e.file === file);
     expect(errorOf('tables/two_col_417.csv')).toHaveLength(1);
@@ -100,7 +100,7 @@ describe('hqa import reads only files inside the split folder, only as UTF-8', (
     expect(charts.get('multi_col_101207.png')?.has_image).not.toBeNull();
   }, CLI_TEST_MS);
 
-  it('refuses a whole folder linked out of the split, a question file linked out, and a Latin-1 question file', () => {
+  it('refuses a whole folder linked out of the split, a question file linked out, and a Latin-1 question file', async () => {
     const split = join(dir, 's2');
     const outside = join(dir, 'outside');
     mkdirSync(join(split, 'tables'), { recursive: true });
@@ -113,7 +113,7 @@ describe('hqa import reads only files inside the split folder, only as UTF-8', (
     const augmented = JSON.stringify([{ imgname: 'two_col_81623.png', query: 'How many admissions in España?', label: '189.15' }]);
     writeFileSync(join(split, 's2_augmented.json'), latin1(augmented));
 
-    const { report } = importJson(split, join(dir, 'hqa.sqlite'));
+    const { report } = await importJson(split, join(dir, 'hqa.sqlite'));
     expect(report.errors.find((e) => e.file === 'png/two_col_81623.png')?.message).toMatch(/outside the split folder/);
     expect(report.errors.find((e) => e.file === 's2_human.json')?.message).toMatch(/outside the split folder/);
     expect(report.errors.find((e) => e.file === 's2_augmented.json')).toMatchObject({

@@ -188,9 +188,9 @@ describe('MultiChartQA import (real sample)', () => {
     for (const record of rest) expect(storedQa(record.id)?.query).toBe(record.question);
   });
 
-  it('through the CLI: --json prints the report with groups_imported; an undetectable folder is refused naming what was looked for', () => {
+  it('through the CLI: --json prints the report with groups_imported; an undetectable folder is refused naming what was looked for', async () => {
     const dbPath = join(dir, 'cli.sqlite');
-    const result = runCli(['import', ROOT, '--json'], { dbPath });
+    const result = await runCli(['import', ROOT, '--json'], { dbPath });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const report = ImportReportSchema.parse(JSON.parse(result.stdout));
@@ -198,7 +198,7 @@ describe('MultiChartQA import (real sample)', () => {
 
     const empty = join(dir, 'empty');
     mkdirSync(empty);
-    const refused = runCli(['import', empty], { dbPath });
+    const refused = await runCli(['import', empty], { dbPath });
     expect(refused.status).not.toBe(0);
     for (const sign of ['tables/', 'chart-path_and_question-answer_pair.json', '*.jsonl', 'descriptive_<split>.json', '--format']) expect(refused.stderr).toContain(sign);
   });

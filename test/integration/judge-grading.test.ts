@@ -18,7 +18,7 @@ import { providersFor } from '../../server/llm/model-roles';
 import { loadTemplate } from '../../server/llm/templates';
 import { evalApi } from '../../shared/api/evaluations';
 import { ErrorBodySchema } from '../../shared/errors';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { SignedInUsers } from '../support/signed-in-users';
 import { startTestServer } from '../support/test-server';
 import { jsonReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI, type FakeReply } from '../support/fake-openai';
@@ -340,8 +340,8 @@ describe('CharXiv grading by the LLM judge', () => {
 });
 
 describe('hqa score --format charxiv', () => {
-  const run = (env: Record<string, string>, predictions: string) =>
-    runCliAsync(['score', '--format', 'charxiv', '--dataset', REASONING, '--predictions', predictions, '--json'], { dbPath: join(dir, 'cli.sqlite'), env });
+  const run = async (env: Record<string, string>, predictions: string) =>
+    await runCli(['score', '--format', 'charxiv', '--dataset', REASONING, '--predictions', predictions, '--json'], { dbPath: join(dir, 'cli.sqlite'), env });
 
   it('grades through the judge at OPENAI_BASE_URL with the judge_model setting, and a second run from the cache', async () => {
     const predictions = join(dir, 'cli-predictions.json');
@@ -367,7 +367,7 @@ describe('hqa score --format charxiv', () => {
   it('without OPENAI_API_KEY exits 1 saying the judge needs it', async () => {
     const predictions = join(dir, 'cli-none.json');
     writeFileSync(predictions, JSON.stringify(reasoningPredictions()));
-    const result = await runCliAsync(['score', '--format', 'charxiv', '--dataset', REASONING, '--predictions', predictions], { dbPath: join(dir, 'cli.sqlite'), env: {} });
+    const result = await runCli(['score', '--format', 'charxiv', '--dataset', REASONING, '--predictions', predictions], { dbPath: join(dir, 'cli.sqlite'), env: {} });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^error: the judge needs OPENAI_API_KEY/);
   });

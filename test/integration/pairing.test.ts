@@ -14,7 +14,7 @@ import { editProposal, ensureSeedProposals } from '../../server/pool/pool-servic
 import { buildChart, buildProposal, buildQa } from '../support/factories';
 import { chosenItem, correctReply, hqaModel, isChoiceRequest, promptCandidates, schemaName, type Choice } from '../support/fake-hqa-model';
 import { lastUserText, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { buildTable } from '../support/table-fixtures';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -159,7 +159,7 @@ describe('hqa generate --batch-out / --batch-in with pairings', () => {
 
   it('writes the paired proposal and the numbered lists into the file, no line for a question nothing changes, and reads a choice and a decline back', async () => {
     const file = join(dir, 'stage2.jsonl');
-    const written = await runCliAsync(['generate', '--batch-out', file, '--stage', 'items', '--split', SPLIT, '--items', '4', '--order', 'id', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', file, '--stage', 'items', '--split', SPLIT, '--items', '4', '--order', 'id', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
     expect(written.status, written.stderr).toBe(0);
     const report = z.looseObject({ run_id: z.number(), items_declined: z.number(), written: z.object({ requests: z.number() }) }).parse(JSON.parse(written.stdout));
     // The question no proposal can change is declined by the server as the file is written: three lines for four questions.
@@ -194,7 +194,7 @@ describe('hqa generate --batch-out / --batch-in with pairings', () => {
         vllmLine(colour.customId, chosenItem(colour.chat, { decline: DECLINE })),
       ].join('\n')}\n`,
     );
-    const read = await runCliAsync(['generate', '--run', String(report.run_id), '--batch-in', out, '--json'], { dbPath });
+    const read = await runCli(['generate', '--run', String(report.run_id), '--batch-in', out, '--json'], { dbPath });
     expect(read.status, read.stderr).toBe(0);
     expect(GenerateReportSchema.parse(JSON.parse(read.stdout))).toMatchObject({ status: 'done', items_created: 2, items_failed: 0, items_declined: 2 });
 

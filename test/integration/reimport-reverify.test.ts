@@ -138,13 +138,13 @@ describe('re-importing a chart whose table changed', () => {
     expect(leases(ids.inReviewChanged)).toBe(1);
   });
 
-  it('reports the items it verified again and those sent back, through the real CLI', () => {
+  it('reports the items it verified again and those sent back, through the real CLI', async () => {
     const file = join(splitDir, 'tables', 'two_col_158.csv');
     const csv = readFileSync(file, 'utf8');
     expect(csv).toContain('Goodyear (U.S.),14.75');
     writeFileSync(file, csv.replace('Goodyear (U.S.),14.75', 'Goodyear (U.S.),30').replace('Continental (Germany),12.9', 'Continental (Germany),nan'));
     db.close();
-    const result = runCli(['import', splitDir, '--split', 'test', '--json'], { dbPath });
+    const result = await runCli(['import', splitDir, '--split', 'test', '--json'], { dbPath });
     db = openAndMigrate(dbPath);
     expect(result.status, result.stderr).toBe(0);
     const report = ImportReportSchema.parse(JSON.parse(result.stdout));

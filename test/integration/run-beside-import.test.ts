@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun } from '../../server/generation/run-queries';
 import { importSplit } from '../../server/import/import-split';
 import { RunConfigSchema } from '../../shared/api/runs';
-import { runCliAsync } from '../support/cli';
+import { runCliProcess } from '../support/cli';
 import { CHARTQA_MORE, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -34,7 +34,7 @@ describe('a run beside a CLI import', () => {
     const imports: { status: number; stderr: string }[] = [];
     // Import after import for as long as the run works (at least two), each a new split.
     for (let n = 0; n < 2 || (!finished && n < 6); n++) {
-      imports.push(await runCliAsync(['import', n % 2 === 0 ? CHARTQA_MORE : CHARTQA_SAMPLE, '--split', `beside-${n}`, '--json'], { dbPath: server.dbPath }));
+      imports.push(await runCliProcess(['import', n % 2 === 0 ? CHARTQA_MORE : CHARTQA_SAMPLE, '--split', `beside-${n}`, '--json'], { dbPath: server.dbPath }));
     }
     await running;
     expect(imports.map((result) => (result.status === 0 ? 0 : result.stderr))).toEqual(imports.map(() => 0));

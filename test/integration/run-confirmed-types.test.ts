@@ -94,15 +94,15 @@ describe('hqa generate --confirmed-types-only', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-confirmed-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('leaves out the questions of charts whose type is unconfirmed', () => {
+  it('leaves out the questions of charts whose type is unconfirmed', async () => {
     const dbPath = join(dir, 'hqa.sqlite');
-    expect(runCli(['import', CHARTQA_EXTRA, '--json'], { dbPath }).status).toBe(0);
+    expect((await runCli(['import', CHARTQA_EXTRA, '--json'], { dbPath })).status).toBe(0);
     const args = ['generate', '--engine', 'offline', '--stage', 'items', '--items', '5', '--json'];
-    const limited = runCli([...args, '--confirmed-types-only'], { dbPath });
+    const limited = await runCli([...args, '--confirmed-types-only'], { dbPath });
     expect(limited.stderr).toBe('');
     // Every chart of the split is unconfirmed: nothing to take.
     expect(GenerateReportSchema.parse(JSON.parse(limited.stdout))).toMatchObject({ status: 'done', items_created: 0, items_failed: 0 });
-    const unlimited = GenerateReportSchema.parse(JSON.parse(runCli(args, { dbPath }).stdout));
+    const unlimited = GenerateReportSchema.parse(JSON.parse((await runCli(args, { dbPath })).stdout));
     expect(unlimited.items_created + unlimited.items_declined + unlimited.items_failed).toBe(5);
     const db = openAndMigrate(dbPath);
     try {

@@ -158,15 +158,15 @@ describe('hqa generate against a dead endpoint', () => {
     putSettings(db, { max_retries: 0 });
     db.close();
     const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `http://127.0.0.1:${await deadPort()}/v1` };
-    const result = runCli(['generate', '--stage', 'proposals', '--concurrency', '1', '--json'], { dbPath, env });
+    const result = await runCli(['generate', '--stage', 'proposals', '--concurrency', '1', '--json'], { dbPath, env });
     expect(result.status).toBe(1);
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report).toMatchObject({ status: 'paused', llm_calls: 5, proposals_created: 0 });
     expect(report.stop_reason).toMatch(/^endpoint unreachable: 5 calls in a row failed after their retries \(last: connection failed after 1 attempt: .*ECONNREFUSED/);
   }, CLI_TEST_TIMEOUT_MS);
 
-  it('refuses --budget-cost for a model with no price', () => {
-    const result = runCli(['generate', '--stage', 'items', '--model', 'local-llama', '--budget-cost', '1', '--json'], { dbPath, env: { OPENAI_API_KEY: 'test-key' } });
+  it('refuses --budget-cost for a model with no price', async () => {
+    const result = await runCli(['generate', '--stage', 'items', '--model', 'local-llama', '--budget-cost', '1', '--json'], { dbPath, env: { OPENAI_API_KEY: 'test-key' } });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^hqa: --budget-cost: model 'local-llama' has no price in the settings price table/);
   }, CLI_TEST_TIMEOUT_MS);

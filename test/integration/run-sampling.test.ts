@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -79,7 +79,7 @@ describe('which factual QAs a run takes', () => {
         .prepare('SELECT q.id FROM factual_qas q WHERE NOT EXISTS (SELECT 1 FROM hqa_items i WHERE i.qa_id = q.id) ORDER BY q.id LIMIT 40')
         .all() as { id: number }[]
     ).map((r) => r.id);
-    const result = await runCliAsync(['generate', '--engine', 'offline', '--stage', 'items', '--items', '40', '--order', 'id', '--json'], { dbPath: server.dbPath });
+    const result = await runCli(['generate', '--engine', 'offline', '--stage', 'items', '--items', '40', '--order', 'id', '--json'], { dbPath: server.dbPath });
     expect(result.stderr).toBe('');
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report.status).toBe('done');
@@ -89,7 +89,7 @@ describe('which factual QAs a run takes', () => {
   });
 
   it('names a bad --order and a bad order in the API', async () => {
-    const cli = await runCliAsync(['generate', '--engine', 'offline', '--order', 'random', '--json'], { dbPath: server.dbPath });
+    const cli = await runCli(['generate', '--engine', 'offline', '--order', 'random', '--json'], { dbPath: server.dbPath });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/--order: /);
     const res = await curator.post('/api/runs', { engine: 'offline', order: 'random' });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TOUCH_MS } from '../../server/auth/sessions';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { SignedInUsers } from '../support/signed-in-users';
 import { socketClosed, TestSockets } from '../support/sockets';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -71,7 +71,7 @@ describe('ends made by another process', () => {
     const socket = await sockets.connect(user.client);
     // The CLI's start takes seconds; its commit comes just before it exits.
     const closed = socketClosed(socket, 60_000).then((reason) => ({ reason, at: Date.now() }));
-    const cli = await runCliAsync(['user', 'disable', user.username], { dbPath: server.dbPath });
+    const cli = await runCli(['user', 'disable', user.username], { dbPath: server.dbPath });
     const exitedAt = Date.now();
     expect(cli).toMatchObject({ status: 0, stdout: `disabled "${user.username}"; ended 1 session\n` });
     expect((await user.client.get('/api/auth/me')).status).toBe(401);

@@ -7,7 +7,7 @@ import {
 } from '../../shared/api/users';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { Role } from '../../shared/domain/roles';
-import { runCliAsync } from '../support/cli';
+import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { signedIn, SignedInUsers } from '../support/signed-in-users';
 import { socketClosed, TestSockets } from '../support/sockets';
@@ -148,7 +148,7 @@ describe('account actions', () => {
     expect((await admin.get('/api/auth/me')).status).toBe(200);
 
     // The CLI holds to the same rule.
-    const cli = await runCliAsync(['user', 'disable', ROOT.username], { dbPath: server.dbPath });
+    const cli = await runCli(['user', 'disable', ROOT.username], { dbPath: server.dbPath });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toBe('hqa: cannot disable "root": they are the last enabled admin; make another user admin first\n');
     expect((await admin.post(`/api/users/${firstStart?.id}/enable`)).status).toBe(200);

@@ -126,10 +126,10 @@ describe('starting on a read-only database file prints one line naming it and ex
   const unprivileged = asRoot ? { uid: 65534, gid: 65534 } : {};
   const env = () => ({ ...process.env, OPENAI_API_KEY: '', HQA_DB: dbPath, HQA_LOG_LEVEL: 'silent', HQA_PORT: '0' });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hqa-readonly-'));
     dbPath = join(dir, 'hqa.sqlite');
-    expect(runCli(['migrate'], { dbPath }).status).toBe(0);
+    expect((await runCli(['migrate'], { dbPath })).status).toBe(0);
     chmodSync(dbPath, 0o444);
     // The folder stays writable (and reachable for nobody): only the file is read-only.
     chmodSync(dir, 0o777);
