@@ -123,7 +123,7 @@ async function scale(): Promise<void> {
   const runs = listEvalRuns(db).map((r) => publicEvalRun(db, r));
   const listMs = ms(start);
   start = performance.now();
-  const page = listResults(db, run.id, EvalResultsQuerySchema.parse({ outcome: 'wrong', page: 3000, page_size: 25 }));
+  const page = listResults(db, run.id, 'hqa', EvalResultsQuerySchema.parse({ outcome: 'wrong', page: 3000, page_size: 25 }));
   const pageMs = ms(start);
   start = performance.now();
   compareModels(runs);

@@ -40,6 +40,7 @@ const OUTCOME_LABELS: Record<Exclude<EvalOutcome, 'all'>, string> = {
   missing: 'No answer extracted',
   biased: 'Biased (gave the factual label)',
   failed: 'Failed',
+  skipped: 'Skipped (cannot be drawn)',
 };
 /** 'all' is the filter select's own no-filter option. */
 const FilterOutcomeSchema = EvalOutcomeSchema.exclude(['all']);
