@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvalResultsResponseSchema, EvalRunResponseSchema, type EvalMode, type EvalResult, type EvalRun } from '../../shared/api/evaluations';
-import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
+import { ChartHqaExportV1Schema, itemImages, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { conditionGaps } from '../../shared/eval/conditions';
 import { relaxedCorrect } from '../../shared/table/answers';
 import { chartImage } from '../../server/charts/chart-image';
 import { renderChartPng } from '../../server/charts/render-chart';
 import { itemDrawingPlan } from '../../server/eval/condition-drawings';
 import { lastUserText, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { runCliAsync } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -176,5 +181,63 @@ describe('an evaluation run over several conditions', () => {
     expect(batch.status).toBe(400);
     const twice = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['hqa', 'hqa'] });
     expect(twice.status).toBe(400);
+  });
+});
+
+describe('hqa eval over several conditions', () => {
+  it('sends each condition its image and question, drawing from the workbench database, each to its own file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hqa-eval-conditions-'));
+    try {
+      const dataset = join(dir, 'd.json');
+      writeFileSync(dataset, JSON.stringify((await cora.post('/api/export', { format: 'chart-hqa' })).body));
+      // The chart images as `hqa export --images` writes them: only hqa asks with them here.
+      const images = join(dir, 'img');
+      for (const item of items) {
+        const chart = (db().prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(itemIdOf(item)) as { chart_id: number }).chart_id;
+        const [file = ''] = itemImages(item);
+        mkdirSync(dirname(join(images, file)), { recursive: true });
+        writeFileSync(join(images, file), (await chartImage(db(), chart))?.png ?? Buffer.alloc(0));
+      }
+      const before = fake.requests.length;
+      const out = join(dir, 'p.json');
+      const result = await runCliAsync(
+        ['eval', '--dataset', dataset, '--model', 'vision-1', '--images', images, '--hqa', '--counterfactual-image', '--drawn-original', '--no-image', '--out', out, '--concurrency', '3', '--json'],
+        { dbPath: server.dbPath, env: { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, HQA_RENDER_THREADS: '1' } },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      const report = z
+        .object({ conditions: z.array(z.object({ condition: z.string(), out: z.string(), asked: z.number(), resumed: z.number(), failed: z.number(), undrawable: z.array(z.object({ id: z.string(), reason: z.string() })) })) })
+        .parse(JSON.parse(result.stdout));
+      const undrawable = items.filter((item) => skipReasons.has(item.id)).map((item) => ({ id: item.id, reason: skipReasons.get(item.id) }));
+      expect(report.conditions).toEqual([
+        { condition: 'hqa', out: join(dir, 'p.hqa.json'), asked: 5, undrawable: [], resumed: 0, failed: 0 },
+        { condition: 'no_image', out: join(dir, 'p.no_image.json'), asked: 5, undrawable: [], resumed: 0, failed: 0 },
+        { condition: 'counterfactual_image', out: join(dir, 'p.counterfactual_image.json'), asked: drawable().length, undrawable, resumed: 0, failed: 0 },
+        { condition: 'drawn_original', out: join(dir, 'p.drawn_original.json'), asked: drawable().length, undrawable, resumed: 0, failed: 0 },
+      ]);
+
+      const sent = fake.requests.slice(before).map((r) => r.chat).filter((chat): chat is FakeChatRequest => chat !== undefined);
+      expect(sent).toHaveLength(5 * 2 + drawable().length * 2);
+      for (const item of items) {
+        const imagesFor = (text: string) => sent.filter((chat) => textOf(chat) === text).map(sentImage).sort();
+        const filePng = pngHash(readFileSync(join(images, itemImages(item)[0] ?? '')));
+        expect(imagesFor(item.question)).toEqual([filePng, null].sort());
+        if (skipReasons.has(item.id)) {
+          expect(imagesFor(item.original.query)).toEqual([]);
+          continue;
+        }
+        const { plan } = itemDrawingPlan(db(), itemIdOf(item));
+        if (!plan.ok) throw new Error(plan.reason);
+        const drawn = [pngHash(await renderChartPng(plan.original, plan.chartType, plan.options)), pngHash(await renderChartPng(plan.edited, plan.chartType, plan.options))];
+        expect(imagesFor(item.original.query)).toEqual(drawn.sort());
+      }
+      // Each file holds its condition's answers: the fake gives the label to a factual question, the answer to a hypothetical one it sees a chart with.
+      const predictions = (condition: string) => z.array(z.object({ id: z.string(), prediction: z.string().nullable() })).parse(JSON.parse(readFileSync(join(dir, `p.${condition}.json`), 'utf8')));
+      expect(predictions('hqa').map((p) => p.prediction)).toEqual(items.map((item) => item.answer));
+      expect(predictions('no_image').map((p) => p.prediction)).toEqual(items.map((item) => item.original.label));
+      expect(predictions('counterfactual_image').map((p) => [p.id, p.prediction])).toEqual(drawable().map((item) => [item.id, item.original.label]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
