@@ -14,6 +14,8 @@ import { generateDemoSplit } from '../server/demo/demo-split';
 import { EvalExecutor } from '../server/eval/eval-executor';
 import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from '../server/eval/eval-queries';
 import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
+import { itemDrawingPlan } from '../server/eval/condition-drawings';
+import { renderChartPng } from '../server/charts/render-chart';
 import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS } from '../server/llm/model-roles';
 import { engineFactory } from '../server/generation/engine-factory';
 import { RunExecutor } from '../server/generation/run-executor';
@@ -110,19 +112,29 @@ async function modelRuns(): Promise<void> {
 async function conditionsRun(): Promise<void> {
   const itemCount = Number(process.env.BENCH_CONDITION_ITEMS ?? 2000);
   const db = openAndMigrate(join(dir, 'conditions.sqlite'));
-  generateDemoSplit({ dir: join(dir, 'split-conditions'), split: 'bench', charts: Math.ceil(itemCount / 2.5) + 20, seed: 7 });
+  // The offline engine makes an item for under half the factual QAs it is given: ask for more, evaluate the first itemCount.
+  generateDemoSplit({ dir: join(dir, 'split-conditions'), split: 'bench', charts: Math.ceil(itemCount / 1.1) + 20, seed: 7 });
   importSplit(db, join(dir, 'split-conditions'), { split: 'bench' });
   ensureSeedProposals(db);
   const ctx = context(db);
   const generation = new RunExecutor(ctx, engineFactory(ctx));
-  const run = generation.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: itemCount, concurrency: 4 }), null);
+  const run = generation.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: Math.ceil(itemCount * 2.4), concurrency: 4 }), null);
   await generation.start(run.id);
-  db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+  db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (SELECT id FROM hqa_items ORDER BY id LIMIT ?)").run(itemCount);
   // ChartQA's charts come with their PNG: hqa and original send it, only the two drawn conditions draw.
   const store = db.prepare('INSERT OR REPLACE INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)');
-  for (const { chart_id } of db.prepare('SELECT DISTINCT chart_id FROM hqa_items').all() as { chart_id: number }[]) {
+  for (const { chart_id } of db.prepare("SELECT DISTINCT chart_id FROM hqa_items WHERE status = 'accepted'").all() as { chart_id: number }[]) {
     const image = await chartImage(db, chart_id);
     if (image) store.run(chart_id, image.png, createHash('sha256').update(image.png).digest('hex'));
+  }
+  // What one drawing costs on this machine now (in-process, after warm-up): the run draws two per item on the render thread(s).
+  const sample = itemDrawingPlan(db, (db.prepare("SELECT MIN(id) AS id FROM hqa_items WHERE status = 'accepted'").get() as { id: number }).id).plan;
+  let drawMs = Number.NaN;
+  if (sample.ok) {
+    await renderChartPng(sample.edited, sample.chartType, sample.options);
+    const drawStart = performance.now();
+    for (let i = 0; i < 10; i++) await renderChartPng(sample.edited, sample.chartType, sample.options);
+    drawMs = ms(drawStart) / 10;
   }
   const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id }));
   const conditions = [...EVAL_MODES];
@@ -136,6 +148,7 @@ async function conditionsRun(): Promise<void> {
   const idealMs = Math.ceil(asked / concurrency) * LATENCY_MS;
   const items = (db.prepare("SELECT COUNT(*) AS n FROM hqa_items WHERE status = 'accepted'").get() as { n: number }).n;
   console.log(`conditions: one run of ${conditions.length} conditions over ${items} items: ${asked} questions asked, ${done?.items_skipped} skipped (cannot be drawn), ${done?.items_failed} failed, status ${done?.status}, concurrency ${concurrency}`);
+  console.log(`  one drawing ${drawMs.toFixed(0)} ms here (${process.env.HQA_RENDER_THREADS ?? 1} render thread(s)); the drawings alone need ${((2 * items * drawMs) / 1000).toFixed(1)} s at that pace`);
   console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
   db.close();
 }
