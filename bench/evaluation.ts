@@ -128,9 +128,10 @@ async function conditionsRun(): Promise<void> {
     if (image) store.run(chart_id, image.png, createHash('sha256').update(image.png).digest('hex'));
   }
   // What one drawing costs on this machine now (in-process, after warm-up): the run draws two per item on the render thread(s).
-  const sample = itemDrawingPlan(db, (db.prepare("SELECT MIN(id) AS id FROM hqa_items WHERE status = 'accepted'").get() as { id: number }).id).plan;
+  const accepted = (db.prepare("SELECT id FROM hqa_items WHERE status = 'accepted' ORDER BY id LIMIT 50").all() as { id: number }[]).map((row) => row.id);
+  const sample = accepted.map((id) => itemDrawingPlan(db, id).plan).find((plan) => plan.ok);
   let drawMs = Number.NaN;
-  if (sample.ok) {
+  if (sample?.ok) {
     await renderChartPng(sample.edited, sample.chartType, sample.options);
     const drawStart = performance.now();
     for (let i = 0; i < 10; i++) await renderChartPng(sample.edited, sample.chartType, sample.options);
