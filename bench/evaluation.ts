@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
-import { EvalResultsQuerySchema } from '../shared/api/evaluations';
+import { EVAL_MODES, EvalResultsQuerySchema } from '../shared/api/evaluations';
 import { compareModels } from '../shared/eval/compare';
 import type { AppContext } from '../server/app-context';
 import { chartImage } from '../server/charts/chart-image';
@@ -14,6 +14,8 @@ import { generateDemoSplit } from '../server/demo/demo-split';
 import { EvalExecutor } from '../server/eval/eval-executor';
 import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from '../server/eval/eval-queries';
 import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
+import { itemDrawingPlan } from '../server/eval/condition-drawings';
+import { renderChartPng } from '../server/charts/render-chart';
 import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS } from '../server/llm/model-roles';
 import { engineFactory } from '../server/generation/engine-factory';
 import { RunExecutor } from '../server/generation/run-executor';
@@ -35,7 +37,12 @@ import { benchScoringRules } from './evaluation-rules';
  * 3. Scoring: 100,000 predictions under each scoring rule, the seed benchmarks' file formats,
  *    LLM-judge grading against the fake server at 100 ms latency (ratio to ideal), and the
  *    batch-mode round trip (JSONL → fake Batch API → predictions).
+ * 4. Conditions: one run of all five conditions (issue 36) over BENCH_CONDITION_ITEMS accepted
+ *    items (default 2,000) whose charts have their PNG, against the fake at 100 ms latency: two of
+ *    the five draw each item's original and edited table on the render threads while the model
+ *    answers. Wall time over the ideal, ceil(questions / concurrency) × 100 ms (target ≤ 1.1).
  *   npm run bench:evaluation -- [questions] [concurrency]
+ *   BENCH_PART=conditions npm run bench:evaluation -- [questions] [concurrency]   (part 4 alone)
  */
 const questions = Number(process.argv[2] ?? 1000);
 const concurrency = Number(process.argv[3] ?? 8);
@@ -102,6 +109,51 @@ async function modelRuns(): Promise<void> {
   db.close();
 }
 
+async function conditionsRun(): Promise<void> {
+  const itemCount = Number(process.env.BENCH_CONDITION_ITEMS ?? 2000);
+  const db = openAndMigrate(join(dir, 'conditions.sqlite'));
+  // The offline engine makes an item for under half the factual QAs it is given: ask for more, evaluate the first itemCount.
+  generateDemoSplit({ dir: join(dir, 'split-conditions'), split: 'bench', charts: Math.ceil(itemCount / 1.1) + 20, seed: 7 });
+  importSplit(db, join(dir, 'split-conditions'), { split: 'bench' });
+  ensureSeedProposals(db);
+  const ctx = context(db);
+  const generation = new RunExecutor(ctx, engineFactory(ctx));
+  const run = generation.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: Math.ceil(itemCount * 2.4), concurrency: 4 }), null);
+  await generation.start(run.id);
+  db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (SELECT id FROM hqa_items ORDER BY id LIMIT ?)").run(itemCount);
+  // ChartQA's charts come with their PNG: hqa and original send it, only the two drawn conditions draw.
+  const store = db.prepare('INSERT OR REPLACE INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)');
+  for (const { chart_id } of db.prepare("SELECT DISTINCT chart_id FROM hqa_items WHERE status = 'accepted'").all() as { chart_id: number }[]) {
+    const image = await chartImage(db, chart_id);
+    if (image) store.run(chart_id, image.png, createHash('sha256').update(image.png).digest('hex'));
+  }
+  // What one drawing costs on this machine now (in-process, after warm-up): the run draws two per item on the render thread(s).
+  const accepted = (db.prepare("SELECT id FROM hqa_items WHERE status = 'accepted' ORDER BY id LIMIT 50").all() as { id: number }[]).map((row) => row.id);
+  const sample = accepted.map((id) => itemDrawingPlan(db, id).plan).find((plan) => plan.ok);
+  let drawMs = Number.NaN;
+  if (sample?.ok) {
+    await renderChartPng(sample.edited, sample.chartType, sample.options);
+    const drawStart = performance.now();
+    for (let i = 0; i < 10; i++) await renderChartPng(sample.edited, sample.chartType, sample.options);
+    drawMs = ms(drawStart) / 10;
+  }
+  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id }));
+  const conditions = [...EVAL_MODES];
+  const start = performance.now();
+  const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode: 'hqa', conditions, concurrency }, null);
+  const snapshotMs = ms(start);
+  await executor.start(evalRun.id);
+  const wallMs = ms(start);
+  const done = getEvalRun(db, evalRun.id);
+  const asked = done?.items_total ?? 0;
+  const idealMs = Math.ceil(asked / concurrency) * LATENCY_MS;
+  const items = (db.prepare("SELECT COUNT(*) AS n FROM hqa_items WHERE status = 'accepted'").get() as { n: number }).n;
+  console.log(`conditions: one run of ${conditions.length} conditions over ${items} items: ${asked} questions asked, ${done?.items_skipped} skipped (cannot be drawn), ${done?.items_failed} failed, status ${done?.status}, concurrency ${concurrency}`);
+  console.log(`  one drawing ${drawMs.toFixed(0)} ms here (${process.env.HQA_RENDER_THREADS ?? 1} render thread(s)); the drawings alone need ${((2 * items * drawMs) / 1000).toFixed(1)} s at that pace`);
+  console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
+  db.close();
+}
+
 async function scale(): Promise<void> {
   const db = openAndMigrate(join(dir, 'scale.sqlite'));
   importSplit(db, join(dir, 'split'), { split: 'bench' });
@@ -123,7 +175,7 @@ async function scale(): Promise<void> {
   const runs = listEvalRuns(db).map((r) => publicEvalRun(db, r));
   const listMs = ms(start);
   start = performance.now();
-  const page = listResults(db, run.id, EvalResultsQuerySchema.parse({ outcome: 'wrong', page: 3000, page_size: 25 }));
+  const page = listResults(db, run.id, 'hqa', EvalResultsQuerySchema.parse({ outcome: 'wrong', page: 3000, page_size: 25 }));
   const pageMs = ms(start);
   start = performance.now();
   compareModels(runs);
@@ -137,12 +189,15 @@ async function scale(): Promise<void> {
 }
 
 try {
-  await modelRuns();
-  if (!process.env.BENCH_MODE) await scale();
-  await benchScoringRules();
-  await benchScoreFormats();
-  await benchJudge();
-  await benchBatchRoundTrip();
+  if (process.env.BENCH_PART !== 'conditions') {
+    await modelRuns();
+    if (!process.env.BENCH_MODE) await scale();
+    await benchScoringRules();
+    await benchScoreFormats();
+    await benchJudge();
+    await benchBatchRoundTrip();
+  }
+  await conditionsRun();
 } finally {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });

@@ -67,12 +67,12 @@ export async function runEvalBatch(ctx: AppContext, run: EvalRunRecord, options:
       const result = outcome.mapped.results.get(String(question.item_id)) ?? { ok: false as const, error: 'missing from the batch results' };
       const call = recordBatchCall(target, outcome.batch, result);
       if (!result.ok) {
-        recordAnswer(db, run.id, question.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: result.error });
+        recordAnswer(db, run.id, question, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: result.error });
         continue;
       }
       const raw = call.content ?? '';
       const prediction = extractAnswer(raw);
-      recordAnswer(db, run.id, question.item_id, { failed: false, prediction, raw, ...judgeAnswer(question, prediction), error: null });
+      recordAnswer(db, run.id, question, { failed: false, prediction, raw, ...judgeAnswer(question, prediction), error: null });
       addEvalUsage(db, run.id, { ...call.tokens, cost: call.cost });
     }
     finishBatch(target, outcome.batch, outcome.problem);

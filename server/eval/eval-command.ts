@@ -10,6 +10,10 @@ import { providersFor } from '../llm/model-roles';
 import { EvalAskError, openAiAsker } from './model-asker';
 import { getSettings } from '../settings/settings-queries';
 import { eachBounded } from '../jobs/bounded';
+import { EvalModeSchema } from '../../shared/api/evaluations';
+import { CONDITION_PLANS, EVAL_CONDITIONS, type EvalCondition } from '../../shared/eval/conditions';
+import { closeRenderPool } from '../charts/render-pool';
+import { conditionDrawing, UndrawableItemError } from './condition-drawings';
 
 export interface EvalCommandOptions {
   dataset: string;
@@ -19,6 +23,12 @@ export interface EvalCommandOptions {
   /** commander's `--no-image` sets `image: false`. */
   image?: boolean;
   original?: boolean;
+  /** Conditions (`shared/eval/conditions.ts`): any of these (or `conditions`) asks each named one, each to its own file. */
+  hqa?: boolean;
+  counterfactualImage?: boolean;
+  drawnOriginal?: boolean;
+  /** A comma-separated list of conditions. */
+  conditions?: string;
   concurrency?: string;
   json?: boolean;
   /** Send every question as one OpenAI Batch API batch, poll until done (resumable by its sidecar). */
@@ -92,7 +102,39 @@ export function writePredictions(out: string, dataset: EvalDataset, done: Map<st
   renameSync(`${out}.tmp`, out);
 }
 
+/**
+ * The conditions the options name, or null for the command as it was before conditions (one
+ * file: the hypothetical questions, `--original` the factual ones, `--no-image` without the
+ * chart, the two combinable). Naming `--hqa`, `--counterfactual-image`, `--drawn-original` or
+ * `--conditions` switches to conditions: then `--original` and `--no-image` name theirs too.
+ */
+export function conditionsOf(options: EvalCommandOptions): EvalCondition[] | null {
+  if (!options.hqa && !options.counterfactualImage && !options.drawnOriginal && options.conditions === undefined) return null;
+  const named = new Set<EvalCondition>();
+  for (const name of (options.conditions ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const parsed = EvalModeSchema.safeParse(name);
+    if (!parsed.success) throw new Error(`--conditions: "${name}" is not a condition (${EVAL_CONDITIONS.join(', ')})`);
+    named.add(parsed.data);
+  }
+  if (options.hqa) named.add('hqa');
+  if (options.original) named.add('original');
+  if (options.image === false) named.add('no_image');
+  if (options.counterfactualImage) named.add('counterfactual_image');
+  if (options.drawnOriginal) named.add('drawn_original');
+  // In the list's order, so the files and the report read as the paper's figure does.
+  return EVAL_CONDITIONS.filter((condition) => named.has(condition));
+}
+
+/** Where one condition's predictions go when a command asks several: `p.json` → `p.counterfactual_image.json`. */
+export function conditionOut(out: string, condition: EvalCondition): string {
+  const dot = out.lastIndexOf('.');
+  const slash = Math.max(out.lastIndexOf('/'), out.lastIndexOf('\\'));
+  return dot > slash ? `${out.slice(0, dot)}.${condition}${out.slice(dot)}` : `${out}.${condition}`;
+}
+
 async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Promise<number> {
+  const conditions = conditionsOf(options);
+  if (conditions !== null) return evaluateConditions(db, config, options, conditions);
   if (options.batch || options.batchOut !== undefined || options.batchIn !== undefined) {
     const { evaluateInBatch } = await import('./eval-batch-command');
     return evaluateInBatch(db, config, options);
@@ -158,4 +200,111 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
     process.stdout.write(`asked ${totals.asked}, skipped ${report.skipped} already answered, ${totals.failed} failed; ${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}; wrote ${options.out}\n`);
   }
   return totals.failed > 0 ? 2 : 0;
+}
+
+/** What `hqa eval` reports of one condition. */
+interface ConditionReport {
+  condition: EvalCondition;
+  out: string;
+  asked: number;
+  /** Already answered in the file (a resumed run). */
+  resumed: number;
+  failed: number;
+  /** Items this condition cannot ask (an edit that cannot be drawn, an item not in this workbench), with the reason. */
+  undrawable: { id: string; reason: string }[];
+}
+
+/**
+ * `hqa eval` over conditions: each condition's questions (`CONDITION_PLANS`), each to its own
+ * predictions file (`--out` itself when one is named), scoreable by `hqa score` against the same
+ * export (the drawn original's gold is the factual label, as `--original`'s). The drawn conditions'
+ * images are drawn from the workbench database (`HQA_DB`) the export came from, by export id,
+ * with the server's renderer and options, so a CLI run and a server run send the same drawings.
+ */
+async function evaluateConditions(db: Db, config: Config, options: EvalCommandOptions, conditions: EvalCondition[]): Promise<number> {
+  if (options.batch || options.batchOut !== undefined || options.batchIn !== undefined) {
+    throw new Error('--batch, --batch-out and --batch-in ask one condition of hqa, original or no_image (--original, --no-image); ask conditions call by call');
+  }
+  const { connection } = providersFor(getSettings(db), config).evaluation;
+  if (!connection) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
+  const concurrency = Number(options.concurrency ?? 4);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency: a whole number from 1 to 64');
+  const dataset = readJsonFile(options.dataset, EvalDatasetSchema);
+  const withChart = conditions.filter((condition) => CONDITION_PLANS[condition].image === 'chart');
+  if (withChart.length > 0) {
+    const folder = options.images;
+    if (!folder) throw new Error(`--images: give the folder of chart images (hqa export --images DIR): ${withChart.join(', ')} send the chart`);
+    for (const item of dataset.items) {
+      const missing = item.images.find((name) => !existsSync(join(folder, name)));
+      if (missing !== undefined) throw new Error(`--images: ${join(folder, missing)} is missing (item ${item.id})`);
+    }
+  }
+  const asker = openAiAsker({ db, connection, model: options.model });
+  const totals = { prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+  const errors: { id: string; condition: EvalCondition; error: string }[] = [];
+  const reports: ConditionReport[] = [];
+  const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'eval {bar} {value}/{total}  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
+  const states = conditions.map((condition) => {
+    const out = conditions.length === 1 ? options.out : conditionOut(options.out, condition);
+    const done = new Map<string, Prediction>();
+    if (existsSync(out)) for (const p of readJsonFile(out, z.array(PredictionSchema))) done.set(p.id, p);
+    const report: ConditionReport = { condition, out, asked: 0, resumed: done.size, failed: 0, undrawable: [] };
+    reports.push(report);
+    return { condition, out, done, report, sinceSave: 0 };
+  });
+  // Every (item, condition) still to ask, an item's conditions together: its drawings are made once, back to back.
+  const todo = dataset.items.flatMap((item) => states.filter((state) => !state.done.has(item.id)).map((state) => ({ item, state })));
+  bar?.start(todo.length, 0);
+  await eachBounded(todo, concurrency, async ({ item, state }) => {
+    const plan = CONDITION_PLANS[state.condition];
+    const text = plan.question === 'factual' ? item.original.query : item.question;
+    try {
+      let question;
+      if (plan.image === 'none') question = { text, png: null };
+      else if (plan.image === 'chart') question = questionFromFiles(text, options.images, item.images);
+      else {
+        const itemId = itemIdOfExportId(item.id);
+        if (itemId === null) throw new UndrawableItemError(`"${item.id}" is not an export id of this workbench`);
+        question = { text, png: await conditionDrawing(db, itemId, plan.image) };
+      }
+      const answer = await asker.ask(question);
+      totals.prompt_tokens += answer.prompt_tokens;
+      totals.completion_tokens += answer.completion_tokens;
+      totals.cost += answer.cost;
+      state.done.set(item.id, { id: item.id, prediction: answer.prediction, raw: answer.raw });
+      state.report.asked++;
+    } catch (error) {
+      if (error instanceof UndrawableItemError) state.report.undrawable.push({ id: item.id, reason: error.message });
+      else if (error instanceof EvalAskError) {
+        state.report.failed++;
+        errors.push({ id: item.id, condition: state.condition, error: error.message });
+      } else throw error;
+    }
+    bar?.increment();
+    if (++state.sinceSave >= SAVE_EVERY) {
+      state.sinceSave = 0;
+      writePredictions(state.out, dataset, state.done);
+    }
+  });
+  for (const state of states) writePredictions(state.out, dataset, state.done);
+  bar?.stop();
+  await closeRenderPool();
+  const failed = reports.reduce((sum, report) => sum + report.failed, 0);
+  const report = { model: options.model, items: dataset.items.length, conditions: reports, ...totals, cost: Math.round(totals.cost * 1e6) / 1e6, errors };
+  if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    for (const e of errors) process.stderr.write(`error: item ${e.id} (${e.condition}): ${e.error}\n`);
+    for (const r of reports) {
+      for (const u of r.undrawable) process.stderr.write(`skipped: item ${u.id} (${r.condition}): ${u.reason}\n`);
+      process.stdout.write(`${r.condition}: asked ${r.asked}, ${r.resumed} already answered, ${r.undrawable.length} skipped (cannot be drawn), ${r.failed} failed; wrote ${r.out}\n`);
+    }
+    process.stdout.write(`${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}\n`);
+  }
+  return failed > 0 ? 2 : 0;
+}
+
+/** The workbench item id of an export id (`chq-000123` → 123); null for another shape. */
+function itemIdOfExportId(id: string): number | null {
+  const match = /^chq-(\d+)$/.exec(id);
+  return match ? Number(match[1]) : null;
 }

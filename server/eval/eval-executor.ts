@@ -20,13 +20,16 @@ import {
   recordAnswer,
   requeueRunningQuestions,
   transitionEvalRun,
-  upcomingCharts,
+  skipQuestion,
+  upcomingQuestions,
   type ClaimedQuestion,
   type EvalRunRecord,
 } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
-import { EvalAskError, openAiAsker, type EvalQuestion, type ModelAsker } from './model-asker';
-import { questionFromDb } from './eval-question';
+import { EvalAskError, openAiAsker, type ModelAsker } from './model-asker';
+import { conditionQuestion } from './eval-question';
+import { conditionDrawing, UndrawableItemError } from './condition-drawings';
+import { CONDITION_PLANS, conditionDraws } from '../../shared/eval/conditions';
 import { cancelEvalBatch, runEvalBatch } from './eval-batch-runs';
 import { claimLoops } from '../jobs/bounded';
 
@@ -44,12 +47,12 @@ const YIELD_EVERY = 50;
 const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLabel}`, prediction: originalLabel, prompt_tokens: 0, completion_tokens: 0, cost: 0, attempts: 1 });
 
 /**
- * Charts without a PNG are drawn on a render thread, tens of milliseconds each: drawn only when
- * asked, every worker would wait for its drawing before its call. The charts of the next few
- * questions are drawn ahead, so drawing overlaps the model's answers.
+ * Charts without a PNG, and the drawn conditions' drawings, are drawn on a render thread, tens of
+ * milliseconds each: drawn only when asked, every worker would wait for its drawing before its
+ * call. The images of the next few questions are drawn ahead, so drawing overlaps the model's answers.
  */
 class ChartPrefetch {
-  private readonly requested = new Set<number>();
+  private readonly requested = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -58,10 +61,17 @@ class ChartPrefetch {
   ) {}
 
   next(): void {
-    for (const chartId of upcomingCharts(this.ctx.db, this.runId, this.ahead * 2)) {
-      if (this.requested.has(chartId)) continue;
-      this.requested.add(chartId);
-      chartImage(this.ctx.db, chartId).catch((error: unknown) => this.ctx.logger.warn({ err: error, chartId }, 'drawing a chart ahead failed'));
+    for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * 2)) {
+      const image = CONDITION_PLANS[condition].image;
+      if (image === 'none') continue;
+      const key = image === 'chart' ? `chart:${chartId}` : `${image}:${itemId}`;
+      if (this.requested.has(key)) continue;
+      this.requested.add(key);
+      // An undrawable item is skipped with its reason when its question is claimed; ahead of that, nothing to say.
+      const drawn = image === 'chart' ? chartImage(this.ctx.db, chartId) : conditionDrawing(this.ctx.db, itemId, image);
+      drawn.catch((error: unknown) => {
+        if (!(error instanceof UndrawableItemError)) this.ctx.logger.warn({ err: error, chartId, itemId }, 'drawing a chart ahead failed');
+      });
     }
   }
 }
@@ -105,7 +115,11 @@ export class EvalExecutor {
     if (request.engine === 'openai' && !providersFor(getSettings(this.ctx.db), this.ctx.config).evaluation.connection) {
       throw new DomainError('bad_request', 'engine openai needs OPENAI_API_KEY on the server; without it use the factual baseline or import predictions', 'engine');
     }
-    if (request.engine === 'openai' && request.mode !== 'no_image') {
+    const conditions = request.conditions ?? [request.mode];
+    if (request.batch === true && (conditions.length > 1 || conditions.some(conditionDraws))) {
+      throw new DomainError('bad_request', 'a batch run asks one condition of hqa, original or no_image; ask the drawn conditions, or several at once, call by call', 'batch');
+    }
+    if (request.engine === 'openai' && conditions.some((condition) => CONDITION_PLANS[condition].image === 'chart')) {
       // A group item sends every chart of its group: a member's missing image refuses the run too.
       const missing = [...new Set([...imageMissingChartsOfAccepted(this.ctx.db), ...imageMissingGroupChartsOfAccepted(this.ctx.db)])].slice(0, 5);
       if (missing.length > 0) {
@@ -114,10 +128,14 @@ export class EvalExecutor {
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
     const id = this.ctx.db.transaction(() => {
-      const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode: request.mode, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
-      const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, request.mode, request.limit));
-      if (count === 0) throw new DomainError('conflict', 'there are no accepted items to evaluate yet: review some first');
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode: request.mode, questions: count, batch: request.batch === true } });
+      const mode = conditions[0] ?? request.mode;
+      const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode, conditions, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
+      const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, conditions, request.limit));
+      if (count === 0) {
+        const skipped = (getEvalRun(this.ctx.db, runId)?.items_skipped ?? 0) > 0;
+        throw new DomainError('conflict', skipped ? 'no accepted item can be asked under these conditions: every one was skipped (its edit cannot be drawn)' : 'there are no accepted items to evaluate yet: review some first');
+      }
+      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true } });
       return runId;
     })();
     const run = publicEvalRun(this.ctx.db, this.mustGet(id));
@@ -217,7 +235,7 @@ export class EvalExecutor {
     const asker = this.askerFor(run);
     this.publishProgress(runId, true);
     let answered = 0;
-    const drawAhead = asker && run.mode !== 'no_image' ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
+    const drawAhead = asker && run.conditions.some((condition) => CONDITION_PLANS[condition].image !== 'none') ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
     const work = async () => {
       try {
         while (!controller.signal.aborted) {
@@ -248,21 +266,25 @@ export class EvalExecutor {
     try {
       let answer;
       if (asker) {
-        const ask: EvalQuestion = run.mode === 'no_image' ? { text: claimed.question, png: null } : await questionFromDb(this.ctx.db, claimed);
-        answer = await asker.ask(ask, signal);
+        answer = await asker.ask(await conditionQuestion(this.ctx.db, claimed), signal);
       } else {
         answer = factualBaseline(claimed.original_label);
       }
       const verdict = judgeAnswer(claimed, answer.prediction);
       db.transaction(() => {
-        recordAnswer(db, run.id, claimed.item_id, { failed: false, prediction: answer.prediction, raw: answer.raw, ...verdict, error: null });
+        recordAnswer(db, run.id, claimed, { failed: false, prediction: answer.prediction, raw: answer.raw, ...verdict, error: null });
         addEvalUsage(db, run.id, answer);
       })();
     } catch (error) {
+      // The item changed since the snapshot (its edit no longer draws): skipped with the reason, out of the score.
+      if (error instanceof UndrawableItemError) {
+        skipQuestion(db, run.id, claimed, error.message);
+        return;
+      }
       if (!(error instanceof EvalAskError)) throw error;
       // A cancelled call is asked again when the run resumes; a run cancelled for good marks it failed.
       if (error.cancelled) return;
-      recordAnswer(db, run.id, claimed.item_id, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
+      recordAnswer(db, run.id, claimed, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: error.message });
     }
   }
 

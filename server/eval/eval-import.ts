@@ -32,7 +32,7 @@ export class PredictionRowError extends DomainError {
 export function importPredictions(db: Db, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number | null): EvalRunRecord {
   return db.transaction(() => {
     const runId = insertEvalRun(db, { model: input.model, engine: 'imported', mode: input.mode, concurrency: 1, status: 'running', createdBy });
-    const questions = [...evalQuestions(db, input.mode)];
+    const questions = [...evalQuestions(db, [input.mode])];
     if (questions.length === 0) throw new DomainError('conflict', 'there are no accepted items to score predictions against yet');
     insertEvalQuestions(db, runId, questions);
     const byId = new Map(questions.map((question) => [exportItemId(question.item_id), question]));
@@ -42,8 +42,10 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
       if (!question) throw new PredictionRowError(index, 'id', `"${row.id}" is not an accepted item of this workbench`);
       if (seen.has(row.id)) throw new PredictionRowError(index, 'id', `duplicate id "${row.id}"`);
       seen.add(row.id);
+      // A question its condition skipped (an edit that cannot be drawn) stays skipped, whatever was predicted for it.
+      if (question.skipped !== undefined) return;
       const verdict = judgeAnswer(question, row.prediction);
-      recordAnswer(db, runId, question.item_id, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
+      recordAnswer(db, runId, question, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
     });
     failUnanswered(db, runId, 'no prediction in the imported file');
     recordAudit(db, { actor_id: createdBy, action: 'eval.imported', target_type: 'eval_run', target_id: runId, details: { model: input.model, mode: input.mode, predictions: input.predictions.length } });

@@ -4,6 +4,8 @@ import type { Db } from '../../db/database';
 import { chartImage } from '../charts/chart-image';
 import { itemGroupChartIds } from '../items/item-group-queries';
 import { EvalAskError, type EvalQuestion } from './model-asker';
+import { CONDITION_PLANS, type EvalCondition } from '../../shared/eval/conditions';
+import { conditionDrawing } from './condition-drawings';
 
 /**
  * What an evaluation sends for one question: its chart, or for an item over a chart group every
@@ -25,6 +27,18 @@ export async function questionFromDb(db: Db, question: { item_id: number; chart_
     }),
   );
   return { text: question.question, png: null, charts };
+}
+
+/**
+ * What one condition of an evaluation run sends for a question (`CONDITION_PLANS`): the chart's
+ * own image, no image, or one of the item's two drawings. Throws UndrawableItemError for an item
+ * whose edit can no longer be drawn.
+ */
+export async function conditionQuestion(db: Db, question: { item_id: number; chart_id: number; question: string; condition: EvalCondition }): Promise<EvalQuestion> {
+  const image = CONDITION_PLANS[question.condition].image;
+  if (image === 'none') return { text: question.question, png: null };
+  if (image === 'chart') return questionFromDb(db, question);
+  return { text: question.question, png: await conditionDrawing(db, question.item_id, image) };
 }
 
 /** From an export's image folder (`hqa eval`): the item's `images` in order; no folder sends none. */

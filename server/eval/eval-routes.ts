@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import { evalApi, IMPORT_BODY_LIMIT, publishedFiguresApi } from '../../shared/api/evaluations';
 import { baselineOf, compareModels } from '../../shared/eval/compare';
 import type { AppContext } from '../app-context';
-import { notFound } from '../domain-error';
+import { DomainError, notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import type { EvalExecutor } from './eval-executor';
 import { importEvalRun } from './eval-import';
@@ -33,11 +33,14 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     const record = getEvalRun(ctx.db, id);
     if (!record) throw notFound(`evaluation run ${id}`);
     const run = publicEvalRun(ctx.db, record);
-    return { run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id), rules: runRuleAccuracies(ctx.db, run) };
+    return { run, baseline: baselineOf(run, allRuns()), breakdown: evalBreakdown(ctx.db, id, run.mode), rules: runRuleAccuracies(ctx.db, run) };
   });
   handle(api, evalApi.results, 'reviewer', ({ params: { id }, query }) => {
-    if (!getEvalRun(ctx.db, id)) throw notFound(`evaluation run ${id}`);
-    return listResults(ctx.db, id, query);
+    const run = getEvalRun(ctx.db, id);
+    if (!run) throw notFound(`evaluation run ${id}`);
+    const condition = query.condition ?? run.mode;
+    if (!run.conditions.includes(condition)) throw new DomainError('bad_request', `evaluation run ${id} did not ask condition ${condition} (it asked ${run.conditions.join(', ')})`, 'condition');
+    return listResults(ctx.db, id, condition, query);
   });
 
   handle(api, evalApi.predictions, 'reviewer', async ({ params: { id }, res }) => {
@@ -48,7 +51,7 @@ export function evalRoutes(ctx: AppContext, executor: EvalExecutor): Router {
     // A page at a time, waiting when the socket is full: a 100,000-question run stays small.
     let first = true;
     res.write('[');
-    for (const rows of iteratePredictions(ctx.db, id)) {
+    for (const rows of iteratePredictions(ctx.db, id, run.mode)) {
       const chunk = rows.map((row) => JSON.stringify(row)).join(',\n');
       if (!res.write(`${first ? '\n' : ',\n'}${chunk}`)) await once(res, 'drain');
       first = false;

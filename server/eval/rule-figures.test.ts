@@ -19,13 +19,13 @@ function answeredRun(): { runId: number; itemIds: number[] } {
   insertEvalQuestions(
     db,
     runId,
-    itemIds.map((itemId, position) => ({ item_id: itemId, position, question: 'q', gold: golds[position] ?? '', answer_type: 'integer', affects_answer: true, original_label: '1', question_relation: 'same' })),
+    itemIds.map((itemId, position) => ({ item_id: itemId, condition: 'hqa' as const, position, question: 'q', gold: golds[position] ?? '', answer_type: 'integer', affects_answer: true, original_label: '1', question_relation: 'same' })),
   );
   // 95 for 100: chartqa only (5% of the gold, 5.26% of the prediction). 105.1: qwen-vl and chartbench (4.85% of the prediction).
   // "Yes": chartqa and qwen-vl (ChartBench reads the reply "Y"). The fourth has no prediction.
   const predictions = ['95', '105.1', 'Yes', null];
   itemIds.slice(0, 3).forEach((itemId, index) => {
-    recordAnswer(db, runId, itemId, { failed: false, prediction: predictions[index] ?? null, raw: '', correct: false, biased: false, error: null });
+    recordAnswer(db, runId, { item_id: itemId, condition: 'hqa' }, { failed: false, prediction: predictions[index] ?? null, raw: '', correct: false, biased: false, error: null });
   });
   return { runId, itemIds };
 }
@@ -51,7 +51,7 @@ describe('runRuleAccuracies', () => {
   it("refreshes a live run's figures at most every LIVE_RULE_REFRESH_MS, and a finished run's when it ends", () => {
     const { runId, itemIds } = answeredRun();
     expect(counts(runId, 0)[0]).toEqual(['chartqa', 2, 3]);
-    recordAnswer(db, runId, itemIds[3] ?? 0, { failed: false, prediction: '7', raw: '', correct: true, biased: false, error: null });
+    recordAnswer(db, runId, { item_id: itemIds[3] ?? 0, condition: 'hqa' }, { failed: false, prediction: '7', raw: '', correct: true, biased: false, error: null });
     // Within the refresh interval the live figures stay; after it they count the new answer.
     expect(counts(runId, LIVE_RULE_REFRESH_MS - 1)[0]).toEqual(['chartqa', 2, 3]);
     expect(counts(runId, LIVE_RULE_REFRESH_MS)[0]).toEqual(['chartqa', 3, 4]);

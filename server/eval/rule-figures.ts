@@ -20,9 +20,11 @@ const kept = new WeakMap<Db, Map<number, Kept>>();
 /**
  * A run's relaxed accuracy under every scoring rule, from its stored predictions, for the
  * Evaluation page to set beside its score. A finished run's are computed once; a live run's at
- * most every LIVE_RULE_REFRESH_MS (its page says "so far" either way).
+ * most every LIVE_RULE_REFRESH_MS (its page says "so far" either way). Over the run's first
+ * condition (`mode`), the one its score is.
  */
 export function runRuleAccuracies(db: Db, run: EvalRun, now = Date.now()): RuleAccuracy[] {
+  const condition = run.mode;
   let runs = kept.get(db);
   if (runs === undefined) {
     runs = new Map();
@@ -32,7 +34,7 @@ export function runRuleAccuracies(db: Db, run: EvalRun, now = Date.now()): RuleA
   const live = run.status === 'queued' || run.status === 'running';
   const previous = runs.get(run.id);
   if (previous && (previous.key === key || (live && now - previous.at < LIVE_RULE_REFRESH_MS))) return previous.rules;
-  const rules = accuracyUnderRules(finishedAnswers(db, run.id));
+  const rules = accuracyUnderRules(finishedAnswers(db, run.id, condition));
   runs.delete(run.id);
   runs.set(run.id, { key, at: now, rules });
   if (runs.size > KEPT_RUNS) runs.delete(runs.keys().next().value ?? run.id);

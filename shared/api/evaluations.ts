@@ -9,6 +9,7 @@ import { FigureCheckSchema, Table3RowSchema, Table4RowSchema } from '../eval/pap
 import { RuleAccuracySchema } from '../eval/rule-accuracy';
 import { ScoreFileFormatSchema, ScoreReportSchema } from '../eval/score-report';
 import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../eval/scoring-rules';
+import { CONDITION_GAPS, EVAL_CONDITIONS } from '../eval/conditions';
 
 /**
  * Model evaluation runs stored in the workbench: a model asked every accepted item (or its
@@ -18,11 +19,14 @@ import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../eval/scoring-rules';
  */
 
 /**
- * What the model was asked: `hqa` the hypothetical questions; `original` the factual questions
- * they came from (ChartQA's baseline, for the decline rate); `no_image` the hypothetical questions
- * without the chart (the output-bias control).
+ * What the model was asked (a run's condition; `shared/eval/conditions.ts` says what each sends
+ * and scores against): `hqa` the hypothetical questions; `original` the factual questions they
+ * came from (ChartQA's baseline, for the decline rate); `no_image` the hypothetical questions
+ * without the chart (the output-bias control); `counterfactual_image` the factual question on the
+ * edited table drawn; `drawn_original` the factual question on the original table drawn the same
+ * way (the style control). A run's `mode` is its first condition.
  */
-export const EVAL_MODES = ['hqa', 'original', 'no_image'] as const;
+export const EVAL_MODES = EVAL_CONDITIONS;
 export const EvalModeSchema = z.enum(EVAL_MODES);
 export type EvalMode = z.infer<typeof EvalModeSchema>;
 
@@ -82,19 +86,46 @@ export const SCORE_SCHEMA_MATCHES: Same<EvalScore, Score> = true;
 /** A batch run's batch, as generation runs show theirs too (`batch-progress.ts`). */
 export { BATCH_PROGRESS_STATES as EVAL_BATCH_STATES, BatchProgressSchema as EvalBatchProgressSchema, type BatchProgress as EvalBatchProgress } from './batch-progress';
 
+/** One condition of a run: its questions and its score (a skipped question is in neither the score nor `items_total`). */
+export const EvalConditionScoreSchema = z.object({
+  condition: EvalModeSchema,
+  items_total: z.number().int(),
+  /** Questions this condition could not ask (an edit that cannot be drawn), each with its reason in the results. */
+  items_skipped: z.number().int(),
+  score: EvalScoreSchema,
+});
+export type EvalConditionScore = z.infer<typeof EvalConditionScoreSchema>;
+
+/** A gap between two of a run's conditions (`shared/eval/conditions.ts`), in percentage points. */
+export const EvalGapSchema = z.object({
+  id: z.enum(CONDITION_GAPS.map((gap) => gap.id) as [(typeof CONDITION_GAPS)[number]['id'], ...(typeof CONDITION_GAPS)[number]['id'][]]),
+  label: z.string(),
+  minuend: EvalModeSchema,
+  subtrahend: EvalModeSchema,
+  points: z.number().nullable(),
+});
+export type EvalGap = z.infer<typeof EvalGapSchema>;
+
 export const EvalRunSchema = z.object({
   id: z.number().int(),
   model: z.string(),
   engine: EvalEngineSchema,
+  /** The run's first condition: `score`, `items_total` and the results list are its, unless another is asked for. */
   mode: EvalModeSchema,
+  /** Every condition the run asks, in the order given, with its own score. */
+  conditions: z.array(EvalConditionScoreSchema),
+  /** The gaps between the run's conditions that it asked both sides of. */
+  gaps: z.array(EvalGapSchema),
   status: EvalRunStatusSchema,
   concurrency: z.number().int(),
   /** Asked through the OpenAI Batch API (half price, answers within a day) rather than call by call. */
   batch: z.boolean(),
   /** The batch run's latest batch, as last polled; null for a run asked call by call (or before its batch exists). */
   batch_progress: BatchProgressSchema.nullable(),
-  /** Questions in the run's snapshot. */
+  /** Questions in the run's snapshot, every condition's, skipped ones left out. */
   items_total: z.number().int(),
+  /** Questions a condition could not ask (`items_skipped` per condition says which). */
+  items_skipped: z.number().int(),
   /** Asked and answered (the reply may still hold no extractable answer). */
   items_answered: z.number().int(),
   /** Gave up after retries, or (imported) no prediction in the file. */
@@ -139,12 +170,14 @@ export const EvalComparisonRowSchema = z.object({
 });
 export type EvalComparisonRow = z.infer<typeof EvalComparisonRowSchema>;
 
-export const EvalResultStatusSchema = z.enum(['pending', 'running', 'answered', 'failed']);
+/** `skipped`: the condition could not ask it (the reason in `error`); never scored. */
+export const EvalResultStatusSchema = z.enum(['pending', 'running', 'answered', 'failed', 'skipped']);
 
 export const EvalResultSchema = z.object({
   /** The item's public export id (`chq-000123`). */
   id: z.string(),
   item_id: z.number().int(),
+  condition: EvalModeSchema,
   chart_id: z.number().int(),
   imgname: z.string(),
   question: z.string(),
@@ -198,6 +231,8 @@ export const StartEvalRequestSchema = z
     /** Required for `openai`; the factual baseline records its own name. */
     model: z.string().trim().min(1).max(200).optional(),
     mode: EvalModeSchema.default('hqa'),
+    /** Several conditions in one run (the page's checkboxes); when given, `mode` is ignored and the first is the run's mode. */
+    conditions: z.array(EvalModeSchema).min(1).max(EVAL_MODES.length).optional(),
     concurrency: z.number().int().min(1).max(32).default(4),
     /** Only the first N accepted items (a quick look before a full run). */
     limit: z.number().int().min(1).max(1_000_000).optional(),
@@ -205,7 +240,8 @@ export const StartEvalRequestSchema = z
     batch: z.boolean().default(false),
   })
   .refine((request) => request.engine !== 'openai' || request.model !== undefined, { message: 'is required for the openai engine', path: ['model'] })
-  .refine((request) => !request.batch || request.engine === 'openai', { message: 'only the openai engine asks through the Batch API', path: ['batch'] });
+  .refine((request) => !request.batch || request.engine === 'openai', { message: 'only the openai engine asks through the Batch API', path: ['batch'] })
+  .refine((request) => new Set(request.conditions).size === (request.conditions?.length ?? 0), { message: 'names a condition twice', path: ['conditions'] });
 export type StartEvalRequest = z.input<typeof StartEvalRequestSchema>;
 
 /** `hqa eval` output rows. A null prediction (no extractable answer) is scored as wrong. */
@@ -253,9 +289,11 @@ export const EvalRunDetailResponseSchema = z.object({
   rules: z.array(RuleAccuracySchema),
 });
 
-export const EVAL_OUTCOMES = ['all', 'correct', 'wrong', 'missing', 'biased', 'failed'] as const;
+export const EVAL_OUTCOMES = ['all', 'correct', 'wrong', 'missing', 'biased', 'failed', 'skipped'] as const;
 // GET /api/eval-runs/:id/results?outcome=&answer_type=&q=&page=&page_size=
 export const EvalResultsQuerySchema = PageQuerySchema.extend({
+  /** One of the run's conditions; the run's first when left out. */
+  condition: EvalModeSchema.optional(),
   outcome: z.enum(EVAL_OUTCOMES).default('all'),
   answer_type: AnswerTypeSchema.optional(),
   q: z.string().trim().max(200).optional(),

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalResultsResponseSchema } from '../../shared/api/evaluations';
+import { EvalResultsResponseSchema, EvalRunResponseSchema } from '../../shared/api/evaluations';
 import { declineRate, roundTo } from '../../shared/eval/metrics';
 import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { addAcceptedDifferentItem } from '../support/different-item';
@@ -224,5 +224,33 @@ describe('model evaluation in the browser', () => {
       async () => (await fetch('/api/eval-runs', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ engine: 'factual-baseline' }) })).status,
     );
     expect(status).toBe(403);
+  });
+
+  it('a curator starts one run over several conditions and reads each condition’s accuracy and the gaps between them', async () => {
+    const page = await signIn(CURATOR);
+    const evaluation = await new EvaluationPage(page, server.url).goto();
+    const runId = await evaluation.startBaselineRun('Hypothetical', 'No image (control)', 'Counterfactual image', 'Drawn original (style control)');
+    await expect.poll(() => evaluation.runStatus(runId), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
+    const { run } = EvalRunResponseSchema.parse((await api.get(`/api/eval-runs/${runId}`)).body);
+    expect(run.conditions.map((c) => c.condition)).toEqual(['hqa', 'no_image', 'counterfactual_image', 'drawn_original']);
+
+    await evaluation.startResult.getByRole('link', { name: `run #${runId}` }).click();
+    await new EvalRunPage(page).waitForLoad();
+    const table = page.getByTestId('eval-conditions');
+    // Each condition's accuracy from its own questions: the baseline gives every factual label, right for the drawn original.
+    for (const condition of run.conditions) {
+      const { correct, items } = server.server.ctx.db
+        .prepare("SELECT COALESCE(SUM(correct), 0) AS correct, COUNT(*) AS items FROM eval_results WHERE run_id = ? AND condition = ? AND status != 'skipped'")
+        .get(runId, condition.condition) as { correct: number; items: number };
+      expect(await table.getByTestId(`condition-accuracy-${condition.condition}`).textContent()).toBe(`${roundTo((100 * correct) / items).toFixed(2)}%`);
+    }
+    expect(await table.getByTestId('condition-accuracy-drawn_original').textContent()).toBe('100.00%');
+    // Imagining vs seeing: the hypothetical question against the factual one on the counterfactual drawing, in points.
+    const gap = run.gaps.find((g) => g.id === 'imagining_vs_seeing');
+    expect(gap?.points).not.toBeNull();
+    const points = gap?.points ?? 0;
+    expect(await page.getByTestId('gap-imagining_vs_seeing').textContent()).toBe(`${points > 0 ? '+' : points < 0 ? '−' : '±'}${Math.abs(points).toFixed(2)} pts`);
+    expect(await page.getByTestId('eval-gaps').locator('tbody tr').count()).toBe(run.gaps.length);
+    await screenshot(page, 'evaluation-conditions');
   });
 });

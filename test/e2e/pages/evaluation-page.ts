@@ -59,10 +59,14 @@ export class EvaluationPage {
     return this;
   }
 
-  /** Starts a factual-baseline run in the given mode (by its label) and returns the new run's id. */
-  async startBaselineRun(modeLabel: string): Promise<number> {
+  /** Starts a factual-baseline run of the given conditions (by their labels, the others unticked) and returns the new run's id. */
+  async startBaselineRun(...conditionLabels: string[]): Promise<number> {
     await this.engine.selectOption('factual-baseline');
-    await this.startForm.getByLabel(modeLabel, { exact: true }).check();
+    const boxes = this.startForm.getByTestId('eval-conditions-field').getByRole('checkbox');
+    for (const box of await boxes.all()) {
+      const label = (await box.locator('xpath=..').textContent())?.trim() ?? '';
+      await box.setChecked(conditionLabels.includes(label));
+    }
     const before = await this.startResult.count().then((n) => (n > 0 ? this.startResult.textContent() : null));
     await this.startForm.getByRole('button', { name: 'Start run' }).click();
     // The result line names the run; wait for a new one when a run was started before.

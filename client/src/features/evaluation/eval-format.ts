@@ -7,6 +7,8 @@ export const MODE_LABELS: Record<EvalMode, string> = {
   hqa: 'Hypothetical',
   original: 'Factual (ChartQA baseline)',
   no_image: 'No image (control)',
+  counterfactual_image: 'Counterfactual image',
+  drawn_original: 'Drawn original (style control)',
 };
 
 /** What each mode asks, completing a sentence that starts with the mode's label. */
@@ -14,6 +16,8 @@ export const MODE_HINTS: Record<EvalMode, string> = {
   hqa: 'asks the hypothetical questions, with the chart.',
   original: 'asks the factual questions the items came from: the accuracy the decline rate is measured against.',
   no_image: 'asks the hypothetical questions without the chart: what the model answers from the text alone.',
+  counterfactual_image: 'asks the factual questions on the edited table drawn as a chart, scored against the hypothetical answers: the assumption seen, not imagined.',
+  drawn_original: 'asks the factual questions on the original table drawn the same way: the style control for the counterfactual image.',
 };
 
 export const ENGINE_LABELS: Record<EvalEngine, string> = {

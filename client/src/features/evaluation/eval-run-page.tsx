@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { endpointUrl } from '@shared/api/endpoint';
-import { evalApi, type EvalRun } from '@shared/api/evaluations';
+import { evalApi, EvalModeSchema, type EvalMode, type EvalRun } from '@shared/api/evaluations';
 import { roleAtLeast } from '@shared/domain/roles';
 import { ANSWER_TYPES, AnswerTypeSchema } from '@shared/table/answers';
 import { useCurrentUser } from '../../auth/session';
@@ -23,6 +23,7 @@ import { EvalProgress, EvalStatusTag } from './eval-parts';
 import { EvalResultsTable } from './eval-results-table';
 import { EvalRuleTable } from './eval-rule-table';
 import { EvalScoreTables } from './eval-score-tables';
+import { ConditionTables } from './condition-tables';
 import { EvalOutcomeSchema, RESULT_PAGE_SIZE, readResultFilters, toResultsQuery, writeResultFilters, type EvalOutcome } from './result-filters';
 
 const SHORTCUTS = [
@@ -40,6 +41,7 @@ const OUTCOME_LABELS: Record<Exclude<EvalOutcome, 'all'>, string> = {
   missing: 'No answer extracted',
   biased: 'Biased (gave the factual label)',
   failed: 'Failed',
+  skipped: 'Skipped (cannot be drawn)',
 };
 /** 'all' is the filter select's own no-filter option. */
 const FilterOutcomeSchema = EvalOutcomeSchema.exclude(['all']);
@@ -96,7 +98,7 @@ function EvalUsage({ run }: { run: EvalRun }) {
 }
 
 /** The run's questions, filtered and paged through the URL, each opening to the model's raw reply. */
-function EvalResults({ runId }: { runId: number }) {
+function EvalResults({ runId, conditions }: { runId: number; conditions: readonly EvalMode[] }) {
   const { filters, searchParams, update } = useUrlFilters(readResultFilters, writeResultFilters);
   const results = useEvalResults(runId, toResultsQuery(filters));
   const searchInput = useRef<HTMLInputElement>(null);
@@ -117,6 +119,17 @@ function EvalResults({ runId }: { runId: number }) {
       <h2 id="results-heading">Questions</h2>
       <div className="toolbar" role="search">
         <SearchBox value={filters.q} onSearch={(q) => update({ q }, true)} inputRef={searchInput} placeholder="question, gold or prediction" />
+        {conditions.length > 1 && (
+          <FilterSelect
+            label="Condition"
+            name="condition"
+            value={filters.condition}
+            schema={EvalModeSchema}
+            allLabel={`${MODE_LABELS[conditions[0] ?? 'hqa']} (first)`}
+            options={optionsOf(conditions, (condition) => MODE_LABELS[condition])}
+            onChange={(condition) => update({ condition })}
+          />
+        )}
         <FilterSelect
           label="Outcome"
           name="outcome"
@@ -181,6 +194,7 @@ function EvalRunView({ run, baseline, breakdown, rules, back }: EvalRunDetailRes
         {roleAtLeast(user.role, 'curator') && isUnfinished(run.status) && <RunControls run={run} />}
       </div>
       <EvalScoreTables run={run} baseline={baseline} />
+      <ConditionTables run={run} />
       <EvalRuleTable rules={rules} live={isUnfinished(run.status)} />
       <EvalBreakdownTables breakdown={breakdown} />
       <EvalUsage run={run} />
@@ -190,7 +204,7 @@ function EvalRunView({ run, baseline, breakdown, rules, back }: EvalRunDetailRes
         </a>{' '}
         as <code>hqa eval</code> writes them (<code>[{'{'}id, prediction, raw{'}'}]</code>), to score with <code>hqa score</code> or another tool.
       </p>
-      <EvalResults runId={run.id} />
+      <EvalResults runId={run.id} conditions={run.conditions.map((c) => c.condition)} />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { StartEvalRequestSchema, type EvalMode, type StartEvalRequest } from '@shared/api/evaluations';
+import { EVAL_MODES, StartEvalRequestSchema, type EvalMode, type StartEvalRequest } from '@shared/api/evaluations';
 import { ActionError } from '../../ui/error-messages';
 import { Field } from '../../ui/field';
 import { NumberField } from '../../ui/number-field';
@@ -11,14 +11,14 @@ import { useOpenaiAvailability } from '../../api/runs-api';
 import { useStartEval } from './eval-api';
 import { MODE_HINTS, MODE_LABELS } from './eval-format';
 import { evalRunPath } from './eval-runs-table';
-import { ModeRadios } from './mode-radios';
+import { ConditionChecks } from './mode-radios';
 
 type StartEngine = StartEvalRequest['engine'];
 
 /** What the form holds: numbers as typed, so a half-typed value is not lost. */
-type Draft = { engine: StartEngine; model: string; mode: EvalMode; concurrency: string; limit: string; batch: boolean };
+type Draft = { engine: StartEngine; model: string; conditions: EvalMode[]; concurrency: string; limit: string; batch: boolean };
 
-const INITIAL: Draft = { engine: 'factual-baseline', model: '', mode: 'hqa', concurrency: '4', limit: '', batch: false };
+const INITIAL: Draft = { engine: 'factual-baseline', model: '', conditions: ['hqa'], concurrency: '4', limit: '', batch: false };
 
 /** Empty is "not given"; anything else that is not a number fails validation on its field. */
 const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -28,7 +28,8 @@ function toRequest(draft: Draft): StartEvalRequest {
     engine: draft.engine,
     // The factual baseline records its own name; a model typed before switching engine is not sent.
     model: draft.engine === 'openai' && draft.model.trim() !== '' ? draft.model : undefined,
-    mode: draft.mode,
+    // In the vocabulary's order whatever the clicking order: the run's first condition is its score.
+    conditions: EVAL_MODES.filter((mode) => draft.conditions.includes(mode)),
     concurrency: numberOrUndefined(draft.concurrency),
     limit: numberOrUndefined(draft.limit),
     // Only the LLM asks through the Batch API; a box ticked before switching engine is not sent.
@@ -46,7 +47,7 @@ export function StartEvalForm() {
   const [draft, setDraft] = useState<Draft>(INITIAL);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   // The model field shows only for the LLM: a server error about it otherwise goes beside the button.
-  const shownFields = ['engine', 'mode', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model', 'batch'] : [])];
+  const shownFields = ['engine', 'conditions', 'concurrency', 'limit', ...(draft.engine === 'openai' ? ['model', 'batch'] : [])];
   const { validate, errorFor, serverField } = useFieldErrors(start.error, shownFields);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -109,13 +110,13 @@ export function StartEvalForm() {
           onChange={(text) => set('limit', text)}
         />
       </div>
-      <ModeRadios name="start-mode" value={draft.mode} onChange={(mode) => set('mode', mode)} error={errorFor('mode')} />
+      <ConditionChecks value={draft.conditions} onChange={(conditions) => set('conditions', conditions)} error={errorFor('conditions')} />
       <p className="muted small engine-note" data-testid="eval-engine-note">
         {keyMissing ? 'No OPENAI_API_KEY is set on the server, so only the factual baseline can run. ' : ''}
         {draft.engine === 'openai'
           ? 'Every call’s tokens and cost are recorded. '
           : 'The factual baseline answers every question with the item’s factual label, calling no LLM: the reference point for the bias rate. '}
-        {MODE_LABELS[draft.mode]} {MODE_HINTS[draft.mode]}
+        {draft.conditions.map((mode) => `${MODE_LABELS[mode]} ${MODE_HINTS[mode]}`).join(' ')}
       </p>
       <div className="form-actions">
         <SubmitButton pending={start.isPending} pendingLabel="Starting…">
