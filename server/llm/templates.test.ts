@@ -79,7 +79,7 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
     ],
   },
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
-  'extract-table': { chart_type_label: 'Line chart' },
+  'extract-table': { type_request: 'Its type is not known: say which it is in `chart_type`.' },
   'chart-type': {},
   reflection: {
     chart_type: 'pie',

@@ -129,7 +129,8 @@ export function withTableReading(style: DrawingStyle | null, table: DataTable): 
   const base: DrawingStyle = style ?? { series_order: [], series_colours: {}, row_colours: {} };
   return {
     ...base,
-    ...(table.drawn ? { orientation: base.orientation ?? table.drawn.orientation, stacking: base.stacking ?? table.drawn.stacking } : {}),
+    ...(table.drawn?.orientation && !base.orientation ? { orientation: table.drawn.orientation } : {}),
+    ...(table.drawn?.stacking && !base.stacking ? { stacking: table.drawn.stacking } : {}),
     ...(hasUnits ? { series_units: units } : {}),
   };
 }

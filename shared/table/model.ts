@@ -41,7 +41,7 @@ export const DataTableSchema = z
      */
     units: z.array(z.string().nullable()).optional(),
     /** How the original chart draws the table, as its extraction read it: redraws follow it. */
-    drawn: z.object({ orientation: BarOrientationSchema, stacking: StackingSchema }).optional(),
+    drawn: z.object({ orientation: BarOrientationSchema.optional(), stacking: StackingSchema.optional() }).optional(),
   })
   .superRefine((table, ctx) => {
     if (table.units && table.units.length !== table.series.length) {
