@@ -75,11 +75,12 @@ export function seriesColor(ctx: ChartContext, perRow = false): Encoding['color'
  * (cases)"), so the legend itself shows the names as the chart writes them and is not cut off
  * by units. Nothing when no series has a unit.
  */
-function legendUnitTooltips(ctx: ChartContext): { encoding: { labels: { tooltip: { value: { expr: string } } } } } | Record<string, never> {
+function legendUnitTooltips(ctx: ChartContext): { encoding: { labels: { tooltip: { value: { expr: string } } }; symbols: { opacity: { value: number } } } } | Record<string, never> {
   const units = ctx.style?.series_units ?? {};
   if (!ctx.table.series.some((name) => units[name] !== undefined)) return {};
   const tips = Object.fromEntries(ctx.table.series.map((name) => [name, units[name] === undefined ? name : `${name} (${units[name]})`]));
-  return { encoding: { labels: { tooltip: { value: { expr: `${JSON.stringify(tips)}[datum.value]` } } } } };
+  // The symbols' look is given with the labels' tooltip: layers of one chart (an area and its points) would otherwise each ask their own and conflict.
+  return { encoding: { labels: { tooltip: { value: { expr: `${JSON.stringify(tips)}[datum.value]` } } }, symbols: { opacity: { value: 1 } } } };
 }
 
 /**
