@@ -51,17 +51,32 @@ describe('the table editor', () => {
     expect(await state.textContent()).toContain('No table yet.');
     expect(await page.getByTestId('table-editor-image').count()).toBe(1);
 
-    fake.script(jsonReply(EXTRACTED));
+    // The 2010 value has no data label on the chart: the model estimated it from the axis.
+    fake.script(jsonReply({ ...EXTRACTED, rows: [{ ...EXTRACTED.rows[0], printed: [true] }, { ...EXTRACTED.rows[1], printed: [false] }] }));
     await page.getByRole('button', { name: 'Extract from image' }).click();
     await expect.poll(() => state.textContent(), { timeout: UI_TIMEOUT_MS }).toContain('extracted from the image by a vision model; not confirmed');
     expect(await drawnText(page)).toContain('2010');
     expect(listLlmCalls(server.server.ctx.db).map((c) => c.purpose)).toEqual(['extraction']);
 
+    // The data table names the series as the chart does, its unit small after the name; the estimated value is marked.
+    const grid = page.getByTestId('data-table');
+    await expect.poll(() => grid.locator('thead th').nth(1).textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Urban (%)');
+    expect(await grid.getByTestId('series-unit').textContent()).toBe(' (%)');
+    const estimated = grid.locator('td[data-estimated="true"]');
+    expect(await estimated.count()).toBe(1);
+    expect(await estimated.textContent()).toBe('estimated: 51.6');
+    expect(await estimated.getAttribute('title')).toBe('Estimated from the axis, not printed on the chart: check it against the image');
+    expect(await estimated.evaluate((cell) => getComputedStyle(cell).textDecorationStyle)).toBe('dotted');
+
     await page.getByRole('button', { name: 'Edit table' }).click();
-    await page.getByLabel('2010, Urban (%)').fill('55');
+    expect(await page.getByTestId('table-grid').getByTestId('series-unit').textContent()).toBe(' (%)');
+    expect(await page.getByTestId('table-grid').locator('td[data-estimated="true"] input').inputValue()).toBe('51.6');
+    await page.getByLabel('2010, Urban').fill('55');
+    // Typed over, the value is the curator's, no longer an estimate.
+    expect(await page.getByTestId('table-grid').locator('td[data-estimated="true"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByLabel('Row 3 label').fill('2020');
-    await page.getByLabel('2020, Urban (%)').fill('56.2');
+    await page.getByLabel('2020, Urban').fill('56.2');
     await page.getByRole('button', { name: 'Add series' }).click();
     await page.getByLabel('Series 2 name').fill('Rural (%)');
     // An unnamed row cannot be saved: the draft says which field.
