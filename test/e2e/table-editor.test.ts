@@ -30,10 +30,10 @@ afterEach(async () => {
   session = undefined;
 });
 
-async function openChartAs(user: { username: string; password: string }) {
+async function openChartAs(user: { username: string; password: string }, id = chartId) {
   session = await openBrowser();
   await (await new LoginPage(session.page, server.url).goto()).login(user.username, user.password);
-  await session.page.goto(`${server.url}/charts/${chartId}`);
+  await session.page.goto(`${server.url}/charts/${id}`);
   await session.page.getByTestId('table-editor').waitFor();
   return session.page;
 }
@@ -100,6 +100,39 @@ describe('the table editor', () => {
       data_table: { label_header: 'Year', series: ['Urban (%)', 'Rural (%)'], rows: [{ label: '2000' }, { label: '2010', values: [55, 45] }, { label: '2020', values: [56.2, 43.8] }] },
     });
     expect(await page.getByRole('button', { name: 'Extract again' }).count()).toBe(0);
+  });
+
+  it('warns where stacked rows miss the totals the chart prints, and confirms the type the model named with the table', async () => {
+    const other = (server.server.ctx.db.prepare('SELECT id FROM charts WHERE split = ? AND id > ? ORDER BY id LIMIT 1').get(IMAGE_ONLY_SPLIT, chartId) as { id: number }).id;
+    const page = await openChartAs(CURATOR, other);
+    // The model read the 2020 bar's top segment as its top edge (a running total): 30 + 95 is not the printed 95.
+    fake.script(
+      jsonReply({
+        orientation: 'vertical',
+        stacking: 'stacked',
+        chart_type: 'stacked_bar',
+        title: 'Sales by channel',
+        label_header: 'Year',
+        series: [
+          { name: 'Online', unit: 'million USD' },
+          { name: 'Stores', unit: 'million USD' },
+        ],
+        rows: [
+          { label: '2019', values: [20, 60], printed: [true, true], total: 80 },
+          { label: '2020', values: [30, 95], printed: [true, true], total: 95 },
+        ],
+      }),
+    );
+    await page.getByRole('button', { name: 'Extract from image' }).click();
+    const warning = page.getByTestId('printed-totals-warning');
+    await warning.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await warning.textContent()).toContain('"2020" adds up to 125, the chart says 95');
+    expect(await warning.textContent()).not.toContain('2019');
+    expect(await page.getByTestId('extracted-type-note').textContent()).toContain('read it as a stacked bar chart');
+    await expect.poll(() => page.getByTestId('type-unconfirmed').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
+    await page.getByRole('button', { name: 'Confirm table and type' }).click();
+    await expect.poll(() => page.getByTestId('table-state').textContent(), { timeout: UI_TIMEOUT_MS }).toContain('confirmed');
+    await expect.poll(() => page.getByTestId('type-unconfirmed').count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
   });
 
   it('shows reviewers the table and its state without the editing controls', async () => {
