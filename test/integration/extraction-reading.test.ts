@@ -3,7 +3,10 @@ import { ChartDetailResponseSchema, chartsApi } from '../../shared/api/charts';
 import { fillPath } from '../../shared/api/endpoint';
 import { ItemDetailResponseSchema } from '../../shared/api/items';
 import { ChartTableSchema, SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
+import { createChartWriter } from '../../server/charts/chart-queries';
 import { importFolder } from '../../server/import/import-folder';
+import { storeExtractedType } from '../../server/tables/table-queries';
+import { tableFromCells } from '../../shared/table/model';
 import { buildItem, buildQa } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import type { TestClient } from '../support/http-client';
@@ -149,5 +152,34 @@ describe('an extraction reply with type, units, estimates and printed totals', (
     const table = ChartTableSchema.parse((await curator.get(at(tablesApi.get, id))).body).data_table;
     expect(table).toEqual({ label_header: 'Year', series: ['Germany'], units: ['cases'], rows: [{ label: '2020', values: [12.5], raw: ['12.5'] }] });
     expect(await chartOf(id)).toMatchObject({ chart_type: before.chart_type, type_source: before.type_source });
+  });
+});
+
+describe('which type an extraction may set', () => {
+  it('never an annotation’s (CharXiv’s, ChartQA’s), always over an inferred one', async () => {
+    const { db } = server.server.ctx;
+    const write = (imgname: string, typeSource: 'annotation' | 'inferred') =>
+      createChartWriter(db).write(
+        {
+          split: 'typed',
+          imgname,
+          title: null,
+          chart_type: 'line',
+          type_source: typeSource,
+          type_evidence: null,
+          table: tableFromCells(['Year', 'Sales'], [['2019', '1']]),
+          annotation: null,
+          source_file: imgname,
+          content_hash: imgname,
+          image: null,
+        },
+        [],
+      ).chartId;
+    const annotated = write('annotated.png', 'annotation');
+    const inferred = write('inferred.png', 'inferred');
+    expect(storeExtractedType(db, annotated, 'pie')).toBe(false);
+    expect(storeExtractedType(db, inferred, 'pie')).toBe(true);
+    expect(await chartOf(annotated)).toMatchObject({ chart_type: 'line', type_source: 'annotation' });
+    expect(await chartOf(inferred)).toMatchObject({ chart_type: 'pie', type_source: 'extracted' });
   });
 });
