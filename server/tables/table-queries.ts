@@ -25,8 +25,8 @@ export interface ChartToExtract {
   type_known: boolean;
 }
 
-/** 1 when the chart's type is one an extraction keeps, for the chart as `charts` (or unaliased). */
-export const TYPE_KNOWN_SQL = "type_source IN ('annotation', 'curator')";
+/** 1 when the chart's type is one an extraction keeps (shared/domain/chart-types.ts `typeKeptByExtraction`), for the chart aliased `alias`. */
+export const typeKnownSql = (alias = 'charts') => `${alias}.type_source IN ('annotation', 'curator')`;
 
 function prepare(db: Db) {
   return {
@@ -35,7 +35,7 @@ function prepare(db: Db) {
       FROM charts c WHERE c.id = ?`),
     // Charts without a table, and with `force` unconfirmed extractions too; never an imported,
     // typed-in or confirmed table. Only charts with a stored image: a drawn chart shows its own table.
-    toExtract: db.prepare(`SELECT c.id, c.split || '/' || c.imgname AS name, c.chart_type, c.${TYPE_KNOWN_SQL} AS type_known FROM charts c
+    toExtract: db.prepare(`SELECT c.id, c.split || '/' || c.imgname AS name, c.chart_type, ${typeKnownSql('c')} AS type_known FROM charts c
       WHERE (@chart_id IS NULL OR c.id = @chart_id) AND (@split IS NULL OR c.split = @split)
         AND (@chart_type IS NULL OR c.chart_type = @chart_type)
         AND EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id)
@@ -128,7 +128,7 @@ export function storeChartTable(db: Db, chartId: number, write: TableWrite): voi
 export function storeExtractedType(db: Db, chartId: number, chartType: ChartType): boolean {
   return (
     statement(db, `UPDATE charts SET chart_type = @chart_type, type_source = 'extracted', type_evidence = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-      WHERE id = @id AND NOT ${TYPE_KNOWN_SQL}`).run({ id: chartId, chart_type: chartType }).changes === 1
+      WHERE id = @id AND NOT ${typeKnownSql()}`).run({ id: chartId, chart_type: chartType }).changes === 1
   );
 }
 

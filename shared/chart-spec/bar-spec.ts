@@ -33,12 +33,12 @@ export function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLe
     [measure]:
       mode === 'percent'
         ? // Every bar spans the axis whatever its segments add up to, as the original's do; a shared domain would not apply.
-          { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, axisPx).tickCount, format: '.0%' } }
+          { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, axisPx, ctx.style?.series_units).tickCount, format: '.0%' } }
         : {
             field: 'value',
             type: 'quantitative',
             stack: mode === 'stacked' ? 'zero' : null,
-            axis: valueAxis(table, axisPx),
+            axis: valueAxis(table, axisPx, ctx.style?.series_units),
             ...(ctx.valueDomain ? { scale: sharedScale(ctx.valueDomain.value, axisPx, endRoom(ctx, orient, mode)) } : {}),
           },
   };

@@ -119,9 +119,10 @@ function legendColumns(series: string[], widthPx: number, labelLimit: number): n
   return 1;
 }
 
-export function valueAxis(table: DataTable, axisPx: number) {
+/** `units`: the series' units by name (the drawing style's, so an edited copy of the table titles its axis alike). */
+export function valueAxis(table: DataTable, axisPx: number, units: Readonly<Record<string, string>> = {}) {
   // A single series' unit, kept apart from its name in the table, titles the axis beside it.
-  const unit = table.series.length === 1 ? table.units?.[0]?.trim() : undefined;
+  const unit = table.series.length === 1 ? units[table.series[0] ?? ''] : undefined;
   const name = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
   const title = unit ? `${name} (${unit})` : name;
   const tickCount = tickCountFor(axisPx);

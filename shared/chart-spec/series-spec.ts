@@ -16,10 +16,10 @@ export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point', s
   const { table } = ctx;
   const value: Encoding['y'] =
     stacking === 'none'
-      ? { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight), scale: { zero: kind !== 'line', ...sharedScale(ctx.valueDomain?.value, ctx.plotHeight, Math.max(RING_REACH_PX, LABEL_OFFSET_PX + VALUE_FONT_SIZE)) } }
+      ? { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight, ctx.style?.series_units), scale: { zero: kind !== 'line', ...sharedScale(ctx.valueDomain?.value, ctx.plotHeight, Math.max(RING_REACH_PX, LABEL_OFFSET_PX + VALUE_FONT_SIZE)) } }
       : stacking === 'stacked'
-        ? { field: 'value', type: 'quantitative', stack: 'zero', axis: valueAxis(table, ctx.plotHeight) }
-        : { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, ctx.plotHeight).tickCount, format: '.0%' } };
+        ? { field: 'value', type: 'quantitative', stack: 'zero', axis: valueAxis(table, ctx.plotHeight, ctx.style?.series_units) }
+        : { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, ctx.plotHeight, ctx.style?.series_units).tickCount, format: '.0%' } };
   const encoding: Encoding = {
     x: categoryAxis(ctx, ctx.plotWidth, true),
     y: value,

@@ -25,7 +25,7 @@ const SHARES = DataTableSchema.parse({
 
 const reading = (drawn: DataTable['drawn']): DataTable => ({ ...SHARES, drawn });
 const draw = (table: DataTable, type: ChartType) => buildChartSpec(table, type, { style: withTableReading(null, table) });
-type Encoded = { encoding: Record<string, { field?: string; stack?: unknown; axis?: { format?: string } | null }> };
+type Encoded = { encoding: Record<string, { field?: string; stack?: unknown; axis?: { format?: string; title?: unknown } | null }> };
 
 describe('redraws of an extracted table', () => {
   it('draws an "other" chart read as horizontal bars sideways, and a horizontal bar chart so whatever it reads', () => {
@@ -33,7 +33,10 @@ describe('redraws of an extracted table', () => {
     expect(sideways.encoding.y?.field).toBe('label');
     expect(sideways.encoding.x?.field).toBe('value');
     const single = DataTableSchema.parse({ ...SHARES, series: ['Mercadona'], units: ['%'], rows: SHARES.rows.map((row) => ({ ...row, values: row.values.slice(0, 1), raw: row.raw.slice(0, 1) })) });
-    expect((draw(single, 'horizontal_bar') as unknown as Encoded).encoding.y?.field).toBe('label');
+    const horizontal = draw(single, 'horizontal_bar') as unknown as Encoded;
+    expect(horizontal.encoding.y?.field).toBe('label');
+    // The single series' unit titles the value axis beside its name.
+    expect(horizontal.encoding.x?.axis?.title).toBe('Mercadona (%)');
   });
 
   it('draws 100 % stacked bars each to the full axis, and plain stacked bars to their totals', async () => {
