@@ -44,10 +44,13 @@ export function setChartTypeState(db: Db, chartId: number, to: ChartTypeState, e
   );
 }
 
-/** Stores a vision model's answer if the chart's type is still unconfirmed (a curator may have decided it during the call); whether it did. */
+/**
+ * Stores a vision model's answer if the chart's type is still an unconfirmed inferred one (a
+ * curator may have decided it during the call, or an extraction named it: that one waits for its table's confirmation); whether it did.
+ */
 export function storeVisionType(db: Db, chartId: number, chartType: ChartType): boolean {
   return (
-    statement(db, `UPDATE charts SET chart_type = @chart_type, type_evidence = 'vision', updated_at = ${NOW} WHERE id = @id AND ${typeUnconfirmedSql('charts')}`).run({
+    statement(db, `UPDATE charts SET chart_type = @chart_type, type_evidence = 'vision', updated_at = ${NOW} WHERE id = @id AND type_source = 'inferred' AND ${typeUnconfirmedSql('charts')}`).run({
       id: chartId,
       chart_type: chartType,
     }).changes === 1
@@ -56,9 +59,9 @@ export function storeVisionType(db: Db, chartId: number, chartType: ChartType): 
 
 const scope = (split: string | undefined) => ({ split: split ?? null });
 
-/** The split's unconfirmed charts (every split's without one), lowest id first: what a vision job asks about. */
+/** The split's unconfirmed inferred charts (every split's without one), lowest id first: what a vision job asks about (an extracted type is confirmed with its table). */
 export function unconfirmedCharts(db: Db, split: string | undefined): { id: number; name: string }[] {
-  return statement(db, `SELECT c.id, c.split || '/' || c.imgname AS name FROM charts c WHERE (@split IS NULL OR c.split = @split) AND ${typeUnconfirmedSql('c')} ORDER BY c.id`).all(scope(split)) as {
+  return statement(db, `SELECT c.id, c.split || '/' || c.imgname AS name FROM charts c WHERE (@split IS NULL OR c.split = @split) AND c.type_source = 'inferred' AND ${typeUnconfirmedSql('c')} ORDER BY c.id`).all(scope(split)) as {
     id: number;
     name: string;
   }[];

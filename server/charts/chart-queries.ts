@@ -237,12 +237,14 @@ interface StoredChart {
 
 /**
  * Whether a re-import keeps the stored type over the one it read: a curator's always; a vision
- * model's over a type the import only inferred from the table, while the image it looked at stays.
+ * model's (a type job's, or the one its table extraction named) over a type the import only
+ * inferred from the table, while the image it looked at stays.
  */
 function keepsStoredType(existing: StoredChart, chart: ChartUpsert): boolean {
   if (existing.type_source === 'curator') return true;
   const sameImage = chart.image === null || chart.image.sha256 === existing.image_sha;
-  return existing.type_evidence === 'vision' && chart.type_source === 'inferred' && chart.type_evidence === null && sameImage;
+  const byVision = existing.type_evidence === 'vision' || existing.type_source === 'extracted';
+  return byVision && chart.type_source === 'inferred' && chart.type_evidence === null && sameImage;
 }
 
 export function createChartWriter(db: Db) {

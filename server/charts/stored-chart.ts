@@ -1,5 +1,5 @@
 import { parseJsonColumn } from '../../db/json-column';
-import { drawingStyleFromAnnotation, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
+import { drawingStyleFromAnnotation, withTableReading, type DrawingStyle } from '../../shared/chart-spec/drawing-style';
 import { DataTableSchema, type DataTable } from '../../shared/table/model';
 
 /**
@@ -13,11 +13,15 @@ export function parseStoredTable(json: string, chartId: number): DataTable {
 }
 
 /**
- * The colours, series order and bar orientation the stored annotation gives the drawing. The
- * annotation was validated as JSON at import; a file that no longer parses draws in the
- * palette's colours.
+ * The colours, series order and bar orientation the stored annotation gives the drawing, with
+ * the orientation, stacking and units an extraction read into the table. The annotation was
+ * validated as JSON at import; a file that no longer parses draws in the palette's colours.
  */
 export function storedDrawingStyle(annotation: string | null, table: DataTable): DrawingStyle | null {
+  return withTableReading(annotationStyle(annotation, table), table);
+}
+
+function annotationStyle(annotation: string | null, table: DataTable): DrawingStyle | null {
   if (annotation === null) return null;
   try {
     return drawingStyleFromAnnotation(JSON.parse(annotation), table);

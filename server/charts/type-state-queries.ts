@@ -7,7 +7,9 @@
  * table in its stored type.
  */
 export function typeUnconfirmedSql(alias: string): string {
-  return `(${alias}.type_source = 'inferred' AND ${alias}.type_evidence IS NULL AND EXISTS (SELECT 1 FROM chart_images ti WHERE ti.chart_id = ${alias}.id))`;
+  // A type the table's extraction named (migration 034) stands or falls with that table: curators confirm both at once.
+  return `((${alias}.type_source = 'inferred' AND ${alias}.type_evidence IS NULL AND EXISTS (SELECT 1 FROM chart_images ti WHERE ti.chart_id = ${alias}.id))
+    OR (${alias}.type_source = 'extracted' AND ${alias}.table_confirmed = 0))`;
 }
 
 /** 1 when the chart's type is confirmed, else 0 (see `typeUnconfirmedSql`). */

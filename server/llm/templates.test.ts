@@ -79,7 +79,7 @@ const sampleVars: { [N in TemplateName]: Parameters<ReturnType<typeof loadTempla
     ],
   },
   'repair-json': { error: 'answer: expected string, received number', schema_name: 'HqaItemDraft' },
-  'extract-table': { chart_type_label: 'Line chart' },
+  'extract-table': { type_request: 'Its type is not known: say which it is in `chart_type`.' },
   'chart-type': {},
   reflection: {
     chart_type: 'pie',
@@ -168,7 +168,7 @@ describe('templates', () => {
       'stage2-item': [...Object.keys(stage2Vars), 'rows_json', 'series_json', 'choose', 'candidates', 'number', 'text'],
       'stage2-group-item': [...Object.keys(sampleVars['stage2-group-item']), 'position', 'editable', 'image', 'rows_json', 'series_json', 'table_csv', 'title', 'choose', 'candidates', 'number', 'text'],
       'repair-json': ['error', 'schema_name'],
-      'extract-table': ['chart_type_label'],
+      'extract-table': ['type_request'],
       'chart-type': [],
       reflection: [...Object.keys(sampleVars.reflection), 'question', 'decision', 'failed', 'notes', 'comment', 'correction'],
     };

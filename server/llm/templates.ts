@@ -162,7 +162,7 @@ export type JudgeVars = z.input<typeof JudgeVarsSchema>;
 const judgeTemplate = { schema: JudgeVarsSchema, view: (vars: z.output<typeof JudgeVarsSchema>) => vars };
 
 /** `extract-table`: the chart the vision model is shown (its image goes beside the text, server/tables/extract-table.ts). */
-export const ExtractTableVarsSchema = z.object({ chart_type_label: Text });
+export const ExtractTableVarsSchema = z.object({ type_request: Text });
 export type ExtractTableVars = z.input<typeof ExtractTableVarsSchema>;
 
 /** `chart-type`: no variables; the chart is its image, sent beside the text (server/chart-types/vision-chart-type.ts). */

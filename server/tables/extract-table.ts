@@ -19,6 +19,8 @@ export const EXTRACTION_PURPOSE = 'extraction';
 
 export interface ChartImageInput {
   chart_type: ChartType;
+  /** Whether an annotation or a curator decided the type: the request then says it; otherwise it asks. */
+  type_known: boolean;
   /** The stored image (PNG, or JPEG as CharXiv publishes). */
   image: Buffer;
 }
@@ -43,10 +45,20 @@ export function imageDataUrl(image: Buffer): string {
   return `data:${imageMediaType(image) ?? 'image/png'};base64,${image.toString('base64')}`;
 }
 
+/**
+ * What the request says of the chart's type: a type an annotation or a curator decided, or a
+ * question. An image-only chart's stored type is a placeholder (`other`, or the table's shape):
+ * told it, the model would repeat it.
+ */
+export function typeRequest(chart: Pick<ChartImageInput, 'chart_type' | 'type_known'>): string {
+  if (chart.type_known) return `Its type is known: ${CHART_TYPE_LABELS[chart.chart_type].toLowerCase()} (\`${chart.chart_type}\`); give that as \`chart_type\`.`;
+  return 'Its type is not known: say which it is in `chart_type`.';
+}
+
 /** The structured request one extraction makes, at temperature 0: the image, then the prompt. */
 export function extractionRequest(chart: ChartImageInput, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
   const template = loadTemplate('extract-table');
-  const prompt = template.render({ chart_type_label: CHART_TYPE_LABELS[chart.chart_type] });
+  const prompt = template.render({ type_request: typeRequest(chart) });
   return {
     purpose: EXTRACTION_PURPOSE,
     template: { name: template.name, hash: template.hash },

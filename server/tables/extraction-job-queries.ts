@@ -3,7 +3,7 @@ import { statement } from '../../db/statements';
 import { EXTRACTION_FAILURES_SHOWN, type ExtractionFailure, type ExtractionJob } from '../../shared/api/tables';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import { RunStatusSchema, type RunStatus } from '../../shared/domain/generation';
-import type { ChartToExtract } from './table-queries';
+import { typeKnownSql, type ChartToExtract } from './table-queries';
 
 /** All SQL of extraction jobs (migration 023): the job rows, their tasks (one per chart) and their counters. */
 
@@ -150,11 +150,11 @@ export function claimNextTask(db: Db, jobId: number): ChartToExtract | null {
      RETURNING chart_id`,
   ).get({ job: jobId }) as { chart_id: number } | undefined;
   if (!row) return null;
-  const chart = statement(db, `SELECT id, split || '/' || imgname AS name, chart_type FROM charts WHERE id = ?`).get(row.chart_id) as
-    | { id: number; name: string; chart_type: string }
+  const chart = statement(db, `SELECT id, split || '/' || imgname AS name, chart_type, ${typeKnownSql()} AS type_known FROM charts WHERE id = ?`).get(row.chart_id) as
+    | { id: number; name: string; chart_type: string; type_known: number }
     | undefined;
   if (!chart) throw new Error(`extraction job ${jobId}: chart ${row.chart_id} of its plan no longer exists`);
-  return { ...chart, chart_type: ChartTypeSchema.parse(chart.chart_type) };
+  return { ...chart, chart_type: ChartTypeSchema.parse(chart.chart_type), type_known: chart.type_known === 1 };
 }
 
 export type TaskOutcome = { status: 'done' } | { status: 'failed' | 'skipped'; kind: string; reason: string };

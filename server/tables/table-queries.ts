@@ -1,4 +1,5 @@
 import { preparedOnce, type Db } from '../../db/database';
+import { statement } from '../../db/statements';
 import type { ChartTable } from '../../shared/api/tables';
 import { TableSourceSchema, type TableSource } from '../../shared/domain/benchmark-fields';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
@@ -20,7 +21,12 @@ export interface ChartToExtract {
   id: number;
   name: string;
   chart_type: ChartType;
+  /** An annotation or a curator decided its type: an extraction keeps it (and the request says it). */
+  type_known: boolean;
 }
+
+/** 1 when the chart's type is one an extraction keeps (shared/domain/chart-types.ts `typeKeptByExtraction`), for the chart aliased `alias`. */
+export const typeKnownSql = (alias = 'charts') => `${alias}.type_source IN ('annotation', 'curator')`;
 
 function prepare(db: Db) {
   return {
@@ -29,7 +35,7 @@ function prepare(db: Db) {
       FROM charts c WHERE c.id = ?`),
     // Charts without a table, and with `force` unconfirmed extractions too; never an imported,
     // typed-in or confirmed table. Only charts with a stored image: a drawn chart shows its own table.
-    toExtract: db.prepare(`SELECT c.id, c.split || '/' || c.imgname AS name, c.chart_type FROM charts c
+    toExtract: db.prepare(`SELECT c.id, c.split || '/' || c.imgname AS name, c.chart_type, ${typeKnownSql('c')} AS type_known FROM charts c
       WHERE (@chart_id IS NULL OR c.id = @chart_id) AND (@split IS NULL OR c.split = @split)
         AND (@chart_type IS NULL OR c.chart_type = @chart_type)
         AND EXISTS (SELECT 1 FROM chart_images i WHERE i.chart_id = c.id)
@@ -83,8 +89,8 @@ export interface ExtractionScope {
 const scopeParams = (scope: ExtractionScope) => ({ split: scope.split ?? null, chart_type: scope.chartType ?? null, chart_id: scope.chartId ?? null, force: scope.force ? 1 : 0 });
 
 export function chartsToExtract(db: Db, scope: ExtractionScope): ChartToExtract[] {
-  const rows = statements(db).toExtract.all(scopeParams(scope)) as { id: number; name: string; chart_type: string }[];
-  return rows.map((row) => ({ ...row, chart_type: ChartTypeSchema.parse(row.chart_type) }));
+  const rows = statements(db).toExtract.all(scopeParams(scope)) as { id: number; name: string; chart_type: string; type_known: number }[];
+  return rows.map((row) => ({ ...row, chart_type: ChartTypeSchema.parse(row.chart_type), type_known: row.type_known === 1 }));
 }
 
 /** Charts in scope a run does not read: those with a table it must keep, those without a table or an image. */
@@ -112,6 +118,18 @@ export function storeChartTable(db: Db, chartId: number, write: TableWrite): voi
     title: write.title,
     set_title: write.setTitle ? 1 : 0,
   });
+}
+
+/**
+ * The type a table's extraction named, as the chart's (source `extracted`, no other evidence)
+ * unless an annotation or a curator decided it (a vision type job's or the questions' inference
+ * gives way: the extraction looked at the whole chart). Whether it was stored.
+ */
+export function storeExtractedType(db: Db, chartId: number, chartType: ChartType): boolean {
+  return (
+    statement(db, `UPDATE charts SET chart_type = @chart_type, type_source = 'extracted', type_evidence = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      WHERE id = @id AND NOT ${typeKnownSql()}`).run({ id: chartId, chart_type: chartType }).changes === 1
+  );
 }
 
 /** False when there was nothing to confirm (no table, or confirmed already). */

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { tablesApi } from '../../shared/api/tables';
+import { typeKeptByExtraction } from '../../shared/domain/chart-types';
 import type { AppContext } from '../app-context';
 import { getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
@@ -40,7 +41,7 @@ export function tableRoutes(ctx: AppContext): Router {
     // A closed tab stops the request: the model is not asked to finish for no one.
     const controller = new AbortController();
     res.once('close', () => res.writableFinished || controller.abort());
-    const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other' }, controller.signal);
+    const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other', type_known: summary !== null && typeKeptByExtraction(summary.type_source) }, controller.signal);
     if (!result.ok) throw new DomainError('conflict', `chart ${id} (${name}): extraction by ${extractor.model} failed: ${result.kind}: ${result.reason}`);
     announce(id);
     const table = getChartTable(ctx.db, id);

@@ -1,13 +1,15 @@
 import type { Db } from '../../db/database';
 import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
+import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
+import { carryReading } from '../../shared/table-provenance/table-reading';
 import { getChartImage } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
 import { providersFor, type ModelEnv } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { createTableExtractor, type ExtractionResult, type TableExtractor } from './extract-table';
-import { confirmChartTable, getChartTable, storeChartTable, type ChartToExtract } from './table-queries';
+import { confirmChartTable, getChartTable, storeChartTable, storeExtractedType, type ChartToExtract } from './table-queries';
 
 /**
  * A chart's table as extraction and curators change it. Each write is one transaction in which
@@ -48,7 +50,9 @@ export const replaceable = (table: ChartTable) => table.data_table === null || (
 
 /**
  * Stores an extracted table (source `extracted`, unconfirmed) unless a table was stored
- * meanwhile that an extraction must keep (imported, typed in by a curator, or confirmed).
+ * meanwhile that an extraction must keep (imported, typed in by a curator, or confirmed). The
+ * type the model named becomes the chart's (source `extracted`, confirmed with the table)
+ * unless an annotation or a curator decided it.
  */
 export function storeExtractedTable(db: Db, chartId: number, extracted: ExtractedTable): ReverifyCounts {
   return db.transaction(() => {
@@ -57,6 +61,7 @@ export function storeExtractedTable(db: Db, chartId: number, extracted: Extracte
       throw new ChartTableError(`chart ${chartId}: its ${current.table_confirmed ? 'confirmed' : current.table_source} table is kept; an extraction replaces only a missing or unconfirmed extracted one`, 'kept');
     }
     storeChartTable(db, chartId, { table: extracted.table, source: 'extracted', confirmed: false, title: extracted.title, setTitle: false });
+    if (extracted.chartType) storeExtractedType(db, chartId, extracted.chartType);
     return current.data_table === null ? NOTHING_REVERIFIED : reverifyChartItems(db, chartId);
   })();
 }
@@ -65,12 +70,12 @@ export function storeExtractedTable(db: Db, chartId: number, extracted: Extracte
 export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal): Promise<ExtractionResult> {
   const image = getChartImage(db, chart.id);
   if (!image) throw new ChartTableError(`chart ${chart.id} (${chart.name}) has no stored image to read a table from`, 'no_image');
-  const result = await extractor.extract({ chart_type: chart.chart_type, image: image.png }, signal);
+  const result = await extractor.extract({ chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
   if (result.ok) storeExtractedTable(db, chart.id, result.value);
   return result;
 }
 
-const sameTable = (a: ChartTable, table: ReturnType<typeof editedToDataTable>, title: string | null) =>
+const sameTable = (a: ChartTable, table: DataTable, title: string | null) =>
   a.data_table !== null && JSON.stringify(a.data_table) === JSON.stringify(table) && (a.title ?? null) === title;
 
 /**
@@ -78,10 +83,10 @@ const sameTable = (a: ChartTable, table: ReturnType<typeof editedToDataTable>, t
  * stored table (or title); a table saved unchanged keeps its source and is confirmed as it is.
  */
 export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable): SaveTableResponse {
-  const table = editedToDataTable(edited);
   const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
   const counts = db.transaction(() => {
     const current = tableOf(db, chartId);
+    const table = carryReading(current.data_table, editedToDataTable(edited));
     const changed = !sameTable(current, table, title);
     const source = changed || current.table_source === null ? 'curator' : current.table_source;
     storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });

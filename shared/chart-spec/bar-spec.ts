@@ -8,7 +8,8 @@ import { OUTLINE_REACH_PX, outlineLayers } from './highlight';
 /** Bar charts: vertical or horizontal; single, grouped or stacked; with value labels where they fit. */
 
 type Orient = 'vertical' | 'horizontal';
-type BarMode = 'single' | 'grouped' | 'stacked';
+/** `percent`: stacked, each bar drawn to 100 % (Vega-Lite's normalized stack). */
+type BarMode = 'single' | 'grouped' | 'stacked' | 'percent';
 
 /** Between a bar's end and its value label (the labels' dy and dx). */
 const LABEL_OFFSET_PX = 3;
@@ -26,21 +27,27 @@ export function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLe
   const { table } = ctx;
   const band = orient === 'vertical' ? 'x' : 'y';
   const measure = orient === 'vertical' ? 'y' : 'x';
+  const axisPx = orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth;
   const encoding: Encoding = {
     [band]: categoryAxis(ctx, orient === 'vertical' ? ctx.plotWidth : ctx.plotHeight, orient === 'vertical'),
-    [measure]: {
-      field: 'value',
-      type: 'quantitative',
-      stack: mode === 'stacked' ? 'zero' : null,
-      axis: valueAxis(table, orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth),
-      ...(ctx.valueDomain ? { scale: sharedScale(ctx.valueDomain.value, orient === 'vertical' ? ctx.plotHeight : ctx.plotWidth, endRoom(ctx, orient, mode)) } : {}),
-    },
+    [measure]:
+      mode === 'percent'
+        ? // Every bar spans the axis whatever its segments add up to, as the original's do; a shared domain would not apply.
+          { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, axisPx, ctx.style?.series_units).tickCount, format: '.0%' } }
+        : {
+            field: 'value',
+            type: 'quantitative',
+            stack: mode === 'stacked' ? 'zero' : null,
+            axis: valueAxis(table, axisPx, ctx.style?.series_units),
+            ...(ctx.valueDomain ? { scale: sharedScale(ctx.valueDomain.value, axisPx, endRoom(ctx, orient, mode)) } : {}),
+          },
   };
+  const stacked = mode === 'stacked' || mode === 'percent';
   if (mode === 'grouped') encoding[orient === 'vertical' ? 'xOffset' : 'yOffset'] = { field: 'series', type: 'nominal', scale: { domain: table.series } };
-  if (mode === 'stacked') encoding.order = { field: 'seriesIndex', type: 'quantitative' };
+  if (stacked) encoding.order = { field: 'seriesIndex', type: 'quantitative' };
   const bars: Layer = { mark: { type: 'bar' }, encoding: { color: seriesColor(ctx, mode === 'single') } };
   const outlines = ctx.data.some((d) => d.edited) ? outlineLayers({ type: 'bar' }) : [];
-  const labels = barLabels(ctx, orient, mode);
+  const labels = barLabels(ctx, orient, stacked ? 'stacked' : mode);
   return topLevel(ctx, { encoding, layer: [bars, ...outlines, ...(labels ? [labels] : [])] });
 }
 
@@ -48,13 +55,13 @@ export function barSpec(ctx: ChartContext, orient: Orient, mode: BarMode): TopLe
  * The room a shared value axis keeps past the bars' ends: a value label beyond the end, as long
  * as either table's longest across a horizontal bar; stacked bars' labels sit inside.
  */
-function endRoom(ctx: ChartContext, orient: Orient, mode: BarMode): number {
+function endRoom(ctx: ChartContext, orient: Orient, mode: Exclude<BarMode, 'percent'>): number {
   if (mode === 'stacked') return OUTLINE_REACH_PX;
   const labelPx = orient === 'vertical' ? VALUE_FONT_SIZE : (ctx.valueDomain?.labelChars ?? 0) * VALUE_FONT_SIZE * CHAR_WIDTH_EM;
   return LABEL_OFFSET_PX + labelPx + OUTLINE_REACH_PX;
 }
 
-function barLabels(ctx: ChartContext, orient: Orient, mode: BarMode): Layer | undefined {
+function barLabels(ctx: ChartContext, orient: Orient, mode: Exclude<BarMode, 'percent'>): Layer | undefined {
   const marks = ctx.data.length;
   if (marks === 0 || marks > MAX_VALUE_LABELS) return undefined;
   const textWidth = longestLength(ctx.data.map((d) => d.text)) * VALUE_FONT_SIZE * CHAR_WIDTH_EM;

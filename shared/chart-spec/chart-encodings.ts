@@ -59,8 +59,28 @@ export function seriesColor(ctx: ChartContext, perRow = false): Encoding['color'
     field: 'series',
     type: 'nominal',
     scale: { domain: series, range: series.map((_, i) => seriesFill(ctx, i)) },
-    legend: { title: null, orient: 'bottom', direction: 'horizontal', columns: legendColumns(series, ctx.width - 40, ctx.labelLimit), labelLimit: ctx.labelLimit },
+    legend: {
+      title: null,
+      orient: 'bottom',
+      direction: 'horizontal',
+      columns: legendColumns(series, ctx.width - 40, ctx.labelLimit),
+      labelLimit: ctx.labelLimit,
+      ...legendUnitTooltips(ctx),
+    },
   };
+}
+
+/**
+ * A legend entry's tooltip names its series with the unit the table keeps apart ("Germany
+ * (cases)"), so the legend itself shows the names as the chart writes them and is not cut off
+ * by units. Nothing when no series has a unit.
+ */
+function legendUnitTooltips(ctx: ChartContext): { encoding: { labels: { tooltip: { value: { expr: string } } }; symbols: { opacity: { value: number } } } } | Record<string, never> {
+  const units = ctx.style?.series_units ?? {};
+  if (!ctx.table.series.some((name) => units[name] !== undefined)) return {};
+  const tips = Object.fromEntries(ctx.table.series.map((name) => [name, units[name] === undefined ? name : `${name} (${units[name]})`]));
+  // The symbols' look is given with the labels' tooltip: layers of one chart (an area and its points) would otherwise each ask their own and conflict.
+  return { encoding: { labels: { tooltip: { value: { expr: `${JSON.stringify(tips)}[datum.value]` } } }, symbols: { opacity: { value: 1 } } } };
 }
 
 /**
@@ -99,8 +119,12 @@ function legendColumns(series: string[], widthPx: number, labelLimit: number): n
   return 1;
 }
 
-export function valueAxis(table: DataTable, axisPx: number) {
-  const title = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
+/** `units`: the series' units by name (the drawing style's, so an edited copy of the table titles its axis alike). */
+export function valueAxis(table: DataTable, axisPx: number, units: Readonly<Record<string, string>> = {}) {
+  // A single series' unit, kept apart from its name in the table, titles the axis beside it.
+  const unit = table.series.length === 1 ? units[table.series[0] ?? ''] : undefined;
+  const name = table.series.length === 1 ? table.series[0]?.trim() || 'Value' : 'Value';
+  const title = unit ? `${name} (${unit})` : name;
   const tickCount = tickCountFor(axisPx);
   return isPercentTable(table) ? { title, tickCount, labelExpr: "datum.label + '%'" } : { title, tickCount };
 }

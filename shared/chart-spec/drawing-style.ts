@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { colourWordsIn } from '../domain/colour-words';
-import type { DataTable } from '../table/model';
+import { BarOrientationSchema, StackingSchema, type BarOrientation, type DataTable } from '../table/model';
 import { CSS_NAMED_COLOURS } from './css-colours';
 
 /**
@@ -16,9 +16,6 @@ import { CSS_NAMED_COLOURS } from './css-colours';
 export const DRAWN_CHART_NOTE = 'Drawn from the data table; colours and style may differ from the original.';
 
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/;
-
-export const BarOrientationSchema = z.enum(['vertical', 'horizontal']);
-export type BarOrientation = z.infer<typeof BarOrientationSchema>;
 
 /** The annotation types that fix which way the original's bars run. */
 const ANNOTATION_ORIENTATIONS: ReadonlyMap<string, BarOrientation> = new Map([
@@ -40,6 +37,10 @@ export const DrawingStyleSchema = z.object({
    * drawn so. Optional: styles written before it was read still parse.
    */
   orientation: BarOrientationSchema.optional(),
+  /** Whether the original stacks its series, and to 100 % (an extraction's reading): stacked bars and areas are drawn so. */
+  stacking: StackingSchema.optional(),
+  /** A unit per series name where the table keeps one apart from the name: the legend's tooltip says it. */
+  series_units: z.record(z.string(), z.string()).optional(),
 });
 export type DrawingStyle = z.infer<typeof DrawingStyleSchema>;
 
@@ -111,6 +112,27 @@ export function drawingStyleFromAnnotation(annotation: unknown, table: DataTable
   const reordered = order.length > 0 && order.some((name, i) => table.series[i] !== name);
   if (!reordered && orientation === undefined && Object.keys(seriesColours).length === 0 && Object.keys(rowColours).length === 0) return null;
   return { series_order: order, series_colours: seriesColours, row_colours: rowColours, ...(orientation ? { orientation } : {}) };
+}
+
+/**
+ * `style` (an annotation's, or none) with what the table's extraction read of the original:
+ * its bars' orientation and stacking where the annotation says nothing of them, and the series'
+ * units. Null when there is nothing to draw differently.
+ */
+export function withTableReading(style: DrawingStyle | null, table: DataTable): DrawingStyle | null {
+  const units = Object.fromEntries(table.series.flatMap((name, i) => {
+    const unit = table.units?.[i]?.trim();
+    return unit ? [[name, unit]] : [];
+  }));
+  const hasUnits = Object.keys(units).length > 0;
+  if (!table.drawn && !hasUnits) return style;
+  const base: DrawingStyle = style ?? { series_order: [], series_colours: {}, row_colours: {} };
+  return {
+    ...base,
+    ...(table.drawn?.orientation && !base.orientation ? { orientation: table.drawn.orientation } : {}),
+    ...(table.drawn?.stacking && !base.stacking ? { stacking: table.drawn.stacking } : {}),
+    ...(hasUnits ? { series_units: units } : {}),
+  };
 }
 
 /** Colours given point by point (`colors` beside `x`), as bars coloured one by one are annotated. */

@@ -4,17 +4,25 @@ import type { ChartDatum } from './chart-data';
 import { categoryAxis, seriesColor, sharedScale, valueAxis } from './chart-encodings';
 import { CHAR_WIDTH_EM, longestLength, MAX_VALUE_LABELS, TEXT_COLOR, VALUE_FONT_SIZE } from './chart-style';
 import { RING_REACH_PX, ringLayer } from './highlight';
+import type { Stacking } from '../table/model';
 
 /** Between a point and its value label (above it, or under it at a dip). */
 const LABEL_OFFSET_PX = 7;
 
 /** Series over the category axis: lines, areas, and points (a single-series scatter). */
 
-export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): TopLevelSpec {
+/** `stacking` (areas only): the series' areas stacked on each other, or to 100 % at every point, as the original draws them. */
+export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point', stacking: Stacking = 'none'): TopLevelSpec {
   const { table } = ctx;
+  const value: Encoding['y'] =
+    stacking === 'none'
+      ? { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight, ctx.style?.series_units), scale: { zero: kind !== 'line', ...sharedScale(ctx.valueDomain?.value, ctx.plotHeight, Math.max(RING_REACH_PX, LABEL_OFFSET_PX + VALUE_FONT_SIZE)) } }
+      : stacking === 'stacked'
+        ? { field: 'value', type: 'quantitative', stack: 'zero', axis: valueAxis(table, ctx.plotHeight, ctx.style?.series_units) }
+        : { field: 'value', type: 'quantitative', stack: 'normalize', axis: { title: null, tickCount: valueAxis(table, ctx.plotHeight, ctx.style?.series_units).tickCount, format: '.0%' } };
   const encoding: Encoding = {
     x: categoryAxis(ctx, ctx.plotWidth, true),
-    y: { field: 'value', type: 'quantitative', stack: null, axis: valueAxis(table, ctx.plotHeight), scale: { zero: kind !== 'line', ...sharedScale(ctx.valueDomain?.value, ctx.plotHeight, Math.max(RING_REACH_PX, LABEL_OFFSET_PX + VALUE_FONT_SIZE)) } },
+    y: value,
     // A line's points join in row order; for an area, `order` would split the path instead.
     ...(kind === 'area' ? {} : { order: { field: 'row', type: 'quantitative' } }),
   };
@@ -22,7 +30,7 @@ export function seriesSpec(ctx: ChartContext, kind: 'line' | 'area' | 'point'): 
     kind === 'line'
       ? { type: 'line', point: { size: 36 }, strokeWidth: 2.5 }
       : kind === 'area'
-        ? { type: 'area', opacity: table.series.length > 1 ? 0.35 : 0.6, line: { strokeWidth: 2 }, point: { size: 24 } }
+        ? { type: 'area', opacity: table.series.length > 1 && stacking === 'none' ? 0.35 : 0.6, line: { strokeWidth: 2 }, point: { size: 24 } }
         : { type: 'point', filled: true, size: 70, opacity: 1 };
   const layer: Layer[] = [{ mark, encoding: { color: seriesColor(ctx) } }];
   if (ctx.data.some((d) => d.edited)) layer.push(ringLayer());

@@ -28,19 +28,25 @@ export function buildChartSpec(table: DataTable, chartType: ChartType, options: 
     case 'grouped_bar':
       return barSpec(ctx, barOrient(ctx), multi ? 'grouped' : 'single');
     case 'stacked_bar':
-      return barSpec(ctx, barOrient(ctx), multi ? 'stacked' : 'single');
+      return barSpec(ctx, barOrient(ctx), multi ? stackMode(ctx) : 'single');
     case 'line':
       return seriesSpec(ctx, 'line');
     case 'area':
-      return seriesSpec(ctx, 'area');
+      return seriesSpec(ctx, 'area', multi ? (ctx.style?.stacking ?? 'none') : 'none');
     case 'pie':
       return pieSpec(ctx);
     case 'scatter':
       return multi ? scatterSpec(ctx) : seriesSpec(ctx, 'point');
     case 'vertical_bar':
-    case 'other':
       return barSpec(ctx, 'vertical', multi ? 'grouped' : 'single');
+    case 'other':
+      return barSpec(ctx, ctx.style?.orientation ?? 'vertical', multi ? 'grouped' : 'single');
   }
+}
+
+/** Stacked bars reach 100 % each where the original's do (an extraction read them so), else their totals. */
+function stackMode(ctx: ChartContext): 'stacked' | 'percent' {
+  return ctx.style?.stacking === 'percent' ? 'percent' : 'stacked';
 }
 
 /** Grouped and stacked bars run the way the original's do where its annotation says, else as their labels suit. */

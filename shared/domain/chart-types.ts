@@ -27,10 +27,17 @@ export const CHART_TYPE_LABELS: Record<ChartType, string> = {
   other: 'Other',
 };
 
-/** How a chart's type was decided; a curator's choice is never overwritten by a re-import. */
-export const TYPE_SOURCES = ['annotation', 'inferred', 'curator'] as const;
+/**
+ * How a chart's type was decided; a curator's choice is never overwritten by a re-import.
+ * `extracted`: the vision model that read the chart's table named it (migration 034); confirmed
+ * when its table is.
+ */
+export const TYPE_SOURCES = ['annotation', 'inferred', 'curator', 'extracted'] as const;
 export const TypeSourceSchema = z.enum(TYPE_SOURCES);
 export type TypeSource = z.infer<typeof TypeSourceSchema>;
+
+/** Types an extraction keeps (and tells the model) rather than the one it reads: an annotation's or a curator's. */
+export const typeKeptByExtraction = (source: TypeSource): boolean => source === 'annotation' || source === 'curator';
 
 /**
  * What decided an inferred type beyond the table's shape: the mark words of the chart's

@@ -8,6 +8,7 @@ import type { Finding } from './lint';
 import type { DataTable } from './model';
 import { nearHundred, PERCENT_SUM_TOLERANCE, sumOf } from './wholes';
 import { parseProgram, type Node } from './program';
+import { cellsRead, programReads } from './program/reads';
 
 /**
  * Item lint: what the layout lint cannot see because it needs the item's words and program —
@@ -50,7 +51,7 @@ const RATING_SCALES = [5, 7, 10, 100];
 
 export function lintItem(input: ItemLintInput): Finding[] {
   const { edited } = input;
-  if (edited === null) return meaninglessAggregates(input);
+  if (edited === null) return [...meaninglessAggregates(input), ...estimatedReadings(input)];
   const stated = statesAnswer(input);
   const giveaways = giveawayFindings({ assumption: input.assumption, program: input.program, original: input.original, edited, edit: input.edit ?? null })
     // "Suppose X were 45. What is X?" is said once, by the older, more specific finding.
@@ -64,6 +65,44 @@ export function lintItem(input: ItemLintInput): Finding[] {
     ...implausibleChanges(input.original, edited, input.maxChangeShare),
     ...(question.trim() === '' ? [] : readingFindings({ question, program: input.program, title: input.title, original: input.original, edited })),
     ...countFindings({ question, title: input.title, original: input.original, edited }),
+    ...estimatedReadings(input),
+  ];
+}
+
+/** How many estimated cells a finding names before "and N more". */
+const ESTIMATES_NAMED = 3;
+
+/**
+ * The program reads values the extraction estimated from the axis (shared/table/model.ts
+ * `estimated`): the answer rests on a reading a printed label would not have needed, a few
+ * percent off at worst. A cell the edit sets is the assumption's, not the chart's: left out. A
+ * program whose reads cannot be found from its text claims nothing.
+ */
+function estimatedReadings({ program, original, edited }: Pick<ItemLintInput, 'program' | 'original' | 'edited'>): Finding[] {
+  if (!original.rows.some((row) => row.estimated?.some(Boolean))) return [];
+  const reads = programReads(program, original);
+  if (reads === null) return [];
+  const editedRows = new Map((edited?.rows ?? []).map((row) => [row.label, row]));
+  const estimated = [...cellsRead(reads, original)].flatMap((key) => {
+    const [r = -1, s = -1] = key.split(',').map(Number);
+    const row = original.rows[r];
+    if (!row?.estimated?.[s]) return [];
+    const after = edited === null ? row : editedRows.get(row.label);
+    const series = original.series[s] ?? '';
+    const afterAt = edited === null ? s : edited.series.indexOf(series);
+    // Set by the edit (or removed with its row or series): not read from the chart.
+    if (!after || afterAt < 0 || after.values[afterAt] !== row.values[s]) return [];
+    return [`${JSON.stringify(row.label)} × ${JSON.stringify(series)} (${row.raw[s] ?? ''})`];
+  });
+  if (estimated.length === 0) return [];
+  const named = estimated.slice(0, ESTIMATES_NAMED).join(', ');
+  const more = estimated.length > ESTIMATES_NAMED ? ` and ${estimated.length - ESTIMATES_NAMED} more` : '';
+  return [
+    {
+      code: 'estimated_value',
+      severity: 'warning',
+      message: `the answer depends on ${estimated.length === 1 ? 'a value' : 'values'} estimated from the chart's axis, not printed on it: ${named}${more}; check ${estimated.length === 1 ? 'it' : 'them'} against the image`,
+    },
   ];
 }
 

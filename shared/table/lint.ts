@@ -86,6 +86,11 @@ export const LINT_CODES = [
   'edit_normalised',
   /** A generated item's numeric answer had more decimals than the chart shows; it was rounded to them (answer-precision.ts). Info. */
   'answer_rounded',
+  /**
+   * The program reads a value the table's extraction estimated from the chart's axis rather than
+   * read from a printed label (and the edit leaves it): the answer rests on an estimate. Warning.
+   */
+  'estimated_value',
 ] as const;
 export const LintCodeSchema = z.enum(LINT_CODES);
 export type LintCode = z.infer<typeof LintCodeSchema>;

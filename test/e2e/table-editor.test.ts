@@ -30,10 +30,10 @@ afterEach(async () => {
   session = undefined;
 });
 
-async function openChartAs(user: { username: string; password: string }) {
+async function openChartAs(user: { username: string; password: string }, id = chartId) {
   session = await openBrowser();
   await (await new LoginPage(session.page, server.url).goto()).login(user.username, user.password);
-  await session.page.goto(`${server.url}/charts/${chartId}`);
+  await session.page.goto(`${server.url}/charts/${id}`);
   await session.page.getByTestId('table-editor').waitFor();
   return session.page;
 }
@@ -51,17 +51,32 @@ describe('the table editor', () => {
     expect(await state.textContent()).toContain('No table yet.');
     expect(await page.getByTestId('table-editor-image').count()).toBe(1);
 
-    fake.script(jsonReply(EXTRACTED));
+    // The 2010 value has no data label on the chart: the model estimated it from the axis.
+    fake.script(jsonReply({ ...EXTRACTED, rows: [{ ...EXTRACTED.rows[0], printed: [true] }, { ...EXTRACTED.rows[1], printed: [false] }] }));
     await page.getByRole('button', { name: 'Extract from image' }).click();
     await expect.poll(() => state.textContent(), { timeout: UI_TIMEOUT_MS }).toContain('extracted from the image by a vision model; not confirmed');
     expect(await drawnText(page)).toContain('2010');
     expect(listLlmCalls(server.server.ctx.db).map((c) => c.purpose)).toEqual(['extraction']);
 
+    // The data table names the series as the chart does, its unit small after the name; the estimated value is marked.
+    const grid = page.getByTestId('data-table');
+    await expect.poll(() => grid.locator('thead th').nth(1).textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Urban (%)');
+    expect(await grid.getByTestId('series-unit').textContent()).toBe(' (%)');
+    const estimated = grid.locator('td[data-estimated="true"]');
+    expect(await estimated.count()).toBe(1);
+    expect(await estimated.textContent()).toBe('estimated: 51.6');
+    expect(await estimated.getAttribute('title')).toBe('Estimated from the axis, not printed on the chart: check it against the image');
+    expect(await estimated.evaluate((cell) => getComputedStyle(cell).textDecorationStyle)).toBe('dotted');
+
     await page.getByRole('button', { name: 'Edit table' }).click();
-    await page.getByLabel('2010, Urban (%)').fill('55');
+    expect(await page.getByTestId('table-grid').getByTestId('series-unit').textContent()).toBe(' (%)');
+    expect(await page.getByTestId('table-grid').locator('td[data-estimated="true"] input').inputValue()).toBe('51.6');
+    await page.getByLabel('2010, Urban').fill('55');
+    // Typed over, the value is the curator's, no longer an estimate.
+    expect(await page.getByTestId('table-grid').locator('td[data-estimated="true"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByLabel('Row 3 label').fill('2020');
-    await page.getByLabel('2020, Urban (%)').fill('56.2');
+    await page.getByLabel('2020, Urban').fill('56.2');
     await page.getByRole('button', { name: 'Add series' }).click();
     await page.getByLabel('Series 2 name').fill('Rural (%)');
     // An unnamed row cannot be saved: the draft says which field.
@@ -85,6 +100,39 @@ describe('the table editor', () => {
       data_table: { label_header: 'Year', series: ['Urban (%)', 'Rural (%)'], rows: [{ label: '2000' }, { label: '2010', values: [55, 45] }, { label: '2020', values: [56.2, 43.8] }] },
     });
     expect(await page.getByRole('button', { name: 'Extract again' }).count()).toBe(0);
+  });
+
+  it('warns where stacked rows miss the totals the chart prints, and confirms the type the model named with the table', async () => {
+    const other = (server.server.ctx.db.prepare('SELECT id FROM charts WHERE split = ? AND id > ? ORDER BY id LIMIT 1').get(IMAGE_ONLY_SPLIT, chartId) as { id: number }).id;
+    const page = await openChartAs(CURATOR, other);
+    // The model read the 2020 bar's top segment as its top edge (a running total): 30 + 95 is not the printed 95.
+    fake.script(
+      jsonReply({
+        orientation: 'vertical',
+        stacking: 'stacked',
+        chart_type: 'stacked_bar',
+        title: 'Sales by channel',
+        label_header: 'Year',
+        series: [
+          { name: 'Online', unit: 'million USD' },
+          { name: 'Stores', unit: 'million USD' },
+        ],
+        rows: [
+          { label: '2019', values: [20, 60], printed: [true, true], total: 80 },
+          { label: '2020', values: [30, 95], printed: [true, true], total: 95 },
+        ],
+      }),
+    );
+    await page.getByRole('button', { name: 'Extract from image' }).click();
+    const warning = page.getByTestId('printed-totals-warning');
+    await warning.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await warning.textContent()).toContain('"2020" adds up to 125, the chart says 95');
+    expect(await warning.textContent()).not.toContain('2019');
+    expect(await page.getByTestId('extracted-type-note').textContent()).toContain('read it as a stacked bar chart');
+    await expect.poll(() => page.getByTestId('type-unconfirmed').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
+    await page.getByRole('button', { name: 'Confirm table and type' }).click();
+    await expect.poll(() => page.getByTestId('table-state').textContent(), { timeout: UI_TIMEOUT_MS }).toContain('confirmed');
+    await expect.poll(() => page.getByTestId('type-unconfirmed').count(), { timeout: UI_TIMEOUT_MS }).toBe(0);
   });
 
   it('shows reviewers the table and its state without the editing controls', async () => {

@@ -106,7 +106,8 @@ describe('table extraction by a vision model', () => {
     expect(table).toMatchObject({ table_source: 'extracted', table_confirmed: false, title: 'Daily cases' });
     expect(table?.data_table).toEqual({
       label_header: 'Year',
-      series: ['Germany (cases)', 'France'],
+      series: ['Germany', 'France'],
+      units: ['cases', null],
       rows: [
         { label: '2020', values: [12.5, 3], raw: ['12.5', '3'] },
         { label: '2021', values: [20, null], raw: ['20', 'nan'] },
@@ -233,12 +234,12 @@ describe('the table API: extract, edit, confirm', () => {
 
       const read = await reviewer.get(path(tablesApi.get));
       expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ chart_id: id, table_source: 'extracted', data_table: { series: ['Germany (cases)', 'France'] } });
+      expect(read.body).toMatchObject({ chart_id: id, table_source: 'extracted', data_table: { series: ['Germany', 'France'], units: ['cases', null] } });
 
       const edited = {
         title: 'Daily cases',
         label_header: 'Year',
-        series: ['Germany (cases)', 'France', 'Italy'],
+        series: ['Germany', 'France', 'Italy'],
         rows: [
           { label: '2020', cells: ['12.5', '3', '4'] },
           { label: '2021', cells: ['20', 'nan', '5'] },
@@ -252,13 +253,13 @@ describe('the table API: extract, edit, confirm', () => {
       const shortError = ErrorBodySchema.parse(short.body).error;
       expect(`${shortError.field ?? ''} ${shortError.message}`).toMatch(/rows\.1\.cells/);
       expect(shortError.message).toContain('1 cells for 3 series (row "2021")');
-      const repeated = await curator.request('PUT', path(tablesApi.save), { ...edited, series: ['Germany (cases)', 'France', 'france'] });
+      const repeated = await curator.request('PUT', path(tablesApi.save), { ...edited, series: ['Germany', 'France', 'france'] });
       expect(repeated.status).toBe(400);
       expect(ErrorBodySchema.parse(repeated.body).error.message).toMatch(/series\.2.*"france" repeats series 2/);
 
       const saved = await curator.request('PUT', path(tablesApi.save), edited);
       expect(saved.status).toBe(200);
-      expect(saved.body).toMatchObject({ table: { table_source: 'curator', table_confirmed: true, data_table: { series: ['Germany (cases)', 'France', 'Italy'] } } });
+      expect(saved.body).toMatchObject({ table: { table_source: 'curator', table_confirmed: true, data_table: { series: ['Germany', 'France', 'Italy'], units: ['cases', null, null] } } });
 
       // A second chart: its extraction confirmed as it is keeps its source.
       const other = (server.server.ctx.db.prepare('SELECT id FROM charts WHERE id > ? ORDER BY id LIMIT 1').get(id) as { id: number }).id;

@@ -11,6 +11,7 @@ import { BackLink, RecordPage } from '../../ui/record-page';
 import { ChartTypeControl } from './chart-type-control';
 import { chartImageUrl, useChart } from '../../api/charts-api';
 import { DataTableView } from '../../views/data-table-view';
+import { PrintedTotalsWarning } from '../../views/printed-totals-warning';
 import { ChartGroupLinks } from './chart-group-links';
 import { FactualQaTable } from './factual-qa-table';
 import { listPathFrom } from './link-state';
@@ -114,13 +115,20 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
             <DataTableView table={detail.data_table} />
             <p className="muted small">
               Cells show the source text; <span className="cell-missing legend">shaded</span> cells are missing values
-              (<code>nan</code>, <code>-</code>).
+              (<code>nan</code>, <code>-</code>)
+              {detail.data_table.rows.some((row) => row.estimated?.some(Boolean)) && (
+                <>
+                  ; <span className="cell-estimated legend">dotted</span> cells were estimated from the axis, not printed on the chart
+                </>
+              )}
+              .
             </p>
+            <PrintedTotalsWarning table={detail.data_table} chartType={detail.chart_type} />
           </>
         )}
       </section>
 
-      <TableEditorSection key={`table-${detail.id}`} chartId={detail.id} chartType={detail.chart_type} canEdit={roleAtLeast(user.role, 'curator')} />
+      <TableEditorSection key={`table-${detail.id}`} chartId={detail.id} chartType={detail.chart_type} typeSource={detail.type_source} canEdit={roleAtLeast(user.role, 'curator')} />
 
       {detail.data_table !== null && <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />}
 

@@ -5,6 +5,7 @@ const SOURCE_TITLES: Record<TypeSource, string> = {
   annotation: 'Taken from the ChartQA annotation file',
   inferred: 'Inferred from the data table',
   curator: 'Set by a curator',
+  extracted: 'Named by the vision model that read the table; confirmed with the table',
 };
 
 const EVIDENCE_TITLES: Record<TypeEvidence, string> = {
@@ -30,7 +31,11 @@ export function TypeBadge({ chart }: { chart: Pick<ChartSummary, 'chart_type' | 
         </span>
       )}
       {!chart.type_confirmed && (
-        <span className="source-tag type-unconfirmed" title="Only the table’s shape suggests this type; the image may show another. Triage it under Charts → Chart types." data-testid="type-unconfirmed">
+        <span
+          className="source-tag type-unconfirmed"
+          title={chart.type_source === 'extracted' ? 'Named by the vision model that read the table: confirming the table confirms it.' : 'Only the table’s shape suggests this type; the image may show another. Triage it under Charts → Chart types.'}
+          data-testid="type-unconfirmed"
+        >
           unconfirmed
         </span>
       )}

@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
 import { dataTableToEdited, editedToDataTable, EditedTableSchema, type ChartTable, type EditedTable } from '@shared/api/tables';
-import type { ChartType } from '@shared/domain/chart-types';
+import { CHART_TYPE_LABELS, type ChartType, type TypeSource } from '@shared/domain/chart-types';
+import { withTableReading } from '@shared/chart-spec/drawing-style';
+import { carryReading } from '@shared/table-provenance/table-reading';
 import { chartImageUrl } from '../../../api/charts-api';
 import { errorMessage } from '../../../api/http';
 import { CounterfactualChart } from '../../../views/counterfactual-chart';
@@ -29,14 +31,14 @@ function draftProblem(draft: EditedTable): string | null {
   return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
 }
 
-type SectionProps = { chartId: number; chartType: ChartType; canEdit: boolean };
+type SectionProps = { chartId: number; chartType: ChartType; typeSource?: TypeSource; canEdit: boolean };
 
 /**
  * The chart's table beside its image: where it came from, whether it is confirmed, and for
  * curators an editable grid (rows and series added or removed, CSV pasted), with the chart
  * drawn from the table next to the original so a wrong value shows; Save confirms.
  */
-export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps) {
+export function TableEditorSection({ chartId, chartType, typeSource, canEdit }: SectionProps) {
   const query = useChartTable(chartId);
   const save = useSaveTable(chartId);
   const confirm = useConfirmTable(chartId);
@@ -46,8 +48,9 @@ export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps
   const [pasteError, setPasteError] = useState<string | null>(null);
   const current = query.data;
   const problem = draft ? draftProblem(draft) : null;
+  // A draft keeps what the extraction read (units, drawing), as saving it will.
   const drawn = useMemo(() => {
-    if (draft) return problem === null ? editedToDataTable(draft) : null;
+    if (draft) return problem === null ? carryReading(current?.data_table ?? null, editedToDataTable(draft)) : null;
     return current?.data_table ?? null;
   }, [draft, problem, current]);
 
@@ -72,6 +75,12 @@ export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps
       <p data-testid="table-state">
         {current.data_table === null ? 'No table yet.' : `Table ${current.table_source ? SOURCE_WORDS[current.table_source] : ''}; `}
         {current.data_table !== null && (current.table_confirmed ? <strong>confirmed</strong> : <strong>not confirmed</strong>)}
+        {typeSource === 'extracted' && !current.table_confirmed && (
+          <span data-testid="extracted-type-note">
+            {' '}
+            — the vision model read it as a {CHART_TYPE_LABELS[chartType].toLowerCase()} chart; confirming the table confirms that type too (change it above if it is wrong).
+          </span>
+        )}
       </p>
       <div className="chart-overview">
         <figure className="chart-figure">
@@ -80,7 +89,7 @@ export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps
         </figure>
         <figure className="chart-figure">
           {drawn ? (
-            <CounterfactualChart table={drawn} chartType={chartType} title={draft ? draft.title : current.title} style={null} label="The chart drawn from the table" testId="table-drawn-chart" />
+            <CounterfactualChart table={drawn} chartType={chartType} title={draft ? draft.title : current.title} style={withTableReading(null, drawn)} label="The chart drawn from the table" testId="table-drawn-chart" />
           ) : (
             <p className="muted" data-testid="table-drawn-none">{problem ? `Not drawn: ${problem}` : 'Nothing to draw yet.'}</p>
           )}
@@ -100,7 +109,7 @@ export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps
           </button>
           {current.data_table !== null && !current.table_confirmed && (
             <button type="button" className="primary" disabled={pending} onClick={() => confirm.mutate(undefined)}>
-              Confirm table
+              {typeSource === 'extracted' ? 'Confirm table and type' : 'Confirm table'}
             </button>
           )}
         </div>
@@ -116,7 +125,7 @@ export function TableEditorSection({ chartId, chartType, canEdit }: SectionProps
           <label>
             Title <input value={draft.title ?? ''} onChange={(e) => setDraft({ ...draft, title: e.target.value === '' ? null : e.target.value })} />
           </label>
-          <TableGrid draft={draft} onChange={setDraft} />
+          <TableGrid draft={draft} onChange={setDraft} reading={current.data_table} />
           {paste === null ? (
             <button type="button" onClick={() => setPaste('')}>
               Paste CSV
