@@ -1,9 +1,12 @@
 import type { Db } from '../../db/database';
+import type { ImageDetail } from '../../shared/settings';
 import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-types';
 import { EXTRACTED_TABLE_SCHEMA_NAME, ExtractedTableWireSchema, toExtractedTable, type ExtractedTable, type ExtractedTableWire } from '../../shared/table-provenance/extracted-table';
 import { imageMediaType } from '../import/benchmark-image';
 import { createLlmClient, type LlmRequest, type LlmResult } from '../llm/llm-client';
+import { imageTokenEstimate } from '../llm/image-tokens';
 import type { ModelConnection } from '../llm/provider';
+import { prepareVisionImage, type VisionImage, type VisionImageOptions } from '../llm/vision-image';
 import type { Sleep } from '../llm/retry';
 import { loadTemplate } from '../llm/templates';
 
@@ -18,12 +21,23 @@ import { loadTemplate } from '../llm/templates';
 export const EXTRACTION_PURPOSE = 'extraction';
 
 export interface ChartImageInput {
+  /** The chart the call is recorded against (`llm_calls.chart_id`). */
+  id: number;
   chart_type: ChartType;
   /** The stored image (PNG, or JPEG as CharXiv publishes). */
   image: Buffer;
 }
 
-export type ExtractionResult = LlmResult<ExtractedTable>;
+/** The image as one request carried it, and its estimated share of the prompt (per request: retries and the repair turn send it again). */
+export interface SentImage {
+  width: number;
+  height: number;
+  detail: ImageDetail;
+  tokens: number | null;
+  cost: number | null;
+}
+
+export type ExtractionResult = LlmResult<ExtractedTable> & { image: SentImage };
 
 export interface TableExtractor {
   readonly model: string;
@@ -35,6 +49,8 @@ export interface TableExtractorOptions {
   /** The extraction role's (`providersFor(…).extraction`). */
   connection: ModelConnection;
   model: string;
+  /** The `vision_max_side` and `vision_detail` settings. */
+  image: VisionImageOptions;
   sleep?: Sleep;
 }
 
@@ -43,19 +59,20 @@ export function imageDataUrl(image: Buffer): string {
   return `data:${imageMediaType(image) ?? 'image/png'};base64,${image.toString('base64')}`;
 }
 
-/** The structured request one extraction makes, at temperature 0: the image, then the prompt. */
-export function extractionRequest(chart: ChartImageInput, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
+/** The structured request one extraction makes, at temperature 0: the image (as `prepareVisionImage` made it), then the prompt. */
+export function extractionRequest(chart: Omit<ChartImageInput, 'image'>, image: VisionImage, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
   const template = loadTemplate('extract-table');
   const prompt = template.render({ chart_type_label: CHART_TYPE_LABELS[chart.chart_type] });
   return {
     purpose: EXTRACTION_PURPOSE,
     template: { name: template.name, hash: template.hash },
-    messages: { system: prompt.system, user: prompt.user, image: imageDataUrl(chart.image) },
+    messages: { system: prompt.system, user: prompt.user, image: image.url, imageDetail: image.detail },
     wireSchema: ExtractedTableWireSchema,
     schemaName: EXTRACTED_TABLE_SCHEMA_NAME,
     convert: toExtractedTable,
     model,
     temperature: 0,
+    chartId: chart.id,
     ...(signal ? { signal } : {}),
   };
 }
@@ -68,5 +85,11 @@ export function extractionRequest(chart: ChartImageInput, model: string, signal?
 export function createTableExtractor(options: TableExtractorOptions): TableExtractor {
   const { db, connection, model } = options;
   const client = createLlmClient({ db, connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
-  return { model, extract: (chart, signal) => client.complete(extractionRequest(chart, model, signal)) };
+  const extract = async (chart: ChartImageInput, signal?: AbortSignal): Promise<ExtractionResult> => {
+    const image = await prepareVisionImage(chart.image, options.image);
+    const estimate = imageTokenEstimate(model, image.size, image.detail, connection.prices);
+    const result = await client.complete(extractionRequest(chart, image, model, signal));
+    return { ...result, image: { ...image.size, detail: image.detail, ...estimate } };
+  };
+  return { model, extract };
 }

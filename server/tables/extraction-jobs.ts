@@ -196,7 +196,7 @@ export class ExtractionJobs {
       db.transaction(() => finishTask(db, job.id, chart.id, { status: 'failed', kind: 'no_image', reason: 'no stored image to read a table from' }, NO_USAGE))();
       return;
     }
-    const result = await extractor.extract({ chart_type: chart.chart_type, image: image.png }, signal);
+    const result = await extractor.extract({ id: chart.id, chart_type: chart.chart_type, image: image.png }, signal);
     const usage: TaskUsage = { attempts: result.attempts, ...result.usage };
     if (!result.ok && result.kind === 'cancelled') {
       // Stopped mid-call (pause, cancel, shutdown): what it used is counted, the chart is asked when the job goes on.

@@ -36,11 +36,12 @@ function tableOf(db: Db, chartId: number): ChartTable {
  * stored job was planned with, so a job resumed after the setting changed still asks its model.
  */
 export function extractorFor(db: Db, env: ModelEnv, model?: string): TableExtractor {
-  const extraction = providersFor(getSettings(db), env).extraction;
+  const settings = getSettings(db);
+  const extraction = providersFor(settings, env).extraction;
   if (!extraction.connection || !extraction.model) {
     throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
   }
-  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model });
+  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail } });
 }
 
 /** A table an extraction may replace: none yet, or an extraction no one confirmed. */
@@ -65,7 +66,7 @@ export function storeExtractedTable(db: Db, chartId: number, extracted: Extracte
 export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal): Promise<ExtractionResult> {
   const image = getChartImage(db, chart.id);
   if (!image) throw new ChartTableError(`chart ${chart.id} (${chart.name}) has no stored image to read a table from`, 'no_image');
-  const result = await extractor.extract({ chart_type: chart.chart_type, image: image.png }, signal);
+  const result = await extractor.extract({ id: chart.id, chart_type: chart.chart_type, image: image.png }, signal);
   if (result.ok) storeExtractedTable(db, chart.id, result.value);
   return result;
 }
