@@ -49,6 +49,8 @@ function prepare(db: Db) {
       WHERE id = @id`),
     confirm: db.prepare(`UPDATE charts SET table_confirmed = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
       WHERE id = ? AND data_table IS NOT NULL AND table_confirmed = 0`),
+    unconfirm: db.prepare(`UPDATE charts SET table_confirmed = 0, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      WHERE id = ? AND data_table IS NOT NULL AND table_confirmed = 1`),
   };
 }
 
@@ -117,4 +119,9 @@ export function storeChartTable(db: Db, chartId: number, write: TableWrite): voi
 /** False when there was nothing to confirm (no table, or confirmed already). */
 export function confirmChartTable(db: Db, chartId: number): boolean {
   return statements(db).confirm.run(chartId).changes > 0;
+}
+
+/** False when there was nothing to set back (no table, or not confirmed). */
+export function unconfirmChartTable(db: Db, chartId: number): boolean {
+  return statements(db).unconfirm.run(chartId).changes > 0;
 }

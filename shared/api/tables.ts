@@ -159,6 +159,8 @@ export const tablesApi = {
   save: endpoint('PUT', '/api/charts/:id/table', { params: IdParamSchema, body: EditedTableSchema, response: SaveTableResponseSchema }),
   /** Curator: vouches for the stored table as it is. */
   confirm: endpoint('POST', '/api/charts/:id/table/confirm', { params: IdParamSchema, response: SaveTableResponseSchema }),
+  /** Curator: sets a confirmed table back to unconfirmed, as it is (nothing is verified on it until confirmed again). */
+  unconfirm: endpoint('POST', '/api/charts/:id/table/unconfirm', { params: IdParamSchema, response: SaveTableResponseSchema }),
   /** Curator: asks the extraction model for the table of the chart's image (source `extracted`, unconfirmed). */
   extract: endpoint('POST', '/api/charts/:id/extract-table', { params: IdParamSchema, response: ExtractTableResponseSchema }),
 } as const;

@@ -203,7 +203,7 @@ describe('table extraction by a vision model', () => {
     expect(resumed.charts).toBe(chartIds().length - 1);
     expect(resumed.skipped_with_table).toBe(1);
 
-    saveCuratorTable(db, b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] });
+    saveCuratorTable(db, b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] }, null);
     const before = chatRequests().length;
     const forced = await runTableExtraction(db, extractor(), { split: SPLIT, force: true });
     expect(forced.charts).toBe(chartIds().length - 1);
