@@ -49,7 +49,9 @@ describe('the table editor', () => {
     const page = await openChartAs(CURATOR);
     const state = page.getByTestId('table-state');
     expect(await state.textContent()).toContain('No table yet.');
-    expect(await page.getByTestId('table-editor-image').count()).toBe(1);
+    // The original once, beside the drawing of its table.
+    expect(await page.getByTestId('chart-image').count()).toBe(1);
+    expect(await page.getByTestId('table-editor-image').count()).toBe(0);
 
     fake.script(jsonReply(EXTRACTED));
     await page.getByRole('button', { name: 'Extract from image' }).click();
