@@ -136,6 +136,13 @@ export const ExtractionJobSchema = z.object({
   cost: z.number(),
   /** False when a call's model was not in the price table: `cost` is then a lower bound. */
   priced: z.boolean(),
+  /**
+   * Of the prompt tokens, those its requests' images took, estimated by the model family's formula
+   * (each request carries its image again); null when the model has no known formula.
+   */
+  image_tokens: z.number().int().nullable(),
+  /** Their cost at the model's input price; null when not estimated or not priced. */
+  image_cost: z.number().nullable(),
   error: z.string().nullable(),
   /** Failed charts by name with the reason (the first EXTRACTION_FAILURES_SHOWN). */
   failures: z.array(ExtractionFailureSchema),

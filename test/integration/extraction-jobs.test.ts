@@ -8,7 +8,8 @@ import { fillPath } from '../../shared/api/endpoint';
 import { ServerEventSchemas } from '../../shared/events';
 import { ErrorBodySchema } from '../../shared/errors';
 import { DEFAULT_VISION_MAX_SIDE } from '../../shared/settings';
-import { prepareVisionImage } from '../../server/llm/vision-image';
+import { estimateImageTokens } from '../../server/llm/image-tokens';
+import { fitWithin, prepareVisionImage } from '../../server/llm/vision-image';
 import { getChartImage } from '../../server/charts/chart-queries';
 import { importFolder } from '../../server/import/import-folder';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
@@ -110,6 +111,12 @@ describe('an extraction job over a split', () => {
         expect(done.cost).toBeGreaterThan(0);
         expect(done.cost).toBeCloseTo(extractionCost(db), 10);
         expect(done.attempts).toBe(listLlmCalls(db).length);
+        // The images' share, estimated: each request carried a 3400×2400 chart scaled to 1568×1107,
+        // which gpt-4o reads at high detail as 1088×768, 3×2 tiles of 170 tokens plus 85.
+        const perImage = estimateImageTokens('gpt-4o', fitWithin({ width: 3400, height: 2400 }, DEFAULT_VISION_MAX_SIDE), 'high');
+        expect(perImage).toBe(85 + 6 * 170);
+        expect(done.image_tokens).toBe((perImage ?? 0) * done.attempts);
+        expect(done.image_cost).toBeCloseTo(((perImage ?? 0) * done.attempts * 2.5) / 1e6, 10);
 
         // Every chart's image went out; each stored chart was asked once, the broken one twice (its repair).
         const sent = fake.requests.flatMap((r) => (r.chat ? [sentImage(r.chat)] : []));
