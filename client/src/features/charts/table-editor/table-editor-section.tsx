@@ -84,7 +84,18 @@ export function TableEditorSection({ chartId, chartType, canEdit, original, keys
       : {},
   );
 
-  if (!current) return query.isError ? <p className="error" role="alert">Could not load the table: {errorMessage(query.error)}</p> : null;
+  if (!current) {
+    if (!query.isError) return null;
+    // The page's original still shows: it does not depend on the table.
+    return (
+      <>
+        <p className="error" role="alert">
+          Could not load the table: {errorMessage(query.error)}
+        </p>
+        {original}
+      </>
+    );
+  }
   const failed = [save, confirm, unconfirm, extract].find((m) => m.isError)?.error;
   const canExtract = current.has_image && (current.data_table === null || (current.table_source === 'extracted' && !current.table_confirmed));
 
