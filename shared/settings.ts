@@ -16,6 +16,21 @@ export const ModelPriceSchema = z.object({
 });
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
+/**
+ * Vision requests: what `detail` asks of the endpoint (OpenAI: `low` reads a 512-px copy for a
+ * flat 85 tokens, `high` reads 512-px tiles of the full image; `auto` lets it choose).
+ */
+export const ImageDetailSchema = z.enum(['auto', 'low', 'high']);
+export type ImageDetail = z.infer<typeof ImageDetailSchema>;
+
+/**
+ * Longest side of an image sent to a vision model by default: Anthropic's vision docs scale any
+ * image whose long edge passes 1568 px down to it, and it is within what OpenAI's high detail
+ * reads (2048 fit, 768 short side) and Qwen2-VL's recommended 1280×28² pixels take from a 3:2
+ * chart; a 30-row chart's labels stay legible at it.
+ */
+export const DEFAULT_VISION_MAX_SIDE = 1568;
+
 /** Uploads' limits by default: ChartQA's train split (18,317 charts, three files each, PNGs of 30–90 KB in the real sample) fits under each. */
 export const DEFAULT_UPLOAD_MAX_UNPACKED_MB = 2048;
 export const DEFAULT_UPLOAD_MAX_RATIO = 50;
@@ -31,6 +46,14 @@ export const SettingsSchema = z.object({
   judge_model: z.string().min(1).default('gpt-4o'),
   /** Reads a chart's data table from its image (`hqa extract-tables`, the chart page's Extract button), at temperature 0. */
   extraction_model: z.string().min(1).default('gpt-4o'),
+  /**
+   * Vision requests (extraction, chart type, evaluation): an image whose longest side passes this
+   * is scaled down to it before it is sent (never up); an endpoint bills and reads the pixels it
+   * is sent, and 3400×2400 OWID charts cost ~10,000 tokens each on a Qwen2-VL-style model.
+   */
+  vision_max_side: z.number().int().min(256).max(8192).default(DEFAULT_VISION_MAX_SIDE),
+  /** The `detail` a table extraction's image is sent at: `high` so printed labels can be read. */
+  vision_detail: ImageDetailSchema.default('high'),
   temperature: z.number().min(0).max(2).default(0.7),
   /** Stage 1: pool proposals shown to the model as examples (Self-Instruct samples 8). */
   seed_sample_count: z.number().int().min(1).max(20).default(8),

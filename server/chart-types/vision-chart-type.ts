@@ -11,12 +11,12 @@ import { createTransport, type ChatBody, type ModelConnection } from '../llm/pro
 import { describeFailure, type Sleep } from '../llm/retry';
 import { loadTemplate } from '../llm/templates';
 import { getSettings } from '../settings/settings-queries';
-import { imageDataUrl } from '../tables/extract-table';
+import { prepareVisionImage, type VisionImage } from '../llm/vision-image';
 
 /**
  * Asks the `chart_type` role's vision model which chart type an image shows: one small call per
- * chart — the image at low detail (the endpoint downscales it to 512 px: a fixed, small image
- * cost), strict structured output whose `chart_type` is the vocabulary's enum, with the bars'
+ * chart — the image at low detail (sent at 512 px, as the endpoint would downscale it: a fixed,
+ * small image cost), strict structured output whose `chart_type` is the vocabulary's enum, with the bars'
  * orientation and stacking asked first as a hint the type must agree with, at temperature 0 (the
  * reply is three enum fields). Through the one transport, so each request (retries, one repair turn) is an
  * `llm_calls` row with purpose `chart_type`, the chart's id and its cost.
@@ -50,11 +50,11 @@ function responseFormat(): ResponseFormatJSONSchema {
   return format;
 }
 
-/** What one question about an image's type sends, after any repair turn. */
-export function chartTypeBody(image: Buffer, repairTurns: ChatCompletionMessageParam[] = []): ChatBody {
+/** What one question about an image's type sends (the image as `prepareVisionImage` made it), after any repair turn. */
+export function chartTypeBody(image: VisionImage, repairTurns: ChatCompletionMessageParam[] = []): ChatBody {
   const prompt = loadTemplate('chart-type').render({});
   const content: ChatCompletionContentPart[] = [
-    { type: 'image_url', image_url: { url: imageDataUrl(image), detail: 'low' } },
+    { type: 'image_url', image_url: { url: image.url, detail: image.detail } },
     { type: 'text', text: prompt.user },
   ];
   return {
@@ -64,7 +64,11 @@ export function chartTypeBody(image: Buffer, repairTurns: ChatCompletionMessageP
   };
 }
 
-export function createChartTypeReader(options: { db: Db; connection: ModelConnection; model: string; sleep?: Sleep }): ChartTypeReader {
+/** The type is read at low detail whatever `vision_detail` says: three enum fields need no small print. */
+const CHART_TYPE_DETAIL = 'low';
+
+/** `maxSide`: the `vision_max_side` setting (low detail sends at most 512 px anyway). */
+export function createChartTypeReader(options: { db: Db; connection: ModelConnection; model: string; maxSide: number; sleep?: Sleep }): ChartTypeReader {
   const { db, connection, model } = options;
   const transport = createTransport({ db, connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
   const template = loadTemplate('chart-type');
@@ -74,8 +78,9 @@ export function createChartTypeReader(options: { db: Db; connection: ModelConnec
     const call = transport.call({ purpose: CHART_TYPE_PURPOSE, model, template: { name: template.name, hash: template.hash }, chartId: chart.id, signal });
     const fail = (kind: LlmFailureKind, reason: string): ChartTypeResult => ({ ok: false, kind, reason, usage, attempts: call.attempts });
     const repairTurns: ChatCompletionMessageParam[] = [];
+    const image = await prepareVisionImage(chart.image, { maxSide: options.maxSide, detail: CHART_TYPE_DETAIL });
     for (;;) {
-      const body = chartTypeBody(chart.image, repairTurns);
+      const body = chartTypeBody(image, repairTurns);
       const reply = await call.send({ body: () => body, validateLater: true });
       if (!reply.ok) {
         if (reply.kind === 'cancelled') return fail('cancelled', 'cancelled');
@@ -106,7 +111,8 @@ export function createChartTypeReader(options: { db: Db; connection: ModelConnec
  * planned with, so a job resumed after the setting changed still asks its model.
  */
 export function chartTypeReaderFor(db: Db, env: ModelEnv, model?: string): ChartTypeReader {
-  const role = providersFor(getSettings(db), env).chart_type;
+  const settings = getSettings(db);
+  const role = providersFor(settings, env).chart_type;
   if (!role.connection || !role.model) throw new NoVisionModelError();
-  return createChartTypeReader({ db, connection: role.connection, model: model ?? role.model });
+  return createChartTypeReader({ db, connection: role.connection, model: model ?? role.model, maxSide: settings.vision_max_side });
 }

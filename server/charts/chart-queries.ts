@@ -205,7 +205,11 @@ export interface ChartUpsert {
   type_source: TypeSource;
   /** What beyond the table decided an inferred type (its questions' words); null otherwise. */
   type_evidence: TypeEvidence | null;
-  table: DataTable;
+  /**
+   * Null: the split publishes the chart's image only (a PNG without a CSV). It is stored without a
+   * table, to be extracted or typed in, and a re-import never touches the table it has since got.
+   */
+  table: DataTable | null;
   annotation: string | null;
   source_file: string;
   content_hash: string;
@@ -262,6 +266,16 @@ export function createChartWriter(db: Db) {
       data_table = @data_table, row_count = @row_count, series_count = @series_count, table_source = 'imported', table_confirmed = 1, annotation = @annotation,
       source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE id = @id`);
+  // An image-only chart: no table yet (source null, unconfirmed), as the benchmark importers store theirs.
+  const insertImageOnly = statement(db, `INSERT INTO charts
+    (split, imgname, title, chart_type, type_source, type_evidence, data_table, row_count, series_count, table_source, table_confirmed, annotation, source_file, content_hash)
+    VALUES (@split, @imgname, @title, @chart_type, @type_source, @type_evidence, NULL, 0, 0, NULL, 0, @annotation, @source_file, @content_hash)`);
+  const updateImageOnly = statement(db, `UPDATE charts SET title = @title,
+      chart_type = CASE WHEN @keep_type = 1 THEN chart_type ELSE @chart_type END,
+      type_source = CASE WHEN @keep_type = 1 THEN type_source ELSE @type_source END,
+      type_evidence = CASE WHEN @keep_type = 1 THEN type_evidence ELSE @type_evidence END,
+      annotation = @annotation, source_file = @source_file, content_hash = @content_hash, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+    WHERE id = @id`);
   const upsertImage = statement(db, `INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, ?)
     ON CONFLICT (chart_id) DO UPDATE SET png = excluded.png, sha256 = excluded.sha256`);
   const insertQa = statement(db, 'INSERT OR IGNORE INTO factual_qas (chart_id, query, label, source, answer_kind) VALUES (?, ?, ?, ?, ?)');
@@ -282,9 +296,9 @@ export function createChartWriter(db: Db) {
       chart_type: chart.chart_type,
       type_source: chart.type_source,
       type_evidence: chart.type_evidence,
-      data_table: JSON.stringify(chart.table),
-      row_count: chart.table.rows.length,
-      series_count: chart.table.series.length,
+      data_table: chart.table === null ? null : JSON.stringify(chart.table),
+      row_count: chart.table?.rows.length ?? 0,
+      series_count: chart.table?.series.length ?? 0,
       annotation: chart.annotation,
       source_file: chart.source_file,
       content_hash: chart.content_hash,
@@ -292,15 +306,16 @@ export function createChartWriter(db: Db) {
     let chartId: number;
     let outcome: ChartWriteResult['outcome'];
     let tableOrTypeChanged = false;
+    const imageOnly = chart.table === null;
     if (!existing) {
-      chartId = Number(insertChart.run(values).lastInsertRowid);
+      chartId = Number((imageOnly ? insertImageOnly : insertChart).run(values).lastInsertRowid);
       outcome = 'created';
     } else if (existing.content_hash !== chart.content_hash) {
       chartId = existing.id;
       const keepType = keepsStoredType(existing, chart);
-      updateChart.run({ ...values, id: chartId, keep_type: keepType ? 1 : 0 });
+      (imageOnly ? updateImageOnly : updateChart).run({ ...values, id: chartId, keep_type: keepType ? 1 : 0 });
       outcome = 'updated';
-      tableOrTypeChanged = existing.data_table !== values.data_table || (!keepType && existing.chart_type !== chart.chart_type);
+      tableOrTypeChanged = (!imageOnly && existing.data_table !== values.data_table) || (!keepType && existing.chart_type !== chart.chart_type);
     } else {
       chartId = existing.id;
       // Unchanged files can still decide another inferred type (the rule reads the questions too).

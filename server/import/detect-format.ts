@@ -5,10 +5,11 @@ import { chartBenchFiles } from './chartbench-files';
 import { optionWords, type OptionWords } from './import-audience';
 import { charXivDataDir } from './charxiv-files';
 import { MULTICHARTQA_QA_FILE, multiChartQaDataDir } from './multichartqa-folder';
+import { findQuestionFiles } from './question-files';
 
 /** What each format is recognised by, for the error when none is found. */
 export const FORMAT_SIGNS: Record<ImportFormat, string> = {
-  chartqa: 'tables/ (ChartQA)',
+  chartqa: 'tables/ (ChartQA) or png/ beside <name>_human.json / <name>_augmented.json (ChartQA, images only)',
   multichartqa: `data/<group>/${MULTICHARTQA_QA_FILE} or <group>/${MULTICHARTQA_QA_FILE} (MultiChartQA)`,
   chartbench: '*.jsonl record files (ChartBench)',
   charxiv: 'descriptive_<split>.json / reasoning_<split>.json, or data/ holding them (CharXiv)',
@@ -16,10 +17,13 @@ export const FORMAT_SIGNS: Record<ImportFormat, string> = {
 
 export class UndetectableFormatError extends Error {}
 
+const isFolder = (path: string) => existsSync(path) && statSync(path).isDirectory();
+
 /** The formats whose files are in `dir`, in the order checked. */
 export function formatsIn(dir: string): ImportFormat[] {
   const found: ImportFormat[] = [];
-  if (existsSync(join(dir, 'tables')) && statSync(join(dir, 'tables')).isDirectory()) found.push('chartqa');
+  // A ChartQA split of image-only charts has no tables/: its PNGs and question files say what it is.
+  if (isFolder(join(dir, 'tables')) || (isFolder(join(dir, 'png')) && findQuestionFiles(dir).length > 0)) found.push('chartqa');
   if (multiChartQaDataDir(dir) !== null) found.push('multichartqa');
   if (chartBenchFiles(dir).length > 0) found.push('chartbench');
   if (charXivDataDir(dir) !== null) found.push('charxiv');

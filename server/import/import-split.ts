@@ -53,7 +53,9 @@ function decideSplit(dir: string, requested: string | undefined, words: OptionWo
 
 /**
  * Imports a split in ChartQA layout (`tables/*.csv`, optional `png/`, `annotations/`, and
- * `<name>_human.json` / `<name>_augmented.json`). Every question file beside `tables/` is read,
+ * `<name>_human.json` / `<name>_augmented.json`). A PNG without a CSV (or a split with no
+ * `tables/` at all) is an image-only chart, stored without a table; its questions are read as
+ * any ChartQA question's, answer kinds included. Every question file beside `tables/` is read,
  * whatever the split is called: a split name typed in the import form once made the importer
  * look for `<typed name>_human.json` and import 0 questions. Each chart with its image and questions
  * is written in one transaction; a bad file is reported and skipped, the rest still import.
@@ -64,8 +66,9 @@ function decideSplit(dir: string, requested: string | undefined, words: OptionWo
  */
 export function importSplit(db: Db, dir: string, options: ImportOptions = {}): ImportReport {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ImportSetupError(`${dir}: not a folder`);
-  const tablesDir = join(dir, 'tables');
-  if (!existsSync(tablesDir)) throw new ImportSetupError(`${dir}: no tables/ folder; a ChartQA split has tables/<name>.csv`);
+  const tableFiles = filesIn(join(dir, 'tables'), '.csv');
+  const pngFiles = filesIn(join(dir, 'png'), '.png');
+  if (tableFiles === null && pngFiles === null) throw new ImportSetupError(`${dir}: no tables/ or png/ folder; a ChartQA split has tables/<name>.csv, png/<name>.png or both`);
   const words = optionWords(options.audience);
   const split = decideSplit(dir, options.split, words);
   const folder = new SplitFolder(dir);
@@ -93,14 +96,15 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
     }
   }
 
-  const tableFiles = readdirSync(tablesDir)
-    .filter((name) => name.toLowerCase().endsWith('.csv'))
-    .sort();
+  const stems = new Set((tableFiles ?? []).map((name) => name.slice(0, -4)));
+  // A PNG without a CSV: the chart is published as an image only (its table to be extracted).
+  const imageOnlyStems = (pngFiles ?? []).map((name) => name.slice(0, -4)).filter((stem) => !stems.has(stem));
   const warnings: string[] = [];
-  if (tableFiles.length > 0 && questionFiles.length === 0) {
+  const charts = stems.size + imageOnlyStems.length;
+  if (charts > 0 && questionFiles.length === 0) {
     // Charts without questions give a run nothing to work on: say so rather than report 0 and no errors.
     warnings.push(
-      `${tableFiles.length} table(s) but no question files for split "${split}": looked for files named <name>_human.json or <name>_augmented.json beside tables/, ` +
+      `${charts} chart(s) but no question files for split "${split}": looked for files named <name>_human.json or <name>_augmented.json beside tables/ and png/, ` +
         'so no questions were imported and a run has nothing to ask about these charts',
     );
   }
@@ -109,7 +113,7 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
     warnings.push(`question files of ${prefixes.length} names were read together into split "${split}": ${questionFiles.map((f) => f.name).join(', ')}`);
   }
   if (warnings.length > 0) report.warnings = warnings;
-  const stems = new Set(tableFiles.map((name) => name.slice(0, -4)));
+  const imageOnly = new Set(imageOnlyStems);
   const writer = createChartWriter(db);
   const writeChart = db.transaction((chart: ChartUpsert, qas: QaInsert[]) => {
     const written = writer.write(chart, qas);
@@ -117,13 +121,23 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
   });
 
   for (const [stem, entries] of questionsByStem) {
-    if (stems.has(stem)) continue;
+    if (stems.has(stem) || imageOnly.has(stem)) continue;
     for (const entry of entries) {
-      errors.push({ file: entry.file, message: `entry ${entry.index}: question for unknown chart "${entry.imgname}" (no tables/${stem}.csv)` });
+      errors.push({ file: entry.file, message: `entry ${entry.index}: question for unknown chart "${entry.imgname}" (no tables/${stem}.csv or png/${stem}.png)` });
     }
   }
 
-  tableFiles.forEach((name, index) => {
+  const total = stems.size + imageOnlyStems.length;
+  const tally = (result: ReturnType<typeof writeChart>) => {
+    if (result.outcome === 'created') report.charts_imported++;
+    else if (result.outcome === 'updated') report.charts_updated++;
+    else report.charts_skipped++;
+    report.qas_imported += result.qasAdded;
+    report.items_reverified += result.reverified;
+    report.items_requeued += result.requeued;
+  };
+  const tableList = tableFiles ?? [];
+  tableList.forEach((name, index) => {
     const stem = name.slice(0, -4);
     const tableName = `tables/${name}`;
     const qas: QaInsert[] = (questionsByStem.get(stem) ?? []).map(({ query, label, source }) => ({ query, label, source }));
@@ -177,18 +191,60 @@ export function importSplit(db: Db, dir: string, options: ImportOptions = {}): I
         },
         qas,
       );
-      if (result.outcome === 'created') report.charts_imported++;
-      else if (result.outcome === 'updated') report.charts_updated++;
-      else report.charts_skipped++;
-      report.qas_imported += result.qasAdded;
-      report.items_reverified += result.reverified;
-      report.items_requeued += result.requeued;
+      tally(result);
     } catch (error) {
       const failure = fileError(error, tableName);
       if (qas.length > 0) failure.message += ` (its ${qas.length} question(s) were not imported)`;
       errors.push(failure);
     }
-    options.onProgress?.(index + 1, tableFiles.length);
+    options.onProgress?.(index + 1, total);
+  });
+
+  imageOnlyStems.forEach((stem, index) => {
+    const pngName = `png/${stem}.png`;
+    const qas: QaInsert[] = (questionsByStem.get(stem) ?? []).map(({ query, label, source }) => ({ query, label, source }));
+    try {
+      const image = readChartPng(folder, stem);
+      if (image === null) throw new InputFileError(pngName, 'the file was removed during the import');
+      let annotation: ReturnType<typeof readAnnotation> = null;
+      try {
+        annotation = readAnnotation(folder, stem);
+      } catch (error) {
+        errors.push(fileError(error, `annotations/${stem}.json`));
+      }
+      // No table to read a type from: `other` until a vision model or a curator tells it, as for
+      // the image-only charts of MultiChartQA and ChartBench.
+      const result = writeChart.immediate(
+        {
+          split,
+          imgname: `${stem}.png`,
+          title: annotation?.annotation.general_figure_info?.title?.text?.trim() || null,
+          chart_type: 'other',
+          type_source: 'inferred',
+          type_evidence: null,
+          table: null,
+          annotation: annotation?.text ?? null,
+          source_file: pngName,
+          content_hash: sha256(['', annotation?.text ?? '', image.sha256].join('\0')),
+          image,
+        },
+        qas,
+      );
+      tally(result);
+    } catch (error) {
+      const failure = fileError(error, pngName);
+      if (qas.length > 0) failure.message += ` (its ${qas.length} question(s) were not imported)`;
+      errors.push(failure);
+    }
+    options.onProgress?.(tableList.length + index + 1, total);
   });
   return report;
+}
+
+/** The names in `folder` ending in `extension` (any case), sorted; null when there is no such folder. */
+function filesIn(folder: string, extension: string): string[] | null {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) return null;
+  return readdirSync(folder)
+    .filter((name) => name.toLowerCase().endsWith(extension))
+    .sort();
 }

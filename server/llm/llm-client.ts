@@ -4,6 +4,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import type { ImageDetail } from '../../shared/settings';
 import { describeIssues, type Converted } from '../../shared/generation/model-output';
 import { callCost } from './cost';
 import { createTransport, type ChatBody, type Fallback, type ModelConnection } from './provider';
@@ -36,9 +37,10 @@ export interface LlmRequest<W, T> {
   template: { name: string; hash: string };
   /**
    * `image`: a data URL the user message shows before its text (the chart, for a vision model);
-   * `images`: several, in order (a chart group's charts), shown after `image` and before the text.
+   * `images`: several, in order (a chart group's charts), shown after `image` and before the text;
+   * `imageDetail`: the `detail` each is sent at (left out: the endpoint's default).
    */
-  messages: { system: string; user: string; image?: string; images?: readonly string[] };
+  messages: { system: string; user: string; image?: string; images?: readonly string[]; imageDetail?: ImageDetail };
   /** The shape the model fills (strict-compatible: no optionals, no records). */
   wireSchema: z.ZodType<W>;
   schemaName: string;
@@ -48,6 +50,8 @@ export interface LlmRequest<W, T> {
   temperature: number;
   runId?: number;
   taskId?: number;
+  /** The chart the call is about (an extraction's), so a failed call can be traced to it. */
+  chartId?: number;
   signal?: AbortSignal;
 }
 
@@ -164,13 +168,15 @@ export function structuredBody<W, T>(
         role: 'user',
         content: imageUrls(request.messages).length === 0
           ? request.messages.user
-          : [...imageUrls(request.messages).map((url) => ({ type: 'image_url' as const, image_url: { url } })), { type: 'text', text: request.messages.user }],
+          : [...imageUrls(request.messages).map((url) => ({ type: 'image_url' as const, image_url: imagePart(url, request.messages.imageDetail) })), { type: 'text', text: request.messages.user }],
       },
       ...repairTurns,
     ],
     response_format: mode === 'json_schema' ? format : { type: 'json_object' },
   };
 }
+
+const imagePart = (url: string, detail: ImageDetail | undefined) => (detail === undefined ? { url } : { url, detail });
 
 function imageUrls(messages: { image?: string; images?: readonly string[] }): string[] {
   return [...(messages.image === undefined ? [] : [messages.image]), ...(messages.images ?? [])];
@@ -196,6 +202,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       template: request.template,
       runId: request.runId,
       taskId: request.taskId,
+      chartId: request.chartId,
       signal: request.signal,
     });
     let repaired = false;

@@ -1,9 +1,12 @@
 import type { Db } from '../../db/database';
+import type { ImageDetail } from '../../shared/settings';
 import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-types';
 import { EXTRACTED_TABLE_SCHEMA_NAME, ExtractedTableWireSchema, toExtractedTable, type ExtractedTable, type ExtractedTableWire } from '../../shared/table-provenance/extracted-table';
 import { imageMediaType } from '../import/benchmark-image';
 import { createLlmClient, type LlmRequest, type LlmResult } from '../llm/llm-client';
+import { imageTokenEstimate } from '../llm/image-tokens';
 import type { ModelConnection } from '../llm/provider';
+import { prepareVisionImage, type VisionImage, type VisionImageOptions } from '../llm/vision-image';
 import type { Sleep } from '../llm/retry';
 import { loadTemplate } from '../llm/templates';
 
@@ -18,6 +21,8 @@ import { loadTemplate } from '../llm/templates';
 export const EXTRACTION_PURPOSE = 'extraction';
 
 export interface ChartImageInput {
+  /** The chart the call is recorded against (`llm_calls.chart_id`). */
+  id: number;
   chart_type: ChartType;
   /** Whether an annotation or a curator decided the type: the request then says it; otherwise it asks. */
   type_known: boolean;
@@ -25,7 +30,16 @@ export interface ChartImageInput {
   image: Buffer;
 }
 
-export type ExtractionResult = LlmResult<ExtractedTable>;
+/** The image as one request carried it, and its estimated share of the prompt (per request: retries and the repair turn send it again). */
+export interface SentImage {
+  width: number;
+  height: number;
+  detail: ImageDetail;
+  tokens: number | null;
+  cost: number | null;
+}
+
+export type ExtractionResult = LlmResult<ExtractedTable> & { image: SentImage };
 
 export interface TableExtractor {
   readonly model: string;
@@ -37,6 +51,8 @@ export interface TableExtractorOptions {
   /** The extraction role's (`providersFor(…).extraction`). */
   connection: ModelConnection;
   model: string;
+  /** The `vision_max_side` and `vision_detail` settings. */
+  image: VisionImageOptions;
   sleep?: Sleep;
 }
 
@@ -55,19 +71,20 @@ export function typeRequest(chart: Pick<ChartImageInput, 'chart_type' | 'type_kn
   return 'Its type is not known: say which it is in `chart_type`.';
 }
 
-/** The structured request one extraction makes, at temperature 0: the image, then the prompt. */
-export function extractionRequest(chart: ChartImageInput, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
+/** The structured request one extraction makes, at temperature 0: the image (as `prepareVisionImage` made it), then the prompt. */
+export function extractionRequest(chart: Omit<ChartImageInput, 'image'>, image: VisionImage, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
   const template = loadTemplate('extract-table');
   const prompt = template.render({ type_request: typeRequest(chart) });
   return {
     purpose: EXTRACTION_PURPOSE,
     template: { name: template.name, hash: template.hash },
-    messages: { system: prompt.system, user: prompt.user, image: imageDataUrl(chart.image) },
+    messages: { system: prompt.system, user: prompt.user, image: image.url, imageDetail: image.detail },
     wireSchema: ExtractedTableWireSchema,
     schemaName: EXTRACTED_TABLE_SCHEMA_NAME,
     convert: toExtractedTable,
     model,
     temperature: 0,
+    chartId: chart.id,
     ...(signal ? { signal } : {}),
   };
 }
@@ -80,5 +97,11 @@ export function extractionRequest(chart: ChartImageInput, model: string, signal?
 export function createTableExtractor(options: TableExtractorOptions): TableExtractor {
   const { db, connection, model } = options;
   const client = createLlmClient({ db, connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
-  return { model, extract: (chart, signal) => client.complete(extractionRequest(chart, model, signal)) };
+  const extract = async (chart: ChartImageInput, signal?: AbortSignal): Promise<ExtractionResult> => {
+    const image = await prepareVisionImage(chart.image, options.image);
+    const estimate = imageTokenEstimate(model, image.size, image.detail, connection.prices);
+    const result = await client.complete(extractionRequest(chart, image, model, signal));
+    return { ...result, image: { ...image.size, detail: image.detail, ...estimate } };
+  };
+  return { model, extract };
 }

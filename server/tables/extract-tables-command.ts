@@ -46,10 +46,14 @@ function progress(stream: NodeJS.WriteStream, quiet: boolean) {
 
 export function formatExtractionSummary(report: ExtractionReport): string {
   const cost = report.priced ? `$${report.cost.toFixed(4)}` : `cost unknown (${report.model} is not in the price table)`;
+  const images =
+    report.image_tokens === null
+      ? `image tokens not estimated (no known vision encoder for ${report.model})`
+      : `of which images ~${report.image_tokens} tokens${report.image_cost === null ? '' : ` ~$${report.image_cost.toFixed(4)}`}`;
   return (
     `${report.extracted} of ${report.charts} charts extracted with ${report.model}, ${report.failed.length} failed` +
     `${report.cancelled ? ' (interrupted: run again to continue)' : ''}; skipped ${report.skipped_with_table} with a table, ` +
-    `${report.skipped_without_image} without an image; ${report.attempts} requests, ${report.prompt_tokens} prompt + ${report.completion_tokens} completion tokens, ${cost}`
+    `${report.skipped_without_image} without an image; ${report.attempts} requests, ${report.prompt_tokens} prompt (${images}) + ${report.completion_tokens} completion tokens, ${cost}`
   );
 }
 

@@ -35,6 +35,13 @@ export interface ExtractionReport {
   cost: number;
   /** False when the model is not in the price table: `cost` is then 0, not "free". */
   priced: boolean;
+  /**
+   * Of the prompt tokens, those the images took by the model family's formula (server/llm/image-tokens.ts),
+   * each image counted once per request; null when the model's family is unknown.
+   */
+  image_tokens: number | null;
+  /** Their cost at the model's input price; null when unpriced or not estimated. */
+  image_cost: number | null;
   cancelled: boolean;
 }
 
@@ -59,6 +66,8 @@ export async function runTableExtraction(db: Db, extractor: TableExtractor, scop
     completion_tokens: 0,
     cost: 0,
     priced: true,
+    image_tokens: 0,
+    image_cost: 0,
     cancelled: false,
   };
   let done = 0;
@@ -75,6 +84,8 @@ export async function runTableExtraction(db: Db, extractor: TableExtractor, scop
       report.completion_tokens += result.usage.completion_tokens;
       report.cost += result.usage.cost;
       report.priced &&= result.usage.priced;
+      report.image_tokens = result.image.tokens === null || report.image_tokens === null ? null : report.image_tokens + result.image.tokens * result.attempts;
+      report.image_cost = result.image.cost === null || report.image_cost === null ? null : report.image_cost + result.image.cost * result.attempts;
       if (result.ok) report.extracted += 1;
       else if (result.kind === 'cancelled') report.cancelled = true;
       else report.failed.push({ chart_id: chart.id, chart: chart.name, kind: result.kind, reason: result.reason });

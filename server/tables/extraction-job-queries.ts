@@ -28,6 +28,9 @@ interface JobRow {
   completion_tokens: number;
   cost: number;
   priced: number;
+  image_tokens: number;
+  image_cost: number;
+  image_estimated: number;
   error: string | null;
   created_by: string | null;
   created_at: string;
@@ -36,7 +39,9 @@ interface JobRow {
 }
 
 /** A stored job as the executor reads it (the public shape adds its failures). */
-export interface ExtractionJobRecord extends Omit<ExtractionJob, 'failures' | 'chart_type' | 'force' | 'priced' | 'status'> {
+export interface ExtractionJobRecord extends Omit<ExtractionJob, 'failures' | 'chart_type' | 'force' | 'priced' | 'status' | 'image_tokens' | 'image_cost'> {
+  image_tokens: number | null;
+  image_cost: number | null;
   chart_type: ChartType | null;
   force: boolean;
   priced: boolean;
@@ -45,11 +50,15 @@ export interface ExtractionJobRecord extends Omit<ExtractionJob, 'failures' | 'c
 }
 
 const JOB_COLUMNS = `j.id, j.split, j.chart_type, j.force, j.model, j.concurrency, j.status, j.tasks_total, j.tasks_done, j.tasks_failed,
-  j.attempts, j.prompt_tokens, j.completion_tokens, j.cost, j.priced, j.error, u.username AS created_by, j.created_at, j.started_at, j.finished_at`;
+  j.attempts, j.prompt_tokens, j.completion_tokens, j.cost, j.priced, j.image_tokens, j.image_cost, j.image_estimated, j.error, u.username AS created_by, j.created_at, j.started_at, j.finished_at`;
 
 function toRecord(row: JobRow): ExtractionJobRecord {
+  const { image_estimated: estimated, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    // Unknown rather than low: a call whose model has no formula added nothing to the sums.
+    image_tokens: estimated === 1 ? row.image_tokens : null,
+    image_cost: estimated === 1 && row.priced === 1 ? row.image_cost : null,
     chart_type: row.chart_type === null ? null : ChartTypeSchema.parse(row.chart_type),
     force: row.force === 1,
     priced: row.priced === 1,
@@ -165,6 +174,9 @@ export interface TaskUsage {
   completion_tokens: number;
   cost: number;
   priced: boolean;
+  /** The estimated tokens of the images its requests carried (null: the model has no formula), and their cost (null: unpriced too). */
+  image_tokens: number | null;
+  image_cost: number | null;
 }
 
 /**
@@ -194,9 +206,17 @@ export function addUsage(db: Db, jobId: number, usage: TaskUsage): void {
   statement(
     db,
     `UPDATE extraction_jobs SET attempts = attempts + @attempts, prompt_tokens = prompt_tokens + @prompt_tokens,
-       completion_tokens = completion_tokens + @completion_tokens, cost = cost + @cost, priced = priced AND @priced
+       completion_tokens = completion_tokens + @completion_tokens, cost = cost + @cost, priced = priced AND @priced,
+       image_tokens = image_tokens + @image_tokens, image_cost = image_cost + @image_cost, image_estimated = image_estimated AND @image_estimated
      WHERE id = @job`,
-  ).run({ job: jobId, ...usage, priced: usage.priced ? 1 : 0 });
+  ).run({
+    job: jobId,
+    ...usage,
+    priced: usage.priced ? 1 : 0,
+    image_tokens: usage.image_tokens ?? 0,
+    image_cost: usage.image_cost ?? 0,
+    image_estimated: usage.image_tokens === null ? 0 : 1,
+  });
 }
 
 /** A running task back to pending: its call was stopped (pause, shutdown), so it is asked when the job goes on. */

@@ -34,7 +34,7 @@ const JOBS_LISTED = 20;
 
 export type ExtractorFactory = (job: ExtractionJobRecord) => TableExtractor;
 
-const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: true };
+const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: true, image_tokens: 0, image_cost: 0 };
 
 /**
  * "Extract tables" over a split or the Charts page's filter, as a durable job (server/jobs):
@@ -196,8 +196,14 @@ export class ExtractionJobs {
       db.transaction(() => finishTask(db, job.id, chart.id, { status: 'failed', kind: 'no_image', reason: 'no stored image to read a table from' }, NO_USAGE))();
       return;
     }
-    const result = await extractor.extract({ chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
-    const usage: TaskUsage = { attempts: result.attempts, ...result.usage };
+    const result = await extractor.extract({ id: chart.id, chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
+    const usage: TaskUsage = {
+      attempts: result.attempts,
+      ...result.usage,
+      // Every request, retries and the repair turn included, carries the image again.
+      image_tokens: result.image.tokens === null ? null : result.image.tokens * result.attempts,
+      image_cost: result.image.cost === null ? null : result.image.cost * result.attempts,
+    };
     if (!result.ok && result.kind === 'cancelled') {
       // Stopped mid-call (pause, cancel, shutdown): what it used is counted, the chart is asked when the job goes on.
       db.transaction(() => {

@@ -55,6 +55,8 @@ function prepare(db: Db) {
       WHERE id = @id`),
     confirm: db.prepare(`UPDATE charts SET table_confirmed = 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
       WHERE id = ? AND data_table IS NOT NULL AND table_confirmed = 0`),
+    unconfirm: db.prepare(`UPDATE charts SET table_confirmed = 0, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+      WHERE id = ? AND data_table IS NOT NULL AND table_confirmed = 1`),
   };
 }
 
@@ -135,4 +137,9 @@ export function storeExtractedType(db: Db, chartId: number, chartType: ChartType
 /** False when there was nothing to confirm (no table, or confirmed already). */
 export function confirmChartTable(db: Db, chartId: number): boolean {
   return statements(db).confirm.run(chartId).changes > 0;
+}
+
+/** False when there was nothing to set back (no table, or not confirmed). */
+export function unconfirmChartTable(db: Db, chartId: number): boolean {
+  return statements(db).unconfirm.run(chartId).changes > 0;
 }

@@ -6,7 +6,7 @@ import { getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { getChartTable } from './table-queries';
-import { confirmTable, extractChart, extractorFor, saveCuratorTable } from './table-service';
+import { confirmTable, extractChart, extractorFor, saveCuratorTable, unconfirmTable } from './table-service';
 
 export function tableRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
@@ -21,15 +21,20 @@ export function tableRoutes(ctx: AppContext): Router {
     if (!table) throw notFound(`chart ${id}`);
     return table;
   });
-  handle(api, tablesApi.save, 'curator', ({ params: { id }, body }) => {
-    const saved = saveCuratorTable(ctx.db, id, body);
+  handle(api, tablesApi.save, 'curator', ({ params: { id }, body, user }) => {
+    const saved = saveCuratorTable(ctx.db, id, body, user.id);
     announce(id);
     return saved;
   });
-  handle(api, tablesApi.confirm, 'curator', ({ params: { id } }) => {
-    const confirmed = confirmTable(ctx.db, id);
+  handle(api, tablesApi.confirm, 'curator', ({ params: { id }, user }) => {
+    const confirmed = confirmTable(ctx.db, id, user.id);
     announce(id);
     return confirmed;
+  });
+  handle(api, tablesApi.unconfirm, 'curator', ({ params: { id }, user }) => {
+    const unconfirmed = unconfirmTable(ctx.db, id, user.id);
+    announce(id);
+    return unconfirmed;
   });
   handle(api, tablesApi.extract, 'curator', async ({ params: { id }, res }) => {
     const current = getChartTable(ctx.db, id);

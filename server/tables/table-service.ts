@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { recordAudit } from '../audit/audit-log';
 import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
 import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
@@ -9,7 +10,7 @@ import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../
 import { providersFor, type ModelEnv } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import { createTableExtractor, type ExtractionResult, type TableExtractor } from './extract-table';
-import { confirmChartTable, getChartTable, storeChartTable, storeExtractedType, type ChartToExtract } from './table-queries';
+import { confirmChartTable, getChartTable, storeChartTable, storeExtractedType, unconfirmChartTable, type ChartToExtract } from './table-queries';
 
 /**
  * A chart's table as extraction and curators change it. Each write is one transaction in which
@@ -38,11 +39,12 @@ function tableOf(db: Db, chartId: number): ChartTable {
  * stored job was planned with, so a job resumed after the setting changed still asks its model.
  */
 export function extractorFor(db: Db, env: ModelEnv, model?: string): TableExtractor {
-  const extraction = providersFor(getSettings(db), env).extraction;
+  const settings = getSettings(db);
+  const extraction = providersFor(settings, env).extraction;
   if (!extraction.connection || !extraction.model) {
     throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
   }
-  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model });
+  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail } });
 }
 
 /** A table an extraction may replace: none yet, or an extraction no one confirmed. */
@@ -70,7 +72,7 @@ export function storeExtractedTable(db: Db, chartId: number, extracted: Extracte
 export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal): Promise<ExtractionResult> {
   const image = getChartImage(db, chart.id);
   if (!image) throw new ChartTableError(`chart ${chart.id} (${chart.name}) has no stored image to read a table from`, 'no_image');
-  const result = await extractor.extract({ chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
+  const result = await extractor.extract({ id: chart.id, chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
   if (result.ok) storeExtractedTable(db, chart.id, result.value);
   return result;
 }
@@ -81,8 +83,9 @@ const sameTable = (a: ChartTable, table: DataTable, title: string | null) =>
 /**
  * A curator's table: stored and confirmed. Its source becomes `curator` when it differs from the
  * stored table (or title); a table saved unchanged keeps its source and is confirmed as it is.
+ * Audited in the same transaction, with what the table was before.
  */
-export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable): SaveTableResponse {
+export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable, actorId: number | null): SaveTableResponse {
   const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
   const counts = db.transaction(() => {
     const current = tableOf(db, chartId);
@@ -90,15 +93,39 @@ export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable): 
     const changed = !sameTable(current, table, title);
     const source = changed || current.table_source === null ? 'curator' : current.table_source;
     storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });
-    return changed && current.data_table !== null ? reverifyChartItems(db, chartId) : NOTHING_REVERIFIED;
+    const reverified = changed && current.data_table !== null ? reverifyChartItems(db, chartId) : NOTHING_REVERIFIED;
+    recordAudit(db, {
+      actor_id: actorId,
+      action: 'chart.table_saved',
+      target_type: 'chart',
+      target_id: chartId,
+      details: { changed, source, was: { source: current.table_source, confirmed: current.table_confirmed }, rows: table.rows.length, series: table.series.length, ...reverified },
+    });
+    return reverified;
   })();
   return { table: tableOf(db, chartId), ...counts };
 }
 
-/** A curator vouches for the stored table as it is. */
-export function confirmTable(db: Db, chartId: number): SaveTableResponse {
-  const current = tableOf(db, chartId);
-  if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to confirm: extract one or type it in first`, 'nothing_to_confirm');
-  if (!current.table_confirmed) confirmChartTable(db, chartId);
+/** A curator vouches for the stored table as it is; audited when it was not confirmed yet. */
+export function confirmTable(db: Db, chartId: number, actorId: number | null): SaveTableResponse {
+  db.transaction(() => {
+    const current = tableOf(db, chartId);
+    if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to confirm: extract one or type it in first`, 'nothing_to_confirm');
+    if (confirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_confirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
+  })();
+  return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
+}
+
+/**
+ * A curator takes back a confirmation: the table stays as it is, unconfirmed, so generation
+ * verifies nothing on it until someone confirms it again (its items already stored stay). An
+ * unconfirmed extraction may be read again by a forced extraction. Audited when it was confirmed.
+ */
+export function unconfirmTable(db: Db, chartId: number, actorId: number | null): SaveTableResponse {
+  db.transaction(() => {
+    const current = tableOf(db, chartId);
+    if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to set back to unconfirmed`, 'nothing_to_confirm');
+    if (unconfirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_unconfirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
+  })();
   return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
 }

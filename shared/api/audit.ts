@@ -46,6 +46,11 @@ export const AUDIT_ACTIONS = [
   'extraction.started',
   'chart.type_changed',
   'chart.type_change_undone',
+  /** A curator's table stored (and with it confirmed). */
+  'chart.table_saved',
+  'chart.table_confirmed',
+  /** A confirmed table set back to unconfirmed: no item is verified on it until it is confirmed again. */
+  'chart.table_unconfirmed',
   'chart_type_job.started',
   'export.downloaded',
   'chart_group.created',

@@ -136,6 +136,13 @@ export const ExtractionJobSchema = z.object({
   cost: z.number(),
   /** False when a call's model was not in the price table: `cost` is then a lower bound. */
   priced: z.boolean(),
+  /**
+   * Of the prompt tokens, those its requests' images took, estimated by the model family's formula
+   * (each request carries its image again); null when the model has no known formula.
+   */
+  image_tokens: z.number().int().nullable(),
+  /** Their cost at the model's input price; null when not estimated or not priced. */
+  image_cost: z.number().nullable(),
   error: z.string().nullable(),
   /** Failed charts by name with the reason (the first EXTRACTION_FAILURES_SHOWN). */
   failures: z.array(ExtractionFailureSchema),
@@ -159,6 +166,8 @@ export const tablesApi = {
   save: endpoint('PUT', '/api/charts/:id/table', { params: IdParamSchema, body: EditedTableSchema, response: SaveTableResponseSchema }),
   /** Curator: vouches for the stored table as it is. */
   confirm: endpoint('POST', '/api/charts/:id/table/confirm', { params: IdParamSchema, response: SaveTableResponseSchema }),
+  /** Curator: sets a confirmed table back to unconfirmed, as it is (nothing is verified on it until confirmed again). */
+  unconfirm: endpoint('POST', '/api/charts/:id/table/unconfirm', { params: IdParamSchema, response: SaveTableResponseSchema }),
   /** Curator: asks the extraction model for the table of the chart's image (source `extracted`, unconfirmed). */
   extract: endpoint('POST', '/api/charts/:id/extract-table', { params: IdParamSchema, response: ExtractTableResponseSchema }),
 } as const;

@@ -47,6 +47,8 @@ describe('extracting a split’s tables', () => {
     await expect.poll(() => panel.status.textContent(), { timeout: 30_000 }).toBe('done');
     expect(await panel.bar.getAttribute('data-done')).toBe('6');
     expect(await panel.bar.getAttribute('data-failed')).toBe('0');
+    // Six requests, each a 1568×1107 image gpt-4o reads as 6 tiles: 6 × (85 + 6 × 170) tokens at $2.50 per million.
+    await expect.poll(() => panel.progress.getByTestId('extraction-image-tokens').textContent(), { timeout: UI_TIMEOUT_MS }).toBe(`~${(6 * 1105).toLocaleString('en-US')} (~$${((6 * 1105 * 2.5) / 1e6).toFixed(4)})`);
     // Nothing is left to extract: the button counts again.
     await expect.poll(() => panel.button.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Extract tables (0 charts)');
     expect(await panel.button.isDisabled()).toBe(true);

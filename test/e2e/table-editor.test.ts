@@ -49,7 +49,9 @@ describe('the table editor', () => {
     const page = await openChartAs(CURATOR);
     const state = page.getByTestId('table-state');
     expect(await state.textContent()).toContain('No table yet.');
-    expect(await page.getByTestId('table-editor-image').count()).toBe(1);
+    // The original once, beside the drawing of its table.
+    expect(await page.getByTestId('chart-image').count()).toBe(1);
+    expect(await page.getByTestId('table-editor-image').count()).toBe(0);
 
     // The 2010 value has no data label on the chart: the model estimated it from the axis.
     fake.script(jsonReply({ ...EXTRACTED, rows: [{ ...EXTRACTED.rows[0], printed: [true] }, { ...EXTRACTED.rows[1], printed: [false] }] }));

@@ -18,6 +18,8 @@ import { fillPath } from '../../shared/api/endpoint';
 import { CHART_TYPES } from '../../shared/domain/chart-types';
 import { ErrorBodySchema } from '../../shared/errors';
 import { ServerEventSchemas } from '../../shared/events';
+import { DEFAULT_VISION_MAX_SIDE } from '../../shared/settings';
+import { prepareVisionImage } from '../../server/llm/vision-image';
 import { getChartImage, getChartSummary } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
@@ -56,7 +58,12 @@ function imagePart(chat: FakeChatRequest): { url: string; detail?: string } {
 }
 const sentImage = (chat: FakeChatRequest) => imagePart(chat).url.replace(/^data:image\/\w+;base64,/, '');
 const chartIds = (db: Db) => (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(SPLIT) as { id: number }[]).map((r) => r.id);
-const imageOf = (db: Db, id: number) => getChartImage(db, id)?.png.toString('base64') ?? '';
+/** The chart's image as the reader sends it: scaled for low detail by the one vision-image helper. */
+const imageOf = async (db: Db, id: number) => {
+  const png = getChartImage(db, id)?.png;
+  if (!png) return '';
+  return (await prepareVisionImage(png, { maxSide: DEFAULT_VISION_MAX_SIDE, detail: 'low' })).url.replace(/^data:image\/\w+;base64,/, '');
+};
 const typeCalls = (db: Db) => listLlmCalls(db).filter((c) => c.purpose === 'chart_type');
 
 function waitForJob(client: TestClient, id: number, until: (job: ChartTypeJob) => boolean): Promise<ChartTypeJob> {
@@ -76,8 +83,8 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
       const ids = chartIds(db);
       expect(ids).toHaveLength(20);
       const [broken, repaired] = ids as [number, number];
-      const brokenImage = imageOf(db, broken);
-      const repairedImage = imageOf(db, repaired);
+      const brokenImage = await imageOf(db, broken);
+      const repairedImage = await imageOf(db, repaired);
       // One chart only ever gets a contradiction (it fails after its repair turn); one is repaired; the rest answer at once.
       let repairedAsked = 0;
       fake.requests.length = 0;
@@ -111,7 +118,10 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
         // What went out: every chart's own image at low detail, the type enum as strict output, temperature 0.
         const chats = fake.requests.flatMap((r) => (r.chat ? [r.chat] : []));
         expect(chats).toHaveLength(22);
-        for (const id of ids) expect(chats.filter((chat) => sentImage(chat) === imageOf(db, id))).toHaveLength(id === broken || id === repaired ? 2 : 1);
+        for (const id of ids) {
+          const image = await imageOf(db, id);
+          expect(chats.filter((chat) => sentImage(chat) === image)).toHaveLength(id === broken || id === repaired ? 2 : 1);
+        }
         for (const chat of chats) {
           expect(imagePart(chat).detail).toBe('low');
           expect(chat).toMatchObject({ model: 'gpt-4o', temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'ChartTypeAnswer', strict: true } } });
@@ -167,7 +177,7 @@ describe('a vision job over a split’s unconfirmed chart types', () => {
       const { db } = server.server.ctx;
       importSplit(db, CHARTQA_EXTRA);
       const [first] = chartIds(db) as [number];
-      const firstImage = imageOf(db, first);
+      const firstImage = await imageOf(db, first);
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       fake.requests.length = 0;
@@ -250,7 +260,7 @@ describe('a vision job survives SIGKILL', () => {
     const seeded = openAndMigrate(dbPath);
     importSplit(seeded, CHARTQA_EXTRA);
     const ids = chartIds(seeded);
-    const images = new Map(ids.map((id) => [imageOf(seeded, id), id]));
+    const images = new Map(await Promise.all(ids.map(async (id) => [await imageOf(seeded, id), id] as const)));
     seeded.close();
 
     // The first four requests answer; later ones hang until the server is killed.

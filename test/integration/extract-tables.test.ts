@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAndMigrate, type Db } from '../../db/database';
 import { tablesApi } from '../../shared/api/tables';
@@ -68,15 +69,16 @@ const env = () => loadConfig({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake
 function extractor() {
   const { connection, model } = providersFor(settings, env()).extraction;
   if (!connection || !model) throw new Error('extraction role without a connection');
-  return createTableExtractor({ db, connection, model, sleep: async () => undefined });
+  return createTableExtractor({ db, connection, model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail }, sleep: async () => undefined });
 }
 const chatRequests = () => fake.requests.flatMap((r) => (r.chat ? [r.chat] : []));
 const chartIds = () => (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(SPLIT) as { id: number }[]).map((r) => r.id);
-const imageUrl = (chat: FakeChatRequest) => {
+const imagePart = (chat: FakeChatRequest) => {
   const user = chat.messages[1]?.content;
-  const part = Array.isArray(user) ? (user.find((p) => p.type === 'image_url') as { image_url?: { url?: string } } | undefined) : undefined;
-  return part?.image_url?.url ?? '';
+  const part = Array.isArray(user) ? (user.find((p) => p.type === 'image_url') as { image_url?: { url?: string; detail?: string } } | undefined) : undefined;
+  return { url: part?.image_url?.url ?? '', detail: part?.image_url?.detail };
 };
+const imageUrl = (chat: FakeChatRequest) => imagePart(chat).url;
 const lastUser = (chat: FakeChatRequest) => {
   const content = chat.messages.at(-1)?.content;
   return typeof content === 'string' ? content : '';
@@ -93,14 +95,21 @@ describe('table extraction by a vision model', () => {
 
     const sent = chatRequests();
     expect(sent).toHaveLength(ids.length);
-    const stored = new Set(ids.map((id) => getChartImage(db, id)?.png.toString('base64')));
+    const stored = await Promise.all(ids.map(async (id) => sharp(getChartImage(db, id)?.png).metadata()));
+    // The OWID charts are stored at 3400×2400, more than the vision_max_side default.
+    expect(stored.every((meta) => Math.max(meta.width, meta.height) > settings.vision_max_side)).toBe(true);
     for (const chat of sent) {
       expect(chat).toMatchObject({ model: MODEL, temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'ChartDataTable', strict: true } } });
-      const url = imageUrl(chat);
+      const { url, detail } = imagePart(chat);
       expect(url).toMatch(/^data:image\/png;base64,/);
-      // The bytes sent are a stored chart image, whole.
-      expect(stored.has(url.replace(/^data:image\/png;base64,/, ''))).toBe(true);
+      expect(detail).toBe(settings.vision_detail);
+      // The bytes sent are the chart scaled down to the setting's longest side, its aspect kept.
+      const sentImage = await sharp(Buffer.from(url.replace(/^data:image\/png;base64,/, ''), 'base64')).metadata();
+      expect(Math.max(sentImage.width, sentImage.height)).toBe(settings.vision_max_side);
+      expect(stored.some((meta) => Math.abs(meta.width / meta.height - sentImage.width / sentImage.height) < 0.01)).toBe(true);
     }
+    // Unknown to the token formulas, the test model's image tokens are not guessed.
+    expect(report).toMatchObject({ image_tokens: null, image_cost: null });
 
     const table = getChartTable(db, ids[0] as number);
     expect(table).toMatchObject({ table_source: 'extracted', table_confirmed: false, title: 'Daily cases' });
@@ -116,12 +125,34 @@ describe('table extraction by a vision model', () => {
 
     const calls = listLlmCalls(db);
     expect(calls).toHaveLength(ids.length);
+    // Each call names the chart it read.
+    expect(calls.map((call) => call.chart_id).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(ids);
     for (const call of calls) {
       expect(call).toMatchObject({ purpose: 'extraction', model: MODEL, template: 'extract-table', outcome: 'ok', attempt: 1 });
       expect(call.cost).toBeCloseTo((call.prompt_tokens * PRICE.input_per_mtok + call.completion_tokens * PRICE.output_per_mtok) / 1e6, 10);
       expect(call.cost).toBeGreaterThan(0);
     }
     expect(report.cost).toBeCloseTo(calls.reduce((sum, call) => sum + call.cost, 0), 10);
+  });
+
+  it('estimates the images’ tokens by the model’s encoder and costs them at its price, at the detail the settings ask', async () => {
+    const qwen = 'Qwen2-VL-7B-Instruct';
+    const qwenSettings = SettingsSchema.parse({ extraction_model: qwen, max_retries: 1, vision_max_side: 1120, vision_detail: 'low', price_table: { [qwen]: PRICE } });
+    const { connection, model } = providersFor(qwenSettings, env()).extraction;
+    if (!connection || !model) throw new Error('extraction role without a connection');
+    const qwenExtractor = createTableExtractor({ db, connection, model, image: { maxSide: qwenSettings.vision_max_side, detail: qwenSettings.vision_detail }, sleep: async () => undefined });
+    const id = chartIds()[0] as number;
+    fake.setDefault(() => jsonReply(TABLE_REPLY));
+    const report = await runTableExtraction(db, qwenExtractor, { chartId: id });
+    const { url, detail } = imagePart(chatRequests()[0] as FakeChatRequest);
+    expect(detail).toBe('low');
+    // Low detail is read at 512 px: 3400×2400 goes out as 512×361, which smart_resize makes 504×364.
+    const sentImage = await sharp(Buffer.from(url.replace(/^data:image\/png;base64,/, ''), 'base64')).metadata();
+    expect([sentImage.width, sentImage.height]).toEqual([512, 361]);
+    const tokens = (504 / 28) * (364 / 28);
+    expect(report.image_tokens).toBe(tokens);
+    expect(report.image_cost).toBeCloseTo((tokens * PRICE.input_per_mtok) / 1e6, 12);
+    expect(listLlmCalls(db)[0]?.chart_id).toBe(id);
   });
 
   it('repairs a malformed reply once, naming the error in the follow-up, and stores the repaired table', async () => {
@@ -173,7 +204,7 @@ describe('table extraction by a vision model', () => {
     expect(resumed.charts).toBe(chartIds().length - 1);
     expect(resumed.skipped_with_table).toBe(1);
 
-    saveCuratorTable(db, b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] });
+    saveCuratorTable(db, b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] }, null);
     const before = chatRequests().length;
     const forced = await runTableExtraction(db, extractor(), { split: SPLIT, force: true });
     expect(forced.charts).toBe(chartIds().length - 1);
@@ -197,11 +228,14 @@ describe('hqa extract-tables', () => {
     // The default extraction_model, priced in the default price table.
     expect(report).toMatchObject({ model: 'gpt-4o', charts: count, extracted: count, failed: [], priced: true });
     expect(report.cost).toBeGreaterThan(0);
+    // gpt-4o reads each 1568×1107 image as 1088×768 at high detail: 3×2 tiles, 85 + 6 × 170 tokens.
+    expect(report.image_tokens).toBe(count * (85 + 6 * 170));
+    expect(report.image_cost).toBeCloseTo((count * (85 + 6 * 170) * 2.5) / 1e6, 12);
 
     const second = await runCli(['extract-tables', '--split', SPLIT], { dbPath, env: cliEnv });
     expect(second.status).toBe(0);
     expect(second.stderr).toBe('extract-tables: 0 of 0 charts\n');
-    expect(second.stdout).toMatch(new RegExp(`^0 of 0 charts extracted with gpt-4o, 0 failed; skipped ${count} with a table, 0 without an image; 0 requests`));
+    expect(second.stdout).toMatch(new RegExp(`^0 of 0 charts extracted with gpt-4o, 0 failed; skipped ${count} with a table, 0 without an image; 0 requests, 0 prompt \\(of which images ~0 tokens ~\\$0\\.0000\\)`));
     db = openAndMigrate(dbPath);
   });
 

@@ -7,6 +7,9 @@ import { extractionJobsApi, ExtractionJobListResponseSchema, ExtractionJobRespon
 import { fillPath } from '../../shared/api/endpoint';
 import { ServerEventSchemas } from '../../shared/events';
 import { ErrorBodySchema } from '../../shared/errors';
+import { DEFAULT_VISION_MAX_SIDE } from '../../shared/settings';
+import { estimateImageTokens } from '../../server/llm/image-tokens';
+import { fitWithin, prepareVisionImage } from '../../server/llm/vision-image';
 import { getChartImage } from '../../server/charts/chart-queries';
 import { importFolder } from '../../server/import/import-folder';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
@@ -50,7 +53,12 @@ const imageUrl = (chat: FakeChatRequest) => {
 };
 const sentImage = (chat: FakeChatRequest) => imageUrl(chat).replace(/^data:image\/\w+;base64,/, '');
 const chartIds = (db: Db) => (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(SPLIT) as { id: number }[]).map((r) => r.id);
-const imageOf = (db: Db, id: number) => getChartImage(db, id)?.png.toString('base64') ?? '';
+/** The chart's image as extraction sends it (the default size and detail), by the one vision-image helper. */
+const imageOf = async (db: Db, id: number) => {
+  const png = getChartImage(db, id)?.png;
+  if (!png) return '';
+  return (await prepareVisionImage(png, { maxSide: DEFAULT_VISION_MAX_SIDE, detail: 'high' })).url.replace(/^data:image\/\w+;base64,/, '');
+};
 const extractionCost = (db: Db) => listLlmCalls(db).filter((c) => c.purpose === 'extraction').reduce((sum, c) => sum + c.cost, 0);
 
 function waitForJob(client: TestClient, id: number, until: (job: ExtractionJob) => boolean): Promise<ExtractionJob> {
@@ -70,7 +78,7 @@ describe('an extraction job over a split', () => {
       const ids = chartIds(db);
       expect(ids).toHaveLength(6);
       const [broken] = ids as [number];
-      const brokenImage = imageOf(db, broken);
+      const brokenImage = await imageOf(db, broken);
       // The first chart's replies are never a table: it fails after its repair turn; the others read.
       fake.requests.length = 0;
       fake.setDefault((chat) => (sentImage(chat) === brokenImage ? textReply('{"title": ') : jsonReply(TABLE_REPLY)));
@@ -103,10 +111,19 @@ describe('an extraction job over a split', () => {
         expect(done.cost).toBeGreaterThan(0);
         expect(done.cost).toBeCloseTo(extractionCost(db), 10);
         expect(done.attempts).toBe(listLlmCalls(db).length);
+        // The images' share, estimated: each request carried a 3400×2400 chart scaled to 1568×1107,
+        // which gpt-4o reads at high detail as 1088×768, 3×2 tiles of 170 tokens plus 85.
+        const perImage = estimateImageTokens('gpt-4o', fitWithin({ width: 3400, height: 2400 }, DEFAULT_VISION_MAX_SIDE), 'high');
+        expect(perImage).toBe(85 + 6 * 170);
+        expect(done.image_tokens).toBe((perImage ?? 0) * done.attempts);
+        expect(done.image_cost).toBeCloseTo(((perImage ?? 0) * done.attempts * 2.5) / 1e6, 10);
 
         // Every chart's image went out; each stored chart was asked once, the broken one twice (its repair).
         const sent = fake.requests.flatMap((r) => (r.chat ? [sentImage(r.chat)] : []));
-        for (const id of ids) expect(sent.filter((image) => image === imageOf(db, id))).toHaveLength(id === broken ? 2 : 1);
+        for (const id of ids) {
+          const image = await imageOf(db, id);
+          expect(sent.filter((sentOne) => sentOne === image)).toHaveLength(id === broken ? 2 : 1);
+        }
         for (const id of ids.slice(1)) expect(getChartTable(db, id)).toMatchObject({ table_source: 'extracted', table_confirmed: false, title: 'Daily cases' });
         expect(getChartTable(db, broken)?.data_table).toBeNull();
 
@@ -179,7 +196,7 @@ describe('an extraction job survives SIGKILL', () => {
     const seeded = openAndMigrate(dbPath);
     importFolder(seeded, MULTICHARTQA_DATA, { format: 'multichartqa', split: SPLIT });
     const ids = chartIds(seeded);
-    const images = new Map(ids.map((id) => [imageOf(seeded, id), id]));
+    const images = new Map(await Promise.all(ids.map(async (id) => [await imageOf(seeded, id), id] as const)));
     seeded.close();
 
     // Charts 1–4 (read four at a time) are answered; the later ones hang until the server is killed.

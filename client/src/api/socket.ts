@@ -220,6 +220,9 @@ function cacheHandlers(queryClient: QueryClient, { invalidate, invalidateSlowly 
   return {
     'chart.updated': ({ chart }) => {
       applyChartUpdate(queryClient, chart);
+      // Its table may have been saved, confirmed or set back: the editor and the group pages show that.
+      invalidate(queryKeys.charts.table(chart.id));
+      invalidate(queryKeys.charts.groups());
       // A decided type leaves the triage (and a new job's count); an undone one comes back.
       invalidate(queryKeys.chartTypes.triages());
       invalidate(queryKeys.chartTypes.plans());

@@ -35,6 +35,13 @@ function ExtractionProgress({ job, compact }: { job: ExtractionJob; compact: boo
           <dd>{job.attempts}</dd>
         </div>
         <UsageFigures run={job} />
+        <div title="Of the prompt tokens, those the images took: estimated from each image's size by the model's vision encoder (each request sends its image again)">
+          <dt>Image tokens (est.)</dt>
+          <dd data-testid="extraction-image-tokens">
+            {job.image_tokens === null ? `unknown for ${job.model}` : `~${job.image_tokens.toLocaleString('en-US')}`}
+            {job.image_cost !== null && ` (~$${job.image_cost.toFixed(4)})`}
+          </dd>
+        </div>
       </dl>
       {!job.priced && <p className="muted small">{job.model} is not in the price table: the cost shown is 0 for its calls.</p>}
       {job.error && <p className="error">Stopped on an error: {job.error}</p>}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { UpdateSettingsRequestSchema, type UpdateSettingsRequest } from '@shared/api/settings';
 import { CONSENSUS_RULES, ConsensusRuleSchema, type ConsensusRule } from '@shared/domain/review';
-import type { Settings } from '@shared/settings';
+import { ImageDetailSchema, type ImageDetail, type Settings } from '@shared/settings';
 import { errorMessage } from '../../api/http';
 import { Field } from '../../ui/field';
 import { fieldErrorsOf, parseForm, serverFieldMessage, serverFieldOf, type FieldErrors } from '../../ui/form-errors';
@@ -64,7 +64,21 @@ const UPLOAD_NUMBER_FIELDS = [
   { key: 'upload_max_entries', label: 'Upload: most files in a zip', step: '1000', hint: 'A ChartQA split has three files per chart.' },
 ] as const;
 
-const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, CONTROL_SHARE_FIELD, CHANGE_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD, ...UPLOAD_NUMBER_FIELDS];
+/** Vision requests: the size images are sent at (server/llm/vision-image.ts). */
+const VISION_SIDE_FIELD = {
+  key: 'vision_max_side',
+  label: 'Vision image: longest side (px)',
+  step: '1',
+  hint: 'Chart images larger than this are scaled down (never up) before extraction and chart-type requests: the endpoint bills the pixels it is sent. 1568 keeps a 30-row chart legible.',
+} as const;
+
+const DETAIL_LABELS: Record<ImageDetail, string> = {
+  high: 'High: 512-px tiles of the whole image (small print legible)',
+  low: 'Low: one 512-px copy, a flat 85 tokens on OpenAI models',
+  auto: 'Auto: the endpoint chooses',
+};
+
+const ALL_NUMBER_FIELDS = [...NUMBER_FIELDS, VISION_SIDE_FIELD, CONTROL_SHARE_FIELD, CHANGE_SHARE_FIELD, ...REVIEW_NUMBER_FIELDS, SESSION_IDLE_FIELD, ...UPLOAD_NUMBER_FIELDS];
 
 type NumberKey = (typeof ALL_NUMBER_FIELDS)[number]['key'];
 
@@ -81,6 +95,7 @@ type Draft = {
   generation_model: string;
   judge_model: string;
   extraction_model: string;
+  vision_detail: ImageDetail;
   consensus_rule: ConsensusRule;
   keep_items_with_errors: boolean;
   prices: PriceRow[];
@@ -98,6 +113,7 @@ function toDraft(settings: Settings): Draft {
     generation_model: settings.generation_model,
     judge_model: settings.judge_model,
     extraction_model: settings.extraction_model,
+    vision_detail: settings.vision_detail,
     consensus_rule: settings.consensus_rule,
     keep_items_with_errors: settings.keep_items_with_errors,
     prices,
@@ -116,6 +132,7 @@ function changedKeys(draft: Draft, saved: Settings): Record<string, unknown> {
     generation_model: draft.generation_model.trim(),
     judge_model: draft.judge_model.trim(),
     extraction_model: draft.extraction_model.trim(),
+    vision_detail: draft.vision_detail,
     consensus_rule: draft.consensus_rule,
     keep_items_with_errors: draft.keep_items_with_errors,
   };
@@ -284,6 +301,30 @@ function SettingsEditor({ settings }: { settings: Settings }) {
               value={draft.extraction_model}
               onChange={(event) => set('extraction_model', event.target.value)}
             />
+          )}
+        </Field>
+        <Field label={VISION_SIDE_FIELD.label} error={errorFor(VISION_SIDE_FIELD.key)} hint={VISION_SIDE_FIELD.hint}>
+          {(control) => (
+            <input {...control} name={VISION_SIDE_FIELD.key} type="number" step={VISION_SIDE_FIELD.step} value={draft[VISION_SIDE_FIELD.key]} onChange={(event) => set(VISION_SIDE_FIELD.key, event.target.value)} />
+          )}
+        </Field>
+        <Field label="Vision image: detail for table extraction" error={errorFor('vision_detail')} hint="Chart-type requests always use low detail.">
+          {(control) => (
+            <select
+              {...control}
+              name="vision_detail"
+              value={draft.vision_detail}
+              onChange={(event) => {
+                const detail = ImageDetailSchema.safeParse(event.target.value);
+                if (detail.success) set('vision_detail', detail.data);
+              }}
+            >
+              {ImageDetailSchema.options.map((detail) => (
+                <option key={detail} value={detail}>
+                  {DETAIL_LABELS[detail]}
+                </option>
+              ))}
+            </select>
           )}
         </Field>
         {NUMBER_FIELDS.map(({ key, label, step }) => (

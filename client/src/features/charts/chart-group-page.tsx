@@ -14,9 +14,53 @@ import { BackLink, RecordPage } from '../../ui/record-page';
 import { useFieldErrors } from '../../ui/use-field-errors';
 import { DataTableView } from '../../views/data-table-view';
 import { useAddGroupQuestion, useChartGroup, useDeleteChartGroup, useUpdateChartGroup } from './chart-groups-api';
+import { TABLE_KEYS, TableEditorSection } from './table-editor/table-editor-section';
 
 const SHORTCUTS = [{ keys: ['Esc'], action: 'back to the groups' }];
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
+const CONFIRM_SHORTCUTS = [
+  { keys: ['j', '→'], action: 'next chart' },
+  { keys: ['k', '←'], action: 'previous chart' },
+  { keys: [TABLE_KEYS.confirm], action: 'confirm its table' },
+  { keys: [TABLE_KEYS.edit], action: 'edit its table' },
+];
+
+/**
+ * A group's tables confirmed in one place: one chart at a time, its original beside the drawing
+ * of its table (the table editor, with its confirm, edit and set-back), stepped through by keyboard.
+ * Items over the group are verified only once every chart's table is confirmed.
+ */
+function GroupConfirm({ charts }: { charts: GroupChart[] }) {
+  const [chosen, setChosen] = useState(() => Math.max(0, charts.findIndex((chart) => chart.data_table !== null && !chart.table_confirmed)));
+  const index = Math.min(chosen, charts.length - 1);
+  const chart = charts[index];
+  const go = (next: number) => setChosen(Math.min(Math.max(next, 0), charts.length - 1));
+  useHotkeys({ j: () => go(index + 1), ArrowRight: () => go(index + 1), k: () => go(index - 1), ArrowLeft: () => go(index - 1) });
+  if (!chart) return null;
+  const confirmed = charts.filter((c) => c.data_table !== null && c.table_confirmed).length;
+  const name = chart.title ?? chart.imgname;
+  return (
+    <section className="panel group-confirm" aria-labelledby="group-confirm-heading" data-testid="group-confirm">
+      <h2 id="group-confirm-heading">Confirm the charts’ tables</h2>
+      <ShortcutHint shortcuts={CONFIRM_SHORTCUTS} />
+      <div className="group-confirm-bar">
+        <button type="button" onClick={() => go(index - 1)} disabled={index === 0}>
+          Previous chart
+        </button>
+        <span data-testid="group-confirm-position">
+          Chart {chart.position} of {charts.length}: <Link to={`/charts/${chart.chart_id}`}>{name}</Link>
+        </span>
+        <button type="button" onClick={() => go(index + 1)} disabled={index === charts.length - 1}>
+          Next chart
+        </button>
+        <span className="muted" data-testid="group-confirm-count">
+          {confirmed} of {charts.length} tables confirmed
+        </span>
+      </div>
+      <TableEditorSection key={chart.chart_id} chartId={chart.chart_id} chartType={chart.chart_type} canEdit keys />
+    </section>
+  );
+}
 
 /** One chart of the group, in its place: its image (or the drawing of its table), and its table or how to get one. */
 function GroupChartCard({ chart }: { chart: GroupChart }) {
@@ -42,7 +86,7 @@ function GroupChartCard({ chart }: { chart: GroupChart }) {
       {chart.data_table ? (
         <>
           <DataTableView table={chart.data_table} />
-          {!chart.table_confirmed && <p className="muted small">Table not confirmed: confirm it on the chart's page to verify items over the group.</p>}
+          {!chart.table_confirmed && <p className="muted small">Table not confirmed: confirm it (above, or on the chart's page) to verify items over the group.</p>}
         </>
       ) : (
         <p className="muted" data-testid="group-chart-no-table">
@@ -164,6 +208,7 @@ function GroupView({ detail, back }: { detail: ChartGroupDetailResponse; back: R
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
       {curator && <RenameForm key={group.name} groupId={group.id} name={group.name} />}
+      {curator && charts.length > 0 && <GroupConfirm charts={charts} />}
 
       <div className="group-charts" data-testid="group-charts" style={{ display: 'grid', gap: '1rem', gridTemplateColumns: `repeat(${Math.min(charts.length, 2)}, minmax(0, 1fr))` }}>
         {charts.map((chart) => (

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { roleAtLeast } from '@shared/domain/roles';
 import type { ChartDetail, FactualQa } from '@shared/api/charts';
@@ -8,6 +8,7 @@ import { ShortcutHint } from '../../keyboard/shortcut-hint';
 import { useHotkeys } from '../../keyboard/use-hotkeys';
 import { DrawnChartNote } from '../../ui/drawn-chart-note';
 import { BackLink, RecordPage } from '../../ui/record-page';
+import { ChartOriginal } from './chart-original';
 import { ChartTypeControl } from './chart-type-control';
 import { chartImageUrl, useChart } from '../../api/charts-api';
 import { DataTableView } from '../../views/data-table-view';
@@ -26,10 +27,8 @@ function parseId(param: string | undefined): number | null {
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
+/** The chart's one original on the page: shown beside its redraw in the table editor. */
 function ChartImage({ chart }: { chart: ChartDetail }) {
-  const src = chartImageUrl(chart);
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const name = chart.title ?? chart.imgname;
   if (chart.image_missing) {
     // A benchmark chart whose image was not imported: there is nothing to show (nor to draw, without a table).
     return (
@@ -41,20 +40,12 @@ function ChartImage({ chart }: { chart: ChartDetail }) {
     );
   }
   return (
-    <figure className="chart-figure">
-      {failedSrc === src ? (
-        <p className="error" role="alert">
-          The image could not be loaded.
-        </p>
-      ) : (
-        <img src={src} alt={`Chart: ${name}`} onError={() => setFailedSrc(src)} data-testid="chart-image" />
-      )}
-      {!chart.has_image && (
-        <figcaption>
-          <DrawnChartNote />
-        </figcaption>
-      )}
-    </figure>
+    <ChartOriginal
+      src={chartImageUrl(chart)}
+      alt={`Chart: ${chart.title ?? chart.imgname}`}
+      testId="chart-image"
+      caption={chart.has_image ? 'Original' : <DrawnChartNote />}
+    />
   );
 }
 
@@ -72,8 +63,10 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
         <ShortcutHint shortcuts={SHORTCUTS} />
       </header>
 
-      <div className="chart-overview">
-        <ChartImage chart={detail} />
+      {/* The table and the image first: comparing them is what a curator comes here to do. */}
+      <TableEditorSection key={`table-${detail.id}`} chartId={detail.id} chartType={detail.chart_type} typeSource={detail.type_source} canEdit={roleAtLeast(user.role, 'curator')} original={<ChartImage chart={detail} />} />
+
+      <div className="chart-details">
         <dl className="meta">
           <dt>imgname</dt>
           <dd className="mono">{detail.imgname}</dd>
@@ -127,8 +120,6 @@ function ChartView({ detail, qas, back }: { detail: ChartDetail; qas: FactualQa[
           </>
         )}
       </section>
-
-      <TableEditorSection key={`table-${detail.id}`} chartId={detail.id} chartType={detail.chart_type} typeSource={detail.type_source} canEdit={roleAtLeast(user.role, 'curator')} />
 
       {detail.data_table !== null && <TryItPanel key={detail.id} table={detail.data_table} chartType={detail.chart_type} />}
 

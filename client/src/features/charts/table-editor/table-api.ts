@@ -17,10 +17,13 @@ function useTableWrite<A>(id: number, write: (arg: A) => Promise<{ table: SaveTa
       queryClient.setQueryData(queryKeys.charts.table(id), table);
       void queryClient.invalidateQueries({ queryKey: queryKeys.charts.detail(id) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.charts.lists() });
+      // A group page shows whether each of its charts' tables is confirmed.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.charts.groups() });
     },
   });
 }
 
 export const useSaveTable = (id: number) => useTableWrite(id, (body: EditedTable) => call(tablesApi.save, { params: { id }, body }));
 export const useConfirmTable = (id: number) => useTableWrite(id, () => call(tablesApi.confirm, { params: { id } }));
+export const useUnconfirmTable = (id: number) => useTableWrite(id, () => call(tablesApi.unconfirm, { params: { id } }));
 export const useExtractTable = (id: number) => useTableWrite(id, () => call(tablesApi.extract, { params: { id } }));

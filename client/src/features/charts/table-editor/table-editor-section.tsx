@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { dataTableToEdited, editedToDataTable, EditedTableSchema, type ChartTable, type EditedTable } from '@shared/api/tables';
 import { CHART_TYPE_LABELS, type ChartType, type TypeSource } from '@shared/domain/chart-types';
 import { withTableReading } from '@shared/chart-spec/drawing-style';
@@ -8,7 +8,9 @@ import { errorMessage } from '../../../api/http';
 import { CounterfactualChart } from '../../../views/counterfactual-chart';
 import { parsePastedTable } from './csv-paste';
 import { TableGrid } from './table-grid';
-import { useChartTable, useConfirmTable, useExtractTable, useSaveTable } from './table-api';
+import { useChartTable, useConfirmTable, useExtractTable, useSaveTable, useUnconfirmTable } from './table-api';
+import { useHotkeys } from '../../../keyboard/use-hotkeys';
+import { ChartOriginal } from '../chart-original';
 import { parseForm } from '../../../ui/form-errors';
 import { fieldLabel } from '@shared/issue-words';
 
@@ -31,17 +33,30 @@ function draftProblem(draft: EditedTable): string | null {
   return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
 }
 
-type SectionProps = { chartId: number; chartType: ChartType; typeSource?: TypeSource; canEdit: boolean };
+type SectionProps = {
+  chartId: number;
+  chartType: ChartType;
+  typeSource?: TypeSource;
+  canEdit: boolean;
+  /** The original as the page shows it (the chart page's own figure); by default the stored image. */
+  original?: ReactNode;
+  /** Binds TABLE_KEYS (confirm, edit) while no draft is open: a page that shows one chart's table at a time. */
+  keys?: boolean;
+};
+
+/** The editor's single-key shortcuts, for pages that bind them (the group page's confirming). */
+export const TABLE_KEYS = { confirm: 'c', edit: 'e' } as const;
 
 /**
  * The chart's table beside its image: where it came from, whether it is confirmed, and for
  * curators an editable grid (rows and series added or removed, CSV pasted), with the chart
  * drawn from the table next to the original so a wrong value shows; Save confirms.
  */
-export function TableEditorSection({ chartId, chartType, typeSource, canEdit }: SectionProps) {
+export function TableEditorSection({ chartId, chartType, typeSource, canEdit, original, keys = false }: SectionProps) {
   const query = useChartTable(chartId);
   const save = useSaveTable(chartId);
   const confirm = useConfirmTable(chartId);
+  const unconfirm = useUnconfirmTable(chartId);
   const extract = useExtractTable(chartId);
   const [draft, setDraft] = useState<EditedTable | null>(null);
   const [paste, setPaste] = useState<string | null>(null);
@@ -54,9 +69,38 @@ export function TableEditorSection({ chartId, chartType, typeSource, canEdit }: 
     return current?.data_table ?? null;
   }, [draft, problem, current]);
 
-  if (!current) return query.isError ? <p className="error" role="alert">Could not load the table: {errorMessage(query.error)}</p> : null;
-  const pending = save.isPending || confirm.isPending || extract.isPending;
-  const failed = [save, confirm, extract].find((m) => m.isError)?.error;
+  const pending = save.isPending || confirm.isPending || unconfirm.isPending || extract.isPending;
+  const canConfirm = canEdit && draft === null && !pending && current !== undefined && current.data_table !== null && !current.table_confirmed;
+  const startEditing = () => {
+    if (!current) return;
+    setDraft(current.data_table ? dataTableToEdited(current.data_table, current.title) : { ...STARTER, title: current.title });
+  };
+  useHotkeys(
+    keys && canEdit && draft === null && current !== undefined
+      ? {
+          [TABLE_KEYS.confirm]: () => {
+            if (canConfirm) confirm.mutate(undefined);
+          },
+          [TABLE_KEYS.edit]: () => {
+            if (!pending) startEditing();
+          },
+        }
+      : {},
+  );
+
+  if (!current) {
+    if (!query.isError) return null;
+    // The page's original still shows: it does not depend on the table.
+    return (
+      <>
+        <p className="error" role="alert">
+          Could not load the table: {errorMessage(query.error)}
+        </p>
+        {original}
+      </>
+    );
+  }
+  const failed = [save, confirm, unconfirm, extract].find((m) => m.isError)?.error;
   const canExtract = current.has_image && (current.data_table === null || (current.table_source === 'extracted' && !current.table_confirmed));
 
   const applyPaste = () => {
@@ -82,11 +126,15 @@ export function TableEditorSection({ chartId, chartType, typeSource, canEdit }: 
           </span>
         )}
       </p>
-      <div className="chart-overview">
-        <figure className="chart-figure">
-          {current.has_image ? <img src={chartImageUrl({ id: chartId, has_image: true, chart_type: chartType })} alt="The original chart image" data-testid="table-editor-image" /> : <p className="muted">No stored image: the chart is drawn from its table.</p>}
-          <figcaption>Original</figcaption>
-        </figure>
+      <div className="chart-compare">
+        {original ??
+          (current.has_image ? (
+            <ChartOriginal src={chartImageUrl({ id: chartId, has_image: true, chart_type: chartType })} alt="The original chart image" testId="table-editor-image" caption="Original" />
+          ) : (
+            <figure className="chart-figure">
+              <p className="muted">No stored image: the chart is drawn from its table.</p>
+            </figure>
+          ))}
         <figure className="chart-figure">
           {drawn ? (
             <CounterfactualChart table={drawn} chartType={chartType} title={draft ? draft.title : current.title} style={withTableReading(null, drawn)} label="The chart drawn from the table" testId="table-drawn-chart" />
@@ -104,12 +152,18 @@ export function TableEditorSection({ chartId, chartType, typeSource, canEdit }: 
               {extract.isPending ? 'Extracting…' : current.data_table === null ? 'Extract from image' : 'Extract again'}
             </button>
           )}
-          <button type="button" disabled={pending} onClick={() => setDraft(current.data_table ? dataTableToEdited(current.data_table, current.title) : { ...STARTER, title: current.title })}>
+          <button type="button" disabled={pending} onClick={startEditing}>
             {current.data_table ? 'Edit table' : 'Type in a table'}
           </button>
           {current.data_table !== null && !current.table_confirmed && (
             <button type="button" className="primary" disabled={pending} onClick={() => confirm.mutate(undefined)}>
               {typeSource === 'extracted' ? 'Confirm table and type' : 'Confirm table'}
+            </button>
+          )}
+          {current.data_table !== null && current.table_confirmed && (
+            // Nothing is verified on an unconfirmed table: a confirmation found wrong can be taken back.
+            <button type="button" disabled={pending} onClick={() => unconfirm.mutate(undefined)}>
+              Set back to unconfirmed
             </button>
           )}
         </div>

@@ -1,0 +1,52 @@
+import sharp from 'sharp';
+import type { ImageDetail } from '../../shared/settings';
+import { imageMediaType } from '../import/benchmark-image';
+import type { ImageSize } from './image-tokens';
+
+/**
+ * The one way a chart image goes into a vision request: scaled down (never up) so its longest
+ * side is at most the `vision_max_side` setting, in its own format, as a base64 data URL with
+ * the `detail` asked for. An endpoint reads the pixels it is sent and bills for them, so a
+ * 3400×2400 chart sent whole buys tokens no encoder uses.
+ */
+
+/** OpenAI reads a `low` detail image as a 512-px copy: sending more is bytes for nothing. */
+const LOW_DETAIL_SIDE = 512;
+
+export interface VisionImageOptions {
+  maxSide: number;
+  detail: ImageDetail;
+}
+
+export interface VisionImage {
+  /** `data:<media type>;base64,…` */
+  url: string;
+  detail: ImageDetail;
+  /** As sent. */
+  size: ImageSize;
+  /** As stored. */
+  original: ImageSize;
+}
+
+/** The size that fits `size` within `maxSide` on its longest side, aspect kept; `size` itself when it fits already. */
+export function fitWithin(size: ImageSize, maxSide: number): ImageSize {
+  const longest = Math.max(size.width, size.height);
+  if (longest <= maxSide) return size;
+  const scale = maxSide / longest;
+  return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+}
+
+export async function prepareVisionImage(image: Buffer, options: VisionImageOptions): Promise<VisionImage> {
+  const mediaType = imageMediaType(image) ?? 'image/png';
+  const meta = await sharp(image).metadata();
+  if (!meta.width || !meta.height) throw new Error(`a chart image (${mediaType}, ${image.length} bytes) has no readable size`);
+  const original = { width: meta.width, height: meta.height };
+  const maxSide = options.detail === 'low' ? Math.min(options.maxSide, LOW_DETAIL_SIDE) : options.maxSide;
+  const size = fitWithin(original, maxSide);
+  if (size === original) return { url: dataUrl(mediaType, image), detail: options.detail, size, original };
+  const resized = sharp(image).resize({ width: size.width, height: size.height, fit: 'fill' });
+  const bytes = mediaType === 'image/jpeg' ? await resized.jpeg({ quality: 90 }).toBuffer() : await resized.png().toBuffer();
+  return { url: dataUrl(mediaType === 'image/jpeg' ? 'image/jpeg' : 'image/png', bytes), detail: options.detail, size, original };
+}
+
+const dataUrl = (mediaType: string, bytes: Buffer) => `data:${mediaType};base64,${bytes.toString('base64')}`;
