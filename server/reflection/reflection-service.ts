@@ -97,16 +97,17 @@ export class FeedbackLoop {
   }
 
   /**
-   * After an item is decided: retire a failing proposal, or reflect once enough new decisions
-   * came in. An item that does not speak for its proposal (a reviewer's own, or one performing
-   * another operation) moves neither.
+   * After an item is decided: retire a failing proposal; the proposal to reflect on automatically
+   * when enough new decisions came in (for `ReflectionBatches.startAutomatic`, a job), else null.
+   * An item that does not speak for its proposal (a reviewer's own, or one performing another
+   * operation) moves neither.
    */
-  itemDecided(itemId: number): void {
+  itemDecided(itemId: number): number | null {
     const { db } = this.ctx;
     const proposalId = proposalSpokenFor(db, itemId);
-    if (proposalId === null) return;
+    if (proposalId === null) return null;
     const proposal = getProposal(db, proposalId);
-    if (!proposal || proposal.status !== 'active') return;
+    if (!proposal || proposal.status !== 'active') return null;
     const settings = getSettings(db);
     const counts = decisionCounts(db, proposalId);
     if (counts.decided >= settings.retire_min_decisions && counts.accepted / counts.decided <= settings.retire_max_pass_rate) {
@@ -115,10 +116,7 @@ export class FeedbackLoop {
       if (retired) this.ctx.publish('proposal.updated', { proposal: retired });
       this.ctx.logger.info({ proposalId, decided: counts.decided, accepted: counts.accepted }, 'retired a proposal whose items keep failing');
     }
-    if (settings.auto_reflect && counts.decided - counts.reflected >= settings.reflection_min_decisions && !this.inFlight.has(proposalId)) {
-      this.reflect(proposalId, 'auto', null).catch((error: unknown) => {
-        this.ctx.logger.warn({ err: error, proposalId }, 'automatic reflection failed');
-      });
-    }
+    const due = settings.auto_reflect && counts.decided - counts.reflected >= settings.reflection_min_decisions && !this.inFlight.has(proposalId);
+    return due ? proposalId : null;
   }
 }

@@ -1,0 +1,65 @@
+import type { ImportReport } from '../../shared/api/import';
+import type { SplitSummary } from '../../shared/api/splits';
+import type { ItemStatus } from '../../shared/domain/generation';
+import type { LeaseEndReason } from '../../shared/domain/review';
+
+/** A lease that ended without a review: its holder, and why when the workbench ended it. */
+export interface EndedLease {
+  readonly item_id: number;
+  readonly reviewer_id: number;
+  readonly reason?: LeaseEndReason;
+}
+
+/**
+ * What a command's write did, as the command says it inside its transaction: event name →
+ * payload. Subscribers (`subscribers.ts`) turn these into after-effects; a command never
+ * publishes, audits or calls another domain itself. Names read `entity.pastTenseVerb`, like the
+ * socket events (`shared/events.ts`) several of them become, which stay the clients' contract.
+ */
+export interface DomainEventMap {
+  /** A reviewer took the item (a resumed lease is no claim). */
+  'item.claimed': { readonly item_id: number; readonly reviewer_id: number };
+  /** A reviewer fetched their next item ahead of deciding the one they hold. */
+  'item.prefetched': { readonly item_id: number; readonly reviewer_id: number };
+  /** The holder gave the lease back. */
+  'lease.released': { readonly item_id: number };
+  /** Leases ended without a review: expired, or ended by a curator's or an admin's change. */
+  'leases.ended': { readonly leases: readonly EndedLease[] };
+  /** A reviewer's review (of a regular or a gold item) was stored. */
+  'item.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly review_id: number };
+  /**
+   * The item's status changed by review: a submit, an undo, an adjudication, a re-queue or a
+   * change of the reviews per item. `sealed_from`: the reviewers not to be told (blind review).
+   */
+  'item.decided': { readonly item_id: number; readonly status: ItemStatus; readonly sealed_from: readonly number[] };
+  /** A gold item's review was compared with gold: its status did not change; `shown` is what its reviewer sees. */
+  'gold.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly shown: ItemStatus };
+  /** A gold review was taken back: the item is its reviewer's task again. */
+  'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
+  /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
+  'assignment.changed': { readonly items: number };
+  'split.updated': { readonly split: SplitSummary };
+  'split.deleted': { readonly name: string };
+  'split.imported': { readonly report: ImportReport };
+}
+
+export type DomainEventType = keyof DomainEventMap;
+
+/** One event: its type and its payload, as the union a subscriber of several types can narrow. */
+export type DomainEvent = { [T in DomainEventType]: { readonly type: T; readonly payload: DomainEventMap[T] } }[DomainEventType];
+
+/** Every event type, in the order the subscriber table lists them. */
+export const DOMAIN_EVENT_TYPES = [
+  'item.claimed',
+  'item.prefetched',
+  'lease.released',
+  'leases.ended',
+  'item.reviewed',
+  'item.decided',
+  'gold.reviewed',
+  'gold.undone',
+  'assignment.changed',
+  'split.updated',
+  'split.deleted',
+  'split.imported',
+] as const satisfies readonly DomainEventType[];

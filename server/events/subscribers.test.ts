@@ -1,0 +1,44 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database';
+import { DOMAIN_EVENT_TYPES } from './domain-events';
+import { DomainEvents } from './event-bus';
+import { registerSubscribers } from './subscribers';
+
+/**
+ * The after-effects of every domain event, as `registerSubscribers` (the one place) wires them at
+ * start-up. An effect added, dropped or moved changes this table: review it here.
+ */
+describe('domain event subscribers', () => {
+  it('are, per event and phase, exactly these', () => {
+    const db = openDatabase(':memory:');
+    const events = new DomainEvents(db, pino({ level: 'silent' }));
+    const unused = () => {
+      throw new Error('not called: only the table is read');
+    };
+    registerSubscribers(events, {
+      publish: unused,
+      reviewEvents: { claimed: unused, prefetched: unused, released: unused, decided: unused, reviewed: unused, goldReviewed: unused, goldUndone: unused, expired: unused },
+      feedbackLoop: { itemDecided: unused },
+      reflectionBatches: { startAutomatic: unused },
+    });
+    const after = (...names: string[]) => ({ in_transaction: [], after_commit: names });
+    expect(events.table()).toEqual({
+      'item.claimed': after('socket: item.claimed'),
+      'item.prefetched': after('socket: queue counts'),
+      'lease.released': after('socket: item.released'),
+      'leases.ended': after('socket: lease.expired to holders, item.released'),
+      'item.reviewed': after("socket: review.submitted to the reviewer's tabs"),
+      'item.decided': after('socket: item.decided, sealed', 'reflection: retire or start automatic reflection'),
+      'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
+      'gold.undone': after('socket: in review again, claimed'),
+      'assignment.changed': after('socket: assignment.changed'),
+      'split.updated': after('socket: split.updated'),
+      'split.deleted': after('socket: split.deleted'),
+      'split.imported': after('socket: charts.imported'),
+    });
+    // An event nobody subscribes to is dead weight, or an after-effect forgotten.
+    expect(Object.keys(events.table()).sort()).toEqual([...DOMAIN_EVENT_TYPES].sort());
+    db.close();
+  });
+});

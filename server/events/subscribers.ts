@@ -1,0 +1,44 @@
+import type { AppContext } from '../app-context';
+import type { FeedbackLoop } from '../reflection/reflection-service';
+import type { ReflectionBatches } from '../reflection/reflection-batches';
+import type { ReviewEvents } from '../review/review-events';
+import type { DomainEvents } from './event-bus';
+
+/** What the after-effects reach: sockets (through `publish` and review's throttled events) and the feedback loop. */
+export interface SubscriberTargets {
+  readonly publish: AppContext['publish'];
+  readonly reviewEvents: Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'reviewed' | 'goldReviewed' | 'goldUndone' | 'expired'>;
+  readonly feedbackLoop: Pick<FeedbackLoop, 'itemDecided'>;
+  readonly reflectionBatches: Pick<ReflectionBatches, 'startAutomatic'>;
+}
+
+const settled = (status: string) => status === 'accepted' || status === 'rejected';
+
+/**
+ * Every after-effect of every domain event, in one place (`subscribers.test.ts` pins the table):
+ * an effect added anywhere else is a second way to do it.
+ */
+export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
+  const { publish, reviewEvents: review } = to;
+
+  events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
+  events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());
+  events.on('lease.released', 'after_commit', 'socket: item.released', (e) => review.released(e.item_id));
+  events.on('leases.ended', 'after_commit', 'socket: lease.expired to holders, item.released', (e) => review.expired(e.leases));
+  events.on('item.reviewed', 'after_commit', "socket: review.submitted to the reviewer's tabs", (e) => review.reviewed(e.item_id, e.reviewer_id, e.review_id));
+  events.on('item.decided', 'after_commit', 'socket: item.decided, sealed', (e) => review.decided(e.item_id, e.status, e.sealed_from));
+  // Review settles an item, the feedback loop takes it from there: review imports no reflection.
+  events.on('item.decided', 'after_commit', 'reflection: retire or start automatic reflection', (e) => {
+    if (!settled(e.status)) return;
+    const due = to.feedbackLoop.itemDecided(e.item_id);
+    if (due !== null) to.reflectionBatches.startAutomatic(due);
+  });
+  events.on('gold.reviewed', 'after_commit', 'socket: item.released, gold shown to its reviewer', (e) => review.goldReviewed(e.item_id, e.reviewer_id, e.shown));
+  events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
+
+  events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
+
+  events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
+  events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
+  events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
+}
