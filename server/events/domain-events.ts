@@ -40,7 +40,8 @@ export interface DomainEventMap {
   'assignment.changed': { readonly items: number };
   'split.updated': { readonly split: SplitSummary };
   'split.deleted': { readonly name: string };
-  'split.imported': { readonly report: ImportReport };
+  /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
+  'split.imported': { readonly report: ImportReport; readonly actor_id: number | null };
 }
 
 export type DomainEventType = keyof DomainEventMap;

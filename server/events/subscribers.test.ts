@@ -21,6 +21,7 @@ describe('domain event subscribers', () => {
       reviewEvents: { claimed: unused, prefetched: unused, released: unused, decided: unused, reviewed: unused, goldReviewed: unused, goldUndone: unused, expired: unused },
       feedbackLoop: { itemDecided: unused },
       reflectionBatches: { startAutomatic: unused },
+      chartTypeJobs: { launchAfterImport: unused },
     });
     const after = (...names: string[]) => ({ in_transaction: [], after_commit: names });
     expect(events.table()).toEqual({
@@ -35,7 +36,7 @@ describe('domain event subscribers', () => {
       'assignment.changed': after('socket: assignment.changed'),
       'split.updated': after('socket: split.updated'),
       'split.deleted': after('socket: split.deleted'),
-      'split.imported': after('socket: charts.imported'),
+      'split.imported': after('socket: charts.imported', 'chart types: launch the vision job'),
     });
     // An event nobody subscribes to is dead weight, or an after-effect forgotten.
     expect(Object.keys(events.table()).sort()).toEqual([...DOMAIN_EVENT_TYPES].sort());

@@ -1,15 +1,17 @@
 import type { AppContext } from '../app-context';
+import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
 import type { FeedbackLoop } from '../reflection/reflection-service';
 import type { ReflectionBatches } from '../reflection/reflection-batches';
 import type { ReviewEvents } from '../review/review-events';
 import type { DomainEvents } from './event-bus';
 
-/** What the after-effects reach: sockets (through `publish` and review's throttled events) and the feedback loop. */
+/** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
   readonly publish: AppContext['publish'];
   readonly reviewEvents: Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'reviewed' | 'goldReviewed' | 'goldUndone' | 'expired'>;
   readonly feedbackLoop: Pick<FeedbackLoop, 'itemDecided'>;
   readonly reflectionBatches: Pick<ReflectionBatches, 'startAutomatic'>;
+  readonly chartTypeJobs: Pick<ChartTypeJobs, 'launchAfterImport'>;
 }
 
 const settled = (status: string) => status === 'accepted' || status === 'rejected';
@@ -41,4 +43,6 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
   events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
   events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
+  // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
+  events.on('split.imported', 'after_commit', 'chart types: launch the vision job', (e) => void to.chartTypeJobs.launchAfterImport(e.report.split, e.actor_id));
 }

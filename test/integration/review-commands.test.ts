@@ -59,6 +59,7 @@ beforeEach(() => {
     reviewEvents: recorder,
     feedbackLoop: { itemDecided: (itemId) => (effects.push(`onDecided ${itemId}`), null) },
     reflectionBatches: { startAutomatic: (proposalId) => effects.push(`reflect on ${proposalId}`) },
+    chartTypeJobs: { launchAfterImport: () => null },
   });
   commands = new ReviewCommands(db, events);
 });
