@@ -1,4 +1,6 @@
+import type { ChartGroupChange } from '../../shared/events';
 import type { ImportReport } from '../../shared/api/import';
+import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { LeaseEndReason } from '../../shared/domain/review';
@@ -38,6 +40,12 @@ export interface DomainEventMap {
   'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
   'assignment.changed': { readonly items: number };
+  /** Proposals entered the pool (seeds, Stage 1, revisions; duplicates too: the Pool page lists them). */
+  'proposals.added': { readonly proposals: readonly Proposal[] };
+  /** A proposal's text or status changed: a curator's edit, or retired for failing items. */
+  'proposal.changed': { readonly proposal: Proposal };
+  /** A chart group was created, edited, given a question or deleted; `chart_ids`: the charts whose pages show it. */
+  'chart_group.changed': { readonly group_id: number; readonly change: ChartGroupChange; readonly chart_ids: readonly number[] };
   'split.updated': { readonly split: SplitSummary };
   'split.deleted': { readonly name: string };
   /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
@@ -60,6 +68,9 @@ export const DOMAIN_EVENT_TYPES = [
   'gold.reviewed',
   'gold.undone',
   'assignment.changed',
+  'proposals.added',
+  'proposal.changed',
+  'chart_group.changed',
   'split.updated',
   'split.deleted',
   'split.imported',

@@ -27,7 +27,8 @@ export interface DomainEventEmitter {
 /**
  * One database's domain events: commands `emit` inside their write transaction, subscribers
  * (registered in one place, `subscribers.ts`) react in their phase. An event emitted outside any
- * transaction is its own: the in-transaction subscribers get one, the others run after it.
+ * transaction (its write committed by another connection, a worker thread's) is its own: the
+ * in-transaction subscribers get one, the others run after it.
  */
 export class DomainEvents implements DomainEventEmitter {
   private readonly subscribers: Subscribers = {};
@@ -53,8 +54,9 @@ export class DomainEvents implements DomainEventEmitter {
       const later = list.filter((subscriber) => subscriber.phase === 'after_commit');
       if (later.length > 0) afterCommit(this.db, () => this.runAfterCommit(type, later, payload));
     };
-    // Inside the command's write its subscribers join it; alone, the event is one write of its own.
-    if (this.db.inTransaction) dispatch();
+    // Inside the command's write its subscribers join it. Alone, the event is a write of its own
+    // only when a subscriber writes: taking the write lock to tell sockets would wait on any writer.
+    if (this.db.inTransaction || !list.some((subscriber) => subscriber.phase === 'in_transaction')) dispatch();
     else immediateTransaction(this.db, dispatch);
   }
 

@@ -40,6 +40,14 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
 
   events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
 
+  events.on('proposals.added', 'after_commit', 'socket: proposal.created', (e) => {
+    for (const proposal of e.proposals) publish('proposal.created', { proposal });
+  });
+  events.on('proposal.changed', 'after_commit', 'socket: proposal.updated', (e) => publish('proposal.updated', { proposal: e.proposal }));
+  events.on('chart_group.changed', 'after_commit', 'socket: chart_group.changed', (e) =>
+    publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
+  );
+
   events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
   events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
   events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
