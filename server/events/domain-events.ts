@@ -1,5 +1,7 @@
 import type { ChartGroupChange } from '../../shared/events';
 import type { ImportReport } from '../../shared/api/import';
+import type { ItemComment } from '../../shared/api/item-discussion';
+import type { ItemSummary } from '../../shared/api/items';
 import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
@@ -40,6 +42,15 @@ export interface DomainEventMap {
   'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
   'assignment.changed': { readonly items: number };
+  /** A person wrote an item by hand (generated items are announced by their runs). */
+  'item.created': { readonly item: ItemSummary };
+  /** A curator edited the item's assumption, question or answer (verified again in the same write). */
+  'item.edited': { readonly item_id: number };
+  /**
+   * A comment on an item. `staff_only`: blind to some reviewer, so pushed to curators (and its
+   * author's own pages) only; `notify`: the users it mentions who may read it, its author aside.
+   */
+  'comment.posted': { readonly comment: ItemComment; readonly staff_only: boolean; readonly author_id: number; readonly notify: readonly number[] };
   /** Proposals entered the pool (seeds, Stage 1, revisions; duplicates too: the Pool page lists them). */
   'proposals.added': { readonly proposals: readonly Proposal[] };
   /** A proposal's text or status changed: a curator's edit, or retired for failing items. */
@@ -68,6 +79,9 @@ export const DOMAIN_EVENT_TYPES = [
   'gold.reviewed',
   'gold.undone',
   'assignment.changed',
+  'item.created',
+  'item.edited',
+  'comment.posted',
   'proposals.added',
   'proposal.changed',
   'chart_group.changed',

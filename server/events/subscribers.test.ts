@@ -18,6 +18,7 @@ describe('domain event subscribers', () => {
     };
     registerSubscribers(events, {
       publish: unused,
+      publishTo: unused,
       reviewEvents: { claimed: unused, prefetched: unused, released: unused, decided: unused, reviewed: unused, goldReviewed: unused, goldUndone: unused, expired: unused },
       feedbackLoop: { itemDecided: unused },
       reflectionBatches: { startAutomatic: unused },
@@ -34,6 +35,9 @@ describe('domain event subscribers', () => {
       'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
       'gold.undone': after('socket: in review again, claimed'),
       'assignment.changed': after('socket: assignment.changed'),
+      'item.created': after('socket: item.created'),
+      'item.edited': after('socket: item.edited'),
+      'comment.posted': after('socket: comment.created, comment.mentioned to the named'),
       'proposals.added': after('socket: proposal.created'),
       'proposal.changed': after('socket: proposal.updated'),
       'chart_group.changed': after('socket: chart_group.changed'),

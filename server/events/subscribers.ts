@@ -8,6 +8,7 @@ import type { DomainEvents } from './event-bus';
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
   readonly publish: AppContext['publish'];
+  readonly publishTo: AppContext['publishTo'];
   readonly reviewEvents: Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'reviewed' | 'goldReviewed' | 'goldUndone' | 'expired'>;
   readonly feedbackLoop: Pick<FeedbackLoop, 'itemDecided'>;
   readonly reflectionBatches: Pick<ReflectionBatches, 'startAutomatic'>;
@@ -21,7 +22,7 @@ const settled = (status: string) => status === 'accepted' || status === 'rejecte
  * an effect added anywhere else is a second way to do it.
  */
 export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
-  const { publish, reviewEvents: review } = to;
+  const { publish, publishTo, reviewEvents: review } = to;
 
   events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
   events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());
@@ -39,6 +40,15 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
 
   events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
+
+  events.on('item.created', 'after_commit', 'socket: item.created', (e) => publish('item.created', { item: e.item }));
+  events.on('item.edited', 'after_commit', 'socket: item.edited', (e) => publish('item.edited', { item_id: e.item_id }));
+  events.on('comment.posted', 'after_commit', 'socket: comment.created, comment.mentioned to the named', (e) => {
+    publish('comment.created', { comment: e.comment, staff_only: e.staff_only });
+    // Reviewers do not get a staff-only comment (audiences.ts); its author's other pages still do.
+    if (e.staff_only) publishTo(e.author_id, 'comment.created', { comment: e.comment, staff_only: e.staff_only });
+    for (const userId of e.notify) publishTo(userId, 'comment.mentioned', { comment: e.comment });
+  });
 
   events.on('proposals.added', 'after_commit', 'socket: proposal.created', (e) => {
     for (const proposal of e.proposals) publish('proposal.created', { proposal });

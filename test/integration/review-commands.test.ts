@@ -56,6 +56,7 @@ beforeEach(() => {
   const events = new DomainEvents(db, pino({ level: 'silent' }));
   registerSubscribers(events, {
     publish: (event, payload) => effects.push(`publish ${event} ${JSON.stringify(payload)}`),
+    publishTo: (userId, event) => effects.push(`publish ${event} to ${userId}`),
     reviewEvents: recorder,
     feedbackLoop: { itemDecided: (itemId) => (effects.push(`onDecided ${itemId}`), null) },
     reflectionBatches: { startAutomatic: (proposalId) => effects.push(`reflect on ${proposalId}`) },
