@@ -40,6 +40,8 @@ export interface DomainEventMap {
   'gold.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly shown: ItemStatus };
   /** A gold review was taken back: the item is its reviewer's task again. */
   'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
+  /** The user's access changed (role, disabled, sessions ended, password reset): what their open sockets were opened as is gone. */
+  'user.access_changed': { readonly user_id: number };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
   'assignment.changed': { readonly items: number };
   /** A person wrote an item by hand (generated items are announced by their runs). */
@@ -78,6 +80,7 @@ export const DOMAIN_EVENT_TYPES = [
   'item.decided',
   'gold.reviewed',
   'gold.undone',
+  'user.access_changed',
   'assignment.changed',
   'item.created',
   'item.edited',

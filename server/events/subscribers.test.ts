@@ -19,6 +19,7 @@ describe('domain event subscribers', () => {
     registerSubscribers(events, {
       publish: unused,
       publishTo: unused,
+      disconnectSockets: unused,
       reviewEvents: { claimed: unused, prefetched: unused, released: unused, decided: unused, reviewed: unused, goldReviewed: unused, goldUndone: unused, expired: unused },
       feedbackLoop: { itemDecided: unused },
       reflectionBatches: { startAutomatic: unused },
@@ -34,6 +35,7 @@ describe('domain event subscribers', () => {
       'item.decided': after('socket: item.decided, sealed', 'reflection: retire or start automatic reflection'),
       'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
       'gold.undone': after('socket: in review again, claimed'),
+      'user.access_changed': after("socket: close the user's open sockets"),
       'assignment.changed': after('socket: assignment.changed'),
       'item.created': after('socket: item.created'),
       'item.edited': after('socket: item.edited'),

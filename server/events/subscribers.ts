@@ -9,6 +9,7 @@ import type { DomainEvents } from './event-bus';
 export interface SubscriberTargets {
   readonly publish: AppContext['publish'];
   readonly publishTo: AppContext['publishTo'];
+  readonly disconnectSockets: AppContext['disconnectSockets'];
   readonly reviewEvents: Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'reviewed' | 'goldReviewed' | 'goldUndone' | 'expired'>;
   readonly feedbackLoop: Pick<FeedbackLoop, 'itemDecided'>;
   readonly reflectionBatches: Pick<ReflectionBatches, 'startAutomatic'>;
@@ -39,6 +40,8 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('gold.reviewed', 'after_commit', 'socket: item.released, gold shown to its reviewer', (e) => review.goldReviewed(e.item_id, e.reviewer_id, e.shown));
   events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
 
+  // A client still signed in reconnects as who it is now.
+  events.on('user.access_changed', 'after_commit', "socket: close the user's open sockets", (e) => to.disconnectSockets({ userId: e.user_id }));
   events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
 
   events.on('item.created', 'after_commit', 'socket: item.created', (e) => publish('item.created', { item: e.item }));

@@ -57,6 +57,7 @@ beforeEach(() => {
   registerSubscribers(events, {
     publish: (event, payload) => effects.push(`publish ${event} ${JSON.stringify(payload)}`),
     publishTo: (userId, event) => effects.push(`publish ${event} to ${userId}`),
+    disconnectSockets: () => effects.push('disconnect'),
     reviewEvents: recorder,
     feedbackLoop: { itemDecided: (itemId) => (effects.push(`onDecided ${itemId}`), null) },
     reflectionBatches: { startAutomatic: (proposalId) => effects.push(`reflect on ${proposalId}`) },
