@@ -125,7 +125,7 @@ async function prepare(
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   // Every after-effect of a write, registered once, where the services it reaches are built.
-  registerSubscribers(events, { publish: ctx.publish, publishTo: ctx.publishTo, disconnectSockets: ctx.disconnectSockets, reviewEvents, feedbackLoop, reflectionBatches, chartTypeJobs });
+  registerSubscribers(events, { db, publish: ctx.publish, publishTo: ctx.publishTo, disconnectSockets: ctx.disconnectSockets, reviewEvents, feedbackLoop, reflectionBatches, chartTypeJobs });
   const review = new ReviewCommands(db, events);
   const teamFigures = teamStatsSource(db, config.dbPath, logger);
   const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, chartTypeJobs, teamStats: teamFigures });

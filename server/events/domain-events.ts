@@ -5,7 +5,7 @@ import type { ItemSummary } from '../../shared/api/items';
 import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
-import type { LeaseEndReason } from '../../shared/domain/review';
+import type { Decision, LeaseEndReason } from '../../shared/domain/review';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */
 export interface EndedLease {
@@ -29,8 +29,21 @@ export interface DomainEventMap {
   'lease.released': { readonly item_id: number };
   /** Leases ended without a review: expired, or ended by a curator's or an admin's change. */
   'leases.ended': { readonly leases: readonly EndedLease[] };
-  /** A reviewer's review (of a regular or a gold item) was stored. */
-  'item.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly review_id: number };
+  /**
+   * A reviewer's review was stored. `item_status`: the item's status after it; null for a gold
+   * item's review, compared with gold and counted nowhere.
+   */
+  'item.reviewed': {
+    readonly item_id: number;
+    readonly reviewer_id: number;
+    readonly review_id: number;
+    readonly decision: Decision;
+    readonly item_status: ItemStatus | null;
+  };
+  /** A reviewer took their review back within its window; `from`: the item's status before. */
+  'review.undone': { readonly item_id: number; readonly reviewer_id: number; readonly review_id: number; readonly from: ItemStatus | null };
+  /** A curator decided an item the reviews left to adjudication (or decided otherwise); `from`: its status before. */
+  'item.adjudicated': { readonly item_id: number; readonly curator_id: number; readonly decision: Decision; readonly from: ItemStatus };
   /**
    * The item's status changed by review: a submit, an undo, an adjudication, a re-queue or a
    * change of the reviews per item. `sealed_from`: the reviewers not to be told (blind review).
@@ -77,6 +90,8 @@ export const DOMAIN_EVENT_TYPES = [
   'lease.released',
   'leases.ended',
   'item.reviewed',
+  'review.undone',
+  'item.adjudicated',
   'item.decided',
   'gold.reviewed',
   'gold.undone',

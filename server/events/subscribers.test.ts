@@ -17,6 +17,7 @@ describe('domain event subscribers', () => {
       throw new Error('not called: only the table is read');
     };
     registerSubscribers(events, {
+      db,
       publish: unused,
       publishTo: unused,
       disconnectSockets: unused,
@@ -31,7 +32,9 @@ describe('domain event subscribers', () => {
       'item.prefetched': after('socket: queue counts'),
       'lease.released': after('socket: item.released'),
       'leases.ended': after('socket: lease.expired to holders, item.released'),
-      'item.reviewed': after("socket: review.submitted to the reviewer's tabs"),
+      'item.reviewed': { in_transaction: ['audit: review.submitted'], after_commit: ["socket: review.submitted to the reviewer's tabs"] },
+      'review.undone': { in_transaction: ['audit: review.undone'], after_commit: [] },
+      'item.adjudicated': { in_transaction: ['audit: item.adjudicated'], after_commit: [] },
       'item.decided': after('socket: item.decided, sealed', 'reflection: retire or start automatic reflection'),
       'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
       'gold.undone': after('socket: in review again, claimed'),

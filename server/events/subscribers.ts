@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context';
+import { recordAudit } from '../audit/audit-log';
 import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
 import type { FeedbackLoop } from '../reflection/reflection-service';
 import type { ReflectionBatches } from '../reflection/reflection-batches';
@@ -7,6 +8,8 @@ import type { DomainEvents } from './event-bus';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
+  /** The audit log's database: its entries are written inside the write they record. */
+  readonly db: AppContext['db'];
   readonly publish: AppContext['publish'];
   readonly publishTo: AppContext['publishTo'];
   readonly disconnectSockets: AppContext['disconnectSockets'];
@@ -23,7 +26,19 @@ const settled = (status: string) => status === 'accepted' || status === 'rejecte
  * an effect added anywhere else is a second way to do it.
  */
 export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
-  const { publish, publishTo, reviewEvents: review } = to;
+  const { db, publish, publishTo, reviewEvents: review } = to;
+
+  events.on('item.reviewed', 'in_transaction', 'audit: review.submitted', (e) => {
+    // A gold item's review is compared with gold, not counted: the log records reviews that count.
+    if (e.item_status === null) return;
+    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.submitted', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } });
+  });
+  events.on('review.undone', 'in_transaction', 'audit: review.undone', (e) =>
+    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.undone', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }),
+  );
+  events.on('item.adjudicated', 'in_transaction', 'audit: item.adjudicated', (e) =>
+    recordAudit(db, { actor_id: e.curator_id, action: 'item.adjudicated', target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }),
+  );
 
   events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
   events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());

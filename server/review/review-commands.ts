@@ -61,12 +61,12 @@ export class ReviewCommands {
       // The reviewer's other tabs on this item stop offering it, gold or not (item.reviewed); the
       // review's id (as the submit answers it) lets the tab that sent it know the push for its own.
       if (gold) {
-        this.events.emit('item.reviewed', { item_id: itemId, reviewer_id: reviewerId, review_id: gold.response.review_id });
+        this.events.emit('item.reviewed', { item_id: itemId, reviewer_id: reviewerId, review_id: gold.response.review_id, decision: review.decision, item_status: null });
         this.events.emit('gold.reviewed', { item_id: itemId, reviewer_id: reviewerId, shown: gold.shown });
         return gold.response;
       }
       const result = submitReview(this.db, itemId, reviewerId, review);
-      this.events.emit('item.reviewed', { item_id: itemId, reviewer_id: reviewerId, review_id: result.response.review_id });
+      this.events.emit('item.reviewed', { item_id: itemId, reviewer_id: reviewerId, review_id: result.response.review_id, decision: review.decision, item_status: result.status });
       this.events.emit('item.decided', { item_id: itemId, status: result.status, sealed_from: result.sealedFrom });
       return result.response;
     });
@@ -80,7 +80,8 @@ export class ReviewCommands {
         this.events.emit('gold.undone', { item_id: gold.itemId, reviewer_id: reviewerId });
         return gold.task;
       }
-      const { task, itemId, status } = undoReview(this.db, reviewId, reviewerId);
+      const { task, itemId, status, from } = undoReview(this.db, reviewId, reviewerId);
+      this.events.emit('review.undone', { item_id: itemId, reviewer_id: reviewerId, review_id: reviewId, from });
       this.events.emit('item.decided', { item_id: itemId, status, sealed_from: [] });
       this.events.emit('item.claimed', { item_id: itemId, reviewer_id: reviewerId });
       return task;
@@ -89,7 +90,8 @@ export class ReviewCommands {
 
   adjudicate(itemId: number, curatorId: number, input: Adjudication): ItemStatus {
     return immediateTransaction(this.db, () => {
-      const status = adjudicate(this.db, itemId, curatorId, input);
+      const { status, from } = adjudicate(this.db, itemId, curatorId, input);
+      this.events.emit('item.adjudicated', { item_id: itemId, curator_id: curatorId, decision: input.decision, from });
       this.events.emit('item.decided', { item_id: itemId, status, sealed_from: sealedFrom(this.db, itemId) });
       return status;
     });

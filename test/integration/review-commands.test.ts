@@ -55,6 +55,7 @@ beforeEach(() => {
   putSettings(db, { reviews_per_item: 1 });
   const events = new DomainEvents(db, pino({ level: 'silent' }));
   registerSubscribers(events, {
+    db,
     publish: (event, payload) => effects.push(`publish ${event} ${JSON.stringify(payload)}`),
     publishTo: (userId, event) => effects.push(`publish ${event} to ${userId}`),
     disconnectSockets: () => effects.push('disconnect'),
