@@ -1,4 +1,5 @@
 import type { ChartGroupChange } from '../../shared/events';
+import type { ChartSummary } from '../../shared/api/charts';
 import type { ImportReport } from '../../shared/api/import';
 import type { ItemComment } from '../../shared/api/item-discussion';
 import type { ItemSummary } from '../../shared/api/items';
@@ -70,6 +71,8 @@ export interface DomainEventMap {
   'proposals.added': { readonly proposals: readonly Proposal[] };
   /** A proposal's text or status changed: a curator's edit, or retired for failing items. */
   'proposal.changed': { readonly proposal: Proposal };
+  /** A chart changed as its lists show it (a curator's type decision, or its undo). */
+  'chart.updated': { readonly chart: ChartSummary };
   /** A chart group was created, edited, given a question or deleted; `chart_ids`: the charts whose pages show it. */
   'chart_group.changed': { readonly group_id: number; readonly change: ChartGroupChange; readonly chart_ids: readonly number[] };
   'split.updated': { readonly split: SplitSummary };
@@ -102,6 +105,7 @@ export const DOMAIN_EVENT_TYPES = [
   'comment.posted',
   'proposals.added',
   'proposal.changed',
+  'chart.updated',
   'chart_group.changed',
   'split.updated',
   'split.deleted',

@@ -45,6 +45,7 @@ describe('domain event subscribers', () => {
       'comment.posted': after('socket: comment.created, comment.mentioned to the named'),
       'proposals.added': after('socket: proposal.created'),
       'proposal.changed': after('socket: proposal.updated'),
+      'chart.updated': after('socket: chart.updated'),
       'chart_group.changed': after('socket: chart_group.changed'),
       'split.updated': after('socket: split.updated'),
       'split.deleted': after('socket: split.deleted'),

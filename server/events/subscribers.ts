@@ -72,6 +72,7 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
     for (const proposal of e.proposals) publish('proposal.created', { proposal });
   });
   events.on('proposal.changed', 'after_commit', 'socket: proposal.updated', (e) => publish('proposal.updated', { proposal: e.proposal }));
+  events.on('chart.updated', 'after_commit', 'socket: chart.updated', (e) => publish('chart.updated', { chart: e.chart }));
   events.on('chart_group.changed', 'after_commit', 'socket: chart_group.changed', (e) =>
     publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
   );
