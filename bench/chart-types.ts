@@ -8,6 +8,7 @@ import { openAndMigrate, type Db } from '../db/database';
 import { ChartTypeReplyWireSchema } from '../shared/domain/chart-type-reply';
 import { ChartTypeSchema } from '../shared/domain/chart-types';
 import type { AppContext } from '../server/app-context';
+import { DomainEvents } from '../server/events/event-bus';
 import { getChartImage, getChartSummary } from '../server/charts/chart-queries';
 import { ChartTypeJobs } from '../server/chart-types/chart-type-jobs';
 import { getChartTypeJob } from '../server/chart-types/chart-type-job-queries';
@@ -103,7 +104,7 @@ try {
       db,
       config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url },
       logger: pino({ level: 'silent' }),
-      publish: () => undefined,
+      events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined,
       publishTo: () => undefined,
       disconnectSockets: () => undefined,
     };

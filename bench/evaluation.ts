@@ -8,6 +8,7 @@ import { RunConfigSchema } from '../shared/api/runs';
 import { EVAL_MODES, EvalResultsQuerySchema } from '../shared/api/evaluations';
 import { compareModels } from '../shared/eval/compare';
 import type { AppContext } from '../server/app-context';
+import { DomainEvents } from '../server/events/event-bus';
 import { chartImage } from '../server/charts/chart-image';
 import { loadConfig } from '../server/config';
 import { generateDemoSplit } from '../server/demo/demo-split';
@@ -55,7 +56,7 @@ const silent = pino({ level: 'silent' });
 const ms = (start: number) => performance.now() - start;
 
 function context(db: Db): AppContext {
-  return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
+  return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 }
 
 async function modelRuns(): Promise<void> {

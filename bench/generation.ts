@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { openAndMigrate } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
 import type { AppContext } from '../server/app-context';
+import { DomainEvents } from '../server/events/event-bus';
 import { loadConfig } from '../server/config';
 import { generateDemoSplit } from '../server/demo/demo-split';
 import type { GenerationEngine } from '../server/generation/engine';
@@ -36,7 +37,7 @@ try {
   generateDemoSplit({ dir: join(dir, 'split'), split: 'bench', charts: Math.ceil(items / 2.5) + 20, seed: 3 });
   importSplit(db, join(dir, 'split'), { split: 'bench' });
   ensureSeedProposals(db);
-  const ctx: AppContext = { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
+  const ctx: AppContext = { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: pino({ level: 'silent' }), events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 
   let inModelMs = 0;
   const timed = (engine: GenerationEngine): GenerationEngine => ({

@@ -6,6 +6,7 @@ import { openAndMigrate, type Db } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
 import { percentHalfUp } from '../shared/eval/decimal-round';
 import type { AppContext } from '../server/app-context';
+import { DomainEvents } from '../server/events/event-bus';
 import { DEMO_CHARTS } from '../server/bootstrap/first-start';
 import { loadConfig } from '../server/config';
 import { generateDemoSplit } from '../server/demo/demo-split';
@@ -39,7 +40,7 @@ interface Coverage {
 
 async function coverage(db: Db): Promise<Coverage> {
   ensureSeedProposals(db);
-  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
+  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
   const executor = new RunExecutor(ctx, () => createOfflineEngine());
   const qas = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas').get() as { n: number }).n;
   const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', items: qas, proposal_batches: 2, concurrency: 4 }), null);

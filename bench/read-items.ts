@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { openAndMigrate } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
 import type { AppContext } from '../server/app-context';
+import { DomainEvents } from '../server/events/event-bus';
 import { loadConfig } from '../server/config';
 import { createOfflineEngine } from '../server/generation/offline-engine';
 import { closeOfflinePool } from '../server/generation/offline-pool';
@@ -58,7 +59,7 @@ try {
   ensureSeedProposals(db);
   // Items the checks call errors are kept, with their findings, to read what the checks flag.
   if (values['keep-errors']) putSettings(db, { keep_items_with_errors: true });
-  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
+  const ctx: AppContext = { db, config: loadConfig({}), logger: pino({ level: 'silent' }), events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
   const executor = new RunExecutor(ctx, () => createOfflineEngine());
   const qas = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas').get() as { n: number }).n;
   const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', items: qas, proposal_batches: Number(values.batches), concurrency: 4 }), null);

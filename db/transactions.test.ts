@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './database';
-import { immediateTransaction, rolledBack } from './transactions';
+import { afterCommit, immediateTransaction, rolledBack } from './transactions';
 
 describe('immediateTransaction', () => {
   it('commits the work, rolls all of it back on a throw, and nests as a savepoint', () => {
@@ -60,6 +60,59 @@ describe('rolledBack', () => {
     db.exec('BEGIN');
     await expect(rolledBack(db, async () => 1)).rejects.toThrow('already in a transaction');
     db.exec('ROLLBACK');
+    db.close();
+  });
+});
+
+describe('afterCommit', () => {
+  it('runs once the outermost transaction committed, in order, and never for work rolled back', () => {
+    const db = openDatabase(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+    const ran: string[] = [];
+    immediateTransaction(db, () => {
+      insert.run(1);
+      afterCommit(db, () => ran.push(`outer saw ${count()} rows, in a transaction: ${db.inTransaction}`));
+      immediateTransaction(db, () => {
+        insert.run(2);
+        afterCommit(db, () => ran.push('savepoint kept'));
+      });
+      expect(() =>
+        immediateTransaction(db, () => {
+          afterCommit(db, () => ran.push('savepoint rolled back'));
+          throw new Error('inner');
+        }),
+      ).toThrow('inner');
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['outer saw 2 rows, in a transaction: false', 'savepoint kept']);
+
+    ran.length = 0;
+    expect(() =>
+      immediateTransaction(db, () => {
+        afterCommit(db, () => ran.push('rolled back'));
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    afterCommit(db, () => ran.push('no transaction: at once'));
+    expect(ran).toEqual(['no transaction: at once']);
+    db.close();
+  });
+
+  it('refuses inside a transaction it cannot see commit, and drops what a rolled-back run queued', async () => {
+    const db = openDatabase(':memory:');
+    const ran: string[] = [];
+    expect(() => db.transaction(() => afterCommit(db, () => ran.push('bare')))()).toThrow('not begun by immediateTransaction');
+    expect(() => db.transaction(() => immediateTransaction(db, () => afterCommit(db, () => ran.push('nested in bare')))).immediate()).toThrow(
+      'not begun by immediateTransaction',
+    );
+    await rolledBack(db, async () => {
+      immediateTransaction(db, () => afterCommit(db, () => ran.push('warm-up')));
+      afterCommit(db, () => ran.push('warm-up, outside'));
+    });
+    immediateTransaction(db, () => undefined);
+    expect(ran).toEqual([]);
     db.close();
   });
 });

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database';
 import type { ServerEventName, ServerEventPayload } from '../shared/events';
 import type { Config } from './config';
+import type { DomainEventEmitter } from './events/event-bus';
 
 /**
  * Blind review: what the reviewers among `users` get of an event instead of what everyone else
@@ -15,11 +16,13 @@ export interface SealedView<E extends ServerEventName> {
 /** Whose open sockets to close: all of a user's, or one session's. */
 export type SocketTarget = { userId: number } | { sessionId: string };
 
-/** What every domain's routes and services get: the database, settings, logger and the event bus. */
+/** What every domain's routes and services get: the database, settings, logger, domain events and the socket bus. */
 export interface AppContext {
   db: Db;
   config: Config;
   logger: Logger;
+  /** Where commands say what their writes did, inside the write's transaction (`server/events/`). */
+  events: DomainEventEmitter;
   /** To everyone; `sealed`: what some reviewers get instead (blind review). */
   publish: <E extends ServerEventName>(event: E, payload: ServerEventPayload<E>, sealed?: SealedView<E>) => void;
   /** To one user's open clients only (e.g. their lease expired). */

@@ -98,7 +98,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       analyticsRoutes(ctx),
       overviewRoutes(ctx),
       evalRoutes(ctx, services.evalExecutor),
-      splitRoutes(ctx, services.chartTypeJobs),
+      splitRoutes(ctx),
     ]),
   );
   app.use('/api', apiNotFound());

@@ -31,6 +31,8 @@ import { sessionCookieName } from './auth/session-cookie';
 import { teamStatsSource } from './review/team-stats-thread';
 import { ReviewCommands } from './review/review-commands';
 import { LEASE_SWEEP_MS, ReviewEvents } from './review/review-events';
+import { DomainEvents } from './events/event-bus';
+import { registerSubscribers } from './events/subscribers';
 
 export interface RunningServer {
   url: string;
@@ -104,10 +106,12 @@ async function prepare(
     publishTo: () => undefined,
     disconnectSockets: () => undefined,
   };
+  const events = new DomainEvents(db, logger);
   const ctx: AppContext = {
     db,
     config,
     logger,
+    events,
     publish: (event, payload, sealed) => ctxRef.publish(event, payload, sealed),
     publishTo: (userId, event, payload) => ctxRef.publishTo(userId, event, payload),
     disconnectSockets: (target) => ctxRef.disconnectSockets(target),
@@ -120,8 +124,9 @@ async function prepare(
   const chartTypeJobs = new ChartTypeJobs(ctx);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
-  // Review settles an item, the feedback loop takes it from there: review never imports reflection.
-  const review = new ReviewCommands(db, reviewEvents, { onDecided: (itemId) => feedbackLoop.itemDecided(itemId) });
+  // Every after-effect of a write, registered once, where the services it reaches are built.
+  registerSubscribers(events, { db, publish: ctx.publish, publishTo: ctx.publishTo, disconnectSockets: ctx.disconnectSockets, reviewEvents, feedbackLoop, reflectionBatches, chartTypeJobs });
+  const review = new ReviewCommands(db, events);
   const teamFigures = teamStatsSource(db, config.dbPath, logger);
   const app = createApp(ctx, { executor, review, evalExecutor, feedbackLoop, reflectionBatches, extractionJobs, chartTypeJobs, teamStats: teamFigures });
   objects.adopt(app);
@@ -145,7 +150,13 @@ async function prepare(
       logger.warn({ err: error }, 'the review warm-up failed: the first claims are served by cold code');
     }
   }
-  const sweeper = setInterval(() => reviewEvents.sweep(), LEASE_SWEEP_MS);
+  const sweeper = setInterval(() => {
+    try {
+      review.sweepExpired();
+    } catch (error) {
+      logger.warn({ err: error }, 'lease sweep failed');
+    }
+  }, LEASE_SWEEP_MS);
   sweeper.unref();
   const sessionSweeper = setInterval(() => {
     realtime.sweepSessions().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { immediateTransaction } from '../../db/transactions';
 import type { ChartSummary } from '../../shared/api/charts';
 import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema, type ChartType } from '../../shared/domain/chart-types';
 import type { AppContext } from '../app-context';
@@ -12,8 +13,8 @@ import { chartTypeState, setChartTypeState, type ChartTypeState } from './chart-
 /**
  * A curator's decisions on chart types (the chart page's type control and the triage): each
  * one transaction with its audit entry (before and after, so it can be undone) and, when the
- * type changed, the chart's items verified again (the layout lint reads the type); then every
- * client is told (`chart.updated`).
+ * type changed, the chart's items verified again (the layout lint reads the type); it says
+ * `chart.updated` in that transaction, and every client is told once it committed.
  */
 
 const StateSchema = z.object({ chart_type: ChartTypeSchema, type_source: TypeSourceSchema, type_evidence: TypeEvidenceSchema.nullable() });
@@ -22,17 +23,18 @@ const DecisionDetailsSchema = z.object({ from: StateSchema, to: StateSchema });
 
 const sameState = (a: ChartTypeState, b: ChartTypeState) => a.chart_type === b.chart_type && a.type_source === b.type_source && a.type_evidence === b.type_evidence;
 
-function announce(ctx: AppContext, chartId: number): ChartSummary {
+/** Inside the decision's transaction: the chart as it now reads, said to be updated. */
+function updated(ctx: Pick<AppContext, 'db' | 'events'>, chartId: number): ChartSummary {
   const chart = getChartSummary(ctx.db, chartId);
   if (!chart) throw notFound(`chart ${chartId}`);
-  ctx.publish('chart.updated', { chart });
+  ctx.events.emit('chart.updated', { chart });
   return chart;
 }
 
 /** The chart's type as the curator sets it (confirming the stored one is setting it too): source `curator`, confirmed. */
 export function decideChartType(ctx: AppContext, chartId: number, chartType: ChartType, actorId: number | null): ChartSummary {
   const { db } = ctx;
-  db.transaction(() => {
+  return immediateTransaction(db, () => {
     const before = chartTypeState(db, chartId);
     if (!before) throw notFound(`chart ${chartId}`);
     const after: ChartTypeState = { chart_type: chartType, type_source: 'curator', type_evidence: null };
@@ -40,8 +42,8 @@ export function decideChartType(ctx: AppContext, chartId: number, chartType: Cha
     const from: ChartTypeState = { chart_type: before.chart_type, type_source: before.type_source, type_evidence: before.type_evidence };
     recordAudit(db, { actor_id: actorId, action: 'chart.type_changed', target_type: 'chart', target_id: chartId, details: { chart: before.name, from, to: after } });
     if (before.has_table && before.chart_type !== chartType) reverifyChartItems(db, chartId);
-  })();
-  return announce(ctx, chartId);
+    return updated(ctx, chartId);
+  });
 }
 
 /**
@@ -50,7 +52,7 @@ export function decideChartType(ctx: AppContext, chartId: number, chartType: Cha
  */
 export function undoChartTypeDecision(ctx: AppContext, chartId: number, actorId: number | null): ChartSummary {
   const { db } = ctx;
-  db.transaction(() => {
+  return immediateTransaction(db, () => {
     const current = chartTypeState(db, chartId);
     if (!current) throw notFound(`chart ${chartId}`);
     const [latest] = listAuditEntries(db, { action: 'chart.type_changed', target_type: 'chart', target_id: String(chartId) }, 1);
@@ -61,6 +63,6 @@ export function undoChartTypeDecision(ctx: AppContext, chartId: number, actorId:
     }
     recordAudit(db, { actor_id: actorId, action: 'chart.type_change_undone', target_type: 'chart', target_id: chartId, details: { chart: current.name, from: to, to: from, undoes: latest.id } });
     if (current.has_table && from.chart_type !== to.chart_type) reverifyChartItems(db, chartId);
-  })();
-  return announce(ctx, chartId);
+    return updated(ctx, chartId);
+  });
 }

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { openAndMigrate } from '../../db/database';
 import { RunConfigSchema, type GenerateReport, type Run, type RunConfig } from '../../shared/api/runs';
 import type { AppContext } from '../app-context';
+import { DomainEvents } from '../events/event-bus';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
 import { engineFactory } from '../generation/engine-factory';
@@ -161,6 +162,8 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
     db,
     config,
     logger,
+    // No sockets and no other service in the CLI: nothing subscribes to what a run emits.
+    events: new DomainEvents(db, logger),
     publishTo: () => undefined,
     // No sockets in a CLI process.
     disconnectSockets: () => undefined,

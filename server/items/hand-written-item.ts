@@ -1,3 +1,4 @@
+import { immediateTransaction } from '../../db/transactions';
 import type { User } from '../../shared/api/auth';
 import { affectsAnswer } from '../../shared/generation/affects-answer';
 import type { ItemGroup } from '../../shared/api/item-group';
@@ -37,18 +38,21 @@ export function writeItem(ctx: AppContext, body: CreateItemRequest, author: User
     null,
     itemChecks(ctx.db),
   );
-  const item = createVerifiedItem(ctx.db, {
-    source,
-    draft: { ...fields, edit, affects_answer: affectsAnswer(verifier, fields.answer, source.qa.label) },
-    origin: 'human',
-    proposalId: proposalId ?? null,
-    runId: null,
-    model: null,
-    createdBy: author.id,
-    idempotencyKey: null,
+  const item = immediateTransaction(ctx.db, () => {
+    const stored = createVerifiedItem(ctx.db, {
+      source,
+      draft: { ...fields, edit, affects_answer: affectsAnswer(verifier, fields.answer, source.qa.label) },
+      origin: 'human',
+      proposalId: proposalId ?? null,
+      runId: null,
+      model: null,
+      createdBy: author.id,
+      idempotencyKey: null,
+    });
+    if (stored) ctx.events.emit('item.created', { item: stored });
+    return stored;
   });
   if (!item) throw new Error(`hand-written item for QA ${body.qa_id} was not stored`);
-  ctx.publish('item.created', { item });
   const detail = getItemDetailWithGroup(ctx.db, item.id);
   if (!detail) throw new Error(`hand-written item ${item.id} vanished after it was stored`);
   return detail;

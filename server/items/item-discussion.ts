@@ -26,6 +26,7 @@ import {
   usersNamed,
 } from './item-discussion-queries';
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import { questionRelation } from '../language/question-relation';
 import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelations } from './item-queries';
 import { subjectTables } from './item-service';
@@ -85,32 +86,26 @@ export function itemComments(ctx: AppContext, itemId: number, viewer: User): Ite
 }
 
 /**
- * Stores a comment and the existing users it mentions (not its author), then tells everyone
- * (`comment.created`: pages showing the item add it) and each mentioned user's own sockets
- * (`comment.mentioned`). A name that is no user's stays text.
+ * Stores a comment and the existing users it mentions (not its author); its `comment.posted`
+ * tells everyone (`comment.created`: pages showing the item add it) and each mentioned user's own
+ * sockets (`comment.mentioned`). A name that is no user's stays text.
  */
 export function postComment(ctx: AppContext, itemId: number, author: User, body: string): ItemComment {
-  const { comment, staffOnly, notify } = ctx.db
-    .transaction(() => {
-      const status = itemStatus(ctx.db, itemId);
-      if (status === null) throw notFound(`item ${itemId}`);
-      // Blind to some reviewer (gold, or decided with several reviewers' verdicts): pushed live to curators only too.
-      const staffOnly = blindWhileOpen(status, author) || (!roleAtLeast(author.role, 'curator') && blindToSomeReviewer(ctx.db, itemId));
-      const id = insertItemComment(ctx.db, itemId, author.id, body);
-      // A reviewer named in a comment other reviewers may not read yet is not told of it either.
-      const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
-      for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
-      recordAudit(ctx.db, { actor_id: author.id, action: 'comment.posted', target_type: 'item', target_id: itemId, details: { comment_id: id, mentioned: mentioned.map((user) => user.username) } });
-      const stored = getItemComment(ctx.db, id);
-      if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
-      return { comment: stored, staffOnly, notify: mentioned.filter((user) => user.id !== author.id) };
-    })
-    .immediate();
-  ctx.publish('comment.created', { comment, staff_only: staffOnly });
-  // Reviewers do not get a staff-only comment (audiences.ts); its author's other pages still do.
-  if (staffOnly) ctx.publishTo(author.id, 'comment.created', { comment, staff_only: staffOnly });
-  for (const user of notify) ctx.publishTo(user.id, 'comment.mentioned', { comment });
-  return comment;
+  return immediateTransaction(ctx.db, () => {
+    const status = itemStatus(ctx.db, itemId);
+    if (status === null) throw notFound(`item ${itemId}`);
+    // Blind to some reviewer (gold, or decided with several reviewers' verdicts): pushed live to curators only too.
+    const staffOnly = blindWhileOpen(status, author) || (!roleAtLeast(author.role, 'curator') && blindToSomeReviewer(ctx.db, itemId));
+    const id = insertItemComment(ctx.db, itemId, author.id, body);
+    // A reviewer named in a comment other reviewers may not read yet is not told of it either.
+    const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
+    for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
+    recordAudit(ctx.db, { actor_id: author.id, action: 'comment.posted', target_type: 'item', target_id: itemId, details: { comment_id: id, mentioned: mentioned.map((user) => user.username) } });
+    const stored = getItemComment(ctx.db, id);
+    if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
+    ctx.events.emit('comment.posted', { comment: stored, staff_only: staffOnly, author_id: author.id, notify: mentioned.filter((user) => user.id !== author.id).map((user) => user.id) });
+    return stored;
+  });
 }
 
 /**
@@ -133,37 +128,34 @@ export function itemEdits(ctx: AppContext, itemId: number, viewer: User): ItemEd
  * changes nothing is refused (400 naming `body.answer`), so the history holds only changes.
  */
 export function editItem(ctx: AppContext, itemId: number, editor: User, request: EditItemRequest): { item: ItemDetail; edit: ItemEdit } {
-  const result = ctx.db
-    .transaction(() => {
-      const current = editableItemFields(ctx.db, itemId);
-      if (!current) throw notFound(`item ${itemId}`);
-      const changes: ItemFieldChange[] = EDITABLE_ITEM_FIELDS.flatMap((field) => {
-        const after = request[field];
-        return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
-      });
-      if (changes.length === 0) {
-        throw new DomainError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
-      }
-      const next = { assumption: request.assumption ?? current.assumption, question: request.question ?? current.question, answer: request.answer ?? current.answer };
-      const edited = (field: EditableItemField) => changes.some((change) => change.field === field);
-      updateEditableFields(ctx.db, itemId, {
-        ...next,
-        answer_type: classifyAnswer(next.answer),
-        question_edited: edited('question'),
-        answer_edited: edited('answer'),
-      });
-      const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
-      recordAudit(ctx.db, { actor_id: editor.id, action: 'item.edited', target_type: 'item', target_id: itemId, details: { edit_id: editId, fields: changes.map((change) => change.field), reason: request.reason } });
-      reverifyItem(ctx.db, itemId);
-      // The question's relation to the factual one is read from the question and assumption.
-      if (edited('question') || edited('assumption')) reclassifyQuestion(ctx.db, itemId);
-      if (edited('answer')) guardAgainAnswerBias(ctx.db, itemId);
-      const item = getItemDetail(ctx.db, itemId);
-      const edit = getItemEdit(ctx.db, editId);
-      if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);
-      return { item, edit };
-    })
-    .immediate();
-  ctx.publish('item.edited', { item_id: itemId });
-  return result;
+  return immediateTransaction(ctx.db, () => {
+    const current = editableItemFields(ctx.db, itemId);
+    if (!current) throw notFound(`item ${itemId}`);
+    const changes: ItemFieldChange[] = EDITABLE_ITEM_FIELDS.flatMap((field) => {
+      const after = request[field];
+      return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
+    });
+    if (changes.length === 0) {
+      throw new DomainError('bad_request', 'body.answer: the edit changes none of assumption, question, answer', 'body.answer');
+    }
+    const next = { assumption: request.assumption ?? current.assumption, question: request.question ?? current.question, answer: request.answer ?? current.answer };
+    const edited = (field: EditableItemField) => changes.some((change) => change.field === field);
+    updateEditableFields(ctx.db, itemId, {
+      ...next,
+      answer_type: classifyAnswer(next.answer),
+      question_edited: edited('question'),
+      answer_edited: edited('answer'),
+    });
+    const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
+    recordAudit(ctx.db, { actor_id: editor.id, action: 'item.edited', target_type: 'item', target_id: itemId, details: { edit_id: editId, fields: changes.map((change) => change.field), reason: request.reason } });
+    reverifyItem(ctx.db, itemId);
+    // The question's relation to the factual one is read from the question and assumption.
+    if (edited('question') || edited('assumption')) reclassifyQuestion(ctx.db, itemId);
+    if (edited('answer')) guardAgainAnswerBias(ctx.db, itemId);
+    const item = getItemDetail(ctx.db, itemId);
+    const edit = getItemEdit(ctx.db, editId);
+    if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);
+    ctx.events.emit('item.edited', { item_id: itemId });
+    return { item, edit };
+  });
 }

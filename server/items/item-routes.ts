@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { immediateTransaction } from '../../db/transactions';
 import { itemsApi } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
@@ -29,7 +30,7 @@ export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
   });
   // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
   handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
-    requeued: ctx.db.transaction(() => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)).immediate(),
+    requeued: immediateTransaction(ctx.db, () => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)),
   }));
   handle(api, itemsApi.get, 'reviewer', ({ params: { id }, user }) => {
     const found = getItemDetailWithGroup(ctx.db, id, blindViewer(ctx.db, user));

@@ -13,7 +13,10 @@ const IdsSchema = z.array(z.number().int());
 
 export interface BatchRecord extends ReflectionBatch, JobOwner {
   proposal_ids: number[];
-  /** Who started it: its reflections are theirs, also after a resume. */
+  /**
+   * Who started it: its reflections are theirs, also after a resume. Null: nobody did, the
+   * feedback loop did — an automatic reflection, run as a batch of one so it is a durable job.
+   */
   created_by: number | null;
 }
 
@@ -55,9 +58,16 @@ export function getBatch(db: Db, id: number): BatchRecord | null {
   return row ? toRecord(row) : null;
 }
 
-/** Newest first. */
+/** Batches curators started (automatic reflections are the pool's own upkeep), newest first. */
 export function listBatches(db: Db, limit: number): BatchRecord[] {
-  return (statement(db, `SELECT ${COLUMNS} FROM reflection_batches ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
+  return (statement(db, `SELECT ${COLUMNS} FROM reflection_batches WHERE created_by IS NOT NULL ORDER BY id DESC LIMIT ?`).all(limit) as BatchRow[]).map(toRecord);
+}
+
+/** Whether an automatic reflection on the proposal is already waiting or under way. */
+export function automaticReflectionPending(db: Db, proposalId: number): boolean {
+  return (
+    statement(db, `SELECT 1 FROM reflection_batches WHERE status = 'running' AND created_by IS NULL AND proposal_ids = json_array(CAST(? AS INTEGER))`).get(proposalId) !== undefined
+  );
 }
 
 /** One proposal done: revised, or failed with its error. */

@@ -1,7 +1,7 @@
 import type { ReflectionBatch } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
 import { DurableJobs } from '../jobs/durable-job';
-import { finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep } from './batch-queries';
+import { automaticReflectionPending, finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep } from './batch-queries';
 import { getSettings } from '../settings/settings-queries';
 import { proposalsWithNewDecisions } from './reflection-queries';
 import { ReflectionCancelled, type FeedbackLoop } from './reflection-service';
@@ -31,6 +31,18 @@ export class ReflectionBatches {
     this.publish(id);
     if (batch.status === 'running') void this.run(id);
     return batch;
+  }
+
+  /**
+   * Automatic reflection on a proposal enough new decisions came in for (`FeedbackLoop.itemDecided`):
+   * a batch of one nobody started, so it survives a restart and a failure is recorded on it
+   * rather than lost with a promise. The job's id; null when one on the proposal is pending already.
+   */
+  startAutomatic(proposalId: number): number | null {
+    if (automaticReflectionPending(this.ctx.db, proposalId)) return null;
+    const id = insertBatch(this.ctx.db, { chartType: null, proposalIds: [proposalId], createdBy: null });
+    void this.run(id);
+    return id;
   }
 
   list(): ReflectionBatch[] {
@@ -67,7 +79,7 @@ export class ReflectionBatches {
         return;
       }
       try {
-        const { reflection } = await this.loop.reflect(proposalId, 'manual', batch.created_by, signal);
+        const { reflection } = await this.loop.reflect(proposalId, batch.created_by === null ? 'auto' : 'manual', batch.created_by, signal);
         // A reviser that answered nothing usable is stored as a failed reflection, not thrown:
         // the batch counts it failed, with its reason, as it counts a thrown error. A revision
         // the pool already held (duplicate) is no revision.
@@ -88,8 +100,9 @@ export class ReflectionBatches {
     return publicBatch(batch);
   }
 
+  /** A curator's batch's progress; an automatic one is not listed, its reflections and revisions are announced as such. */
   private publish(id: number): void {
     const batch = getBatch(this.ctx.db, id);
-    if (batch) this.ctx.publish('reflection.progressed', { batch: publicBatch(batch) });
+    if (batch && batch.created_by !== null) this.ctx.publish('reflection.progressed', { batch: publicBatch(batch) });
   }
 }

@@ -1,3 +1,4 @@
+import { immediateTransaction } from '../../db/transactions';
 import type { Proposal } from '../../shared/api/pool';
 import type { Reflection } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
@@ -63,7 +64,7 @@ export class FeedbackLoop {
       const result = await reviser.revise({ proposal, feedback, decided: counts.decided, accepted: counts.accepted, ...(signal ? { signal } : {}) });
       if (!result.ok && signal?.aborted) throw new ReflectionCancelled(proposalId);
       const settings = getSettings(db);
-      const { id, revised } = db.transaction(() => {
+      const { id, revised } = immediateTransaction(db, () => {
         const revisedProposal = result.ok
           ? addProposal(
               db,
@@ -85,9 +86,9 @@ export class FeedbackLoop {
           usage: result.usage,
           createdBy: userId,
         });
+        if (revisedProposal) announceProposals(this.ctx, [revisedProposal]);
         return { id: reflectionId, revised: revisedProposal };
-      })();
-      if (revised) announceProposals(this.ctx, [revised]);
+      });
       const reflection = getReflection(db, id);
       if (!reflection) throw new Error(`reflection ${id} vanished`);
       return { reflection, revised };
@@ -97,28 +98,28 @@ export class FeedbackLoop {
   }
 
   /**
-   * After an item is decided: retire a failing proposal, or reflect once enough new decisions
-   * came in. An item that does not speak for its proposal (a reviewer's own, or one performing
-   * another operation) moves neither.
+   * After an item is decided: retire a failing proposal; the proposal to reflect on automatically
+   * when enough new decisions came in (for `ReflectionBatches.startAutomatic`, a job), else null.
+   * An item that does not speak for its proposal (a reviewer's own, or one performing another
+   * operation) moves neither.
    */
-  itemDecided(itemId: number): void {
+  itemDecided(itemId: number): number | null {
     const { db } = this.ctx;
     const proposalId = proposalSpokenFor(db, itemId);
-    if (proposalId === null) return;
+    if (proposalId === null) return null;
     const proposal = getProposal(db, proposalId);
-    if (!proposal || proposal.status !== 'active') return;
+    if (!proposal || proposal.status !== 'active') return null;
     const settings = getSettings(db);
     const counts = decisionCounts(db, proposalId);
     if (counts.decided >= settings.retire_min_decisions && counts.accepted / counts.decided <= settings.retire_max_pass_rate) {
-      updateProposal(db, proposalId, { status: 'retired' });
-      const retired = getProposal(db, proposalId);
-      if (retired) this.ctx.publish('proposal.updated', { proposal: retired });
+      immediateTransaction(db, () => {
+        updateProposal(db, proposalId, { status: 'retired' });
+        const retired = getProposal(db, proposalId);
+        if (retired) this.ctx.events.emit('proposal.changed', { proposal: retired });
+      });
       this.ctx.logger.info({ proposalId, decided: counts.decided, accepted: counts.accepted }, 'retired a proposal whose items keep failing');
     }
-    if (settings.auto_reflect && counts.decided - counts.reflected >= settings.reflection_min_decisions && !this.inFlight.has(proposalId)) {
-      this.reflect(proposalId, 'auto', null).catch((error: unknown) => {
-        this.ctx.logger.warn({ err: error, proposalId }, 'automatic reflection failed');
-      });
-    }
+    const due = settings.auto_reflect && counts.decided - counts.reflected >= settings.reflection_min_decisions && !this.inFlight.has(proposalId);
+    return due ? proposalId : null;
   }
 }

@@ -3,7 +3,6 @@ import type { LeaseEndReason } from '../../shared/domain/review';
 import type { AppContext } from '../app-context';
 import { nowIso } from './review-queries';
 import { shownStatusCounts } from './shown-status-counts';
-import { sweepExpiredLeases } from './review-service';
 
 /** How often expired leases are returned to the queue (and their holders told). */
 export const LEASE_SWEEP_MS = 2_000;
@@ -11,7 +10,11 @@ export const LEASE_SWEEP_MS = 2_000;
 const QUEUE_THROTTLE_MS = 1_000;
 const PRESENCE_THROTTLE_MS = 250;
 
-/** The review domain's live events, in one place: claims, releases, decisions, expiries, counts. */
+/**
+ * The review domain's live events, in one place: claims, releases, decisions, expiries, counts.
+ * Called by the subscribers of review's domain events (`server/events/subscribers.ts`), after the
+ * write they announce committed.
+ */
 export class ReviewEvents {
   private queueTimer: NodeJS.Timeout | null = null;
   private presenceTimer: NodeJS.Timeout | null = null;
@@ -100,14 +103,6 @@ export class ReviewEvents {
     if (this.presenceTimer) clearTimeout(this.presenceTimer);
     this.queueTimer = null;
     this.presenceTimer = null;
-  }
-
-  sweep(): void {
-    try {
-      this.expired(sweepExpiredLeases(this.ctx.db));
-    } catch (error) {
-      this.ctx.logger.warn({ err: error }, 'lease sweep failed');
-    }
   }
 
   queueChanged(): void {

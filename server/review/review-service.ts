@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database';
 import { immediateTransaction } from '../../db/transactions';
-import { recordAudit } from '../audit/audit-log';
 import { reclassifyItem } from '../items/item-validity';
 import type { Adjudication, QueueFilters, ReviewTask, SubmittedReview, SubmittedStatus, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemDetail } from '../../shared/api/items';
@@ -297,7 +296,6 @@ export function submitReview(db: Db, itemId: number, reviewerId: number, review:
       timeSpentMs: review.time_spent_ms,
     });
     const status = decide(db, itemId, now, reviewerId);
-    recordAudit(db, { actor_id: reviewerId, action: 'review.submitted', target_type: 'item', target_id: itemId, details: { review_id: stored.id, decision: review.decision, item_status: status } });
     const sealed = sealedFrom(db, itemId);
     const shared = sealed.length > 0;
     return {
@@ -322,7 +320,7 @@ export const decidedWithOthers = (reviewId: number, itemId: number) =>
  * review may be taken back (the outcome rests on nobody else), at k ≥ 2 only one the item still
  * waits on others after — else a reviewer could read the outcome and change their verdict.
  */
-export function undoReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number; status: ItemStatus } {
+export function undoReview(db: Db, reviewId: number, reviewerId: number): { task: ReviewTask; itemId: number; status: ItemStatus; from: ItemStatus | null } {
   return immediateTransaction(db, () => {
     const review = getReviewOwner(db, reviewId);
     if (!review || review.reviewer_id !== reviewerId) throw notFound(`review ${reviewId}`);
@@ -334,14 +332,13 @@ export function undoReview(db: Db, reviewId: number, reviewerId: number): { task
     if (decided && sealedFrom(db, review.item_id).length > 0) throw decidedWithOthers(reviewId, review.item_id);
     if (adjudicatedSince(db, review.item_id, review.created_at)) throw new DomainError('conflict', `item ${review.item_id} was adjudicated since`);
     retractReview(db, reviewId, 'undo');
-    recordAudit(db, { actor_id: reviewerId, action: 'review.undone', target_type: 'item', target_id: review.item_id, details: { review_id: reviewId, from: state?.status ?? null } });
     if (decided) {
       setItemStatus(db, review.item_id, 'in_review');
       applyFinalAnswer(db, { itemId: review.item_id, answer: null, question: null, source: 'undo', reviewId, userId: reviewerId });
     }
     const lease = insertLease(db, review.item_id, reviewerId, nowIso(getSettings(db).lease_seconds * 1000));
     setItemStatus(db, review.item_id, 'in_review');
-    return { task: buildTask(db, review.item_id, lease), itemId: review.item_id, status: 'in_review' as ItemStatus };
+    return { task: buildTask(db, review.item_id, lease), itemId: review.item_id, status: 'in_review' as ItemStatus, from: state?.status ?? null };
   });
 }
 
@@ -350,7 +347,7 @@ export function adjudicate(
   itemId: number,
   curatorId: number,
   input: Adjudication,
-): ItemStatus {
+): { status: ItemStatus; from: ItemStatus } {
   return immediateTransaction(db, () => {
     const state = itemState(db, itemId);
     if (!state) throw notFound(`item ${itemId}`);
@@ -362,8 +359,7 @@ export function adjudicate(
     if (input.final_answer !== undefined || input.final_question !== undefined) {
       applyFinalAnswer(db, { itemId, answer: input.final_answer ?? null, question: input.final_question ?? null, source: 'adjudication', reviewId: null, userId: curatorId });
     }
-    recordAudit(db, { actor_id: curatorId, action: 'item.adjudicated', target_type: 'item', target_id: itemId, details: { decision: input.decision, from: state.status } });
-    return status;
+    return { status, from: state.status };
   });
 }
 

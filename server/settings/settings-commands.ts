@@ -1,21 +1,19 @@
 import type { Db } from '../../db/database';
 import type { Settings } from '../../shared/settings';
 import type { ReviewCommands } from '../review/review-commands';
-import { settleForReviewsPerItem } from '../review/reviews-per-item';
 import { getSettings, putSettingsWith } from './settings-queries';
 
 /**
  * An admin's settings change with what it makes follow: a change of the reviews per item (k)
  * decides the items in review whose standing reviews now reach it and ends the leases that no
  * longer have a slot, in the transaction that stores k (an item must never sit in review with
- * enough reviews to be decided); then open pages and lease holders are told.
+ * enough reviews to be decided); its events tell open pages and lease holders once it commits.
  */
-export function updateSettings(db: Db, review: Pick<ReviewCommands, 'reviewsPerItemSettled'>, patch: Partial<Settings>, actorId: number | null): Settings {
+export function updateSettings(db: Db, review: Pick<ReviewCommands, 'settleReviewsPerItem'>, patch: Partial<Settings>, actorId: number | null): Settings {
   const from = getSettings(db).reviews_per_item;
-  const { settings, result } = putSettingsWith(db, patch, actorId, () =>
+  const { settings } = putSettingsWith(db, patch, actorId, () => {
     // Applied even when k is sent unchanged: it finds nothing to do, or repairs items left in review before this rule.
-    patch.reviews_per_item === undefined ? null : settleForReviewsPerItem(db, { from, to: getSettings(db).reviews_per_item, actorId }),
-  );
-  if (result) review.reviewsPerItemSettled(result);
+    if (patch.reviews_per_item !== undefined) review.settleReviewsPerItem({ from, to: getSettings(db).reviews_per_item, actorId });
+  });
   return settings;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { preparedOnce, type Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import { statement } from '../../db/statements';
 import { SettingsSchema, type Settings } from '../../shared/settings';
 import { recordAudit } from '../audit/audit-log';
@@ -67,7 +68,8 @@ export function putSettingsWith<T>(db: Db, patch: Partial<Settings>, actorId: nu
   if (db.inTransaction) throw new Error('putSettings commits on its own: call it outside any transaction');
   let result: T;
   try {
-    result = db.transaction(() => {
+    // Ours, not a bare db.transaction: what `within` emits is dispatched once this commits.
+    result = immediateTransaction(db, () => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined) continue;
         // Checked here too (the route's schema already did), for callers other than the route: a
@@ -81,7 +83,7 @@ export function putSettingsWith<T>(db: Db, patch: Partial<Settings>, actorId: nu
       // The cached settings predate the write, and this connection's own writes leave data_version as it was.
       inForce.delete(db);
       return within();
-    })();
+    });
   } finally {
     // Dropped whether it committed or not: what is read next comes from the table.
     inForce.delete(db);

@@ -1,7 +1,9 @@
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import type { SplitDeleted, SplitSummary, SplitUpdate } from '../../shared/api/splits';
 import { recordAudit } from '../audit/audit-log';
 import { DomainError, notFound } from '../domain-error';
+import type { DomainEventEmitter } from '../events/event-bus';
 import { deleteSplitRows, getSplit, setSplitArchived, setSplitLabel, splitDependents, type SplitDependents } from './split-queries';
 
 /** A split something was made from: deleting it would take away what a decision or a cost record rests on. */
@@ -16,8 +18,8 @@ export class SplitInUseError extends DomainError {
  * split, in one transaction with an audit entry for each change that changed something (a label
  * set to what it was, or archiving an archived split, records nothing).
  */
-export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: number): SplitSummary {
-  return db.transaction(() => {
+export function updateSplit(db: Db, events: DomainEventEmitter, name: string, update: SplitUpdate, userId: number): SplitSummary {
+  return immediateTransaction(db, () => {
     const before = getSplit(db, name);
     if (before === null) throw notFound(`split "${name}"`);
     if (update.label !== undefined) {
@@ -33,8 +35,9 @@ export function updateSplit(db: Db, name: string, update: SplitUpdate, userId: n
     }
     const updated = getSplit(db, name);
     if (updated === null) throw notFound(`split "${name}"`);
+    events.emit('split.updated', { split: updated });
     return updated;
-  })();
+  });
 }
 
 /** "3 items and 12 run tasks" — what stands in the way, in words. */
@@ -54,8 +57,8 @@ function dependentsText(dependents: SplitDependents): string {
  * with its charts, images, questions and chart groups, in one transaction with its audit entry.
  * A split with items, run tasks, model calls or job tasks is refused: archive it instead.
  */
-export function deleteSplit(db: Db, name: string, userId: number): SplitDeleted {
-  return db.transaction(() => {
+export function deleteSplit(db: Db, events: DomainEventEmitter, name: string, userId: number): SplitDeleted {
+  return immediateTransaction(db, () => {
     if (getSplit(db, name) === null) throw notFound(`split "${name}"`);
     const dependents = splitDependents(db, name);
     if (dependents.items + dependents.run_tasks + dependents.model_calls + dependents.job_tasks > 0) {
@@ -63,6 +66,7 @@ export function deleteSplit(db: Db, name: string, userId: number): SplitDeleted 
     }
     const deleted = deleteSplitRows(db, name);
     recordAudit(db, { actor_id: userId, action: 'split.deleted', target_type: 'split', target_id: name, details: deleted });
+    events.emit('split.deleted', { name });
     return { name, ...deleted };
-  })();
+  });
 }

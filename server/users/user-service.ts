@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import type { User } from '../../shared/api/auth';
 import type { AdminUser } from '../../shared/api/users';
 import type { Role } from '../../shared/domain/roles';
@@ -23,10 +24,10 @@ import {
 } from './user-queries';
 
 /**
- * What an account change needs: the database, a way to close the user's open sockets, and (in
- * the server, not the CLI) a way to tell open pages that assignments changed.
+ * What an account change needs: the database, and where to say what changed (`user.access_changed`
+ * closes the user's open sockets in the server; the CLI has none to close).
  */
-export type AccountContext = Pick<AppContext, 'db' | 'disconnectSockets'> & Partial<Pick<AppContext, 'publish'>>;
+export type AccountContext = Pick<AppContext, 'db' | 'events'>;
 
 /** Creates a user; without a password one is generated and returned once. `actorId`: who, for the audit log (null: the CLI or first start). */
 export async function createUser(db: Db, username: string, role: Role, password?: string, actorId: number | null = null): Promise<{ user: User; generatedPassword?: string }> {
@@ -81,14 +82,14 @@ function refuseLastAdmin(db: Db, account: Account, action: string, field?: strin
  */
 export function changeRole(ctx: AccountContext, id: number, role: Role, actorId: number | null = null): AdminUser {
   const { db } = ctx;
-  db.transaction(() => {
+  immediateTransaction(db, () => {
     const account = accountOrThrow(db, id);
     if (account.disabled_at !== null) throw new DomainError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
     if (role !== 'admin') refuseLastAdmin(db, account, 'take the admin role from', 'role');
     updateUserRole(db, id, role);
     recordAudit(db, { actor_id: actorId, action: 'user.role_changed', target_type: 'user', target_id: id, details: { from: account.role, to: role } });
-  }).immediate();
-  ctx.disconnectSockets({ userId: id });
+    ctx.events.emit('user.access_changed', { user_id: id });
+  });
   return adminUser(db, id);
 }
 
@@ -104,41 +105,44 @@ export function disableUser(
   now = new Date(),
 ): { user: AdminUser; revokedSessions: number; unassignedItems: number } {
   const { db } = ctx;
-  const { ended, unassigned } = db.transaction(() => {
+  const { ended, unassigned } = immediateTransaction(db, () => {
     const account = accountOrThrow(db, id);
-    if (account.disabled_at !== null) return { ended: 0, unassigned: 0 };
+    if (account.disabled_at !== null) {
+      ctx.events.emit('user.access_changed', { user_id: id });
+      return { ended: 0, unassigned: 0 };
+    }
     refuseLastAdmin(db, account, 'disable');
     setUserDisabled(db, id, now.toISOString());
     const revoked = endUserSessions(db, id, now);
     const freed = deletePersonalAssignments(db, id);
     recordAudit(db, { actor_id: actorId, action: 'user.disabled', target_type: 'user', target_id: id, details: { revoked_sessions: revoked, items_unassigned: freed } });
+    ctx.events.emit('user.access_changed', { user_id: id });
+    if (freed > 0) ctx.events.emit('assignment.changed', { items: freed });
     return { ended: revoked, unassigned: freed };
-  }).immediate();
-  ctx.disconnectSockets({ userId: id });
-  if (unassigned > 0) ctx.publish?.('assignment.changed', { items: unassigned });
+  });
   return { user: adminUser(db, id), revokedSessions: ended, unassignedItems: unassigned };
 }
 
 /** Lets a disabled user log in again; sessions that ended with the disable stay ended. */
 export function enableUser(ctx: AccountContext, id: number, actorId: number | null = null): AdminUser {
-  ctx.db.transaction(() => {
+  immediateTransaction(ctx.db, () => {
     accountOrThrow(ctx.db, id);
     setUserDisabled(ctx.db, id, null);
     recordAudit(ctx.db, { actor_id: actorId, action: 'user.enabled', target_type: 'user', target_id: id });
-  })();
+  });
   return adminUser(ctx.db, id);
 }
 
 /** Ends every session of a user (each signed-in browser must log in again). `actorId`: who, for the audit log (null: the CLI). */
 export function revokeSessions(ctx: AccountContext, id: number, actorId: number | null = null): { user: AdminUser; revokedSessions: number } {
   const { db } = ctx;
-  const revokedSessions = db.transaction(() => {
+  const revokedSessions = immediateTransaction(db, () => {
     accountOrThrow(db, id);
     const ended = endUserSessions(db, id);
     recordAudit(db, { actor_id: actorId, action: 'user.sessions_revoked', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    ctx.events.emit('user.access_changed', { user_id: id });
     return ended;
-  })();
-  ctx.disconnectSockets({ userId: id });
+  });
   return { user: adminUser(db, id), revokedSessions };
 }
 
@@ -156,14 +160,14 @@ export async function resetPassword(
   accountOrThrow(db, id);
   const generatedPassword = generatePassword();
   const hash = await hashPassword(generatedPassword);
-  const revokedSessions = db.transaction(() => {
+  const revokedSessions = immediateTransaction(db, () => {
     accountOrThrow(db, id);
     setPasswordHash(db, id, hash);
     const ended = endUserSessions(db, id);
     // Who reset it and when; never the password or its hash.
     recordAudit(db, { actor_id: actorId, action: 'user.password_reset', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    ctx.events.emit('user.access_changed', { user_id: id });
     return ended;
-  })();
-  ctx.disconnectSockets({ userId: id });
+  });
   return { user: adminUser(db, id), generatedPassword, revokedSessions };
 }

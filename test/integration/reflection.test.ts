@@ -268,10 +268,11 @@ describe('reflection with the offline engine', () => {
 
 describe('automatic retirement and reflection', () => {
   let server: TestServer;
+  let curator: TestClient;
   let reviewer: TestClient;
   beforeAll(async () => {
     server = await startTestServer();
-    ({ reviewer } = await setup(server));
+    ({ curator, reviewer } = await setup(server));
   });
   afterAll(async () => {
     await server.close();
@@ -284,6 +285,49 @@ describe('automatic retirement and reflection', () => {
     const db = server.server.ctx.db;
     expect(db.prepare('SELECT status FROM proposals WHERE id = ?').get(proposalId)).toEqual({ status: 'retired' });
     await expect.poll(() => (db.prepare("SELECT COUNT(*) AS n FROM reflections WHERE proposal_id = ? AND trigger = 'auto'").get(proposalId) as { n: number }).n).toBeGreaterThan(0);
+  });
+
+  it('an automatic reflection is a job: a shutdown leaves it to resume at the next start, a failure is recorded on it', async () => {
+    const { ctx } = server.server;
+    putSettings(ctx.db, { auto_reflect: false, reflection_min_decisions: 1, retire_min_decisions: 1000 });
+    const { proposalId } = await itemsAndReviews(server, reviewer, 'pie');
+    const automatic = () =>
+      ctx.db.prepare("SELECT id, status, done, failed, errors, created_by FROM reflection_batches WHERE created_by IS NULL AND proposal_ids = json_array(CAST(? AS INTEGER)) ORDER BY id").all(proposalId);
+    let calls = 0;
+    const hanging: Reviser = {
+      engine: 'offline',
+      model: 'offline-rules',
+      revise: async ({ signal }) => {
+        calls++;
+        await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+        return { ok: false, reason: 'stopped', usage: NO_USAGE };
+      },
+    };
+    const first = new ReflectionBatches(ctx, new FeedbackLoop(ctx, () => hanging));
+    first.startAutomatic(proposalId);
+    await expect.poll(() => calls).toBe(1);
+    // Pending already: a second decision in the meantime adds no second job.
+    first.startAutomatic(proposalId);
+    await first.shutdown();
+    expect(automatic()).toMatchObject([{ status: 'running', done: 0 }]);
+    // Not a curator's batch: the batch list (and its live progress) stays theirs.
+    const listed = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches;
+    expect(listed.map((batch) => batch.id)).not.toContain((automatic()[0] as { id: number }).id);
+
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    ctx.db.prepare('UPDATE reflection_batches SET owner_pid = ? WHERE created_by IS NULL').run(deadPid);
+    const second = new ReflectionBatches(ctx, new FeedbackLoop(ctx));
+    const [resumed] = second.resumeOrphans();
+    expect(resumed).toBe((automatic()[0] as { id: number }).id);
+    await second.run(resumed ?? -1);
+    expect(automatic()).toMatchObject([{ status: 'done', done: 1, failed: 0 }]);
+    expect(ctx.db.prepare("SELECT trigger, created_by FROM reflections WHERE proposal_id = ? ORDER BY id DESC LIMIT 1").get(proposalId)).toEqual({ trigger: 'auto', created_by: null });
+
+    const failing: Reviser = { engine: 'openai', model: 'gpt-4o-mini', revise: () => Promise.resolve({ ok: false, reason: 'the endpoint answered 503 three times', usage: NO_USAGE }) };
+    const third = new ReflectionBatches(ctx, new FeedbackLoop(ctx, () => failing));
+    const failed = third.startAutomatic(proposalId);
+    await third.run(failed ?? -1);
+    expect(automatic()[1]).toMatchObject({ status: 'done', failed: 1, errors: JSON.stringify([{ proposal_id: proposalId, error: 'the endpoint answered 503 three times' }]) });
   });
 });
 

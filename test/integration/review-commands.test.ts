@@ -1,18 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAndMigrate, type Db } from '../../db/database';
 import { AdjudicateRequestSchema, SubmitReviewRequestSchema } from '../../shared/api/review';
-import { ReviewCommands, type ReviewEventSink } from '../../server/review/review-commands';
+import { DomainEvents } from '../../server/events/event-bus';
+import { registerSubscribers, type SubscriberTargets } from '../../server/events/subscribers';
+import { ReviewCommands } from '../../server/review/review-commands';
 import { putSettings } from '../../server/settings/settings-queries';
 import { buildChart, buildItem, buildQa, buildUser } from '../support/factories';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 
 /**
- * Review's commands own what follows a write: the live events and the onDecided hook (the
- * feedback loop at start-up). A route calls one method; these tests call the same method and
- * see every after-effect, in order.
+ * Review's commands say what their writes did as domain events; the subscribers registered at
+ * start-up (`registerSubscribers`, here over recorders) tell clients and the feedback loop. A
+ * route calls one method; these tests call the same method and see every after-effect, in order.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-review-commands-'));
@@ -23,7 +26,7 @@ let curator: number;
 let effects: string[];
 let commands: ReviewCommands;
 
-const recorder: ReviewEventSink = {
+const recorder: SubscriberTargets['reviewEvents'] = {
   claimed: (itemId, reviewerId) => effects.push(`claimed ${itemId} by ${reviewerId}`),
   prefetched: () => effects.push('prefetched'),
   released: (itemId) => effects.push(`released ${itemId}`),
@@ -50,7 +53,18 @@ afterAll(() => {
 beforeEach(() => {
   effects = [];
   putSettings(db, { reviews_per_item: 1 });
-  commands = new ReviewCommands(db, recorder, { onDecided: (itemId) => effects.push(`onDecided ${itemId}`) });
+  const events = new DomainEvents(db, pino({ level: 'silent' }));
+  registerSubscribers(events, {
+    db,
+    publish: (event, payload) => effects.push(`publish ${event} ${JSON.stringify(payload)}`),
+    publishTo: (userId, event) => effects.push(`publish ${event} to ${userId}`),
+    disconnectSockets: () => effects.push('disconnect'),
+    reviewEvents: recorder,
+    feedbackLoop: { itemDecided: (itemId) => (effects.push(`onDecided ${itemId}`), null) },
+    reflectionBatches: { startAutomatic: (proposalId) => effects.push(`reflect on ${proposalId}`) },
+    chartTypeJobs: { launchAfterImport: () => null },
+  });
+  commands = new ReviewCommands(db, events);
 });
 
 describe('review commands', () => {

@@ -12,6 +12,7 @@ import { engineFactory } from '../../server/generation/engine-factory';
 import { RunExecutor } from '../../server/generation/run-executor';
 import { countTasks, getRun } from '../../server/generation/run-queries';
 import type { DurableJobOptions } from '../../server/jobs/durable-job';
+import { DomainEvents } from '../../server/events/event-bus';
 import { STALE_OWNER_MS } from '../../server/jobs/job-owner';
 import { ensureSeedProposals } from '../../server/pool/pool-service';
 import { hqaModel } from '../support/fake-hqa-model';
@@ -23,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'hqa-two-hosts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function contextOn(db: Db, config: Config): AppContext {
-  return { db, config, logger, publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
+  return { db, config, logger, events: new DomainEvents(db, logger), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 }
 
 function executorOn(ctx: AppContext, options: DurableJobOptions): RunExecutor {

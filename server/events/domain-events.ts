@@ -1,0 +1,113 @@
+import type { ChartGroupChange } from '../../shared/events';
+import type { ChartSummary } from '../../shared/api/charts';
+import type { ImportReport } from '../../shared/api/import';
+import type { ItemComment } from '../../shared/api/item-discussion';
+import type { ItemSummary } from '../../shared/api/items';
+import type { Proposal } from '../../shared/api/pool';
+import type { SplitSummary } from '../../shared/api/splits';
+import type { ItemStatus } from '../../shared/domain/generation';
+import type { Decision, LeaseEndReason } from '../../shared/domain/review';
+
+/** A lease that ended without a review: its holder, and why when the workbench ended it. */
+export interface EndedLease {
+  readonly item_id: number;
+  readonly reviewer_id: number;
+  readonly reason?: LeaseEndReason;
+}
+
+/**
+ * What a command's write did, as the command says it inside its transaction: event name →
+ * payload. Subscribers (`subscribers.ts`) turn these into after-effects; a command never
+ * publishes, audits or calls another domain itself. Names read `entity.pastTenseVerb`, like the
+ * socket events (`shared/events.ts`) several of them become, which stay the clients' contract.
+ */
+export interface DomainEventMap {
+  /** A reviewer took the item (a resumed lease is no claim). */
+  'item.claimed': { readonly item_id: number; readonly reviewer_id: number };
+  /** A reviewer fetched their next item ahead of deciding the one they hold. */
+  'item.prefetched': { readonly item_id: number; readonly reviewer_id: number };
+  /** The holder gave the lease back. */
+  'lease.released': { readonly item_id: number };
+  /** Leases ended without a review: expired, or ended by a curator's or an admin's change. */
+  'leases.ended': { readonly leases: readonly EndedLease[] };
+  /**
+   * A reviewer's review was stored. `item_status`: the item's status after it; null for a gold
+   * item's review, compared with gold and counted nowhere.
+   */
+  'item.reviewed': {
+    readonly item_id: number;
+    readonly reviewer_id: number;
+    readonly review_id: number;
+    readonly decision: Decision;
+    readonly item_status: ItemStatus | null;
+  };
+  /** A reviewer took their review back within its window; `from`: the item's status before. */
+  'review.undone': { readonly item_id: number; readonly reviewer_id: number; readonly review_id: number; readonly from: ItemStatus | null };
+  /** A curator decided an item the reviews left to adjudication (or decided otherwise); `from`: its status before. */
+  'item.adjudicated': { readonly item_id: number; readonly curator_id: number; readonly decision: Decision; readonly from: ItemStatus };
+  /**
+   * The item's status changed by review: a submit, an undo, an adjudication, a re-queue or a
+   * change of the reviews per item. `sealed_from`: the reviewers not to be told (blind review).
+   */
+  'item.decided': { readonly item_id: number; readonly status: ItemStatus; readonly sealed_from: readonly number[] };
+  /** A gold item's review was compared with gold: its status did not change; `shown` is what its reviewer sees. */
+  'gold.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly shown: ItemStatus };
+  /** A gold review was taken back: the item is its reviewer's task again. */
+  'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
+  /** The user's access changed (role, disabled, sessions ended, password reset): what their open sockets were opened as is gone. */
+  'user.access_changed': { readonly user_id: number };
+  /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
+  'assignment.changed': { readonly items: number };
+  /** A person wrote an item by hand (generated items are announced by their runs). */
+  'item.created': { readonly item: ItemSummary };
+  /** A curator edited the item's assumption, question or answer (verified again in the same write). */
+  'item.edited': { readonly item_id: number };
+  /**
+   * A comment on an item. `staff_only`: blind to some reviewer, so pushed to curators (and its
+   * author's own pages) only; `notify`: the users it mentions who may read it, its author aside.
+   */
+  'comment.posted': { readonly comment: ItemComment; readonly staff_only: boolean; readonly author_id: number; readonly notify: readonly number[] };
+  /** Proposals entered the pool (seeds, Stage 1, revisions; duplicates too: the Pool page lists them). */
+  'proposals.added': { readonly proposals: readonly Proposal[] };
+  /** A proposal's text or status changed: a curator's edit, or retired for failing items. */
+  'proposal.changed': { readonly proposal: Proposal };
+  /** A chart changed as its lists show it (a curator's type decision, or its undo). */
+  'chart.updated': { readonly chart: ChartSummary };
+  /** A chart group was created, edited, given a question or deleted; `chart_ids`: the charts whose pages show it. */
+  'chart_group.changed': { readonly group_id: number; readonly change: ChartGroupChange; readonly chart_ids: readonly number[] };
+  'split.updated': { readonly split: SplitSummary };
+  'split.deleted': { readonly name: string };
+  /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
+  'split.imported': { readonly report: ImportReport; readonly actor_id: number | null };
+}
+
+export type DomainEventType = keyof DomainEventMap;
+
+/** One event: its type and its payload, as the union a subscriber of several types can narrow. */
+export type DomainEvent = { [T in DomainEventType]: { readonly type: T; readonly payload: DomainEventMap[T] } }[DomainEventType];
+
+/** Every event type, in the order the subscriber table lists them. */
+export const DOMAIN_EVENT_TYPES = [
+  'item.claimed',
+  'item.prefetched',
+  'lease.released',
+  'leases.ended',
+  'item.reviewed',
+  'review.undone',
+  'item.adjudicated',
+  'item.decided',
+  'gold.reviewed',
+  'gold.undone',
+  'user.access_changed',
+  'assignment.changed',
+  'item.created',
+  'item.edited',
+  'comment.posted',
+  'proposals.added',
+  'proposal.changed',
+  'chart.updated',
+  'chart_group.changed',
+  'split.updated',
+  'split.deleted',
+  'split.imported',
+] as const satisfies readonly DomainEventType[];

@@ -1,0 +1,58 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/database';
+import { DOMAIN_EVENT_TYPES } from './domain-events';
+import { DomainEvents } from './event-bus';
+import { registerSubscribers } from './subscribers';
+
+/**
+ * The after-effects of every domain event, as `registerSubscribers` (the one place) wires them at
+ * start-up. An effect added, dropped or moved changes this table: review it here.
+ */
+describe('domain event subscribers', () => {
+  it('are, per event and phase, exactly these', () => {
+    const db = openDatabase(':memory:');
+    const events = new DomainEvents(db, pino({ level: 'silent' }));
+    const unused = () => {
+      throw new Error('not called: only the table is read');
+    };
+    registerSubscribers(events, {
+      db,
+      publish: unused,
+      publishTo: unused,
+      disconnectSockets: unused,
+      reviewEvents: { claimed: unused, prefetched: unused, released: unused, decided: unused, reviewed: unused, goldReviewed: unused, goldUndone: unused, expired: unused },
+      feedbackLoop: { itemDecided: unused },
+      reflectionBatches: { startAutomatic: unused },
+      chartTypeJobs: { launchAfterImport: unused },
+    });
+    const after = (...names: string[]) => ({ in_transaction: [], after_commit: names });
+    expect(events.table()).toEqual({
+      'item.claimed': after('socket: item.claimed'),
+      'item.prefetched': after('socket: queue counts'),
+      'lease.released': after('socket: item.released'),
+      'leases.ended': after('socket: lease.expired to holders, item.released'),
+      'item.reviewed': { in_transaction: ['audit: review.submitted'], after_commit: ["socket: review.submitted to the reviewer's tabs"] },
+      'review.undone': { in_transaction: ['audit: review.undone'], after_commit: [] },
+      'item.adjudicated': { in_transaction: ['audit: item.adjudicated'], after_commit: [] },
+      'item.decided': after('socket: item.decided, sealed', 'reflection: retire or start automatic reflection'),
+      'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
+      'gold.undone': after('socket: in review again, claimed'),
+      'user.access_changed': after("socket: close the user's open sockets"),
+      'assignment.changed': after('socket: assignment.changed'),
+      'item.created': after('socket: item.created'),
+      'item.edited': after('socket: item.edited'),
+      'comment.posted': after('socket: comment.created, comment.mentioned to the named'),
+      'proposals.added': after('socket: proposal.created'),
+      'proposal.changed': after('socket: proposal.updated'),
+      'chart.updated': after('socket: chart.updated'),
+      'chart_group.changed': after('socket: chart_group.changed'),
+      'split.updated': after('socket: split.updated'),
+      'split.deleted': after('socket: split.deleted'),
+      'split.imported': after('socket: charts.imported', 'chart types: launch the vision job'),
+    });
+    // An event nobody subscribes to is dead weight, or an after-effect forgotten.
+    expect(Object.keys(events.table()).sort()).toEqual([...DOMAIN_EVENT_TYPES].sort());
+    db.close();
+  });
+});

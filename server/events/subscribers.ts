@@ -1,0 +1,85 @@
+import type { AppContext } from '../app-context';
+import { recordAudit } from '../audit/audit-log';
+import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
+import type { FeedbackLoop } from '../reflection/reflection-service';
+import type { ReflectionBatches } from '../reflection/reflection-batches';
+import type { ReviewEvents } from '../review/review-events';
+import type { DomainEvents } from './event-bus';
+
+/** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
+export interface SubscriberTargets {
+  /** The audit log's database: its entries are written inside the write they record. */
+  readonly db: AppContext['db'];
+  readonly publish: AppContext['publish'];
+  readonly publishTo: AppContext['publishTo'];
+  readonly disconnectSockets: AppContext['disconnectSockets'];
+  readonly reviewEvents: Pick<ReviewEvents, 'claimed' | 'prefetched' | 'released' | 'decided' | 'reviewed' | 'goldReviewed' | 'goldUndone' | 'expired'>;
+  readonly feedbackLoop: Pick<FeedbackLoop, 'itemDecided'>;
+  readonly reflectionBatches: Pick<ReflectionBatches, 'startAutomatic'>;
+  readonly chartTypeJobs: Pick<ChartTypeJobs, 'launchAfterImport'>;
+}
+
+const settled = (status: string) => status === 'accepted' || status === 'rejected';
+
+/**
+ * Every after-effect of every domain event, in one place (`subscribers.test.ts` pins the table):
+ * an effect added anywhere else is a second way to do it.
+ */
+export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
+  const { db, publish, publishTo, reviewEvents: review } = to;
+
+  events.on('item.reviewed', 'in_transaction', 'audit: review.submitted', (e) => {
+    // A gold item's review is compared with gold, not counted: the log records reviews that count.
+    if (e.item_status === null) return;
+    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.submitted', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } });
+  });
+  events.on('review.undone', 'in_transaction', 'audit: review.undone', (e) =>
+    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.undone', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }),
+  );
+  events.on('item.adjudicated', 'in_transaction', 'audit: item.adjudicated', (e) =>
+    recordAudit(db, { actor_id: e.curator_id, action: 'item.adjudicated', target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }),
+  );
+
+  events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
+  events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());
+  events.on('lease.released', 'after_commit', 'socket: item.released', (e) => review.released(e.item_id));
+  events.on('leases.ended', 'after_commit', 'socket: lease.expired to holders, item.released', (e) => review.expired(e.leases));
+  events.on('item.reviewed', 'after_commit', "socket: review.submitted to the reviewer's tabs", (e) => review.reviewed(e.item_id, e.reviewer_id, e.review_id));
+  events.on('item.decided', 'after_commit', 'socket: item.decided, sealed', (e) => review.decided(e.item_id, e.status, e.sealed_from));
+  // Review settles an item, the feedback loop takes it from there: review imports no reflection.
+  events.on('item.decided', 'after_commit', 'reflection: retire or start automatic reflection', (e) => {
+    if (!settled(e.status)) return;
+    const due = to.feedbackLoop.itemDecided(e.item_id);
+    if (due !== null) to.reflectionBatches.startAutomatic(due);
+  });
+  events.on('gold.reviewed', 'after_commit', 'socket: item.released, gold shown to its reviewer', (e) => review.goldReviewed(e.item_id, e.reviewer_id, e.shown));
+  events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
+
+  // A client still signed in reconnects as who it is now.
+  events.on('user.access_changed', 'after_commit', "socket: close the user's open sockets", (e) => to.disconnectSockets({ userId: e.user_id }));
+  events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
+
+  events.on('item.created', 'after_commit', 'socket: item.created', (e) => publish('item.created', { item: e.item }));
+  events.on('item.edited', 'after_commit', 'socket: item.edited', (e) => publish('item.edited', { item_id: e.item_id }));
+  events.on('comment.posted', 'after_commit', 'socket: comment.created, comment.mentioned to the named', (e) => {
+    publish('comment.created', { comment: e.comment, staff_only: e.staff_only });
+    // Reviewers do not get a staff-only comment (audiences.ts); its author's other pages still do.
+    if (e.staff_only) publishTo(e.author_id, 'comment.created', { comment: e.comment, staff_only: e.staff_only });
+    for (const userId of e.notify) publishTo(userId, 'comment.mentioned', { comment: e.comment });
+  });
+
+  events.on('proposals.added', 'after_commit', 'socket: proposal.created', (e) => {
+    for (const proposal of e.proposals) publish('proposal.created', { proposal });
+  });
+  events.on('proposal.changed', 'after_commit', 'socket: proposal.updated', (e) => publish('proposal.updated', { proposal: e.proposal }));
+  events.on('chart.updated', 'after_commit', 'socket: chart.updated', (e) => publish('chart.updated', { chart: e.chart }));
+  events.on('chart_group.changed', 'after_commit', 'socket: chart_group.changed', (e) =>
+    publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
+  );
+
+  events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
+  events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
+  events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
+  // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
+  events.on('split.imported', 'after_commit', 'chart types: launch the vision job', (e) => void to.chartTypeJobs.launchAfterImport(e.report.split, e.actor_id));
+}
