@@ -68,6 +68,8 @@ describe('migration 032 on a database made at 031', () => {
       /FOREIGN KEY/,
     );
 
+    // Today's code reads today's schema: the later migrations first, then a run pauses.
+    migrate(db);
     expect(transitionEvalRun(db, 4, ['running'], 'paused', 'storage_unavailable: database or disk is full')).toBe(true);
     expect(getEvalRun(db, 4)).toMatchObject({ status: 'paused', error: 'storage_unavailable: database or disk is full', items_answered: 1, finished_at: null });
     expect(() => db.prepare("UPDATE eval_runs SET status = 'stopped' WHERE id = 4").run()).toThrow(/CHECK constraint/);
