@@ -10,11 +10,6 @@ import { confirmTable, extractChart, extractorFor, saveCuratorTable, unconfirmTa
 
 export function tableRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
-  /** Other clients' chart lists and pages refetch the chart whose table changed. */
-  const announce = (chartId: number) => {
-    const chart = getChartSummary(ctx.db, chartId);
-    if (chart) ctx.publish('chart.updated', { chart });
-  };
 
   handle(api, tablesApi.get, 'reviewer', ({ params: { id } }) => {
     const table = getChartTable(ctx.db, id);
@@ -22,19 +17,13 @@ export function tableRoutes(ctx: AppContext): Router {
     return table;
   });
   handle(api, tablesApi.save, 'curator', ({ params: { id }, body, user }) => {
-    const saved = saveCuratorTable(ctx.db, id, body, user.id);
-    announce(id);
-    return saved;
+    return saveCuratorTable(ctx.db, ctx.events, id, body, user.id);
   });
   handle(api, tablesApi.confirm, 'curator', ({ params: { id }, user }) => {
-    const confirmed = confirmTable(ctx.db, id, user.id);
-    announce(id);
-    return confirmed;
+    return confirmTable(ctx.db, ctx.events, id, user.id);
   });
   handle(api, tablesApi.unconfirm, 'curator', ({ params: { id }, user }) => {
-    const unconfirmed = unconfirmTable(ctx.db, id, user.id);
-    announce(id);
-    return unconfirmed;
+    return unconfirmTable(ctx.db, ctx.events, id, user.id);
   });
   handle(api, tablesApi.extract, 'curator', async ({ params: { id }, res }) => {
     const current = getChartTable(ctx.db, id);
@@ -46,9 +35,8 @@ export function tableRoutes(ctx: AppContext): Router {
     // A closed tab stops the request: the model is not asked to finish for no one.
     const controller = new AbortController();
     res.once('close', () => res.writableFinished || controller.abort());
-    const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other', type_known: summary !== null && typeKeptByExtraction(summary.type_source) }, controller.signal);
+    const result = await extractChart(ctx.db, extractor, { id, name, chart_type: summary?.chart_type ?? 'other', type_known: summary !== null && typeKeptByExtraction(summary.type_source) }, controller.signal, ctx.events);
     if (!result.ok) throw new DomainError('conflict', `chart ${id} (${name}): extraction by ${extractor.model} failed: ${result.kind}: ${result.reason}`);
-    announce(id);
     const table = getChartTable(ctx.db, id);
     if (!table) throw notFound(`chart ${id}`);
     return { table, model: extractor.model, attempts: result.attempts, cost: result.usage.cost, priced: result.usage.priced };

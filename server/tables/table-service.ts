@@ -1,3 +1,6 @@
+import { immediateTransaction } from '../../db/transactions';
+import { getChartSummary } from '../charts/chart-queries';
+import type { DomainEventEmitter } from '../events/event-bus';
 import type { Db } from '../../db/database';
 import { recordAudit } from '../audit/audit-log';
 import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
@@ -56,25 +59,35 @@ export const replaceable = (table: ChartTable) => table.data_table === null || (
  * type the model named becomes the chart's (source `extracted`, confirmed with the table)
  * unless an annotation or a curator decided it.
  */
-export function storeExtractedTable(db: Db, chartId: number, extracted: ExtractedTable): ReverifyCounts {
-  return db.transaction(() => {
+export function storeExtractedTable(db: Db, chartId: number, extracted: ExtractedTable, events?: DomainEventEmitter): ReverifyCounts {
+  return immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     if (!replaceable(current)) {
       throw new ChartTableError(`chart ${chartId}: its ${current.table_confirmed ? 'confirmed' : current.table_source} table is kept; an extraction replaces only a missing or unconfirmed extracted one`, 'kept');
     }
     storeChartTable(db, chartId, { table: extracted.table, source: 'extracted', confirmed: false, title: extracted.title, setTitle: false });
     if (extracted.chartType) storeExtractedType(db, chartId, extracted.chartType);
+    if (events) announceChart(db, events, chartId);
     return current.data_table === null ? NOTHING_REVERIFIED : reverifyChartItems(db, chartId);
-  })();
+  });
 }
 
-/** Reads one chart's table from its stored image and stores it; a failure is `ok: false` with its reason. */
-export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal): Promise<ExtractionResult> {
+/**
+ * Reads one chart's table from its stored image and stores it; a failure is `ok: false` with its
+ * reason. Given `events`, open pages are told of the chart (a job tells them of its progress instead).
+ */
+export async function extractChart(db: Db, extractor: TableExtractor, chart: ChartToExtract, signal?: AbortSignal, events?: DomainEventEmitter): Promise<ExtractionResult> {
   const image = getChartImage(db, chart.id);
   if (!image) throw new ChartTableError(`chart ${chart.id} (${chart.name}) has no stored image to read a table from`, 'no_image');
   const result = await extractor.extract({ id: chart.id, chart_type: chart.chart_type, type_known: chart.type_known, image: image.png }, signal);
-  if (result.ok) storeExtractedTable(db, chart.id, result.value);
+  if (result.ok) storeExtractedTable(db, chart.id, result.value, events);
   return result;
+}
+
+/** Other clients' chart lists and pages refetch the chart whose table changed (after the write commits). */
+function announceChart(db: Db, events: DomainEventEmitter, chartId: number): void {
+  const chart = getChartSummary(db, chartId);
+  if (chart) events.emit('chart.updated', { chart });
 }
 
 const sameTable = (a: ChartTable, table: DataTable, title: string | null) =>
@@ -85,9 +98,9 @@ const sameTable = (a: ChartTable, table: DataTable, title: string | null) =>
  * stored table (or title); a table saved unchanged keeps its source and is confirmed as it is.
  * Audited in the same transaction, with what the table was before.
  */
-export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable, actorId: number | null): SaveTableResponse {
+export function saveCuratorTable(db: Db, events: DomainEventEmitter, chartId: number, edited: EditedTable, actorId: number | null): SaveTableResponse {
   const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
-  const counts = db.transaction(() => {
+  const counts = immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     const table = carryReading(current.data_table, editedToDataTable(edited));
     const changed = !sameTable(current, table, title);
@@ -101,18 +114,20 @@ export function saveCuratorTable(db: Db, chartId: number, edited: EditedTable, a
       target_id: chartId,
       details: { changed, source, was: { source: current.table_source, confirmed: current.table_confirmed }, rows: table.rows.length, series: table.series.length, ...reverified },
     });
+    announceChart(db, events, chartId);
     return reverified;
-  })();
+  });
   return { table: tableOf(db, chartId), ...counts };
 }
 
 /** A curator vouches for the stored table as it is; audited when it was not confirmed yet. */
-export function confirmTable(db: Db, chartId: number, actorId: number | null): SaveTableResponse {
-  db.transaction(() => {
+export function confirmTable(db: Db, events: DomainEventEmitter, chartId: number, actorId: number | null): SaveTableResponse {
+  immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to confirm: extract one or type it in first`, 'nothing_to_confirm');
     if (confirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_confirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
-  })();
+    announceChart(db, events, chartId);
+  });
   return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
 }
 
@@ -121,11 +136,12 @@ export function confirmTable(db: Db, chartId: number, actorId: number | null): S
  * verifies nothing on it until someone confirms it again (its items already stored stay). An
  * unconfirmed extraction may be read again by a forced extraction. Audited when it was confirmed.
  */
-export function unconfirmTable(db: Db, chartId: number, actorId: number | null): SaveTableResponse {
-  db.transaction(() => {
+export function unconfirmTable(db: Db, events: DomainEventEmitter, chartId: number, actorId: number | null): SaveTableResponse {
+  immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to set back to unconfirmed`, 'nothing_to_confirm');
     if (unconfirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_unconfirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
-  })();
+    announceChart(db, events, chartId);
+  });
   return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
 }

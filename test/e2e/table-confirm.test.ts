@@ -44,7 +44,7 @@ async function openAsCurator(path: string) {
 describe('a confirmed table', () => {
   it('is set back to unconfirmed from the chart page, audited, and another curator’s confirmation shows there live', async () => {
     const chartId = (db().prepare('SELECT id FROM charts WHERE split = ? ORDER BY id LIMIT 1').get(IMAGE_ONLY_SPLIT) as { id: number }).id;
-    saveCuratorTable(db(), chartId, TABLE, null);
+    saveCuratorTable(db(), server.server.ctx.events, chartId, TABLE, null);
     const page = await openAsCurator(`/charts/${chartId}`);
     const state = page.getByTestId('table-state');
     await expect.poll(() => state.textContent(), { timeout: UI_TIMEOUT_MS }).toContain('confirmed');
@@ -83,8 +83,8 @@ describe('a chart group page', () => {
     expect(members.length).toBeGreaterThanOrEqual(2);
     // Each chart has a table no one has confirmed yet.
     for (const id of members) {
-      saveCuratorTable(db(), id, TABLE, null);
-      unconfirmTable(db(), id, null);
+      saveCuratorTable(db(), server.server.ctx.events, id, TABLE, null);
+      unconfirmTable(db(), server.server.ctx.events, id, null);
     }
     const page = await openAsCurator(`/charts/groups/${group.id}`);
     const confirm = page.getByTestId('group-confirm');

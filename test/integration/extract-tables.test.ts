@@ -17,6 +17,9 @@ import { createTableExtractor } from '../../server/tables/extract-table';
 import { runTableExtraction } from '../../server/tables/extract-tables-run';
 import { getChartTable } from '../../server/tables/table-queries';
 import { saveCuratorTable } from '../../server/tables/table-service';
+import { DomainEvents } from '../../server/events/event-bus';
+
+const NO_SUBSCRIBERS = (db: ConstructorParameters<typeof DomainEvents>[0]) => new DomainEvents(db, console);
 import { runCli } from '../support/cli';
 import { jsonReply, rateLimitReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
@@ -204,7 +207,7 @@ describe('table extraction by a vision model', () => {
     expect(resumed.charts).toBe(chartIds().length - 1);
     expect(resumed.skipped_with_table).toBe(1);
 
-    saveCuratorTable(db, b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] }, null);
+    saveCuratorTable(db, NO_SUBSCRIBERS(db), b, { title: null, label_header: 'Year', series: ['Cases'], rows: [{ label: '2020', cells: ['7'] }] }, null);
     const before = chatRequests().length;
     const forced = await runTableExtraction(db, extractor(), { split: SPLIT, force: true });
     expect(forced.charts).toBe(chartIds().length - 1);

@@ -6,6 +6,9 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { importFolder } from '../../server/import/import-folder';
 import { getChartTable } from '../../server/tables/table-queries';
 import { saveCuratorTable } from '../../server/tables/table-service';
+import { DomainEvents } from '../../server/events/event-bus';
+
+const NO_SUBSCRIBERS = (db: ConstructorParameters<typeof DomainEvents>[0]) => new DomainEvents(db, console);
 import { CHARTQA_EXTRA } from '../support/paths';
 
 /**
@@ -96,7 +99,7 @@ describe('a ChartQA-layout folder of charts with a PNG and no table', () => {
       { imgname: 'two_col_100746.png', query: 'Who has the most hits in Kansas City Royals franchise history?', label: 'George Brett', source: 'augmented', answer_kind: 'text' },
     ]);
 
-    saveCuratorTable(db, lone?.id ?? 0, { title: null, label_header: 'Player', series: ['Hits'], rows: [{ label: 'George Brett', cells: ['3154'] }] }, null);
+    saveCuratorTable(db, NO_SUBSCRIBERS(db), lone?.id ?? 0, { title: null, label_header: 'Player', series: ['Hits'], rows: [{ label: 'George Brett', cells: ['3154'] }] }, null);
     const again = importFolder(db, folder, { split: SPLIT }).report;
     expect(again).toMatchObject({ charts_imported: 0, qas_imported: 0, errors: [] });
     expect(getChartTable(db, lone?.id ?? 0)).toMatchObject({ table_source: 'curator', table_confirmed: true, data_table: { series: ['Hits'] } });
