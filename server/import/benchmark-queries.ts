@@ -36,8 +36,11 @@ export interface BenchmarkQaInsert {
 
 export type QaWriteOutcome = 'added' | 'unchanged' | 'differs';
 
-/** The stored type a re-import keeps: a curator's, or a vision model's over an inferred default. */
-const KEEPS_TYPE = "(type_source = 'curator' OR (type_evidence = 'vision' AND @type_source = 'inferred'))";
+/**
+ * The stored type a re-import keeps: a curator's, or one a vision model read from the image (its
+ * type answer, or the type its table extraction named) over an inferred default.
+ */
+const KEEPS_TYPE = "(type_source = 'curator' OR ((type_evidence = 'vision' OR type_source = 'extracted') AND @type_source = 'inferred'))";
 
 export function createBenchmarkWriter(db: Db) {
   const findChart = statement(db, `SELECT c.id, c.content_hash, (SELECT i.sha256 FROM chart_images i WHERE i.chart_id = c.id) AS image_sha

@@ -96,6 +96,18 @@ describe('MultiChartQA import (real sample)', () => {
     expect({ charts: count('charts'), qas: count('factual_qas'), groups: count('chart_groups'), members: count('chart_group_members'), updated: db.prepare('SELECT id, updated_at FROM charts ORDER BY id').all() }).toEqual(before);
   });
 
+  it('a re-import of changed files keeps a type a table extraction named, and resets one the table only guessed', () => {
+    importFolder(db, ROOT);
+    const [extracted, guessed] = db.prepare("SELECT id, chart_type, type_source FROM charts ORDER BY id LIMIT 2").all() as { id: number; chart_type: string; type_source: string }[];
+    expect(guessed?.type_source).toBe('inferred');
+    db.prepare("UPDATE charts SET chart_type = 'line', type_source = 'extracted', content_hash = 'stale' WHERE id = ?").run(extracted?.id);
+    db.prepare("UPDATE charts SET chart_type = 'pie', content_hash = 'stale' WHERE id = ?").run(guessed?.id);
+    const again = importFolder(db, ROOT).report;
+    expect(again.charts_updated).toBe(2);
+    expect(getChartSummary(db, extracted?.id ?? 0)).toMatchObject({ chart_type: 'line', type_source: 'extracted' });
+    expect(getChartSummary(db, guessed?.id ?? 0)).toMatchObject({ chart_type: guessed?.chart_type, type_source: 'inferred' });
+  });
+
   it('reads the later schema too: no image prefix, renamed task labels, POSIX paths, groups without a task', () => {
     const [group] = groupsOf(MULTICHARTQA_DATA);
     if (!group) throw new Error('no group in the sample');
