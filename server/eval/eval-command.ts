@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { z } from 'zod';
-import { CHART_HQA_VERSION, ExportItemSchema, GroupExportItemSchema, itemImages } from '../../shared/export/chart-hqa';
+import { CHART_HQA_VERSION, ExportItemSchema, GroupExportItemSchema, itemIdOfExportId, itemImages } from '../../shared/export/chart-hqa';
 import { openAndMigrate, type Db } from '../../db/database';
 import { loadConfig, type Config } from '../config';
 import { providersFor } from '../llm/model-roles';
@@ -301,10 +301,4 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
     process.stdout.write(`${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}\n`);
   }
   return failed > 0 ? 2 : 0;
-}
-
-/** The workbench item id of an export id (`chq-000123` → 123); null for another shape. */
-function itemIdOfExportId(id: string): number | null {
-  const match = /^chq-(\d+)$/.exec(id);
-  return match ? Number(match[1]) : null;
 }

@@ -1,5 +1,5 @@
 import { CHART_HQA_VERSION, type ExportStats } from '../../shared/export/chart-hqa';
-import { HF_IMAGES_DIR, HF_METADATA_FILE, HF_SPLIT } from '../../shared/export/hf-dataset';
+import { HF_COUNTERFACTUAL_DIR, HF_IMAGES_DIR, HF_METADATA_FILE, HF_SPLIT } from '../../shared/export/hf-dataset';
 import type { Settings } from '../../shared/settings';
 
 /**
@@ -18,6 +18,11 @@ const n = (name: string, doc: string): Feature => ({ name, dtype: 'int64', doc }
 /** Every column of a metadata line (ExportItemSchema plus the image), in the order the card lists them. */
 export const HF_FEATURES: readonly Feature[] = [
   { name: 'image', dtype: 'image', doc: `The chart (PNG): the original image, or drawn from its data table when the split had none. \`file_name\` in \`${HF_METADATA_FILE}\`.` },
+  {
+    name: 'counterfactual_image',
+    dtype: 'image',
+    doc: `The item's edited data table drawn (PNG), in the style of a drawing of its original table: the factual question asked on it is the evaluation's counterfactual-image condition (gold: \`answer\`). \`counterfactual_image_file_name\` in \`${HF_METADATA_FILE}\`; null when the edit cannot be drawn (a chart without a table, an unsupported type).`,
+  },
   s('id', 'Stable public id of the item (`chq-000123`), the same in every export format.'),
   s('imgname', 'The chart\'s file name in its ChartQA split; `split/name` when two exported splits share a name.'),
   s('chart_type', 'Chart type (e.g. `simple_bar`, `pie`, `line`).'),
@@ -130,6 +135,7 @@ export function datasetCard({ name, items, images, stats, settings, createdAt, g
     '    path:',
     `    - ${HF_METADATA_FILE}`,
     `    - ${HF_IMAGES_DIR}/**`,
+    `    - ${HF_COUNTERFACTUAL_DIR}/**`,
     'dataset_info:',
     '  features:',
     ...features.flatMap((feature) => featureYaml(feature, '  ')),

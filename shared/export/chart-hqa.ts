@@ -151,3 +151,9 @@ export type ExportFormat = z.infer<typeof ExportFormatSchema>;
 
 /** Stable public id of an item in every export. */
 export const exportItemId = (itemId: number) => `chq-${String(itemId).padStart(6, '0')}`;
+
+/** The workbench item id of an export id (`chq-000123` → 123); null for another shape. */
+export function itemIdOfExportId(id: string): number | null {
+  const match = /^chq-(\d+)$/.exec(id);
+  return match ? Number(match[1]) : null;
+}

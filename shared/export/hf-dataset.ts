@@ -12,9 +12,17 @@ export const HF_CARD_FILE = 'README.md';
 /** One split: the benchmark is for evaluation. */
 export const HF_SPLIT = 'test';
 
+export const HF_COUNTERFACTUAL_DIR = 'counterfactual';
+
 export const HfMetadataLineSchema = ExportItemSchema.extend({
   /** The chart image, relative to the folder: `images/<imgname>` (PNG). */
   file_name: z.string(),
+  /**
+   * The item's edited table drawn (`counterfactual/<id>.png`), in the style of a drawing of its
+   * original table (the evaluation's `counterfactual_image` condition); null when the edit cannot
+   * be drawn. `imagefolder` loads a `*_file_name` column as the image column `counterfactual_image`.
+   */
+  counterfactual_image_file_name: z.string().nullable(),
 });
 
 /**
@@ -33,6 +41,9 @@ export type HfMetadataLine = z.infer<typeof HfMetadataLineSchema>;
 export type HfGroupMetadataLine = z.infer<typeof HfGroupMetadataLineSchema>;
 /** Any line of `metadata.jsonl`: one chart's item or a group item's. */
 export const HfAnyMetadataLineSchema = z.union([HfMetadataLineSchema, HfGroupMetadataLineSchema]);
+
+/** `counterfactual/<id>.png`: an item's counterfactual drawing. */
+export const hfCounterfactualPath = (id: string) => `${HF_COUNTERFACTUAL_DIR}/${id}.png`;
 
 /** `images/<imgname>`, with `.png` added when the chart's name has another ending: the file is a PNG. */
 export function hfImagePath(imgname: string): string {

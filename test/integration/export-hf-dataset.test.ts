@@ -8,6 +8,7 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { HfMetadataLineSchema, type HfMetadataLine } from '../../shared/export/hf-dataset';
 import { exportStats } from '../../server/export/export-queries';
 import { HF_FEATURES } from '../../server/export/dataset-card';
+import { conditionDrawing } from '../../server/eval/condition-drawings';
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { buildReview } from '../support/factories';
@@ -91,7 +92,22 @@ describe('hqa export --format hf-dataset', () => {
     const charts = new Set(lines.map((line) => line.file_name));
     expect(readdirSync(join(out, 'images')).length).toBe(charts.size);
     expect(report.images).toBe(charts.size);
-    expect(readdirSync(out).sort()).toEqual(['README.md', 'images', 'metadata.jsonl']);
+    expect(readdirSync(out).sort()).toEqual(['README.md', 'counterfactual', 'images', 'metadata.jsonl']);
+  });
+
+  it('carries each item’s counterfactual drawing: its edited table drawn as a PNG, unlike the drawing of its original', async () => {
+    const drawn = lines.filter((line) => line.counterfactual_image_file_name !== null);
+    expect(drawn.length).toBeGreaterThan(lines.length / 2);
+    expect(readdirSync(join(out, 'counterfactual')).length).toBe(drawn.length);
+    for (const line of drawn) {
+      expect(line.counterfactual_image_file_name).toBe(`counterfactual/${line.id}.png`);
+      const png = readFileSync(join(out, line.counterfactual_image_file_name ?? ''));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      // The same drawing the evaluation's counterfactual_image condition sends, and not the original's.
+      const itemId = Number(line.id.slice(4));
+      expect(png.equals(await conditionDrawing(db, itemId, 'drawn_counterfactual'))).toBe(true);
+      expect(png.equals(await conditionDrawing(db, itemId, 'drawn_original'))).toBe(false);
+    }
   });
 
   it('has a dataset card whose front matter parses as YAML: licence to fill, configs, features of every column, the split size', () => {
@@ -110,12 +126,12 @@ describe('hqa export --format hf-dataset', () => {
     expect(front.pretty_name).toBe('chart-hqa-demo');
     expect(front.task_categories).toEqual(['visual-question-answering']);
     expect(front.size_categories).toEqual(['n<1K']);
-    expect(front.configs).toEqual([{ config_name: 'default', data_files: [{ split: 'test', path: ['metadata.jsonl', 'images/**'] }] }]);
+    expect(front.configs).toEqual([{ config_name: 'default', data_files: [{ split: 'test', path: ['metadata.jsonl', 'images/**', 'counterfactual/**'] }] }]);
     expect(front.dataset_info.splits).toEqual([{ name: 'test', num_examples: lines.length }]);
-    // The card's features are the metadata line's columns, `file_name` read as `image`.
+    // The card's features are the metadata line's columns, each `*file_name` read as its image column.
     const first = lines[0] as HfMetadataLine;
-    const { file_name: _file, ...columns } = first;
-    expect(front.dataset_info.features.map((feature) => feature.name)).toEqual(['image', ...Object.keys(columns)]);
+    const { file_name: _file, counterfactual_image_file_name: _drawn, ...columns } = first;
+    expect(front.dataset_info.features.map((feature) => feature.name)).toEqual(['image', 'counterfactual_image', ...Object.keys(columns)]);
     expect(front.dataset_info.features.find((feature) => feature.name === 'review')?.struct?.map((field) => field.name)).toEqual(Object.keys(first.review));
     expect(front.dataset_info.features.find((feature) => feature.name === 'original')?.struct?.map((field) => field.name)).toEqual(Object.keys(first.original));
     expect(HF_FEATURES.map((feature) => feature.name)).toEqual(front.dataset_info.features.map((feature) => feature.name));
