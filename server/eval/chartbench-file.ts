@@ -161,6 +161,16 @@ const BREAKDOWN_TITLES: Record<ChartBenchBreakdown, string> = {
   group: 'By chart group',
   subtype: 'By chart subtype',
   annotation: 'Annotated vs unannotated (ChartBench wi_anno subtypes)',
+  category: 'Regular (line, bar, pie) vs extra chart groups (ChartBench regular/extra)',
+  task_annotation: 'By task, annotated vs unannotated (ChartBench wi_/wo_ per task)',
+};
+const BREAKDOWN_COLUMNS: Record<ChartBenchBreakdown, string> = {
+  task: 'Task',
+  group: 'Chart group',
+  subtype: 'Chart subtype',
+  annotation: 'Annotation',
+  category: 'Category',
+  task_annotation: 'Task and annotation',
 };
 
 function breakdownTable(score: ChartBenchScore, breakdown: ChartBenchBreakdown): ReportTable {
@@ -168,7 +178,7 @@ function breakdownTable(score: ChartBenchScore, breakdown: ChartBenchBreakdown):
   const chosen = score.numeric[0];
   const numeric = chosen?.score.by[breakdown] ?? new Map<string, NumericScore>();
   const keys = [...new Set([...pairs.keys(), ...numeric.keys()])];
-  const column = breakdown === 'annotation' ? 'Annotation' : BREAKDOWN_TITLES[breakdown].replace(/^By /, '').replace(/^./, (c) => c.toUpperCase());
+  const column = BREAKDOWN_COLUMNS[breakdown];
   return {
     title: BREAKDOWN_TITLES[breakdown],
     columns: [column, 'Pairs', 'Acc+', 'Acc', 'CoR', 'NQA questions', `NQA (${chosen?.rule ?? ''})`],
@@ -197,7 +207,7 @@ export function chartBenchReport(score: ChartBenchScore): ScoreReport {
       { label: 'Pairs with a reply missing', value: overall.missing, unit: 'count' },
       { label: 'NQA questions without a prediction', value: nqa?.missing ?? 0, unit: 'count' },
     ],
-    tables: (['task', 'group', 'subtype', 'annotation'] as const).map((breakdown) => breakdownTable(score, breakdown)),
+    tables: (['task', 'category', 'group', 'subtype', 'annotation', 'task_annotation'] as const).map((breakdown) => breakdownTable(score, breakdown)),
     warnings: score.warnings,
   };
 }

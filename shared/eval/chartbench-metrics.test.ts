@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartBenchPredictions, readChartBenchSample, type ChartBenchSampleRecord, type PairStrategy } from '../../test/support/chartbench-sample';
-import { isAnnotatedSubtype, isYesReply, scoreJudgementPairs, scoreNumericQuestions, type JudgementPair } from './chartbench-metrics';
+import { chartBenchCategory, isAnnotatedSubtype, isYesReply, scoreJudgementPairs, scoreNumericQuestions, type JudgementPair } from './chartbench-metrics';
 
 describe('isYesReply', () => {
   it('is yes when the reply contains "yes" in any case, anywhere, as ChartBench fuzzy_match', () => {
@@ -69,6 +69,27 @@ describe('scoreJudgementPairs', () => {
     expect(result.by.annotation.get('annotated')).toMatchObject({ pairs: 1, accPlus: 0, cor: 100 });
     expect(result.by.annotation.get('unannotated')).toMatchObject({ pairs: 2, accPlus: 50 });
     expect(result.by.subtype.size).toBe(3);
+  });
+
+  it('files subtypes regular or extra as the script’s metric_group does, and crosses task with annotation', () => {
+    expect(['vertical_single', 'line_err', 'ring', 'horizontal_single_wi_anno'].map(chartBenchCategory)).toEqual(['regular', 'regular', 'regular', 'regular']);
+    expect(['radar_single', 'box_h', 'node_link_dir', 'pie_bar', 'area_stack'].map(chartBenchCategory)).toEqual(['extra', 'extra', 'extra', 'extra', 'extra']);
+    // In none of the script's chart groups (its pie group lists ring and ring_wo_anno): in neither column.
+    expect(chartBenchCategory('ring_wi_anno')).toBeUndefined();
+    const result = scoreJudgementPairs([
+      pair('Yes', 'No', { subtype: 'vertical_single', task: 'CR', annotated: false }),
+      pair('Yes', 'Yes', { subtype: 'radar_single_wi_anno', task: 'CR', annotated: true }),
+      pair('Yes', 'No', { subtype: 'ring_wi_anno', task: 'VE', annotated: true }),
+    ]);
+    expect([...result.by.category.entries()].map(([key, score]) => [key, score.pairs, score.accPlus])).toEqual([
+      ['regular', 1, 100],
+      ['extra', 1, 0],
+    ]);
+    expect([...result.by.task_annotation.entries()].map(([key, score]) => [key, score.pairs])).toEqual([
+      ['CR unannotated', 1],
+      ['CR annotated', 1],
+      ['VE annotated', 1],
+    ]);
   });
 
   it('gives null rates over no pairs', () => {

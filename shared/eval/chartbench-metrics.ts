@@ -71,8 +71,37 @@ export interface PairScore extends PairCounts {
   cor: number | null;
 }
 
-export type ChartBenchBreakdown = 'group' | 'subtype' | 'task' | 'annotation';
-export const CHARTBENCH_BREAKDOWNS: readonly ChartBenchBreakdown[] = ['group', 'subtype', 'task', 'annotation'];
+export type ChartBenchBreakdown = 'group' | 'subtype' | 'task' | 'annotation' | 'category' | 'task_annotation';
+export const CHARTBENCH_BREAKDOWNS: readonly ChartBenchBreakdown[] = ['group', 'subtype', 'task', 'annotation', 'category', 'task_annotation'];
+
+/**
+ * ChartBench's chart groups by subtype (`metric_group` in its script, its `wi_anno`/`wo_anno`
+ * lists aside): the script's `regular` column is the line, bar and pie groups, `extra` the rest.
+ * `ring_wi_anno` is in no group there (its pie group lists `ring` and `ring_wo_anno`), so it is
+ * in neither column, as the script leaves it.
+ */
+const CHARTBENCH_SUBTYPE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  box: ['box_h', 'box_v', 'stock'],
+  combination: ['bar_line', 'line_line', 'pie_bar', 'pie_pie'],
+  pie: ['sector', 'ring_wo_anno', 'pie', 'ring', 'InteSun'],
+  scatter: ['scatter_2d', 'scatter_2d_smooth', 'scatter_3d'],
+  line: ['line_err', 'line_multi_wi_anno', 'line_multi', 'line_single_wi_anno', 'line_single'],
+  bar: [
+    'horizontal_single', 'vertical_single', 'horizontal_single_wi_anno', 'vertical_single_wi_anno', 'vertical_percent_stacked', 'horizontal_multi',
+    'vertical_multi', 'threeD_stacked', 'vertical_stacked', 'horizontal_stacked', 'threeD_bar_multi', 'horizontal_percent_stacked', 'threeD_percent_stacked',
+  ],
+  radar: ['radar_single_wi_anno', 'radar_single', 'radar_multi_fill', 'radar_multi'],
+  area: ['area', 'area_stack', 'area_percent'],
+  node: ['node_link', 'node_link_dir', 'node_link_undir'],
+};
+const REGULAR_GROUPS = new Set(['line', 'bar', 'pie']);
+
+/** `regular` or `extra` as ChartBench's script files a subtype; undefined for one in none of its groups. */
+export function chartBenchCategory(subtype: string): 'regular' | 'extra' | undefined {
+  const group = Object.entries(CHARTBENCH_SUBTYPE_GROUPS).find(([, subtypes]) => subtypes.includes(subtype))?.[0];
+  if (group === undefined) return undefined;
+  return REGULAR_GROUPS.has(group) ? 'regular' : 'extra';
+}
 
 export const ANNOTATED = 'annotated';
 export const UNANNOTATED = 'unannotated';
@@ -84,14 +113,21 @@ export interface Breakdowns<S> {
 }
 
 function breakdownKey(keys: ChartBenchKeys, breakdown: ChartBenchBreakdown): string | undefined {
-  if (breakdown === 'annotation') return keys.annotated === undefined ? undefined : keys.annotated ? ANNOTATED : UNANNOTATED;
+  const annotation = keys.annotated === undefined ? undefined : keys.annotated ? ANNOTATED : UNANNOTATED;
+  if (breakdown === 'annotation') return annotation;
+  if (breakdown === 'category') return keys.subtype === undefined ? undefined : chartBenchCategory(keys.subtype);
+  // The script's wi_CR … wo_GC columns.
+  if (breakdown === 'task_annotation') return keys.task === undefined || annotation === undefined ? undefined : `${keys.task} ${annotation}`;
   return keys[breakdown];
 }
+
+const emptyBreakdowns = <A>(): Record<ChartBenchBreakdown, Map<string, A>> =>
+  Object.fromEntries(CHARTBENCH_BREAKDOWNS.map((breakdown) => [breakdown, new Map<string, A>()])) as Record<ChartBenchBreakdown, Map<string, A>>;
 
 /** Adds each entry to the overall accumulator and to one per breakdown value it names. */
 function accumulate<T extends ChartBenchKeys, A>(entries: readonly T[], fresh: () => A, add: (acc: A, entry: T) => void): Breakdowns<A> {
   const overall = fresh();
-  const by = { group: new Map<string, A>(), subtype: new Map<string, A>(), task: new Map<string, A>(), annotation: new Map<string, A>() };
+  const by = emptyBreakdowns<A>();
   for (const entry of entries) {
     add(overall, entry);
     for (const breakdown of CHARTBENCH_BREAKDOWNS) {
@@ -110,10 +146,9 @@ function accumulate<T extends ChartBenchKeys, A>(entries: readonly T[], fresh: (
 
 function mapBreakdowns<A, S>(source: Breakdowns<A>, f: (acc: A) => S): Breakdowns<S> {
   const mapAll = (m: Map<string, A>) => new Map([...m].map(([key, acc]) => [key, f(acc)] as const));
-  return {
-    overall: f(source.overall),
-    by: { group: mapAll(source.by.group), subtype: mapAll(source.by.subtype), task: mapAll(source.by.task), annotation: mapAll(source.by.annotation) },
-  };
+  const by = emptyBreakdowns<S>();
+  for (const breakdown of CHARTBENCH_BREAKDOWNS) by[breakdown] = mapAll(source.by[breakdown]);
+  return { overall: f(source.overall), by };
 }
 
 const emptyPairCounts = (): PairCounts => ({ pairs: 0, bothRight: 0, assertionsRight: 0, confused: 0, reversed: 0, missing: 0 });

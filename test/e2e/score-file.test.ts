@@ -70,7 +70,7 @@ describe('scoring a seed benchmark file on the Evaluation page', () => {
     expect(await panel.figure('Acc')).toBe('50.00 %');
     expect(await panel.figure('CoR')).toBe('100.00 %');
     expect(await panel.figure('NQA (chartbench)')).toBe('100.00 %');
-    const byTask = panel.report.getByRole('table', { name: 'By task' });
+    const byTask = panel.report.getByRole('table', { name: 'By task', exact: true });
     expect(await byTask.getByRole('row', { name: /^CR / }).getByRole('cell').allTextContents()).toEqual(['120', '0', '50', '100', '0', '—']);
     expect(await panel.report.getByRole('table', { name: /Annotated vs unannotated/ }).getByRole('row', { name: /^annotated / }).getByRole('cell').first().textContent()).toBe('80');
     await screenshot(panel.page, 'score-file-chartbench');
