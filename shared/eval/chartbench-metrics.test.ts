@@ -187,3 +187,12 @@ describe('the real ChartBench sample (600 records of test_mini.jsonl)', () => {
     expect(scoreNumericQuestions(questions, 'chartqa').overall).toMatchObject({ questions: 120, correct: right });
   });
 });
+
+describe('NQA replies are stripped as the script strips them', () => {
+  it('keeps a byte-order mark, which Python’s strip() leaves and float() refuses: the reply is wrong, as in stat_all_metric.py', () => {
+    const question = (prediction: string) => ({ prediction, targets: ['42'] });
+    expect(scoreNumericQuestions([question(' 42\n')], 'chartbench').overall.correct).toBe(1);
+    expect(scoreNumericQuestions([question('\uFEFF42')], 'chartbench').overall.correct).toBe(0);
+    expect(scoreNumericQuestions([question('\uFEFF42')], 'chartqa').overall.correct).toBe(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { pythonStrip } from '../table/python-float';
 import { correctUnder, type ScoringRule } from './scoring-rules';
 import { percent } from './metrics';
 
@@ -207,7 +208,8 @@ export function scoreNumericQuestions(questions: readonly NumericQuestion[], rul
       counts.missing += 1;
       return;
     }
-    const prediction = question.prediction.trim();
+    // The script's `eval_answer.strip()`: Python's whitespace, so a byte-order mark stays (and the reply is then no number).
+    const prediction = pythonStrip(question.prediction);
     if (question.targets.some((target) => correctUnder(rule, prediction, target))) counts.correct += 1;
   };
   return mapBreakdowns(
