@@ -11,7 +11,7 @@ import { readBenchmarkImage } from './benchmark-image';
 import { createBenchmarkWriter, type BenchmarkQaInsert } from './benchmark-queries';
 import { countChart, countQa, describeIssues, emptyBenchmarkReport, fileError, recordError } from './benchmark-report';
 import { sha256 } from './chart-files';
-import { charXivDescriptiveQuestion } from './charxiv-templates';
+import { charXivDescriptiveQuestion, charXivReasoningQuestion } from './charxiv-templates';
 import { duplicateTopLevelKeys } from './json-duplicate-keys';
 import { ImportSetupError } from './import-split';
 import { parseJsonFile } from './json-file';
@@ -148,7 +148,7 @@ export function importCharXiv(
     add(record.figure_id, {
       file: reasoningFile,
       record: key,
-      qa: { query: record.query, label: record.answer, source: 'charxiv', answer_kind: reasoningKind(record.answer, record.inst_category), external_id: `reasoning:${key}`, fields },
+      qa: { query: charXivReasoningQuestion(record.query, record.inst_category as 1 | 2 | 3 | 4 /* the schema bounds it to 1–4 */, record.answer), label: record.answer, source: 'charxiv', answer_kind: reasoningKind(record.answer, record.inst_category), external_id: `reasoning:${key}`, fields },
     });
   }
 

@@ -75,3 +75,32 @@ export function charXivDescriptiveQuestion(qid: number, subplotLoc: z.infer<type
   const prefix = typeof subplotLoc === 'string' ? `For ${subplotLoc}, ` : subplotLoc[0] === 0 ? 'For the current plot, ' : `For the subplot at row ${subplotLoc[0]} and column ${subplotLoc[1]}, `;
   return template.replace('{}', prefix);
 }
+
+/**
+ * CharXiv's answer instructions for reasoning questions, by `inst_category` (REASONING_RESP_INST
+ * in the same `src/constants.py`, lines trimmed as above, typos kept: "exlicitly"): the question,
+ * then its category's instructions, as CharXiv asks it. Category 4 (a number in general) takes
+ * the instruction `get_number_instruction` derives from the answer's decimal places.
+ */
+const CHARXIV_REASONING_INSTRUCTIONS: Readonly<Record<1 | 2 | 3, string>> = {
+  1: `* Your final answer must be grounded to some text that is explicitly written and relevant to the question in the chart.
+* If you need to answer multiple terms, separate them with commas.
+* Unless specified in the question (such as answering with a letter), you are required to answer the full names of subplots and/or labels by default.`,
+  2: `* If there are options in the question, your final answer must conform to one of the options.
+* If there are additional instructions in the question, follow them accordingly.
+* If there are neither options nor additional instructions, you are allowed to respond with a short phrase only.`,
+  3: `* Your final answer must be grounded to a number that is exlicitly written and relevant to the question in the chart, even if it's an approximate value.
+* You are allowed to extract numbers within some text when needed.`,
+};
+
+/** CharXiv's `get_number_instruction`: an integer answer asks for an exact integer, else for its count of decimal places. */
+export function charXivNumberInstruction(answer: string): string {
+  const [, decimals] = answer.split('.');
+  return decimals === undefined ? '* Your final answer must be an exact integer.' : `* Your final answer must be a number with ${decimals.length} decimal places.`;
+}
+
+/** A reasoning question as CharXiv asks it: the question, then its category's answer instructions. */
+export function charXivReasoningQuestion(query: string, instCategory: 1 | 2 | 3 | 4, answer: string): string {
+  const instructions = instCategory === 4 ? charXivNumberInstruction(answer) : CHARXIV_REASONING_INSTRUCTIONS[instCategory];
+  return `${query}\n${instructions}`;
+}

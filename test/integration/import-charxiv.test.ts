@@ -91,7 +91,12 @@ describe('CharXiv import (real val files)', () => {
 
     for (const [key, record] of Object.entries(REASONING)) {
       const stored = storedQa(`reasoning:${key}`);
-      expect(stored?.query).toBe(record.query);
+      // The question as CharXiv asks it: REASONING_RESP_INST[inst_category] after it.
+      const asked = stored?.query ?? '';
+      expect(asked.slice(0, record.query.length)).toBe(record.query);
+      const instructions = asked.slice(record.query.length + 1).split('\n');
+      if (record.inst_category === 4) expect(instructions).toEqual([record.answer.includes('.') ? `* Your final answer must be a number with ${record.answer.split('.')[1]?.length} decimal places.` : '* Your final answer must be an exact integer.']);
+      else expect(instructions[0]).toMatch(record.inst_category === 2 ? /^\* If there are options in the question/ : /^\* Your final answer must be grounded to (some text|a number)/);
       expect(stored?.label).toBe(record.answer);
       expect(CharXivReasoningFieldsSchema.parse(JSON.parse(stored?.benchmark_fields ?? 'null'))).toEqual({ benchmark: 'charxiv', kind: 'reasoning', figure_id: record.figure_id, inst_category: record.inst_category, qa_source: record.qa_source });
       if (record.inst_category <= 2) expect(stored?.answer_kind).toBe('free_text');
@@ -180,7 +185,7 @@ describe('CharXiv import (real val files)', () => {
     // The limit is not a trim: a published question with spaces around it is stored as it is.
     const spaced = Object.entries(REASONING).find(([, record]) => record.query !== record.query.trim());
     if (!spaced) throw new Error('the sample has no question with spaces around it');
-    expect(storedQa(`reasoning:${spaced[0]}`)?.query).toBe(spaced[1].query);
+    expect(storedQa(`reasoning:${spaced[0]}`)?.query.startsWith(`${spaced[1].query}\n* `)).toBe(true);
   });
 
   it('through the CLI: --format charxiv --json prints the report', async () => {
