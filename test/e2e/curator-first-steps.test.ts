@@ -137,10 +137,15 @@ describe('a curator’s first steps, on an empty workbench', () => {
     const unzipped = join(work, 'hf');
     await unpackZip((await download.path()) ?? '', unzipped, DEFAULT_ZIP_LIMITS);
     const dataset = join(unzipped, 'chart-hqa');
-    expect(readdirSync(dataset).sort()).toEqual(['README.md', 'images', 'metadata.jsonl']);
+    expect(readdirSync(dataset).sort()).toEqual(['README.md', 'counterfactual', 'images', 'metadata.jsonl']);
     const lines = readFileSync(join(dataset, 'metadata.jsonl'), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    for (const line of lines) expect(existsSync(join(dataset, (JSON.parse(line) as { file_name: string }).file_name))).toBe(true);
+    for (const line of lines) {
+      const { file_name, counterfactual_image_file_name } = JSON.parse(line) as { file_name: string; counterfactual_image_file_name: string | null };
+      expect(existsSync(join(dataset, file_name))).toBe(true);
+      // The edited table drawn, for the counterfactual-image condition.
+      if (counterfactual_image_file_name !== null) expect(existsSync(join(dataset, counterfactual_image_file_name))).toBe(true);
+    }
     await screenshot(page, 'evaluation-hf-export');
   });
 
