@@ -14,6 +14,7 @@ import { LOG_REDACTION } from './http/log-redaction';
 import { attachRealtime, type Realtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
+import { JobRegistry } from './jobs/job-registry';
 import { closeRenderPool } from './charts/render-pool';
 import { closeOfflinePool } from './generation/offline-pool';
 import { EvalExecutor } from './eval/eval-executor';
@@ -39,6 +40,8 @@ export interface RunningServer {
   /** The express app the HTTP server serves (the API contract test walks its routes). */
   app: Express;
   ctx: AppContext;
+  /** Every durable job kind this server runs. */
+  jobs: JobRegistry;
   executor: RunExecutor;
   evalExecutor: EvalExecutor;
   reflectionBatches: ReflectionBatches;
@@ -122,6 +125,7 @@ async function prepare(
   const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
   const extractionJobs = new ExtractionJobs(ctx);
   const chartTypeJobs = new ChartTypeJobs(ctx);
+  const jobs = new JobRegistry([executor, evalExecutor, reflectionBatches, extractionJobs, chartTypeJobs]);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());
   // Every after-effect of a write, registered once, where the services it reaches are built.
@@ -163,16 +167,8 @@ async function prepare(
   }, config.sessionSweepMs);
   sessionSweeper.unref();
   serve(app);
-  const resumed = executor.resumeOrphans();
-  if (resumed.length > 0) logger.info({ runs: resumed }, 'resumed generation runs left unfinished');
-  const resumedEvals = evalExecutor.resumeOrphans();
-  if (resumedEvals.length > 0) logger.info({ evalRuns: resumedEvals }, 'resumed evaluation runs left unfinished');
-  const resumedBatches = reflectionBatches.resumeOrphans();
-  if (resumedBatches.length > 0) logger.info({ batches: resumedBatches }, 'resumed reflection batches left unfinished');
-  const resumedExtractions = extractionJobs.resumeOrphans();
-  if (resumedExtractions.length > 0) logger.info({ extractionJobs: resumedExtractions }, 'resumed table extraction jobs left unfinished');
-  const resumedTypeJobs = chartTypeJobs.resumeOrphans();
-  if (resumedTypeJobs.length > 0) logger.info({ chartTypeJobs: resumedTypeJobs }, 'resumed chart-type jobs left unfinished');
+  // Every kind of durable job, resumed and stopped through one list.
+  jobs.resumeOrphans(logger);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -184,7 +180,7 @@ async function prepare(
       clearInterval(sweeper);
       clearInterval(sessionSweeper);
       reviewEvents.close();
-      await Promise.all([executor.shutdown(), evalExecutor.shutdown(), reflectionBatches.shutdown(), extractionJobs.shutdown(), chartTypeJobs.shutdown()]);
+      await jobs.shutdown();
       realtime.io.close();
       await httpClosed;
       await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop(), teamFigures.close()]);
@@ -192,5 +188,5 @@ async function prepare(
     })();
     return closing;
   };
-  return { url, app, ctx, executor, evalExecutor, reflectionBatches, extractionJobs, chartTypeJobs, realtime, adminPassword, close };
+  return { url, app, ctx, jobs, executor, evalExecutor, reflectionBatches, extractionJobs, chartTypeJobs, realtime, adminPassword, close };
 }

@@ -5,6 +5,7 @@ import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { reverifyChartItems } from '../items/reverify-items';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
+import type { JobExecutor } from '../jobs/job-kind';
 import {
   addUsage,
   claimNextTask,
@@ -22,13 +23,10 @@ import {
 } from './chart-type-job-queries';
 import { chartTypeState, storeVisionType, unconfirmedCharts } from './chart-type-queries';
 import { chartTypeReaderFor, NoVisionModelError, type ChartTypeReader } from './vision-chart-type';
-import { pauseReasonOf } from '../jobs/storage-errors';
 import { claimLoops } from '../jobs/bounded';
 
 /** Charts asked at once: small calls, but endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
-/** How often a busy job tells clients its progress. */
-const PROGRESS_THROTTLE_MS = 250;
 /** How many jobs the list shows. */
 const JOBS_LISTED = 20;
 
@@ -45,17 +43,29 @@ const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 
  * the task keeps why (the triage shows it); a chart a curator decided during its call keeps the
  * curator's type. Progress goes out as `chart_type_job.progressed`.
  */
-export class ChartTypeJobs {
+export class ChartTypeJobs implements JobExecutor {
   private readonly jobs: DurableJobs;
-  private readonly lastProgress = new Map<number, number>();
   private readonly readerOf: ReaderFactory;
 
   constructor(
     private readonly ctx: AppContext,
     options: { readerOf?: ReaderFactory; durable?: DurableJobOptions } = {},
   ) {
-    this.jobs = new DurableJobs(ctx, 'chart_type_jobs', options.durable);
+    this.jobs = new DurableJobs(
+      ctx,
+      {
+        table: 'chart_type_jobs',
+        noun: 'chart-type job',
+        progress: { event: 'chart_type_job.progressed', payload: (id) => this.progressOf(id) },
+        settle: (id, to, reason) => void transitionChartTypeJob(ctx.db, id, ['running'], to, reason),
+      },
+      options.durable,
+    );
     this.readerOf = options.readerOf ?? ((job) => chartTypeReaderFor(ctx.db, ctx.config, job.model));
+  }
+
+  get kind(): JobExecutor['kind'] {
+    return this.jobs.kind;
   }
 
   /** What a job over `scope` would ask about now, and with which model. */
@@ -105,17 +115,7 @@ export class ChartTypeJobs {
     const running = this.jobs.running(id);
     if (running) return running;
     if (!transitionChartTypeJob(this.ctx.db, id, ['queued', 'running'], 'running')) return Promise.resolve();
-    return this.jobs.start(id, {
-      execute: (controller) => this.execute(id, controller.signal),
-      onFailure: (error) => {
-        // A full disk or a database locked past every retry pauses the job (resumed once it has passed); anything else fails it.
-        const reason = pauseReasonOf(error);
-        this.ctx.logger.error({ err: error, chartTypeJobId: id }, reason !== null ? 'chart-type job paused: the database cannot be written now' : 'chart-type job failed');
-        if (reason !== null) transitionChartTypeJob(this.ctx.db, id, ['running'], 'paused', reason);
-        else transitionChartTypeJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      },
-      onSettled: () => this.publishProgress(id, true),
-    });
+    return this.jobs.start(id, { execute: (controller) => this.execute(id, controller.signal) });
   }
 
   cancel(id: number): ChartTypeJob {
@@ -209,11 +209,12 @@ export class ChartTypeJobs {
     return publicChartTypeJob(this.ctx.db, this.mustGet(id));
   }
 
-  private publishProgress(id: number, force: boolean): void {
-    const now = Date.now();
-    if (!force && now - (this.lastProgress.get(id) ?? 0) < PROGRESS_THROTTLE_MS) return;
-    this.lastProgress.set(id, now);
+  private progressOf(id: number): { job: ChartTypeJob } | null {
     const job = getChartTypeJob(this.ctx.db, id);
-    if (job) this.ctx.publish('chart_type_job.progressed', { job: publicChartTypeJob(this.ctx.db, job) });
+    return job ? { job: publicChartTypeJob(this.ctx.db, job) } : null;
+  }
+
+  private publishProgress(id: number, force: boolean): void {
+    this.jobs.progressed(id, force);
   }
 }

@@ -6,6 +6,7 @@ import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
 import { DomainError, notFound } from '../domain-error';
+import type { JobExecutor } from '../jobs/job-kind';
 import { DurableJobs } from '../jobs/durable-job';
 import { pauseReasonOf } from '../jobs/storage-errors';
 import { providersFor } from '../llm/model-roles';
@@ -37,7 +38,6 @@ import { claimLoops } from '../jobs/bounded';
 type StartEvalRequest = Omit<z.infer<typeof StartEvalRequestSchema>, 'batch'> & { batch?: boolean };
 
 /** How often a busy run tells clients its progress. */
-const PROGRESS_THROTTLE_MS = 250;
 const YIELD_EVERY = 50;
 
 /**
@@ -83,16 +83,26 @@ export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
  * (its snapshot), each answer as it arrives, so a run whose process died resumes where it was.
  * A run whose database cannot be written pauses (`storage_unavailable`) until a curator resumes it.
  */
-export class EvalExecutor {
+export class EvalExecutor implements JobExecutor {
   private readonly jobs: DurableJobs;
-  private readonly lastProgress = new Map<number, number>();
   private readonly askerFor: AskerFactory;
 
   constructor(
     private readonly ctx: AppContext,
     askerFor?: AskerFactory,
   ) {
-    this.jobs = new DurableJobs(ctx, 'eval_runs');
+    this.jobs = new DurableJobs(ctx, {
+      table: 'eval_runs',
+      noun: 'evaluation run',
+      progress: {
+        event: 'eval.progressed',
+        payload: (id) => {
+          const run = getEvalRun(ctx.db, id);
+          return run ? { run: publicEvalRun(ctx.db, run) } : null;
+        },
+      },
+      settle: (id, to, reason) => void transitionEvalRun(ctx.db, id, ['running'], to, reason),
+    });
     this.askerFor =
       askerFor ??
       ((run) => {
@@ -150,17 +160,6 @@ export class EvalExecutor {
     if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running')) return Promise.resolve();
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
-      onFailure: (error) => {
-        const reason = pauseReasonOf(error);
-        if (reason !== null) {
-          // Its end (`done`, whose score is frozen in the same write) could not be stored: not the run's fault.
-          this.pauseFor(runId, reason, error);
-          return;
-        }
-        this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run failed');
-        transitionEvalRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      },
-      onSettled: () => this.publishProgress(runId, true),
     });
   }
 
@@ -203,6 +202,10 @@ export class EvalExecutor {
     }
     this.publishProgress(runId, true);
     return publicEvalRun(this.ctx.db, this.mustGet(runId));
+  }
+
+  get kind(): JobExecutor['kind'] {
+    return this.jobs.kind;
   }
 
   /** At server start: runs left running or queued by a process that is gone are taken up again; paused ones wait for a resume. */
@@ -307,10 +310,6 @@ export class EvalExecutor {
   }
 
   private publishProgress(runId: number, force: boolean): void {
-    const now = Date.now();
-    if (!force && now - (this.lastProgress.get(runId) ?? 0) < PROGRESS_THROTTLE_MS) return;
-    this.lastProgress.set(runId, now);
-    const run = getEvalRun(this.ctx.db, runId);
-    if (run) this.ctx.publish('eval.progressed', { run: publicEvalRun(this.ctx.db, run) });
+    this.jobs.progressed(runId, force);
   }
 }

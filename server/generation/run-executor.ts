@@ -17,6 +17,7 @@ import { stage1Targets } from './stage1-targets';
 import { offerOf, pairTask, taskSubject } from './pairing';
 import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { EventLoopSlices } from './event-loop-slices';
+import type { JobExecutor } from '../jobs/job-kind';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
@@ -43,7 +44,6 @@ import {
 } from './run-queries';
 
 /** How often a busy run tells clients its progress. */
-const PROGRESS_THROTTLE_MS = 250;
 /**
  * Longest stretch runs work between two turns of the event loop (see EventLoopSlices), plus the
  * task under way: short enough that a request waits for a few milliseconds, long enough that
@@ -70,9 +70,8 @@ type EngineOutcome = EngineResult<object>;
  * any process can pick up a run whose owner died: in-flight tasks go back to pending and the
  * idempotency key per proposal × QA keeps anything from being made twice.
  */
-export class RunExecutor {
+export class RunExecutor implements JobExecutor {
   private readonly jobs: DurableJobs;
-  private readonly lastProgress = new Map<number, number>();
   /** Shared by every run of this process, so two offline runs together still leave room for requests. */
   private readonly slices = new EventLoopSlices(WORK_SLICE_MS);
 
@@ -82,7 +81,26 @@ export class RunExecutor {
     /** Who this process is on the runs and tasks it works; tests give two executors one database file. */
     jobOptions: DurableJobOptions = {},
   ) {
-    this.jobs = new DurableJobs(ctx, 'runs', jobOptions);
+    this.jobs = new DurableJobs(
+      ctx,
+      {
+        table: 'runs',
+        noun: 'generation run',
+        progress: {
+          event: 'run.progressed',
+          payload: (id) => {
+            const run = getRun(ctx.db, id);
+            return run ? { run: publicRun(run) } : null;
+          },
+        },
+        settle: (id, to, reason) => void transitionRun(ctx.db, id, ['running'], to, reason),
+      },
+      jobOptions,
+    );
+  }
+
+  get kind(): JobExecutor['kind'] {
+    return this.jobs.kind;
   }
 
   /** Stores a run and starts it in the background: what the Runs page's "start" asks. */
@@ -125,18 +143,6 @@ export class RunExecutor {
     if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
-      onFailure: (error) => {
-        // A full disk, or a database another process kept locked past every retry: not the run's fault.
-        const reason = pauseReasonOf(error);
-        if (reason !== null) {
-          this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written now');
-          transitionRun(this.ctx.db, runId, ['running'], 'paused', reason);
-          return;
-        }
-        this.ctx.logger.error({ err: error, runId }, 'generation run failed');
-        transitionRun(this.ctx.db, runId, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      },
-      onSettled: () => this.publishProgress(runId, true),
       // The run's heartbeat vouches for its tasks in flight here: no other process takes them while it beats.
       onBeat: () => refreshTaskClaims(this.ctx.db, runId, this.jobs.ownerId),
     });
@@ -429,11 +435,7 @@ export class RunExecutor {
 
 
   private publishProgress(runId: number, force: boolean): void {
-    const now = Date.now();
-    if (!force && now - (this.lastProgress.get(runId) ?? 0) < PROGRESS_THROTTLE_MS) return;
-    this.lastProgress.set(runId, now);
-    const run = getRun(this.ctx.db, runId);
-    if (run) this.ctx.publish('run.progressed', { run: publicRun(run) });
+    this.jobs.progressed(runId, force);
   }
 }
 

@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAndMigrate, openDatabase, type Db } from '../../db/database';
 import { insertBatch } from '../reflection/batch-queries';
 import { DurableJobs, type JobWork } from './durable-job';
+import type { JobKind } from './job-kind';
 import { STALE_OWNER_MS } from './job-owner';
 import { jobOwner } from './job-queries';
 
@@ -15,6 +17,8 @@ const HOST_A = { pid: process.pid, host: 'host-a' };
 const HOST_B = { pid: process.pid, host: 'host-b' };
 /** Short, so a test sees several beats. */
 const BEAT_MS = 20;
+/** The jobs under test: rows of reflection_batches, told and settled by no one. */
+const BATCHES: JobKind = { table: 'reflection_batches', noun: 'test job', progress: null, settle: null };
 
 /** A job that works until it is stopped, saying whether it was. */
 function untilStopped(): JobWork & { stopped: () => boolean; started: () => boolean } {
@@ -51,9 +55,9 @@ describe('durable jobs: two owners on one database file', () => {
     dbA = openAndMigrate(join(dir, 'hqa.sqlite'));
     dbB = openDatabase(join(dir, 'hqa.sqlite'));
     clockB = 0;
-    a = new DurableJobs({ db: dbA, logger }, 'reflection_batches', { owner: HOST_A, heartbeatMs: BEAT_MS });
+    a = new DurableJobs({ db: dbA, logger }, BATCHES, { owner: HOST_A, heartbeatMs: BEAT_MS });
     // B's clock runs `clockB` ahead: ahead by more than STALE_OWNER_MS, A's heartbeats look stale to it.
-    b = new DurableJobs({ db: dbB, logger }, 'reflection_batches', { owner: HOST_B, heartbeatMs: BEAT_MS, now: () => Date.now() + clockB });
+    b = new DurableJobs({ db: dbB, logger }, BATCHES, { owner: HOST_B, heartbeatMs: BEAT_MS, now: () => Date.now() + clockB });
   });
 
   afterEach(async () => {
@@ -160,7 +164,7 @@ describe('durable jobs: two owners on one database file', () => {
     const id = newJob();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
     dbA.prepare("UPDATE reflection_batches SET owner_pid = ?, owner_host = ?, heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").run(deadPid, hostname(), id);
-    const here = new DurableJobs({ db: dbB, logger }, 'reflection_batches');
+    const here = new DurableJobs({ db: dbB, logger }, BATCHES);
     const owner = jobOwner(dbB, 'reflection_batches', id);
     if (!owner) throw new Error(`job ${id} vanished`);
     expect(here.ownerDied(owner)).toBe(true);
@@ -170,3 +174,56 @@ describe('durable jobs: two owners on one database file', () => {
     expect(here.ownerDied({ owner_pid: null, owner_host: hostname(), heartbeat_at: null })).toBe(false);
   });
 });
+
+describe('durable jobs: the one rule for a job stopped on an error, and its progress', () => {
+  let dir: string;
+  let db: Db;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'hqa-durable-kind-'));
+    db = openAndMigrate(join(dir, 'hqa.sqlite'));
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A kind that records what it is asked to settle and tell. */
+  function recordingKind() {
+    const settled: { id: number; to: string; reason: string }[] = [];
+    const told: unknown[] = [];
+    const kind: JobKind = {
+      table: 'reflection_batches',
+      noun: 'test job',
+      progress: { event: 'reflection.progressed', payload: (id) => ({ batch: { id } }) as never },
+      settle: (id, to, reason) => void settled.push({ id, to, reason }),
+    };
+    const publish = ((event: string, payload: unknown) => void told.push([event, payload])) as never;
+    return { kind, settled, told, jobs: new DurableJobs({ db, logger, publish }, kind) };
+  }
+
+  it('pauses for a full disk or a busy database and fails for anything else, by default', async () => {
+    const { jobs, settled } = recordingKind();
+    const id = insertBatch(db, { chartType: null, proposalIds: [1], createdBy: null });
+    await jobs.start(id, { execute: () => Promise.reject(new Database.SqliteError('database or disk is full', 'SQLITE_FULL')) });
+    await jobs.start(id, { execute: () => Promise.reject(new Database.SqliteError('database is locked', 'SQLITE_BUSY')) });
+    await jobs.start(id, { execute: () => Promise.reject(new Error('the program failed')) });
+    expect(settled).toEqual([
+      { id, to: 'paused', reason: 'storage_unavailable: database or disk is full' },
+      { id, to: 'paused', reason: 'database_busy: database is locked' },
+      { id, to: 'failed', reason: 'the program failed' },
+    ]);
+  });
+
+  it('tells progress at once when settled or forced, and at most every 250 ms otherwise', async () => {
+    const { jobs, told } = recordingKind();
+    const id = insertBatch(db, { chartType: null, proposalIds: [1], createdBy: null });
+    await jobs.start(id, { execute: () => Promise.resolve() });
+    expect(told).toEqual([['reflection.progressed', { batch: { id } }]]);
+    jobs.progressed(id, false);
+    jobs.progressed(id, false);
+    expect(told).toHaveLength(1);
+    jobs.progressed(id, true);
+    expect(told).toHaveLength(2);
+  });
+});
+

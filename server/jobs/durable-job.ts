@@ -1,8 +1,14 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
+import type { AppContext } from '../app-context';
 import { ActiveJobs, type JobFailure } from './active-jobs';
+import type { JobKind } from './job-kind';
 import { HEARTBEAT_MS, ownerGone, thisProcess, type JobOwner } from './job-owner';
 import { claimJob, heartbeatJob, jobOwner, releaseJob, unfinishedJobs, type JobTable, type Owner } from './job-queries';
+import { pauseReasonOf } from './storage-errors';
+
+/** How often a busy job tells clients its progress, at most. */
+const PROGRESS_THROTTLE_MS = 250;
 
 export interface DurableJobOptions {
   /** Who this process is on the jobs it owns; tests give two owners one database file. */
@@ -15,9 +21,10 @@ export interface DurableJobOptions {
 export interface JobWork {
   /** The job's own work loop; winds down soon after the controller aborts. */
   execute: (controller: AbortController) => Promise<void>;
-  onFailure: JobFailure;
-  /** After the job stops for any reason, its ownership already released. */
-  onSettled: () => void;
+  /** What it throws; by default the kind's rule (`stopOnError`): paused for a cause that passes, failed otherwise. */
+  onFailure?: JobFailure;
+  /** After the job stops for any reason, its ownership already released; by default its progress, told at once. */
+  onSettled?: () => void;
   /** After each heartbeat that proved this process still owns the job: what else its liveness vouches for (a run's task claims). */
   onBeat?: () => void;
 }
@@ -37,12 +44,15 @@ export class DurableJobs {
   private readonly owner: Owner;
   private readonly heartbeatMs: number;
   private readonly now: () => number;
+  private readonly table: JobTable;
+  private readonly lastProgress = new Map<number, number>();
 
   constructor(
-    private readonly ctx: { db: Db; logger: Logger },
-    private readonly table: JobTable,
+    private readonly ctx: { db: Db; logger: Logger; publish?: AppContext['publish'] },
+    readonly kind: JobKind,
     options: DurableJobOptions = {},
   ) {
+    this.table = kind.table;
     this.owner = options.owner ?? thisProcess();
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.now = options.now ?? Date.now;
@@ -71,7 +81,33 @@ export class DurableJobs {
     const running = this.active.running(id);
     if (running) return running;
     if (!this.claim(id)) return Promise.resolve();
-    return this.active.start(id, (controller) => this.owned(id, controller, work), this.guarded(id, 'recording its failure', work.onFailure), this.guarded(id, 'settling', work.onSettled));
+    const onFailure = work.onFailure ?? ((error: unknown) => this.stopOnError(id, error));
+    const onSettled = work.onSettled ?? (() => this.progressed(id, true));
+    return this.active.start(id, (controller) => this.owned(id, controller, work), this.guarded(id, 'recording its failure', onFailure), this.guarded(id, 'settling', onSettled));
+  }
+
+  /**
+   * The one rule for a job that stopped on an error, every kind alike: a full or read-only disk,
+   * or a database another process kept locked past every retry, pauses it with that reason (a
+   * resume takes it up once the cause has passed); anything else fails it. A kind without those
+   * statuses keeps the job unfinished, to be taken up at the next start.
+   */
+  stopOnError(id: number, error: unknown): void {
+    const reason = pauseReasonOf(error);
+    const { noun, settle } = this.kind;
+    this.ctx.logger.error({ err: error, table: this.table, jobId: id }, reason !== null ? `${noun} paused: the database cannot be written now` : `${noun} stopped on an error`);
+    settle?.(id, reason !== null ? 'paused' : 'failed', reason ?? (error instanceof Error ? error.message : String(error)));
+  }
+
+  /** Tells clients how job `id` stands: at once when `force`, else at most every PROGRESS_THROTTLE_MS. */
+  progressed(id: number, force: boolean): void {
+    const { progress } = this.kind;
+    if (!progress || !this.ctx.publish) return;
+    const now = Date.now();
+    if (!force && now - (this.lastProgress.get(id) ?? 0) < PROGRESS_THROTTLE_MS) return;
+    this.lastProgress.set(id, now);
+    const payload = progress.payload(id);
+    if (payload) this.ctx.publish(progress.event, payload);
   }
 
   /**

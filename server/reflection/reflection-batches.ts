@@ -1,5 +1,6 @@
 import type { ReflectionBatch } from '../../shared/api/reflection';
 import type { AppContext } from '../app-context';
+import type { JobExecutor } from '../jobs/job-kind';
 import { DurableJobs } from '../jobs/durable-job';
 import { automaticReflectionPending, finishBatch, getBatch, insertBatch, listBatches, publicBatch, recordBatchStep } from './batch-queries';
 import { getSettings } from '../settings/settings-queries';
@@ -15,14 +16,27 @@ const BATCHES_LISTED = 20;
  * list of proposals and how far it got, so a restart resumes it; progress goes out as
  * `reflection.progressed`.
  */
-export class ReflectionBatches {
+export class ReflectionBatches implements JobExecutor {
   private readonly jobs: DurableJobs;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly loop: FeedbackLoop,
   ) {
-    this.jobs = new DurableJobs(ctx, 'reflection_batches');
+    this.jobs = new DurableJobs(ctx, {
+      table: 'reflection_batches',
+      noun: 'reflection batch',
+      // A curator's batch's progress; an automatic one is not listed, its reflections and revisions are announced as such.
+      progress: {
+        event: 'reflection.progressed',
+        payload: (id) => {
+          const batch = getBatch(ctx.db, id);
+          return batch && batch.created_by !== null ? { batch: publicBatch(batch) } : null;
+        },
+      },
+      // A batch has no paused or failed status: one stopped on an error stays running, taken up at the next start.
+      settle: null,
+    });
   }
 
   start(chartType: string | undefined, userId: number): ReflectionBatch {
@@ -49,6 +63,10 @@ export class ReflectionBatches {
     return listBatches(this.ctx.db, BATCHES_LISTED).map(publicBatch);
   }
 
+  get kind(): JobExecutor['kind'] {
+    return this.jobs.kind;
+  }
+
   /** At server start: batches left running by a process that is gone go on from where they were. */
   resumeOrphans(): number[] {
     return this.jobs.takeOrphans((id) => void this.run(id));
@@ -61,11 +79,7 @@ export class ReflectionBatches {
 
   /** Runs a batch to its end (or until stopped); joins the run already under way. */
   run(id: number): Promise<void> {
-    return this.jobs.start(id, {
-      execute: (controller) => this.execute(id, controller.signal),
-      onFailure: (error) => this.ctx.logger.error({ err: error, batchId: id }, 'reflection batch stopped on an error'),
-      onSettled: () => this.publish(id),
-    });
+    return this.jobs.start(id, { execute: (controller) => this.execute(id, controller.signal) });
   }
 
   private async execute(id: number, signal: AbortSignal): Promise<void> {
@@ -100,9 +114,7 @@ export class ReflectionBatches {
     return publicBatch(batch);
   }
 
-  /** A curator's batch's progress; an automatic one is not listed, its reflections and revisions are announced as such. */
   private publish(id: number): void {
-    const batch = getBatch(this.ctx.db, id);
-    if (batch && batch.created_by !== null) this.ctx.publish('reflection.progressed', { batch: publicBatch(batch) });
+    this.jobs.progressed(id, true);
   }
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
+import type { JobExecutor } from '../jobs/job-kind';
 import type { TableExtractor } from './extract-table';
 import {
   addUsage,
@@ -22,13 +23,11 @@ import {
 } from './extraction-job-queries';
 import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract } from './table-queries';
 import { ChartTableError, extractorFor, replaceable, storeExtractedTable } from './table-service';
-import { pauseReasonOf } from '../jobs/storage-errors';
 import { claimLoops } from '../jobs/bounded';
 
 /** Charts read at once: a vision call takes seconds, and endpoints rate-limit per key. */
 const JOB_CONCURRENCY = 4;
 /** How often a busy job tells clients its progress. */
-const PROGRESS_THROTTLE_MS = 250;
 /** How many jobs the list shows. */
 const JOBS_LISTED = 20;
 
@@ -44,17 +43,29 @@ const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 
  * that fails is listed by name with its reason and asked again by the next job. Progress goes
  * out as `extraction.progressed`; pause, resume and cancel reach every call in flight.
  */
-export class ExtractionJobs {
+export class ExtractionJobs implements JobExecutor {
   private readonly jobs: DurableJobs;
-  private readonly lastProgress = new Map<number, number>();
   private readonly extractorOf: ExtractorFactory;
 
   constructor(
     private readonly ctx: AppContext,
     options: { extractorOf?: ExtractorFactory; durable?: DurableJobOptions } = {},
   ) {
-    this.jobs = new DurableJobs(ctx, 'extraction_jobs', options.durable);
+    this.jobs = new DurableJobs(
+      ctx,
+      {
+        table: 'extraction_jobs',
+        noun: 'extraction job',
+        progress: { event: 'extraction.progressed', payload: (id) => this.progressOf(id) },
+        settle: (id, to, reason) => void transitionExtractionJob(ctx.db, id, ['running'], to, reason),
+      },
+      options.durable,
+    );
     this.extractorOf = options.extractorOf ?? ((job) => extractorFor(ctx.db, ctx.config, job.model));
+  }
+
+  get kind(): JobExecutor['kind'] {
+    return this.jobs.kind;
   }
 
   /** What a job over `scope` would read now, and with which model: the button's count and the confirmation's words. */
@@ -104,17 +115,7 @@ export class ExtractionJobs {
     const running = this.jobs.running(id);
     if (running) return running;
     if (!transitionExtractionJob(this.ctx.db, id, ['queued', 'running'], 'running')) return Promise.resolve();
-    return this.jobs.start(id, {
-      execute: (controller) => this.execute(id, controller.signal),
-      onFailure: (error) => {
-        // A full disk or a database locked past every retry pauses the job (resumed once it has passed); anything else fails it.
-        const reason = pauseReasonOf(error);
-        this.ctx.logger.error({ err: error, extractionJobId: id }, reason !== null ? 'extraction job paused: the database cannot be written now' : 'extraction job failed');
-        if (reason !== null) transitionExtractionJob(this.ctx.db, id, ['running'], 'paused', reason);
-        else transitionExtractionJob(this.ctx.db, id, ['running'], 'failed', error instanceof Error ? error.message : String(error));
-      },
-      onSettled: () => this.publishProgress(id, true),
-    });
+    return this.jobs.start(id, { execute: (controller) => this.execute(id, controller.signal) });
   }
 
   pause(id: number): ExtractionJob {
@@ -244,12 +245,13 @@ export class ExtractionJobs {
     return publicExtractionJob(this.ctx.db, this.mustGet(id));
   }
 
-  private publishProgress(id: number, force: boolean): void {
-    const now = Date.now();
-    if (!force && now - (this.lastProgress.get(id) ?? 0) < PROGRESS_THROTTLE_MS) return;
-    this.lastProgress.set(id, now);
+  private progressOf(id: number): { job: ExtractionJob } | null {
     const job = getExtractionJob(this.ctx.db, id);
-    if (job) this.ctx.publish('extraction.progressed', { job: publicExtractionJob(this.ctx.db, job) });
+    return job ? { job: publicExtractionJob(this.ctx.db, job) } : null;
+  }
+
+  private publishProgress(id: number, force: boolean): void {
+    this.jobs.progressed(id, force);
   }
 }
 
