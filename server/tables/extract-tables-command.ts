@@ -86,6 +86,10 @@ export async function runExtractTables(options: ExtractTablesOptions): Promise<n
     process.stderr.write('error: --batch-out and --batch-in: give one of them\n');
     return 1;
   }
+  if (options.batchIn !== undefined && (options.split !== undefined || chartId !== undefined || options.force)) {
+    process.stderr.write('error: --batch-in stores the charts its file names; --split, --chart and --force choose what --batch-out writes\n');
+    return 1;
+  }
   const config = loadConfig();
   if (options.batchOut !== undefined || options.batchIn !== undefined) {
     const db = openAndMigrate(config.dbPath);

@@ -75,10 +75,11 @@ function chartNamed(db: Db, customId: string): number | null {
   return chart && extractionCustomId(chart) === customId ? id : null;
 }
 
-/** Why a reply stores no table, or null when `store` took it. */
-function storeReply(db: Db, chartId: number, result: BatchLineResult, model: string): string | null {
-  const { cost } = result.ok ? batchCallCost(model, result.tokens, getSettings(db).price_table, getSettings(db).batch_discount) : { cost: 0 };
-  const template = extractionTemplate();
+/** Records the reply's `llm_calls` row and stores its table; why it stored none, or null when it did. */
+function storeReply(db: Db, chartId: number, result: BatchLineResult, model: string, template: { name: string; hash: string }): string | null {
+  const settings = getSettings(db);
+  const { cost } = result.ok ? batchCallCost(model, result.tokens, settings.price_table, settings.batch_discount) : { cost: 0 };
+  // The whole batch took its time, no request alone: latency 0, as recordBatchCall records a batch's calls.
   const call = { run_id: null, task_id: null, eval_run_id: null, purpose: EXTRACTION_PURPOSE, engine: 'openai', model, template: template.name, template_hash: template.hash, attempt: 1, latency_ms: 0, chart_id: chartId };
   if (!result.ok) {
     recordLlmCall(db, { ...call, raw_output: null, prompt_tokens: 0, completion_tokens: 0, cost: 0, outcome: 'error', error: result.error });
@@ -125,9 +126,10 @@ export function readExtractionReplies(db: Db, file: { source: string; text: stri
   }
   const { results } = mapBatchResults(charts.keys(), [file]);
   let stored = 0;
+  const template = extractionTemplate();
   for (const [customId, result] of results) {
     const chartId = charts.get(customId) as number;
-    const reason = storeReply(db, chartId, result, model);
+    const reason = storeReply(db, chartId, result, model, template);
     if (reason === null) stored += 1;
     else failed.push({ custom_id: customId, reason });
   }

@@ -172,4 +172,12 @@ describe('hqa extract-tables --batch-in', () => {
     expect(getChartTable(db, confirmed)).toMatchObject({ table_source: 'curator', table_confirmed: true, data_table: { series: ['Cases'] } });
     expect(getChartTable(db, open)?.table_source).toBe('extracted');
   });
+
+  it('refuses --split, --chart and --force with --batch-in: the file names its charts', async () => {
+    const file = writeReplies([replyLine(customIdOf(chartIds()[0] as number), JSON.stringify(TABLE_REPLY))]);
+    const read = await cli(['extract-tables', '--split', SPLIT, '--batch-in', file]);
+    expect(read.status).toBe(1);
+    expect(read.stderr).toBe('error: --batch-in stores the charts its file names; --split, --chart and --force choose what --batch-out writes\n');
+    expect(listLlmCalls(db)).toHaveLength(0);
+  });
 });
