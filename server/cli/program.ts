@@ -178,6 +178,8 @@ function buildProgram(): Command {
     .option('--chart <id>', 'only this chart')
     .option('--force', 'also read again the tables extracted before and not yet confirmed (never an imported, typed-in or confirmed one)')
     .option('--concurrency <n>', 'charts asked at once', '4')
+    .option('--batch-out <file>', 'write the requests (OpenAI Batch API / vllm run-batch JSONL, the image a base64 data URL in each line) instead of asking; nothing is stored')
+    .option('--batch-in <file>', 'store the tables of a batch output file (OpenAI or vLLM), as a live run stores them; failed lines are named, the rest stored')
     .option('--json', 'print only the JSON report on stdout')
     .action(async (options: ExtractTablesOptions) => {
       const { runExtractTables } = await import('../tables/extract-tables-command');

@@ -71,6 +71,15 @@ export function typeRequest(chart: Pick<ChartImageInput, 'chart_type' | 'type_kn
   return 'Its type is not known: say which it is in `chart_type`.';
 }
 
+/** What an extraction reply must be and how it becomes a table: the live client's and a batch file's replies are read by it alike. */
+export const EXTRACTION_OUTPUT = { wireSchema: ExtractedTableWireSchema, schemaName: EXTRACTED_TABLE_SCHEMA_NAME, convert: toExtractedTable } as const;
+
+/** The extraction prompt's template, as its calls record it. */
+export function extractionTemplate(): { name: string; hash: string } {
+  const template = loadTemplate('extract-table');
+  return { name: template.name, hash: template.hash };
+}
+
 /** The structured request one extraction makes, at temperature 0: the image (as `prepareVisionImage` made it), then the prompt. */
 export function extractionRequest(chart: Omit<ChartImageInput, 'image'>, image: VisionImage, model: string, signal?: AbortSignal): LlmRequest<ExtractedTableWire, ExtractedTable> {
   const template = loadTemplate('extract-table');
@@ -79,9 +88,7 @@ export function extractionRequest(chart: Omit<ChartImageInput, 'image'>, image: 
     purpose: EXTRACTION_PURPOSE,
     template: { name: template.name, hash: template.hash },
     messages: { system: prompt.system, user: prompt.user, image: image.url, imageDetail: image.detail },
-    wireSchema: ExtractedTableWireSchema,
-    schemaName: EXTRACTED_TABLE_SCHEMA_NAME,
-    convert: toExtractedTable,
+    ...EXTRACTION_OUTPUT,
     model,
     temperature: 0,
     chartId: chart.id,

@@ -1,6 +1,11 @@
 import { Presets, SingleBar } from 'cli-progress';
-import { openAndMigrate } from '../../db/database';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { openAndMigrate, type Db } from '../../db/database';
+import { toJsonl } from '../llm/batch-lines';
+import { extractionBatchLines, readExtractionReplies } from './extraction-batch-file';
+import type { ExtractionScope } from './table-queries';
 import { loadConfig } from '../config';
+import { getSettings } from '../settings/settings-queries';
 import { runTableExtraction, type ExtractionReport } from './extract-tables-run';
 import { ChartTableError, extractorFor } from './table-service';
 
@@ -10,6 +15,10 @@ export interface ExtractTablesOptions {
   force?: boolean;
   concurrency?: string;
   json?: boolean;
+  /** Write the requests to this file (OpenAI Batch API / `vllm run-batch` input) instead of asking. */
+  batchOut?: string;
+  /** Read a batch output file's replies and store their tables. */
+  batchIn?: string;
 }
 
 /** Exit status when the run finished but some charts failed (they are asked again by the next run). */
@@ -73,7 +82,24 @@ export async function runExtractTables(options: ExtractTablesOptions): Promise<n
     process.stderr.write(`error: --concurrency: "${options.concurrency}" must be a whole number from 1 to 32\n`);
     return 1;
   }
+  if (options.batchOut !== undefined && options.batchIn !== undefined) {
+    process.stderr.write('error: --batch-out and --batch-in: give one of them\n');
+    return 1;
+  }
+  if (options.batchIn !== undefined && (options.split !== undefined || chartId !== undefined || options.force)) {
+    process.stderr.write('error: --batch-in stores the charts its file names; --split, --chart and --force choose what --batch-out writes\n');
+    return 1;
+  }
   const config = loadConfig();
+  if (options.batchOut !== undefined || options.batchIn !== undefined) {
+    const db = openAndMigrate(config.dbPath);
+    try {
+      const scope = { split: options.split, chartId, force: options.force };
+      return options.batchOut !== undefined ? await writeRequests(db, scope, options.batchOut, options.json === true) : readReplies(db, options.batchIn as string, options.json === true);
+    } finally {
+      db.close();
+    }
+  }
   const db = openAndMigrate(config.dbPath);
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -98,4 +124,44 @@ export async function runExtractTables(options: ExtractTablesOptions): Promise<n
     process.off('SIGINT', stop);
     db.close();
   }
+}
+
+/** `--batch-out`: the requests of the charts a live run would read, one line each; nothing is stored. */
+async function writeRequests(db: Db, scope: ExtractionScope, file: string, json: boolean): Promise<number> {
+  const written = await extractionBatchLines(db, scope);
+  writeFileSync(file, toJsonl(written.lines));
+  const next = `hqa extract-tables --batch-in OUT`;
+  if (json) process.stdout.write(`${JSON.stringify({ batch_out: file, requests: written.lines.length, model: written.model, skipped_with_table: written.skipped_with_table, skipped_without_image: written.skipped_without_image, next })}\n`);
+  else {
+    process.stdout.write(
+      `wrote ${written.lines.length} extraction requests for ${written.model} to ${file} (skipped ${written.skipped_with_table} with a table, ${written.skipped_without_image} without an image); run them with\n` +
+        `  vllm run-batch -i ${file} -o OUT --model ${written.model}   (or the OpenAI Batch API)\nthen store the tables with\n  ${next}\n`,
+    );
+  }
+  return 0;
+}
+
+/** `--batch-in`: each reply's table stored as a live one; failed lines named, the rest stored. */
+function readReplies(db: Db, file: string, json: boolean): number {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    process.stderr.write(`error: --batch-in: ${file}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  let report;
+  try {
+    report = readExtractionReplies(db, { source: file, text }, getSettings(db).extraction_model);
+  } catch (error) {
+    // A line that is no JSON or names no request: the file is not a batch output file.
+    process.stderr.write(`error: --batch-in: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ batch_in: file, ...report })}\n`);
+  else {
+    for (const failure of report.failed) process.stderr.write(`failed: ${failure.custom_id}: ${failure.reason}\n`);
+    process.stdout.write(`${report.stored} of ${report.replies} replies in ${file} stored as extracted tables (unconfirmed), ${report.failed.length} failed; no repair turn in batch mode: an invalid reply fails\n`);
+  }
+  return report.failed.length > 0 ? EXIT_WITH_FAILURES : 0;
 }
