@@ -66,6 +66,13 @@ const chartsOfSplit = (db: Db) => (db.prepare('SELECT id FROM charts WHERE split
 const stemOf = (imgname: string) => imgname.replace(/\.[^.]+$/, '');
 /** A series name without a unit in parentheses at its end: "Share (%)" → "share". */
 const withoutUnit = (name: string) => name.replace(/\s*\([^()]*\)\s*$/, '').trim().toLowerCase();
+/**
+ * The ways a table glues a unit onto a series name (ChartQA's Statista tables: "Brand value in
+ * million U.S. dollars", "Deaths per 1,000 live births", "Share (%)"): the extracted name with
+ * its unit field put back each way.
+ */
+const withUnitGlued = (name: string, unit: string | null | undefined) => (unit ? [`${name} in ${unit}`, `${name} ${unit}`, `${name} (${unit})`] : [name]);
+
 /** Labels compared loosely to pair cells: case, spacing and ChartQA's footnote stars aside. */
 const looseLabel = (label: string) => label.replace(/\*+$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
 
@@ -81,6 +88,8 @@ interface ChartScore {
   series: number;
   seriesExact: number;
   seriesWithoutUnit: number;
+  /** True names matched by an extracted name with its unit put back as the table glues it. */
+  seriesWithUnit: number;
   cells: number;
   cellsWithin: number;
   units: number;
@@ -108,7 +117,7 @@ const within = (value: number | null | undefined, truth: number) => typeof value
 function scoreChart(stem: string, type: string, trueType: string | null, truth: DataTable, extracted: DataTable | null): ChartScore {
   const cells = truth.rows.reduce((sum, row) => sum + row.values.filter((v) => v !== null).length, 0);
   const base = { stem, type, typeRight: trueType === null ? null : type === trueType, rowsTrue: truth.rows.length, series: truth.series.length, cells };
-  if (!extracted) return { ...base, stored: false, rows: 0, rowSetRight: false, labelsExact: 0, seriesExact: 0, seriesWithoutUnit: 0, cellsWithin: 0, units: 0, estimated: 0 };
+  if (!extracted) return { ...base, stored: false, rows: 0, rowSetRight: false, labelsExact: 0, seriesExact: 0, seriesWithoutUnit: 0, seriesWithUnit: 0, cellsWithin: 0, units: 0, estimated: 0 };
   const labels = new Set(extracted.rows.map((row) => row.label));
   const trueLabels = new Set(truth.rows.map((row) => row.label));
   let cellsWithin = 0;
@@ -127,6 +136,7 @@ function scoreChart(stem: string, type: string, trueType: string | null, truth: 
     labelsExact: [...trueLabels].filter((label) => labels.has(label)).length,
     seriesExact: truth.series.filter((name) => extracted.series.includes(name)).length,
     seriesWithoutUnit: truth.series.filter((name) => extracted.series.some((s) => withoutUnit(s) === withoutUnit(name))).length,
+    seriesWithUnit: truth.series.filter((name) => extracted.series.some((s, i) => s === name || withUnitGlued(s, extracted.units?.[i]).includes(name))).length,
     cellsWithin,
     units: (extracted.units ?? []).filter((unit) => unit !== null).length,
     estimated: extracted.rows.reduce((sum, row) => sum + (row.estimated ?? []).filter(Boolean).length, 0),
@@ -141,7 +151,7 @@ function printScores(scores: ChartScore[]): void {
     process.stdout.write(
       s.stored
         ? `${s.stem.padEnd(18)} type ${type.padEnd(24)} rows ${s.rows}/${s.rowsTrue}${s.rowSetRight ? ' set right' : ' set differs'}, labels exact ${s.labelsExact}/${s.rowsTrue}; ` +
-            `series exact ${s.seriesExact}/${s.series}, without unit ${s.seriesWithoutUnit}/${s.series}; cells within 2 % ${s.cellsWithin}/${s.cells}; units ${s.units}; estimated ${s.estimated}\n`
+            `series exact ${s.seriesExact}/${s.series}, without unit ${s.seriesWithoutUnit}/${s.series}, with its unit ${s.seriesWithUnit}/${s.series}; cells within 2 % ${s.cellsWithin}/${s.cells}; units ${s.units}; estimated ${s.estimated}\n`
         : `${s.stem.padEnd(18)} no table stored (type ${type}); 0/${s.cells} cells\n`,
     );
   }
@@ -150,7 +160,8 @@ function printScores(scores: ChartScore[]): void {
   process.stdout.write(
     `\ntotals over ${scores.length} charts: tables stored ${sum('stored')}; row label sets right ${sum('rowSetRight')} (${pct(sum('rowSetRight'), scores.length)}); ` +
       `row labels exact ${sum('labelsExact')}/${sum('rowsTrue')} (${pct(sum('labelsExact'), sum('rowsTrue'))}); ` +
-      `series exact ${sum('seriesExact')}/${sum('series')} (${pct(sum('seriesExact'), sum('series'))}), without unit ${sum('seriesWithoutUnit')}/${sum('series')} (${pct(sum('seriesWithoutUnit'), sum('series'))}); ` +
+      `series exact ${sum('seriesExact')}/${sum('series')} (${pct(sum('seriesExact'), sum('series'))}), without unit ${sum('seriesWithoutUnit')}/${sum('series')} (${pct(sum('seriesWithoutUnit'), sum('series'))}), ` +
+      `with its unit put back ${sum('seriesWithUnit')}/${sum('series')} (${pct(sum('seriesWithUnit'), sum('series'))}); charts with every series named right ${scores.filter((c) => c.series > 0 && c.seriesWithUnit === c.series).length}/${scores.length}; ` +
       `cells within 2 % ${sum('cellsWithin')}/${sum('cells')} (${pct(sum('cellsWithin'), sum('cells'))}); units stored ${sum('units')}; estimated cells ${sum('estimated')}` +
       (typed.length > 0 ? `; chart type right ${typed.filter((s) => s.typeRight).length}/${typed.length} (${pct(typed.filter((s) => s.typeRight).length, typed.length)})` : '; chart types not scored (no --types)') +
       '\n',
