@@ -15,6 +15,7 @@ import { attachRealtime, type Realtime } from './realtime/realtime';
 import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { JobRegistry } from './jobs/job-registry';
+import { keepReserve } from '../db/storage-reserve';
 import { closeRenderPool } from './charts/render-pool';
 import { closeOfflinePool } from './generation/offline-pool';
 import { EvalExecutor } from './eval/eval-executor';
@@ -125,6 +126,8 @@ async function prepare(
   const reflectionBatches = new ReflectionBatches(ctx, feedbackLoop);
   const extractionJobs = new ExtractionJobs(ctx);
   const chartTypeJobs = new ChartTypeJobs(ctx);
+  // Room for a job to record its pause once the disk is full (db/storage-reserve.ts).
+  if (!keepReserve(db)) logger.warn({ path: config.dbPath }, 'the disk is too full to set aside room for recording a pause: a job meeting a full disk may stay marked running until resumed');
   const jobs = new JobRegistry([executor, evalExecutor, reflectionBatches, extractionJobs, chartTypeJobs]);
   const presence = { broadcast: () => undefined as void };
   const reviewEvents = new ReviewEvents(ctx, () => presence.broadcast());

@@ -6,6 +6,7 @@ import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
 import { DomainError, notFound } from '../domain-error';
+import { writeDespiteFullDisk } from '../../db/storage-reserve';
 import type { JobExecutor } from '../jobs/job-kind';
 import { DurableJobs } from '../jobs/durable-job';
 import { pauseReasonOf } from '../jobs/storage-errors';
@@ -169,6 +170,7 @@ export class EvalExecutor implements JobExecutor {
    */
   resume(runId: number, actorId: number | null = null): EvalRun {
     const run = this.mustGet(runId);
+    if (run.status === 'paused') this.jobs.readyToResume(runId);
     const resumed = this.ctx.db.transaction(() => {
       if (!transitionEvalRun(this.ctx.db, runId, ['paused'], 'queued')) return false;
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.resumed', target_type: 'eval_run', target_id: runId, details: { model: run.model, reason: run.error } });
@@ -302,7 +304,7 @@ export class EvalExecutor implements JobExecutor {
     if (controller?.signal.aborted) return;
     this.ctx.logger.error({ err: error, evalRunId: runId }, 'evaluation run paused: the database cannot be written now');
     try {
-      transitionEvalRun(this.ctx.db, runId, ['running'], 'paused', reason);
+      writeDespiteFullDisk(this.ctx.db, () => transitionEvalRun(this.ctx.db, runId, ['running'], 'paused', reason));
     } catch (pauseError) {
       this.ctx.logger.error({ err: pauseError, evalRunId: runId }, 'the pause could not be recorded either; the run stays unfinished');
     }

@@ -18,6 +18,7 @@ import { offerOf, pairTask, taskSubject } from './pairing';
 import { cancelRunBatch, runStageBatch } from './batch-stage';
 import { EventLoopSlices } from './event-loop-slices';
 import type { JobExecutor } from '../jobs/job-kind';
+import { writeDespiteFullDisk } from '../../db/storage-reserve';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
@@ -173,6 +174,7 @@ export class RunExecutor implements JobExecutor {
     // How the last execution ended is its own record (its failure handler ran); only its end matters here.
     await this.jobs.running(runId)?.catch(() => undefined);
     if (this.mustGet(runId).status !== 'paused') throw new DomainError('conflict', `run ${runId} is ${this.mustGet(runId).status}, not paused`);
+    this.jobs.readyToResume(runId);
     this.ctx.db.transaction(() => {
       this.requeueOrphanTasks(runId);
       recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });
@@ -232,9 +234,15 @@ export class RunExecutor implements JobExecutor {
    * holds (a run taken over from a host whose run heartbeat looked stale while it still worked)
    * stay its own, judged by this host's clock: their holder releases them when it stops.
    */
+  /**
+   * Running tasks nobody works go back to pending: a dead process's, and this process's own when
+   * the run no longer executes here (its stop could not release them: a pause on a full disk
+   * cannot write that either). Left running, they were never made, and the run ended `done`.
+   */
   private requeueOrphanTasks(runId: number): void {
     const self = this.jobs.ownerId;
-    requeueOrphanTasks(this.ctx.db, runId, (holder) => ownerGone(holder, self));
+    const idleHere = !this.jobs.has(runId);
+    requeueOrphanTasks(this.ctx.db, runId, (holder) => ownerGone(holder, self) || (idleHere && holder.owner_pid === self.pid && holder.owner_host === self.host));
   }
 
   private mustGet(runId: number): RunRecord {
@@ -409,7 +417,7 @@ export class RunExecutor implements JobExecutor {
     if (controller.signal.aborted) return;
     this.ctx.logger.error({ err: error, runId }, 'generation run paused: the database cannot be written now');
     try {
-      transitionRun(this.ctx.db, runId, ['running'], 'paused', pauseReasonOf(error) ?? String(error));
+      writeDespiteFullDisk(this.ctx.db, () => transitionRun(this.ctx.db, runId, ['running'], 'paused', pauseReasonOf(error) ?? String(error)));
     } catch (pauseError) {
       this.ctx.logger.error({ err: pauseError, runId }, 'the pause could not be recorded either; the run stays unfinished');
     }

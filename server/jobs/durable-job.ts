@@ -5,6 +5,8 @@ import { ActiveJobs, type JobFailure } from './active-jobs';
 import type { JobKind } from './job-kind';
 import { HEARTBEAT_MS, ownerGone, thisProcess, type JobOwner } from './job-owner';
 import { claimJob, heartbeatJob, jobOwner, releaseJob, unfinishedJobs, type JobTable, type Owner } from './job-queries';
+import { keepReserve, roomToWork, writeDespiteFullDisk } from '../../db/storage-reserve';
+import { DomainError } from '../domain-error';
 import { pauseReasonOf } from './storage-errors';
 
 /** How often a busy job tells clients its progress, at most. */
@@ -56,6 +58,8 @@ export class DurableJobs {
     this.owner = options.owner ?? thisProcess();
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.now = options.now ?? Date.now;
+    // Room for recording a pause on a full disk, set aside by whichever process runs jobs (a server, `hqa generate`); a full disk already leaves it to the next resume.
+    keepReserve(ctx.db);
   }
 
   /** Who this process is on the jobs it owns. */
@@ -96,7 +100,17 @@ export class DurableJobs {
     const reason = pauseReasonOf(error);
     const { noun, settle } = this.kind;
     this.ctx.logger.error({ err: error, table: this.table, jobId: id }, reason !== null ? `${noun} paused: the database cannot be written now` : `${noun} stopped on an error`);
-    settle?.(id, reason !== null ? 'paused' : 'failed', reason ?? (error instanceof Error ? error.message : String(error)));
+    if (settle) writeDespiteFullDisk(this.ctx.db, () => settle(id, reason !== null ? 'paused' : 'failed', reason ?? (error instanceof Error ? error.message : String(error))));
+  }
+
+  /**
+   * Before a paused job is resumed: the room its next pause would need (`storage-reserve.ts`) is
+   * set aside again, which also proves the disk has room; refused with `storage_unavailable`
+   * while it has none, so a resume never starts work that could not even record its pause.
+   */
+  readyToResume(id: number): void {
+    if (roomToWork(this.ctx.db)) return;
+    throw new DomainError('storage_unavailable', `${this.kind.noun} ${id} stays paused: the disk of the database is still full; free some space, then resume it`);
   }
 
   /** Tells clients how job `id` stands: at once when `force`, else at most every PROGRESS_THROTTLE_MS. */

@@ -125,6 +125,7 @@ export class ExtractionJobs implements JobExecutor {
   }
 
   resume(id: number): ExtractionJob {
+    if (this.mustGet(id).status === 'paused') this.jobs.readyToResume(id);
     this.move(id, ['paused'], 'running', 'resumed');
     // Paused a moment ago, its calls may still be winding down here: it starts again once they have.
     const windingDown = this.jobs.running(id);
