@@ -92,6 +92,23 @@ function totalTolerance(total: number): number {
   return Math.max(1, Math.abs(total) * 0.01);
 }
 
+/** The step a cell is printed to: 0.1 for "25.3%", 1 for "1,204"; from its number where the text has none. */
+function printedStep(raw: string | undefined, value: number | null): number {
+  const decimals = /\d\.(\d+)/.exec(raw ?? '')?.[1]?.length ?? (value === null || Number.isInteger(value) ? 0 : (String(value).split('.')[1]?.length ?? 0));
+  return 10 ** -decimals;
+}
+
+/**
+ * How far a total may sit from the sum of its parts when each was rounded for display on its
+ * own: half a printed step per number, the total's included (31 + 22 = 54 is a NET; 12.4 + 9 +
+ * 3.6 = 25.0 beside 25.3 is not). A flat tolerance of 1 took any column of shares near the sum
+ * of some others for a total, as three other chains' shares were for Mercadona's.
+ */
+function roundingTolerance(row: DataTable['rows'][number], columns: number[]): number {
+  const step = Math.max(...columns.map((c) => printedStep(row.raw[c], row.values[c] ?? null)));
+  return (step / 2) * columns.length + 1e-9;
+}
+
 /** A series that is the sum of others ("NET Favorable" = "Very" + "Somewhat"), with those others. */
 export interface TotalColumn {
   total: number;
@@ -109,7 +126,8 @@ const MAX_TOTAL_SEARCH = 10;
  */
 export function totalColumns(table: DataTable): TotalColumn[] {
   const n = table.series.length;
-  if (n < 3 || n > MAX_TOTAL_SEARCH) return [];
+  // Rows that are each one whole (shares summing to 100) hold no total beside its parts, which would count them twice; with many shares some subset always comes near another one ("Others").
+  if (n < 3 || n > MAX_TOTAL_SEARCH || rowsAreWholes(table)) return [];
   const found: TotalColumn[] = [];
   for (let t = 0; t < n; t++) {
     const others = [...Array(n).keys()].filter((s) => s !== t && !found.some((f) => f.total === s));
@@ -120,7 +138,7 @@ export function totalColumns(table: DataTable): TotalColumn[] {
       if (parts.length < 2 || (best && parts.length >= best.length)) continue;
       const rows = table.rows.filter((row) => row.values[t] !== null && parts.every((p) => row.values[p] !== null));
       if (rows.length < needed) continue;
-      if (rows.every((row) => Math.abs((row.values[t] ?? 0) - sumOf(parts.map((p) => row.values[p]))) <= totalTolerance(row.values[t] ?? 0))) best = parts;
+      if (rows.every((row) => Math.abs((row.values[t] ?? 0) - sumOf(parts.map((p) => row.values[p]))) <= roundingTolerance(row, [t, ...parts]))) best = parts;
     }
     if (best) found.push({ total: t, parts: best });
   }

@@ -12,6 +12,7 @@ import { biasFlags } from '../../shared/generation/bias-guards';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
 import { verifyItem } from '../../shared/table/verify';
+import { totalColumns } from '../../shared/table/wholes';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE, SHARED_DATA } from '../support/paths';
 import { buildTable } from '../support/table-fixtures';
 
@@ -282,6 +283,44 @@ describe('a NET column counts its parts', () => {
     const c: Case = { table: net, chartType: 'grouped_bar', assumption: 'Suppose "Very likely" were removed from the legend.', question: 'How many colors would be shown?', edit: [{ op: 'remove_series', series: 'Very likely' }], program: 'count(series_names())' };
     expect(errors(c)).toContain('total_stale');
     expect(errors({ ...c, edit: [{ op: 'remove_series', series: 'Not likely' }] })).not.toContain('total_stale');
+  });
+});
+
+describe('a total is told from a coincidence by the precision its cells are printed to', () => {
+  it('Mercadona is no total: three other chains\' shares come within 0.4 of it in each period, not within their rounding (real: multi_col_80420)', () => {
+    const spain = real(CHARTQA_EXTRA, 'multi_col_80420');
+    expect(totalColumns(spain)).toEqual([]);
+    // The edit the Stage-2 model wrote for it (11 points from Mercadona to Regional supermarkets in every period): a total_stale was claimed.
+    const edit = spain.rows.flatMap((row) => [
+      { op: 'add' as const, row: row.label, series: 'Mercadona', delta: -11 },
+      { op: 'add' as const, row: row.label, series: 'Regional supermarkets', delta: 11 },
+    ]);
+    const c: Case = { table: spain, chartType: 'stacked_bar', assumption: 'Suppose 11 points of Mercadona\'s share had gone to regional supermarkets in every period.', question: 'Which chain would be the second most popular in every period?', edit, program: 'argmax(series("Regional supermarkets"))' };
+    expect(errors(c)).not.toContain('total_stale');
+  });
+
+  it('a NET of whole numbers rounded on its own is still one (31 + 22 printed as 54)', () => {
+    const net = buildTable(`
+      Country | Very | Somewhat | NET Favorable
+      France | 31 | 22 | 54
+      Germany | 18 | 30 | 47
+      Italy | 25 | 31 | 56
+    `);
+    expect(totalColumns(net)).toEqual([{ total: 2, parts: [0, 1] }]);
+    // Printed to a tenth, the same closeness is a coincidence: 12.4 + 9.0 + 3.6 = 25.0 is not 25.3.
+    const tenths = buildTable(`
+      Period | Leader | Second | Third | Fourth
+      Spring | 25.3 | 12.4 | 9.0 | 3.6
+      Summer | 24.7 | 14.4 | 7.3 | 3.4
+      Autumn | 24.2 | 12.6 | 8.2 | 3.3
+    `);
+    expect(totalColumns(tenths)).toEqual([]);
+    expect(totalColumns(buildTable(`
+      Period | Leader | Second | Third | Fourth
+      Spring | 25.0 | 12.4 | 9.0 | 3.6
+      Summer | 25.1 | 14.4 | 7.3 | 3.4
+      Autumn | 24.1 | 12.6 | 8.2 | 3.3
+    `))).toEqual([{ total: 0, parts: [1, 2, 3] }]);
   });
 });
 
