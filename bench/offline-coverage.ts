@@ -11,7 +11,7 @@ import { DEMO_CHARTS } from '../server/bootstrap/first-start';
 import { loadConfig } from '../server/config';
 import { generateDemoSplit } from '../server/demo/demo-split';
 import { createOfflineEngine } from '../server/generation/offline-engine';
-import { closeOfflinePool } from '../server/generation/offline-pool';
+import { closeThreadPools } from '../server/jobs/thread-pool';
 import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
@@ -87,6 +87,6 @@ try {
   report(`Bundled demo (${DEMO_CHARTS} charts)`, await coverage(demoDb));
   demoDb.close();
 } finally {
-  await closeOfflinePool();
+  await closeThreadPools();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -9,7 +9,7 @@ import type { AppContext } from '../server/app-context';
 import { DomainEvents } from '../server/events/event-bus';
 import { loadConfig } from '../server/config';
 import { createOfflineEngine } from '../server/generation/offline-engine';
-import { closeOfflinePool } from '../server/generation/offline-pool';
+import { closeThreadPools } from '../server/jobs/thread-pool';
 import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
@@ -111,6 +111,6 @@ try {
   console.log(`${items.length} items from ${qas} factual QAs (${new Set(items.map((i) => `${i.imgname}|${i.query}`)).size} QAs with an item); ${failed.length} failed or declined; written to ${values.out}`);
   db.close();
 } finally {
-  await closeOfflinePool();
+  await closeThreadPools();
   rmSync(dir, { recursive: true, force: true });
 }

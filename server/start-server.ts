@@ -17,7 +17,7 @@ import { RunExecutor } from './generation/run-executor';
 import { JobRegistry } from './jobs/job-registry';
 import { keepReserve } from '../db/storage-reserve';
 import { closeRenderPool } from './charts/render-pool';
-import { closeOfflinePool } from './generation/offline-pool';
+import { closeThreadPools } from './jobs/thread-pool';
 import { EvalExecutor } from './eval/eval-executor';
 import { classifyLegacyItems } from './items/item-validity';
 import { FeedbackLoop } from './reflection/reflection-service';
@@ -186,7 +186,7 @@ async function prepare(
       await jobs.shutdown();
       realtime.io.close();
       await httpClosed;
-      await Promise.all([closeRenderPool(), closeOfflinePool(), checkpointer?.stop(), teamFigures.close()]);
+      await Promise.all([closeRenderPool(), closeThreadPools(), checkpointer?.stop(), teamFigures.close()]);
       db.close();
     })();
     return closing;

@@ -7,7 +7,7 @@ import { DomainEvents } from '../events/event-bus';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
 import { engineFactory } from '../generation/engine-factory';
-import { closeOfflinePool } from '../generation/offline-pool';
+import { closeThreadPools } from '../jobs/thread-pool';
 import { RunExecutor } from '../generation/run-executor';
 import { hasModelEndpoint } from '../llm/model-roles';
 import { getRun, publicRun } from '../generation/run-queries';
@@ -225,7 +225,7 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }
-    await closeOfflinePool();
+    await closeThreadPools();
     db.close();
   }
 }

@@ -8,10 +8,10 @@ import type { QaWithChart } from '../charts/chart-queries';
 import { readTableCsv } from '../import/csv-table';
 import { seedProposals } from '../llm/templates';
 import type { PoolProposal } from './alternatives';
-import { closeOfflinePool } from './offline-pool';
+import { closeThreadPools } from '../jobs/thread-pool';
 import { candidatesFor, decidePairing, pairingFrom } from './pairing';
 
-afterAll(() => closeOfflinePool());
+afterAll(() => closeThreadPools());
 
 /** A real ChartQA sample question on its chart, as a run reads it. */
 function sampleSource(stem: string, query: string): QaWithChart {

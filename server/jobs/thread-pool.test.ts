@@ -1,0 +1,46 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { offlineProposals, type OfflineProposalsInput } from '../generation/offline';
+import { closeThreadPools, threadPool } from './thread-pool';
+
+/** A pool whose thread entry is the offline rules' (a real CommonJS entry), worked in-process when the variable says 0 threads. */
+const VARIABLE = 'HQA_TEST_POOL_THREADS';
+
+afterEach(() => {
+  delete process.env[VARIABLE];
+});
+afterAll(() => closeThreadPools());
+
+describe('threadPool: the one way CPU work leaves the event loop', () => {
+  it('with 0 threads works each task in-process, by its name', async () => {
+    process.env[VARIABLE] = '0';
+    const seen: (string | undefined)[] = [];
+    const pool = threadPool<number, number>({
+      entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
+      threadsVariable: VARIABLE,
+      inProcess: (input, task) => {
+        seen.push(task);
+        return task === 'double' ? input * 2 : input + 1;
+      },
+    });
+    expect(await pool.run(20)).toBe(21);
+    expect(await pool.run(20, 'double')).toBe(40);
+    expect(seen).toEqual([undefined, 'double']);
+  });
+
+  it('on a thread runs the worker’s named export, and closing ends the threads until the next task', async () => {
+    const pool = threadPool<unknown, string[]>({
+      entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
+      threadsVariable: VARIABLE,
+      inProcess: () => {
+        throw new Error('not on a thread');
+      },
+    });
+    // Stage 1's proposals, seeded: the thread draws exactly what the loop would.
+    const input: OfflineProposalsInput = { chartType: 'vertical_bar', examples: [], count: 3, seed: 7 };
+    const onLoop = offlineProposals(input);
+    expect(onLoop).toHaveLength(3);
+    expect(await pool.run(input, 'proposals')).toEqual(onLoop);
+    await closeThreadPools();
+    expect(await pool.run(input, 'proposals')).toEqual(onLoop);
+  }, 60_000);
+});

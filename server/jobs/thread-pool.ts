@@ -1,0 +1,60 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+
+/** Idle threads exit, so a CLI command or a test does not linger on them. */
+const IDLE_TIMEOUT_MS = 10_000;
+
+export interface ThreadPoolOptions<I, O> {
+  /**
+   * The thread's entry: a CommonJS file that loads tsx and the TypeScript worker on the first
+   * task. Piscina requires a thread's file first; on Node 20.19+ that is require(esm), and an ES
+   * entry with a top-level await (tsx's loader) once crashed the whole test process in CI.
+   */
+  entry: URL;
+  /** The environment variable giving the pool's threads (default 1); 0 runs every task in-process (one-core machines, debugging). */
+  threadsVariable: string;
+  /** The same work on the calling thread, for 0 threads: `task` names the worker's export (undefined: its default). */
+  inProcess: (input: I, task: string | undefined) => O | Promise<O>;
+}
+
+export interface ThreadPool<I, O> {
+  /** `input` worked on a thread (the worker's `task` export, else its default), structured-cloned both ways. */
+  run(input: I, task?: string): Promise<O>;
+  /** Ends its threads (they start again on the next task). */
+  close(): Promise<void>;
+}
+
+const open = new Set<ThreadPool<unknown, unknown>>();
+
+/**
+ * The one way CPU work leaves the event loop (drawing charts, the offline rules): a pool of
+ * threads started on the first task, ended when idle, and closed together at shutdown or at the
+ * end of a CLI command (`closeThreadPools`).
+ */
+export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I, O> {
+  let piscina: Piscina<I, O> | null = null;
+  const threads = (): number => {
+    const value = Number(process.env[options.threadsVariable] ?? 1);
+    return Number.isInteger(value) && value >= 0 ? value : 1;
+  };
+  const pool: ThreadPool<I, O> = {
+    async run(input, task) {
+      const count = threads();
+      if (count === 0) return options.inProcess(input, task);
+      piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+      return piscina.run(input, task === undefined ? {} : { name: task });
+    },
+    async close() {
+      const closing = piscina;
+      piscina = null;
+      await closing?.destroy();
+    },
+  };
+  open.add(pool as ThreadPool<unknown, unknown>);
+  return pool;
+}
+
+/** Ends the threads of every pool (server shutdown, end of a CLI command). */
+export async function closeThreadPools(): Promise<void> {
+  await Promise.all([...open].map((pool) => pool.close()));
+}
