@@ -1,5 +1,5 @@
 import type { ChartType } from '../domain/chart-types';
-import { parseCellValue } from '../table/cell';
+import { isPercentCell, parseCellValue } from '../table/cell';
 import type { DataTable } from '../table/model';
 
 /** The table as a chart reads it: one datum per numeric cell, its label text, and the table's orientation. */
@@ -72,6 +72,6 @@ function displayValue(raw: string | undefined, value: number): string {
 
 /** Whether every cell with a value is written as a percentage (`32.7%`). */
 export function isPercentTable(table: DataTable): boolean {
-  const cells = table.rows.flatMap((row) => row.raw.filter((_, i) => row.values[i] !== null));
-  return cells.length > 0 && cells.every((raw) => raw.trim().replace(/\*+$/, '').endsWith('%'));
+  const cells = table.rows.flatMap((row, r) => row.values.flatMap((value, s) => (value === null ? [] : [[r, s] as const])));
+  return cells.length > 0 && cells.every(([r, s]) => isPercentCell(table, r, s));
 }

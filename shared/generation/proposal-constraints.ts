@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPercentCell } from '../table/cell';
 import { diffTables } from '../table/edit-apply';
 import type { Edit } from '../table/edit';
 import { labelText } from '../table/edit-apply';
@@ -81,16 +82,13 @@ export function constraintFindings(input: ConstraintInput): Finding[] {
   return findings;
 }
 
-const PERCENT_CELL = /%\s*\*?$/;
-
 const CHECKS: Record<ProposalConstraint, (input: ConstraintInput) => string | null> = {
   bounded_change: ({ proposal, original, edited }) => {
     const bound = changeBound(proposal) ?? BOUNDED_PERCENT / 100;
     for (const change of diffTables(original, edited)) {
       if (change.before === null || change.after === null) continue;
       const s = original.series.indexOf(change.series);
-      const row = original.rows.find((r) => r.label === change.row);
-      const percent = PERCENT_CELL.test((row?.raw[s] ?? '').trim());
+      const percent = isPercentCell(original, original.rows.findIndex((r) => r.label === change.row), s);
       const moved = Math.abs(change.after - change.before);
       const within = percent ? moved <= BOUNDED_POINTS + 1e-9 : moved <= bound * Math.abs(change.before) + 1e-9;
       if (!within) return `"changing no value by more than ${Math.round(bound * 100)} percent", but ${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from ${change.before} to ${change.after}`;

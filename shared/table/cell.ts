@@ -24,3 +24,26 @@ export function parseCellValue(raw: string): number | null {
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
 }
+
+/** A cell's text written as a percentage: `32.7%`, `12%*`. */
+const PERCENT_TEXT = /%\s*\*?$/;
+
+/** The unit a table's series carries apart from its cells (an extracted table: "%", "USD"), or null. */
+interface UnitsOf {
+  units?: (string | null)[] | undefined;
+  rows: { raw: string[] }[];
+}
+
+/**
+ * Whether a cell is a percentage: its text ends in `%` (ChartQA writes "32.7%"), or its series'
+ * unit is `%` (an extracted table keeps units apart from the numbers, so its cells read "32.7").
+ * The one rule every check of shares and points asks.
+ */
+export function isPercentCell(table: UnitsOf, r: number, s: number): boolean {
+  return table.units?.[s]?.trim() === '%' || PERCENT_TEXT.test((table.rows[r]?.raw[s] ?? '').trim());
+}
+
+/** Whether a series holds percentages: its unit is `%`, or any of its cells is written as one. */
+export function isPercentSeries(table: UnitsOf, s: number): boolean {
+  return table.units?.[s]?.trim() === '%' || table.rows.some((_, r) => isPercentCell(table, r, s));
+}

@@ -1,4 +1,5 @@
 import { axisDirection, orderKey } from './axis-order';
+import { isPercentCell as isPercentCellAt } from './cell';
 import type { CellChange } from './edit';
 import { diffTables } from './edit-apply';
 import type { Finding } from './lint';
@@ -63,10 +64,8 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
   ];
 }
 
-const PERCENT_CELL = /%\s*\*?$/;
-
 function isPercentCell(table: DataTable, rowLabel: string, s: number): boolean {
-  return PERCENT_CELL.test((table.rows.find((row) => row.label === rowLabel)?.raw[s] ?? '').trim());
+  return isPercentCellAt(table, table.rows.findIndex((row) => row.label === rowLabel), s);
 }
 
 /**

@@ -58,6 +58,13 @@ describe('the verifier on values estimated from the axis', () => {
     expect(estimatedNotes(verifyItem({ table, chartType: 'line', edit: overEstimate, program: 'value("2010", "Kenya")', answer: '30' }))).toEqual([]);
   });
 
+  it('notes an estimate the edit scales or shifts: the answer is as far off as the reading (Stage-2 item on multi_col_21019: fossil fuels + 6)', () => {
+    const shifted = [{ op: 'add', row: '2010', series: 'Kenya', delta: 6 }];
+    expect(estimatedNotes(verifyItem({ table, chartType: 'line', edit: shifted, program: 'value("2010", "Kenya")', answer: '25.2' }))[0]?.message).toContain('"2010" × "Kenya" (19.2)');
+    const scaled = [{ op: 'scale', series: 'Kenya', factor: 0.5 }];
+    expect(estimatedNotes(verifyItem({ table, chartType: 'line', edit: scaled, program: 'value("2010", "Kenya")', answer: '9.6' }))).toHaveLength(1);
+  });
+
   it('notes a factual question read off an estimate too, and nothing on a table without flags', () => {
     expect(estimatedNotes(verifyItem({ table, chartType: 'line', program: 'value("2000", "India")', answer: '59.3' }))).toHaveLength(1);
     const imported: DataTable = { ...table, rows: table.rows.map(({ estimated: _estimated, ...row }) => row) };

@@ -1,6 +1,7 @@
 import { mulberry32 } from '../random';
 import { resultsAgree } from './answer-compare';
 import { applyEdit } from './edit';
+import { isPercentSeries } from './cell';
 import { nearHundred, sumOf } from './wholes';
 import { labelText } from './edit-apply';
 import type { Edit } from './edit';
@@ -264,7 +265,7 @@ function whateverTheValues({ program, original, edit }: GiveawayInput, after: Sc
   const random = mulberry32(0x5eed);
   const bounds = original.series.map((_, s) => {
     const values = original.rows.map((row) => row.values[s]).filter((v): v is number => v !== null && v !== undefined);
-    const share = original.rows.some((row) => /%\s*\*?$/.test((row.raw[s] ?? '').trim())) || (values.length > 0 && values.every((v) => v >= 0 && v <= 100) && nearHundred(sumOf(values)));
+    const share = isPercentSeries(original, s) || (values.length > 0 && values.every((v) => v >= 0 && v <= 100) && nearHundred(sumOf(values)));
     return share ? 100 : 2 * Math.max(1, ...values.map(Math.abs));
   });
   let answered = 0;

@@ -75,14 +75,19 @@ const ESTIMATES_NAMED = 3;
 /**
  * The program reads values the extraction estimated from the axis (shared/table/model.ts
  * `estimated`): the answer rests on a reading a printed label would not have needed, a few
- * percent off at worst. A cell the edit sets is the assumption's, not the chart's: left out. A
+ * percent off at worst. A cell the edit sets is the assumption's, not the chart's: left out (one it
+ * scales or shifts still rests on the estimate: kept). A
  * program whose reads cannot be found from its text claims nothing.
  */
-function estimatedReadings({ program, original, edited }: Pick<ItemLintInput, 'program' | 'original' | 'edited'>): Finding[] {
+function estimatedReadings({ program, original, edited, edit }: Pick<ItemLintInput, 'program' | 'original' | 'edited' | 'edit'>): Finding[] {
   if (!original.rows.some((row) => row.estimated?.some(Boolean))) return [];
   const reads = programReads(program, original);
   if (reads === null) return [];
   const editedRows = new Map((edited?.rows ?? []).map((row) => [row.label, row]));
+  // Only a `set` writes a cell the chart's reading no longer enters; a scale or an add of an estimate is as far off as the estimate.
+  const unmarked = (label: string | number) => String(label).replace(/\*+$/, '').trim();
+  const setCells = new Set((edit ?? []).flatMap((op) => (op.op === 'set' ? [`${unmarked(op.row)}\u0000${op.series === undefined ? '' : unmarked(op.series)}`] : [])));
+  const setByEdit = (row: string, series: string) => setCells.has(`${unmarked(row)}\u0000${unmarked(series)}`) || (original.series.length === 1 && setCells.has(`${unmarked(row)}\u0000`));
   const estimated = [...cellsRead(reads, original)].flatMap((key) => {
     const [r = -1, s = -1] = key.split(',').map(Number);
     const row = original.rows[r];
@@ -90,8 +95,8 @@ function estimatedReadings({ program, original, edited }: Pick<ItemLintInput, 'p
     const after = edited === null ? row : editedRows.get(row.label);
     const series = original.series[s] ?? '';
     const afterAt = edited === null ? s : edited.series.indexOf(series);
-    // Set by the edit (or removed with its row or series): not read from the chart.
-    if (!after || afterAt < 0 || after.values[afterAt] !== row.values[s]) return [];
+    // Removed with its row or series, or set by the edit: not read from the chart.
+    if (!after || afterAt < 0 || (after.values[afterAt] !== row.values[s] && setByEdit(row.label, series))) return [];
     return [`${JSON.stringify(row.label)} × ${JSON.stringify(series)} (${row.raw[s] ?? ''})`];
   });
   if (estimated.length === 0) return [];

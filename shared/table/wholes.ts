@@ -1,4 +1,5 @@
 import type { ChartType } from '../domain/chart-types';
+import { isPercentSeries } from './cell';
 import type { DataTable } from './model';
 
 /**
@@ -17,11 +18,10 @@ export function sumOf(values: readonly (number | null | undefined)[]): number {
   return values.reduce<number>((total, v) => total + (v ?? 0), 0);
 }
 
-const PERCENT_CELL = /%\s*\*?$/;
 
 /** Whether any cell of the series is written as a percentage. */
 export function percentSeries(table: DataTable, s: number): boolean {
-  return table.rows.some((row) => PERCENT_CELL.test((row.raw[s] ?? '').trim()));
+  return isPercentSeries(table, s);
 }
 
 /** Headers that say a column holds shares even when its cells carry no `%`. */

@@ -324,6 +324,23 @@ describe('a total is told from a coincidence by the precision its cells are prin
   });
 });
 
+describe('shares of an extracted table, whose units stand apart from the numbers', () => {
+  it('share_sum: every party\'s 2019 vote share halved, on the table as a vision model reads it ("8.7", unit "%") as on the CSV ("8.7%") (real: multi_col_40878)', () => {
+    const csv = real(CHARTQA_EXTRA, 'multi_col_40878');
+    const extracted: DataTable = { ...csv, units: csv.series.map(() => '%'), rows: csv.rows.map((row) => ({ ...row, raw: row.raw.map((cell) => cell.replace(/%$/, '')) })) };
+    const c: Case = {
+      table: extracted,
+      chartType: 'grouped_bar',
+      assumption: "Suppose every party's 2019 vote share were halved while the 2015 shares stayed the same.",
+      question: 'What percentage of votes would Dansk Folkeparti have received in 2019?',
+      edit: [{ op: 'scale', series: '2019', factor: 0.5 }],
+      program: "value('Dansk Folkeparti', '2019')",
+    };
+    expect(errors(c)).toContain('share_sum');
+    expect(errors({ ...c, table: csv })).toContain('share_sum');
+  });
+});
+
 describe('counts stay whole', () => {
   it('count_not_integer: "Number of companies" scaled to 180.5', () => {
     const companies = buildTable(`
