@@ -301,6 +301,15 @@ describe('tableToPromptCsv', () => {
     );
   });
 
+  it('writes the % of a series whose unit stands apart (an extracted table) into its cells, as the chart prints them', () => {
+    const table = { ...buildTable(`
+      Party | 2015 | Seats
+      Venstre | 19.5 | 34
+      Alternativet | nan | 5
+    `), units: ['%', null] };
+    expect(tableToPromptCsv(table)).toBe(['Party,2015,Seats', 'Venstre,19.5%,34', 'Alternativet,nan,5'].join('\n'));
+  });
+
   it('round-trips through the importer', () => {
     const table = buildTable(`
       Year  | Online | Offline

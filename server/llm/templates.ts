@@ -379,7 +379,9 @@ export function tableToPromptCsv(table: DataTable): string {
       row.label,
       ...table.series.map((_, index) => {
         const raw = (row.raw[index] ?? '').trim();
-        return row.values[index] === null && isMissingCell(raw) ? 'nan' : raw;
+        if (row.values[index] === null && isMissingCell(raw)) return 'nan';
+        // An extracted table keeps the unit apart ("8.7", unit "%"): the prompt's cells keep the chart's units, as ChartQA's do, so shares read as shares.
+        return table.units?.[index]?.trim() === '%' && !raw.endsWith('%') ? `${raw}%` : raw;
       }),
     ]);
   }
