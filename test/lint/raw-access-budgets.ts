@@ -78,7 +78,7 @@ export const RAW_ACCESS_BUDGETS: Readonly<Record<string, RawAccess>> = {
   'test/integration/drawn-charts.test.ts': { apiPaths: 6, prepares: 7 },
   'test/integration/eval-conditions.test.ts': { apiPaths: 7, prepares: 4 },
   'test/integration/eval-llm-calls.test.ts': { apiPaths: 0, prepares: 2 },
-  'test/integration/eval-runs.test.ts': { apiPaths: 41, prepares: 8 },
+  'test/integration/eval-runs.test.ts': { apiPaths: 0, prepares: 8 },
   'test/integration/eval-storage-full.test.ts': { apiPaths: 0, prepares: 7 },
   'test/integration/export-from-page.test.ts': { apiPaths: 6, prepares: 3 },
   'test/integration/export-hf-dataset.test.ts': { apiPaths: 0, prepares: 2 },
