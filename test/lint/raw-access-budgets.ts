@@ -130,7 +130,7 @@ export const RAW_ACCESS_BUDGETS: Readonly<Record<string, RawAccess>> = {
   'test/integration/review-own-tabs.test.ts': { apiPaths: 4, prepares: 0 },
   'test/integration/review-trust.test.ts': { apiPaths: 26, prepares: 11 },
   'test/integration/review-warmup.test.ts': { apiPaths: 0, prepares: 2 },
-  'test/integration/review.test.ts': { apiPaths: 39, prepares: 21 },
+  'test/integration/review.test.ts': { apiPaths: 0, prepares: 21 },
   'test/integration/reviews-per-item-change.test.ts': { apiPaths: 0, prepares: 4 },
   'test/integration/run-beside-import.test.ts': { apiPaths: 0, prepares: 3 },
   'test/integration/run-confirmed-types.test.ts': { apiPaths: 2, prepares: 3 },
