@@ -96,3 +96,16 @@ export class TestClient {
     if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 }
+
+/**
+ * A query string a test writes as text (`status=accepted&sort=chart`) as the query object a
+ * descriptor call takes, a repeated key as a list: for tests that loop over raw filters.
+ */
+export function searchQuery(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    const held = query[key];
+    query[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
+  }
+  return query;
+}
