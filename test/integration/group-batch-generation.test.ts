@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
@@ -50,11 +50,11 @@ describe('a batch run with a question over a chart group', () => {
 
     fake.batches.configure({ pollsToComplete: 1 });
     const linesBefore = fake.batches.lines.length;
-    const res = await curator.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true });
+    const res = await curator.send(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { run } = RunResponseSchema.parse(res.body);
     await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run, JSON.stringify(detail.errors)).toMatchObject({ status: 'done', items_created: 2, items_failed: 0 });
     // One batch carried both requests, each with its own schema.
     expect(fake.batches.lines.slice(linesBefore).map((line) => schemaName(line.body as Parameters<typeof schemaName>[0])).sort()).toEqual(['hqa_group_item', 'hqa_item']);
