@@ -174,6 +174,7 @@ describe('no self-approval', () => {
     onlyOpen(own);
     const FEEDBACK = 'Ann wrote this one badly on purpose: retire the proposal.';
     const requestsBefore = fake.requests.length;
+    const batchesBefore = (await curator.call(reflectionApi.batches)).batches.map((b) => b.id);
     for (let n = 0; n < own.length; n++) {
       const task = (await ben.call(reviewApi.next, { body: { proposal_id: seed } })).task;
       expect(task, 'ben is offered each of ann’s items').not.toBeNull();
@@ -187,9 +188,9 @@ describe('no self-approval', () => {
     expect(lineage.nodes.find((n) => n.id === seed)).toMatchObject({ decided: 0, accepted: 0, pass_rate: null });
     expect((await curator.call(reflectionApi.list, { params: { id: seed } })).feedback).toEqual([]);
     expect((await curator.send(reflectionApi.reflect, { params: { id: seed } })).status).toBe(409);
-    // A fixed window, not an event: a reflection never started announces nothing, so only time
-    // shows that none was sent (an automatic one would have asked the model by now).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // An automatic reflection starts as a batch once the deciding review commits, before its
+    // answer: no new batch, so none asks the model later.
+    expect((await curator.call(reflectionApi.batches)).batches.map((b) => b.id)).toEqual(batchesBefore);
     expect(db().prepare('SELECT COUNT(*) AS n FROM reflections WHERE proposal_id = ?').get(seed)).toEqual({ n: 0 });
     expect(JSON.stringify(fake.requests.slice(requestsBefore))).not.toContain('Ann wrote this one badly');
 
