@@ -19,6 +19,7 @@ import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { HUMAN_ITEM } from '../support/item-factory';
+import { setItemStatus } from '../support/factories';
 
 /**
  * Charts drawn from their tables must not contradict their questions, and must say they are
@@ -231,7 +232,7 @@ describe('chart images', () => {
       itemOn(qaId('multi_col_20134.png', 'styled', 'What is the value of the light green bar in 2017?')),
       itemOn(qaId('multi_col_60320.png', 'styled', 'What is the value of the gold bar for tablet gamers only?')),
     ];
-    db().prepare(`UPDATE hqa_items SET status = 'accepted' WHERE id IN (${items.map(() => '?').join(', ')})`).run(...items);
+    setItemStatus(db(), 'accepted', items);
     const images = join(dir, 'images');
     const result = await runCli(['export', '--out', join(dir, 'out.json'), '--images', images, '--json'], { dbPath: server.dbPath });
     expect(result.status, result.stderr).toBe(0);

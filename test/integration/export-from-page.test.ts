@@ -9,6 +9,7 @@ import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { setItemStatus } from '../support/factories';
 
 /**
  * The Evaluation page's downloads against `hqa export`: an empty export is refused with the CLI's
@@ -75,7 +76,7 @@ describe('exporting from the page with nothing accepted', () => {
 
 describe('the Hugging Face dataset from the page', () => {
   it('is a zip of the files hqa export --format hf-dataset writes, under the dataset’s name', async () => {
-    db().prepare("UPDATE hqa_items SET status = 'accepted'").run();
+    setItemStatus(db(), 'accepted');
     expect((await curator.call(exportApi.status)).refusal).toBeNull();
 
     const res = await fetch(`${server.url}/api/export/hf-dataset`, { method: 'POST', headers: { cookie: curator.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hqa-page' }) });

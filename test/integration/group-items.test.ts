@@ -4,7 +4,7 @@ import { AdjudicationListResponseSchema, NextResponseSchema, reviewApi } from '.
 import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { VerifierResultSchema } from '../../shared/table/verify';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { itemDiscussionApi } from '../../shared/api/item-discussion';
@@ -124,7 +124,7 @@ describe('the pages of an item over a chart group', () => {
     await reviewer.send(reviewApi.release, { params: { id: itemId } });
 
     // An unreadable edit shows chart 1 in the pane, the group still listed.
-    db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(itemId);
+    setItemStatus(db(), 'rejected', [itemId]);
     const broken = buildItem(db(), { qaId, draft: { edit: [{ op: 'scale', row: '2020', factor: 2 }], program: PROFIT_2020, answer: '-6' } });
     const next = (await reviewer.call(reviewApi.next, { body: {} })).task;
     expect(next?.item.id).toBe(broken);
@@ -132,7 +132,7 @@ describe('the pages of an item over a chart group', () => {
     expect(next?.group).toMatchObject({ edited_chart: null });
     await reviewer.send(reviewApi.release, { params: { id: broken } });
 
-    db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(broken);
+    setItemStatus(db(), 'rejected', [broken]);
     const single = buildItem(db(), { qaId: buildQa(db(), { chartId: buildChart(db()) }) });
     const plain = (await reviewer.call(reviewApi.next, { body: {} })).task;
     expect(plain?.item.id).toBe(single);

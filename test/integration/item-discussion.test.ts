@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EditItemResponseSchema, itemDiscussionApi, PostCommentResponseSchema } from '../../shared/api/item-discussion';
 import { itemsApi } from '../../shared/api/items';
 import { ServerEventSchemas } from '../../shared/events';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -95,9 +95,9 @@ describe('an item comment thread', () => {
     expect(await bodiesFor('ben')).toContain(posted.body);
     expect(await bodiesFor('cur')).toContain(posted.body);
     // Once the item is decided, the whole thread is open.
-    server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(itemId);
+    setItemStatus(server.server.ctx.db, 'rejected', [itemId]);
     expect(await bodiesFor('cat')).toContain(posted.body);
-    server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'pending' WHERE id = ?").run(itemId);
+    setItemStatus(server.server.ctx.db, 'pending', [itemId]);
   });
 
   it('refuses an empty comment (400 naming the field), an unknown item (404) and a visitor (401)', async () => {

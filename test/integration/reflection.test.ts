@@ -19,7 +19,7 @@ import { NO_USAGE } from '../../server/generation/engine';
 import { ReflectionBatches } from '../../server/reflection/reflection-batches';
 import { FeedbackLoop } from '../../server/reflection/reflection-service';
 import type { Reviser } from '../../server/reflection/revisers';
-import { buildLease } from '../support/factories';
+import { buildLease, setItemStatus } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
@@ -50,7 +50,7 @@ async function itemsAndReviews(server: TestServer, reviewer: TestClient, chartTy
   const itemIds = (db.prepare('SELECT id FROM hqa_items WHERE proposal_id = ? AND run_id = ?').all(proposalId, run.id) as { id: number }[]).map((r) => r.id);
   for (const itemId of itemIds) {
     // Put this item first in the caller's queue by leasing it directly through the API.
-    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    setItemStatus(db, 'in_review', [itemId]);
     buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
     const res = await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: verdict === 'reject' ? rejectReview('The slices must still sum to 100; take the points from another slice.') : acceptReview() });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -90,7 +90,7 @@ async function itemsOfProposal(server: TestServer, proposalId: number, count: nu
 async function reviewAll(server: TestServer, reviewer: TestClient, itemIds: number[], feedback: string): Promise<void> {
   const db = server.server.ctx.db;
   for (const itemId of itemIds) {
-    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    setItemStatus(db, 'in_review', [itemId]);
     buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
     const res = await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: { ...rejectReview(feedback), criteria: { ...rejectReview().criteria, layout: { pass: true, note: '' }, rationality: { pass: false, note: '' } } } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

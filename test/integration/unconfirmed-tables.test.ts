@@ -8,7 +8,7 @@ import { getChartImage } from '../../server/charts/chart-queries';
 import { datasetCard } from '../../server/export/dataset-card';
 import { importFolder } from '../../server/import/import-folder';
 import { storeExtractedTable } from '../../server/tables/table-service';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { searchQuery, TestClient } from '../support/http-client';
@@ -130,7 +130,7 @@ describe('items on an extracted, unconfirmed table', () => {
 
   it('export with verification.table per item and the count in the stats, which the dataset card states', async () => {
     const db = server.server.ctx.db;
-    db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+    setItemStatus(db, 'accepted');
     const total = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
     const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
     const doc = ChartHqaExportV1Schema.parse((await curator.send(exportApi.download, { body: { format: 'chart-hqa' } })).body);

@@ -131,8 +131,17 @@ export function buildItem(db: Db, { qaId, draft = {}, createdBy = null, status }
   if (!source) throw new Error(`buildItem: no factual QA ${qaId}`);
   const item = createVerifiedItem(db, { source, draft: { ...DEFAULT_DRAFT, ...draft }, origin: 'human', proposalId: null, runId: null, model: null, createdBy, idempotencyKey: null });
   if (!item) throw new Error(`buildItem: the item on QA ${qaId} was not stored`);
-  if (status) db.prepare('UPDATE hqa_items SET status = ? WHERE id = ?').run(status, item.id);
+  if (status) setItemStatus(db, status, [item.id]);
   return item.id;
+}
+
+/**
+ * Sets items' status as a decision would have (every item's, when no ids are given): a test's
+ * starting state, without the reviews that would decide it.
+ */
+export function setItemStatus(db: Db, status: ItemStatus, itemIds?: readonly number[]): void {
+  if (itemIds === undefined) db.prepare('UPDATE hqa_items SET status = ?').run(status);
+  else db.prepare('UPDATE hqa_items SET status = ? WHERE id IN (SELECT value FROM json_each(?))').run(status, JSON.stringify(itemIds));
 }
 
 /**
