@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalRunDetailResponseSchema, EvalRunResponseSchema } from '../../shared/api/evaluations';
+import { evalApi, EvalRunResponseSchema } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { EvalRunPage } from './pages/evaluation-page';
 import { SignedInBrowsers } from './signed-in-browsers';
+import { exportApi } from '../../shared/api/export';
 
 /**
  * An evaluation run's relaxed accuracy under each scoring rule reaches the API and the run's
@@ -40,7 +41,7 @@ const pct = (part: number, whole: number) => `${(Math.round((part / whole) * 100
 
 describe('a run under every scoring rule', () => {
   it('the run detail and the run page give the relaxed accuracy under chartqa, qwen-vl and chartbench', async () => {
-    const items = ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
+    const items = ChartHqaExportV1Schema.parse((await api.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
     let below = 0;
     let above = 0;
     let yesNo = 0;
@@ -62,11 +63,11 @@ describe('a run under every scoring rule', () => {
     const expected = { chartqa: below + yesNo, 'qwen-vl': above + yesNo, chartbench: above };
     expect(new Set(Object.values(expected)).size, 'the rules give different figures here').toBeGreaterThan(1);
 
-    const imported = await api.post('/api/eval-runs/import', { model: 'rules-7b', mode: 'hqa', predictions });
+    const imported = await api.send(evalApi.import, { body: { model: 'rules-7b', mode: 'hqa', predictions } });
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     const { run } = EvalRunResponseSchema.parse(imported.body);
 
-    const detail = EvalRunDetailResponseSchema.parse((await api.get(`/api/eval-runs/${run.id}`)).body);
+    const detail = await api.call(evalApi.get, { params: { id: run.id } });
     expect(detail.rules.map((entry) => [entry.rule, entry.items, entry.correct])).toEqual([
       ['chartqa', items.length, expected.chartqa],
       ['qwen-vl', items.length, expected['qwen-vl']],
