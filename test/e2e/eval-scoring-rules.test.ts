@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { EvalRunPage } from './pages/evaluation-page';
 import { SignedInBrowsers } from './signed-in-browsers';
 import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 /**
  * An evaluation run's relaxed accuracy under each scoring rule reaches the API and the run's
@@ -26,7 +27,7 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 12);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   api = new TestClient(server.url);
   await api.login(CURATOR.username, CURATOR.password);

@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { EvalRunPage, EvaluationPage } from './pages/evaluation-page';
 import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -29,7 +30,7 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 8);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   // One question that is not the factual question under an assumption: the page says it was left out.
   addAcceptedDifferentItem(server.server.ctx.db);
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);

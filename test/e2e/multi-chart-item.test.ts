@@ -4,7 +4,7 @@ import { ItemGroupSchema } from '../../shared/api/item-group';
 import { itemsApi } from '../../shared/api/items';
 import { RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
@@ -46,7 +46,7 @@ beforeAll(async () => {
     buildChart(db, { split: SPLIT, chartType: 'vertical_bar', title: TITLES[1], table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13'], ['2021', '9']]) }),
   ];
   // The offline engine writes group items only over confirmed tables, as a curator would have left them.
-  db.prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db, charts);
   imgnames = charts.map((id) => (db.prepare('SELECT imgname FROM charts WHERE id = ?').get(id) as { imgname: string }).imgname);
   groupId = buildChartGroup(db, { chartIds: charts, split: SPLIT, name: 'Sales and costs' });
   const qaId = buildQa(db, { chartId: charts[0] as number, groupId, query: 'What is the difference between Sales in the first chart and Costs in the second chart in 2021?', label: '6' });

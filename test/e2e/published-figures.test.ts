@@ -13,6 +13,7 @@ import { EvaluationPage } from './pages/evaluation-page';
 import { PublishedFiguresPanel } from './pages/published-figures-panel';
 import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -35,7 +36,7 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 8);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
   const api = new TestClient(server.url);

@@ -6,7 +6,7 @@ import { tableFromCells } from '../../shared/table/model';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -43,7 +43,7 @@ describe('a batch run with a question over a chart group', () => {
       buildChart(db(), { split, chartType: 'line', title: 'Sales', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12']]) }),
       buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13']]) }),
     ];
-    db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+    setTablesConfirmed(db(), charts);
     const groupId = buildChartGroup(db(), { chartIds: charts, split });
     const groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
     const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2020?', label: '13' });

@@ -7,7 +7,7 @@ import { insertProposal } from '../../server/pool/pool-queries';
 import { ensureGroupSeedProposals } from '../../server/pool/group-seeds';
 import { jsonReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { startGenerationServer, type GenerationServer, type RunDetail } from '../support/generation-server';
 import type { TestClient } from '../support/http-client';
 import type { TestServer } from '../support/test-server';
@@ -37,7 +37,7 @@ function salesAndCosts(split: string): { groupId: number; charts: number[] } {
     buildChart(db(), { split, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
     buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
-  db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db(), charts);
   return { groupId: buildChartGroup(db(), { chartIds: charts, split }), charts };
 }
 
@@ -88,7 +88,7 @@ describe('an offline run over a chart group', () => {
 
   it('makes no item when a chart of the group has no confirmed table, and names that chart', async () => {
     const { groupId, charts } = salesAndCosts('grp-unconfirmed');
-    db().prepare('UPDATE charts SET table_confirmed = 0 WHERE id = ?').run(charts[1]);
+    setTablesConfirmed(db(), charts.slice(1, 2), false);
     buildQa(db(), { chartId: charts[0] as number, groupId, query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '25' });
     const { run, errors } = await runItems('grp-unconfirmed');
     expect(run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1 });

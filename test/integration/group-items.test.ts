@@ -4,7 +4,7 @@ import { AdjudicationListResponseSchema, NextResponseSchema, reviewApi } from '.
 import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { VerifierResultSchema } from '../../shared/table/verify';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa, setItemStatus } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, setItemStatus, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { itemDiscussionApi } from '../../shared/api/item-discussion';
@@ -105,7 +105,7 @@ describe('verifying an item over a chart group', () => {
       expect(await curator.send(tablesApi.confirm, { params: { id: costs } })).toMatchObject({ status: 200 });
       expect(await state()).toBe('confirmed');
     } finally {
-      db().prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(costs);
+      setTablesConfirmed(db(), [costs]);
     }
   });
 });

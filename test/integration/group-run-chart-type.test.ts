@@ -3,7 +3,7 @@ import { itemsApi } from '../../shared/api/items';
 import { RunResponseSchema, runsApi } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
     buildChart(db(), { split: SPLIT, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
     buildChart(db(), { split: SPLIT, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
-  db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db(), charts);
   const groupId = buildChartGroup(db(), { chartIds: charts, split: SPLIT });
   groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
   lineQa = buildQa(db(), { chartId: charts[0] as number, query: 'What is the value of 2020?', label: '12' });

@@ -5,7 +5,7 @@ import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildQa } from '../support/factories';
+import { buildChart, buildQa, setTablesConfirmed } from '../support/factories';
 import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -40,7 +40,7 @@ async function oneModelItem(
 ) {
   const db = generation.server.server.ctx.db;
   const chartId = buildChart(db, { split, chartType: chart.chartType, table: tableFromCells(chart.header, chart.rows) });
-  db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+  setTablesConfirmed(db, [chartId]);
   buildQa(db, { chartId, ...qa });
   generation.fake.setDefault(() =>
     jsonReply({
@@ -117,7 +117,7 @@ describe('the offline engine and the plausible-change setting', () => {
     const db = generation.server.server.ctx.db;
     const split = 'plausible-setting';
     const chartId = buildChart(db, { split, chartType: 'horizontal_bar', table: tableFromCells(['Country', 'Value'], [['Italy', '30'], ['Spain', '40'], ['France', '50']]) });
-    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+    setTablesConfirmed(db, [chartId]);
     buildQa(db, { chartId, query: 'What is the value of Italy?', label: '30' });
     // The pool of the type holds only triplings, so the rules cannot pair the question with another operation;
     // two of them, as a run plans a question with a proposal no earlier run paired it with.

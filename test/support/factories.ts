@@ -136,12 +136,18 @@ export function buildItem(db: Db, { qaId, draft = {}, createdBy = null, status }
 }
 
 /**
- * Sets items' status as a decision would have (every item's, when no ids are given): a test's
- * starting state, without the reviews that would decide it.
+ * Sets items' status as a decision would have — every item's, these items', or a run's items' —
+ * for a test's starting state, without the reviews that would decide it.
  */
-export function setItemStatus(db: Db, status: ItemStatus, itemIds?: readonly number[]): void {
-  if (itemIds === undefined) db.prepare('UPDATE hqa_items SET status = ?').run(status);
-  else db.prepare('UPDATE hqa_items SET status = ? WHERE id IN (SELECT value FROM json_each(?))').run(status, JSON.stringify(itemIds));
+export function setItemStatus(db: Db, status: ItemStatus, which?: readonly number[] | { runId: number }): void {
+  if (which === undefined) db.prepare('UPDATE hqa_items SET status = ?').run(status);
+  else if ('runId' in which) db.prepare('UPDATE hqa_items SET status = ? WHERE run_id = ?').run(status, which.runId);
+  else db.prepare('UPDATE hqa_items SET status = ? WHERE id IN (SELECT value FROM json_each(?))').run(status, JSON.stringify(which));
+}
+
+/** Marks charts' tables confirmed (or, with `confirmed: false`, not), as a curator's check leaves them. */
+export function setTablesConfirmed(db: Db, chartIds: readonly number[], confirmed = true): void {
+  db.prepare('UPDATE charts SET table_confirmed = ? WHERE id IN (SELECT value FROM json_each(?))').run(confirmed ? 1 : 0, JSON.stringify(chartIds));
 }
 
 /**
