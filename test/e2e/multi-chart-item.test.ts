@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ItemGroupSchema } from '../../shared/api/item-group';
 import { itemsApi } from '../../shared/api/items';
-import { RunResponseSchema, runsApi } from '../../shared/api/runs';
+import { runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { buildChart, buildChartGroup, buildItem, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
@@ -53,9 +53,7 @@ beforeAll(async () => {
 
   curator = new TestClient(server.url);
   await curator.login('cora', 'curator-pass-1');
-  const started = await curator.send(runsApi.create, { body: { engine: 'offline', stage: 'items', split: SPLIT, items: 5 } });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(started.body);
+  const { run } = await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: SPLIT, items: 5 } });
   await server.server.executor.start(run.id);
   const detail = await curator.call(runsApi.get, { params: { id: run.id } });
   expect(detail.run.status, JSON.stringify(detail.errors)).toBe('done');

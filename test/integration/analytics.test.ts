@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AblationResponseSchema,
   type AblationRow,
   analyticsApi,
-  CoverageResponseSchema,
-  LineageResponseSchema,
 } from '../../shared/api/analytics';
 import { itemsApi } from '../../shared/api/items';
 import { reviewApi, type SubmitReviewRequest, SubmitReviewResponseSchema } from '../../shared/api/review';
@@ -215,9 +212,7 @@ describe('GET /api/analytics/pool', () => {
 
 describe('GET /api/analytics/lineage/:id', () => {
   it('gives ancestors up to the root and all descendants with their pass rates', async () => {
-    const res = await reviewer.send(analyticsApi.lineage, { params: { id: childId } });
-    expect(res.status).toBe(200);
-    const body = LineageResponseSchema.parse(res.body);
+    const body = await reviewer.call(analyticsApi.lineage, { params: { id: childId } });
     expect(body.root_ids).toEqual([seedId]);
     expect(body.nodes.map((n) => [n.id, n.relation, n.parent_ids])).toEqual([
       [seedId, 'ancestor', []],
@@ -240,9 +235,7 @@ describe('GET /api/analytics/ablation', () => {
   const hours = (ms: number) => ms / 3_600_000;
 
   it('compares human, machine-only and HAI items with unit cost at the given hourly rate', async () => {
-    const res = await curator.send(analyticsApi.ablation, { query: { reviewer_hourly_rate: 36 } });
-    expect(res.status).toBe(200);
-    const body = AblationResponseSchema.parse(res.body);
+    const body = await curator.call(analyticsApi.ablation, { query: { reviewer_hourly_rate: 36 } });
     const group = (name: string) => body.groups.find((g) => g.group === name) as AblationRow;
 
     // Five accept reviews (one of them retracted) and two rejections; only standing reviews are rated.
@@ -279,9 +272,7 @@ describe('GET /api/analytics/ablation', () => {
 
 describe('GET /api/analytics/coverage', () => {
   it('counts accepted items per operation, chart type, answer type and effect, and lists the thinnest cells', async () => {
-    const res = await curator.send(analyticsApi.coverage, { query: { limit: 7 } });
-    expect(res.status).toBe(200);
-    const body = CoverageResponseSchema.parse(res.body);
+    const body = await curator.call(analyticsApi.coverage, { query: { limit: 7 } });
     const accepted = db()
       .prepare(
         `SELECT c.chart_type, i.answer_type, i.affects_answer, COALESCE(p.text, i.assumption) AS text

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { evalApi, type EvalRun, EvalRunResponseSchema } from '../../shared/api/evaluations';
+import { evalApi, type EvalRun } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import type { ServerToClientEvents } from '../../shared/events';
 import { SettingsSchema } from '../../shared/settings';
@@ -59,9 +59,7 @@ describe('evaluation runs with the batch box ticked', () => {
     });
     try {
       const created = fake.batches.created();
-      const res = await cora.send(evalApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true } });
-      expect(res.status).toBe(201);
-      const { run } = EvalRunResponseSchema.parse(res.body);
+      const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true } });
       expect(run.batch).toBe(true);
       await expect.poll(async () => (await getRun(run.id)).status, { timeout: 30_000 }).toBe('done');
       const done = await getRun(run.id);

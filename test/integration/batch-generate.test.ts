@@ -361,9 +361,7 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     expect(importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa' }).report.errors).toEqual([]);
     fake.batches.configure({ pollsToComplete: 1 });
     const created = fake.batches.created();
-    const res = await cora.send(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split: 'multichartqa', items: 2, order: 'id', batch: true } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await cora.call(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split: 'multichartqa', items: 2, order: 'id', batch: true } });
     await expect.poll(async () => (await runOf(run.id)).status, { timeout: 30_000 }).toBe('done');
     const detail = await cora.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run).toMatchObject({ items_created: 0, tasks_failed: 2 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunResponseSchema, runsApi } from '../../shared/api/runs';
+import { runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
@@ -50,9 +50,7 @@ describe('a batch run with a question over a chart group', () => {
 
     fake.batches.configure({ pollsToComplete: 1 });
     const linesBefore = fake.batches.lines.length;
-    const res = await curator.send(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await curator.call(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true } });
     await server.server.executor.start(run.id);
     const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run, JSON.stringify(detail.errors)).toMatchObject({ status: 'done', items_created: 2, items_failed: 0 });

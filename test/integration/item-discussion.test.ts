@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EditItemResponseSchema, itemDiscussionApi, PostCommentResponseSchema } from '../../shared/api/item-discussion';
+import { EditItemResponseSchema, itemDiscussionApi } from '../../shared/api/item-discussion';
 import { itemsApi } from '../../shared/api/items';
 import { ServerEventSchemas } from '../../shared/events';
 import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
@@ -45,9 +45,7 @@ const commentIdOf = (payload: unknown) => ServerEventSchemas['comment.mentioned'
 
 describe('an item comment thread', () => {
   it('stores a comment with its existing mentions and lists the thread oldest first', async () => {
-    const first = await clients.ann.send(itemDiscussionApi.postComment, { params: { id: threadId }, body: { body: 'Is 1 right? @ben and @nobody, see @cur.' } });
-    expect(first.status).toBe(201);
-    const { comment } = PostCommentResponseSchema.parse(first.body);
+    const { comment } = await clients.ann.call(itemDiscussionApi.postComment, { params: { id: threadId }, body: { body: 'Is 1 right? @ben and @nobody, see @cur.' } });
     expect(comment).toMatchObject({ item_id: threadId, author: { username: 'ann' }, body: 'Is 1 right? @ben and @nobody, see @cur.' });
     expect(comment.mentions.sort()).toEqual(['ben', 'cur']);
     await clients.cur.send(itemDiscussionApi.postComment, { params: { id: threadId }, body: { body: 'Yes.' } });
