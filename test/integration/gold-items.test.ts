@@ -5,6 +5,7 @@ import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { settingsApi } from '../../shared/api/settings';
+import { archiveSplit, buildUser } from '../support/factories';
 
 let server: TestServer;
 let admin: TestClient;
@@ -234,10 +235,10 @@ describe('calibration', () => {
     const gold = (db().prepare('SELECT item_id FROM gold_items').all() as { item_id: number }[]).map((r) => r.item_id);
     expect(gold.length).toBeGreaterThan(0);
     const splits = (db().prepare('SELECT DISTINCT c.split FROM charts c JOIN hqa_items i ON i.chart_id = c.id').all() as { split: string }[]).map((r) => r.split);
-    const archive = db().prepare("INSERT INTO splits (name, archived_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET archived_at = excluded.archived_at");
-    for (const split of splits) archive.run(split, new Date().toISOString());
+    const curatorId = (await buildUser(db(), { role: 'curator' })).id;
+    for (const split of splits) archiveSplit(db(), { name: split, archivedBy: curatorId });
     expect((await next(fay)).task).toBeNull();
-    for (const split of splits) archive.run(split, null);
+    for (const split of splits) archiveSplit(db(), { name: split, archivedBy: curatorId, archived: false });
     const { task } = await next(fay);
     expect(gold).toContain(task?.item.id);
   });

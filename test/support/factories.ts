@@ -281,7 +281,7 @@ export function buildGold(db: Db, { itemId, markedBy, verdicts = {} }: { itemId:
   upsertGold(db, itemId, { rationality: true, correctness: true, layout: true, ...verdicts }, markedBy);
 }
 
-/** A split a curator archived (made, when no chart named it yet). */
-export function archiveSplit(db: Db, { name, archivedBy }: { name: string; archivedBy: number }): void {
-  setSplitArchived(db, name, true, archivedBy);
+/** A split a curator archived (made, when no chart named it yet), or with `archived: false` brought back. */
+export function archiveSplit(db: Db, { name, archivedBy, archived = true }: { name: string; archivedBy: number; archived?: boolean }): void {
+  setSplitArchived(db, name, archived, archivedBy);
 }
