@@ -53,7 +53,7 @@ export const RAW_ACCESS_BUDGETS: Readonly<Record<string, RawAccess>> = {
   'test/e2e/items-work-list.test.ts': { apiPaths: 0, prepares: 1 },
   'test/e2e/login.test.ts': { apiPaths: 1, prepares: 0 },
   'test/e2e/multi-chart-item.test.ts': { apiPaths: 0, prepares: 3 },
-  'test/e2e/queue-management.test.ts': { apiPaths: 0, prepares: 16 },
+  'test/e2e/queue-management.test.ts': { apiPaths: 0, prepares: 13 },
   'test/e2e/reflection.test.ts': { apiPaths: 0, prepares: 7 },
   'test/e2e/review-confirm.test.ts': { apiPaths: 0, prepares: 1 },
   'test/e2e/review-keys.test.ts': { apiPaths: 0, prepares: 1 },
