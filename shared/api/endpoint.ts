@@ -63,6 +63,12 @@ export type CallInput<E extends Endpoint> = Compact<{
   body: Given<E['schemas']['body']>;
 }>;
 
+/** An endpoint that answers JSON (not a file fetched by URL). */
+export type JsonEndpoint = Endpoint & { readonly schemas: { readonly response: z.ZodType } };
+
+/** A call's input as a rest parameter, optional when the endpoint takes no params, query or body it requires. */
+export type CallArgs<E extends Endpoint> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
+
 /** The path with its `:name` segments filled in (URI-encoded), e.g. `/api/items/:id` → `/api/items/12`. */
 export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
   return path.replace(/:([A-Za-z_]\w*)/g, (_match, name: string) => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -21,10 +21,10 @@ beforeAll(async () => {
   await generateItems(server, 1);
   const reviewer = new TestClient(server.url);
   await reviewer.login(REVIEWER.username, REVIEWER.password);
-  const task = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+  const task = (await reviewer.call(reviewApi.next, { body: {} })).task;
   if (!task) throw new Error('no item to review');
   itemId = task.item.id;
-  const submitted = await reviewer.post(`/api/review/items/${itemId}`, acceptReview());
+  const submitted = await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: acceptReview() });
   if (submitted.status !== 201) throw new Error(`review not stored: ${submitted.status}`);
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChartFacetsResponseSchema } from '../../shared/api/charts';
-import { RunDetailResponseSchema } from '../../shared/api/runs';
+import { chartsApi } from '../../shared/api/charts';
+import { runsApi } from '../../shared/api/runs';
 import { hqaModel } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
@@ -36,7 +36,7 @@ afterEach(() => browsers.closeAll());
 
 describe('a batch generation run in the browser', () => {
   it('a curator ticks Batch, starts an openai run, sees its batch in progress live, then done with its items', async () => {
-    const facets = ChartFacetsResponseSchema.parse((await api.get('/api/charts/facets')).body);
+    const facets = await api.call(chartsApi.facets);
     // Grouped bars: the demo's image-only chart is a vertical bar (a run there names it and makes no item), and the seeds
     // can change most grouped-bar questions (a question none can change sends no request).
     const chartType = facets.chart_types.find((t) => t.chart_type === 'grouped_bar')?.chart_type ?? facets.chart_types[0]?.chart_type;
@@ -65,7 +65,7 @@ describe('a batch generation run in the browser', () => {
 
     fake.batches.configure({ pollsToComplete: 1 });
     await expect.poll(() => run.statusText(), { timeout: RUN_DONE_TIMEOUT_MS, interval: 200 }).toBe('done');
-    const { run: stored, declines } = RunDetailResponseSchema.parse((await api.get(`/api/runs/${run.runId()}`)).body);
+    const { run: stored, declines } = await api.call(runsApi.get, { params: { id: run.runId() } });
     // A question no proposal of the pool can change is declined by the server and sent in no batch; every line made an item.
     const asked = stored.items_created;
     expect(asked).toBeGreaterThan(0);

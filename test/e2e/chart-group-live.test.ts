@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ChartGroupResponseSchema } from '../../shared/api/chart-groups';
+import { chartGroupsApi } from '../../shared/api/chart-groups';
 import { tableFromCells } from '../../shared/table/model';
 import { buildChart } from '../support/factories';
 import { TestClient } from '../support/http-client';
@@ -22,6 +22,8 @@ let server: TestServer;
 let session: BrowserSession;
 let writer: TestClient;
 const charts: number[] = [];
+/** The nth chart made for these tests (0, which no chart has, when there is none). */
+const chartAt = (n: number) => charts[n] ?? 0;
 
 /** The open page's view of groups: a chart's "Groups" links, and the Groups list's rows. */
 class GroupViews {
@@ -62,17 +64,15 @@ describe('chart groups, live', () => {
     await new ChartPage(page).waitForLoad();
     expect(await views.linksText()).toBeNull();
 
-    const created = await writer.post('/api/chart-groups', { name: 'Live pair', chart_ids: [charts[0], charts[1]] });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const { group } = ChartGroupResponseSchema.parse(created.body);
+    const { group } = await writer.call(chartGroupsApi.create, { body: { name: 'Live pair', chart_ids: [chartAt(0), chartAt(1)] } });
     await expect.poll(() => views.linksText()).toBe('Live pair (chart 1 of 2)');
 
-    expect((await writer.patch(`/api/chart-groups/${group.id}`, { name: 'Live pair, renamed' })).status).toBe(200);
+    expect((await writer.send(chartGroupsApi.update, { params: { id: group.id }, body: { name: 'Live pair, renamed' } })).status).toBe(200);
     await expect.poll(() => views.linksText()).toBe('Live pair, renamed (chart 1 of 2)');
-    expect((await writer.patch(`/api/chart-groups/${group.id}`, { chart_ids: [charts[1], charts[0]] })).status).toBe(200);
+    expect((await writer.send(chartGroupsApi.update, { params: { id: group.id }, body: { chart_ids: [charts[1], charts[0]] } })).status).toBe(200);
     await expect.poll(() => views.linksText()).toBe('Live pair, renamed (chart 2 of 2)');
 
-    expect((await writer.request('DELETE', `/api/chart-groups/${group.id}`)).status).toBe(200);
+    expect((await writer.send(chartGroupsApi.remove, { params: { id: group.id } })).status).toBe(200);
     await expect.poll(() => views.linksText()).toBeNull();
   });
 
@@ -82,23 +82,23 @@ describe('chart groups, live', () => {
     await page.goto(`${server.url}/charts/groups`);
     await page.getByText('No chart groups yet.').waitFor();
 
-    const { group } = ChartGroupResponseSchema.parse((await writer.post('/api/chart-groups', { name: 'Listed live', chart_ids: [charts[1], charts[0]] })).body);
+    const { group } = await writer.call(chartGroupsApi.create, { body: { name: 'Listed live', chart_ids: [chartAt(1), chartAt(0)] } });
     await expect.poll(() => views.listRows()).toEqual([['Listed live', 'live', 'curator', '1. second.png 2. first.png', '0', '0']]);
-    expect((await writer.post(`/api/chart-groups/${group.id}/questions`, { query: 'What is the total of Sales in 2020?', label: '24' })).status).toBe(201);
+    expect((await writer.send(chartGroupsApi.addQuestion, { params: { id: group.id }, body: { query: 'What is the total of Sales in 2020?', label: '24' } })).status).toBe(201);
     await expect.poll(() => views.listRows()).toEqual([['Listed live', 'live', 'curator', '1. second.png 2. first.png', '1', '0']]);
   });
 
   it('a group\'s page shows the name and questions another curator gives it', async () => {
     const { page } = session;
-    const { group } = ChartGroupResponseSchema.parse((await writer.post('/api/chart-groups', { name: 'Open page', chart_ids: [charts[0], charts[1]] })).body);
+    const { group } = await writer.call(chartGroupsApi.create, { body: { name: 'Open page', chart_ids: [chartAt(0), chartAt(1)] } });
     await page.goto(`${server.url}/charts/groups/${group.id}`);
     const view = new ChartGroupPage(page);
     await expect.poll(() => view.heading.textContent()).toBe('Open page');
     expect(await view.questions.count()).toBe(0);
 
-    expect((await writer.patch(`/api/chart-groups/${group.id}`, { name: 'Open page, renamed' })).status).toBe(200);
+    expect((await writer.send(chartGroupsApi.update, { params: { id: group.id }, body: { name: 'Open page, renamed' } })).status).toBe(200);
     await expect.poll(() => view.heading.textContent()).toBe('Open page, renamed');
-    expect((await writer.post(`/api/chart-groups/${group.id}/questions`, { query: 'Which chart has the larger 2019 value?', label: 'Neither' })).status).toBe(201);
+    expect((await writer.send(chartGroupsApi.addQuestion, { params: { id: group.id }, body: { query: 'Which chart has the larger 2019 value?', label: 'Neither' } })).status).toBe(201);
     await expect.poll(() => view.questions.allTextContents()).toEqual([expect.stringContaining('Which chart has the larger 2019 value?')]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChartGroupDetailResponseSchema, ChartGroupListResponseSchema } from '../../shared/api/chart-groups';
-import { ChartListResponseSchema } from '../../shared/api/charts';
+import { chartGroupsApi } from '../../shared/api/chart-groups';
+import { chartsApi } from '../../shared/api/charts';
 import { DEMO_GROUP_NAME } from '../../server/demo/demo-extras';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -64,7 +64,7 @@ describe('chart groups in the browser', () => {
     const api = new TestClient(server.url);
     await api.login(CURATOR.username, CURATOR.password);
     const id = Number(/\/charts\/groups\/(\d+)$/.exec(page.url())?.[1]);
-    const detail = ChartGroupDetailResponseSchema.parse((await api.get(`/api/chart-groups/${id}`)).body);
+    const detail = await api.call(chartGroupsApi.get, { params: { id } });
     expect(detail.group).toMatchObject({ name: 'Two demo charts', source: 'curator', question_count: 1 });
     expect(detail.charts.map((c) => c.imgname)).toEqual([first, second]);
     expect(detail.questions[0]).toMatchObject({ label: '42', answer_kind: 'number' });
@@ -76,7 +76,7 @@ describe('chart groups in the browser', () => {
     await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
     const api = new TestClient(server.url);
     await api.login(CURATOR.username, CURATOR.password);
-    const demo = ChartGroupListResponseSchema.parse((await api.get('/api/chart-groups?split=demo&source=curator')).body).groups.find((g) => g.name === DEMO_GROUP_NAME);
+    const demo = (await api.call(chartGroupsApi.list, { query: { split: 'demo', source: 'curator' } })).groups.find((g) => g.name === DEMO_GROUP_NAME);
     if (!demo) throw new Error(`no "${DEMO_GROUP_NAME}" group`);
     await page.goto(`${server.url}/charts/groups/${demo.id}`);
     const group = new ChartGroupPage(page);
@@ -84,7 +84,7 @@ describe('chart groups in the browser', () => {
     await expect.poll(() => group.questions.count()).toBe(4);
     expect(await page.getByTestId('group-chart').getByTestId('data-table').count()).toBe(2);
 
-    const imageOnly = ChartListResponseSchema.parse((await api.get('/api/charts?split=demo&q=image_only&page_size=5')).body).charts;
+    const imageOnly = (await api.call(chartsApi.list, { query: { split: 'demo', q: 'image_only', page_size: 5 } })).charts;
     expect(imageOnly.map((c) => [c.table_source, c.has_image, c.qa_count])).toEqual([[null, true, 1]]);
     await page.goto(`${server.url}/charts/${imageOnly[0]?.id}`);
     await page.getByTestId('no-table').waitFor();

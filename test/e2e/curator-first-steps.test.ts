@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RunDetailResponseSchema } from '../../shared/api/runs';
+import { runsApi } from '../../shared/api/runs';
 import { DEFAULT_ZIP_LIMITS, unpackZip } from '../../server/import/zip-archive';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE } from '../support/paths';
@@ -107,7 +107,7 @@ describe('a curator’s first steps, on an empty workbench', () => {
     await page.waitForURL(/\/runs\/\d+$/);
     const run = new RunPage(page);
     await expect.poll(() => run.statusText(), { timeout: RUN_DONE_TIMEOUT_MS, interval: 200 }).toBe('done');
-    const { run: stored, declines } = RunDetailResponseSchema.parse((await api.get(`/api/runs/${run.runId()}`)).body);
+    const { run: stored, declines } = await api.call(runsApi.get, { params: { id: run.runId() } });
     // The sample's real questions include some no operation of the rules can change.
     expect(stored.items_declined).toBeGreaterThan(0);
     await expect.poll(() => run.figure(run.itemsDeclined)).toBe(stored.items_declined);

@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalRunDetailResponseSchema, EvalRunResponseSchema } from '../../shared/api/evaluations';
+import { evalApi } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { EvalRunPage } from './pages/evaluation-page';
 import { SignedInBrowsers } from './signed-in-browsers';
+import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 /**
  * An evaluation run's relaxed accuracy under each scoring rule reaches the API and the run's
@@ -25,7 +27,7 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 12);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   api = new TestClient(server.url);
   await api.login(CURATOR.username, CURATOR.password);
@@ -40,7 +42,7 @@ const pct = (part: number, whole: number) => `${(Math.round((part / whole) * 100
 
 describe('a run under every scoring rule', () => {
   it('the run detail and the run page give the relaxed accuracy under chartqa, qwen-vl and chartbench', async () => {
-    const items = ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
+    const items = ChartHqaExportV1Schema.parse((await api.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
     let below = 0;
     let above = 0;
     let yesNo = 0;
@@ -62,11 +64,9 @@ describe('a run under every scoring rule', () => {
     const expected = { chartqa: below + yesNo, 'qwen-vl': above + yesNo, chartbench: above };
     expect(new Set(Object.values(expected)).size, 'the rules give different figures here').toBeGreaterThan(1);
 
-    const imported = await api.post('/api/eval-runs/import', { model: 'rules-7b', mode: 'hqa', predictions });
-    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
-    const { run } = EvalRunResponseSchema.parse(imported.body);
+    const { run } = await api.call(evalApi.import, { body: { model: 'rules-7b', mode: 'hqa', predictions } });
 
-    const detail = EvalRunDetailResponseSchema.parse((await api.get(`/api/eval-runs/${run.id}`)).body);
+    const detail = await api.call(evalApi.get, { params: { id: run.id } });
     expect(detail.rules.map((entry) => [entry.rule, entry.items, entry.correct])).toEqual([
       ['chartqa', items.length, expected.chartqa],
       ['qwen-vl', items.length, expected['qwen-vl']],

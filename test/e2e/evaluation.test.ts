@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalResultsResponseSchema, EvalRunResponseSchema } from '../../shared/api/evaluations';
+import { evalApi, EvalRunResponseSchema } from '../../shared/api/evaluations';
 import { declineRate, roundTo } from '../../shared/eval/metrics';
 import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { addAcceptedDifferentItem } from '../support/different-item';
@@ -11,6 +11,8 @@ import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { EvalRunPage, EvaluationPage } from './pages/evaluation-page';
 import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
+import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -28,7 +30,7 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 8);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   // One question that is not the factual question under an assumption: the page says it was left out.
   addAcceptedDifferentItem(server.server.ctx.db);
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
@@ -57,7 +59,7 @@ function storedAccuracy(runId: number): string {
 
 async function acceptedItems(): Promise<ChartHqaItem[]> {
   // The export is the dataset's own view of the accepted items: its ids and gold answers.
-  return ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
+  return ChartHqaExportV1Schema.parse((await api.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
 }
 
 function writeJson(name: string, data: unknown): string {
@@ -177,7 +179,7 @@ describe('model evaluation in the browser', () => {
     await expect.poll(() => run.resultIds()).toEqual([wrong.id]);
     expect(await run.resultRow(wrong.id).getByTestId('result-prediction').textContent()).toBe(WRONG_ANSWER);
     expect(await run.resultRow(wrong.id).getByTestId('result-correct').getAttribute('data-correct')).toBe('false');
-    const { results: apiWrong } = EvalResultsResponseSchema.parse((await api.get(`/api/eval-runs/${importedRun}/results?outcome=wrong`)).body);
+    const { results: apiWrong } = await api.call(evalApi.results, { params: { id: importedRun }, query: { outcome: 'wrong' } });
     expect(apiWrong.map((result) => result.id)).toEqual([wrong.id]);
 
     // The reply that looks like markup is shown as text, and nothing ran.
@@ -231,7 +233,7 @@ describe('model evaluation in the browser', () => {
     const evaluation = await new EvaluationPage(page, server.url).goto();
     const runId = await evaluation.startBaselineRun('Hypothetical', 'No image (control)', 'Counterfactual image', 'Drawn original (style control)');
     await expect.poll(() => evaluation.runStatus(runId), { timeout: RUN_DONE_TIMEOUT_MS }).toBe('done');
-    const { run } = EvalRunResponseSchema.parse((await api.get(`/api/eval-runs/${runId}`)).body);
+    const { run } = EvalRunResponseSchema.parse((await api.send(evalApi.get, { params: { id: runId } })).body);
     expect(run.conditions.map((c) => c.condition)).toEqual(['hqa', 'no_image', 'counterfactual_image', 'drawn_original']);
 
     await evaluation.startResult.getByRole('link', { name: `run #${runId}` }).click();

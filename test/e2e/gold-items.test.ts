@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
@@ -26,9 +26,9 @@ async function reviewerClient(name: string): Promise<TestClient> {
 
 /** Claims the caller's next item and submits `review` on it; the item's id. */
 async function claimAndSubmit(client: TestClient, review: ReturnType<typeof acceptReview>): Promise<number> {
-  const task = NextResponseSchema.parse((await client.post('/api/review/next', {})).body).task;
+  const task = (await client.call(reviewApi.next, { body: {} })).task;
   if (!task) throw new Error('the queue gave no task');
-  const res = await client.post(`/api/review/items/${task.item.id}`, review);
+  const res = await client.send(reviewApi.submit, { params: { id: task.item.id }, body: review });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return task.item.id;
 }

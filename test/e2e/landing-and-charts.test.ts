@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
-import { OverviewResponseSchema, type OverviewResponse } from '../../shared/api/overview';
-import { NextResponseSchema } from '../../shared/api/review';
+import { itemsApi } from '../../shared/api/items';
+import { overviewApi, type OverviewResponse } from '../../shared/api/overview';
+import { NextResponseSchema, reviewApi } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -11,6 +11,7 @@ import { ItemCharts } from './pages/item-charts';
 import { OverviewPage } from './pages/overview-page';
 import { ReviewPage } from './pages/review-page';
 import { screenshot, SignedInBrowsers } from './signed-in-browsers';
+import { settingsApi } from '../../shared/api/settings';
 
 /** Issue 16, points 2 and 3: each role lands where it works; every page about an item shows its charts. */
 
@@ -37,14 +38,14 @@ async function client(user: { username: string; password: string }): Promise<Tes
 }
 
 async function claim(c: TestClient): Promise<number> {
-  const res = await c.post('/api/review/next', {});
+  const res = await c.send(reviewApi.next, { body: {} });
   const id = NextResponseSchema.parse(res.body).task?.item.id;
   if (id === undefined) throw new Error(`no item to claim: ${JSON.stringify(res.body)}`);
   return id;
 }
 
 async function overviewFromApi(): Promise<OverviewResponse> {
-  return OverviewResponseSchema.parse((await curator.get('/api/overview')).body);
+  return await curator.call(overviewApi.get);
 }
 
 beforeAll(async () => {
@@ -59,16 +60,16 @@ beforeAll(async () => {
   const ben = await client(users.ben);
 
   // Two reviews per item: ann accepts and ben rejects the same item, so it needs adjudication.
-  expect((await admin.patch('/api/settings', { reviews_per_item: 2, consensus_rule: 'majority' })).status).toBe(200);
+  expect((await admin.send(settingsApi.update, { body: { reviews_per_item: 2, consensus_rule: 'majority' } })).status).toBe(200);
   disputed = await claim(ann);
   expect(await claim(ben)).toBe(disputed);
-  expect((await ann.post(`/api/review/items/${disputed}`, acceptReview())).status).toBe(201);
-  expect((await ben.post(`/api/review/items/${disputed}`, rejectReview())).status).toBe(201);
-  const item = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${disputed}`)).body).item;
+  expect((await ann.send(reviewApi.submit, { params: { id: disputed }, body: acceptReview() })).status).toBe(201);
+  expect((await ben.send(reviewApi.submit, { params: { id: disputed }, body: rejectReview() })).status).toBe(201);
+  const item = (await curator.call(itemsApi.get, { params: { id: disputed } })).item;
   expect(item.status).toBe('needs_adjudication');
   // The counterfactual chart is drawn from the item's edit: the test needs one that has an edit.
   if (item.edit === null) throw new Error(`item ${disputed} of the offline run has no edit: no counterfactual chart to check`);
-  expect((await admin.patch('/api/settings', { reviews_per_item: 1 })).status).toBe(200);
+  expect((await admin.send(settingsApi.update, { body: { reviews_per_item: 1 } })).status).toBe(200);
 });
 
 afterEach(async () => {
@@ -142,7 +143,7 @@ describe('each role lands where it works', () => {
 
     // Ann decides an item: the page follows without a reload.
     const item = await claim(ann);
-    expect((await ann.post(`/api/review/items/${item}`, acceptReview())).status).toBe(201);
+    expect((await ann.send(reviewApi.submit, { params: { id: item }, body: acceptReview() })).status).toBe(201);
     await overview.value('pass-rate').filter({ hasText: '100.0 % (1 / 1)' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await expect.poll(() => overview.value('queue').textContent()).toBe(String(before.queue.total - 1));
 

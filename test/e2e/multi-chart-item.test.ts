@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ItemGroupSchema } from '../../shared/api/item-group';
-import { ItemListResponseSchema } from '../../shared/api/items';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { itemsApi } from '../../shared/api/items';
+import { runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AdjudicationPage } from './pages/adjudication-page';
 import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { exportApi } from '../../shared/api/export';
 
 /**
  * A multi-chart item end to end: a curator's group of two charts with confirmed tables and a
@@ -45,24 +46,22 @@ beforeAll(async () => {
     buildChart(db, { split: SPLIT, chartType: 'vertical_bar', title: TITLES[1], table: tableFromCells(['Year', 'Costs'], [['2019', '4'], ['2020', '13'], ['2021', '9']]) }),
   ];
   // The offline engine writes group items only over confirmed tables, as a curator would have left them.
-  db.prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db, charts);
   imgnames = charts.map((id) => (db.prepare('SELECT imgname FROM charts WHERE id = ?').get(id) as { imgname: string }).imgname);
   groupId = buildChartGroup(db, { chartIds: charts, split: SPLIT, name: 'Sales and costs' });
   const qaId = buildQa(db, { chartId: charts[0] as number, groupId, query: 'What is the difference between Sales in the first chart and Costs in the second chart in 2021?', label: '6' });
 
   curator = new TestClient(server.url);
   await curator.login('cora', 'curator-pass-1');
-  const started = await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: SPLIT, items: 5 });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(started.body);
+  const { run } = await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: SPLIT, items: 5 } });
   await server.server.executor.start(run.id);
-  const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+  const detail = await curator.call(runsApi.get, { params: { id: run.id } });
   expect(detail.run.status, JSON.stringify(detail.errors)).toBe('done');
-  const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}&page_size=50`)).body).items;
+  const items = (await curator.call(itemsApi.list, { query: { run_id: run.id, page_size: 50 } })).items;
   const item = items.find((candidate) => candidate.qa_id === qaId);
   if (!item) throw new Error(`the offline run wrote no item for the group question: ${JSON.stringify(detail.errors)}`);
   itemId = item.id;
-  const { group } = ItemWithGroupSchema.parse((await curator.get(`/api/items/${itemId}`)).body);
+  const { group } = ItemWithGroupSchema.parse((await curator.send(itemsApi.get, { params: { id: itemId } })).body);
   if (!group?.edited_chart) throw new Error(`item ${itemId} carries no group with an edited chart: ${JSON.stringify(group)}`);
   editedChart = group.edited_chart;
 
@@ -179,7 +178,7 @@ describe('a multi-chart item', () => {
   }, 60_000);
 
   it('is exported with the images of both charts, in group order', async () => {
-    const res = await curator.post('/api/export');
+    const res = await curator.send(exportApi.download);
     expect(res.status).toBe(200);
     const body = res.body instanceof ArrayBuffer ? (JSON.parse(Buffer.from(res.body).toString('utf8')) as unknown) : res.body;
     const doc = ExportedImagesSchema.parse(body);

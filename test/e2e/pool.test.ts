@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ProposalListResponseSchema } from '../../shared/api/pool';
+import { poolApi } from '../../shared/api/pool';
 import { CHART_TYPES } from '../../shared/domain/chart-types';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -39,7 +39,7 @@ async function openPool(user: Credentials, query = ''): Promise<PoolPage> {
 }
 
 async function proposalIdWithText(text: string): Promise<number> {
-  const list = ProposalListResponseSchema.parse((await api.get(`/api/pool?page_size=200&q=${encodeURIComponent(text)}`)).body);
+  const list = await api.call(poolApi.list, { query: { page_size: 200, q: text } });
   const found = list.proposals.find((p) => p.text === text);
   if (!found) throw new Error(`no proposal "${text}"`);
   return found.id;

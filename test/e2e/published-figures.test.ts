@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EvalRunResponseSchema, PUBLISHED_TSV_MAX_CHARS } from '../../shared/api/evaluations';
+import { evalApi, EvalRunResponseSchema, PUBLISHED_TSV_MAX_CHARS } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { readPaperTableFile } from '../support/chart-hqa-paper';
 import { TestClient } from '../support/http-client';
@@ -12,6 +12,8 @@ import { UI_TIMEOUT_MS } from './browser';
 import { EvaluationPage } from './pages/evaluation-page';
 import { PublishedFiguresPanel } from './pages/published-figures-panel';
 import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
+import { exportApi } from '../../shared/api/export';
+import { setItemStatus } from '../support/factories';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -34,16 +36,16 @@ const browsers = new SignedInBrowsers();
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 8);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
   const api = new TestClient(server.url);
   await api.login(CURATOR.username, CURATOR.password);
   // One model evaluated here: its predictions imported, right on every other item, so it lands
   // among the published rows rather than above or below them all.
-  const items = ChartHqaExportV1Schema.parse((await api.post('/api/export', { format: 'chart-hqa' })).body).items;
+  const items = ChartHqaExportV1Schema.parse((await api.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
   const predictions = items.map((item, i) => ({ id: item.id, prediction: i % 2 === 0 ? item.answer : 'surely-not-the-answer', raw: '' }));
-  const imported = await api.post('/api/eval-runs/import', { model: MODEL, mode: 'hqa', predictions });
+  const imported = await api.send(evalApi.import, { body: { model: MODEL, mode: 'hqa', predictions } });
   expect(imported.status, JSON.stringify(imported.body)).toBe(201);
   const { run: evalRun } = EvalRunResponseSchema.parse(imported.body);
   expect(evalRun.status).toBe('done');

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { putSettings } from '../../server/settings/settings-queries';
+import { buildAssignment, buildQueue } from '../support/factories';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { AdminPage } from './pages/admin-page';
@@ -38,9 +39,9 @@ afterEach(async () => {
 
 describe('queues, assignment on the Item page, splits and disabling in the browser', () => {
   it('renames and deletes a queue with the keyboard; an open Item page follows', async () => {
-    const queueId = (db().prepare("INSERT INTO review_queues (name) VALUES ('night shift') RETURNING id").get() as { id: number }).id;
+    const queueId = buildQueue(db(), { name: 'night shift', createdBy: userId('cora') });
     const queued = itemIds().slice(0, 2);
-    for (const item of queued) db().prepare('INSERT INTO item_assignments (item_id, queue_id, assigned_by) VALUES (?, ?, ?)').run(item, queueId, userId('cora'));
+    for (const item of queued) buildAssignment(db(), { itemId: item, queueId, assignedBy: userId('cora') });
 
     // A second curator tab on the Item page of one of the queue's items.
     const watcher = await browsers.signIn(server.url, CURATOR);
@@ -140,7 +141,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
   it('the Admin disable confirmation says how many items return to the general queue', async () => {
     const ann = userId('ann');
     const mine = itemIds().slice(0, 3);
-    for (const item of mine) db().prepare('INSERT INTO item_assignments (item_id, reviewer_id, assigned_by) VALUES (?, ?, ?)').run(item, ann, userId('cora'));
+    for (const item of mine) buildAssignment(db(), { itemId: item, reviewerId: ann, assignedBy: userId('cora') });
     const adminBrowser = await browsers.signIn(server.url, { username: 'ada', password: 'admin-pass-12' });
     const admin = await new AdminPage(adminBrowser, server.url).goto();
     await admin.userActions('ann').getByRole('button', { name: 'Disable', exact: true }).press('Enter');

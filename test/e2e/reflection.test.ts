@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
@@ -43,9 +43,9 @@ beforeAll(async () => {
   const api = new TestClient(server.url);
   await api.login(API_REVIEWER.username, API_REVIEWER.password);
   for (let i = 0; i < ACCEPTED_OVER_API; i++) {
-    const { task } = NextResponseSchema.parse((await api.post('/api/review/next', {})).body);
+    const { task } = await api.call(reviewApi.next, { body: {} });
     if (!task) throw new Error('the queue ran dry');
-    const res = await api.post(`/api/review/items/${task.item.id}`, acceptReview({ complexity: 3 }));
+    const res = await api.send(reviewApi.submit, { params: { id: task.item.id }, body: acceptReview({ complexity: 3 }) });
     if (res.status >= 300) throw new Error(`accepting item ${task.item.id} failed: ${res.status}`);
   }
 });
@@ -142,9 +142,9 @@ describe('reflection in the browser', () => {
     await api.login(API_REVIEWER.username, API_REVIEWER.password);
     const rejected: number[] = [];
     for (let i = 0; i < REJECTED_FOR_BATCH; i++) {
-      const { task } = NextResponseSchema.parse((await api.post('/api/review/next', {})).body);
+      const { task } = await api.call(reviewApi.next, { body: {} });
       if (!task) throw new Error('the queue ran dry');
-      const res = await api.post(`/api/review/items/${task.item.id}`, rejectReview(FEEDBACK));
+      const res = await api.send(reviewApi.submit, { params: { id: task.item.id }, body: rejectReview(FEEDBACK) });
       if (res.status >= 300) throw new Error(`rejecting item ${task.item.id} failed: ${res.status}`);
       rejected.push(task.item.id);
     }

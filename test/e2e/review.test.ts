@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { RunConfigSchema } from '../../shared/api/runs';
 import type { Role } from '../../shared/domain/roles';
 import type { AnswerType } from '../../shared/table/answers';
@@ -12,6 +12,7 @@ import { AdjudicationPage } from './pages/adjudication-page';
 import { ItemsListPage } from './pages/items-list-page';
 import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { settingsApi } from '../../shared/api/settings';
 
 /** Enough for every test's reviewer to hold an item and one prefetched behind it. */
 const ITEMS = 60;
@@ -89,7 +90,7 @@ async function reviewerOnReviewPage(): Promise<{ page: Page; review: ReviewPage;
 
 /** Claims the next item over the API and returns its id. */
 async function claim(client: TestClient, filters: { run_id?: number } = {}): Promise<number> {
-  const { task } = NextResponseSchema.parse((await client.post('/api/review/next', filters)).body);
+  const { task } = await client.call(reviewApi.next, { body: filters });
   if (!task) throw new Error('the queue is empty');
   return task.item.id;
 }
@@ -304,7 +305,7 @@ describe('reviewing in the browser', () => {
     await review.press('Escape');
 
     const curator = await apiAs(await newUser('curator'));
-    expect((await curator.post('/api/review/requeue', { item_ids: [shown] })).status).toBe(200);
+    expect((await curator.send(reviewApi.requeue, { body: { item_ids: [shown] } })).status).toBe(200);
 
     await review.leaseExpired.waitFor();
     expect(await review.leaseExpired.textContent()).toContain('Your lease on this item ran out');
@@ -383,7 +384,7 @@ describe('reviewing in the browser', () => {
     const claimed = await claim(reviewer);
     await items.row(claimed).waitFor({ state: 'detached' });
 
-    expect((await reviewer.post(`/api/review/items/${claimed}`, { decision: 'accept', criteria: ALL_PASS, time_spent_ms: 900 })).status).toBe(201);
+    expect((await reviewer.send(reviewApi.submit, { params: { id: claimed }, body: { decision: 'accept', criteria: ALL_PASS, time_spent_ms: 900 } })).status).toBe(201);
     await items.goto();
     await expect.poll(() => items.status(claimed)).toBe('accepted');
     await items.select(claimed);
@@ -396,7 +397,7 @@ describe('reviewing in the browser', () => {
 
   it('two reviewers disagree (k = 2, majority): a curator sees both reviews side by side and decides with a final answer', async () => {
     const admin = await apiAs(await newUser('admin'));
-    expect((await admin.patch('/api/settings', { reviews_per_item: 2, consensus_rule: 'majority' })).status).toBe(200);
+    expect((await admin.send(settingsApi.update, { body: { reviews_per_item: 2, consensus_rule: 'majority' } })).status).toBe(200);
     try {
       const [ann, ben] = [await newUser('reviewer'), await newUser('reviewer')];
       const annApi = await apiAs(ann);
@@ -412,18 +413,18 @@ describe('reviewing in the browser', () => {
       }
       const disputed = await claim(annApi, { run_id: runId });
       expect(await claim(benApi, { run_id: runId })).toBe(disputed);
-      await annApi.post(`/api/review/items/${disputed}`, {
+      await annApi.send(reviewApi.submit, { params: { id: disputed }, body: {
         decision: 'accept',
         criteria: { ...ALL_PASS, correctness: { pass: false, note: 'rounded wrong' } },
         corrected_answer: '5',
         time_spent_ms: 2000,
-      });
-      await benApi.post(`/api/review/items/${disputed}`, {
+      } });
+      await benApi.send(reviewApi.submit, { params: { id: disputed }, body: {
         decision: 'reject',
         criteria: { ...ALL_PASS, layout: { pass: false, note: 'slices exceed 100' } },
         feedback: 'The edited pie no longer sums to 100.',
         time_spent_ms: 3000,
-      });
+      } });
       expect(item(disputed).status).toBe('needs_adjudication');
 
       const curator = await newUser('curator');
@@ -443,7 +444,7 @@ describe('reviewing in the browser', () => {
       expect(await history.locator('.review-record-head strong').allTextContents()).toEqual([ann.username, ben.username]);
       expect(await page.getByTestId('answer-history').textContent()).toContain('adjudication');
     } finally {
-      await admin.patch('/api/settings', { reviews_per_item: 1 });
+      await admin.send(settingsApi.update, { body: { reviews_per_item: 1 } });
     }
   });
 });

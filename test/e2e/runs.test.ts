@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChartDetailResponseSchema, ChartFacetsResponseSchema, ChartListResponseSchema, type ChartDetail } from '../../shared/api/charts';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
-import { RunDetailResponseSchema } from '../../shared/api/runs';
+import { type ChartDetail, chartsApi } from '../../shared/api/charts';
+import { itemsApi } from '../../shared/api/items';
+import { runsApi } from '../../shared/api/runs';
 import { OFFLINE_MODEL } from '../../shared/domain/generation';
 import type { DataTable } from '../../shared/table/model';
 import { runProgram } from '../../shared/table/program';
@@ -42,7 +42,7 @@ const signIn = (user: Credentials) => browsers.signIn(server.url, user);
 
 describe('generation runs in the browser', () => {
   it('a curator starts an offline run from the Runs page and watches it reach done live, then sees its items', async () => {
-    const facets = ChartFacetsResponseSchema.parse((await api.get('/api/charts/facets')).body);
+    const facets = await api.call(chartsApi.facets);
     const chartType = facets.chart_types.find((t) => t.chart_type === 'vertical_bar')?.chart_type ?? facets.chart_types[0]?.chart_type;
     if (!chartType) throw new Error('the demo split has no charts');
 
@@ -104,7 +104,7 @@ describe('generation runs in the browser', () => {
     claimed.forEach((percent, index) => expect(percent, JSON.stringify(progress)).toBeGreaterThanOrEqual(claimed[index - 1] ?? 0));
 
     // The bar ends full, and agrees with the server's counters.
-    const { run: stored } = RunDetailResponseSchema.parse((await api.get(`/api/runs/${run.runId()}`)).body);
+    const { run: stored } = await api.call(runsApi.get, { params: { id: run.runId() } });
     await expect.poll(() => run.progressValues()).toEqual({
       now: stored.tasks_done + stored.tasks_failed,
       max: stored.tasks_total,
@@ -159,10 +159,10 @@ describe('generation runs in the browser', () => {
 
 /** A demo chart with a factual QA, one series and a non-zero number in its first row. */
 async function pickChart(client: TestClient): Promise<{ chart: ChartDetail & { data_table: NonNullable<ChartDetail['data_table']> }; qaId: number; qaLabel: string }> {
-  const list = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=200')).body);
+  const list = await client.call(chartsApi.list, { query: { page_size: 200 } });
   for (const { id, qa_count } of list.charts) {
     if (qa_count === 0) continue;
-    const detail = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body);
+    const detail = await client.call(chartsApi.get, { params: { id } });
     if (detail.chart.data_table === null) continue;
     const [row] = detail.chart.data_table.rows;
     const [qa] = detail.qas;
@@ -225,7 +225,7 @@ describe('hand-written items on a chart page', () => {
 
     const linkText = (await form.itemLink.textContent()) ?? '';
     const itemId = Number(/\d+/.exec(linkText)?.[0]);
-    const { item } = ItemDetailResponseSchema.parse((await api.get(`/api/items/${itemId}`)).body);
+    const { item } = await api.call(itemsApi.get, { params: { id: itemId } });
     expect(item).toMatchObject({ origin: 'human', qa_id: qaId, answer, verifier_match: true, program });
 
     await form.itemLink.click();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChartDetailResponseSchema, ChartListResponseSchema, type ChartDetail } from '../../shared/api/charts';
+import { type ChartDetail, chartsApi } from '../../shared/api/charts';
 import { classifyAnswer } from '../../shared/table/answers';
 import { parseCellValue } from '../../shared/table/cell';
 import { PERCENT_SUM_TOLERANCE } from '../../shared/table/lint';
@@ -27,10 +27,10 @@ let pieChart: ChartDetail & { data_table: DataTable };
 /** The demo charts' details, fetched from the API as the reviewer, as the page fetches them. */
 /** The charts with a data table (the demo's all have one). */
 async function fetchDetails(client: TestClient): Promise<(ChartDetail & { data_table: DataTable })[]> {
-  const list = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=200')).body);
+  const list = await client.call(chartsApi.list, { query: { page_size: 200 } });
   const details: (ChartDetail & { data_table: DataTable })[] = [];
   for (const { id } of list.charts) {
-    const chart = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body).chart;
+    const chart = (await client.call(chartsApi.get, { params: { id } })).chart;
     if (chart.data_table !== null) details.push({ ...chart, data_table: chart.data_table });
   }
   return details;

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AblationResponseSchema,
-  CoverageResponseSchema,
-  LineageResponseSchema,
-  PoolAnalyticsResponseSchema,
   type AblationRow,
+  analyticsApi,
 } from '../../shared/api/analytics';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
-import { NextResponseSchema, SubmitReviewResponseSchema, type SubmitReviewRequest } from '../../shared/api/review';
+import { itemsApi } from '../../shared/api/items';
+import { reviewApi, type SubmitReviewRequest, SubmitReviewResponseSchema } from '../../shared/api/review';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import { extractOperation, operationKey } from '../../server/analytics/operations';
@@ -16,6 +13,7 @@ import { buildLlmCall, buildReflection } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { settingsApi } from '../../shared/api/settings';
 
 /**
  * The analytics endpoints against a database built step by step, each figure checked against
@@ -41,9 +39,9 @@ let haiRunId: number;
 
 /** Reviews the next item in the queue; returns the review's id. */
 async function review(decision: SubmitReviewRequest): Promise<number> {
-  const next = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+  const next = (await reviewer.call(reviewApi.next, { body: {} })).task;
   if (!next) throw new Error('the queue is empty');
-  const res = await reviewer.post(`/api/review/items/${next.item.id}`, decision);
+  const res = await reviewer.send(reviewApi.submit, { params: { id: next.item.id }, body: decision });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return SubmitReviewResponseSchema.parse(res.body).review_id;
 }
@@ -57,7 +55,7 @@ async function buildMachineItems() {
   machineRunId = await generateItems(server, 6);
   // The first decision is undone and made again: the retracted review's time was still spent.
   const undone = await review(acceptReview({ complexity: 5 }));
-  expect((await reviewer.post(`/api/review/reviews/${undone}/undo`)).status).toBe(200);
+  expect((await reviewer.send(reviewApi.undo, { params: { id: undone } })).status).toBe(200);
   for (const complexity of [2, 3, 4, 5]) await review(acceptReview({ complexity }));
   await review(rejectReview());
   await review(rejectReview());
@@ -67,10 +65,10 @@ async function buildMachineItems() {
 /** One hand-written item without a proposal (its assumption names remove/value), accepted with complexity 1. */
 async function addHumanItem() {
   const source = db().prepare('SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id LIMIT 1').get(machineRunId) as { id: number };
-  const copy = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${source.id}`)).body).item;
+  const copy = (await curator.call(itemsApi.get, { params: { id: source.id } })).item;
   const { qa_id, question, rationale, edit, program, answer, answer_type, affects_answer } = copy;
   const assumption = 'Suppose the largest value were removed.';
-  const res = await curator.post('/api/items', { qa_id, assumption, question, rationale, edit, program, answer, answer_type, affects_answer });
+  const res = await curator.send(itemsApi.create, { body: { qa_id, assumption, question, rationale, edit, program, answer, answer_type, affects_answer } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await review(acceptReview({ complexity: 1 }));
 }
@@ -127,7 +125,7 @@ beforeAll(async () => {
   reviewer = new TestClient(server.url);
   await reviewer.login('ann', 'ann-password');
   // Reflection is driven by hand here, so automatic revisions do not change the pool mid-test.
-  expect((await admin.request('PATCH', '/api/settings', { auto_reflect: false, reviews_per_item: 1 })).status).toBe(200);
+  expect((await admin.send(settingsApi.update, { body: { auto_reflect: false, reviews_per_item: 1 } })).status).toBe(200);
   await buildMachineItems();
   await addHumanItem();
   await buildHaiItems();
@@ -164,7 +162,7 @@ describe('the database this test built', () => {
 
 describe('GET /api/analytics/pool', () => {
   it('counts the pool per origin cumulatively by day, duplicates never entering it', async () => {
-    const body = PoolAnalyticsResponseSchema.parse((await reviewer.get('/api/analytics/pool')).body);
+    const body = await reviewer.call(analyticsApi.pool);
     const today = (db().prepare("SELECT substr(created_at, 1, 10) AS day FROM proposals WHERE id = ?").get(childId) as { day: string }).day;
     expect(body.growth).toEqual([
       { day: EARLY_DAY, origin: 'seed', cumulative: 4 },
@@ -177,7 +175,7 @@ describe('GET /api/analytics/pool', () => {
   });
 
   it('gives pass rates overall, per proposal, per chart type and per round', async () => {
-    const { pass_rate } = PoolAnalyticsResponseSchema.parse((await reviewer.get('/api/analytics/pool')).body);
+    const { pass_rate } = await reviewer.call(analyticsApi.pool);
     // 4 + 1 + 1 accepted of 6 + 1 + 2 decided.
     expect(pass_rate.overall).toEqual({ decided: 9, accepted: 6, pass_rate: (6 / 9) * 100 });
     // Round 0: the 6 machine items; round 1: the 2 HAI items. The hand-written item has no proposal.
@@ -198,7 +196,7 @@ describe('GET /api/analytics/pool', () => {
   });
 
   it('draws the operation sunburst and counts distinct operations per chart type', async () => {
-    const { operations, diversity } = PoolAnalyticsResponseSchema.parse((await reviewer.get('/api/analytics/pool')).body);
+    const { operations, diversity } = await reviewer.call(analyticsApi.pool);
     const pool = db().prepare("SELECT chart_type, text FROM proposals WHERE status IN ('active', 'retired')").all() as { chart_type: string; text: string }[];
     expect(groupSeeds() % 4).toBe(0);
     expect(diversity.overall.proposals).toBe(38 + groupSeeds());
@@ -214,9 +212,7 @@ describe('GET /api/analytics/pool', () => {
 
 describe('GET /api/analytics/lineage/:id', () => {
   it('gives ancestors up to the root and all descendants with their pass rates', async () => {
-    const res = await reviewer.get(`/api/analytics/lineage/${childId}`);
-    expect(res.status).toBe(200);
-    const body = LineageResponseSchema.parse(res.body);
+    const body = await reviewer.call(analyticsApi.lineage, { params: { id: childId } });
     expect(body.root_ids).toEqual([seedId]);
     expect(body.nodes.map((n) => [n.id, n.relation, n.parent_ids])).toEqual([
       [seedId, 'ancestor', []],
@@ -231,7 +227,7 @@ describe('GET /api/analytics/lineage/:id', () => {
   });
 
   it('answers 404 for a proposal that does not exist', async () => {
-    expect((await reviewer.get('/api/analytics/lineage/999999')).status).toBe(404);
+    expect((await reviewer.send(analyticsApi.lineage, { params: { id: 999999 } })).status).toBe(404);
   });
 });
 
@@ -239,9 +235,7 @@ describe('GET /api/analytics/ablation', () => {
   const hours = (ms: number) => ms / 3_600_000;
 
   it('compares human, machine-only and HAI items with unit cost at the given hourly rate', async () => {
-    const res = await curator.get('/api/analytics/ablation?reviewer_hourly_rate=36');
-    expect(res.status).toBe(200);
-    const body = AblationResponseSchema.parse(res.body);
+    const body = await curator.call(analyticsApi.ablation, { query: { reviewer_hourly_rate: 36 } });
     const group = (name: string) => body.groups.find((g) => g.group === name) as AblationRow;
 
     // Five accept reviews (one of them retracted) and two rejections; only standing reviews are rated.
@@ -269,8 +263,8 @@ describe('GET /api/analytics/ablation', () => {
   });
 
   it('defaults the hourly rate to 30 and refuses a negative one', async () => {
-    expect(AblationResponseSchema.parse((await curator.get('/api/analytics/ablation')).body).reviewer_hourly_rate).toBe(30);
-    const bad = await curator.get('/api/analytics/ablation?reviewer_hourly_rate=-1');
+    expect((await curator.call(analyticsApi.ablation)).reviewer_hourly_rate).toBe(30);
+    const bad = await curator.send(analyticsApi.ablation, { query: { reviewer_hourly_rate: -1 } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { code: 'bad_request', field: 'query.reviewer_hourly_rate' } });
   });
@@ -278,9 +272,7 @@ describe('GET /api/analytics/ablation', () => {
 
 describe('GET /api/analytics/coverage', () => {
   it('counts accepted items per operation, chart type, answer type and effect, and lists the thinnest cells', async () => {
-    const res = await curator.get('/api/analytics/coverage?limit=7');
-    expect(res.status).toBe(200);
-    const body = CoverageResponseSchema.parse(res.body);
+    const body = await curator.call(analyticsApi.coverage, { query: { limit: 7 } });
     const accepted = db()
       .prepare(
         `SELECT c.chart_type, i.answer_type, i.affects_answer, COALESCE(p.text, i.assumption) AS text
@@ -315,23 +307,23 @@ describe('GET /api/analytics/coverage', () => {
   });
 
   it('refuses a limit out of range', async () => {
-    const bad = await curator.get('/api/analytics/coverage?limit=0');
+    const bad = await curator.send(analyticsApi.coverage, { query: { limit: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { field: 'query.limit' } });
   });
 });
 
 describe('who may read analytics', () => {
-  const paths = ['/api/analytics/pool', '/api/analytics/lineage/1', '/api/analytics/ablation', '/api/analytics/coverage'];
+  const reads = [analyticsApi.pool, analyticsApi.lineage, analyticsApi.ablation, analyticsApi.coverage];
 
   it('answers 401 without a session', async () => {
-    for (const path of paths) expect((await anonymous().get(path)).status, path).toBe(401);
+    for (const read of reads) expect((await anonymous().send(read, { params: { id: 1 } })).status, read.path).toBe(401);
   });
 
   it('lets reviewers read the pool figures and lineage, but not costs or coverage', async () => {
-    expect((await reviewer.get('/api/analytics/pool')).status).toBe(200);
-    expect((await reviewer.get(`/api/analytics/lineage/${seedId}`)).status).toBe(200);
-    expect((await reviewer.get('/api/analytics/ablation')).status).toBe(403);
-    expect((await reviewer.get('/api/analytics/coverage')).status).toBe(403);
+    expect((await reviewer.send(analyticsApi.pool)).status).toBe(200);
+    expect((await reviewer.send(analyticsApi.lineage, { params: { id: seedId } })).status).toBe(200);
+    expect((await reviewer.send(analyticsApi.ablation)).status).toBe(403);
+    expect((await reviewer.send(analyticsApi.coverage)).status).toBe(403);
   });
 });

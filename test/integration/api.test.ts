@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { ChartDetailResponseSchema, ChartFacetsResponseSchema, ChartListResponseSchema, UpdateChartResponseSchema } from '../../shared/api/charts';
-import { CreateUserResponseSchema, UserListResponseSchema } from '../../shared/api/users';
+import { chartsApi, UpdateChartResponseSchema } from '../../shared/api/charts';
+import { usersApi } from '../../shared/api/users';
 import { ErrorBodySchema } from '../../shared/errors';
-import { HealthResponseSchema } from '../../shared/api/health';
+import { healthApi } from '../../shared/api/health';
 import type { ServerToClientEvents } from '../../shared/events';
 import { importSplit } from '../../server/import/import-split';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
+import { authApi } from '../../shared/api/auth';
 
 let server: TestServer;
 const admin = () => new TestClient(server.url);
@@ -43,15 +44,15 @@ describe('first start', () => {
     expect(server.server.adminPassword).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     const client = admin();
     await client.login('admin', server.server.adminPassword ?? '');
-    expect((await client.get('/api/auth/me')).status).toBe(200);
+    expect((await client.send(authApi.me)).status).toBe(200);
   });
   it('imports the demo split on an empty database', async () => {
-    const health = HealthResponseSchema.parse((await admin().get('/api/health')).body);
+    const health = await admin().call(healthApi.get);
     expect(health.engine).toBe('offline');
     expect(health.charts).toBeGreaterThanOrEqual(60);
   });
   it('sends security headers', async () => {
-    const res = await admin().get('/api/health');
+    const res = await admin().send(healthApi.get);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
     expect(res.headers.get('x-powered-by')).toBeNull();
@@ -60,12 +61,12 @@ describe('first start', () => {
 
 describe('authentication and roles', () => {
   it('answers 401 with the error body without a session', async () => {
-    expectError(await admin().get('/api/charts'), 401, 'unauthenticated');
-    expectError(await admin().get('/api/users'), 401, 'unauthenticated');
-    expectError(await admin().get('/api/charts/1/image'), 401, 'unauthenticated');
+    expectError(await admin().send(chartsApi.list), 401, 'unauthenticated');
+    expectError(await admin().send(usersApi.list), 401, 'unauthenticated');
+    expectError(await admin().send(chartsApi.image, { params: { id: 1 } }), 401, 'unauthenticated');
   });
   it('refuses a wrong password and sets an httpOnly SameSite=Strict cookie on success', async () => {
-    expectError(await admin().post('/api/auth/login', { username: 'rev', password: 'nope-nope' }), 401, 'unauthenticated');
+    expectError(await admin().send(authApi.login, { body: { username: 'rev', password: 'nope-nope' } }), 401, 'unauthenticated');
     const res = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -77,74 +78,74 @@ describe('authentication and roles', () => {
   });
   it('answers 403 when the role is too low', async () => {
     const reviewer = await as('rev', 'reviewer-pass-1');
-    expectError(await reviewer.patch('/api/charts/1', { chart_type: 'pie' }), 403, 'forbidden');
-    expectError(await reviewer.get('/api/users'), 403, 'forbidden');
+    expectError(await reviewer.send(chartsApi.update, { params: { id: 1 }, body: { chart_type: 'pie' } }), 403, 'forbidden');
+    expectError(await reviewer.send(usersApi.list), 403, 'forbidden');
     const curator = await as('cora', 'curator-pass-1');
-    expectError(await curator.get('/api/users'), 403, 'forbidden');
+    expectError(await curator.send(usersApi.list), 403, 'forbidden');
   });
   it('logs out: the session no longer works', async () => {
     const reviewer = await as('rev', 'reviewer-pass-1');
     const cookie = reviewer.cookie;
-    await reviewer.post('/api/auth/logout');
+    await reviewer.send(authApi.logout);
     reviewer.cookie = cookie;
-    expectError(await reviewer.get('/api/auth/me'), 401, 'unauthenticated');
+    expectError(await reviewer.send(authApi.me), 401, 'unauthenticated');
   });
 });
 
 describe('validation', () => {
   it('names the field of a bad body or query', async () => {
     const curator = await as('cora', 'curator-pass-1');
-    expectError(await curator.patch('/api/charts/1', { chart_type: 'radar' }), 400, 'bad_request', 'body.chart_type');
-    expectError(await curator.get('/api/charts?page_size=1000'), 400, 'bad_request', 'query.page_size');
+    expectError(await curator.send(chartsApi.update, { params: { id: 1 }, body: { chart_type: 'radar' } }), 400, 'bad_request', 'body.chart_type');
+    expectError(await curator.send(chartsApi.list, { query: { page_size: 1000 } }), 400, 'bad_request', 'query.page_size');
     // A path whose id is not a decimal id names nothing (input-edges.test.ts has the forms).
-    expectError(await curator.get('/api/charts/abc'), 404, 'not_found', 'params.id');
-    expectError(await curator.request('PATCH', '/api/charts/1', '{not json'), 400, 'bad_request', 'body');
+    expectError(await curator.send(chartsApi.get, { params: { id: 'abc' } }), 404, 'not_found', 'params.id');
+    expectError(await curator.send(chartsApi.update, { params: { id: 1 }, body: '{not json' }), 400, 'bad_request', 'body');
     expectError(await curator.get('/api/nothing-here'), 404, 'not_found');
   });
   it('refuses bodies over the size limit', async () => {
     const curator = await as('cora', 'curator-pass-1');
-    expectError(await curator.patch('/api/charts/1', { chart_type: 'pie', pad: 'x'.repeat(300 * 1024) }), 413, 'payload_too_large');
+    expectError(await curator.send(chartsApi.update, { params: { id: 1 }, body: { chart_type: 'pie', pad: 'x'.repeat(300 * 1024) } }), 413, 'payload_too_large');
   });
 });
 
 describe('charts', () => {
   it('lists, filters, searches and pages', async () => {
     const client = await as('rev', 'reviewer-pass-1');
-    const all = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=10')).body);
+    const all = await client.call(chartsApi.list, { query: { page_size: 10 } });
     expect(all.total).toBeGreaterThanOrEqual(80);
     expect(all.charts).toHaveLength(10);
-    const page2 = ChartListResponseSchema.parse((await client.get('/api/charts?page_size=10&page=2')).body);
+    const page2 = await client.call(chartsApi.list, { query: { page_size: 10, page: 2 } });
     expect(page2.charts[0]?.id).not.toBe(all.charts[0]?.id);
-    const train = ChartListResponseSchema.parse((await client.get('/api/charts?split=train&page_size=50')).body);
+    const train = await client.call(chartsApi.list, { query: { split: 'train', page_size: 50 } });
     expect(train.total).toBe(20);
     expect(train.charts.every((c) => c.has_image)).toBe(true);
-    const search = ChartListResponseSchema.parse((await client.get('/api/charts?q=Mercadona')).body);
+    const search = await client.call(chartsApi.list, { query: { q: 'Mercadona' } });
     expect(search.charts.map((c) => c.imgname)).toEqual(['multi_col_80420.png']);
-    const facets = ChartFacetsResponseSchema.parse((await client.get('/api/charts/facets')).body);
+    const facets = await client.call(chartsApi.facets);
     expect(facets.splits.map((s) => s.split)).toEqual(['demo', 'train']);
-    const pies = ChartListResponseSchema.parse((await client.get('/api/charts?chart_type=pie&page_size=200')).body);
+    const pies = await client.call(chartsApi.list, { query: { chart_type: 'pie', page_size: 200 } });
     expect(pies.charts.length).toBeGreaterThan(0);
     expect(pies.charts.every((c) => c.chart_type === 'pie')).toBe(true);
   });
 
   it('shows a chart with its table and questions', async () => {
     const client = await as('rev', 'reviewer-pass-1');
-    const list = ChartListResponseSchema.parse((await client.get('/api/charts?q=two_col_41347')).body);
-    const id = list.charts[0]?.id;
-    const detail = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body);
+    const list = await client.call(chartsApi.list, { query: { q: 'two_col_41347' } });
+    const id = list.charts[0]?.id ?? 0;
+    const detail = await client.call(chartsApi.get, { params: { id } });
     expect(detail.chart.data_table?.rows.map((r) => r.label)).toContain('China');
     expect(detail.qas).toEqual([expect.objectContaining({ query: "Which country was Vietnam's most important import partner in 2019?", label: 'China', source: 'augmented' })]);
-    expectError(await client.get('/api/charts/999999'), 404, 'not_found');
+    expectError(await client.send(chartsApi.get, { params: { id: 999999 } }), 404, 'not_found');
   });
 
   it('serves the original PNG, or one rendered from the table', async () => {
     const client = await as('rev', 'reviewer-pass-1');
-    const train = ChartListResponseSchema.parse((await client.get('/api/charts?split=train&page_size=1')).body);
-    const original = await client.get(`/api/charts/${train.charts[0]?.id}/image`);
+    const train = await client.call(chartsApi.list, { query: { split: 'train', page_size: 1 } });
+    const original = await client.send(chartsApi.image, { params: { id: train.charts[0]?.id } });
     expect(original.status).toBe(200);
     expect(original.headers.get('x-chart-image')).toBe('original');
-    const demo = ChartListResponseSchema.parse((await client.get('/api/charts?split=demo&page_size=1')).body);
-    const rendered = await client.get(`/api/charts/${demo.charts[0]?.id}/image`);
+    const demo = await client.call(chartsApi.list, { query: { split: 'demo', page_size: 1 } });
+    const rendered = await client.send(chartsApi.image, { params: { id: demo.charts[0]?.id } });
     expect(rendered.status).toBe(200);
     expect(rendered.headers.get('content-type')).toBe('image/png');
     expect(rendered.headers.get('x-chart-image')).toBe('rendered');
@@ -161,7 +162,7 @@ describe('charts', () => {
         socket.on('connect_error', reject);
       });
       const event = new Promise<Parameters<ServerToClientEvents['chart.updated']>[0]>((resolve) => onEvent(socket, 'chart.updated', resolve));
-      const res = await curator.patch('/api/charts/1', { chart_type: 'pie' });
+      const res = await curator.send(chartsApi.update, { params: { id: 1 }, body: { chart_type: 'pie' } });
       expect(res.status).toBe(200);
       expect(UpdateChartResponseSchema.parse(res.body).chart).toMatchObject({ id: 1, chart_type: 'pie', type_source: 'curator' });
       expect((await event).chart).toMatchObject({ id: 1, chart_type: 'pie', type_source: 'curator' });
@@ -190,14 +191,14 @@ describe('realtime', () => {
 describe('users (admin)', () => {
   it('adds users, generating a password once, and changes roles', async () => {
     const root = await as('root', 'admin-pass-123');
-    const created = CreateUserResponseSchema.parse((await root.post('/api/users', { username: 'newbie', role: 'reviewer' })).body);
+    const created = await root.call(usersApi.create, { body: { username: 'newbie', role: 'reviewer' } });
     expect(created.generated_password).toBeTruthy();
     await as('newbie', created.generated_password ?? '');
-    expectError(await root.post('/api/users', { username: 'NEWBIE', role: 'reviewer' }), 409, 'conflict', 'username');
-    expectError(await root.post('/api/users', { username: 'x', role: 'boss' }), 400, 'bad_request');
-    const patched = await root.patch(`/api/users/${created.user.id}`, { role: 'curator' });
+    expectError(await root.send(usersApi.create, { body: { username: 'NEWBIE', role: 'reviewer' } }), 409, 'conflict', 'username');
+    expectError(await root.send(usersApi.create, { body: { username: 'x', role: 'boss' } }), 400, 'bad_request');
+    const patched = await root.send(usersApi.update, { params: { id: created.user.id }, body: { role: 'curator' } });
     expect(patched.status).toBe(200);
-    const users = UserListResponseSchema.parse((await root.get('/api/users')).body);
+    const users = await root.call(usersApi.list);
     expect(users.users.find((u) => u.username === 'newbie')?.role).toBe('curator');
   });
 });
@@ -207,8 +208,8 @@ describe('login rate limit', () => {
     const limited = await startTestServer({ demo: false, config: { loginRateLimit: 3 } });
     try {
       const client = new TestClient(limited.url);
-      for (let i = 0; i < 3; i++) expect((await client.post('/api/auth/login', { username: 'admin', password: 'wrong-wrong' })).status).toBe(401);
-      expectError(await client.post('/api/auth/login', { username: 'admin', password: 'wrong-wrong' }), 429, 'rate_limited');
+      for (let i = 0; i < 3; i++) expect((await client.send(authApi.login, { body: { username: 'admin', password: 'wrong-wrong' } })).status).toBe(401);
+      expectError(await client.send(authApi.login, { body: { username: 'admin', password: 'wrong-wrong' } }), 429, 'rate_limited');
     } finally {
       await limited.close();
     }

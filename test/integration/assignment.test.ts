@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AssignResponseSchema, QueueListResponseSchema, QueueResponseSchema as NamedQueueResponseSchema, RetireResponseSchema, UnassignResponseSchema } from '../../shared/api/assignment';
-import { ItemListResponseSchema } from '../../shared/api/items';
-import { NextResponseSchema, QueueResponseSchema } from '../../shared/api/review';
+import { assignmentApi, AssignResponseSchema, QueueResponseSchema as NamedQueueResponseSchema, RetireResponseSchema, UnassignResponseSchema } from '../../shared/api/assignment';
+import { itemsApi } from '../../shared/api/items';
+import { NextResponseSchema, QueueResponseSchema, reviewApi } from '../../shared/api/review';
 import { putSettings } from '../../server/settings/settings-queries';
-import { TestClient } from '../support/http-client';
+import type { Endpoint } from '../../shared/api/endpoint';
+import { TestClient, type RawInput } from '../support/http-client';
 import { acceptReview, generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -22,23 +23,23 @@ let items: number[] = [];
 const db = () => server.server.ctx.db;
 
 async function next(client: TestClient): Promise<number | null> {
-  const res = await client.post('/api/review/next', {});
+  const res = await client.send(reviewApi.next, { body: {} });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return NextResponseSchema.parse(res.body).task?.item.id ?? null;
 }
 
 async function release(client: TestClient, itemId: number) {
-  expect((await client.post(`/api/review/leases/${itemId}/release`, {})).status).toBe(200);
+  expect((await client.send(reviewApi.release, { params: { id: itemId }, body: {} })).status).toBe(200);
 }
 
 async function queueOf(client: TestClient) {
-  const res = await client.get('/api/review/queue');
+  const res = await client.send(reviewApi.queue);
   expect(res.status).toBe(200);
   return QueueResponseSchema.parse(res.body);
 }
 
-async function curatorPost(path: string, body: unknown) {
-  const res = await curator.post(path, body);
+async function curatorPost(e: Endpoint, input: RawInput) {
+  const res = await curator.send(e, input);
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
   return res.body;
 }
@@ -71,15 +72,15 @@ describe('assignment', () => {
     const expected = (db().prepare('SELECT i.id FROM hqa_items i JOIN charts c ON c.id = i.chart_id WHERE c.chart_type = ? ORDER BY i.id').all(type) as { id: number }[]).map((r) => r.id);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(items.length);
-    const { assigned } = AssignResponseSchema.parse(await curatorPost('/api/items/assign', { target: { filter: { chart_type: type } }, to: { reviewer_id: ids.cid } }));
+    const { assigned } = AssignResponseSchema.parse(await curatorPost(assignmentApi.assign, { body: { target: { filter: { chart_type: type } }, to: { reviewer_id: ids.cid } } }));
     expect(assigned).toBe(expected.length);
     expect(assignmentRows()).toEqual(expected.map((item_id) => ({ item_id, reviewer_id: ids.cid, queue_id: null })));
     expect(auditCount('item.assigned')).toBe(expected.length);
     // The list's `assigned` filter finds them by username, and the page says who has them.
-    const listed = ItemListResponseSchema.parse((await curator.get(`/api/items?assigned=cid&page_size=100`)).body);
+    const listed = await curator.call(itemsApi.list, { query: { assigned: 'cid', page_size: 100 } });
     expect(listed.items.map((i) => i.id).sort((a, b) => a - b)).toEqual(expected);
     expect(listed.assignments.every((a) => a.reviewer === 'cid' && a.queue === null)).toBe(true);
-    const { unassigned } = UnassignResponseSchema.parse(await curatorPost('/api/items/unassign', { target: { filter: { assigned: 'cid' } } }));
+    const { unassigned } = UnassignResponseSchema.parse(await curatorPost(assignmentApi.unassign, { body: { target: { filter: { assigned: 'cid' } } } }));
     expect(unassigned).toBe(expected.length);
     expect(assignmentRows()).toEqual([]);
     expect(auditCount('item.unassigned')).toBe(expected.length);
@@ -91,17 +92,17 @@ describe('assignment', () => {
     const a2 = items.at(-2)!;
     const q1 = items.at(-3)!;
     const retiredItem = items.at(-4)!;
-    const queue = NamedQueueResponseSchema.parse(await curatorPost('/api/queues', { name: 'night shift' })).queue;
-    await curatorPost(`/api/queues/${queue.id}/members`, { user_id: ids.ben });
-    const listedQueues = QueueListResponseSchema.parse((await curator.get('/api/queues')).body);
+    const queue = NamedQueueResponseSchema.parse(await curatorPost(assignmentApi.createQueue, { body: { name: 'night shift' } })).queue;
+    await curatorPost(assignmentApi.addMember, { params: { id: queue.id }, body: { user_id: ids.ben } });
+    const listedQueues = await curator.call(assignmentApi.queues);
     expect(listedQueues.queues).toEqual([{ id: queue.id, name: 'night shift', members: [{ id: ids.ben, username: 'ben' }], items: 0 }]);
     expect(listedQueues.reviewers.map((r) => r.username)).toEqual(expect.arrayContaining(['ann', 'ben', 'cid']));
 
-    await curatorPost('/api/items/assign', { target: { item_ids: [a1, a2] }, to: { reviewer_id: ids.ann } });
-    await curatorPost('/api/items/assign', { target: { item_ids: [q1] }, to: { queue_id: queue.id } });
-    expect(RetireResponseSchema.parse(await curatorPost('/api/items/retire', { target: { item_ids: [retiredItem] }, reason: 'duplicate chart' })).retired).toBe(1);
+    await curatorPost(assignmentApi.assign, { body: { target: { item_ids: [a1, a2] }, to: { reviewer_id: ids.ann } } });
+    await curatorPost(assignmentApi.assign, { body: { target: { item_ids: [q1] }, to: { queue_id: queue.id } } });
+    expect(RetireResponseSchema.parse(await curatorPost(assignmentApi.retire, { body: { target: { item_ids: [retiredItem] }, reason: 'duplicate chart' } })).retired).toBe(1);
     expect(auditCount('item.retired')).toBe(1);
-    const byQueue = ItemListResponseSchema.parse((await curator.get('/api/items?assigned=queue:night%20shift')).body);
+    const byQueue = await curator.call(itemsApi.list, { query: { assigned: 'queue:night shift' } });
     expect(byQueue.items.map((i) => i.id)).toEqual([q1]);
 
     expect((await queueOf(people.ann)).assigned).toBe(2);
@@ -120,12 +121,12 @@ describe('assignment', () => {
     const cidGot: number[] = [];
     for (let id = await next(people.cid); id !== null; id = await next(people.cid)) {
       cidGot.push(id);
-      expect((await people.cid.post(`/api/review/items/${id}`, acceptReview())).status).toBe(201);
+      expect((await people.cid.send(reviewApi.submit, { params: { id }, body: acceptReview() })).status).toBe(201);
     }
     expect(cidGot.sort((x, y) => x - y)).toEqual(items.filter((id) => ![a1, a2, q1, retiredItem].includes(id)));
 
     // Unassigning gives the queue's item back to everyone.
-    await curatorPost('/api/items/unassign', { target: { item_ids: [q1] } });
+    await curatorPost(assignmentApi.unassign, { body: { target: { item_ids: [q1] } } });
     expect((await queueOf(people.ben)).assigned).toBe(0);
     expect(await next(people.cid)).toBe(q1);
     // ann still gets her own two; ben (who has no assignment left) gets nothing.
@@ -135,20 +136,20 @@ describe('assignment', () => {
 
   it('restores a retired item to review and marks accepted items gold in bulk', async () => {
     const retiredItem = items.at(-4)!;
-    await curatorPost('/api/items/unretire', { target: { item_ids: [retiredItem] } });
+    await curatorPost(assignmentApi.unretire, { body: { target: { item_ids: [retiredItem] } } });
     expect(await next(people.ben)).toBe(retiredItem);
     const accepted = (db().prepare("SELECT id FROM hqa_items WHERE status = 'accepted' ORDER BY id").all() as { id: number }[]).map((r) => r.id);
-    const res = (await curatorPost('/api/items/gold', { target: { item_ids: [...accepted, retiredItem] } })) as { marked: number; skipped: number };
+    const res = (await curatorPost(assignmentApi.gold, { body: { target: { item_ids: [...accepted, retiredItem] } } })) as { marked: number; skipped: number };
     expect(res).toEqual({ marked: accepted.length, skipped: 1 });
     expect(auditCount('item.gold_marked')).toBe(accepted.length);
   });
 
   it('refuses assignment to reviewers as curators only', async () => {
-    const res = await people.ann.post('/api/items/assign', { target: { item_ids: [items[0]] }, to: { reviewer_id: ids.ann } });
+    const res = await people.ann.send(assignmentApi.assign, { body: { target: { item_ids: [items[0]] }, to: { reviewer_id: ids.ann } } });
     expect(res.status).toBe(403);
     // Nor may a reviewer learn who else was given which items.
-    expect((await people.ann.get('/api/items?assigned=cid')).status).toBe(403);
-    const own = ItemListResponseSchema.parse((await people.ann.get('/api/items?assigned=me')).body);
+    expect((await people.ann.send(itemsApi.list, { query: { assigned: 'cid' } })).status).toBe(403);
+    const own = await people.ann.call(itemsApi.list, { query: { assigned: 'me' } });
     expect(own.assignments).toEqual([]);
   });
 });

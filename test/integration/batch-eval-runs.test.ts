@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { EvalResultsResponseSchema, EvalRunDetailResponseSchema, EvalRunResponseSchema, type EvalRun } from '../../shared/api/evaluations';
+import { evalApi, type EvalRun } from '../../shared/api/evaluations';
 import { ChartHqaExportV1Schema, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import type { ServerToClientEvents } from '../../shared/events';
 import { SettingsSchema } from '../../shared/settings';
@@ -13,6 +13,7 @@ import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
+import { exportApi } from '../../shared/api/export';
 
 let server: TestServer;
 let fake: FakeOpenAI;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await server.createUser('cora', 'curator', 'curator-pass-1');
   cora = new TestClient(server.url);
   await cora.login('cora', 'curator-pass-1');
-  items = ChartHqaExportV1Schema.parse((await cora.post('/api/export', { format: 'chart-hqa' })).body).items;
+  items = ChartHqaExportV1Schema.parse((await cora.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
   expect(items.length).toBeGreaterThanOrEqual(3);
   for (const item of items) answers.set(item.question, item.answer);
 });
@@ -45,7 +46,7 @@ async function openSocket(): Promise<Socket<ServerToClientEvents>> {
   return socket;
 }
 
-const getRun = async (id: number): Promise<EvalRun> => EvalRunDetailResponseSchema.parse((await cora.get(`/api/eval-runs/${id}`)).body).run;
+const getRun = async (id: number): Promise<EvalRun> => (await cora.call(evalApi.get, { params: { id } })).run;
 
 describe('evaluation runs with the batch box ticked', () => {
   it('send one batch, show submitted / in progress / downloading, and store every answer at the batch price', async () => {
@@ -58,9 +59,7 @@ describe('evaluation runs with the batch box ticked', () => {
     });
     try {
       const created = fake.batches.created();
-      const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true });
-      expect(res.status).toBe(201);
-      const { run } = EvalRunResponseSchema.parse(res.body);
+      const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true } });
       expect(run.batch).toBe(true);
       await expect.poll(async () => (await getRun(run.id)).status, { timeout: 30_000 }).toBe('done');
       const done = await getRun(run.id);
@@ -71,7 +70,7 @@ describe('evaluation runs with the batch box ticked', () => {
       await expect.poll(() => seen.at(-1)).toBe(`done ${n}/${n}`);
       expect(seen).toEqual(expect.arrayContaining([`submitted 0/${n}`, `in_progress ${Math.floor(n / 3)}/${n}`, `downloading ${n}/${n}`]));
 
-      const results = EvalResultsResponseSchema.parse((await cora.get(`/api/eval-runs/${run.id}/results?page_size=100`)).body).results;
+      const results = (await cora.call(evalApi.results, { params: { id: run.id }, query: { page_size: 100 } })).results;
       for (const result of results) expect(result.prediction).toBe(items.find((item) => item.id === result.id)?.answer);
       const calls = listLlmCalls(db(), { evalRunId: run.id });
       expect(calls).toHaveLength(n);
@@ -91,7 +90,7 @@ describe('evaluation runs with the batch box ticked', () => {
     fake.batches.configure({ pollsToComplete: 1_000_000 });
     const { evalExecutor } = server.server;
     const created = fake.batches.created();
-    const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true })).body);
+    const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true } });
     await expect.poll(async () => (await getRun(run.id)).batch_progress?.state, { timeout: 30_000 }).toBe('in_progress');
     expect(fake.batches.created()).toBe(created + 1);
     // The server goes away while it waits; its process is then gone (a pid that has exited).
@@ -110,16 +109,16 @@ describe('evaluation runs with the batch box ticked', () => {
 
   it('cancelling a batch run cancels its batch at the provider', async () => {
     fake.batches.configure({ pollsToComplete: 1_000_000 });
-    const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true })).body);
+    const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', mode: 'no_image', batch: true } });
     await expect.poll(async () => (await getRun(run.id)).batch_progress?.state, { timeout: 30_000 }).toBe('in_progress');
-    const cancelled = EvalRunResponseSchema.parse((await cora.post(`/api/eval-runs/${run.id}/cancel`)).body).run;
+    const cancelled = (await cora.call(evalApi.cancel, { params: { id: run.id } })).run;
     expect(cancelled.status).toBe('cancelled');
     await expect.poll(async () => (await getRun(run.id)).batch_progress?.state).toBe('cancelled');
     expect(fake.requests.some((r) => r.method === 'POST' && /^\/v1\/batches\/[^/]+\/cancel$/.test(r.path))).toBe(true);
   });
 
   it('refuses the batch box for the factual baseline, naming the field', async () => {
-    const res = await cora.post('/api/eval-runs', { engine: 'factual-baseline', mode: 'hqa', batch: true });
+    const res = await cora.send(evalApi.create, { body: { engine: 'factual-baseline', mode: 'hqa', batch: true } });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('batch');
   });

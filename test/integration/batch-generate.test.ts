@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAndMigrate } from '../../db/database';
-import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { GenerateReportSchema, RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { SettingsSchema } from '../../shared/settings';
 import { getRun, listRunErrors } from '../../server/generation/run-queries';
 import { callCost } from '../../server/llm/cost';
@@ -315,10 +315,10 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
 describe('batch runs on the server (the Runs page\'s Batch box)', () => {
   let server: TestServer;
   let cora: TestClient;
-  const runOf = async (id: number) => RunDetailResponseSchema.parse((await cora.get(`/api/runs/${id}`)).body).run;
+  const runOf = async (id: number) => (await cora.call(runsApi.get, { params: { id } })).run;
   // Lowest ids: the generated demo charts, which all have tables (the demo's image-only chart is a vertical bar too).
   const start = async () => {
-    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'vertical_bar', items: 2, order: 'id', proposal_batches: 1, batch: true });
+    const res = await cora.send(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'both', chart_type: 'vertical_bar', items: 2, order: 'id', proposal_batches: 1, batch: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return RunResponseSchema.parse(res.body).run;
   };
@@ -334,7 +334,7 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
   });
 
   it('refuses the batch box for the offline engine, naming the field', async () => {
-    const res = await cora.post('/api/runs', { engine: 'offline', batch: true });
+    const res = await cora.send(runsApi.create, { body: { engine: 'offline', batch: true } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { field: 'batch' } });
   });
@@ -361,11 +361,9 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     expect(importFolder(server.server.ctx.db, MULTICHARTQA_DATA, { format: 'multichartqa' }).report.errors).toEqual([]);
     fake.batches.configure({ pollsToComplete: 1 });
     const created = fake.batches.created();
-    const res = await cora.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split: 'multichartqa', items: 2, order: 'id', batch: true });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await cora.call(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split: 'multichartqa', items: 2, order: 'id', batch: true } });
     await expect.poll(async () => (await runOf(run.id)).status, { timeout: 30_000 }).toBe('done');
-    const detail = RunDetailResponseSchema.parse((await cora.get(`/api/runs/${run.id}`)).body);
+    const detail = await cora.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run).toMatchObject({ items_created: 0, tasks_failed: 2 });
     expect(detail.errors.map((e) => e.error)).toEqual([
       expect.stringMatching(/^chart multichartqa\/.+ has no data table \(image only\): no item can be verified on it yet$/),
@@ -378,7 +376,7 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     fake.batches.configure({ pollsToComplete: 1_000_000 });
     const run = await start();
     await expect.poll(async () => (await runOf(run.id)).batch_progress?.state, { timeout: 30_000 }).toBe('in_progress');
-    const cancelled = RunResponseSchema.parse((await cora.post(`/api/runs/${run.id}/cancel`)).body).run;
+    const cancelled = (await cora.call(runsApi.cancel, { params: { id: run.id } })).run;
     expect(cancelled.status).toBe('cancelled');
     await expect.poll(async () => (await runOf(run.id)).batch_progress?.state).toBe('cancelled');
     const batchId = fake.batches.lines.at(-1)?.batch_id;

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ItemCommentsResponseSchema, ItemEditsResponseSchema } from '../../shared/api/item-discussion';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { ReflectionListResponseSchema } from '../../shared/api/reflection';
-import { NextResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest, type SubmitReviewResponse } from '../../shared/api/review';
+import { itemDiscussionApi } from '../../shared/api/item-discussion';
+import { ItemDetailResponseSchema, ItemListResponseSchema, itemsApi } from '../../shared/api/items';
+import { reflectionApi } from '../../shared/api/reflection';
+import { reviewApi, type ReviewTask, type SubmitReviewRequest, type SubmitReviewResponse, SubmitReviewResponseSchema, UndoResponseSchema } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { ServerEventSchemas } from '../../shared/events';
 import { putSettings } from '../../server/settings/settings-queries';
 import { buildItem } from '../support/factories';
-import { TestClient } from '../support/http-client';
+import { searchQuery, TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
 import { signedIn } from '../support/signed-in-users';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { goldApi } from '../../shared/api/gold';
 
 /**
  * Blind means blind (issue 33, point 1): while an item's outcome rests on other reviewers'
@@ -75,39 +76,37 @@ function freshItems(count: number): number[] {
 }
 
 async function claim(client: TestClient): Promise<ReviewTask> {
-  const res = await client.post('/api/review/next', {});
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const { task } = NextResponseSchema.parse(res.body);
+  const { task } = await client.call(reviewApi.next, { body: {} });
   if (!task) throw new Error('the queue is empty');
   return task;
 }
 
 async function submit(client: TestClient, itemId: number, review: SubmitReviewRequest): Promise<SubmitReviewResponse> {
-  const res = await client.post(`/api/review/items/${itemId}`, review);
+  const res = await client.send(reviewApi.submit, { params: { id: itemId }, body: review });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return SubmitReviewResponseSchema.parse(res.body);
 }
 
 /** The item as `client` is shown it on its page. */
 async function itemAs(client: TestClient, itemId: number) {
-  const res = await client.get(`/api/items/${itemId}`);
+  const res = await client.send(itemsApi.get, { params: { id: itemId } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ItemDetailResponseSchema.parse(res.body).item;
 }
 
 /** The ids `client` finds in the Items list under `query`. */
 async function listedAs(client: TestClient, query: string): Promise<number[]> {
-  const res = await client.get(`/api/items?${query}&page_size=100`);
+  const res = await client.send(itemsApi.list, { query: { ...searchQuery(query), page_size: 100 } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ItemListResponseSchema.parse(res.body).items.map((item) => item.id);
 }
 
 async function feedbackItemsAs(client: TestClient): Promise<number[]> {
-  return ReflectionListResponseSchema.parse((await client.get(`/api/reflection/proposals/${seedProposal}`)).body).feedback.map((entry) => entry.item_id);
+  return (await client.call(reflectionApi.list, { params: { id: seedProposal } })).feedback.map((entry) => entry.item_id);
 }
 
 async function commentsAs(client: TestClient, itemId: number): Promise<string[]> {
-  return ItemCommentsResponseSchema.parse((await client.get(`/api/items/${itemId}/comments`)).body).comments.map((comment) => comment.body);
+  return (await client.call(itemDiscussionApi.comments, { params: { id: itemId } })).comments.map((comment) => comment.body);
 }
 
 async function socketOf(client: TestClient): Promise<TestSocket> {
@@ -130,7 +129,7 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
     expect(first.item_status).toBe('submitted');
     expect(first.undo_until).not.toBeNull();
     // The item still waits on a second review: the first reviewer may take theirs back.
-    const undone = await ann.post(`/api/review/reviews/${first.review_id}/undo`);
+    const undone = await ann.send(reviewApi.undo, { params: { id: first.review_id } });
     expect(undone.status, JSON.stringify(undone.body)).toBe(200);
     expect(UndoResponseSchema.parse(undone.body).task.item.id).toBe(item);
     const annReview = await submit(ann, item, acceptReview());
@@ -145,7 +144,7 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
       [ben, benReview],
       [ann, annReview],
     ] as const) {
-      const refused = await client.post(`/api/review/reviews/${review.review_id}/undo`);
+      const refused = await client.send(reviewApi.undo, { params: { id: review.review_id } });
       expect(refused.status).toBe(409);
       const { message } = ErrorBodySchema.parse(refused.body).error;
       expect(message).toMatch(CANNOT_UNDO);
@@ -171,7 +170,7 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
 
     // The adjudication reaches them the same way.
     const adjudicated = nextEvent(coraSocket, 'item.decided', (p) => ServerEventSchemas['item.decided'].parse(p).status === 'accepted');
-    expect((await cora.post(`/api/review/items/${item}/adjudicate`, { decision: 'accept', final_answer: '2' })).status).toBe(200);
+    expect((await cora.send(reviewApi.adjudicate, { params: { id: item }, body: { decision: 'accept', final_answer: '2' } })).status).toBe(200);
     await adjudicated;
     await expect.poll(() => decidedStatuses(seen.cid, item).at(-1)).toBe('accepted');
     await expect.poll(() => decidedStatuses(seen.ann, item)).toHaveLength(3);
@@ -184,9 +183,9 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
     await claim(ann);
     const annReview = await submit(ann, item, acceptReview({ feedback: 'Ann: the answer holds.' }));
     await claim(ben);
-    expect((await ben.post(`/api/items/${item}/comments`, { body: 'Ben: the layout breaks.' })).status).toBe(201);
+    expect((await ben.send(itemDiscussionApi.postComment, { params: { id: item }, body: { body: 'Ben: the layout breaks.' } })).status).toBe(201);
     await submit(ben, item, rejectReview('Ben: the layout breaks, so I reject.'));
-    expect((await cora.post(`/api/review/items/${item}/adjudicate`, { decision: 'accept', final_answer: '2' })).status).toBe(200);
+    expect((await cora.send(reviewApi.adjudicate, { params: { id: item }, body: { decision: 'accept', final_answer: '2' } })).status).toBe(200);
     expect(statusOf(item)).toBe('accepted');
 
     for (const reviewer of [ann, ben]) {
@@ -212,13 +211,13 @@ describe('k = 2: the reviewers of an item learn nothing of its outcome', () => {
     expect(await commentsAs(ben, item)).toContain('Ben: the layout breaks.');
 
     // A curator's edit of the decided item names its status and the answer it had: not to its reviewers.
-    expect((await cora.request('PATCH', `/api/items/${item}`, { answer: '3', reason: 'The adjudicated answer was off by one.' })).status).toBe(200);
-    const editsAs = async (client: TestClient) => ItemEditsResponseSchema.parse((await client.get(`/api/items/${item}/edits`)).body).edits;
+    expect((await cora.send(itemDiscussionApi.edit, { params: { id: item }, body: { answer: '3', reason: 'The adjudicated answer was off by one.' } })).status).toBe(200);
+    const editsAs = async (client: TestClient) => (await client.call(itemDiscussionApi.edits, { params: { id: item } })).edits;
     expect(await editsAs(ann)).toEqual([]);
     expect(await editsAs(cid)).toMatchObject([{ status_at_edit: 'accepted' }]);
 
     // Nor does an undo tell her that it went to adjudication.
-    const refused = await ann.post(`/api/review/reviews/${annReview.review_id}/undo`);
+    const refused = await ann.send(reviewApi.undo, { params: { id: annReview.review_id } });
     expect(refused.status).toBe(409);
     expect(ErrorBodySchema.parse(refused.body).error.message).toMatch(CANNOT_UNDO);
   });
@@ -230,10 +229,10 @@ describe('gold items look like any other item to reviewers', () => {
     putSettings(db(), { reviews_per_item: 1 });
     const [item] = freshItems(1) as [number];
     expect((await claim(ann)).item.id).toBe(item);
-    expect((await ann.post(`/api/items/${item}/comments`, { body: 'Ann: answer checked, layout fine.' })).status).toBe(201);
+    expect((await ann.send(itemDiscussionApi.postComment, { params: { id: item }, body: { body: 'Ann: answer checked, layout fine.' } })).status).toBe(201);
     await submit(ann, item, acceptReview({ feedback: 'Ann: fine.' }));
     db().exec('DELETE FROM gold_items');
-    expect((await cora.request('PUT', `/api/items/${item}/gold`)).status).toBe(200);
+    expect((await cora.send(goldApi.mark, { params: { id: item } })).status).toBe(200);
     db().exec("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
     putSettings(db(), { gold_share: 1 });
     return item;
@@ -259,7 +258,7 @@ describe('gold items look like any other item to reviewers', () => {
     // A reviewer's comment on a gold item is pushed to curators only, as one on an item in review is.
     const benComments = recordEvents(benSocket, 'comment.created');
     const coraComment = nextEvent(coraSocket, 'comment.created', (p) => (p as { comment: { body: string } }).comment.body === 'Ann: still fine.');
-    expect((await ann.post(`/api/items/${gold}/comments`, { body: 'Ann: still fine.' })).status).toBe(201);
+    expect((await ann.send(itemDiscussionApi.postComment, { params: { id: gold }, body: { body: 'Ann: still fine.' } })).status).toBe(201);
     await coraComment;
 
     const task = await claim(ben);
@@ -294,7 +293,7 @@ describe('gold items look like any other item to reviewers', () => {
     expect((await submit(ben, regular, acceptReview())).review_id).toBe(result.review_id + 1);
 
     // Undone within its window, as a regular k = 1 review: the item is his task again.
-    const undone = await ben.post(`/api/review/reviews/${result.review_id}/undo`);
+    const undone = await ben.send(reviewApi.undo, { params: { id: result.review_id } });
     expect(undone.status, JSON.stringify(undone.body)).toBe(200);
     expect(UndoResponseSchema.parse(undone.body).task.item).toMatchObject({ id: gold, status: 'in_review' });
     expect(statusOf(gold)).toBe('accepted');
@@ -307,7 +306,7 @@ describe('gold items look like any other item to reviewers', () => {
     const result = await submit(dee, gold, rejectReview());
     expect(result).toEqual({ review_id: result.review_id, item_status: 'submitted', undo_until: null });
     expect(await itemAs(dee, gold)).toMatchObject({ status: 'in_review', final_answer: null });
-    const refused = await dee.post(`/api/review/reviews/${result.review_id}/undo`);
+    const refused = await dee.send(reviewApi.undo, { params: { id: result.review_id } });
     expect(refused.status).toBe(409);
     expect(ErrorBodySchema.parse(refused.body).error.message).toMatch(CANNOT_UNDO);
     expect(db().prepare('SELECT COUNT(*) AS n FROM gold_reviews WHERE id = ?').get(result.review_id)).toEqual({ n: 1 });

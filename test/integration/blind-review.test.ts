@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemListResponseSchema } from '../../shared/api/items';
-import { ReflectionListResponseSchema } from '../../shared/api/reflection';
-import { ItemHistoryResponseSchema, NextResponseSchema } from '../../shared/api/review';
+import { itemsApi } from '../../shared/api/items';
+import { reflectionApi, ReflectionListResponseSchema } from '../../shared/api/reflection';
+import { reviewApi } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { ServerEventSchemas } from '../../shared/events';
 import { putSettings } from '../../server/settings/settings-queries';
@@ -54,9 +54,9 @@ afterAll(async () => {
 
 /** The caller claims the next item of the proposal (but the excluded ones) and reviews it. */
 async function claimAndReview(client: TestClient, body: ReturnType<typeof acceptReview>, proposalId: number, exclude: number[] = []): Promise<number> {
-  const task = NextResponseSchema.parse((await client.post('/api/review/next', { proposal_id: proposalId, exclude_item_ids: exclude })).body).task;
+  const task = (await client.call(reviewApi.next, { body: { proposal_id: proposalId, exclude_item_ids: exclude } })).task;
   if (!task) throw new Error('the queue is empty');
-  const res = await client.post(`/api/review/items/${task.item.id}`, body);
+  const res = await client.send(reviewApi.submit, { params: { id: task.item.id }, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return task.item.id;
 }
@@ -72,11 +72,11 @@ describe('routes, while an item is in review', () => {
       .get() as { proposal_id: number });
     // One item of the proposal rejected by ann and ben, reflected on, then sent back to review by a curator.
     requeued = await claimAndReview(ann, rejectReview(`${ANN_SECRET}, and the slices no longer sum to 100.`), proposalId);
-    const task = NextResponseSchema.parse((await ben.post('/api/review/next', { proposal_id: proposalId })).body).task;
+    const task = (await ben.call(reviewApi.next, { body: { proposal_id: proposalId } })).task;
     expect(task?.item.id).toBe(requeued);
-    expect((await ben.post(`/api/review/items/${requeued}`, rejectReview('Ben agrees: the slices do not sum to 100.'))).status).toBe(201);
-    expect((await curator.post(`/api/reflection/proposals/${proposalId}`)).status).toBe(201);
-    expect((await curator.post('/api/review/requeue', { item_ids: [requeued] })).body).toEqual({ requeued: 1 });
+    expect((await ben.send(reviewApi.submit, { params: { id: requeued }, body: rejectReview('Ben agrees: the slices do not sum to 100.') })).status).toBe(201);
+    expect((await curator.send(reflectionApi.reflect, { params: { id: proposalId } })).status).toBe(201);
+    expect((await curator.send(reviewApi.requeue, { body: { item_ids: [requeued] } })).body).toEqual({ requeued: 1 });
     // Another item of it: ann's review stands, the item waits for a second one.
     open = await claimAndReview(ann, acceptReview({ corrected_answer: '4711', feedback: ANN_SECRET }), proposalId, [requeued]);
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(open)).toEqual({ status: 'in_review' });
@@ -84,41 +84,41 @@ describe('routes, while an item is in review', () => {
   });
 
   it('a second reviewer finds none of its reviews on the proposal page (feedback or reflections); a curator finds the reflection whole', async () => {
-    const seenByCid = (await cid.get(`/api/reflection/proposals/${proposalId}`)).body;
+    const seenByCid = (await cid.send(reflectionApi.list, { params: { id: proposalId } })).body;
     expect(JSON.stringify(seenByCid)).not.toContain('Ann thinks');
     const listed = ReflectionListResponseSchema.parse(seenByCid);
     expect(listed.reflections).toHaveLength(1);
     expect(listed.reflections[0]).toMatchObject({ feedback: [], addressed: null });
 
-    const seenByCurator = ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${proposalId}`)).body);
+    const seenByCurator = await curator.call(reflectionApi.list, { params: { id: proposalId } });
     expect(seenByCurator.reflections[0]?.feedback.map((f) => f.item_id)).toEqual([requeued, requeued]);
     expect(JSON.stringify(seenByCurator.reflections[0])).toContain('Ann thinks');
     expect(seenByCurator.reflections[0]?.addressed).not.toBeNull();
   });
 
   it('a reviewer may list only the items they reviewed themselves; curators any reviewer’s', async () => {
-    const other = await ben.get(`/api/items?reviewer_id=${userId('ann')}`);
+    const other = await ben.send(itemsApi.list, { query: { reviewer_id: userId('ann') } });
     expect(other.status).toBe(403);
     expect(ErrorBodySchema.parse(other.body).error).toMatchObject({ code: 'forbidden', field: 'query.reviewer_id' });
-    const own = ItemListResponseSchema.parse((await ann.get(`/api/items?reviewer_id=${userId('ann')}`)).body);
+    const own = await ann.call(itemsApi.list, { query: { reviewer_id: userId('ann') } });
     expect(own.items.map((i) => i.id)).toContain(open);
-    const byCurator = ItemListResponseSchema.parse((await curator.get(`/api/items?reviewer_id=${userId('ann')}`)).body);
+    const byCurator = await curator.call(itemsApi.list, { query: { reviewer_id: userId('ann') } });
     expect(byCurator.items.map((i) => i.id)).toEqual(expect.arrayContaining([open, requeued]));
   });
 
   it('the item page carries no review to a second reviewer, and its history is for curators', async () => {
     for (const id of [open, requeued]) {
-      const detail = await ben.get(`/api/items/${id}`);
+      const detail = await ben.send(itemsApi.get, { params: { id } });
       expect(detail.status).toBe(200);
       expect(JSON.stringify(detail.body)).not.toMatch(/Ann thinks|4711/);
-      expect((await ben.get(`/api/review/items/${id}/history`)).status).toBe(403);
+      expect((await ben.send(reviewApi.history, { params: { id } })).status).toBe(403);
     }
-    const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${open}/history`)).body);
+    const history = await curator.call(reviewApi.history, { params: { id: open } });
     expect(history.reviews).toMatchObject([{ reviewer: 'ann', feedback: ANN_SECRET, corrected_answer: '4711' }]);
   });
 
   it('the second reviewer’s task is blind too: only the answer ann proposed, anonymous and checked, so that it can be agreed on', async () => {
-    const task = NextResponseSchema.parse((await ben.post('/api/review/next', { proposal_id: proposalId })).body).task;
+    const task = (await ben.call(reviewApi.next, { body: { proposal_id: proposalId } })).task;
     expect(task?.item.id).toBe(open);
     expect(task?.proposed_answers).toEqual([
       { answer: '4711', answer_type: 'integer', recomputed_answer: task?.item.verifier.recomputed_answer ?? null, matches_recomputed: false, is_factual_label: false },
@@ -126,7 +126,7 @@ describe('routes, while an item is in review', () => {
     const { proposed_answers: _proposed, ...rest } = task ?? {};
     expect(JSON.stringify(rest)).not.toMatch(/Ann thinks|4711|"reviewer|decision/);
     expect(JSON.stringify(task)).not.toMatch(/Ann thinks|"reviewer|decision/);
-    expect((await ben.post(`/api/review/leases/${open}/release`)).status).toBe(200);
+    expect((await ben.send(reviewApi.release, { params: { id: open } })).status).toBe(200);
   });
 });
 
@@ -149,7 +149,7 @@ describe('socket payloads', () => {
     };
     const curatorSawPresence = nextEvent(curatorSocket, 'presence.changed', presenceOfAll);
 
-    const task = NextResponseSchema.parse((await ann.post('/api/review/next', {})).body).task;
+    const task = (await ann.call(reviewApi.next, { body: {} })).task;
     expect(task).not.toBeNull();
     expect(await curatorSawClaim).toEqual({ item_id: task?.item.id, reviewer_id: userId('ann') });
     const presence = ServerEventSchemas['presence.changed'].parse(await curatorSawPresence);
@@ -164,6 +164,6 @@ describe('socket payloads', () => {
     }
     expect(JSON.stringify(benPresence)).not.toMatch(/ann|cora|ben/);
     expect(ServerEventSchemas['presence.changed'].parse(benPresence.at(-1)).online).toBe(3);
-    expect((await ann.post(`/api/review/leases/${task?.item.id}/release`)).status).toBe(200);
+    expect((await ann.send(reviewApi.release, { params: { id: task?.item.id } })).status).toBe(200);
   });
 });

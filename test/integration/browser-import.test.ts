@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
-import { ImportProgressSchema, ImportUploadResultSchema, SplitDeletedSchema, SplitSummarySchema, type ImportProgress } from '../../shared/api/splits';
+import { type ImportProgress, ImportProgressSchema, ImportUploadResultSchema, SplitDeletedSchema, splitsApi, SplitSummarySchema } from '../../shared/api/splits';
 import { ErrorBodySchema } from '../../shared/errors';
 import { eligibleQaIds } from '../../server/generation/run-queries';
 import { importFolder } from '../../server/import/import-folder';
@@ -17,6 +17,7 @@ import { connectAs, recordEvents, type TestSocket } from '../support/socket-clie
 import { startTestServer, type TestServer } from '../support/test-server';
 import { renameEntry, zipFolder } from '../support/zip-folder';
 import { uploadZip } from '../support/upload-zip';
+import { reviewApi } from '../../shared/api/review';
 
 let server: TestServer;
 let curator: SignedInUser;
@@ -112,12 +113,12 @@ describe('importing a split uploaded as a zip', () => {
   });
 
   it('refuses a zip-slip entry by name and unpacks nothing of that zip', async () => {
-    const before = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
+    const before = SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body);
     const zip = renameEntry(await zipFolder(CHARTQA_SAMPLE, { top: 'slip', extra: { 'zz/evil.csv': 'x,y\n1,2\n' } }), 'zz/evil.csv', '../evil.csv');
     const res = await upload(curator.client, zip, { filename: 'slip.zip' });
     expect(res.status).toBe(400);
     expect(ErrorBodySchema.parse(res.body).error.message).toContain('../evil.csv');
-    expect(SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body)).toEqual(before);
+    expect(SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body)).toEqual(before);
   });
 
   it('refuses a zip that unpacks past the limit (a bomb) before writing it', async () => {
@@ -156,7 +157,7 @@ describe('importing a split uploaded as a zip', () => {
     expect(cli.qas_imported).toBeGreaterThan(0);
     expect(report).toMatchObject({ split: 'named-in-form', charts_imported: cli.charts_imported, qas_imported: cli.qas_imported, errors: [] });
     expect(report.warnings).toBeUndefined();
-    const listed = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body).find((split) => split.name === 'named-in-form');
+    const listed = SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body).find((split) => split.name === 'named-in-form');
     expect(listed).toMatchObject({ charts: cli.charts_imported, questions: cli.qas_imported });
   });
 
@@ -184,15 +185,15 @@ describe('importing a split uploaded as a zip', () => {
     const imported = ImportUploadResultSchema.parse((await upload(curator.client, zip, { filename: 'wrong-zip.zip' })).body).report;
     expect(imported).toMatchObject({ split: 'wrong-zip', qas_imported: 0 });
     const listed = () => SplitSummarySchema.array().parse(curatorSplits.body);
-    let curatorSplits = await curator.client.get('/api/splits');
+    let curatorSplits = await curator.client.send(splitsApi.list);
     expect(listed().find((split) => split.name === 'wrong-zip')).toMatchObject({ charts: imported.charts_imported, questions: 0, deletable: true });
 
     const seen = recordEvents(socket, 'split.deleted');
-    expect((await reviewer.client.request('DELETE', '/api/splits/wrong-zip')).status).toBe(403);
-    const res = await curator.client.request('DELETE', '/api/splits/wrong-zip');
+    expect((await reviewer.client.send(splitsApi.remove, { params: { name: 'wrong-zip' } })).status).toBe(403);
+    const res = await curator.client.send(splitsApi.remove, { params: { name: 'wrong-zip' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(SplitDeletedSchema.parse(res.body)).toEqual({ name: 'wrong-zip', charts: imported.charts_imported, questions: 0, groups: 0 });
-    curatorSplits = await curator.client.get('/api/splits');
+    curatorSplits = await curator.client.send(splitsApi.list);
     expect(listed().map((split) => split.name)).not.toContain('wrong-zip');
     expect(db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'wrong-zip'").get()).toEqual({ n: 0 });
     await expect.poll(() => seen).toEqual([{ name: 'wrong-zip' }]);
@@ -200,19 +201,19 @@ describe('importing a split uploaded as a zip', () => {
       by_someone: 1,
       details: JSON.stringify({ charts: imported.charts_imported, questions: 0, groups: 0 }),
     });
-    expect((await curator.client.request('DELETE', '/api/splits/wrong-zip')).status).toBe(404);
+    expect((await curator.client.send(splitsApi.remove, { params: { name: 'wrong-zip' } })).status).toBe(404);
 
     // A split items were made from stays: archive it instead.
     const qa = db.prepare("SELECT q.id FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = 'named-in-form' ORDER BY q.id LIMIT 1").get() as { id: number };
     buildItem(db, { qaId: qa.id });
-    curatorSplits = await curator.client.get('/api/splits');
+    curatorSplits = await curator.client.send(splitsApi.list);
     expect(listed().find((split) => split.name === 'named-in-form')?.deletable).toBe(false);
-    const refused = await curator.client.request('DELETE', '/api/splits/named-in-form');
+    const refused = await curator.client.send(splitsApi.remove, { params: { name: 'named-in-form' } });
     expect(refused.status).toBe(409);
     expect(ErrorBodySchema.parse(refused.body).error.message).toBe('split "named-in-form" cannot be deleted: work was made from it (1 item). Archive it instead: that keeps everything.');
     expect(db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'named-in-form'").get()).toEqual({ n: imported.charts_imported });
     // As the refusal says (and out of the review queue the next tests count).
-    expect((await curator.client.patch('/api/splits/named-in-form', { archived: true })).status).toBe(200);
+    expect((await curator.client.send(splitsApi.update, { params: { name: 'named-in-form' }, body: { archived: true } })).status).toBe(200);
   });
 
   it('refuses uploads from reviewers and bodies that are not zips', async () => {
@@ -233,17 +234,17 @@ describe('importing a split uploaded as a zip', () => {
 describe('splits: listed with counts, renamed, archived', () => {
   it('lists each split with its charts, questions and items; a rename changes the label only', async () => {
     const db = server.server.ctx.db;
-    const list = SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body);
+    const list = SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body);
     const test = list.find((s) => s.name === 'test');
     const counted = db.prepare("SELECT COUNT(DISTINCT c.id) AS charts, COUNT(q.id) AS questions FROM charts c LEFT JOIN factual_qas q ON q.chart_id = c.id WHERE c.split = 'test'").get() as { charts: number; questions: number };
     expect(test).toEqual({ name: 'test', label: null, archived_at: null, items: 0, deletable: true, ...counted });
 
-    const renamed = await curator.client.patch('/api/splits/test', { label: 'ChartQA test (sample)' });
+    const renamed = await curator.client.send(splitsApi.update, { params: { name: 'test' }, body: { label: 'ChartQA test (sample)' } });
     expect(renamed.status).toBe(200);
     expect(SplitSummarySchema.parse(renamed.body)).toMatchObject({ name: 'test', label: 'ChartQA test (sample)', charts: counted.charts });
     expect((db.prepare("SELECT COUNT(*) AS n FROM charts WHERE split = 'test'").get() as { n: number }).n).toBe(counted.charts);
-    expect((await reviewer.client.patch('/api/splits/test', { label: 'x' })).status).toBe(403);
-    expect((await curator.client.patch('/api/splits/no-such-split', { label: 'x' })).status).toBe(404);
+    expect((await reviewer.client.send(splitsApi.update, { params: { name: 'test' }, body: { label: 'x' } })).status).toBe(403);
+    expect((await curator.client.send(splitsApi.update, { params: { name: 'no-such-split' }, body: { label: 'x' } })).status).toBe(404);
   });
 
   it('archiving hides the split from run planning and the review queue, deleting nothing; unarchiving brings it back', async () => {
@@ -252,21 +253,21 @@ describe('splits: listed with counts, renamed, archived', () => {
     const itemId = buildItem(db, { qaId: qa.id });
     const planned = () => eligibleQaIds(db, { split: 'test', onlyNew: false }).length;
     const next = async (who: SignedInUser) => {
-      const res = await who.client.post('/api/review/next', {});
+      const res = await who.client.send(reviewApi.next, { body: {} });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return (res.body as { task: { item: { id: number } } | null }).task;
     };
     const plannedBefore = planned();
     expect(plannedBefore).toBeGreaterThan(0);
 
-    const archived = await curator.client.patch('/api/splits/test', { archived: true });
+    const archived = await curator.client.send(splitsApi.update, { params: { name: 'test' }, body: { archived: true } });
     expect(archived.status).toBe(200);
     expect(SplitSummarySchema.parse(archived.body).archived_at).not.toBeNull();
     expect(planned()).toBe(0);
     expect(await next(reviewer)).toBeNull();
-    expect(SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body).find((s) => s.name === 'test')).toMatchObject({ archived_at: expect.any(String), items: 1 });
+    expect(SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body).find((s) => s.name === 'test')).toMatchObject({ archived_at: expect.any(String), items: 1 });
 
-    await curator.client.patch('/api/splits/test', { archived: false });
+    await curator.client.send(splitsApi.update, { params: { name: 'test' }, body: { archived: false } });
     expect(planned()).toBe(plannedBefore);
     expect((await next(reviewer))?.item.id).toBe(itemId);
   });

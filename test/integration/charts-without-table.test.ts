@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChartDetailResponseSchema, ChartListResponseSchema } from '../../shared/api/charts';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { chartsApi } from '../../shared/api/charts';
+import { runsApi } from '../../shared/api/runs';
 import { importFolder } from '../../server/import/import-folder';
 import { buildChart, buildItem, buildQa } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { itemsApi } from '../../shared/api/items';
 
 /**
  * Charts imported from benchmarks that publish no tables: the API lists them as image only
@@ -31,12 +32,12 @@ afterAll(async () => {
 
 describe('charts without a table', () => {
   it('are listed and shown as image only, with "image missing" when the import found no image', async () => {
-    const list = ChartListResponseSchema.parse((await curator.get('/api/charts?split=multichartqa&page_size=100')).body);
+    const list = await curator.call(chartsApi.list, { query: { split: 'multichartqa', page_size: 100 } });
     expect(list.total).toBeGreaterThan(0);
     for (const chart of list.charts) expect(chart).toMatchObject({ table_source: null, table_confirmed: false, has_image: true, image_missing: false });
     const [first] = list.charts;
     if (!first) throw new Error('no chart');
-    const detail = ChartDetailResponseSchema.parse((await curator.get(`/api/charts/${first.id}`)).body);
+    const detail = await curator.call(chartsApi.get, { params: { id: first.id } });
     expect(detail.chart.data_table).toBeNull();
     expect(detail.qas.length).toBeGreaterThan(0);
     // The questions come with their kind, group and the benchmark's fields, parsed at the query boundary.
@@ -47,7 +48,7 @@ describe('charts without a table', () => {
     }
     // A hand-written item needs a table to be verified on: refused by the field, naming the chart.
     const [qa] = detail.qas;
-    const written = await curator.post('/api/items', { qa_id: qa?.id, assumption: 'Suppose x.', question: 'Suppose x. What?', rationale: 'r', edit: null, program: '1', answer: '1', answer_type: 'integer', affects_answer: false });
+    const written = await curator.send(itemsApi.create, { body: { qa_id: qa?.id, assumption: 'Suppose x.', question: 'Suppose x. What?', rationale: 'r', edit: null, program: '1', answer: '1', answer_type: 'integer', affects_answer: false } });
     expect(written.status).toBe(400);
     expect(JSON.stringify(written.body)).toContain(`body.qa_id: chart multichartqa/${first.imgname} has no data table (image only)`);
     const image = await fetch(`${server.url}/api/charts/${first.id}/image`, { headers: { cookie: curator.cookie } });
@@ -57,18 +58,18 @@ describe('charts without a table', () => {
     // A chart whose image the import did not find: nothing to draw it from either.
     const db = server.server.ctx.db;
     db.prepare('DELETE FROM chart_images WHERE chart_id = ?').run(first.id);
-    const missing = ChartDetailResponseSchema.parse((await curator.get(`/api/charts/${first.id}`)).body).chart;
+    const missing = (await curator.call(chartsApi.get, { params: { id: first.id } })).chart;
     expect(missing).toMatchObject({ image_missing: true, has_image: false });
-    const gone = await curator.get(`/api/charts/${first.id}/image`);
+    const gone = await curator.send(chartsApi.image, { params: { id: first.id } });
     expect(gone.status).toBe(404);
     expect(JSON.stringify(gone.body)).toContain('image missing');
   });
 
   it('get no items from the offline engine, which says so for each task; a chart with a confirmed table still gets them', async () => {
     const db = server.server.ctx.db;
-    const run = RunResponseSchema.parse((await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: 'multichartqa', items: 3, order: 'id' })).body).run;
+    const run = (await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: 'multichartqa', items: 3, order: 'id' } })).run;
     await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run).toMatchObject({ status: 'done', items_created: 0, items_failed: 3 });
     expect(detail.errors).toHaveLength(3);
     for (const error of detail.errors) expect(error.error).toMatch(/^chart multichartqa\/.+ has no data table \(image only\): the offline engine makes no items for it$/);
@@ -76,9 +77,9 @@ describe('charts without a table', () => {
     // The same question on a chart with an imported (confirmed) table is made into an item.
     const chartId = buildChart(db, { split: 'with-table' });
     buildQa(db, { chartId, query: 'What is the Sales in 2020?', label: '20' });
-    const tabled = RunResponseSchema.parse((await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: 'with-table', items: 1, order: 'id' })).body).run;
+    const tabled = (await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: 'with-table', items: 1, order: 'id' } })).run;
     await server.server.executor.start(tabled.id);
-    const done = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${tabled.id}`)).body);
+    const done = await curator.call(runsApi.get, { params: { id: tabled.id } });
     expect(done.run.items_created + done.run.items_failed).toBe(1);
     expect(done.errors.map((e) => e.error).join('\n')).not.toContain('data table');
 
@@ -86,9 +87,9 @@ describe('charts without a table', () => {
     const extracted = buildChart(db, { split: 'extracted' });
     db.prepare("UPDATE charts SET table_source = 'extracted', table_confirmed = 0 WHERE id = ?").run(extracted);
     buildQa(db, { chartId: extracted, query: 'What is the Sales in 2019?', label: '10' });
-    const unconfirmed = RunResponseSchema.parse((await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: 'extracted', items: 1, order: 'id' })).body).run;
+    const unconfirmed = (await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: 'extracted', items: 1, order: 'id' } })).run;
     await server.server.executor.start(unconfirmed.id);
-    const refused = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${unconfirmed.id}`)).body);
+    const refused = await curator.call(runsApi.get, { params: { id: unconfirmed.id } });
     expect(refused.run).toMatchObject({ items_created: 0, items_failed: 1 });
     expect(refused.errors.map((e) => e.error)).toEqual([expect.stringMatching(/^chart extracted\/.+ has no confirmed data table: the offline engine makes no items for it$/)]);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimSql, findNextClaim, nowIso } from '../../server/review/review-queries';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { buildGold, buildUser, setItemStatus } from '../support/factories';
 
 /**
  * The claim statement's plan, step by step: each walks what is small or ordered, never all the
@@ -22,11 +23,11 @@ const input = (gold: 'off' | 'drawn' | 'drained') => ({ reviewerId: 1, now: nowI
 const plan = (sql: string) => (db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ me: 1, now: nowIso(), k: 1, exclude: '[]' }) as { detail: string }[]).map((row) => row.detail);
 
 describe('the claim statement', () => {
-  it('draws gold from the gold items, not by walking every accepted item', () => {
+  it('draws gold from the gold items, not by walking every accepted item', async () => {
     // Accepted items outnumber gold ones in any grown benchmark: accept all the items, mark one gold.
-    db().prepare("UPDATE hqa_items SET status = 'accepted'").run();
+    setItemStatus(db(), 'accepted');
     const [first] = db().prepare('SELECT id FROM hqa_items ORDER BY id LIMIT 1').all() as { id: number }[];
-    db().prepare('INSERT INTO gold_items (item_id, rationality, correctness, layout) VALUES (?, 1, 1, 1)').run(first?.id);
+    buildGold(db(), { itemId: first?.id ?? 0, markedBy: (await buildUser(db(), { role: 'curator' })).id });
     for (const gold of ['drawn', 'drained'] as const) {
       const steps = plan(claimSql(input(gold)));
       expect(steps).toContain('SCAN g');

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
+import { ItemDetailResponseSchema, itemsApi } from '../../shared/api/items';
 import {
-  AdjudicationListResponseSchema,
-  ItemHistoryResponseSchema,
-  NextResponseSchema,
-  SubmitReviewResponseSchema,
+  reviewApi,
   type ReviewTask,
   type SubmitReviewRequest,
+  SubmitReviewResponseSchema,
 } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { putSettings } from '../../server/settings/settings-queries';
@@ -65,13 +63,13 @@ const correcting = (answer: string): SubmitReviewRequest =>
   acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'the answer is off' } }, corrected_answer: answer });
 
 async function claim(client: TestClient): Promise<ReviewTask> {
-  const { task } = NextResponseSchema.parse((await client.post('/api/review/next', {})).body);
+  const { task } = await client.call(reviewApi.next, { body: {} });
   if (!task) throw new Error('the queue is empty');
   return task;
 }
 
 async function submit(client: TestClient, itemId: number, review: SubmitReviewRequest) {
-  const res = await client.post(`/api/review/items/${itemId}`, review);
+  const res = await client.send(reviewApi.submit, { params: { id: itemId }, body: review });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return SubmitReviewResponseSchema.parse(res.body);
 }
@@ -92,7 +90,7 @@ describe('a corrected answer is checked like an item’s answer', () => {
     const item = buildItem(db(), { qaId, draft: ITEM });
     expect((await claim(ann)).item.id).toBe(item);
     for (const wrong of ['not a number at all', 'Yes', '241 million']) {
-      const refused = await ann.post(`/api/review/items/${item}`, correcting(wrong));
+      const refused = await ann.send(reviewApi.submit, { params: { id: item }, body: correcting(wrong) });
       expect(refused.status).toBe(400);
       const { error } = ErrorBodySchema.parse(refused.body);
       expect(error.field).toBe('body.corrected_answer');
@@ -107,7 +105,7 @@ describe('a corrected answer is checked like an item’s answer', () => {
 
   it('refuses an adjudicator’s final answer of the wrong type too', async () => {
     const item = await reviewedByBoth(correcting('241'), correcting('242'));
-    const refused = await cora.post(`/api/review/items/${item}/adjudicate`, { decision: 'accept', final_answer: 'not a number at all' });
+    const refused = await cora.send(reviewApi.adjudicate, { params: { id: item }, body: { decision: 'accept', final_answer: 'not a number at all' } });
     expect(refused.status).toBe(400);
     expect(ErrorBodySchema.parse(refused.body).error.field).toBe('body.final_answer');
     expect(row(item).status).toBe('needs_adjudication');
@@ -120,7 +118,7 @@ describe('a corrected answer is checked like an item’s answer', () => {
     const task = await claim(ben);
     expect(task.item.id).toBe(item);
     expect(task.proposed_answers).toEqual([{ answer: '241.0', answer_type: 'decimal', recomputed_answer: '241', matches_recomputed: true, is_factual_label: factualLabel === '241' }]);
-    expect((await ben.post(`/api/review/leases/${item}/release`)).status).toBe(200);
+    expect((await ben.send(reviewApi.release, { params: { id: item } })).status).toBe(200);
   });
 });
 
@@ -128,14 +126,14 @@ describe('a corrected answer becomes the item’s answer only by agreement', () 
   it('two accepting reviewers giving the same correction: accepted with it', async () => {
     const item = await reviewedByBoth(correcting('241'), correcting('241.0'));
     expect(row(item)).toMatchObject({ status: 'accepted', final_answer: '241' });
-    const history = ItemHistoryResponseSchema.parse((await cora.get(`/api/review/items/${item}/history`)).body);
+    const history = await cora.call(reviewApi.history, { params: { id: item } });
     expect(history.answers.at(-1)).toMatchObject({ source: 'review', answer: '241' });
   });
 
   it('two accepting reviewers giving different corrections: adjudication, with both answers checked beside the item’s', async () => {
     const item = await reviewedByBoth(correcting('999'), correcting('241'));
     expect(row(item)).toMatchObject({ status: 'needs_adjudication', final_answer: null });
-    const list = AdjudicationListResponseSchema.parse((await cora.get('/api/review/adjudication')).body);
+    const list = await cora.call(reviewApi.adjudication);
     const entry = list.items.find((e) => e.item.id === item);
     expect(entry?.answers).toEqual([
       { answer: '240', answer_type: 'integer', recomputed_answer: '241', matches_recomputed: false, is_factual_label: factualLabel === '240', source: 'item', reviewers: [] },
@@ -143,14 +141,14 @@ describe('a corrected answer becomes the item’s answer only by agreement', () 
       { answer: '241', answer_type: 'integer', recomputed_answer: '241', matches_recomputed: true, is_factual_label: factualLabel === '241', source: 'review', reviewers: ['ben'] },
     ]);
     // The adjudicator picks one: it becomes the answer.
-    expect((await cora.post(`/api/review/items/${item}/adjudicate`, { decision: 'accept', final_answer: '241' })).body).toEqual({ item_status: 'accepted' });
+    expect((await cora.send(reviewApi.adjudicate, { params: { id: item }, body: { decision: 'accept', final_answer: '241' } })).body).toEqual({ item_status: 'accepted' });
     expect(row(item)).toMatchObject({ status: 'accepted', final_answer: '241' });
   });
 
   it('one reviewer’s correction and another’s accept of the answer as it is: adjudication, not the correction', async () => {
     const item = await reviewedByBoth(correcting('999'), acceptReview());
     expect(row(item)).toMatchObject({ status: 'needs_adjudication', final_answer: null });
-    const entry = AdjudicationListResponseSchema.parse((await cora.get('/api/review/adjudication')).body).items.find((e) => e.item.id === item);
+    const entry = (await cora.call(reviewApi.adjudication)).items.find((e) => e.item.id === item);
     expect(entry?.answers.map((a) => [a.answer, a.reviewers])).toEqual([
       ['240', ['ben']],
       ['999', ['ann']],
@@ -166,7 +164,7 @@ describe('a corrected answer becomes the item’s answer only by agreement', () 
 describe('a person’s answer is compared at its own precision', () => {
   it('a hand-written item answering 400 where the verifier computes 418.8 does not match; 419 does', async () => {
     const write = async (answer: string) => {
-      const res = await cora.post('/api/items', {
+      const res = await cora.send(itemsApi.create, { body: {
         qa_id: qaId,
         assumption: 'Suppose the value were 418.8.',
         question: 'Suppose the value were 418.8. What would the value be?',
@@ -175,7 +173,7 @@ describe('a person’s answer is compared at its own precision', () => {
         program: '418.8',
         answer,
         answer_type: 'integer',
-      });
+      } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return ItemDetailResponseSchema.parse(res.body).item;
     };

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
-import { ChartDetailResponseSchema } from '../../shared/api/charts';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
-import { NextResponseSchema } from '../../shared/api/review';
+import { chartsApi } from '../../shared/api/charts';
+import { itemsApi } from '../../shared/api/items';
+import { reviewApi } from '../../shared/api/review';
 import { colourWordsIn } from '../../shared/domain/colour-words';
 import { inferChartType } from '../../shared/domain/infer-chart-type';
 import { DataTableSchema } from '../../shared/table/model';
@@ -19,6 +19,7 @@ import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { HUMAN_ITEM } from '../support/item-factory';
+import { setItemStatus } from '../support/factories';
 
 /**
  * Charts drawn from their tables must not contradict their questions, and must say they are
@@ -220,9 +221,9 @@ describe('chart images', () => {
     ];
     for (const { imgname, split, has_image, header, styled } of cases) {
       const id = chartId(imgname, split);
-      const { chart } = ChartDetailResponseSchema.parse((await client.get(`/api/charts/${id}`)).body);
+      const { chart } = await client.call(chartsApi.get, { params: { id } });
       expect({ imgname, has_image: chart.has_image, styled: chart.drawing_style !== null }).toEqual({ imgname, has_image, styled });
-      expect((await client.get(`/api/charts/${id}/image`)).headers.get('x-chart-image'), imgname).toBe(header);
+      expect((await client.send(chartsApi.image, { params: { id } })).headers.get('x-chart-image'), imgname).toBe(header);
     }
   });
 
@@ -231,7 +232,7 @@ describe('chart images', () => {
       itemOn(qaId('multi_col_20134.png', 'styled', 'What is the value of the light green bar in 2017?')),
       itemOn(qaId('multi_col_60320.png', 'styled', 'What is the value of the gold bar for tablet gamers only?')),
     ];
-    db().prepare(`UPDATE hqa_items SET status = 'accepted' WHERE id IN (${items.map(() => '?').join(', ')})`).run(...items);
+    setItemStatus(db(), 'accepted', items);
     const images = join(dir, 'images');
     const result = await runCli(['export', '--out', join(dir, 'out.json'), '--images', images, '--json'], { dbPath: server.dbPath });
     expect(result.status, result.stderr).toBe(0);
@@ -251,7 +252,7 @@ describe('questions naming a colour on a drawn chart', () => {
     const noColourWords = itemOn(qaId('two_col_158.png', 'test', 'What is the name of the company have highest tire-related revenue ?'));
     const withPng = itemOn(qaId('multi_col_20134.png', 'styled', 'What is the value of the light green bar in 2017?'));
     const annotated = itemOn(qaId('multi_col_60320.png', 'styled', 'What is the value of the gold bar for tablet gamers only?'));
-    const flags = async (id: number) => ItemDetailResponseSchema.parse((await curator.get(`/api/items/${id}`)).body).item.unverifiable_colours;
+    const flags = async (id: number) => (await curator.call(itemsApi.get, { params: { id } })).item.unverifiable_colours;
     expect(await flags(drawnNoColours)).toEqual(['light green']);
     expect(await flags(plain)).toEqual(['gray', 'light blue']);
     expect(await flags(noColourWords)).toEqual([]);
@@ -262,10 +263,10 @@ describe('questions naming a colour on a drawn chart', () => {
   it('reach the reviewer with the chart’s drawn/original field and its drawing style', async () => {
     const reviewer = new TestClient(server.url);
     await reviewer.login('rev', 'reviewer-pass-1');
-    const { task } = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body);
+    const { task } = await reviewer.call(reviewApi.next, { body: {} });
     if (!task) throw new Error('the queue is empty');
-    const { chart } = ChartDetailResponseSchema.parse((await reviewer.get(`/api/charts/${task.chart.id}`)).body);
+    const { chart } = await reviewer.call(chartsApi.get, { params: { id: task.chart.id } });
     expect(task.chart).toMatchObject({ has_image: chart.has_image, drawing_style: chart.drawing_style });
-    expect(task.item.unverifiable_colours).toEqual(ItemDetailResponseSchema.parse((await reviewer.get(`/api/items/${task.item.id}`)).body).item.unverifiable_colours);
+    expect(task.item.unverifiable_colours).toEqual((await reviewer.call(itemsApi.get, { params: { id: task.item.id } })).item.unverifiable_colours);
   });
 });

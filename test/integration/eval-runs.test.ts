@@ -5,16 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { z } from 'zod';
-import {
-  EvalComparisonResponseSchema,
-  EvalResultsResponseSchema,
-  EvalRunDetailResponseSchema,
-  EvalRunListResponseSchema,
-  EvalRunResponseSchema,
-  PredictionRowSchema,
-  UnsolvedResponseSchema,
-  type EvalRun,
-} from '../../shared/api/evaluations';
+import { EvalRunResponseSchema, evalApi, PredictionRowSchema, type EvalRun } from '../../shared/api/evaluations';
+import { exportApi } from '../../shared/api/export';
 import { ChartHqaExportV1Schema, exportItemId, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { declineRate, percent, roundTo, scoreItems, type ScorableItem } from '../../shared/eval/metrics';
 import { relaxedCorrect } from '../../shared/table/answers';
@@ -54,7 +46,7 @@ const scorableOf = (list: ChartHqaItem[]): ScorableItem[] =>
 const sameItems = () => items.filter((item) => item.question_relation === 'same');
 
 async function exportItems(): Promise<ChartHqaItem[]> {
-  const res = await cora.post('/api/export', { format: 'chart-hqa' });
+  const res = await cora.send(exportApi.download, { body: { format: 'chart-hqa' } });
   return ChartHqaExportV1Schema.parse(res.body).items;
 }
 
@@ -143,9 +135,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     try {
       const created = new Promise<EvalRun>((resolve) => onEvent(socket, 'eval.created', ({ run }) => resolve(run)));
       const before = fake.requests.length;
-      const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'hqa', concurrency: 3 });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      const { run } = EvalRunResponseSchema.parse(res.body);
+      const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'vision-1', mode: 'hqa', concurrency: 3 } });
       expect((await created).id).toBe(run.id);
       const ended = await waitForEnd(run.id);
       expect(ended.status).toBe('done');
@@ -181,22 +171,22 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
   });
 
   it('lists results with outcome, answer type and text filters; raw output kept as text', async () => {
-    const all = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?page_size=50`)).body);
+    const all = await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { page_size: 50 } });
     expect(all.total).toBe(items.length);
     expect(all.results.map((r) => r.id)).toEqual(items.map((i) => i.id));
-    const wrong = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=wrong`)).body);
+    const wrong = await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { outcome: 'wrong' } });
     const wrongIds = all.results.filter((r) => r.correct === false).map((r) => r.id);
     expect(wrong.results.map((r) => r.id)).toEqual(wrongIds);
     expect(wrongIds).toContain(items[2]?.id);
     expect(all.results[2]?.raw).toBe('Hard to say from this chart\nmaybe more');
-    const biased = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=biased`)).body);
+    const biased = await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { outcome: 'biased' } });
     expect(biased.results.map((r) => r.id)).toEqual(items[1]?.affects_answer && !relaxedCorrect(items[1].original.label, items[1].answer) ? [items[1].id] : []);
-    const search = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?q=${encodeURIComponent('12345')}`)).body);
+    const search = await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { q: '12345' } });
     expect(search.results.map((r) => r.id)).toEqual([items[0]?.id]);
-    expect((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=nonsense`)).status).toBe(400);
+    expect((await rev.send(evalApi.results, { params: { id: hqaRun.id }, query: { outcome: 'nonsense' } })).status).toBe(400);
     // The outcomes split the finished questions: a rambling reply is missing, not wrong.
-    const total = async (outcome: string) => EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=${outcome}`)).body).total;
-    const missing = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}/results?outcome=missing`)).body);
+    const total = async (outcome: 'correct' | 'wrong') => (await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { outcome } })).total;
+    const missing = await rev.call(evalApi.results, { params: { id: hqaRun.id }, query: { outcome: 'missing' } });
     expect((await total('correct')) + (await total('wrong')) + missing.total).toBe(items.length);
     expect(missing.results.map((r) => r.prediction)).toEqual(missing.results.map(() => null));
   });
@@ -206,20 +196,20 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     const waitForEnd = runEnds(socket);
     try {
       const before = fake.requests.length;
-      const noImage = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'no_image' })).body).run;
+      const noImage = (await cora.call(evalApi.create, { body: { engine: 'openai', model: 'vision-1', mode: 'no_image' } })).run;
       await waitForEnd(noImage.id);
       const sent = fake.requests.slice(before);
       expect(sent).toHaveLength(items.length);
       for (const request of sent) expect(userMessage(request)).not.toContain('image_url');
 
       const start = fake.requests.length;
-      const original = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', mode: 'original' })).body).run;
+      const original = (await cora.call(evalApi.create, { body: { engine: 'openai', model: 'vision-1', mode: 'original' } })).run;
       const ended = await waitForEnd(original.id);
       expect(fake.requests.slice(start).map(lastUserTextOf).sort()).toEqual(items.map((i) => i.original.query).sort());
       expect(ended.score.relaxed_accuracy).toBe(100);
       expect(ended.score.bias_rate).toBeNull();
 
-      const detail = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${hqaRun.id}`)).body);
+      const detail = await rev.call(evalApi.get, { params: { id: hqaRun.id } });
       // The breakdown partitions the questions, and its counts are the score's.
       const { breakdown } = detail;
       expect(breakdown.answer_changed.items).toBe(items.filter((i) => i.affects_answer).length);
@@ -235,7 +225,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
       const accAll = percent(hqaRun.score.counts.correct, items.length) ?? 0;
       expect(detail.baseline?.decline_rate).not.toBe(roundTo(declineRate(100, accAll) ?? 0));
 
-      const { rows } = EvalComparisonResponseSchema.parse((await rev.get('/api/eval-runs/comparison')).body);
+      const { rows } = await rev.call(evalApi.comparison);
       const row = rows.find((r) => r.model === 'vision-1');
       expect(row).toMatchObject({
         hqa_run_id: hqaRun.id,
@@ -256,13 +246,13 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
   it('a cancelled run stops asking and counts the questions it never asked as missing', async () => {
     fake.setDefault(() => hangReply());
     try {
-      const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'slow-1', mode: 'hqa', concurrency: 2 })).body);
+      const { run } = await cora.call(evalApi.create, { body: { engine: 'openai', model: 'slow-1', mode: 'hqa', concurrency: 2 } });
       await expect.poll(() => fake.requests.filter((r) => (r.body as { model: string }).model === 'slow-1').length).toBe(2);
-      const cancelled = EvalRunResponseSchema.parse((await cora.post(`/api/eval-runs/${run.id}/cancel`)).body).run;
+      const cancelled = (await cora.call(evalApi.cancel, { params: { id: run.id } })).run;
       expect(cancelled.status).toBe('cancelled');
       expect(cancelled.items_failed).toBe(items.length);
       expect(cancelled.score.counts).toMatchObject({ items: items.length, missing: items.length, correct: 0 });
-      expect((await cora.post(`/api/eval-runs/${run.id}/cancel`)).status).toBe(409);
+      expect((await cora.send(evalApi.cancel, { params: { id: run.id } })).status).toBe(409);
     } finally {
       fake.setDefault((chat) => textReply(replies.get(lastUserText(chat).trim()) ?? 'I cannot tell.'));
     }
@@ -282,7 +272,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     expect(evalExecutor.resumeOrphans()).toEqual([runId]);
     await evalExecutor.start(runId);
     expect(fake.requests.length - before).toBe(items.length - 4);
-    const run = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${runId}`)).body).run;
+    const run = (await rev.call(evalApi.get, { params: { id: runId } })).run;
     expect(run).toMatchObject({ status: 'done', items_answered: items.length, items_failed: 0 });
   });
 });
@@ -299,14 +289,14 @@ describe('the factual baseline and imported predictions', () => {
     const socket = await openSocket(cora);
     const waitForEnd = runEnds(socket);
     try {
-      const { run } = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'factual-baseline', mode: 'hqa' })).body);
+      const { run } = await cora.call(evalApi.create, { body: { engine: 'factual-baseline', mode: 'hqa' } });
       expect(run.model).toBe('factual-baseline');
       const ended = await waitForEnd(run.id);
       // Only the same questions: the different one is answered with its label too, yet not biased.
       const changed = sameItems().filter((i) => i.affects_answer && !relaxedCorrect(i.original.label, i.answer));
       expect(ended.score.counts.biased).toBe(changed.length);
       expect(ended.score.left_out_different).toBe(1);
-      const different = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?q=${encodeURIComponent('How many categories')}`)).body).results;
+      const different = (await rev.call(evalApi.results, { params: { id: run.id }, query: { q: 'How many categories' } })).results;
       expect(different.map((r) => ({ id: r.id, prediction: r.prediction, biased: r.biased }))).toEqual([
         { id: differentId, prediction: items.find((i) => i.id === differentId)?.original.label, biased: false },
       ]);
@@ -318,45 +308,45 @@ describe('the factual baseline and imported predictions', () => {
   });
 
   it('imports predictions made elsewhere, all or nothing, naming a bad row', async () => {
-    const runsBefore = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.length;
-    const bad = await cora.post('/api/eval-runs/import', {
-      model: 'external-7b',
-      mode: 'hqa',
-      predictions: [
-        { id: items[0]?.id, prediction: items[0]?.answer },
-        { id: 'chq-999999', prediction: '1' },
-      ],
+    const runsBefore = (await rev.call(evalApi.list)).runs.length;
+    const bad = await cora.refusal(evalApi.import, {
+      body: {
+        model: 'external-7b',
+        mode: 'hqa',
+        predictions: [
+          { id: items[0]?.id, prediction: items[0]?.answer },
+          { id: 'chq-999999', prediction: '1' },
+        ],
+      },
     });
-    expect(bad.status).toBe(400);
-    expect(z.object({ error: z.object({ field: z.string(), message: z.string() }) }).parse(bad.body).error).toMatchObject({
+    expect(bad).toMatchObject({
+      status: 400,
       field: 'body.predictions.1.id',
       message: expect.stringContaining('chq-999999') as string,
     });
-    expect(EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs).toHaveLength(runsBefore);
+    expect((await rev.call(evalApi.list)).runs).toHaveLength(runsBefore);
 
     // Bigger than the app's 256 kB JSON limit: every raw reply comes along.
     const longRaw = 'x'.repeat(60_000);
     const predictions = items.slice(0, 6).map((item, index) => ({ id: item.id, prediction: index <= 1 ? 'wrong' : item.answer, raw: `${longRaw}\nAnswer: ${item.answer}` }));
-    const res = await cora.post('/api/eval-runs/import', { model: 'external-7b', mode: 'hqa', predictions });
-    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
-    const { run } = EvalRunResponseSchema.parse(res.body);
+    const { run } = await cora.call(evalApi.import, { body: { model: 'external-7b', mode: 'hqa', predictions } });
     expect(run).toMatchObject({ engine: 'imported', status: 'done', items_total: items.length, items_answered: 6, items_failed: items.length - 6 });
     expect(run.score).toEqual(scoreItems(scorableOf(items), new Map(predictions.map((p) => [p.id, p.prediction]))));
-    const failed = EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}/results?outcome=failed`)).body);
+    const failed = await rev.call(evalApi.results, { params: { id: run.id }, query: { outcome: 'failed' } });
     expect(failed.results.map((r) => r.error)).toEqual(items.slice(6).map(() => 'no prediction in the imported file'));
 
     // The run's answers download as hqa eval's file, and hqa score on the export agrees with the page.
-    const download = await rev.get(`/api/eval-runs/${run.id}/predictions`);
+    const download = await rev.send(evalApi.predictions, { params: { id: run.id } });
     expect(download.headers.get('content-disposition')).toContain(`eval-run-${run.id}-external-7b-hqa.predictions.json`);
     const rows = z.array(PredictionRowSchema).parse(download.body);
     expect(rows).toEqual(predictions);
     const files = mkdtempSync(join(tmpdir(), 'hqa-rescore-'));
     try {
-      writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.post('/api/export', { format: 'chart-hqa' })).body));
+      writeFileSync(join(files, 'export.json'), JSON.stringify((await cora.send(exportApi.download, { body: { format: 'chart-hqa' } })).body));
       writeFileSync(join(files, 'p.json'), JSON.stringify(rows));
       const report = await scoreFileCommand({ dataset: join(files, 'export.json'), predictions: join(files, 'p.json') });
       // Its figures under the other rules too: the same as the run page's.
-      const detail = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${run.id}`)).body);
+      const detail = await rev.call(evalApi.get, { params: { id: run.id } });
       const score = run.score;
       expect(score).not.toBeNull();
       expect(figuresByKey(report)).toEqual({
@@ -391,7 +381,7 @@ describe('the factual baseline and imported predictions', () => {
       // The relation comes from the dataset ids: the different item's factual question is left out.
       expect(run.score.left_out_different).toBe(1);
       expect(run.score.counts).toMatchObject({ same_question: 8, same_correct: 8 });
-      const listed = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.filter((r) => r.model === 'cli-model');
+      const listed = (await rev.call(evalApi.list)).runs.filter((r) => r.model === 'cli-model');
       expect(listed.map((r) => r.id)).toEqual([run.id]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -399,45 +389,43 @@ describe('the factual baseline and imported predictions', () => {
   });
 
   it('lists the questions every compared model got wrong, with each model’s prediction', async () => {
-    const { rows } = EvalComparisonResponseSchema.parse((await rev.get('/api/eval-runs/comparison')).body);
+    const { rows } = await rev.call(evalApi.comparison);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const perRun = await Promise.all(
-      rows.map(async (row) => EvalResultsResponseSchema.parse((await rev.get(`/api/eval-runs/${row.hqa_run_id}/results?page_size=200`)).body).results),
+      rows.map(async (row) => (await rev.call(evalApi.results, { params: { id: row.hqa_run_id }, query: { page_size: 200 } })).results),
     );
     const expected = items
       .filter((item) => perRun.every((results) => results.some((r) => r.id === item.id && r.correct === false)))
       .map((item) => ({ id: item.id, predictions: perRun.map((results) => results.find((r) => r.id === item.id)?.prediction ?? null) }));
     expect(expected.length).toBeGreaterThan(0);
-    const unsolved = UnsolvedResponseSchema.parse((await rev.get('/api/eval-runs/unsolved')).body);
+    const unsolved = await rev.call(evalApi.unsolved);
     expect(unsolved.models.map((m) => m.run_id)).toEqual(rows.map((r) => r.hqa_run_id));
     expect(unsolved.compared).toBe(items.length);
     expect(unsolved.total).toBe(expected.length);
     expect(unsolved.questions.map((q) => ({ id: q.id, predictions: q.predictions }))).toEqual(expected);
     // The fake model answered items[0] right (its corrected gold): never unsolved.
     expect(unsolved.questions.map((q) => q.id)).not.toContain(items[0]?.id);
-    expect((await rev.get('/api/eval-runs/unsolved?limit=0')).status).toBe(400);
+    expect((await rev.send(evalApi.unsolved, { query: { limit: 0 } })).status).toBe(400);
   });
 
   it('a run frozen before questions had a relation counts every question as the factual one', async () => {
-    const cancelled = EvalRunListResponseSchema.parse((await rev.get('/api/eval-runs')).body).runs.find((r) => r.model === 'slow-1');
+    const cancelled = (await rev.call(evalApi.list)).runs.find((r) => r.model === 'slow-1');
     if (!cancelled) throw new Error('the cancelled run is missing');
     const stored = db().prepare('SELECT score FROM eval_runs WHERE id = ?').get(cancelled.id) as { score: string };
     const { same_question: _same, same_correct: _correct, ...old } = JSON.parse(stored.score) as Record<string, unknown>;
     db().prepare('UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(old), cancelled.id);
-    const { run } = EvalRunDetailResponseSchema.parse((await rev.get(`/api/eval-runs/${cancelled.id}`)).body);
+    const { run } = await rev.call(evalApi.get, { params: { id: cancelled.id } });
     expect(run.score.counts).toMatchObject({ items: items.length, same_question: items.length, same_correct: 0 });
     expect(run.score.left_out_different).toBe(0);
   });
 
   it('reviewers see runs but cannot start, import or cancel; bad starts name the field', async () => {
-    expect((await rev.get('/api/eval-runs')).status).toBe(200);
-    expect((await rev.post('/api/eval-runs', { engine: 'factual-baseline' })).status).toBe(403);
-    expect((await rev.post('/api/eval-runs/import', { model: 'm', predictions: [] })).status).toBe(403);
-    expect((await rev.post('/api/eval-runs/1/cancel')).status).toBe(403);
-    const noModel = await cora.post('/api/eval-runs', { engine: 'openai', mode: 'hqa' });
-    expect(noModel.status).toBe(400);
-    expect(z.object({ error: z.object({ field: z.string() }) }).parse(noModel.body).error.field).toBe('body.model');
-    expect((await cora.get('/api/eval-runs/99999')).status).toBe(404);
-    expect((await new TestClient(server.url).get('/api/eval-runs')).status).toBe(401);
+    expect((await rev.send(evalApi.list)).status).toBe(200);
+    expect((await rev.send(evalApi.create, { body: { engine: 'factual-baseline' } })).status).toBe(403);
+    expect((await rev.send(evalApi.import, { body: { model: 'm', predictions: [] } })).status).toBe(403);
+    expect((await rev.send(evalApi.cancel, { params: { id: 1 } })).status).toBe(403);
+    expect(await cora.refusal(evalApi.create, { body: { engine: 'openai', mode: 'hqa' } })).toMatchObject({ status: 400, field: 'body.model' });
+    expect((await cora.send(evalApi.get, { params: { id: 99999 } })).status).toBe(404);
+    expect((await new TestClient(server.url).send(evalApi.list)).status).toBe(401);
   });
 });

@@ -2,13 +2,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExportStatusSchema } from '../../shared/api/export';
+import { exportApi } from '../../shared/api/export';
 import { ErrorBodySchema } from '../../shared/errors';
 import { DEFAULT_ZIP_LIMITS, unpackZip } from '../../server/import/zip-archive';
 import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { setItemStatus } from '../support/factories';
 
 /**
  * The Evaluation page's downloads against `hqa export`: an empty export is refused with the CLI's
@@ -53,30 +54,30 @@ async function cliRefusal(): Promise<string> {
 
 describe('exporting from the page with nothing accepted', () => {
   it('is refused before any file, with the reason hqa export gives, by the status and by each download', async () => {
-    const status = ExportStatusSchema.parse((await curator.get('/api/export/status')).body);
+    const status = await curator.call(exportApi.status);
     expect(status.refusal).toBe('no accepted items: no items yet (import a split and generate or write items)');
     expect(status.refusal).toBe(await cliRefusal());
 
     await generateItems(server, 3);
-    const unreviewed = ExportStatusSchema.parse((await curator.get('/api/export/status')).body).refusal;
+    const unreviewed = (await curator.call(exportApi.status)).refusal;
     expect(unreviewed).toBe('no accepted items: 0 of 3 items reviewed yet');
     expect(unreviewed).toBe(await cliRefusal());
 
-    for (const [path, body] of [['/api/export', {}], ['/api/export', { format: 'chartqa' }], ['/api/export/hf-dataset', {}]] as const) {
-      const res = await curator.post(path, body);
-      expect(res.status, path).toBe(409);
+    for (const [download, body] of [[exportApi.download, {}], [exportApi.download, { format: 'chartqa' }], [exportApi.hfDataset, {}]] as const) {
+      const res = await curator.send(download, { body });
+      expect(res.status, download.path).toBe(409);
       expect(ErrorBodySchema.parse(res.body).error).toEqual({ code: 'conflict', message: unreviewed });
     }
     expect(downloads()).toBe(0);
-    expect((await reviewer.get('/api/export/status')).status).toBe(403);
-    expect((await reviewer.post('/api/export/hf-dataset')).status).toBe(403);
+    expect((await reviewer.send(exportApi.status)).status).toBe(403);
+    expect((await reviewer.send(exportApi.hfDataset)).status).toBe(403);
   });
 });
 
 describe('the Hugging Face dataset from the page', () => {
   it('is a zip of the files hqa export --format hf-dataset writes, under the dataset’s name', async () => {
-    db().prepare("UPDATE hqa_items SET status = 'accepted'").run();
-    expect(ExportStatusSchema.parse((await curator.get('/api/export/status')).body).refusal).toBeNull();
+    setItemStatus(db(), 'accepted');
+    expect((await curator.call(exportApi.status)).refusal).toBeNull();
 
     const res = await fetch(`${server.url}/api/export/hf-dataset`, { method: 'POST', headers: { cookie: curator.cookie, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hqa-page' }) });
     expect(res.status).toBe(200);

@@ -12,7 +12,7 @@ import { answersAgree } from '../../shared/table/answer-compare';
 import { tableFromCells } from '../../shared/table/model';
 import { traceItem } from '../../shared/table/trace-item';
 import { runCli } from '../support/cli';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { CHARTQA_SAMPLE } from '../support/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-pairs-'));
@@ -212,7 +212,7 @@ describe('judgement pairs from a real offline run, each checked against its edit
     expect(generated.status, generated.stderr).toBe(0);
     const db = openAndMigrate(dbPath);
     try {
-      db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+      setItemStatus(db, 'accepted');
       const { report, records } = await exportPairs(dbPath, 'run');
       const accepted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
       expect(report.pairs.considered).toBe(accepted);

@@ -14,7 +14,7 @@ import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
-import { buildQa, buildReview, buildStoredItem } from '../support/factories';
+import { buildQa, buildReview, buildStoredItem, setItemStatus } from '../support/factories';
 import { HUMAN_ITEM } from '../support/item-factory';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
@@ -79,9 +79,9 @@ beforeAll(async () => {
   review(a, 'accept', null);
   review(b, 'accept', '53.1');
   review(c, 'reject', null);
-  db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (?, ?)").run(a, b);
+  setItemStatus(db, 'accepted', [a, b]);
   db.prepare("UPDATE hqa_items SET final_answer = '53.1' WHERE id = ?").run(b);
-  db.prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(c);
+  setItemStatus(db, 'rejected', [c]);
 });
 
 /** The accepted items' charts, as the database has them. */
@@ -271,7 +271,7 @@ describe('the question relation and control questions', () => {
       if (!control.ok || !control.item || !different) throw new Error(`not stored: ${control.ok ? '' : control.reason}`);
       expect([control.item.question_relation, control.item.is_control, different.question_relation]).toEqual(['same', true, 'different']);
       buildStoredItem(own, { qaId: source.qa.id, chartId: source.chart.id });
-      own.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+      setItemStatus(own, 'accepted');
 
       const text = async (format: 'chart-hqa' | 'chartqa' | 'jsonl') => {
         const out = new PassThrough();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { operationCoverage } from '../../server/generation/gap-weights';
 import { putSettings } from '../../server/settings/settings-queries';
-import { copyItem } from '../support/factories';
+import { copyItem, setItemStatus } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -26,7 +26,7 @@ describe('coverage-steered generation', () => {
     const db = server.server.ctx.db;
     // Accept every item of the first run: their proposals' operations are now covered.
     const first = await run({ items: 4 });
-    db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(first);
+    setItemStatus(db, 'accepted', { runId: first });
     const coverage = operationCoverage(db, 'vertical_bar');
     const active = db.prepare("SELECT id, text FROM proposals WHERE chart_type = 'vertical_bar' AND status = 'active'").all() as { id: number; text: string }[];
     const uncovered = new Set(active.filter((p) => coverage(p.text) === 0).map((p) => p.id));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemListResponseSchema, ItemDetailResponseSchema } from '../../shared/api/items';
-import { ProposalListResponseSchema } from '../../shared/api/pool';
-import { RunDetailResponseSchema, type Run } from '../../shared/api/runs';
+import { itemsApi } from '../../shared/api/items';
+import { poolApi } from '../../shared/api/pool';
+import { type Run, runsApi } from '../../shared/api/runs';
 import { jsonReply, truncatedJsonReply, type FakeOpenAI } from '../support/fake-openai';
 import { correctReply, hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -28,7 +28,7 @@ async function runToEnd(config: Record<string, unknown>): Promise<Run> {
 
 describe('the seed pool', () => {
   it('holds four hand-written seeds per chart type on first start', async () => {
-    const pool = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&page_size=200')).body);
+    const pool = await curator.call(poolApi.list, { query: { origin: 'seed', page_size: 200 } });
     expect(pool.total).toBe(36);
     const perType = new Map<string, number>();
     for (const p of pool.proposals) perType.set(p.chart_type, (perType.get(p.chart_type) ?? 0) + 1);
@@ -36,10 +36,10 @@ describe('the seed pool', () => {
   });
 
   it('carries the operation of each proposal: the edit ops its items are held to and the verb–object analytics counts', async () => {
-    const pool = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&chart_type=vertical_bar')).body).proposals;
+    const pool = (await curator.call(poolApi.list, { query: { origin: 'seed', chart_type: 'vertical_bar' } })).proposals;
     const removal = pool.find((p) => p.text.startsWith('Remove the tallest bar'));
     expect(removal?.operation).toEqual({ kind: 'remove_row', ops: ['remove_row', 'add'], scope: 'row', selectors: ['max'], verb_object: { verb: 'remove', noun: 'bar' } });
-    const merge = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&chart_type=pie')).body).proposals.find((p) => p.text.startsWith('Merge'));
+    const merge = (await curator.call(poolApi.list, { query: { origin: 'seed', chart_type: 'pie' } })).proposals.find((p) => p.text.startsWith('Merge'));
     expect(merge?.operation).toMatchObject({ kind: null, ops: [] });
   });
 });
@@ -51,16 +51,16 @@ describe('an offline run', () => {
     expect(run.proposals_created).toBeGreaterThan(0);
     expect(run.items_created + run.items_declined + run.items_failed).toBe(4);
     expect(run.items_created).toBeGreaterThan(0);
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body);
+    const items = await curator.call(itemsApi.list, { query: { run_id: run.id } });
     expect(items.items).toHaveLength(run.items_created);
     for (const item of items.items) {
       // The factual question under an assumption that changes its answer, doing what its proposal says.
       expect(item).toMatchObject({ origin: 'offline', model: 'offline-rules', chart_type: 'vertical_bar', verifier_match: true, question_relation: 'same', answer_unchanged: false, proposal_consistent: true });
-      const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${item.id}`)).body).item;
+      const detail = (await curator.call(itemsApi.get, { params: { id: item.id } })).item;
       expect(detail.rationale).toMatch(/offline/i);
       expect(detail.verifier.recomputed_answer).not.toBeNull();
     }
-    const generated = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=generated&chart_type=vertical_bar')).body);
+    const generated = await curator.call(poolApi.list, { query: { origin: 'generated', chart_type: 'vertical_bar' } });
     expect(generated.proposals.every((p) => p.run_id === run.id && p.parent_ids.length > 0)).toBe(true);
   });
 
@@ -69,14 +69,14 @@ describe('an offline run', () => {
   it('takes only QAs without items: a second run makes no item twice', async () => {
     const run = await runToEnd({ engine: 'offline', stage: 'items', chart_type: 'vertical_bar', items: 500 });
     secondRun = run.id;
-    const all = ItemListResponseSchema.parse((await curator.get('/api/items?chart_type=vertical_bar&page_size=200')).body);
+    const all = await curator.call(itemsApi.list, { query: { chart_type: 'vertical_bar', page_size: 200 } });
     const qaIds = all.items.map((i) => i.qa_id);
     expect(new Set(qaIds).size).toBe(qaIds.length);
     expect(run.items_created + run.items_declined + run.items_failed).toBe(run.tasks_total);
   });
 
   it('counts the questions its rules can make no item for as "no item possible", apart from failures', async () => {
-    const { run, errors, declines } = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${secondRun ?? 0}`)).body);
+    const { run, errors, declines } = await curator.call(runsApi.get, { params: { id: secondRun ?? 0 } });
     // Some of the demo's vertical-bar questions no operation the rules perform can change.
     expect(run.items_declined).toBeGreaterThan(0);
     expect(declines.filter((decline) => decline.kind === 'item')).toHaveLength(run.items_declined);
@@ -106,7 +106,7 @@ describe('an openai run through the real SDK', () => {
     expect(fake.requests.length - before).toBe(run.llm_calls);
     const stage1 = fake.requests.slice(before).find((r) => r.chat && schemaName(r.chat) === 'proposal_batch');
     expect(JSON.stringify(stage1?.body)).toMatch(/Pie/);
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body);
+    const items = await curator.call(itemsApi.list, { query: { run_id: run.id } });
     expect(items.items.every((i) => i.origin === 'llm' && i.model === 'gpt-4o-mini' && i.verifier_match === true)).toBe(true);
     const calls = server.server.ctx.db.prepare('SELECT purpose, template, template_hash, outcome, raw_output FROM llm_calls WHERE run_id = ?').all(run.id) as {
       purpose: string;
@@ -120,13 +120,13 @@ describe('an openai run through the real SDK', () => {
   });
 
   it('keeps a proposal too close to the pool as a duplicate with a pointer', async () => {
-    const seeds = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=seed&chart_type=line')).body).proposals;
+    const seeds = (await curator.call(poolApi.list, { query: { origin: 'seed', chart_type: 'line' } })).proposals;
     const seed = seeds[0];
     if (!seed) throw new Error('no line seed');
     fake.setDefault(hqaModel({ proposals: () => [seed.text.replace(/\.$/, '') + ' again.', 'Invert the direction of every change between consecutive periods across the series'] }));
     const run = await runToEnd({ engine: 'openai', stage: 'proposals', chart_type: 'line', proposal_batches: 1 });
     expect(run.proposals_created).toBe(1);
-    const dupes = ProposalListResponseSchema.parse((await curator.get('/api/pool?status=duplicate&chart_type=line')).body).proposals;
+    const dupes = (await curator.call(poolApi.list, { query: { status: 'duplicate', chart_type: 'line' } })).proposals;
     expect(dupes).toHaveLength(1);
     expect(dupes[0]).toMatchObject({ duplicate_of: seed.id, run_id: run.id });
     expect(dupes[0]?.similarity).toBeGreaterThanOrEqual(0.7);
@@ -166,7 +166,7 @@ describe('an openai run through the real SDK', () => {
       await offline.createUser('c2', 'curator', 'curator-pass-2');
       const client = new TestClient(offline.url);
       await client.login('c2', 'curator-pass-2');
-      const res = await client.post('/api/runs', { engine: 'openai' });
+      const res = await client.send(runsApi.create, { body: { engine: 'openai' } });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: { field: 'engine' } });
     } finally {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CalibrationResponseSchema, GoldStateSchema } from '../../shared/api/gold';
-import { NextResponseSchema, QueueResponseSchema, ReviewStatsResponseSchema, SubmitReviewResponseSchema, UndoResponseSchema, type ReviewTask, type SubmitReviewRequest } from '../../shared/api/review';
+import { goldApi, GoldStateSchema } from '../../shared/api/gold';
+import { NextResponseSchema, reviewApi, type ReviewTask, type SubmitReviewRequest, SubmitReviewResponseSchema } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { settingsApi } from '../../shared/api/settings';
+import { archiveSplit, buildUser } from '../support/factories';
 
 let server: TestServer;
 let admin: TestClient;
@@ -15,18 +17,18 @@ const accepted: number[] = [];
 const db = () => server.server.ctx.db;
 
 async function settings(patch: Record<string, unknown>) {
-  const res = await admin.request('PATCH', '/api/settings', patch);
+  const res = await admin.send(settingsApi.update, { body: patch });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 async function next(client: TestClient): Promise<{ task: ReviewTask | null; raw: unknown }> {
-  const res = await client.post('/api/review/next', {});
+  const res = await client.send(reviewApi.next, { body: {} });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { task: NextResponseSchema.parse(res.body).task, raw: res.body };
 }
 
 async function submit(client: TestClient, itemId: number, review: SubmitReviewRequest) {
-  const res = await client.post(`/api/review/items/${itemId}`, review);
+  const res = await client.send(reviewApi.submit, { params: { id: itemId }, body: review });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return SubmitReviewResponseSchema.parse(res.body);
 }
@@ -72,24 +74,24 @@ afterAll(async () => {
 describe('marking gold', () => {
   it('is for curators: reviewers get 403, a non-accepted item 409, and the gold decision is the accepted review', async () => {
     const [first, second, third] = accepted as [number, number, number];
-    expect((await reviewers.ben.request('PUT', `/api/items/${first}/gold`)).status).toBe(403);
-    expect((await reviewers.ben.request('DELETE', `/api/items/${first}/gold`)).status).toBe(403);
-    expect((await reviewers.ben.get(`/api/items/${first}/gold`)).status).toBe(403);
-    expect((await reviewers.ben.get('/api/gold/calibration')).status).toBe(403);
+    expect((await reviewers.ben.send(goldApi.mark, { params: { id: first } })).status).toBe(403);
+    expect((await reviewers.ben.send(goldApi.unmark, { params: { id: first } })).status).toBe(403);
+    expect((await reviewers.ben.send(goldApi.get, { params: { id: first } })).status).toBe(403);
+    expect((await reviewers.ben.send(goldApi.calibration)).status).toBe(403);
     const pending = (db().prepare("SELECT id FROM hqa_items WHERE status = 'pending' ORDER BY id LIMIT 1").get() as { id: number }).id;
-    expect((await curator.request('PUT', `/api/items/${pending}/gold`)).status).toBe(409);
-    expect((await curator.request('PUT', '/api/items/999999/gold')).status).toBe(404);
+    expect((await curator.send(goldApi.mark, { params: { id: pending } })).status).toBe(409);
+    expect((await curator.send(goldApi.mark, { params: { id: 999999 } })).status).toBe(404);
 
-    const marked = await curator.request('PUT', `/api/items/${first}/gold`);
+    const marked = await curator.send(goldApi.mark, { params: { id: first } });
     expect(marked.status, JSON.stringify(marked.body)).toBe(200);
     expect(GoldStateSchema.parse(marked.body)).toMatchObject({ gold: true, marked_by: 'cora', verdicts: { rationality: true, correctness: false, layout: true } });
-    for (const id of [second, third]) expect((await curator.request('PUT', `/api/items/${id}/gold`)).status).toBe(200);
+    for (const id of [second, third]) expect((await curator.send(goldApi.mark, { params: { id } })).status).toBe(200);
 
     // Unmark and mark again: the state follows.
     const fourth = accepted[3] as number;
-    expect(GoldStateSchema.parse((await curator.request('PUT', `/api/items/${fourth}/gold`)).body).gold).toBe(true);
-    expect(GoldStateSchema.parse((await curator.request('DELETE', `/api/items/${fourth}/gold`)).body)).toMatchObject({ gold: false, verdicts: null });
-    expect(GoldStateSchema.parse((await curator.get(`/api/items/${fourth}/gold`)).body).gold).toBe(false);
+    expect((await curator.call(goldApi.mark, { params: { id: fourth } })).gold).toBe(true);
+    expect(await curator.call(goldApi.unmark, { params: { id: fourth } })).toMatchObject({ gold: false, verdicts: null });
+    expect((await curator.call(goldApi.get, { params: { id: fourth } })).gold).toBe(false);
   });
 });
 
@@ -122,18 +124,18 @@ describe('gold in the queue', () => {
     }
     expect(db().prepare('SELECT status, n FROM item_status_counts ORDER BY status').all()).toEqual(counts);
     // ben's own figures count them like any review (nothing stands still to give gold away).
-    expect(ReviewStatsResponseSchema.parse((await reviewers.ben.get('/api/review/stats')).body).me).toMatchObject({ reviews: 3, accepted: 2, rejected: 1 });
+    expect((await reviewers.ben.call(reviewApi.stats)).me).toMatchObject({ reviews: 3, accepted: 2, rejected: 1 });
     // Exhausted: the next claim is a queue item, and it is not one of the accepted.
     const { task } = await next(reviewers.ben);
     expect(task?.item.status).toBe('in_review');
     expect(accepted).not.toContain(task?.item.id);
-    if (task) await reviewers.ben.post(`/api/review/leases/${task.item.id}/release`);
+    if (task) await reviewers.ben.send(reviewApi.release, { params: { id: task.item.id } });
   });
 
   it('never serves ann the items she reviewed herself', async () => {
     const { task } = await next(reviewers.ann);
     expect(accepted).not.toContain(task?.item.id);
-    if (task) await reviewers.ann.post(`/api/review/leases/${task.item.id}/release`);
+    if (task) await reviewers.ann.send(reviewApi.release, { params: { id: task.item.id } });
   });
 
   it('at share 0 serves no gold item', async () => {
@@ -153,9 +155,7 @@ describe('gold in the queue', () => {
     if (!task) throw new Error('no gold task for dee');
     expect(accepted).toContain(task.item.id);
     const result = await submit(reviewers.dee, task.item.id, acceptReview());
-    const undone = await reviewers.dee.post(`/api/review/reviews/${result.review_id}/undo`);
-    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
-    const again = UndoResponseSchema.parse(undone.body).task;
+    const again = (await reviewers.dee.call(reviewApi.undo, { params: { id: result.review_id } })).task;
     expect(again.item).toMatchObject({ id: task.item.id, status: 'in_review' });
     expect(statusOf(task.item.id)).toBe('accepted');
     // dee reviews them all, agreeing with gold on every criterion.
@@ -163,7 +163,7 @@ describe('gold in the queue', () => {
     for (;;) {
       const { task: t } = await next(reviewers.dee);
       if (!t || !accepted.includes(t.item.id)) {
-        if (t) await reviewers.dee.post(`/api/review/leases/${t.item.id}/release`);
+        if (t) await reviewers.dee.send(reviewApi.release, { params: { id: t.item.id } });
         break;
       }
       await submit(reviewers.dee, t.item.id, t.item.id === accepted[0] ? failCorrectness : acceptReview());
@@ -181,7 +181,7 @@ describe('gold when the regular queue is done', () => {
       await server.createUser('eve', 'reviewer', 'eve-password');
       const eve = new TestClient(server.url);
       await eve.login('eve', 'eve-password');
-      const available = async () => QueueResponseSchema.parse((await eve.get('/api/review/queue')).body).available;
+      const available = async () => (await eve.call(reviewApi.queue)).available;
       await settings({ gold_share: 0 });
       expect(await available()).toBe(0);
       expect((await next(eve)).task).toBeNull();
@@ -207,9 +207,7 @@ describe('gold when the regular queue is done', () => {
 
 describe('calibration', () => {
   it('gives each reviewer’s agreement with gold per criterion per week and flags those under the threshold', async () => {
-    const res = await curator.get('/api/gold/calibration');
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const body = CalibrationResponseSchema.parse(res.body);
+    const body = await curator.call(goldApi.calibration);
     expect(body).toMatchObject({ threshold: 0.8, gold_items: 3 });
     const ben = body.reviewers.find((r) => r.reviewer === 'ben');
     const dee = body.reviewers.find((r) => r.reviewer === 'dee');
@@ -224,7 +222,7 @@ describe('calibration', () => {
 
     // The threshold is a setting: at 0.6 ben is no longer flagged.
     await settings({ gold_agreement_threshold: 0.6 });
-    const lower = CalibrationResponseSchema.parse((await curator.get('/api/gold/calibration')).body);
+    const lower = await curator.call(goldApi.calibration);
     expect(lower.reviewers.find((r) => r.reviewer === 'ben')?.flagged).toBe(false);
     await settings({ gold_agreement_threshold: 0.8 });
   });
@@ -237,10 +235,10 @@ describe('calibration', () => {
     const gold = (db().prepare('SELECT item_id FROM gold_items').all() as { item_id: number }[]).map((r) => r.item_id);
     expect(gold.length).toBeGreaterThan(0);
     const splits = (db().prepare('SELECT DISTINCT c.split FROM charts c JOIN hqa_items i ON i.chart_id = c.id').all() as { split: string }[]).map((r) => r.split);
-    const archive = db().prepare("INSERT INTO splits (name, archived_at) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET archived_at = excluded.archived_at");
-    for (const split of splits) archive.run(split, new Date().toISOString());
+    const curatorId = (await buildUser(db(), { role: 'curator' })).id;
+    for (const split of splits) archiveSplit(db(), { name: split, archivedBy: curatorId });
     expect((await next(fay)).task).toBeNull();
-    for (const split of splits) archive.run(split, null);
+    for (const split of splits) archiveSplit(db(), { name: split, archivedBy: curatorId, archived: false });
     const { task } = await next(fay);
     expect(gold).toContain(task?.item.id);
   });

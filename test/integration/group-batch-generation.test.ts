@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -43,18 +43,16 @@ describe('a batch run with a question over a chart group', () => {
       buildChart(db(), { split, chartType: 'line', title: 'Sales', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12']]) }),
       buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13']]) }),
     ];
-    db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+    setTablesConfirmed(db(), charts);
     const groupId = buildChartGroup(db(), { chartIds: charts, split });
     const groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
     const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2020?', label: '13' });
 
     fake.batches.configure({ pollsToComplete: 1 });
     const linesBefore = fake.batches.lines.length;
-    const res = await curator.post('/api/runs', { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await curator.call(runsApi.create, { body: { engine: 'openai', model: 'gpt-4o-mini', stage: 'items', split, items: 10, batch: true } });
     await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     expect(detail.run, JSON.stringify(detail.errors)).toMatchObject({ status: 'done', items_created: 2, items_failed: 0 });
     // One batch carried both requests, each with its own schema.
     expect(fake.batches.lines.slice(linesBefore).map((line) => schemaName(line.body as Parameters<typeof schemaName>[0])).sort()).toEqual(['hqa_group_item', 'hqa_item']);

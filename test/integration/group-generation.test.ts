@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { ProposalListResponseSchema } from '../../shared/api/pool';
+import { itemsApi } from '../../shared/api/items';
+import { poolApi } from '../../shared/api/pool';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { ensureGroupSeedProposals } from '../../server/pool/group-seeds';
 import { jsonReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { startGenerationServer, type GenerationServer, type RunDetail } from '../support/generation-server';
 import type { TestClient } from '../support/http-client';
 import type { TestServer } from '../support/test-server';
@@ -37,7 +37,7 @@ function salesAndCosts(split: string): { groupId: number; charts: number[] } {
     buildChart(db(), { split, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
     buildChart(db(), { split, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
-  db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db(), charts);
   return { groupId: buildChartGroup(db(), { chartIds: charts, split }), charts };
 }
 
@@ -67,16 +67,16 @@ describe('an offline run over a chart group', () => {
     expect(['line', 'vertical_bar']).toContain(pairs.find((pair) => pair.qa_id === groupQa)?.proposal_type);
     expect(pairs.find((pair) => pair.qa_id === singleQa)).toMatchObject({ scope: 'chart', proposal_type: 'vertical_bar' });
     // The planner entered the group seeds for the types of the group it met (the pool had none before).
-    const group = ProposalListResponseSchema.parse((await curator.get('/api/pool?scope=group&page_size=200')).body);
+    const group = await curator.call(poolApi.list, { query: { scope: 'group', page_size: 200 } });
     expect([...new Set(group.proposals.map((p) => p.chart_type))].sort()).toEqual(['line', 'vertical_bar']);
     expect(group.proposals.every((p) => p.scope === 'group' && p.origin === 'seed')).toBe(true);
-    const chartScope = ProposalListResponseSchema.parse((await curator.get('/api/pool?scope=chart&origin=seed&page_size=200')).body);
+    const chartScope = await curator.call(poolApi.list, { query: { scope: 'chart', origin: 'seed', page_size: 200 } });
     expect(chartScope.total).toBe(36);
 
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}&page_size=50`)).body).items;
+    const items = (await curator.call(itemsApi.list, { query: { run_id: run.id, page_size: 50 } })).items;
     const item = items.find((candidate) => candidate.qa_id === groupQa);
     expect(item, JSON.stringify(errors)).toBeDefined();
-    const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${item?.id}`)).body).item;
+    const detail = (await curator.call(itemsApi.get, { params: { id: item?.id ?? 0 } })).item;
     expect(detail.verifier).toMatchObject({ match: true, answer_unchanged: false, error: null, original_answer: 'Yes', recomputed_answer: 'No' });
     expect(detail.answer).toBe('No');
     expect(detail.program).toBe('if(value(1, "2019", "Sales") > value(2, "2019", "Costs"), "Yes", "No")');
@@ -88,7 +88,7 @@ describe('an offline run over a chart group', () => {
 
   it('makes no item when a chart of the group has no confirmed table, and names that chart', async () => {
     const { groupId, charts } = salesAndCosts('grp-unconfirmed');
-    db().prepare('UPDATE charts SET table_confirmed = 0 WHERE id = ?').run(charts[1]);
+    setTablesConfirmed(db(), charts.slice(1, 2), false);
     buildQa(db(), { chartId: charts[0] as number, groupId, query: 'What is the total of Sales in the first chart and Costs in the second chart in 2020?', label: '25' });
     const { run, errors } = await runItems('grp-unconfirmed');
     expect(run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1 });
@@ -164,8 +164,8 @@ describe('an openai run over a chart group', () => {
     expect(text.indexOf('Chart 1 (')).toBeLessThan(text.indexOf('Chart 2 ('));
     expect(JSON.stringify(request?.body)).toContain('"chart"');
 
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
-    const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${items.find((item) => item.qa_id === qaId)?.id}`)).body).item;
+    const items = (await curator.call(itemsApi.list, { query: { run_id: run.id } })).items;
+    const detail = (await curator.call(itemsApi.get, { params: { id: items.find((item) => item.qa_id === qaId)?.id ?? 0 } })).item;
     expect(detail.edit).toEqual([{ op: 'scale', chart: 2, row: '2019', series: 'Costs', factor: 2 }]);
     expect(detail.verifier).toMatchObject({ match: true, answer_unchanged: false, recomputed_answer: 'No', original_answer: 'Yes' });
   });
@@ -204,7 +204,7 @@ describe('Stage 1 of a model run, where the pool holds group proposals', () => {
     const groupRequest = stage1.find((r) => JSON.stringify(r.body).includes('GROUP of two to four charts'));
     expect(groupRequest, 'one Stage 1 call asks for group proposals').toBeDefined();
     expect(JSON.stringify(groupRequest?.body)).toContain(DOUBLE.slice(0, 40));
-    const made = ProposalListResponseSchema.parse((await curator.get('/api/pool?origin=generated&chart_type=vertical_bar&page_size=200')).body).proposals.filter((p) => p.run_id === run.id);
+    const made = (await curator.call(poolApi.list, { query: { origin: 'generated', chart_type: 'vertical_bar', page_size: 200 } })).proposals.filter((p) => p.run_id === run.id);
     expect(made.map((p) => [p.scope, p.text.split(',')[0]]).sort()).toEqual([
       ['chart', 'Swap the two tallest bars of the chart'],
       ['group', 'Quadruple the value the question asks about in one chart'],

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { AdjudicationListResponseSchema, NextResponseSchema } from '../../shared/api/review';
-import { SaveTableResponseSchema } from '../../shared/api/tables';
+import { ItemDetailResponseSchema, itemsApi } from '../../shared/api/items';
+import { reviewApi } from '../../shared/api/review';
+import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { VerifierResultSchema } from '../../shared/table/verify';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, setItemStatus, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { itemDiscussionApi } from '../../shared/api/item-discussion';
 
 /**
  * Items over a chart group (a factual question with `group_id`): verified over every member's
@@ -52,7 +53,7 @@ describe('verifying an item over a chart group', () => {
   });
 
   it('verifies a hand-written item over the group and answers with the group', async () => {
-    const res = await curator.post('/api/items', {
+    const res = await curator.send(itemsApi.create, { body: {
       qa_id: qaId,
       assumption: 'Suppose 2020 sales were 20.',
       question: 'Suppose 2020 sales were 20. What was the profit in 2020?',
@@ -61,7 +62,7 @@ describe('verifying an item over a chart group', () => {
       rationale: 'sales 20 minus costs 7',
       edit: [{ chart: 1, op: 'set', row: '2020', value: 20 }],
       program: PROFIT_2020,
-    });
+    } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { item, group } = ItemDetailResponseSchema.parse(res.body);
     expect(item.verifier).toMatchObject({ recomputed_answer: '13', match: true });
@@ -76,7 +77,7 @@ describe('verifying an item over a chart group', () => {
   it('verifies again over the group when a member other than the first changes its table, and re-queues a changed answer', async () => {
     const itemId = buildItem(db(), { qaId, status: 'accepted', draft: { edit: [{ chart: 1, op: 'add', row: '2020', delta: 3 }], program: PROFIT_2020, answer: '8' } });
     expect(verifierOf(itemId).recomputed_answer).toBe('8');
-    const res = await curator.request('PUT', `/api/charts/${costs}/table`, { title: 'Costs, $m', label_header: 'Year', series: ['Costs'], rows: [{ label: '2019', cells: ['4'] }, { label: '2020', cells: ['9'] }] });
+    const res = await curator.send(tablesApi.save, { params: { id: costs }, body: { title: 'Costs, $m', label_header: 'Year', series: ['Costs'], rows: [{ label: '2019', cells: ['4'] }, { label: '2020', cells: ['9'] }] } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(SaveTableResponseSchema.parse(res.body).reverified).toBe(3);
     expect(verifierOf(itemId)).toMatchObject({ recomputed_answer: '6', match: false });
@@ -87,24 +88,24 @@ describe('verifying an item over a chart group', () => {
   it("re-runs the verifier over the group on a curator's edit", async () => {
     const itemId = buildItem(db(), { qaId, draft: { edit: [{ chart: 2, op: 'set', row: '2020', value: 2 }], program: PROFIT_2020, answer: '99' } });
     expect(verifierOf(itemId).match).toBe(false);
-    const res = await curator.patch(`/api/items/${itemId}`, { answer: '10', reason: 'the profit is sales 12 minus costs 2' });
+    const res = await curator.send(itemDiscussionApi.edit, { params: { id: itemId }, body: { answer: '10', reason: 'the profit is sales 12 minus costs 2' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(verifierOf(itemId)).toMatchObject({ recomputed_answer: '10', match: true });
   });
 
   it('marks the item unconfirmed while any member table is, whichever member it is', async () => {
     const itemId = buildItem(db(), { qaId, draft: { edit: [{ chart: 2, op: 'add', row: '2019', delta: 1 }], program: PROFIT_2020, answer: '3' } });
-    const state = async () => ItemDetailResponseSchema.parse((await curator.get(`/api/items/${itemId}`)).body).item.table_state;
+    const state = async () => (await curator.call(itemsApi.get, { params: { id: itemId } })).item.table_state;
     expect(await state()).toBe('confirmed');
     db().prepare("UPDATE charts SET table_source = 'extracted', table_confirmed = 0 WHERE id = ?").run(costs);
     try {
       expect(await state()).toBe('unconfirmed');
-      const list = ItemListResponseSchema.parse((await curator.get(`/api/items?page_size=100&table=unconfirmed`)).body);
+      const list = await curator.call(itemsApi.list, { query: { page_size: 100, table: 'unconfirmed' } });
       expect(list.items.map((item) => item.id)).toContain(itemId);
-      expect(await curator.post(`/api/charts/${costs}/table/confirm`)).toMatchObject({ status: 200 });
+      expect(await curator.send(tablesApi.confirm, { params: { id: costs } })).toMatchObject({ status: 200 });
       expect(await state()).toBe('confirmed');
     } finally {
-      db().prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(costs);
+      setTablesConfirmed(db(), [costs]);
     }
   });
 });
@@ -113,37 +114,33 @@ describe('the pages of an item over a chart group', () => {
   it("give the review task the edited chart and the group's charts; a single-chart item has no group", async () => {
     db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')").run();
     const itemId = buildItem(db(), { qaId, draft: { edit: [{ chart: 2, op: 'scale', row: '2020', factor: 2 }], program: PROFIT_2020, answer: '-6' } });
-    const res = await reviewer.post('/api/review/next', {});
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const { task } = NextResponseSchema.parse(res.body);
+    const { task } = await reviewer.call(reviewApi.next, { body: {} });
     expect(task?.item.id).toBe(itemId);
     expect(task?.chart).toMatchObject({ id: costs, title: 'Costs, $m', chart_type: 'vertical_bar' });
     expect(task?.group?.edited_chart).toBe(2);
     expect(task?.group?.charts.map((chart) => chart.id)).toEqual([sales, costs]);
-    await reviewer.post(`/api/review/leases/${itemId}/release`);
+    await reviewer.send(reviewApi.release, { params: { id: itemId } });
 
     // An unreadable edit shows chart 1 in the pane, the group still listed.
-    db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(itemId);
+    setItemStatus(db(), 'rejected', [itemId]);
     const broken = buildItem(db(), { qaId, draft: { edit: [{ op: 'scale', row: '2020', factor: 2 }], program: PROFIT_2020, answer: '-6' } });
-    const next = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+    const next = (await reviewer.call(reviewApi.next, { body: {} })).task;
     expect(next?.item.id).toBe(broken);
     expect(next?.chart.id).toBe(sales);
     expect(next?.group).toMatchObject({ edited_chart: null });
-    await reviewer.post(`/api/review/leases/${broken}/release`);
+    await reviewer.send(reviewApi.release, { params: { id: broken } });
 
-    db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE id = ?").run(broken);
+    setItemStatus(db(), 'rejected', [broken]);
     const single = buildItem(db(), { qaId: buildQa(db(), { chartId: buildChart(db()) }) });
-    const plain = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+    const plain = (await reviewer.call(reviewApi.next, { body: {} })).task;
     expect(plain?.item.id).toBe(single);
     expect(plain?.group).toBeNull();
-    expect(ItemDetailResponseSchema.parse((await curator.get(`/api/items/${single}`)).body).group).toBeNull();
+    expect((await curator.call(itemsApi.get, { params: { id: single } })).group).toBeNull();
   });
 
   it('give the adjudication list the group', async () => {
     const itemId = buildItem(db(), { qaId, status: 'needs_adjudication', draft: { edit: [{ chart: 1, op: 'add', row: '2020', delta: 1 }], program: PROFIT_2020, answer: '6' } });
-    const res = await curator.get('/api/review/adjudication');
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const entry = AdjudicationListResponseSchema.parse(res.body).items.find((candidate) => candidate.item.id === itemId);
+    const entry = (await curator.call(reviewApi.adjudication)).items.find((candidate) => candidate.item.id === itemId);
     expect(entry?.group).toMatchObject({ id: groupId, edited_chart: 1 });
   });
 });

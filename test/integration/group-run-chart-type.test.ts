@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { itemsApi } from '../../shared/api/items';
+import { runsApi } from '../../shared/api/runs';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildQa } from '../support/factories';
+import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
     buildChart(db(), { split: SPLIT, chartType: 'line', title: 'Sales, $m', table: tableFromCells(['Year', 'Sales'], [['2019', '10'], ['2020', '12'], ['2021', '15']]) }),
     buildChart(db(), { split: SPLIT, chartType: 'vertical_bar', title: 'Costs, $m', table: tableFromCells(['Year', 'Costs'], [['2019', '8'], ['2020', '13'], ['2021', '9']]) }),
   ];
-  db().prepare(`UPDATE charts SET table_confirmed = 1 WHERE id IN (${charts.join(',')})`).run();
+  setTablesConfirmed(db(), charts);
   const groupId = buildChartGroup(db(), { chartIds: charts, split: SPLIT });
   groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
   lineQa = buildQa(db(), { chartId: charts[0] as number, query: 'What is the value of 2020?', label: '12' });
@@ -43,11 +43,9 @@ afterAll(async () => {
 
 async function runFor(chartType: ChartType, order: 'id' | 'stratified') {
   // Every run may take a question an earlier one wrote an item for.
-  const res = await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: SPLIT, chart_type: chartType, items: 10, order, only_new_qas: false, concurrency: 1 });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(res.body);
+  const { run } = await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: SPLIT, chart_type: chartType, items: 10, order, only_new_qas: false, concurrency: 1 } });
   await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+  return await curator.call(runsApi.get, { params: { id: run.id } });
 }
 
 const tasksOf = (runId: number) =>
@@ -66,9 +64,9 @@ describe('a run for one chart type', () => {
       { qa_id: barQa, chart_type: 'vertical_bar', scope: 'chart', proposal_type: 'vertical_bar' },
     ]);
     expect(run, JSON.stringify(errors)).toMatchObject({ status: 'done', items_created: 2 });
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    const items = (await curator.call(itemsApi.list, { query: { run_id: run.id } })).items;
     const item = items.find((candidate) => candidate.qa_id === groupQa);
-    const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${item?.id}`)).body).item;
+    const detail = (await curator.call(itemsApi.get, { params: { id: item?.id ?? 0 } })).item;
     expect((detail.edit as { chart: number }[]).map((op) => op.chart)).toEqual((detail.edit as unknown[]).map(() => 2));
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, type ItemDetail } from '../../shared/api/items';
+import { type ItemDetail, ItemDetailResponseSchema, itemsApi } from '../../shared/api/items';
 import { getQaWithChart, type QaWithChart } from '../../server/charts/chart-queries';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -34,14 +34,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function write(fields: { edit: unknown; program: string; answer: string; affects_answer?: boolean }): Promise<ItemDetail> {
-  const res = await curator.post('/api/items', {
+  const res = await curator.send(itemsApi.create, { body: {
     qa_id: source.qa.id,
     assumption: 'Suppose the values changed.',
     question: 'Suppose the values changed. What would the value be?',
     answer_type: 'text',
     rationale: 'hand-written',
     ...fields,
-  });
+  } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return ItemDetailResponseSchema.parse(res.body).item;
 }

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemListResponseSchema, type ItemSummary } from '../../shared/api/items';
+import { ItemListResponseSchema, itemsApi, type ItemSummary } from '../../shared/api/items';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { Edit } from '../../shared/table/edit';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
 import { createItem, createVerifiedItem, type NewItem } from '../../server/items/item-service';
 import { classifyLegacyItems } from '../../server/items/item-validity';
-import { TestClient } from '../support/http-client';
+import { searchQuery, TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { HUMAN_ITEM } from '../support/item-factory';
@@ -77,9 +77,7 @@ afterAll(async () => {
 });
 
 async function listed(search: string): Promise<number[]> {
-  const res = await curator.get(`/api/items?page_size=100&${search}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const body = ItemListResponseSchema.parse(res.body);
+  const body = await curator.call(itemsApi.list, { query: { page_size: 100, ...searchQuery(search) } });
   expect(body.total).toBe(body.items.length);
   return body.items.map((item) => item.id).sort((a, b) => a - b);
 }
@@ -88,7 +86,7 @@ const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
 
 describe('items filtered by benchmark validity', () => {
   it('starts from items whose flags are the ones meant', async () => {
-    const res = await curator.get('/api/items?page_size=100');
+    const res = await curator.send(itemsApi.list, { query: { page_size: 100 } });
     const byId = new Map(ItemListResponseSchema.parse(res.body).items.map((item) => [item.id, item]));
     const flags = (id: number) => {
       const item = byId.get(id);
@@ -132,8 +130,8 @@ describe('items filtered by benchmark validity', () => {
       ['answer_unchanged=yes', 'query.answer_unchanged'],
       ['proposal_consistent=1', 'query.proposal_consistent'],
       ['is_control=maybe', 'query.is_control'],
-    ]) {
-      const res = await curator.get(`/api/items?${search}`);
+    ] as const) {
+      const res = await curator.send(itemsApi.list, { query: searchQuery(search) });
       expect(res.status).toBe(400);
       expect(ErrorBodySchema.parse(res.body).error.field).toBe(field);
     }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema, ITEM_SORTS, type ItemSort, type ItemSummary } from '../../shared/api/items';
+import { ITEM_SORTS, ItemListResponseSchema, itemsApi, type ItemSort, type ItemSummary } from '../../shared/api/items';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { Finding } from '../../shared/table/lint';
 import { requeue } from '../../server/review/review-service';
 import { buildChart, buildItem, buildQa } from '../support/factories';
-import { TestClient } from '../support/http-client';
+import { searchQuery, TestClient } from '../support/http-client';
 import { connectAs, recordEvents } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 async function page(query: string) {
-  const res = await curator.get(`/api/items?${query}`);
+  const res = await curator.send(itemsApi.list, { query: searchQuery(query) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ItemListResponseSchema.parse(res.body);
 }
@@ -133,7 +133,7 @@ describe('keyset paging', () => {
   it('refuses a cursor made for another sort, or not made by the list, naming the field', async () => {
     const first = await page('sort=status&page_size=5');
     for (const query of [`sort=chart&cursor=${encodeURIComponent(first.next_cursor ?? '')}`, 'cursor=not-a-cursor', `cursor=${Buffer.from('{"s":"newest"}').toString('base64url')}`]) {
-      const res = await curator.get(`/api/items?${query}`);
+      const res = await curator.send(itemsApi.list, { query: searchQuery(query) });
       expect(res.status).toBe(400);
       expect(ErrorBodySchema.parse(res.body).error.field).toBe('query.cursor');
     }
@@ -183,7 +183,7 @@ describe('a filter for every flag', () => {
   beforeAll(async () => {
     all = (await walk('sort=oldest', 50)).items;
     for (const item of all) {
-      const detail = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${item.id}`)).body);
+      const detail = await curator.call(itemsApi.get, { params: { id: item.id } });
       lint.set(item.id, detail.item.verifier.lint);
     }
   });
@@ -236,8 +236,8 @@ describe('a filter for every flag', () => {
       ['bias=some', 'query.bias'],
       ['stale=1', 'query.stale'],
       ['sort=random', 'query.sort'],
-    ]) {
-      const res = await curator.get(`/api/items?${query}`);
+    ] as const) {
+      const res = await curator.send(itemsApi.list, { query: searchQuery(query) });
       expect(res.status).toBe(400);
       expect(ErrorBodySchema.parse(res.body).error.field).toBe(field);
     }
@@ -247,7 +247,7 @@ describe('a filter for every flag', () => {
 describe('bulk re-queue of a whole filter', () => {
   it('is for curators: a reviewer gets 403 and nothing changes', async () => {
     const before = (await page('status=accepted')).total;
-    const res = await reviewer.post('/api/items/requeue', { filter: { status: 'accepted' } });
+    const res = await reviewer.send(itemsApi.requeue, { body: { filter: { status: 'accepted' } } });
     expect(res.status).toBe(403);
     expect((await page('status=accepted')).total).toBe(before);
   });
@@ -258,7 +258,7 @@ describe('bulk re-queue of a whole filter', () => {
     const socket = await connectAs(server.url, curator);
     const decided = recordEvents(socket, 'item.decided');
     try {
-      const res = await curator.post('/api/items/requeue', { filter: { status: 'accepted', bias: 'none' } });
+      const res = await curator.send(itemsApi.requeue, { body: { filter: { status: 'accepted', bias: 'none' } } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toEqual({ requeued: matching.total });
       expect((await page('status=accepted&bias=none')).total).toBe(0);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { authApi } from '../../shared/api/auth';
+import { chartsApi } from '../../shared/api/charts';
 
 /** A server logging at `level` through a pino destination the test holds: every line as written (JSON text). */
 async function loggingServer(level: 'info' | 'debug'): Promise<{ server: TestServer; logged: string[] }> {
@@ -25,12 +27,12 @@ async function requestsWithToken(server: TestServer, logged: string[]): Promise<
   const token = client.cookie.slice(client.cookie.indexOf('=') + 1);
   expect(token.length).toBeGreaterThan(20);
 
-  expect((await client.get('/api/auth/me')).status).toBe(200);
-  expect((await client.get('/api/charts')).status).toBe(200);
+  expect((await client.send(authApi.me)).status).toBe(200);
+  expect((await client.send(chartsApi.list)).status).toBe(200);
   expect((await client.get('/api/no-such-route')).status).toBe(404);
   const bearer = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}`, cookie: client.cookie } });
   expect(bearer.status).toBe(200);
-  expect((await client.post('/api/auth/logout')).status).toBe(200);
+  expect((await client.send(authApi.logout)).status).toBe(200);
   // pino-http writes a request's line when its response finishes, which may trail the client.
   await expect.poll(() => logged.filter((line) => line.includes('"url":"/api/auth/logout"')).length).toBe(1);
   return token;

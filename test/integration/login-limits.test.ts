@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../shared/errors';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { authApi } from '../../shared/api/auth';
 
 /** Wrong passwords one user name may take per window, and one address. */
 const PER_NAME = 3;
@@ -23,7 +24,7 @@ afterAll(async () => {
 
 /** All of these come from one address: 127.0.0.1. */
 async function login(username: string, password: string) {
-  const res = await new TestClient(server.url).post('/api/auth/login', { username, password });
+  const res = await new TestClient(server.url).send(authApi.login, { body: { username, password } });
   return { status: res.status, code: ErrorBodySchema.safeParse(res.body).data?.error.code, message: ErrorBodySchema.safeParse(res.body).data?.error.message };
 }
 
@@ -57,7 +58,7 @@ describe('a name in other letter cases', () => {
     const own = await startTestServer({ demo: false, config: { loginAccountRateLimit: PER_NAME } });
     try {
       await own.createUser(ALICE.username, 'reviewer', ALICE.password);
-      const attempt = async (username: string, password: string) => (await new TestClient(own.url).post('/api/auth/login', { username, password })).status;
+      const attempt = async (username: string, password: string) => (await new TestClient(own.url).send(authApi.login, { body: { username, password } })).status;
       // The database finds the same user under each spelling.
       expect(await attempt('ALICE', ALICE.password)).toBe(200);
       for (const [i, spelling] of ['alice', 'ALICE', 'Alice'].entries()) expect(await attempt(spelling, `wrong-${i}-password`)).toBe(401);
@@ -74,7 +75,7 @@ describe('a lock lifts when its window ends', () => {
     const short = await startTestServer({ demo: false, config: { loginAccountRateLimit: 2, loginRateWindowMs: windowMs } });
     try {
       await short.createUser(ALICE.username, 'reviewer', ALICE.password);
-      const attempt = async (password: string) => (await new TestClient(short.url).post('/api/auth/login', { username: ALICE.username, password })).status;
+      const attempt = async (password: string) => (await new TestClient(short.url).send(authApi.login, { body: { username: ALICE.username, password } })).status;
       const started = Date.now();
       expect(await attempt('wrong-password-1')).toBe(401);
       expect(await attempt('wrong-password-2')).toBe(401);

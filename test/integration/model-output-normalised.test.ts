@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reverifyChartItems } from '../../server/items/reverify-items';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { itemsApi } from '../../shared/api/items';
+import { type Run, runsApi } from '../../shared/api/runs';
 import type { FakeChatRequest } from '../support/fake-openai';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { correctReply, promptLabels } from '../support/fake-hqa-model';
@@ -32,11 +32,9 @@ afterAll(async () => {
 });
 
 async function runItems(config: Record<string, unknown>): Promise<Run> {
-  const res = await curator.post('/api/runs', { engine: 'openai', stage: 'items', concurrency: 1, ...config });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(res.body);
+  const { run } = await curator.call(runsApi.create, { body: { engine: 'openai', stage: 'items', concurrency: 1, ...config } });
   await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+  return (await curator.call(runsApi.get, { params: { id: run.id } })).run;
 }
 
 describe('Stage 2 replies whose edit ops carry fields the op does not use', () => {
@@ -49,10 +47,10 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
     expect(run.items_created).toBeGreaterThan(0);
     expect(run.llm_calls).toBe(run.items_created);
     expect(run.items_created + run.items_declined).toBe(3);
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    const items = (await curator.call(itemsApi.list, { query: { run_id: run.id } })).items;
     expect(items).toHaveLength(run.items_created);
     for (const summary of items) {
-      const { item } = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body);
+      const { item } = await curator.call(itemsApi.get, { params: { id: summary.id } });
       // A question over a chart group names the chart its op edits.
       const [op] = item.edit as { op: string }[];
       expect(['swap', 'add']).toContain(op?.op);
@@ -64,7 +62,7 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
       });
       // The note is about the reply, not the table: a chart's re-verification cannot recompute it, and keeps it.
       reverifyChartItems(server.server.ctx.db, item.chart_id);
-      const again = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${summary.id}`)).body).item;
+      const again = (await curator.call(itemsApi.get, { params: { id: summary.id } })).item;
       expect(again.verifier.lint.filter((finding) => finding.code === 'edit_normalised')).toHaveLength(1);
     }
   });
@@ -81,7 +79,7 @@ describe('Stage 2 replies whose edit ops carry fields the op does not use', () =
     const run = await runItems({ chart_type: 'grouped_bar', items: 1 });
 
     expect(run).toMatchObject({ status: 'done', items_created: 0, items_failed: 1, llm_calls: 2 });
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     expect(detail.errors[0]?.error).toBe("schema-invalid after repair: edit.0.series: op 'remove_row' takes no series, so which cells it changes is unclear; set it to null");
   });
 });

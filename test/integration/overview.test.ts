@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { OverviewResponseSchema } from '../../shared/api/overview';
-import { NextResponseSchema, QueueResponseSchema } from '../../shared/api/review';
-import { RunConfigSchema } from '../../shared/api/runs';
+import { ItemDetailResponseSchema, ItemListResponseSchema, itemsApi } from '../../shared/api/items';
+import { overviewApi, OverviewResponseSchema } from '../../shared/api/overview';
+import { reviewApi } from '../../shared/api/review';
+import { RunConfigSchema, runsApi } from '../../shared/api/runs';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { settingsApi } from '../../shared/api/settings';
 
 /** GET /api/overview and the "in review" figure: a reviewer's prefetched next item is not a second item in review. */
 
@@ -41,34 +42,32 @@ const db = () => server.server.ctx.db;
 const storedInReview = () => (db().prepare("SELECT COUNT(*) AS n FROM hqa_items WHERE status = 'in_review'").get() as { n: number }).n;
 
 async function overview(client: TestClient = curator) {
-  const res = await client.get('/api/overview');
+  const res = await client.send(overviewApi.get);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return OverviewResponseSchema.parse(res.body);
 }
 
 async function next(client: TestClient, exclude: number[] = []): Promise<number> {
-  const res = await client.post('/api/review/next', { exclude_item_ids: exclude });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const id = NextResponseSchema.parse(res.body).task?.item.id;
+  const id = (await client.call(reviewApi.next, { body: { exclude_item_ids: exclude } })).task?.item.id;
   if (id === undefined) throw new Error('the queue gave no item');
   return id;
 }
 
 /** The ids the Items list shows under a status filter. */
 async function listedIds(status: string): Promise<number[]> {
-  const res = await curator.get(`/api/items?status=${status}&page_size=100`);
+  const res = await curator.send(itemsApi.list, { query: { status, page_size: 100 } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ItemListResponseSchema.parse(res.body).items.map((item) => item.id);
 }
 
 async function shownStatus(id: number): Promise<string> {
-  const res = await curator.get(`/api/items/${id}`);
+  const res = await curator.send(itemsApi.get, { params: { id } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ItemDetailResponseSchema.parse(res.body).item.status;
 }
 
 async function setK(k: number) {
-  expect((await admin.request('PATCH', '/api/settings', { reviews_per_item: k, consensus_rule: 'majority' })).status).toBe(200);
+  expect((await admin.send(settingsApi.update, { body: { reviews_per_item: k, consensus_rule: 'majority' } })).status).toBe(200);
 }
 
 describe('GET /api/overview', () => {
@@ -81,7 +80,7 @@ describe('GET /api/overview', () => {
     try {
       const root = new TestClient(empty.url);
       await root.login('admin', empty.server.adminPassword ?? '');
-      const res = await root.get('/api/overview');
+      const res = await root.send(overviewApi.get);
       expect(OverviewResponseSchema.parse(res.body).setup).toEqual({ charts: 0, questions: 0, runs: 0, items: 0 });
     } finally {
       await empty.close();
@@ -89,9 +88,9 @@ describe('GET /api/overview', () => {
   });
 
   it('is for curators and admins, not reviewers', async () => {
-    expect((await ann.get('/api/overview')).status).toBe(403);
-    expect((await new TestClient(server.url).get('/api/overview')).status).toBe(401);
-    expect((await admin.get('/api/overview')).status).toBe(200);
+    expect((await ann.send(overviewApi.get)).status).toBe(403);
+    expect((await new TestClient(server.url).send(overviewApi.get)).status).toBe(401);
+    expect((await admin.send(overviewApi.get)).status).toBe(200);
   });
 
   it('counts a reviewer holding the item on screen and a prefetched one as one item in review, on every view of the count', async () => {
@@ -109,9 +108,9 @@ describe('GET /api/overview', () => {
       expect(storedInReview()).toBe(2);
       // …but ann is looking at one of them.
       expect((await overview()).queue).toEqual({ pending: ITEMS - 1, in_review: 1, total: ITEMS });
-      const queue = QueueResponseSchema.parse((await curator.get('/api/review/queue')).body);
+      const queue = await curator.call(reviewApi.queue);
       expect(queue.counts).toMatchObject({ pending: ITEMS - 1, in_review: 1 });
-      expect(QueueResponseSchema.parse((await ben.get('/api/review/queue')).body).counts).toEqual({});
+      expect((await ben.call(reviewApi.queue)).counts).toEqual({});
       expect((await pushed) as { counts: Record<string, number> }).toMatchObject({ counts: { pending: ITEMS - 1, in_review: 1 } });
       // The Items list and the Item page say the same: the prefetched item is still pending.
       expect(await listedIds('in_review')).toEqual([current]);
@@ -119,7 +118,7 @@ describe('GET /api/overview', () => {
       expect((await listedIds('pending')).length).toBe(ITEMS - 1);
       expect(await shownStatus(prefetched)).toBe('pending');
       expect(await shownStatus(current)).toBe('in_review');
-      const row = ItemListResponseSchema.parse((await curator.get('/api/items?page_size=100')).body).items.find((item) => item.id === prefetched);
+      const row = (await curator.call(itemsApi.list, { query: { page_size: 100 } })).items.find((item) => item.id === prefetched);
       expect(row?.status).toBe('pending');
 
       // Ben takes one of his own: two reviewers looking, two in review; ann's prefetch still waits.
@@ -127,7 +126,7 @@ describe('GET /api/overview', () => {
       expect((await overview()).queue).toMatchObject({ pending: ITEMS - 2, in_review: 2 });
 
       // Ann decides the item on screen: the prefetched one becomes the one she looks at.
-      expect((await ann.post(`/api/review/items/${current}`, acceptReview())).status).toBe(201);
+      expect((await ann.send(reviewApi.submit, { params: { id: current }, body: acceptReview() })).status).toBe(201);
       expect(await overview()).toMatchObject({ queue: { pending: ITEMS - 3, in_review: 2, total: ITEMS - 1 }, decided: { accepted: 1, rejected: 0 }, pass_rate: 100 });
       // She prefetches again: still one item in review for her.
       await next(ann, [prefetched]);
@@ -147,11 +146,11 @@ describe('GET /api/overview', () => {
       UPDATE hqa_items SET status = 'pending', final_answer = NULL, final_question = NULL, decided_at = NULL`);
     await setK(1);
     const accepted = await next(ann);
-    expect((await ann.post(`/api/review/items/${accepted}`, acceptReview())).status).toBe(201);
+    expect((await ann.send(reviewApi.submit, { params: { id: accepted }, body: acceptReview() })).status).toBe(201);
     const rejected = await next(ben);
-    expect((await ben.post(`/api/review/items/${rejected}`, rejectReview())).status).toBe(201);
+    expect((await ben.send(reviewApi.submit, { params: { id: rejected }, body: rejectReview() })).status).toBe(201);
     const third = await next(ben);
-    expect((await ben.post(`/api/review/items/${third}`, rejectReview())).status).toBe(201);
+    expect((await ben.send(reviewApi.submit, { params: { id: third }, body: rejectReview() })).status).toBe(201);
     expect(await overview()).toMatchObject({ decided: { accepted: 1, rejected: 2 }, awaiting_adjudication: 0 });
     expect((await overview()).pass_rate).toBeCloseTo(100 / 3, 6);
 
@@ -159,15 +158,15 @@ describe('GET /api/overview', () => {
     await setK(2);
     const disputed = await next(ann);
     expect(await next(ben)).toBe(disputed);
-    expect((await ann.post(`/api/review/items/${disputed}`, acceptReview())).status).toBe(201);
-    expect((await ben.post(`/api/review/items/${disputed}`, rejectReview())).status).toBe(201);
+    expect((await ann.send(reviewApi.submit, { params: { id: disputed }, body: acceptReview() })).status).toBe(201);
+    expect((await ben.send(reviewApi.submit, { params: { id: disputed }, body: rejectReview() })).status).toBe(201);
     expect(await overview()).toMatchObject({ awaiting_adjudication: 1, decided: { accepted: 1, rejected: 2 }, queue: { total: ITEMS - 4 } });
 
     // The items' run is done; a run created and not started is queued: in progress.
     expect((await overview()).runs_in_progress).toBe(0);
     const run = server.server.executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 2 }), null);
     expect(await overview()).toMatchObject({ runs_in_progress: 1, runs_paused: 0 });
-    expect((await curator.post(`/api/runs/${run.id}/cancel`)).status).toBe(200);
+    expect((await curator.send(runsApi.cancel, { params: { id: run.id } })).status).toBe(200);
     expect((await overview()).runs_in_progress).toBe(0);
   });
 });

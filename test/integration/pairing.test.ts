@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAndMigrate, type Db } from '../../db/database';
 import { PairingSchema } from '../../shared/generation/pairing';
-import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
-import { ItemListResponseSchema } from '../../shared/api/items';
+import { GenerateReportSchema, runsApi } from '../../shared/api/runs';
+import { itemsApi } from '../../shared/api/items';
 import { SettingsSchema } from '../../shared/settings';
 import { getRun, listRunDeclines } from '../../server/generation/run-queries';
 import { activeProposals } from '../../server/pool/pool-queries';
@@ -81,11 +81,9 @@ describe('a model run pairs each question before asking', () => {
   it('sends the paired proposal, a numbered list stored under the one chosen, ends a decline and a question nothing changes as declined, and asks nothing twice', async () => {
     const { db } = server.server.ctx;
     const before = fake.requests.length;
-    const res = await curator.post('/api/runs', RUN);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await curator.call(runsApi.create, { body: RUN });
     await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
 
     // Two items, two declines apart from failures: three requests, none for the question nothing changes, none repeated.
     expect(detail.run).toMatchObject({ status: 'done', tasks_total: 4, tasks_done: 4, tasks_failed: 0, items_created: 2, items_failed: 0, items_declined: 2, llm_calls: 3 });
@@ -93,7 +91,7 @@ describe('a model run pairs each question before asking', () => {
     const requests = fake.requests.slice(before).flatMap((r) => (r.chat ? [r.chat] : []));
     expect(requests).toHaveLength(3);
     expect(requests.some((chat) => lastUserText(chat).includes('How many bars are there?'))).toBe(false);
-    const items = ItemListResponseSchema.parse((await curator.get(`/api/items?run_id=${run.id}`)).body).items;
+    const items = (await curator.call(itemsApi.list, { query: { run_id: run.id } })).items;
 
     // The lookup: paired with the proposal that can move Italy's value, whichever the planner gave the task.
     expect(pairingOf(db, built.qas.lookup)).toEqual({ kind: 'paired', proposalId: built.proposals[HALVE_ASKED] });

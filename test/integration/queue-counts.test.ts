@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../db/database';
 import { assignedAvailableFor, availableFor, NOT_ARCHIVED, NOT_RETIRED, nowIso, OPEN_TO_ME, retractReview } from '../../server/review/review-queries';
-import { buildChart, buildItem, buildLease, buildQa, buildReview, buildUser, copyItem } from '../support/factories';
+import { archiveSplit, buildAssignment, buildChart, buildItem, buildLease, buildQa, buildQueue, buildReview, buildUser, copyItem, retireItem } from '../support/factories';
 
 /**
  * The queue bar's counts, made from the small sides (review-queries.ts), against their
@@ -48,20 +48,14 @@ beforeAll(async () => {
     retractReview(db, buildReview(db, { itemId: id, reviewerId: me }), reason);
   }
   // An archived split's item, and a retired item.
-  db.prepare("INSERT INTO splits (name, archived_at) VALUES ('old', '2026-01-01T00:00:00.000Z')").run();
+  archiveSplit(db, { name: 'old', archivedBy: author });
   const archived = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db, { split: 'old' }) }) });
   expect(archived).toBeGreaterThan(0);
-  db.prepare('INSERT INTO retired_items (item_id) VALUES (?)').run(item());
+  retireItem(db, { itemId: item(), retiredBy: author });
   // Assigned to me, to another reviewer, to a queue I am in, to one I am not in.
-  const queue = (name: string, members: number[]) => {
-    const id = Number(db.prepare('INSERT INTO review_queues (name) VALUES (?)').run(name).lastInsertRowid);
-    for (const member of members) db.prepare('INSERT INTO review_queue_members (queue_id, user_id) VALUES (?, ?)').run(id, member);
-    return id;
-  };
-  const mine = queue('mine', [me, third]);
-  const theirs = queue('theirs', [other]);
-  const assign = (itemId: number, to: { reviewer?: number; queue?: number }) =>
-    db.prepare('INSERT INTO item_assignments (item_id, reviewer_id, queue_id) VALUES (?, ?, ?)').run(itemId, to.reviewer ?? null, to.queue ?? null);
+  const mine = buildQueue(db, { name: 'mine', members: [me, third], createdBy: author });
+  const theirs = buildQueue(db, { name: 'theirs', members: [other], createdBy: author });
+  const assign = (itemId: number, to: { reviewer?: number; queue?: number }) => buildAssignment(db, { itemId, reviewerId: to.reviewer, queueId: to.queue, assignedBy: author });
   assign(item(), { reviewer: me });
   assign(item(), { reviewer: other });
   assign(item(), { queue: mine });

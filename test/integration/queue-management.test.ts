@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteQueueResponseSchema, ItemAssignmentResponseSchema, QueueResponseSchema as NamedQueueResponseSchema } from '../../shared/api/assignment';
+import { assignmentApi, DeleteQueueResponseSchema, ItemAssignmentResponseSchema, QueueResponseSchema as NamedQueueResponseSchema } from '../../shared/api/assignment';
 import { ErrorBodySchema } from '../../shared/errors';
-import { ItemListResponseSchema } from '../../shared/api/items';
-import { NextResponseSchema } from '../../shared/api/review';
-import { UserListResponseSchema } from '../../shared/api/users';
+import { ItemListResponseSchema, itemsApi } from '../../shared/api/items';
+import { NextResponseSchema, reviewApi } from '../../shared/api/review';
+import { UserListResponseSchema, usersApi } from '../../shared/api/users';
 import { putSettings } from '../../server/settings/settings-queries';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems } from '../support/review-fixtures';
@@ -36,11 +36,11 @@ async function ok(res: Promise<{ status: number; body: unknown }>): Promise<unkn
 }
 
 async function next(client: TestClient): Promise<number | null> {
-  return NextResponseSchema.parse(await ok(client.post('/api/review/next', {}))).task?.item.id ?? null;
+  return NextResponseSchema.parse(await ok(client.send(reviewApi.next, { body: {} }))).task?.item.id ?? null;
 }
 
 async function createQueue(name: string) {
-  return NamedQueueResponseSchema.parse(await ok(curator.post('/api/queues', { name }))).queue;
+  return NamedQueueResponseSchema.parse(await ok(curator.send(assignmentApi.createQueue, { body: { name } }))).queue;
 }
 
 const auditDetails = (action: string) =>
@@ -76,9 +76,9 @@ describe('renaming a queue', () => {
   it('renames, keeps names unique (409 naming the clash) and tells open pages', async () => {
     const night = await createQueue('night shift');
     const bars = await createQueue('bar charts');
-    await ok(curator.post('/api/items/assign', { target: { item_ids: [items[0]] }, to: { queue_id: bars.id } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: [items[0]] }, to: { queue_id: bars.id } } }));
 
-    const clash = await curator.patch(`/api/queues/${bars.id}`, { name: 'Night Shift' });
+    const clash = await curator.send(assignmentApi.renameQueue, { params: { id: bars.id }, body: { name: 'Night Shift' } });
     expect(clash.status).toBe(409);
     const error = ErrorBodySchema.parse(clash.body).error;
     expect(error).toMatchObject({ code: 'conflict', field: 'name' });
@@ -86,12 +86,12 @@ describe('renaming a queue', () => {
     expect(db().prepare('SELECT name FROM review_queues WHERE id = ?').get(bars.id)).toEqual({ name: 'bar charts' });
 
     // Its own name in another case is a rename, not a clash.
-    expect(NamedQueueResponseSchema.parse(await ok(curator.patch(`/api/queues/${night.id}`, { name: 'Night Shift' }))).queue.name).toBe('Night Shift');
+    expect(NamedQueueResponseSchema.parse(await ok(curator.send(assignmentApi.renameQueue, { params: { id: night.id }, body: { name: 'Night Shift' } }))).queue.name).toBe('Night Shift');
 
     const watcher = await connectAs(server.url, people.cid);
     sockets.push(watcher);
     const told = nextEvent(watcher, 'assignment.changed');
-    const renamed = NamedQueueResponseSchema.parse(await ok(curator.patch(`/api/queues/${bars.id}`, { name: 'weekend' }))).queue;
+    const renamed = NamedQueueResponseSchema.parse(await ok(curator.send(assignmentApi.renameQueue, { params: { id: bars.id }, body: { name: 'weekend' } }))).queue;
     expect(renamed).toMatchObject({ id: bars.id, name: 'weekend', items: 1 });
     expect(await told).toEqual({ items: 1 });
     expect(auditDetails('queue.renamed')).toEqual([
@@ -99,17 +99,17 @@ describe('renaming a queue', () => {
       { from: 'bar charts', to: 'weekend' },
     ]);
     // The item's assignment follows the queue: the list finds it under the new name.
-    const listed = ItemListResponseSchema.parse(await ok(curator.get('/api/items?assigned=queue:weekend')));
+    const listed = ItemListResponseSchema.parse(await ok(curator.send(itemsApi.list, { query: { assigned: 'queue:weekend' } })));
     expect(listed.items.map((i) => i.id)).toEqual([items[0]]);
   });
 
   it('refuses reviewers, an unknown queue and an empty name', async () => {
     const queue = db().prepare("SELECT id FROM review_queues WHERE name = 'weekend'").get() as { id: number };
-    expect((await people.ann.patch(`/api/queues/${queue.id}`, { name: 'mine' })).status).toBe(403);
-    expect((await people.ann.request('DELETE', `/api/queues/${queue.id}`)).status).toBe(403);
-    expect((await curator.patch('/api/queues/999999', { name: 'ghost' })).status).toBe(404);
-    expect((await curator.request('DELETE', '/api/queues/999999')).status).toBe(404);
-    const empty = await curator.patch(`/api/queues/${queue.id}`, { name: '  ' });
+    expect((await people.ann.send(assignmentApi.renameQueue, { params: { id: queue.id }, body: { name: 'mine' } })).status).toBe(403);
+    expect((await people.ann.send(assignmentApi.deleteQueue, { params: { id: queue.id } })).status).toBe(403);
+    expect((await curator.send(assignmentApi.renameQueue, { params: { id: 999999 }, body: { name: 'ghost' } })).status).toBe(404);
+    expect((await curator.send(assignmentApi.deleteQueue, { params: { id: 999999 } })).status).toBe(404);
+    const empty = await curator.send(assignmentApi.renameQueue, { params: { id: queue.id }, body: { name: '  ' } });
     expect(empty.status).toBe(400);
     expect(ErrorBodySchema.parse(empty.body).error.field).toBe('body.name');
   });
@@ -118,20 +118,20 @@ describe('renaming a queue', () => {
 describe('deleting a queue', () => {
   it('unassigns its items in one transaction with one audit entry; items, reviews and members’ accounts stay; the general queue serves them', async () => {
     const queue = await createQueue('to delete');
-    await ok(curator.post(`/api/queues/${queue.id}/members`, { user_id: ids.ann }));
+    await ok(curator.send(assignmentApi.addMember, { params: { id: queue.id }, body: { user_id: ids.ann } }));
     const mine = items.slice(-3);
-    await ok(curator.post('/api/items/assign', { target: { item_ids: mine }, to: { queue_id: queue.id } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: mine }, to: { queue_id: queue.id } } }));
     // ann (a member) reviews one of them: the review must survive the queue.
     const reviewed = await next(people.ann);
     expect(mine).toContain(reviewed);
-    expect((await people.ann.post(`/api/review/items/${reviewed}`, acceptReview())).status).toBe(201);
+    expect((await people.ann.send(reviewApi.submit, { params: { id: reviewed }, body: acceptReview() })).status).toBe(201);
     const reviewsBefore = (db().prepare('SELECT COUNT(*) AS n FROM reviews').get() as { n: number }).n;
     const itemsBefore = (db().prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
 
     const watcher = await connectAs(server.url, people.cid);
     sockets.push(watcher);
     const told = nextEvent(watcher, 'assignment.changed', (payload) => (payload as { items: number }).items === 3);
-    expect(DeleteQueueResponseSchema.parse(await ok(curator.request('DELETE', `/api/queues/${queue.id}`)))).toEqual({ unassigned: 3 });
+    expect(DeleteQueueResponseSchema.parse(await ok(curator.send(assignmentApi.deleteQueue, { params: { id: queue.id } })))).toEqual({ unassigned: 3 });
     expect(await told).toEqual({ items: 3 });
 
     expect(db().prepare('SELECT COUNT(*) AS n FROM review_queues WHERE id = ?').get(queue.id)).toEqual({ n: 0 });
@@ -142,13 +142,13 @@ describe('deleting a queue', () => {
     expect(db().prepare("SELECT status FROM hqa_items WHERE id = ?").get(reviewed)).toEqual({ status: 'accepted' });
     expect(auditDetails('queue.deleted')).toEqual([{ name: 'to delete', members: 1, items_unassigned: 3 }]);
     // Deleting it again: it is gone.
-    expect((await curator.request('DELETE', `/api/queues/${queue.id}`)).status).toBe(404);
+    expect((await curator.send(assignmentApi.deleteQueue, { params: { id: queue.id } })).status).toBe(404);
 
     // cid, who was never in the queue, now claims its two unreviewed items from the general queue.
     const cidGot: number[] = [];
     for (let id = await next(people.cid); id !== null; id = await next(people.cid)) {
       cidGot.push(id);
-      expect((await people.cid.post(`/api/review/items/${id}`, acceptReview())).status).toBe(201);
+      expect((await people.cid.send(reviewApi.submit, { params: { id }, body: acceptReview() })).status).toBe(201);
     }
     expect(cidGot).toEqual(expect.arrayContaining(mine.filter((id) => id !== reviewed)));
     expect(cidGot).not.toContain(reviewed);
@@ -164,29 +164,29 @@ describe('one transaction', () => {
 
   it('a queue whose delete fails keeps its items assigned', async () => {
     const queue = await createQueue('kept');
-    await ok(curator.post('/api/items/assign', { target: { item_ids: [items[1]] }, to: { queue_id: queue.id } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: [items[1]] }, to: { queue_id: queue.id } } }));
     const restore = failAudit('queue.deleted');
     try {
-      expect((await curator.request('DELETE', `/api/queues/${queue.id}`)).status).toBe(500);
+      expect((await curator.send(assignmentApi.deleteQueue, { params: { id: queue.id } })).status).toBe(500);
     } finally {
       restore();
     }
     expect(db().prepare('SELECT queue_id FROM item_assignments WHERE item_id = ?').get(items[1])).toEqual({ queue_id: queue.id });
     expect(db().prepare('SELECT name FROM review_queues WHERE id = ?').get(queue.id)).toEqual({ name: 'kept' });
-    expect(DeleteQueueResponseSchema.parse(await ok(curator.request('DELETE', `/api/queues/${queue.id}`)))).toEqual({ unassigned: 1 });
+    expect(DeleteQueueResponseSchema.parse(await ok(curator.send(assignmentApi.deleteQueue, { params: { id: queue.id } })))).toEqual({ unassigned: 1 });
   });
 
   it('a user whose disable fails keeps their assignments (and may still log in)', async () => {
-    await ok(curator.post('/api/items/assign', { target: { item_ids: [items[1]] }, to: { reviewer_id: ids.cid } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: [items[1]] }, to: { reviewer_id: ids.cid } } }));
     const restore = failAudit('user.disabled');
     try {
-      expect((await admin.post(`/api/users/${ids.cid}/disable`, {})).status).toBe(500);
+      expect((await admin.send(usersApi.disable, { params: { id: ids.cid }, body: {} })).status).toBe(500);
     } finally {
       restore();
     }
     expect(db().prepare('SELECT reviewer_id FROM item_assignments WHERE item_id = ?').get(items[1])).toEqual({ reviewer_id: ids.cid });
     expect(db().prepare('SELECT disabled_at FROM users WHERE id = ?').get(ids.cid)).toEqual({ disabled_at: null });
-    await ok(curator.post('/api/items/unassign', { target: { item_ids: [items[1]] } }));
+    await ok(curator.send(assignmentApi.unassign, { body: { target: { item_ids: [items[1]] } } }));
   });
 });
 
@@ -194,21 +194,21 @@ describe("an item's assignment on the Item page", () => {
   it('says to whom, by whom and when, to curators only', async () => {
     const [item] = items;
     // items[0] is in the 'weekend' queue from the rename test.
-    const inQueue = ItemAssignmentResponseSchema.parse(await ok(curator.get(`/api/items/${item}/assignment`))).assignment;
+    const inQueue = ItemAssignmentResponseSchema.parse(await ok(curator.send(assignmentApi.itemAssignment, { params: { id: item } }))).assignment;
     expect(inQueue).toMatchObject({ reviewer: null, queue: { name: 'weekend' }, assigned_by: 'cora' });
 
-    await ok(curator.post('/api/items/assign', { target: { item_ids: [item] }, to: { reviewer_id: ids.ann } }));
-    const toAnn = ItemAssignmentResponseSchema.parse(await ok(curator.get(`/api/items/${item}/assignment`))).assignment;
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: [item] }, to: { reviewer_id: ids.ann } } }));
+    const toAnn = ItemAssignmentResponseSchema.parse(await ok(curator.send(assignmentApi.itemAssignment, { params: { id: item } }))).assignment;
     expect(toAnn).toMatchObject({ reviewer: { id: ids.ann, username: 'ann' }, queue: null, assigned_by: 'cora' });
     expect(Number.isNaN(Date.parse(toAnn?.assigned_at ?? ''))).toBe(false);
 
     // Blind review: neither the assignee nor another reviewer may ask.
-    expect((await people.ann.get(`/api/items/${item}/assignment`)).status).toBe(403);
-    expect((await people.ben.get(`/api/items/${item}/assignment`)).status).toBe(403);
+    expect((await people.ann.send(assignmentApi.itemAssignment, { params: { id: item } })).status).toBe(403);
+    expect((await people.ben.send(assignmentApi.itemAssignment, { params: { id: item } })).status).toBe(403);
 
-    await ok(curator.post('/api/items/unassign', { target: { item_ids: [item] } }));
-    expect(ItemAssignmentResponseSchema.parse(await ok(curator.get(`/api/items/${item}/assignment`)))).toEqual({ assignment: null });
-    expect((await curator.get('/api/items/999999/assignment')).status).toBe(404);
+    await ok(curator.send(assignmentApi.unassign, { body: { target: { item_ids: [item] } } }));
+    expect(ItemAssignmentResponseSchema.parse(await ok(curator.send(assignmentApi.itemAssignment, { params: { id: item } })))).toEqual({ assignment: null });
+    expect((await curator.send(assignmentApi.itemAssignment, { params: { id: 999999 } })).status).toBe(404);
   });
 });
 
@@ -221,23 +221,23 @@ describe('disabling a user', () => {
     expect(open.length).toBeGreaterThanOrEqual(4);
     const bens = open.slice(0, 2);
     const queue = await createQueue('ben’s queue');
-    await ok(curator.post(`/api/queues/${queue.id}/members`, { user_id: ids.ben }));
-    await ok(curator.post('/api/items/assign', { target: { item_ids: bens }, to: { reviewer_id: ids.ben } }));
-    await ok(curator.post('/api/items/assign', { target: { item_ids: [open[2]] }, to: { queue_id: queue.id } }));
+    await ok(curator.send(assignmentApi.addMember, { params: { id: queue.id }, body: { user_id: ids.ben } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: bens }, to: { reviewer_id: ids.ben } } }));
+    await ok(curator.send(assignmentApi.assign, { body: { target: { item_ids: [open[2]] }, to: { queue_id: queue.id } } }));
 
-    const listed = UserListResponseSchema.parse(await ok(admin.get('/api/users'))).users;
+    const listed = UserListResponseSchema.parse(await ok(admin.send(usersApi.list))).users;
     expect(listed.find((u) => u.username === 'ben')?.assigned_items).toBe(2);
     expect(listed.find((u) => u.username === 'cid')?.assigned_items).toBe(0);
 
     // Before: ben's items are kept from cid, who is served the lowest item nobody reserved.
     const first = await next(people.cid);
     expect(bens).not.toContain(first);
-    expect((await people.cid.post(`/api/review/leases/${first}/release`, {})).status).toBe(200);
+    expect((await people.cid.send(reviewApi.release, { params: { id: first }, body: {} })).status).toBe(200);
 
     const watcher = await connectAs(server.url, people.cid);
     sockets.push(watcher);
     const told = nextEvent(watcher, 'assignment.changed', (payload) => (payload as { items: number }).items === 2);
-    const disabled = (await ok(admin.post(`/api/users/${ids.ben}/disable`, {}))) as { user: { assigned_items: number; disabled_at: string | null } };
+    const disabled = (await ok(admin.send(usersApi.disable, { params: { id: ids.ben }, body: {} }))) as { user: { assigned_items: number; disabled_at: string | null } };
     expect(disabled.user).toMatchObject({ assigned_items: 0 });
     expect(disabled.user.disabled_at).not.toBeNull();
     expect(await told).toEqual({ items: 2 });
@@ -248,7 +248,7 @@ describe('disabling a user', () => {
 
     // cid now claims ben's two items (the lowest ids) from the general queue, first.
     expect(await next(people.cid)).toBe(bens[0]);
-    expect((await people.cid.post(`/api/review/items/${bens[0]}`, acceptReview())).status).toBe(201);
+    expect((await people.cid.send(reviewApi.submit, { params: { id: bens[0] }, body: acceptReview() })).status).toBe(201);
     expect(await next(people.cid)).toBe(bens[1]);
   });
 });

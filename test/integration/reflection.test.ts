@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProposalResponseSchema } from '../../shared/api/pool';
+import { poolApi } from '../../shared/api/pool';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { ReflectionBatchListResponseSchema, ReflectionBatchResponseSchema, ReflectionListResponseSchema, ReflectResponseSchema, type ReflectionBatch } from '../../shared/api/reflection';
+import { reflectionApi, type ReflectionBatch } from '../../shared/api/reflection';
 import type { ServerToClientEvents } from '../../shared/events';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { getSettings, putSettings } from '../../server/settings/settings-queries';
@@ -19,13 +19,14 @@ import { NO_USAGE } from '../../server/generation/engine';
 import { ReflectionBatches } from '../../server/reflection/reflection-batches';
 import { FeedbackLoop } from '../../server/reflection/reflection-service';
 import type { Reviser } from '../../server/reflection/revisers';
-import { buildLease } from '../support/factories';
+import { buildLease, setItemStatus } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
+import { reviewApi } from '../../shared/api/review';
 
 async function setup(server: TestServer) {
   await server.createUser('cora', 'curator', 'curator-pass-1');
@@ -49,9 +50,9 @@ async function itemsAndReviews(server: TestServer, reviewer: TestClient, chartTy
   const itemIds = (db.prepare('SELECT id FROM hqa_items WHERE proposal_id = ? AND run_id = ?').all(proposalId, run.id) as { id: number }[]).map((r) => r.id);
   for (const itemId of itemIds) {
     // Put this item first in the caller's queue by leasing it directly through the API.
-    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    setItemStatus(db, 'in_review', [itemId]);
     buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
-    const res = await reviewer.post(`/api/review/items/${itemId}`, verdict === 'reject' ? rejectReview('The slices must still sum to 100; take the points from another slice.') : acceptReview());
+    const res = await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: verdict === 'reject' ? rejectReview('The slices must still sum to 100; take the points from another slice.') : acceptReview() });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
   return { proposalId, itemIds, runId: run.id };
@@ -89,9 +90,9 @@ async function itemsOfProposal(server: TestServer, proposalId: number, count: nu
 async function reviewAll(server: TestServer, reviewer: TestClient, itemIds: number[], feedback: string): Promise<void> {
   const db = server.server.ctx.db;
   for (const itemId of itemIds) {
-    db.prepare("UPDATE hqa_items SET status = 'in_review' WHERE id = ?").run(itemId);
+    setItemStatus(db, 'in_review', [itemId]);
     buildLease(db, { itemId, reviewerId: userIdByName(db, 'rev') });
-    const res = await reviewer.post(`/api/review/items/${itemId}`, { ...rejectReview(feedback), criteria: { ...rejectReview().criteria, layout: { pass: true, note: '' }, rationality: { pass: false, note: '' } } });
+    const res = await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: { ...rejectReview(feedback), criteria: { ...rejectReview().criteria, layout: { pass: true, note: '' }, rationality: { pass: false, note: '' } } } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 }
@@ -119,13 +120,13 @@ describe('reflection with the offline engine', () => {
       const first = await itemsOfProposal(server, tripled, 3);
       const second = await itemsOfProposal(server, doubled, 3);
       await reviewAll(server, reviewer, first.slice(0, 2), 'Not plausible: tripling this overnight is unrealistic.');
-      const early = await curator.post(`/api/reflection/proposals/${tripled}`);
+      const early = await curator.send(reflectionApi.reflect, { params: { id: tripled } });
       expect(early.status).toBe(409);
       expect(JSON.stringify(early.body)).toMatch(/2 decided items; reflection waits for 3 \(setting reflection_min_decisions\)/);
       await reviewAll(server, reviewer, first.slice(2), 'Far too large a change to be plausible.');
       await reviewAll(server, reviewer, second, 'This does not change the answer to the question: it asks about another bar.');
-      const a = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${tripled}`)).body);
-      const b = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${doubled}`)).body);
+      const a = await curator.call(reflectionApi.reflect, { params: { id: tripled } });
+      const b = await curator.call(reflectionApi.reflect, { params: { id: doubled } });
       expect(a.revised?.text).toBe(`Raise the value of the largest bar by 20 percent, ${CONSTRAINT_CLAUSES.bounded_change}.`);
       expect(b.revised?.text).toBe('Double the value of the bar the question asks about.');
       expect(a.reflection.addressed).toMatch(/3 of 3 reviews asked \(item \d+: "Far too large/);
@@ -137,18 +138,16 @@ describe('reflection with the offline engine', () => {
 
   it('revises a proposal from its feedback, with lineage, and the next run samples the revision', async () => {
     const { proposalId } = await itemsAndReviews(server, reviewer, 'pie');
-    const listed = ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${proposalId}`)).body);
+    const listed = await curator.call(reflectionApi.list, { params: { id: proposalId } });
     expect(listed.feedback.length).toBeGreaterThan(0);
     expect(listed.feedback[0]?.failed).toEqual(['layout']);
-    expect((await reviewer.post(`/api/reflection/proposals/${proposalId}`)).status).toBe(403);
-    const res = await curator.post(`/api/reflection/proposals/${proposalId}`);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { reflection, revised } = ReflectResponseSchema.parse(res.body);
+    expect((await reviewer.send(reflectionApi.reflect, { params: { id: proposalId } })).status).toBe(403);
+    const { reflection, revised } = await curator.call(reflectionApi.reflect, { params: { id: proposalId } });
     expect(reflection).toMatchObject({ proposal_id: proposalId, engine: 'offline', model: 'offline-rules', status: 'done', trigger: 'manual' });
     expect(reflection.addressed).toMatch(/layout failed/);
     expect(revised).toMatchObject({ origin: 'revised', status: 'active', parent_ids: [proposalId] });
     expect(revised?.text).toMatch(/sum to 100/);
-    const parent = ProposalResponseSchema.parse((await curator.get(`/api/pool/${proposalId}`)).body).proposal;
+    const parent = (await curator.call(poolApi.get, { params: { id: proposalId } })).proposal;
     expect(revised?.round).toBe(parent.round + 1);
     expect(parent.child_ids).toContain(revised?.id);
 
@@ -189,15 +188,13 @@ describe('reflection with the offline engine', () => {
     try {
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
       const finished = new Promise<ReflectionBatch>((resolve) => onEvent(socket, 'reflection.progressed', ({ batch }) => batch.status === 'done' && resolve(batch)));
-      const res = await curator.post('/api/reflection/batch', { chart_type: 'horizontal_bar' });
-      expect(res.status).toBe(202);
-      const started = ReflectionBatchResponseSchema.parse(res.body).batch;
+      const started = (await curator.call(reflectionApi.startBatch, { body: { chart_type: 'horizontal_bar' } })).batch;
       expect(started.total).toBeGreaterThan(0);
       const batch = await finished;
       expect(batch).toMatchObject({ id: started.id, done: started.total, failed: 0 });
       expect(batch.revised).toBe(started.total);
       // A page opened later finds it, finished, as the newest batch.
-      const listed = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches;
+      const listed = (await curator.call(reflectionApi.batches)).batches;
       expect(listed[0]).toEqual(batch);
     } finally {
       socket.close();
@@ -215,7 +212,7 @@ describe('reflection with the offline engine', () => {
       const started = batches.start('horizontal_bar', curatorId);
       expect(started.total).toBeGreaterThan(0);
       await batches.run(started.id);
-      const finished = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+      const finished = (await curator.call(reflectionApi.batches)).batches[0];
       expect(finished).toMatchObject({ id: started.id, status: 'done', done: started.total, revised: 0, failed: started.total });
       expect(finished?.errors.map((error) => error.error)).toEqual(Array(started.total).fill('the endpoint answered 503 three times'));
     } finally {
@@ -244,7 +241,7 @@ describe('reflection with the offline engine', () => {
     expect(started.total).toBeGreaterThanOrEqual(2);
     await expect.poll(() => calls).toBe(1);
     await first.shutdown();
-    const stopped = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+    const stopped = (await curator.call(reflectionApi.batches)).batches[0];
     expect(stopped).toMatchObject({ id: started.id, status: 'running', done: 0, failed: 0 });
     const reflectionsBefore = (ctx.db.prepare('SELECT COUNT(*) AS n FROM reflections').get() as { n: number }).n;
 
@@ -254,7 +251,7 @@ describe('reflection with the offline engine', () => {
     const second = new ReflectionBatches(ctx, new FeedbackLoop(ctx));
     expect(second.resumeOrphans()).toEqual([started.id]);
     await second.run(started.id);
-    const finished = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches[0];
+    const finished = (await curator.call(reflectionApi.batches)).batches[0];
     expect(finished).toMatchObject({ id: started.id, status: 'done', done: started.total, failed: 0, revised: started.total });
     // Each proposal reflected on once: the stopped call stored nothing.
     expect((ctx.db.prepare('SELECT COUNT(*) AS n FROM reflections').get() as { n: number }).n).toBe(reflectionsBefore + started.total);
@@ -262,7 +259,7 @@ describe('reflection with the offline engine', () => {
 
   it('refuses to reflect on a proposal without reviews', async () => {
     const fresh = server.server.ctx.db.prepare("SELECT id FROM proposals WHERE chart_type = 'scatter' LIMIT 1").get() as { id: number };
-    expect((await curator.post(`/api/reflection/proposals/${fresh.id}`)).status).toBe(409);
+    expect((await curator.send(reflectionApi.reflect, { params: { id: fresh.id } })).status).toBe(409);
   });
 });
 
@@ -311,7 +308,7 @@ describe('automatic retirement and reflection', () => {
     await first.shutdown();
     expect(automatic()).toMatchObject([{ status: 'running', done: 0 }]);
     // Not a curator's batch: the batch list (and its live progress) stays theirs.
-    const listed = ReflectionBatchListResponseSchema.parse((await curator.get('/api/reflection/batches')).body).batches;
+    const listed = (await curator.call(reflectionApi.batches)).batches;
     expect(listed.map((batch) => batch.id)).not.toContain((automatic()[0] as { id: number }).id);
 
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
@@ -355,7 +352,7 @@ describe('reflection through the openai SDK', () => {
         : jsonReply({}),
     );
     const before = fake.requests.length;
-    const { reflection, revised } = ReflectResponseSchema.parse((await curator.post(`/api/reflection/proposals/${proposalId}`)).body);
+    const { reflection, revised } = await curator.call(reflectionApi.reflect, { params: { id: proposalId } });
     const sent = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
     expect(sent).toContain('The slices must still sum to 100; take the points from another slice.');
     expect(sent).toContain('Failed: layout');

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema, SubmitReviewResponseSchema } from '../../shared/api/review';
+import { assignmentApi } from '../../shared/api/assignment';
+import type { Endpoint } from '../../shared/api/endpoint';
+import { NextResponseSchema, reviewApi, SubmitReviewResponseSchema } from '../../shared/api/review';
 import { requeue } from '../../server/review/review-service';
 import { putSettings } from '../../server/settings/settings-queries';
-import { TestClient } from '../support/http-client';
+import { TestClient, type RawInput } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -36,11 +38,11 @@ describe('50 reviewers at once', () => {
     await Promise.all(
       clients.map(async (client, index) => {
         for (;;) {
-          const res = await client.post('/api/review/next', {});
+          const res = await client.send(reviewApi.next, { body: {} });
           const task = NextResponseSchema.parse(res.body).task;
           if (!task) return;
           const body = (index + task.item.id) % 3 === 0 ? rejectReview() : acceptReview();
-          const submitted = await client.post(`/api/review/items/${task.item.id}`, body);
+          const submitted = await client.send(reviewApi.submit, { params: { id: task.item.id }, body });
           expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
           accepted.push({ reviewer: index, item: task.item.id, review: SubmitReviewResponseSchema.parse(submitted.body).review_id });
         }
@@ -71,32 +73,32 @@ describe('50 reviewers at once over assigned queues', () => {
     await server.createUser('curator', 'curator', 'curator-pass-1');
     const curator = new TestClient(server.url);
     await curator.login('curator', 'curator-pass-1');
-    const post = async (path: string, body: unknown) => {
-      const res = await curator.post(path, body);
+    const post = async (e: Endpoint, input: RawInput) => {
+      const res = await curator.send(e, input);
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
       return res.body as { queue: { id: number } };
     };
     // Two named queues of 10 and 20 reviewers, a third of the items each, and ten items for r0 alone.
-    const queueA = (await post('/api/queues', { name: 'queue a' })).queue.id;
-    const queueB = (await post('/api/queues', { name: 'queue b' })).queue.id;
+    const queueA = (await post(assignmentApi.createQueue, { body: { name: 'queue a' } })).queue.id;
+    const queueB = (await post(assignmentApi.createQueue, { body: { name: 'queue b' } })).queue.id;
     const membersA = Array.from({ length: 10 }, (_, i) => userId(`r${i + 1}`));
     const membersB = Array.from({ length: 20 }, (_, i) => userId(`r${i + 11}`));
-    for (const id of membersA) await post(`/api/queues/${queueA}/members`, { user_id: id });
-    for (const id of membersB) await post(`/api/queues/${queueB}/members`, { user_id: id });
+    for (const id of membersA) await post(assignmentApi.addMember, { params: { id: queueA }, body: { user_id: id } });
+    for (const id of membersB) await post(assignmentApi.addMember, { params: { id: queueB }, body: { user_id: id } });
     const forA = itemIds.filter((_, i) => i % 3 === 0);
     const forB = itemIds.filter((_, i) => i % 3 === 1);
     const forR0 = itemIds.filter((_, i) => i % 3 === 2).slice(0, 10);
-    await post('/api/items/assign', { target: { item_ids: forA }, to: { queue_id: queueA } });
-    await post('/api/items/assign', { target: { item_ids: forB }, to: { queue_id: queueB } });
-    await post('/api/items/assign', { target: { item_ids: forR0 }, to: { reviewer_id: userId('r0') } });
+    await post(assignmentApi.assign, { body: { target: { item_ids: forA }, to: { queue_id: queueA } } });
+    await post(assignmentApi.assign, { body: { target: { item_ids: forB }, to: { queue_id: queueB } } });
+    await post(assignmentApi.assign, { body: { target: { item_ids: forR0 }, to: { reviewer_id: userId('r0') } } });
 
     await Promise.all(
       clients.map(async (client) => {
         for (;;) {
-          const res = await client.post('/api/review/next', {});
+          const res = await client.send(reviewApi.next, { body: {} });
           const task = NextResponseSchema.parse(res.body).task;
           if (!task) return;
-          const submitted = await client.post(`/api/review/items/${task.item.id}`, acceptReview());
+          const submitted = await client.send(reviewApi.submit, { params: { id: task.item.id }, body: acceptReview() });
           expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
         }
       }),

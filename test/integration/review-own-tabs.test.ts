@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema, SubmitReviewResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems } from '../support/review-fixtures';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
@@ -41,21 +41,19 @@ describe('review.submitted', () => {
     const [tabOne, tabTwo, bens] = [await socketOf(ann), await socketOf(ann), await socketOf(ben)];
     const heardByBen = recordEvents(bens, 'review.submitted');
 
-    const { task } = NextResponseSchema.parse((await ann.post('/api/review/next', {})).body);
+    const { task } = await ann.call(reviewApi.next, { body: {} });
     if (!task) throw new Error('the queue is empty');
     const onTabOne = nextEvent(tabOne, 'review.submitted');
     const onTabTwo = nextEvent(tabTwo, 'review.submitted');
-    const res = await ann.post(`/api/review/items/${task.item.id}`, acceptReview());
-    expect(res.status).toBe(201);
-    const { review_id: reviewId } = SubmitReviewResponseSchema.parse(res.body);
+    const { review_id: reviewId } = await ann.call(reviewApi.submit, { params: { id: task.item.id }, body: acceptReview() });
 
     expect(await onTabOne).toEqual({ item_id: task.item.id, review_id: reviewId });
     expect(await onTabTwo).toEqual({ item_id: task.item.id, review_id: reviewId });
     // Ben's own review is pushed to him, so his socket is live; Ann's never reached it.
-    const benTask = NextResponseSchema.parse((await ben.post('/api/review/next', {})).body).task;
+    const benTask = (await ben.call(reviewApi.next, { body: {} })).task;
     if (!benTask) throw new Error('the queue is empty');
     const onBens = nextEvent(bens, 'review.submitted');
-    expect((await ben.post(`/api/review/items/${benTask.item.id}`, acceptReview())).status).toBe(201);
+    expect((await ben.send(reviewApi.submit, { params: { id: benTask.item.id }, body: acceptReview() })).status).toBe(201);
     await onBens;
     expect(heardByBen.map((payload) => (payload as { item_id: number }).item_id)).toEqual([benTask.item.id]);
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LineageResponseSchema } from '../../shared/api/analytics';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
-import { ReflectionListResponseSchema } from '../../shared/api/reflection';
-import { NextResponseSchema, QueueResponseSchema } from '../../shared/api/review';
+import { analyticsApi } from '../../shared/api/analytics';
+import { ItemDetailResponseSchema, itemsApi, type CreateItemRequest } from '../../shared/api/items';
+import { reflectionApi } from '../../shared/api/reflection';
+import { reviewApi } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { offlineItem } from '../../server/generation/offline/offline-item';
@@ -92,13 +92,13 @@ function handWrittenItems(proposalId: number, author: number, count: number, ski
 }
 
 /** A hand-written item's request body: the fields of a draft the offline rules make for some QA under some seed. */
-function itemBody(): Record<string, unknown> {
+function itemBody(): CreateItemRequest {
   const pairs = db().prepare("SELECT q.id AS qa, p.id AS proposal FROM factual_qas q, proposals p WHERE p.origin = 'seed' ORDER BY q.id, p.id LIMIT 400").all() as { qa: number; proposal: number }[];
   for (const pair of pairs) {
     const made = draftFor(pair.qa, pair.proposal);
     if (!made) continue;
-    const { assumption, question, rationale, edit, program, answer, answer_type, affects_answer } = made.draft;
-    return { qa_id: pair.qa, assumption, question, rationale, edit, program, answer, answer_type, affects_answer };
+    const { assumption, question, rationale, edit, program, answer, answer_type } = made.draft;
+    return { qa_id: pair.qa, assumption, question, rationale, edit, program, answer, answer_type };
   }
   throw new Error('no QA the offline rules can ask');
 }
@@ -110,59 +110,57 @@ function onlyOpen(itemIds: readonly number[]): void {
 
 describe('a review needs the reviewer’s own live lease', () => {
   it('refuses a review of an item never claimed, and of one whose lease ran out while its slot was still free; claiming again is the way back', async () => {
-    const { item } = ItemDetailResponseSchema.parse((await curator.post('/api/items', itemBody())).body);
+    const { item } = await curator.call(itemsApi.create, { body: itemBody() });
     onlyOpen([item.id]);
 
-    const unclaimed = await ann.post(`/api/review/items/${item.id}`, acceptReview());
+    const unclaimed = await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() });
     expect(unclaimed.status).toBe(409);
     expect(ErrorBodySchema.parse(unclaimed.body).error.message).toMatch(/no live lease on item \d+/);
 
     // Someone else's live lease is not the caller's.
     putSettings(db(), { reviews_per_item: 2 });
-    expect(NextResponseSchema.parse((await ben.post('/api/review/next', {})).body).task?.item.id).toBe(item.id);
-    expect((await ann.post(`/api/review/items/${item.id}`, acceptReview())).status).toBe(409);
+    expect((await ben.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
+    expect((await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() })).status).toBe(409);
 
     // Ann's lease runs out (not swept yet); with k = 2 a slot is still free, yet the review is refused.
-    expect(NextResponseSchema.parse((await ann.post('/api/review/next', {})).body).task?.item.id).toBe(item.id);
+    expect((await ann.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
     db().prepare("UPDATE leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE item_id = ? AND reviewer_id = ?").run(item.id, userId('ann'));
-    const late = await ann.post(`/api/review/items/${item.id}`, acceptReview());
+    const late = await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() });
     expect(late.status).toBe(409);
     expect(db().prepare('SELECT COUNT(*) AS n FROM reviews WHERE item_id = ?').get(item.id)).toEqual({ n: 0 });
 
-    expect(NextResponseSchema.parse((await ann.post('/api/review/next', {})).body).task?.item.id).toBe(item.id);
-    expect((await ann.post(`/api/review/items/${item.id}`, acceptReview())).status).toBe(201);
+    expect((await ann.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
+    expect((await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() })).status).toBe(201);
   });
 });
 
 describe('no self-approval', () => {
   it('never offers a hand-written item to its author, and refuses the author’s review even under a lease', async () => {
-    const created = await ann.post('/api/items', itemBody());
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const { item } = ItemDetailResponseSchema.parse(created.body);
+    const { item } = await ann.call(itemsApi.create, { body: itemBody() });
     onlyOpen([item.id]);
 
-    expect(NextResponseSchema.parse((await ann.post('/api/review/next', {})).body).task).toBeNull();
-    expect(QueueResponseSchema.parse((await ann.get('/api/review/queue')).body).available).toBe(0);
-    expect(QueueResponseSchema.parse((await ben.get('/api/review/queue')).body).available).toBe(1);
+    expect((await ann.call(reviewApi.next, { body: {} })).task).toBeNull();
+    expect((await ann.call(reviewApi.queue)).available).toBe(0);
+    expect((await ben.call(reviewApi.queue)).available).toBe(1);
 
     // A lease the queue would never give (inserted here) does not let the author review it either.
     buildLease(db(), { itemId: item.id, reviewerId: userId('ann') });
-    const own = await ann.post(`/api/review/items/${item.id}`, acceptReview());
+    const own = await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() });
     expect(own.status).toBe(403);
     expect(ErrorBodySchema.parse(own.body).error.message).toMatch(/you wrote item \d+/);
     db().prepare('DELETE FROM leases WHERE item_id = ?').run(item.id);
 
-    expect(NextResponseSchema.parse((await ben.post('/api/review/next', {})).body).task?.item.id).toBe(item.id);
-    expect((await ben.post(`/api/review/items/${item.id}`, acceptReview())).status).toBe(201);
+    expect((await ben.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
+    expect((await ben.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() })).status).toBe(201);
   });
 
   it('lets only curators attach a hand-written item to a proposal', async () => {
     const proposalId = (db().prepare("SELECT id FROM proposals WHERE origin = 'seed' ORDER BY id LIMIT 1").get() as { id: number }).id;
     const body = { ...itemBody(), proposal_id: proposalId };
-    const refused = await ann.post('/api/items', body);
+    const refused = await ann.send(itemsApi.create, { body });
     expect(refused.status).toBe(403);
     expect(ErrorBodySchema.parse(refused.body).error).toMatchObject({ code: 'forbidden', field: 'body.proposal_id' });
-    const attached = await curator.post('/api/items', body);
+    const attached = await curator.send(itemsApi.create, { body });
     expect(attached.status).toBe(201);
     expect(ItemDetailResponseSchema.parse(attached.body).item.proposal_id).toBe(proposalId);
   });
@@ -174,22 +172,23 @@ describe('no self-approval', () => {
     onlyOpen(own);
     const FEEDBACK = 'Ann wrote this one badly on purpose: retire the proposal.';
     const requestsBefore = fake.requests.length;
+    const batchesBefore = (await curator.call(reflectionApi.batches)).batches.map((b) => b.id);
     for (let n = 0; n < own.length; n++) {
-      const task = NextResponseSchema.parse((await ben.post('/api/review/next', { proposal_id: seed })).body).task;
+      const task = (await ben.call(reviewApi.next, { body: { proposal_id: seed } })).task;
       expect(task, 'ben is offered each of ann’s items').not.toBeNull();
-      const res = await ben.post(`/api/review/items/${task?.item.id}`, rejectReview(FEEDBACK));
+      const res = await ben.send(reviewApi.submit, { params: { id: task?.item.id }, body: rejectReview(FEEDBACK) });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }
     expect(db().prepare("SELECT COUNT(*) AS n FROM hqa_items WHERE proposal_id = ? AND status = 'rejected'").get(seed)).toEqual({ n: 10 });
 
     expect(getProposal(db(), seed)?.status).toBe('active');
-    const lineage = LineageResponseSchema.parse((await curator.get(`/api/analytics/lineage/${seed}`)).body);
+    const lineage = await curator.call(analyticsApi.lineage, { params: { id: seed } });
     expect(lineage.nodes.find((n) => n.id === seed)).toMatchObject({ decided: 0, accepted: 0, pass_rate: null });
-    expect(ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${seed}`)).body).feedback).toEqual([]);
-    expect((await curator.post(`/api/reflection/proposals/${seed}`)).status).toBe(409);
-    // A fixed window, not an event: a reflection never started announces nothing, so only time
-    // shows that none was sent (an automatic one would have asked the model by now).
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await curator.call(reflectionApi.list, { params: { id: seed } })).feedback).toEqual([]);
+    expect((await curator.send(reflectionApi.reflect, { params: { id: seed } })).status).toBe(409);
+    // An automatic reflection starts as a batch once the deciding review commits, before its
+    // answer: no new batch, so none asks the model later.
+    expect((await curator.call(reflectionApi.batches)).batches.map((b) => b.id)).toEqual(batchesBefore);
     expect(db().prepare('SELECT COUNT(*) AS n FROM reflections WHERE proposal_id = ?').get(seed)).toEqual({ n: 0 });
     expect(JSON.stringify(fake.requests.slice(requestsBefore))).not.toContain('Ann wrote this one badly');
 
@@ -197,12 +196,12 @@ describe('no self-approval', () => {
     const usedQas = new Set((db().prepare('SELECT qa_id FROM hqa_items WHERE proposal_id = ?').all(seed) as { qa_id: number }[]).map((r) => r.qa_id));
     const [curated] = handWrittenItems(seed, userId('cora'), 1, usedQas);
     onlyOpen([curated ?? 0]);
-    const task = NextResponseSchema.parse((await ben.post('/api/review/next', { proposal_id: seed })).body).task;
+    const task = (await ben.call(reviewApi.next, { body: { proposal_id: seed } })).task;
     expect(task?.item.id).toBe(curated);
-    expect((await ben.post(`/api/review/items/${curated}`, rejectReview('A curator’s item, fairly judged.'))).status).toBe(201);
-    const after = LineageResponseSchema.parse((await curator.get(`/api/analytics/lineage/${seed}`)).body);
+    expect((await ben.send(reviewApi.submit, { params: { id: curated }, body: rejectReview('A curator’s item, fairly judged.') })).status).toBe(201);
+    const after = await curator.call(analyticsApi.lineage, { params: { id: seed } });
     expect(after.nodes.find((n) => n.id === seed)).toMatchObject({ decided: 1, accepted: 0 });
-    const feedback = ReflectionListResponseSchema.parse((await curator.get(`/api/reflection/proposals/${seed}`)).body).feedback;
+    const feedback = (await curator.call(reflectionApi.list, { params: { id: seed } })).feedback;
     expect(feedback.map((f) => f.item_id)).toEqual([curated]);
   });
 });

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import {
-  AdjudicationListResponseSchema,
-  ItemHistoryResponseSchema,
   NextResponseSchema,
-  QueueResponseSchema,
-  ReviewStatsResponseSchema,
+  reviewApi,
   SubmitReviewResponseSchema,
-  UndoResponseSchema,
 } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { ServerToClientEvents } from '../../shared/events';
@@ -15,6 +11,8 @@ import { TestClient } from '../support/http-client';
 import { acceptReview, correctionFor, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
+import { settingsApi } from '../../shared/api/settings';
+
 
 let server: TestServer;
 let admin: TestClient;
@@ -49,13 +47,13 @@ const reviewer = (i: number) => {
 };
 
 async function next(client: TestClient, body: Record<string, unknown> = {}) {
-  const res = await client.post('/api/review/next', body);
+  const res = await client.send(reviewApi.next, { body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return NextResponseSchema.parse(res.body).task;
 }
 
 async function setK(k: number, rule: 'majority' | 'unanimous' = 'majority') {
-  expect((await admin.request('PATCH', '/api/settings', { reviews_per_item: k, consensus_rule: rule })).status).toBe(200);
+  expect((await admin.send(settingsApi.update, { body: { reviews_per_item: k, consensus_rule: rule } })).status).toBe(200);
 }
 
 /** Fresh queue state for each test: no leases, every item pending with no standing review. */
@@ -86,7 +84,7 @@ describe('the queue', () => {
     await setK(2);
     const task = await next(reviewer(0));
     const itemId = task?.item.id ?? 0;
-    expect((await reviewer(0).post(`/api/review/items/${itemId}`, acceptReview())).status).toBe(201);
+    expect((await reviewer(0).send(reviewApi.submit, { params: { id: itemId }, body: acceptReview() })).status).toBe(201);
     const other = await next(reviewer(1));
     expect(other?.item.id).toBe(itemId); // items in review are finished first
     let mine = await next(reviewer(0));
@@ -94,7 +92,7 @@ describe('the queue', () => {
     while (mine && !seen.has(mine.item.id)) {
       expect(mine.item.id).not.toBe(itemId);
       seen.add(mine.item.id);
-      await reviewer(0).post(`/api/review/leases/${mine.item.id}/release`);
+      await reviewer(0).send(reviewApi.release, { params: { id: mine.item.id } });
       mine = await next(reviewer(0), { exclude_item_ids: [...seen].slice(-10) });
       if (seen.size > 5) break;
     }
@@ -123,7 +121,7 @@ describe('the queue', () => {
       expect(status.status).toBe('pending');
       expect((await next(reviewer(1)))?.item.id).toBe(task?.item.id);
       // The first reviewer's late submit is refused: a review needs a live lease.
-      const late = await reviewer(0).post(`/api/review/items/${task?.item.id}`, acceptReview());
+      const late = await reviewer(0).send(reviewApi.submit, { params: { id: task?.item.id }, body: acceptReview() });
       expect(late.status).toBe(409);
       expect(ErrorBodySchema.parse(late.body).error.message).toMatch(/no live lease/);
     } finally {
@@ -134,7 +132,7 @@ describe('the queue', () => {
   it('releases on skip', async () => {
     await setK(1);
     const task = await next(reviewer(0));
-    expect((await reviewer(0).post(`/api/review/leases/${task?.item.id}/release`)).status).toBe(200);
+    expect((await reviewer(0).send(reviewApi.release, { params: { id: task?.item.id } })).status).toBe(200);
     expect(db().prepare('SELECT COUNT(*) AS n FROM leases').get()).toEqual({ n: 0 });
   });
 });
@@ -143,9 +141,9 @@ describe('reviews and consensus', () => {
   it('refuses an invalid review naming the field', async () => {
     await setK(1);
     const task = await next(reviewer(0));
-    const noFail = await reviewer(0).post(`/api/review/items/${task?.item.id}`, { ...rejectReview(), criteria: acceptReview().criteria });
+    const noFail = await reviewer(0).send(reviewApi.submit, { params: { id: task?.item.id }, body: { ...rejectReview(), criteria: acceptReview().criteria } });
     expect(ErrorBodySchema.parse(noFail.body).error.field).toBe('body.criteria');
-    const noFeedback = await reviewer(0).post(`/api/review/items/${task?.item.id}`, rejectReview(''));
+    const noFeedback = await reviewer(0).send(reviewApi.submit, { params: { id: task?.item.id }, body: rejectReview('') });
     expect(ErrorBodySchema.parse(noFeedback.body).error.field).toBe('body.feedback');
   });
 
@@ -154,11 +152,11 @@ describe('reviews and consensus', () => {
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
     const corrected = correctionFor(task?.item ?? { answer: '', answer_type: 'integer' });
-    const res = await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'off by one' } }, corrected_answer: corrected }));
+    const res = await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview({ criteria: { ...acceptReview().criteria, correctness: { pass: false, note: 'off by one' } }, corrected_answer: corrected }) });
     expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
     const row = db().prepare('SELECT status, final_answer, answer FROM hqa_items WHERE id = ?').get(id) as { status: string; final_answer: string; answer: string };
     expect(row).toMatchObject({ status: 'accepted', final_answer: corrected });
-    const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${id}/history`)).body);
+    const history = await curator.call(reviewApi.history, { params: { id } });
     expect(history.answers.map((a) => [a.source, a.answer]).at(-1)).toEqual(['review', corrected]);
     expect(history.reviews.find((r) => r.retracted_at === null)?.criteria.correctness).toEqual({ pass: false, note: 'off by one' });
   });
@@ -169,10 +167,7 @@ describe('reviews and consensus', () => {
     const id = task?.item.id ?? 0;
     expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'same' });
     const assumption = (db().prepare('SELECT assumption FROM hqa_items WHERE id = ?').get(id) as { assumption: string }).assumption;
-    const res = await reviewer(0).post(
-      `/api/review/items/${id}`,
-      acceptReview({ corrected_question: `${assumption} What would be the total of all values?`, corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 1) }),
-    );
+    const res = await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview({ corrected_question: `${assumption} What would be the total of all values?`, corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 1) }) });
     expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('accepted');
     expect(db().prepare('SELECT question_relation FROM hqa_items WHERE id = ?').get(id)).toEqual({ question_relation: 'different' });
   });
@@ -181,21 +176,21 @@ describe('reviews and consensus', () => {
     await setK(2, 'majority');
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
-    await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+    await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview() });
     // Blind: the second reviewer's task carries nothing of the first review.
     const second = await next(reviewer(1));
     expect(second?.item.id).toBe(id);
     expect(JSON.stringify(second)).not.toMatch(/accept"|decision|reviewer/);
-    const res = await reviewer(1).post(`/api/review/items/${id}`, rejectReview());
+    const res = await reviewer(1).send(reviewApi.submit, { params: { id }, body: rejectReview() });
     // Blind: the reviewer whose review split the item is not told so.
     expect(SubmitReviewResponseSchema.parse(res.body)).toMatchObject({ item_status: 'submitted', undo_until: null });
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'needs_adjudication' });
-    expect((await reviewer(1).get('/api/review/adjudication')).status).toBe(403);
-    const list = AdjudicationListResponseSchema.parse((await curator.get('/api/review/adjudication')).body);
+    expect((await reviewer(1).send(reviewApi.adjudication)).status).toBe(403);
+    const list = await curator.call(reviewApi.adjudication);
     const entry = list.items.find((e) => e.item.id === id);
     expect(entry?.reviews.map((r) => r.decision).sort()).toEqual(['accept', 'reject']);
     const finalAnswer = correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 7);
-    const decided = await curator.post(`/api/review/items/${id}/adjudicate`, { decision: 'accept', final_answer: finalAnswer, note: 'layout is fine' });
+    const decided = await curator.send(reviewApi.adjudicate, { params: { id }, body: { decision: 'accept', final_answer: finalAnswer, note: 'layout is fine' } });
     expect(decided.body).toEqual({ item_status: 'accepted' });
     expect(db().prepare('SELECT final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ final_answer: finalAnswer });
   });
@@ -204,11 +199,11 @@ describe('reviews and consensus', () => {
     await setK(3, 'unanimous');
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
-    await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+    await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview() });
     expect((await next(reviewer(1)))?.item.id).toBe(id);
-    await reviewer(1).post(`/api/review/items/${id}`, acceptReview());
+    await reviewer(1).send(reviewApi.submit, { params: { id }, body: acceptReview() });
     expect((await next(reviewer(2)))?.item.id).toBe(id);
-    const res = await reviewer(2).post(`/api/review/items/${id}`, rejectReview());
+    const res = await reviewer(2).send(reviewApi.submit, { params: { id }, body: rejectReview() });
     expect(SubmitReviewResponseSchema.parse(res.body).item_status).toBe('submitted');
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'needs_adjudication' });
   });
@@ -218,18 +213,18 @@ describe('reviews and consensus', () => {
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
     const submitted = SubmitReviewResponseSchema.parse(
-      (await reviewer(0).post(`/api/review/items/${id}`, acceptReview({ corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 9) }))).body,
+      (await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview({ corrected_answer: correctionFor(task?.item ?? { answer: '', answer_type: 'integer' }, 9) }) })).body,
     );
     expect(submitted.item_status).toBe('accepted');
-    expect((await reviewer(1).post(`/api/review/reviews/${submitted.review_id}/undo`)).status).toBe(404);
-    const undone = UndoResponseSchema.parse((await reviewer(0).post(`/api/review/reviews/${submitted.review_id}/undo`)).body);
+    expect((await reviewer(1).send(reviewApi.undo, { params: { id: submitted.review_id } })).status).toBe(404);
+    const undone = await reviewer(0).call(reviewApi.undo, { params: { id: submitted.review_id } });
     expect(undone.task.item.id).toBe(id);
     expect(db().prepare('SELECT status, final_answer FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'in_review', final_answer: null });
     expect(db().prepare('SELECT retract_reason FROM reviews WHERE id = ?').get(submitted.review_id)).toEqual({ retract_reason: 'undo' });
     // Review again, then let the window pass.
-    const again = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, rejectReview())).body);
+    const again = await reviewer(0).call(reviewApi.submit, { params: { id }, body: rejectReview() });
     db().prepare("UPDATE reviews SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").run(again.review_id);
-    const late = await reviewer(0).post(`/api/review/reviews/${again.review_id}/undo`);
+    const late = await reviewer(0).send(reviewApi.undo, { params: { id: again.review_id } });
     expect(late.status).toBe(409);
   });
 
@@ -237,22 +232,22 @@ describe('reviews and consensus', () => {
     await setK(1);
     const claimed = await next(reviewer(0));
     const id = claimed?.item.id ?? 0;
-    const submitted = SubmitReviewResponseSchema.parse((await reviewer(0).post(`/api/review/items/${id}`, acceptReview())).body);
-    const undone = UndoResponseSchema.parse((await reviewer(0).post(`/api/review/reviews/${submitted.review_id}/undo`)).body);
+    const submitted = await reviewer(0).call(reviewApi.submit, { params: { id }, body: acceptReview() });
+    const undone = await reviewer(0).call(reviewApi.undo, { params: { id: submitted.review_id } });
     expect(undone.task.lease_token).not.toBe(claimed?.lease_token);
     // A give-back sent for the first claim, arriving after the undo (a page's late request): nothing ends.
-    const stale = await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: claimed?.lease_token });
+    const stale = await reviewer(0).send(reviewApi.release, { params: { id }, body: { lease_token: claimed?.lease_token } });
     expect(stale.status).toBe(200);
     const leases = () => db().prepare('SELECT COUNT(*) AS n FROM leases WHERE item_id = ?').get(id);
     expect(leases()).toEqual({ n: 1 });
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'in_review' });
     // Resumed, the task names the same lease; releasing that one ends it.
     expect((await next(reviewer(0)))?.lease_token).toBe(undone.task.lease_token);
-    expect((await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: undone.task.lease_token })).status).toBe(200);
+    expect((await reviewer(0).send(reviewApi.release, { params: { id }, body: { lease_token: undone.task.lease_token } })).status).toBe(200);
     expect(leases()).toEqual({ n: 0 });
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'pending' });
     // A token too long to be one is refused, naming the field.
-    const bad = await reviewer(0).post(`/api/review/leases/${id}/release`, { lease_token: 'x'.repeat(65) });
+    const bad = await reviewer(0).send(reviewApi.release, { params: { id }, body: { lease_token: 'x'.repeat(65) } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('lease_token');
   });
@@ -261,11 +256,11 @@ describe('reviews and consensus', () => {
     await setK(1);
     const task = await next(reviewer(0));
     const id = task?.item.id ?? 0;
-    await reviewer(0).post(`/api/review/items/${id}`, rejectReview());
-    expect((await reviewer(0).post('/api/review/requeue', { item_ids: [id] })).status).toBe(403);
-    expect((await curator.post('/api/review/requeue', { item_ids: [id] })).body).toEqual({ requeued: 1 });
+    await reviewer(0).send(reviewApi.submit, { params: { id }, body: rejectReview() });
+    expect((await reviewer(0).send(reviewApi.requeue, { body: { item_ids: [id] } })).status).toBe(403);
+    expect((await curator.send(reviewApi.requeue, { body: { item_ids: [id] } })).body).toEqual({ requeued: 1 });
     expect(db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(id)).toEqual({ status: 'pending' });
-    const history = ItemHistoryResponseSchema.parse((await curator.get(`/api/review/items/${id}/history`)).body);
+    const history = await curator.call(reviewApi.history, { params: { id } });
     expect(history.reviews.some((r) => r.retract_reason === 'requeue')).toBe(true);
   });
 
@@ -274,20 +269,20 @@ describe('reviews and consensus', () => {
     for (let n = 0; n < 3; n++) {
       const task = await next(reviewer(0));
       const id = task?.item.id ?? 0;
-      await reviewer(0).post(`/api/review/items/${id}`, acceptReview());
+      await reviewer(0).send(reviewApi.submit, { params: { id }, body: acceptReview() });
       expect((await next(reviewer(1)))?.item.id).toBe(id);
-      await reviewer(1).post(`/api/review/items/${id}`, n === 0 ? rejectReview() : acceptReview());
+      await reviewer(1).send(reviewApi.submit, { params: { id }, body: n === 0 ? rejectReview() : acceptReview() });
     }
-    const queue = QueueResponseSchema.parse((await curator.get('/api/review/queue')).body);
+    const queue = await curator.call(reviewApi.queue);
     expect(queue.counts.accepted).toBe(2);
     expect(queue.counts.needs_adjudication).toBe(1);
     // Per-status figures are the staff's: a reviewer gets none (blind review).
-    expect(QueueResponseSchema.parse((await reviewer(2).get('/api/review/queue')).body).counts).toEqual({});
-    const stats = ReviewStatsResponseSchema.parse((await curator.get('/api/review/stats')).body);
+    expect((await reviewer(2).call(reviewApi.queue)).counts).toEqual({});
+    const stats = await curator.call(reviewApi.stats);
     expect(stats.team?.agreement.layout.items).toBe(3);
     // layout verdicts: [pass, fail], [pass, pass], [pass, pass] → P̄ = 2/3, p = 5/6, Pe = 26/36
     expect(stats.team?.agreement.layout.percent_agreement).toBeCloseTo(66.667, 2);
     expect(stats.team?.agreement.layout.fleiss_kappa).toBeCloseTo((2 / 3 - 26 / 36) / (1 - 26 / 36), 6);
-    expect(ReviewStatsResponseSchema.parse((await reviewer(1).get('/api/review/stats')).body).team).toBeNull();
+    expect((await reviewer(1).call(reviewApi.stats)).team).toBeNull();
   });
 });

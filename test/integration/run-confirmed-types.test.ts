@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
 import { chartsApi } from '../../shared/api/charts';
-import { fillPath } from '../../shared/api/endpoint';
-import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { GenerateReportSchema, type Run, runsApi } from '../../shared/api/runs';
 import { getChartSummary } from '../../server/charts/chart-queries';
 import { eligibleQaIds } from '../../server/generation/run-queries';
 import { importSplit } from '../../server/import/import-split';
@@ -38,11 +37,9 @@ function plannedCharts(runId: number): number[] {
 }
 
 async function planRun(config: Record<string, unknown>): Promise<Run> {
-  const res = await curator.client.post('/api/runs', { engine: 'offline', stage: 'items', items: 1000, order: 'id', only_new_qas: false, ...config });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const { run } = RunResponseSchema.parse(res.body);
+  const { run } = await curator.client.call(runsApi.create, { body: { engine: 'offline', stage: 'items', items: 1000, order: 'id', only_new_qas: false, ...config } });
   await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.client.get(`/api/runs/${run.id}`)).body).run;
+  return (await curator.client.call(runsApi.get, { params: { id: run.id } })).run;
 }
 
 describe('a run with confirmed_types_only', () => {
@@ -63,8 +60,8 @@ describe('a run with confirmed_types_only', () => {
 
     // A curator confirms two of the extra split's types (one as suggested): their questions join the next run.
     const [first, second] = charts.filter((id) => !getChartSummary(db, id)?.type_confirmed) as [number, number];
-    await curator.client.patch(fillPath(chartsApi.update.path, { id: first }), { chart_type: 'line' });
-    await curator.client.patch(fillPath(chartsApi.update.path, { id: second }), { chart_type: 'stacked_bar' });
+    await curator.client.send(chartsApi.update, { params: { id: first }, body: { chart_type: 'line' } });
+    await curator.client.send(chartsApi.update, { params: { id: second }, body: { chart_type: 'stacked_bar' } });
     const after = await planRun({ confirmed_types_only: true });
     expect(plannedCharts(after.id)).toEqual(confirmed());
     expect(plannedCharts(after.id)).toEqual(expect.arrayContaining([first, second]));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
-import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { type Run, runsApi } from '../../shared/api/runs';
 import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, startFakeOpenAI, textReply } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
@@ -47,7 +47,7 @@ function usage(runId: number): { run: Usage; calls: Usage } {
 }
 
 function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean): Promise<Run> {
-  return waitFor(`run ${id} to get there`, async () => RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run, until, 60_000);
+  return waitFor(`run ${id} to get there`, async () => (await client.call(runsApi.get, { params: { id } })).run, until, 60_000);
 }
 
 describe('usage of calls in flight at a crash', () => {
@@ -63,9 +63,7 @@ describe('usage of calls in flight at a crash', () => {
       const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';
       const client = new TestClient(first.url);
       await client.login('admin', password);
-      const created = await client.post('/api/runs', { engine: 'openai', stage: 'items', items: 4, concurrency: 2 });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const { run } = RunResponseSchema.parse(created.body);
+      const { run } = await client.call(runsApi.create, { body: { engine: 'openai', stage: 'items', items: 4, concurrency: 2 } });
       // Both workers' first answers are recorded and both repairs are in flight.
       await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
       expect(await stopProcess(first.child, 'SIGKILL')).toBeNull();

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
 import { putSettings } from '../../server/settings/settings-queries';
-import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { GenerateReportSchema, type Run, RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { ErrorBodySchema } from '../../shared/errors';
 import { runCli } from '../support/cli';
 import { correctItem, hqaModel } from '../support/fake-hqa-model';
 import { dropReply, hangReply, jsonReply, serverErrorReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { settingsApi } from '../../shared/api/settings';
 
 /** A port on 127.0.0.1 that nothing listens on (taken from the OS, then let go). */
 async function deadPort(): Promise<number> {
@@ -31,7 +32,7 @@ async function adminOf(server: TestServer): Promise<TestClient> {
 }
 
 async function runOf(client: TestClient, id: number): Promise<Run> {
-  return RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run;
+  return (await client.call(runsApi.get, { params: { id } })).run;
 }
 
 function llmCalls(server: TestServer, runId: number): { outcome: string; error: string | null }[] {
@@ -49,7 +50,7 @@ describe('a run against a port with nothing listening', () => {
     // No demo: Stage 1 needs only the seed pool, one task per chart type.
     server = await startTestServer({ demo: false, config: { openaiApiKey: 'test-key', openaiBaseUrl: `http://127.0.0.1:${port}/v1` } });
     admin = await adminOf(server);
-    expect((await admin.patch('/api/settings', { max_retries: 1 })).status).toBe(200);
+    expect((await admin.send(settingsApi.update, { body: { max_retries: 1 } })).status).toBe(200);
   });
   afterAll(async () => {
     await server.close();
@@ -57,9 +58,7 @@ describe('a run against a port with nothing listening', () => {
   });
 
   it('pauses after the default 5 tasks in a row, with the reason, and resumes to done once the endpoint is back', async () => {
-    const created = await admin.post('/api/runs', { engine: 'openai', stage: 'proposals', proposal_batches: 1, concurrency: 1 });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(created.body);
+    const { run } = await admin.call(runsApi.create, { body: { engine: 'openai', stage: 'proposals', proposal_batches: 1, concurrency: 1 } });
     await server.server.executor.start(run.id);
 
     const paused = await runOf(admin, run.id);
@@ -72,7 +71,7 @@ describe('a run against a port with nothing listening', () => {
     expect(calls.every((call) => call.outcome === 'error' && /ECONNREFUSED/.test(call.error ?? ''))).toBe(true);
 
     fake = await startFakeOpenAI({ port, defaultHandler: hqaModel() });
-    const resumed = await admin.post(`/api/runs/${run.id}/resume`);
+    const resumed = await admin.send(runsApi.resume, { params: { id: run.id } });
     expect(RunResponseSchema.parse(resumed.body).run).toMatchObject({ status: 'running', stop_reason: null });
     await server.server.executor.start(run.id);
     expect(await runOf(admin, run.id)).toMatchObject({ status: 'done', stop_reason: null, tasks_done: 9, tasks_failed: 0, llm_calls: 19 });
@@ -88,7 +87,7 @@ describe('a run against an endpoint that keeps failing', () => {
     fake = await startFakeOpenAI({ defaultHandler: hqaModel() });
     server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
     admin = await adminOf(server);
-    const settings = await admin.patch('/api/settings', { max_retries: 1, pause_after_transport_failures: 3, request_timeout_ms: 1000 });
+    const settings = await admin.send(settingsApi.update, { body: { max_retries: 1, pause_after_transport_failures: 3, request_timeout_ms: 1000 } });
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
   });
   afterAll(async () => {
@@ -105,7 +104,7 @@ describe('a run against an endpoint that keeps failing', () => {
       hangReply(), hangReply(), // task 5: 2nd (timed out twice)
       serverErrorReply({ status: 502 }), serverErrorReply({ status: 500 }), // task 6: 3rd, the run pauses
     );
-    const created = await admin.post('/api/runs', { engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 8, order: 'id', concurrency: 1 });
+    const created = await admin.send(runsApi.create, { body: { engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 8, order: 'id', concurrency: 1 } });
     const { run } = RunResponseSchema.parse(created.body);
     await server.server.executor.start(run.id);
 
@@ -116,10 +115,10 @@ describe('a run against an endpoint that keeps failing', () => {
     expect(llmCalls(server, run.id).map((call) => call.outcome)).toEqual([...Array(4).fill('error'), 'ok', ...Array(6).fill('error')]);
     expect(llmCalls(server, run.id)[7]?.error).toMatch(/timed out/);
     // Tasks 1 and 2 failed before the endpoint answered again: they stay failed; 4–6 wait for the resume.
-    const detail = RunDetailResponseSchema.parse((await admin.get(`/api/runs/${run.id}`)).body);
+    const detail = await admin.call(runsApi.get, { params: { id: run.id } });
     expect(detail.errors.map((error) => error.error)).toEqual([expect.stringMatching(/connection failed/), expect.stringMatching(/HTTP 503/)]);
 
-    expect((await admin.post(`/api/runs/${run.id}/resume`)).status).toBe(200);
+    expect((await admin.send(runsApi.resume, { params: { id: run.id } })).status).toBe(200);
     await server.server.executor.start(run.id);
     const done = await runOf(admin, run.id);
     expect(done).toMatchObject({ status: 'done', stop_reason: null, items_failed: 2, tasks_total: 8 });
@@ -129,7 +128,7 @@ describe('a run against an endpoint that keeps failing', () => {
   });
 
   it('refuses a money budget for a model with no price, naming the field', async () => {
-    const refused = await admin.post('/api/runs', { engine: 'openai', model: 'local-llama', stage: 'items', items: 1, budget_cost: 1 });
+    const refused = await admin.send(runsApi.create, { body: { engine: 'openai', model: 'local-llama', stage: 'items', items: 1, budget_cost: 1 } });
     expect(refused.status).toBe(400);
     expect(ErrorBodySchema.parse(refused.body).error).toMatchObject({ code: 'bad_request', field: 'budget_cost', message: expect.stringMatching(/^model 'local-llama' has no price in the settings price table/) });
     // A priced model, a token cap, or the offline engine (which costs nothing) are fine.
@@ -138,7 +137,7 @@ describe('a run against an endpoint that keeps failing', () => {
       { engine: 'openai', model: 'local-llama', budget_tokens: 1000 },
       { engine: 'offline', budget_cost: 1 },
     ]) {
-      const res = await admin.post('/api/runs', { ...config, stage: 'items', items: 0 });
+      const res = await admin.send(runsApi.create, { body: { ...config, stage: 'items', items: 0 } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       await server.server.executor.start(RunResponseSchema.parse(res.body).run.id);
     }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connectSocket, type Socket } from 'socket.io-client';
-import { HealthResponseSchema } from '../../shared/api/health';
-import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { healthApi, HealthResponseSchema } from '../../shared/api/health';
+import { type Run, RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { FINISHED_RUN_STATUSES } from '../../shared/domain/generation';
 import { onServerEvent, ServerEventSchemas, type EventSource, type ServerToClientEvents } from '../../shared/events';
 import { generateDemoSplit } from '../../server/demo/demo-split';
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 async function runStatus(runId: number): Promise<Run> {
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${runId}`)).body).run;
+  return (await curator.call(runsApi.get, { params: { id: runId } })).run;
 }
 
 async function openSocket(): Promise<Socket<ServerToClientEvents>> {
@@ -71,14 +71,14 @@ describe.each([
         );
       });
 
-      const created = await curator.post('/api/runs', { engine: 'offline', stage: 'items', split: EXTRA_SPLIT, items: RUN_ITEMS, only_new_qas: false });
+      const created = await curator.send(runsApi.create, { body: { engine: 'offline', stage: 'items', split: EXTRA_SPLIT, items: RUN_ITEMS, only_new_qas: false } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       runId = RunResponseSchema.parse(created.body).run.id;
 
       let healthWhileRunning = 0;
       let run = await runStatus(runId);
       while (!FINISHED_RUN_STATUSES.includes(run.status)) {
-        const health = await curator.get('/api/health');
+        const health = await curator.send(healthApi.get);
         expect(health.status).toBe(200);
         HealthResponseSchema.parse(health.body);
         run = await runStatus(runId);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
-import { RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { type Run, runsApi } from '../../shared/api/runs';
 import { hqaModel } from '../support/fake-hqa-model';
 import { startFakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
@@ -14,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'hqa-resume-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean): Promise<Run> {
-  return waitFor(`run ${id} to get there`, async () => RunDetailResponseSchema.parse((await client.get(`/api/runs/${id}`)).body).run, until, 60_000);
+  return waitFor(`run ${id} to get there`, async () => (await client.call(runsApi.get, { params: { id } })).run, until, 60_000);
 }
 
 describe('a run survives SIGKILL', () => {
@@ -29,9 +29,7 @@ describe('a run survives SIGKILL', () => {
       // The lowest ids: the demo's one-chart questions, which the fake model answers (its group and
       // image-only chart, added last, are other tests' business), so every task that asks makes an
       // item; a question no proposal of the pool can change is declined by the server, unasked.
-      const created = await client.post('/api/runs', { engine: 'openai', stage: 'items', items: 12, order: 'id', concurrency: 2 });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const { run } = RunResponseSchema.parse(created.body);
+      const { run } = await client.call(runsApi.create, { body: { engine: 'openai', stage: 'items', items: 12, order: 'id', concurrency: 2 } });
       let made = 0;
       const midway = await waitForRun(client, run.id, (r) => r.items_created >= 3);
       expect(midway.items_created).toBeLessThan(12);

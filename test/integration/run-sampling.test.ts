@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GenerateReportSchema, RunDetailResponseSchema, RunResponseSchema, type Run } from '../../shared/api/runs';
+import { GenerateReportSchema, type Run, RunResponseSchema, runsApi } from '../../shared/api/runs';
 import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -44,11 +44,11 @@ function chartsWithOpenQas(): Map<string, number> {
 }
 
 async function runToEnd(config: Record<string, unknown>): Promise<Run> {
-  const res = await curator.post('/api/runs', config);
+  const res = await curator.send(runsApi.create, { body: config });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const { run } = RunResponseSchema.parse(res.body);
   await server.server.executor.start(run.id);
-  return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body).run;
+  return (await curator.call(runsApi.get, { params: { id: run.id } })).run;
 }
 
 describe('which factual QAs a run takes', () => {
@@ -84,7 +84,7 @@ describe('which factual QAs a run takes', () => {
     const report = GenerateReportSchema.parse(JSON.parse(result.stdout));
     expect(report.status).toBe('done');
     expect(plannedTasks(report.run_id).map((t) => t.qa_id)).toEqual(expected);
-    const { run } = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${report.run_id}`)).body);
+    const { run } = await curator.call(runsApi.get, { params: { id: report.run_id } });
     expect(run.config.order).toBe('id');
   });
 
@@ -92,7 +92,7 @@ describe('which factual QAs a run takes', () => {
     const cli = await runCli(['generate', '--engine', 'offline', '--order', 'random', '--json'], { dbPath: server.dbPath });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/--order: /);
-    const res = await curator.post('/api/runs', { engine: 'offline', order: 'random' });
+    const res = await curator.send(runsApi.create, { body: { engine: 'offline', order: 'random' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { field: 'body.order' } });
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { startServerProcess, stopProcess } from '../support/server-process';
+import { healthApi } from '../../shared/api/health';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-proc-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -16,7 +17,7 @@ describe('the server process', () => {
     expect(password).toBeTruthy();
     const client = new TestClient(first.url);
     await client.login('admin', password ?? '');
-    expect((await client.get('/api/health')).status).toBe(200);
+    expect((await client.send(healthApi.get)).status).toBe(200);
     expect(await stopProcess(first.child, 'SIGTERM')).toBe(0);
 
     const second = await startServerProcess({ HQA_DB: dbPath });

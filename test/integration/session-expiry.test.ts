@@ -4,6 +4,8 @@ import { runCli } from '../support/cli';
 import { SignedInUsers } from '../support/signed-in-users';
 import { socketClosed, TestSockets } from '../support/sockets';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { authApi } from '../../shared/api/auth';
+import { settingsApi } from '../../shared/api/settings';
 
 let server: TestServer;
 let users: SignedInUsers;
@@ -34,17 +36,17 @@ const lastSeen = (userId: number) =>
 describe('idle sessions expire', () => {
   it('a session unused for longer than session_idle_minutes ends, for requests and sockets', async () => {
     const root = await users.create('admin');
-    expect((await root.client.patch('/api/settings', { session_idle_minutes: 30 })).status).toBe(200);
+    expect((await root.client.send(settingsApi.update, { body: { session_idle_minutes: 30 } })).status).toBe(200);
     const user = await users.create('reviewer');
     idleFor(user.id, 29);
     // Still live: the request marks it seen, so the next 30 minutes start now.
-    expect((await user.client.get('/api/auth/me')).status).toBe(200);
+    expect((await user.client.send(authApi.me)).status).toBe(200);
     expect(Date.parse(lastSeen(user.id))).toBeGreaterThan(Date.now() - 5_000);
 
     const socket = await sockets.connect(user.client);
     idleFor(user.id, 31);
     expect(await socketClosed(socket, SWEPT_WITHIN_MS)).toBe('io server disconnect');
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
     expect(await sockets.outcome(user.client)).toBe('unauthenticated');
   });
 
@@ -52,7 +54,7 @@ describe('idle sessions expire', () => {
     const user = await users.create('reviewer');
     const recent = new Date(Date.now() - SESSION_TOUCH_MS / 2);
     setSessions(user.id, 'last_seen_at', recent);
-    for (let i = 0; i < 3; i++) expect((await user.client.get('/api/auth/me')).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await user.client.send(authApi.me)).status).toBe(200);
     expect(lastSeen(user.id)).toBe(recent.toISOString());
   });
 
@@ -61,7 +63,7 @@ describe('idle sessions expire', () => {
     const socket = await sockets.connect(user.client);
     setSessions(user.id, 'expires_at', new Date(Date.now() - 1000));
     expect(await socketClosed(socket, SWEPT_WITHIN_MS)).toBe('io server disconnect');
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
   });
 });
 
@@ -74,7 +76,7 @@ describe('ends made by another process', () => {
     const cli = await runCli(['user', 'disable', user.username], { dbPath: server.dbPath });
     const exitedAt = Date.now();
     expect(cli).toMatchObject({ status: 0, stdout: `disabled "${user.username}"; ended 1 session\n` });
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
     const { reason, at } = await closed;
     expect(reason).toBe('io server disconnect');
     expect(at - exitedAt).toBeLessThan(SWEPT_WITHIN_MS);

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   DisableUserResponseSchema,
-  ResetPasswordResponseSchema,
   RevokeSessionsResponseSchema,
-  UserListResponseSchema,
+  usersApi,
 } from '../../shared/api/users';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { Role } from '../../shared/domain/roles';
@@ -12,6 +11,8 @@ import { TestClient } from '../support/http-client';
 import { signedIn, SignedInUsers } from '../support/signed-in-users';
 import { socketClosed, TestSockets } from '../support/sockets';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { analyticsApi } from '../../shared/api/analytics';
+import { authApi } from '../../shared/api/auth';
 
 let server: TestServer;
 let users: SignedInUsers;
@@ -49,7 +50,7 @@ describe('sockets close when the session or role they were opened with ends', ()
     const socket = await sockets.connect(user.client);
     const other = await sockets.connect(otherBrowser);
     const closed = socketClosed(socket, AT_ONCE_MS);
-    expect((await user.client.post('/api/auth/logout')).status).toBe(200);
+    expect((await user.client.send(authApi.logout)).status).toBe(200);
     expect(await closed).toBe('io server disconnect');
     expect(other.connected).toBe(true);
   });
@@ -59,39 +60,39 @@ describe('sockets close when the session or role they were opened with ends', ()
     const user = await users.create('curator');
     const socket = await sockets.connect(user.client);
     const closed = socketClosed(socket, AT_ONCE_MS);
-    const res = await admin.post(`/api/users/${user.id}/disable`);
+    const res = await admin.send(usersApi.disable, { params: { id: user.id } });
     expect(res.status).toBe(200);
     expect(DisableUserResponseSchema.parse(res.body)).toMatchObject({ revoked_sessions: 1, user: { username: user.username } });
     expect(await closed).toBe('io server disconnect');
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
     expect(await sockets.outcome(user.client)).toBe('unauthenticated');
-    const login = await new TestClient(server.url).post('/api/auth/login', { username: user.username, password: user.password });
+    const login = await new TestClient(server.url).send(authApi.login, { body: { username: user.username, password: user.password } });
     expect(login.status).toBe(401);
 
-    const listed = UserListResponseSchema.parse((await admin.get('/api/users')).body).users.find((u) => u.id === user.id);
+    const listed = (await admin.call(usersApi.list)).users.find((u) => u.id === user.id);
     expect(listed?.disabled_at).toBeTruthy();
     expect(listed?.active_sessions).toBe(0);
 
     // Enabled again: they log in anew; the sessions that ended with the disable stay ended.
-    expect((await admin.post(`/api/users/${user.id}/enable`)).status).toBe(200);
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
+    expect((await admin.send(usersApi.enable, { params: { id: user.id } })).status).toBe(200);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
     await signedInAs(user.username, user.password);
   });
 
   it('a curator demoted to reviewer is disconnected, and acts as a reviewer on the next socket and request', async () => {
     const admin = await root();
     const user = await users.create('curator');
-    expect((await user.client.get('/api/analytics/coverage')).status).toBe(200);
+    expect((await user.client.send(analyticsApi.coverage)).status).toBe(200);
     const socket = await sockets.connect(user.client);
     expect(await serverSocketRoles(user.id)).toEqual(['curator']);
     const closed = socketClosed(socket, AT_ONCE_MS);
-    expect((await admin.patch(`/api/users/${user.id}`, { role: 'reviewer' })).status).toBe(200);
+    expect((await admin.send(usersApi.update, { params: { id: user.id }, body: { role: 'reviewer' } })).status).toBe(200);
     expect(await closed).toBe('io server disconnect');
 
     // The session lives on (the role is read anew on each request and socket).
     expect(await sockets.outcome(user.client)).toBe('connected');
     expect(await serverSocketRoles(user.id)).toEqual(['reviewer']);
-    const forbidden = await user.client.get('/api/analytics/coverage');
+    const forbidden = await user.client.send(analyticsApi.coverage);
     expect(forbidden.status).toBe(403);
     expect(ErrorBodySchema.parse(forbidden.body).error.code).toBe('forbidden');
   });
@@ -101,11 +102,11 @@ describe('sockets close when the session or role they were opened with ends', ()
     const user = await users.create('reviewer');
     const second = await signedInAs(user.username, user.password);
     const closed = [await sockets.connect(user.client), await sockets.connect(second)].map((s) => socketClosed(s, AT_ONCE_MS));
-    const res = await admin.post(`/api/users/${user.id}/revoke-sessions`);
+    const res = await admin.send(usersApi.revokeSessions, { params: { id: user.id } });
     expect(RevokeSessionsResponseSchema.parse(res.body).revoked_sessions).toBe(2);
     expect(await Promise.all(closed)).toEqual(['io server disconnect', 'io server disconnect']);
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
-    expect((await second.get('/api/auth/me')).status).toBe(401);
+    expect((await user.client.send(authApi.me)).status).toBe(401);
+    expect((await second.send(authApi.me)).status).toBe(401);
     await signedInAs(user.username, user.password);
   });
 
@@ -113,61 +114,61 @@ describe('sockets close when the session or role they were opened with ends', ()
     const admin = await root();
     const user = await users.create('reviewer');
     const closed = socketClosed(await sockets.connect(user.client), AT_ONCE_MS);
-    const reset = ResetPasswordResponseSchema.parse((await admin.post(`/api/users/${user.id}/reset-password`)).body);
+    const reset = await admin.call(usersApi.resetPassword, { params: { id: user.id } });
     expect(reset.revoked_sessions).toBe(1);
     expect(await closed).toBe('io server disconnect');
-    expect((await user.client.get('/api/auth/me')).status).toBe(401);
-    const old = await new TestClient(server.url).post('/api/auth/login', { username: user.username, password: user.password });
+    expect((await user.client.send(authApi.me)).status).toBe(401);
+    const old = await new TestClient(server.url).send(authApi.login, { body: { username: user.username, password: user.password } });
     expect(old.status).toBe(401);
     await signedInAs(user.username, reset.generated_password);
     // Shown once: the list never carries a password.
-    expect(JSON.stringify((await admin.get('/api/users')).body)).not.toContain(reset.generated_password);
+    expect(JSON.stringify((await admin.send(usersApi.list)).body)).not.toContain(reset.generated_password);
   });
 });
 
 describe('account actions', () => {
   it('refuse to disable or demote the last enabled admin, naming why', async () => {
     const admin = await root();
-    const admins = UserListResponseSchema.parse((await admin.get('/api/users')).body).users.filter(
+    const admins = (await admin.call(usersApi.list)).users.filter(
       (u) => u.role === 'admin' && u.disabled_at === null,
     );
     // The first start's `admin` and root: disabling one leaves root as the last.
     const firstStart = admins.find((u) => u.username !== ROOT.username);
     expect(firstStart).toBeDefined();
-    expect((await admin.post(`/api/users/${firstStart?.id}/disable`)).status).toBe(200);
+    expect((await admin.send(usersApi.disable, { params: { id: firstStart?.id } })).status).toBe(200);
     const rootId = admins.find((u) => u.username === ROOT.username)?.id;
 
-    const disable = await admin.post(`/api/users/${rootId}/disable`);
+    const disable = await admin.send(usersApi.disable, { params: { id: rootId } });
     expect(disable.status).toBe(409);
     expect(ErrorBodySchema.parse(disable.body).error.message).toBe(
       'cannot disable "root": they are the last enabled admin; make another user admin first',
     );
-    const demote = await admin.patch(`/api/users/${rootId}`, { role: 'curator' });
+    const demote = await admin.send(usersApi.update, { params: { id: rootId }, body: { role: 'curator' } });
     expect(demote.status).toBe(409);
     expect(ErrorBodySchema.parse(demote.body).error).toMatchObject({ field: 'role', message: expect.stringMatching(/last enabled admin/) });
-    expect((await admin.get('/api/auth/me')).status).toBe(200);
+    expect((await admin.send(authApi.me)).status).toBe(200);
 
     // The CLI holds to the same rule.
     const cli = await runCli(['user', 'disable', ROOT.username], { dbPath: server.dbPath });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toBe('hqa: cannot disable "root": they are the last enabled admin; make another user admin first\n');
-    expect((await admin.post(`/api/users/${firstStart?.id}/enable`)).status).toBe(200);
+    expect((await admin.send(usersApi.enable, { params: { id: firstStart?.id } })).status).toBe(200);
   }, 30_000);
 
   it('are the admin’s only', async () => {
     const curator = await users.create('curator');
     const target = await users.create('reviewer');
-    for (const action of ['disable', 'enable', 'reset-password', 'revoke-sessions']) {
-      expect((await curator.client.post(`/api/users/${target.id}/${action}`)).status).toBe(403);
-      expect((await target.client.post(`/api/users/${target.id}/${action}`)).status).toBe(403);
-      expect((await new TestClient(server.url).post(`/api/users/${target.id}/${action}`)).status).toBe(401);
+    for (const action of [usersApi.disable, usersApi.enable, usersApi.resetPassword, usersApi.revokeSessions]) {
+      expect((await curator.client.send(action, { params: { id: target.id } })).status).toBe(403);
+      expect((await target.client.send(action, { params: { id: target.id } })).status).toBe(403);
+      expect((await new TestClient(server.url).send(action, { params: { id: target.id } })).status).toBe(401);
     }
-    expect((await target.client.get('/api/auth/me')).status).toBe(200);
+    expect((await target.client.send(authApi.me)).status).toBe(200);
   });
 
   it('name a missing user', async () => {
     const admin = await root();
-    const res = await admin.post('/api/users/9999/disable');
+    const res = await admin.send(usersApi.disable, { params: { id: 9999 } });
     expect(res.status).toBe(404);
     expect(ErrorBodySchema.parse(res.body).error.message).toBe('user 9999 not found');
   });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { reviewApi } from '../../shared/api/review';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { settingsApi } from '../../shared/api/settings';
 
 let server: TestServer;
 let admin: TestClient;
@@ -25,22 +26,20 @@ afterAll(async () => {
 /** Claims an item and gives it back, returning how long its lease was, in seconds. */
 async function leaseSeconds(): Promise<number> {
   const before = Date.now();
-  const res = await ann.post('/api/review/next', {});
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const task = NextResponseSchema.parse(res.body).task;
+  const task = (await ann.call(reviewApi.next, { body: {} })).task;
   if (!task) throw new Error('no item to claim');
-  expect((await ann.post(`/api/review/leases/${task.item.id}/release`, {})).status).toBe(200);
+  expect((await ann.send(reviewApi.release, { params: { id: task.item.id }, body: {} })).status).toBe(200);
   return (Date.parse(task.lease_expires_at) - before) / 1000;
 }
 
 describe('settings read through the cache', () => {
   it('a setting changed through the API is in force for the very next claim', async () => {
-    expect((await admin.request('PATCH', '/api/settings', { lease_seconds: 60 })).status).toBe(200);
+    expect((await admin.send(settingsApi.update, { body: { lease_seconds: 60 } })).status).toBe(200);
     const short = await leaseSeconds();
     expect(short).toBeGreaterThan(50);
     expect(short).toBeLessThanOrEqual(61);
 
-    expect((await admin.request('PATCH', '/api/settings', { lease_seconds: 3600 })).status).toBe(200);
+    expect((await admin.send(settingsApi.update, { body: { lease_seconds: 3600 } })).status).toBe(200);
     const long = await leaseSeconds();
     expect(long).toBeGreaterThan(3500);
     expect(long).toBeLessThanOrEqual(3601);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { authApi } from '../../shared/api/auth';
 
 /**
  * While HTTP requests are in flight, a batch of events waits for them (realtime.ts), but never
@@ -40,7 +41,7 @@ describe('events published while requests are in flight', () => {
     const hanging = hangingRequest();
     try {
       // Let the server see the request before publishing.
-      await client.get('/api/auth/me');
+      await client.send(authApi.me);
       const seen = recordEvents(socket, 'item.released');
       const last = nextEvent(socket, 'item.released', (payload) => (payload as { item_id: number }).item_id === 9, 2_000);
       for (let id = 0; id < 10; id++) server.server.ctx.publish('item.released', { item_id: id });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
+import { itemsApi } from '../../shared/api/items';
 import { reverifyItem } from '../../server/items/reverify-items';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildQa } from '../support/factories';
+import { buildChart, buildQa, setTablesConfirmed } from '../support/factories';
 import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -40,7 +40,7 @@ async function oneModelItem(
 ) {
   const db = generation.server.server.ctx.db;
   const chartId = buildChart(db, { split, chartType: chart.chartType, table: tableFromCells(chart.header, chart.rows) });
-  db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+  setTablesConfirmed(db, [chartId]);
   buildQa(db, { chartId, ...qa });
   generation.fake.setDefault(() =>
     jsonReply({
@@ -56,8 +56,8 @@ async function oneModelItem(
   );
   const { run, errors } = await generation.runToEnd({ engine: 'openai', stage: 'items', split, items: 1, concurrency: 1 });
   expect(run, JSON.stringify(errors)).toMatchObject({ items_created: 1 });
-  const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${run.id}`)).body).items;
-  const read = async () => ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body).item;
+  const [summary] = (await generation.curator.call(itemsApi.list, { query: { run_id: run.id } })).items;
+  const read = async () => (await generation.curator.call(itemsApi.get, { params: { id: summary?.id ?? 0 } })).item;
   return { id: summary?.id ?? 0, item: await read(), read };
 }
 
@@ -81,10 +81,10 @@ describe('items the checks call errors', () => {
     putSettings(generation.server.server.ctx.db, { keep_items_with_errors: true });
     try {
       const kept = await generation.runToEnd({ engine: 'openai', stage: 'items', chart_type: 'vertical_bar', items: 6, concurrency: 1, only_new_qas: false });
-      const items = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${kept.run.id}`)).body).items;
+      const items = (await generation.curator.call(itemsApi.list, { query: { run_id: kept.run.id } })).items;
       expect(items.length, JSON.stringify(kept)).toBeGreaterThan(0);
       for (const summary of items) {
-        const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary.id}`)).body);
+        const { item } = await generation.curator.call(itemsApi.get, { params: { id: summary.id } });
         expect(item.verifier.lint).toContainEqual(expect.objectContaining({ code: 'rank_clause', severity: 'error' }));
       }
     } finally {
@@ -117,7 +117,7 @@ describe('the offline engine and the plausible-change setting', () => {
     const db = generation.server.server.ctx.db;
     const split = 'plausible-setting';
     const chartId = buildChart(db, { split, chartType: 'horizontal_bar', table: tableFromCells(['Country', 'Value'], [['Italy', '30'], ['Spain', '40'], ['France', '50']]) });
-    db.prepare('UPDATE charts SET table_confirmed = 1 WHERE id = ?').run(chartId);
+    setTablesConfirmed(db, [chartId]);
     buildQa(db, { chartId, query: 'What is the value of Italy?', label: '30' });
     // The pool of the type holds only triplings, so the rules cannot pair the question with another operation;
     // two of them, as a run plans a question with a proposal no earlier run paired it with.
@@ -133,8 +133,8 @@ describe('the offline engine and the plausible-change setting', () => {
     try {
       const allowed = await generation.runToEnd({ engine: 'offline', stage: 'items', split, items: 1, concurrency: 1, only_new_qas: false });
       expect(allowed.run, JSON.stringify(allowed)).toMatchObject({ status: 'done', items_created: 1 });
-      const [summary] = ItemListResponseSchema.parse((await generation.curator.get(`/api/items?run_id=${allowed.run.id}`)).body).items;
-      const { item } = ItemDetailResponseSchema.parse((await generation.curator.get(`/api/items/${summary?.id}`)).body);
+      const [summary] = (await generation.curator.call(itemsApi.list, { query: { run_id: allowed.run.id } })).items;
+      const { item } = await generation.curator.call(itemsApi.get, { params: { id: summary?.id ?? 0 } });
       expect(item.answer).toBe('90');
       expect(item.verifier.lint.filter((finding) => finding.code === 'implausible_change')).toEqual([]);
     } finally {

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ItemDetailResponseSchema, ItemListResponseSchema } from '../../shared/api/items';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
-import { SaveTableResponseSchema } from '../../shared/api/tables';
+import { ItemListResponseSchema, itemsApi } from '../../shared/api/items';
+import { runsApi } from '../../shared/api/runs';
+import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { ChartHqaExportV1Schema } from '../../shared/export/chart-hqa';
 import { toExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { getChartImage } from '../../server/charts/chart-queries';
 import { datasetCard } from '../../server/export/dataset-card';
 import { importFolder } from '../../server/import/import-folder';
 import { storeExtractedTable } from '../../server/tables/table-service';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
-import { TestClient } from '../support/http-client';
+import { searchQuery, TestClient } from '../support/http-client';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { exportApi } from '../../shared/api/export';
 
 /**
  * Items on a chart whose table a vision model extracted and no curator confirmed: generation
@@ -41,7 +42,7 @@ function imageUrl(chat: FakeChatRequest): string | null {
   return part?.image_url?.url ?? null;
 }
 async function items(query: string) {
-  return ItemListResponseSchema.parse((await curator.get(`/api/items?page_size=100&${query}`)).body);
+  return ItemListResponseSchema.parse((await curator.send(itemsApi.list, { query: { page_size: 100, ...searchQuery(query) } })).body);
 }
 
 beforeAll(async () => {
@@ -81,11 +82,9 @@ describe('items on an extracted, unconfirmed table', () => {
   it('are made by the openai engine, which is sent the chart image; charts with no table still get none, by name', async () => {
     const db = server.server.ctx.db;
     const questions = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas q JOIN charts c ON c.id = q.chart_id WHERE c.split = ?').get(SPLIT) as { n: number }).n;
-    const res = await curator.post('/api/runs', { engine: 'openai', stage: 'items', split: SPLIT, items: questions, order: 'id', concurrency: 1 });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    const { run } = RunResponseSchema.parse(res.body);
+    const { run } = await curator.call(runsApi.create, { body: { engine: 'openai', stage: 'items', split: SPLIT, items: questions, order: 'id', concurrency: 1 } });
     await server.server.executor.start(run.id);
-    const detail = RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+    const detail = await curator.call(runsApi.get, { params: { id: run.id } });
     const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM factual_qas WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
     expect(onExtracted).toBeGreaterThan(0);
     expect(detail.run.items_created).toBe(onExtracted);
@@ -108,7 +107,7 @@ describe('items on an extracted, unconfirmed table', () => {
     expect(list.total).toBe(onExtracted);
     for (const item of list.items) expect(item.table_state).toBe('unconfirmed');
     const [one] = list.items;
-    const item = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${one?.id}`)).body).item;
+    const item = (await curator.call(itemsApi.get, { params: { id: one?.id ?? 0 } })).item;
     expect(item.table_state).toBe('unconfirmed');
   });
 
@@ -122,17 +121,17 @@ describe('items on an extracted, unconfirmed table', () => {
     const confirmed = await items('table=confirmed');
     expect(confirmed.items.map((i) => i.id)).toEqual([confirmedItem]);
     expect(confirmed.items[0]?.table_state).toBe('confirmed');
-    const bad = await curator.get('/api/items?table=maybe');
+    const bad = await curator.send(itemsApi.list, { query: { table: 'maybe' } });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('table');
   });
 
   it('export with verification.table per item and the count in the stats, which the dataset card states', async () => {
     const db = server.server.ctx.db;
-    db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
+    setItemStatus(db, 'accepted');
     const total = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
     const onExtracted = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE chart_id = ?').get(extractedChart) as { n: number }).n;
-    const doc = ChartHqaExportV1Schema.parse((await curator.post('/api/export', { format: 'chart-hqa' })).body);
+    const doc = ChartHqaExportV1Schema.parse((await curator.send(exportApi.download, { body: { format: 'chart-hqa' } })).body);
     expect(doc.items).toHaveLength(total);
     expect(doc.stats.table_unconfirmed).toBe(onExtracted);
     expect(doc.items.filter((i) => i.verification.table === 'unconfirmed')).toHaveLength(onExtracted);
@@ -146,16 +145,16 @@ describe('items on an extracted, unconfirmed table', () => {
   it('lose the mark when a curator confirms the tables, in the list, the item and the export', async () => {
     const [last, ...before] = [...groupCharts].reverse();
     for (const chartId of before.reverse()) {
-      expect((await curator.post(`/api/charts/${chartId}/table/confirm`, {})).status).toBe(200);
+      expect((await curator.send(tablesApi.confirm, { params: { id: chartId }, body: {} })).status).toBe(200);
     }
     // A group item is as verified as its weakest chart: marked until the last table is confirmed.
     expect((await items('table=unconfirmed')).total).toBeGreaterThan(0);
-    const res = await curator.post(`/api/charts/${last}/table/confirm`, {});
+    const res = await curator.send(tablesApi.confirm, { params: { id: last }, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(SaveTableResponseSchema.parse(res.body).table).toMatchObject({ table_source: 'extracted', table_confirmed: true });
     expect((await items('table=unconfirmed')).total).toBe(0);
     for (const item of (await items(`chart_id=${extractedChart}`)).items) expect(item.table_state).toBe('confirmed');
-    const doc = ChartHqaExportV1Schema.parse((await curator.post('/api/export', { format: 'chart-hqa' })).body);
+    const doc = ChartHqaExportV1Schema.parse((await curator.send(exportApi.download, { body: { format: 'chart-hqa' } })).body);
     expect(doc.stats.table_unconfirmed).toBe(0);
     expect(doc.items.every((i) => i.verification.table === 'confirmed')).toBe(true);
     expect(datasetCard({ name: 'demo', items: doc.items.length, images: 2, stats: doc.stats, settings: { reviews_per_item: 1, consensus_rule: 'majority' }, createdAt: new Date() })).toContain(

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportProgressSchema, ImportUploadResultSchema, SplitSummarySchema } from '../../shared/api/splits';
+import { ImportProgressSchema, ImportUploadResultSchema, splitsApi, SplitSummarySchema } from '../../shared/api/splits';
 import { ErrorBodySchema } from '../../shared/errors';
 import { DEFAULT_UPLOAD_MAX_ENTRIES, DEFAULT_UPLOAD_MAX_RATIO, DEFAULT_UPLOAD_MAX_UNPACKED_MB } from '../../shared/settings';
 import { UPLOAD_FOLDER_PREFIX } from '../../server/import/upload-folders';
@@ -17,6 +17,7 @@ import { connectAs, recordEvents, type TestSocket } from '../support/socket-clie
 import { startTestServer, type TestServer } from '../support/test-server';
 import { understateSize, zipFolder } from '../support/zip-folder';
 import { uploadZip } from '../support/upload-zip';
+import { settingsApi } from '../../shared/api/settings';
 
 /** Browser uploads against a zip bomb, a lying zip, the admin's limits, a second upload at once, and a crash's leftovers. */
 
@@ -82,7 +83,7 @@ function bytesUnder(dir: string): number {
 const uploadFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`${UPLOAD_FOLDER_PREFIX}${process.pid}-`));
 
 const message = (body: unknown) => ErrorBodySchema.parse(body).error.message;
-const splitNames = async () => SplitSummarySchema.array().parse((await curator.client.get('/api/splits')).body).map((split) => split.name);
+const splitNames = async () => SplitSummarySchema.array().parse((await curator.client.send(splitsApi.list)).body).map((split) => split.name);
 
 describe('an upload that unpacks past its limits', () => {
   it('is refused on the sizes its entries declare, before a byte of it is unpacked', async () => {
@@ -123,13 +124,13 @@ describe('an upload that unpacks past its limits', () => {
     const noise = await zipFolder(CHARTQA_SAMPLE, { top: 'noise', extra: { 'noise/noise.bin': randomBytes(2 * 1024 ** 2) } });
     const sample = await zipFolder(CHARTQA_SAMPLE, { top: 'sample' });
     try {
-      expect((await curator.client.patch('/api/settings', { upload_max_unpacked_mb: 1 })).status).toBe(403);
-      expect((await admin.client.patch('/api/settings', { upload_max_unpacked_mb: 1 })).status).toBe(200);
+      expect((await curator.client.send(settingsApi.update, { body: { upload_max_unpacked_mb: 1 } })).status).toBe(403);
+      expect((await admin.client.send(settingsApi.update, { body: { upload_max_unpacked_mb: 1 } })).status).toBe(200);
       const big = await upload(curator.client, noise, { filename: 'noise.zip' });
       expect(big.status).toBe(400);
       expect(message(big.body)).toMatch(/^zip refused: its entries unpack to 2\.\d MB \(\d+ bytes\); at most 1\.0 MB is unpacked \(the upload_max_unpacked_mb setting\)$/);
 
-      expect((await admin.client.patch('/api/settings', { upload_max_unpacked_mb: DEFAULT_UPLOAD_MAX_UNPACKED_MB, upload_max_entries: 5 })).status).toBe(200);
+      expect((await admin.client.send(settingsApi.update, { body: { upload_max_unpacked_mb: DEFAULT_UPLOAD_MAX_UNPACKED_MB, upload_max_entries: 5 } })).status).toBe(200);
       const many = await upload(curator.client, sample, { filename: 'sample.zip' });
       expect(many.status).toBe(400);
       expect(message(many.body)).toMatch(/^zip refused: the zip holds \d+ entries; at most 5 are unpacked \(the upload_max_entries setting\)$/);
@@ -137,7 +138,7 @@ describe('an upload that unpacks past its limits', () => {
       expect(await splitNames()).not.toContain('noise');
       expect(await splitNames()).not.toContain('sample');
     } finally {
-      await admin.client.patch('/api/settings', { upload_max_unpacked_mb: DEFAULT_UPLOAD_MAX_UNPACKED_MB, upload_max_entries: DEFAULT_UPLOAD_MAX_ENTRIES, upload_max_ratio: DEFAULT_UPLOAD_MAX_RATIO });
+      await admin.client.send(settingsApi.update, { body: { upload_max_unpacked_mb: DEFAULT_UPLOAD_MAX_UNPACKED_MB, upload_max_entries: DEFAULT_UPLOAD_MAX_ENTRIES, upload_max_ratio: DEFAULT_UPLOAD_MAX_RATIO } });
     }
     // Back under the defaults, the same zip imports.
     expect((await upload(curator.client, sample, { filename: 'sample.zip' })).status).toBe(200);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../db/database';
+import type { GoldVerdicts } from '../../shared/api/gold';
 import type { ReviewCriteria } from '../../shared/api/review';
 import type { ChartType, TypeEvidence } from '../../shared/domain/chart-types';
 import type { Engine, ItemStatus, ProposalOrigin, ProposalStatus, RunStage } from '../../shared/domain/generation';
@@ -14,7 +15,10 @@ import { createVerifiedItem, type ItemDraftInput } from '../../server/items/item
 import { recordLlmCall, type LlmCallRecord } from '../../server/llm/llm-call-queries';
 import { insertProposal } from '../../server/pool/pool-queries';
 import { insertReflection, type ReflectionInsert } from '../../server/reflection/reflection-queries';
+import { insertQueue, insertQueueMember, insertRetired, upsertAssignment } from '../../server/review/assignment-queries';
+import { upsertGold } from '../../server/review/gold-queries';
 import { insertLease, insertReview } from '../../server/review/review-queries';
+import { setSplitArchived } from '../../server/splits/split-queries';
 import { createUser } from '../../server/users/user-service';
 import { RunConfigSchema } from '../../shared/api/runs';
 
@@ -127,8 +131,23 @@ export function buildItem(db: Db, { qaId, draft = {}, createdBy = null, status }
   if (!source) throw new Error(`buildItem: no factual QA ${qaId}`);
   const item = createVerifiedItem(db, { source, draft: { ...DEFAULT_DRAFT, ...draft }, origin: 'human', proposalId: null, runId: null, model: null, createdBy, idempotencyKey: null });
   if (!item) throw new Error(`buildItem: the item on QA ${qaId} was not stored`);
-  if (status) db.prepare('UPDATE hqa_items SET status = ? WHERE id = ?').run(status, item.id);
+  if (status) setItemStatus(db, status, [item.id]);
   return item.id;
+}
+
+/**
+ * Sets items' status as a decision would have — every item's, these items', or a run's items' —
+ * for a test's starting state, without the reviews that would decide it.
+ */
+export function setItemStatus(db: Db, status: ItemStatus, which?: readonly number[] | { runId: number }): void {
+  if (which === undefined) db.prepare('UPDATE hqa_items SET status = ?').run(status);
+  else if ('runId' in which) db.prepare('UPDATE hqa_items SET status = ? WHERE run_id = ?').run(status, which.runId);
+  else db.prepare('UPDATE hqa_items SET status = ? WHERE id IN (SELECT value FROM json_each(?))').run(status, JSON.stringify(which));
+}
+
+/** Marks charts' tables confirmed (or, with `confirmed: false`, not), as a curator's check leaves them. */
+export function setTablesConfirmed(db: Db, chartIds: readonly number[], confirmed = true): void {
+  db.prepare('UPDATE charts SET table_confirmed = ? WHERE id IN (SELECT value FROM json_each(?))').run(confirmed ? 1 : 0, JSON.stringify(chartIds));
 }
 
 /**
@@ -235,4 +254,34 @@ export function buildReflection(db: Db, { proposalId, ...rest }: { proposalId: n
     createdBy: null,
     ...rest,
   });
+}
+
+/** A named review queue of these members, as a curator makes one. */
+export function buildQueue(db: Db, { createdBy, members = [], name = unique('queue') }: { createdBy: number; members?: number[]; name?: string }): number {
+  const queueId = insertQueue(db, name, createdBy);
+  for (const member of members) insertQueueMember(db, queueId, member);
+  return queueId;
+}
+
+/** An item assigned to one reviewer or to a queue, as a curator assigns it. */
+export function buildAssignment(
+  db: Db,
+  { itemId, assignedBy, reviewerId = null, queueId = null }: { itemId: number; assignedBy: number; reviewerId?: number | null; queueId?: number | null },
+): void {
+  upsertAssignment(db, itemId, { reviewerId, queueId }, assignedBy);
+}
+
+/** An item a curator retired. */
+export function retireItem(db: Db, { itemId, retiredBy, reason = 'retired by the test' }: { itemId: number; retiredBy: number; reason?: string }): void {
+  insertRetired(db, itemId, retiredBy, reason);
+}
+
+/** An item a curator marked gold, every criterion passing unless said. */
+export function buildGold(db: Db, { itemId, markedBy, verdicts = {} }: { itemId: number; markedBy: number; verdicts?: Partial<GoldVerdicts> }): void {
+  upsertGold(db, itemId, { rationality: true, correctness: true, layout: true, ...verdicts }, markedBy);
+}
+
+/** A split a curator archived (made, when no chart named it yet), or with `archived: false` brought back. */
+export function archiveSplit(db: Db, { name, archivedBy, archived = true }: { name: string; archivedBy: number; archived?: boolean }): void {
+  setSplitArchived(db, name, archived, archivedBy);
 }

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { RunDetailResponseSchema, RunResponseSchema } from '../../shared/api/runs';
+import { RunDetailResponseSchema, RunResponseSchema, runsApi } from '../../shared/api/runs';
 import type { z } from 'zod';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from './fake-openai';
 import { TestClient } from './http-client';
@@ -43,11 +43,11 @@ export async function startGenerationServer(fakeOptions: FakeOpenAIOptions = {})
     fake,
     curator,
     async runToEnd(config) {
-      const res = await curator.post('/api/runs', config);
+      const res = await curator.send(runsApi.create, { body: config });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       const { run } = RunResponseSchema.parse(res.body);
       await started.server.executor.start(run.id);
-      return RunDetailResponseSchema.parse((await curator.get(`/api/runs/${run.id}`)).body);
+      return await curator.call(runsApi.get, { params: { id: run.id } });
     },
     async close() {
       await started.close();

@@ -1,12 +1,30 @@
+import { authApi } from '../../shared/api/auth';
+import { endpointUrl, type CallArgs, type Endpoint, type JsonEndpoint, type ResponseOf } from '../../shared/api/endpoint';
+import { ErrorBodySchema, type ErrorBody } from '../../shared/errors';
+
+/** What a test may send to an endpoint on purpose, malformed or not: `send` is for refusals too. */
+export interface RawInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
 /**
  * A tiny cookie-keeping HTTP client for integration tests: one instance is one browser
- * session against the real server.
+ * session against the real server. Tests reach endpoints through their descriptors
+ * (`call`, `send`, `refusal`); `request` with a path is for tests whose point is the path.
  */
 export class TestClient {
   cookie = '';
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async request(method: string, path: string, body?: unknown): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (this.cookie) headers.cookie = this.cookie;
     // The server takes writes in JSON only, body or not (a GET's absent body needs no type).
@@ -38,6 +56,31 @@ export class TestClient {
     }
   }
 
+  /**
+   * Calls an endpoint as the client's `call` does (params filled in, query appended, a write's
+   * body `{}` when absent) and answers its response parsed with the descriptor's schema. Any
+   * status but the descriptor's success status throws, naming the status and the body.
+   */
+  async call<E extends JsonEndpoint>(e: E, ...[input]: CallArgs<E>): Promise<ResponseOf<E>> {
+    const answer = await this.send(e, input as RawInput | undefined);
+    const expected = e.schemas.status ?? 200;
+    if (answer.status !== expected) throw new Error(`${e.method} ${e.path}: ${answer.status} (expected ${expected}) ${JSON.stringify(answer.body)}`);
+    return e.schemas.response.parse(answer.body) as ResponseOf<E>;
+  }
+
+  /** Sends a call to an endpoint and answers status, body and headers as they came: for refusals and files. */
+  send(e: Endpoint, input: RawInput = {}): Promise<Answer> {
+    const url = endpointUrl(e, { params: input.params, query: input.query });
+    return this.request(e.method, url, e.method === 'GET' ? undefined : (input.body ?? {}));
+  }
+
+  /** A call the server must refuse: its status and error body (which must have the one error shape). */
+  async refusal(e: Endpoint, input: RawInput = {}): Promise<{ status: number } & ErrorBody['error']> {
+    const answer = await this.send(e, input);
+    if (answer.status < 400) throw new Error(`${e.method} ${e.path}: expected a refusal, got ${answer.status} ${JSON.stringify(answer.body)}`);
+    return { status: answer.status, ...ErrorBodySchema.parse(answer.body).error };
+  }
+
   get(path: string) {
     return this.request('GET', path);
   }
@@ -49,7 +92,20 @@ export class TestClient {
   }
 
   async login(username: string, password: string): Promise<void> {
-    const res = await this.post('/api/auth/login', { username, password });
+    const res = await this.send(authApi.login, { body: { username, password } });
     if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
+}
+
+/**
+ * A query string a test writes as text (`status=accepted&sort=chart`) as the query object a
+ * descriptor call takes, a repeated key as a list: for tests that loop over raw filters.
+ */
+export function searchQuery(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    const held = query[key];
+    query[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
+  }
+  return query;
 }

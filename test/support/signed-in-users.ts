@@ -1,5 +1,5 @@
 import type { Role } from '../../shared/domain/roles';
-import { MeResponseSchema } from '../../shared/api/auth';
+import { authApi } from '../../shared/api/auth';
 import { TestClient } from './http-client';
 import type { TestServer } from './test-server';
 
@@ -27,7 +27,7 @@ export class SignedInUsers {
     const password = `${username}-password`;
     await this.server.createUser(username, role, password);
     const client = await signedIn(this.server, username, password);
-    const { user } = MeResponseSchema.parse((await client.get('/api/auth/me')).body);
+    const { user } = await client.call(authApi.me);
     return { id: user.id, username, password, client };
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { endpointUrl, type CallInput, type Endpoint, type ResponseOf } from '@shared/api/endpoint';
+import { endpointUrl, type CallArgs, type Endpoint, type JsonEndpoint, type ResponseOf } from '@shared/api/endpoint';
 import { ErrorBodySchema, type ErrorCode } from '@shared/errors';
 import { requestFieldLabel } from '@shared/issue-words';
 
@@ -76,12 +76,6 @@ async function request<T>(method: string, path: string, schema: z.ZodType<T>, bo
   }
   return parsed.data;
 }
-
-/** An endpoint that answers JSON (not a file the browser fetches by URL). */
-export type JsonEndpoint = Endpoint & { readonly schemas: { readonly response: z.ZodType } };
-
-/** The call's input, optional when the endpoint takes no params, query or body it requires. */
-type CallArgs<E extends Endpoint> = object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>];
 
 /**
  * Calls an endpoint as its descriptor says: its method, its path with `params` filled in and
