@@ -10,6 +10,7 @@ import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { extractionCustomId } from '../../server/tables/extraction-batch-file';
 import { getChartTable } from '../../server/tables/table-queries';
 import { saveCuratorTable } from '../../server/tables/table-service';
+import { chartIdsOfSplit } from '../support/factories';
 import { runCli } from '../support/cli';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
@@ -55,7 +56,7 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-const chartIds = () => (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(SPLIT) as { id: number }[]).map((r) => r.id);
+const chartIds = () => chartIdsOfSplit(db, SPLIT);
 const customIdOf = (id: number) => {
   const chart = getChartSummary(db, id);
   if (!chart) throw new Error(`no chart ${id}`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun } from '../../server/generation/run-queries';
 import { RunConfigSchema } from '../../shared/api/runs';
+import { runLedger } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -86,14 +87,11 @@ describe.skipIf(mount === null)('a run whose disk fills up while it writes (a re
     await executor.start(run.id);
     const done = getRun(db, run.id);
     expect(done?.status).toBe('done');
-    const items = db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE run_id = ?').get(run.id) as { n: number };
-    expect(items.n).toBe(done?.items_created);
-    const twice = db.prepare('SELECT qa_id, proposal_id, COUNT(*) AS n FROM hqa_items WHERE run_id = ? GROUP BY qa_id, proposal_id HAVING n > 1').all(run.id);
-    expect(twice).toEqual([]);
+    const ledger = runLedger(db, run.id);
+    expect(ledger.items).toBe(done?.items_created);
+    expect(ledger.madeTwice).toEqual([]);
     // The demo's image-only chart fails its tasks for want of a table, as in any run; none failed for the disk.
-    const failed = db.prepare("SELECT error FROM run_tasks WHERE run_id = ? AND status = 'failed'").all(run.id) as { error: string }[];
-    for (const { error } of failed) expect(error).toMatch(/has no data table \(image only\)/);
-    const unsettled = db.prepare("SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status IN ('pending', 'running')").get(run.id) as { n: number };
-    expect(unsettled.n).toBe(0);
+    for (const error of ledger.failedErrors) expect(error).toMatch(/has no data table \(image only\)/);
+    expect(ledger.unsettled).toBe(0);
   }, 120_000);
 });

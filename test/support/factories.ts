@@ -285,3 +285,17 @@ export function buildGold(db: Db, { itemId, markedBy, verdicts = {} }: { itemId:
 export function archiveSplit(db: Db, { name, archivedBy, archived = true }: { name: string; archivedBy: number; archived?: boolean }): void {
   setSplitArchived(db, name, archived, archivedBy);
 }
+
+/** The ids of a split's charts, in import order. */
+export function chartIdsOfSplit(db: Db, split: string): number[] {
+  return (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(split) as { id: number }[]).map((row) => row.id);
+}
+
+/** How a run's tasks and items stand, for tests that a stop and a resume lost or doubled nothing. */
+export function runLedger(db: Db, runId: number): { items: number; madeTwice: unknown[]; failedErrors: string[]; unsettled: number } {
+  const items = (db.prepare('SELECT COUNT(*) AS n FROM hqa_items WHERE run_id = ?').get(runId) as { n: number }).n;
+  const madeTwice = db.prepare('SELECT qa_id, proposal_id, COUNT(*) AS n FROM hqa_items WHERE run_id = ? GROUP BY qa_id, proposal_id HAVING n > 1').all(runId);
+  const failedErrors = (db.prepare("SELECT error FROM run_tasks WHERE run_id = ? AND status = 'failed'").all(runId) as { error: string }[]).map((row) => row.error);
+  const unsettled = (db.prepare("SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status IN ('pending', 'running')").get(runId) as { n: number }).n;
+  return { items, madeTwice, failedErrors, unsettled };
+}
