@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { Db } from '../../db/database';
@@ -29,6 +29,9 @@ export async function downloadHfDataset(db: Db, out: Writable, options: { name: 
     const dir = join(work, options.name);
     const { items, images } = await writeHfDataset(db, dir, { name: options.name });
     const zip = new yazl.ZipFile();
+    // The zip reads each file as it writes it: a download abandoned mid-way removes the folder
+    // under it, and its next read fails. Unheard, that error ended the server; it ends the stream.
+    zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
     // PNGs are compressed already: stored as they are, the zip is made faster and no larger.
     for (const file of filesUnder(dir)) zip.addFile(join(dir, file), `${options.name}/${file}`, { compress: !file.endsWith('.png') });
     zip.end();

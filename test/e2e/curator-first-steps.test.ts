@@ -132,7 +132,7 @@ describe('a curator’s first steps, on an empty workbench', () => {
     await page.reload();
     await evaluation.exportDownload.waitFor();
     await page.getByLabel(/Hugging Face dataset, zipped/).check();
-    const [download] = await Promise.all([page.waitForEvent('download'), evaluation.exportDownload.click()]);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), evaluation.exportDownload.click()]);
     expect(download.suggestedFilename()).toBe('chart-hqa.zip');
     const unzipped = join(work, 'hf');
     await unpackZip((await download.path()) ?? '', unzipped, DEFAULT_ZIP_LIMITS);
