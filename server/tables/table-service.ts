@@ -11,6 +11,7 @@ import { getChartImage } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
 import { providersFor, type ModelEnv } from '../llm/model-roles';
+import { visionOptions } from '../llm/vision-image';
 import { getSettings } from '../settings/settings-queries';
 import { createTableExtractor, type ExtractionResult, type TableExtractor } from './extract-table';
 import { confirmChartTable, getChartTable, storeChartTable, storeExtractedType, unconfirmChartTable, type ChartToExtract } from './table-queries';
@@ -47,7 +48,7 @@ export function extractorFor(db: Db, env: ModelEnv, model?: string): TableExtrac
   if (!extraction.connection || !extraction.model) {
     throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
   }
-  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail } });
+  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: visionOptions(settings) });
 }
 
 /** A table an extraction may replace: none yet, or an extraction no one confirmed. */
