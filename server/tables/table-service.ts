@@ -3,10 +3,9 @@ import { getChartSummary } from '../charts/chart-queries';
 import type { DomainEventEmitter } from '../events/event-bus';
 import type { Db } from '../../db/database';
 import { recordAudit } from '../audit/audit-log';
-import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
+import { editedOverStored, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
 import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
-import { carryReading } from '../../shared/table-provenance/table-reading';
 import { getChartImage } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
@@ -103,7 +102,7 @@ export function saveCuratorTable(db: Db, events: DomainEventEmitter, chartId: nu
   const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
   const counts = immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
-    const table = carryReading(current.data_table, editedToDataTable(edited));
+    const table = editedOverStored(current.data_table, edited);
     const changed = !sameTable(current, table, title);
     const source = changed || current.table_source === null ? 'curator' : current.table_source;
     storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });
