@@ -33,7 +33,7 @@ export interface LlmCallRecord {
   batch_id?: number | null;
   /** The chart the call was about (a vision model asked for its type); absent or null otherwise. */
   chart_id?: number | null;
-  /** How many images the request carried; absent or null: not recorded (migration 037). */
+  /** How many images the request carried; absent or null: not recorded (migration 036). */
   images?: number | null;
   /** Their estimated prompt tokens (`image-tokens.ts`); null: not recorded, or no formula for the model. */
   image_tokens?: number | null;
