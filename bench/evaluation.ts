@@ -18,6 +18,8 @@ import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
 import { itemDrawingPlan } from '../server/eval/condition-drawings';
 import { renderChartPng } from '../server/charts/render-chart';
 import { EVAL_MAX_ATTEMPTS, EVAL_TIMEOUT_MS } from '../server/llm/model-roles';
+import { visionOptions } from '../server/llm/vision-image';
+import { getSettings } from '../server/settings/settings-queries';
 import { engineFactory } from '../server/generation/engine-factory';
 import { RunExecutor } from '../server/generation/run-executor';
 import { importSplit } from '../server/import/import-split';
@@ -81,7 +83,7 @@ async function modelRuns(): Promise<void> {
       }
     },
   });
-  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id })));
+  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) })));
   const mode = process.env.BENCH_MODE === 'no_image' ? 'no_image' : 'hqa'; // BENCH_MODE=no_image: the no-image control, no chart work
   const measure = async (label: string) => {
     inModelMs = 0;
@@ -138,7 +140,7 @@ async function conditionsRun(): Promise<void> {
     for (let i = 0; i < 10; i++) await renderChartPng(sample.edited, sample.chartType, sample.options);
     drawMs = ms(drawStart) / 10;
   }
-  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id }));
+  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) }));
   const conditions = [...EVAL_MODES];
   const start = performance.now();
   const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode: 'hqa', conditions, concurrency }, null);

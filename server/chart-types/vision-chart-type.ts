@@ -12,6 +12,7 @@ import { describeFailure, type Sleep } from '../llm/retry';
 import { loadTemplate } from '../llm/templates';
 import { getSettings } from '../settings/settings-queries';
 import { prepareVisionImage, type VisionImage } from '../llm/vision-image';
+import { requestImages } from '../llm/image-tokens';
 
 /**
  * Asks the `chart_type` role's vision model which chart type an image shows: one small call per
@@ -75,10 +76,11 @@ export function createChartTypeReader(options: { db: Db; connection: ModelConnec
 
   async function read(chart: { id: number; image: Buffer }, signal?: AbortSignal): Promise<ChartTypeResult> {
     const usage: LlmUsage = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost: 0, priced: callCost(model, { prompt_tokens: 0, completion_tokens: 0 }, connection.prices).priced };
-    const call = transport.call({ purpose: CHART_TYPE_PURPOSE, model, template: { name: template.name, hash: template.hash }, chartId: chart.id, signal });
+    const image = await prepareVisionImage(chart.image, { maxSide: options.maxSide, detail: CHART_TYPE_DETAIL });
+    const images = requestImages(model, [image]);
+    const call = transport.call({ purpose: CHART_TYPE_PURPOSE, model, template: { name: template.name, hash: template.hash }, chartId: chart.id, images, signal });
     const fail = (kind: LlmFailureKind, reason: string): ChartTypeResult => ({ ok: false, kind, reason, usage, attempts: call.attempts });
     const repairTurns: ChatCompletionMessageParam[] = [];
-    const image = await prepareVisionImage(chart.image, { maxSide: options.maxSide, detail: CHART_TYPE_DETAIL });
     for (;;) {
       const body = chartTypeBody(image, repairTurns);
       const reply = await call.send({ body: () => body, validateLater: true });

@@ -54,7 +54,7 @@ async function preparedStage(ctx: AppContext, runId: number, stage: StageKind) {
   const settings = getSettings(ctx.db);
   if (stage === 'item') await pairPendingTasks(ctx, mustGet(ctx, runId), settings);
   const run = mustGet(ctx, runId);
-  return { run, settings, tasks: prepareStage(ctx, run, stage, settings) };
+  return { run, settings, tasks: await prepareStage(ctx, run, stage, settings) };
 }
 
 /** Writes the run's current stage's requests to `file`; the run waits, paused, for `--batch-in`. */

@@ -15,7 +15,9 @@ import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import type { Settings } from '../../shared/settings';
 import { EvalDatasetSchema, PredictionSchema, readJsonFile, writePredictions, type EvalCommandOptions, type EvalDataset, type EvalItem, type Prediction } from './eval-command';
-import { EVAL_TEMPLATE, evalChatBody } from './model-asker';
+import { EVAL_TEMPLATE, evalChatBody, prepareEvalQuestion, sentImages } from './model-asker';
+import { requestImages, type RequestImages } from '../llm/image-tokens';
+import { visionOptions, type VisionImageOptions } from '../llm/vision-image';
 
 /**
  * `hqa eval` in batch mode. `--batch`: the questions not yet answered go as one OpenAI Batch
@@ -55,9 +57,17 @@ function readInputs(options: EvalCommandOptions): Inputs {
   return { dataset, done, withImage, todo: dataset.items.filter((item) => !done.has(item.id)) };
 }
 
-function requestOf(item: EvalItem, options: EvalCommandOptions, withImage: boolean) {
+/** An item's request line, its images scaled by the vision settings as a call on its own scales them; `images`: what it carries, estimated. */
+async function requestOf(item: EvalItem, options: EvalCommandOptions, withImage: boolean, vision: VisionImageOptions) {
   const text = options.original ? item.original.query : item.question;
-  return { customId: item.id, body: evalChatBody(questionFromFiles(text, withImage ? options.images : undefined, item.images)) };
+  const prepared = await prepareEvalQuestion(questionFromFiles(text, withImage ? options.images : undefined, item.images), vision);
+  return { customId: item.id, body: evalChatBody(prepared), images: requestImages(options.model, sentImages(prepared)) };
+}
+
+async function requestsOf(items: EvalItem[], options: EvalCommandOptions, withImage: boolean, vision: VisionImageOptions) {
+  const requests = [];
+  for (const item of items) requests.push(await requestOf(item, options, withImage, vision));
+  return requests;
 }
 
 /** A result as the normal path stores an answer: the raw reply, and the answer extracted from it. */
@@ -124,16 +134,13 @@ export async function evaluateInBatch(db: Db, config: Config, options: EvalComma
   const modes = [options.batch === true, options.batchOut !== undefined, options.batchIn !== undefined].filter(Boolean).length;
   if (modes > 1) throw new Error('--batch, --batch-out and --batch-in: give one of them');
   const inputs = readInputs(options);
-  if (options.batchOut !== undefined) return writeBatchFile(options, options.batchOut, inputs);
+  if (options.batchOut !== undefined) return writeBatchFile(options, options.batchOut, inputs, visionOptions(getSettings(db)));
   if (options.batchIn !== undefined) return readBatchFile(db, options, options.batchIn, inputs);
   return runBatch(db, config, options, inputs);
 }
 
-function writeBatchFile(options: EvalCommandOptions, file: string, inputs: Inputs): number {
-  const lines = inputs.todo.map((item) => {
-    const request = requestOf(item, options, inputs.withImage);
-    return batchInputLine(request.customId, options.model, request.body);
-  });
+async function writeBatchFile(options: EvalCommandOptions, file: string, inputs: Inputs, vision: VisionImageOptions): Promise<number> {
+  const lines = (await requestsOf(inputs.todo, options, inputs.withImage, vision)).map((request) => batchInputLine(request.customId, options.model, request.body));
   writeFileSync(file, toJsonl(lines));
   const next = `hqa eval --dataset ${options.dataset} --model ${options.model} --out ${options.out} --batch-in OUT`;
   if (options.json) process.stdout.write(`${JSON.stringify({ batch_out: file, requests: lines.length, skipped: inputs.done.size, next })}\n`);
@@ -204,6 +211,8 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
     throw new Error(`${sidecarPath(options.out)}: batch ${sidecar.remote_id} asks ${sidecar.model}, not ${options.model}; rerun with --model ${sidecar.model} to collect it, or delete the file`);
   }
   let record: BatchRecord | null = null;
+  /** The images of the requests this process sent; a re-attached batch's were built by another, and are not recorded. */
+  const imagesOf = new Map<string, RequestImages>();
   if (sidecar) {
     // Re-attach: the batch is the database's if this workbench sent it, else known from the sidecar alone.
     record = getBatchByRemoteId(db, sidecar.remote_id);
@@ -216,7 +225,8 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
     if (!options.json) process.stderr.write(`re-attaching to batch ${sidecar.remote_id} (${sidecarPath(options.out)})\n`);
   } else {
     if (inputs.todo.length === 0) return report(options, inputs, inputs.dataset.items.length, emptyTally());
-    const requests = inputs.todo.map((item) => requestOf(item, options, inputs.withImage));
+    const requests = await requestsOf(inputs.todo, options, inputs.withImage, visionOptions(settings));
+    for (const request of requests) imagesOf.set(request.customId, request.images);
     record = await sendBatch(target, requests, 'hqa-eval.jsonl');
     sidecar = { remote_id: record.remote_id, model: options.model, ids: requests.map((request) => request.customId) };
     writeSidecar(options.out, sidecar);
@@ -232,7 +242,7 @@ async function runBatch(db: Db, config: Config, options: EvalCommandOptions, inp
   db.transaction(() => {
     for (const id of sidecar.ids) {
       const result = outcome.mapped.results.get(id) ?? { ok: false as const, error: 'missing from the batch results' };
-      const call = recordCalls ? recordBatchCall(target, batch, result) : null;
+      const call = recordCalls ? recordBatchCall(target, batch, result, null, imagesOf.get(id)) : null;
       takeResult(inputs, tally, id, result, (tokens) => call?.cost ?? price(tokens));
     }
     if (recordCalls) finishBatch(target, batch, outcome.problem);

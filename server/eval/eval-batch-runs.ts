@@ -8,7 +8,9 @@ import { extractAnswer } from '../../shared/eval/answer-extraction';
 import { getSettings } from '../settings/settings-queries';
 import { addEvalUsage, pendingQuestions, recordAnswer, type EvalRunRecord } from './eval-queries';
 import { judgeAnswer } from './eval-snapshot';
-import { EVAL_TEMPLATE, evalChatBody } from './model-asker';
+import { EVAL_TEMPLATE, evalChatBody, prepareEvalQuestion, sentImages } from './model-asker';
+import { requestImages, type RequestImages } from '../llm/image-tokens';
+import { visionOptions } from '../llm/vision-image';
 
 /**
  * An evaluation run whose "batch" box was ticked: its pending questions go as one OpenAI Batch
@@ -50,13 +52,18 @@ export async function runEvalBatch(ctx: AppContext, run: EvalRunRecord, options:
   const target = targetFor(ctx, run, options);
   const pending = pendingQuestions(db, run.id);
   let batch: BatchRecord | null = latestEvalRunBatch(db, run.id);
+  /** The images of the requests this process sent; a re-attached batch's were built before a restart, and are not recorded. */
+  const imagesOf = new Map<string, RequestImages>();
   if (!batch || ENDED_BATCH_STATES.has(batch.state)) {
     if (pending.length === 0) return true;
     const requests = [];
+    const vision = visionOptions(getSettings(db));
     for (const question of pending) {
-      const asked = run.mode === 'no_image' ? { text: question.question, png: null } : await questionFromDb(db, question);
+      const asked = await prepareEvalQuestion(run.mode === 'no_image' ? { text: question.question, png: null } : await questionFromDb(db, question), vision);
       if (options.signal.aborted) return false;
-      requests.push({ customId: String(question.item_id), body: evalChatBody(asked) });
+      const customId = String(question.item_id);
+      imagesOf.set(customId, requestImages(run.model, sentImages(asked)));
+      requests.push({ customId, body: evalChatBody(asked) });
     }
     batch = await sendBatch(target, requests, `eval-run-${run.id}.jsonl`);
   }
@@ -65,7 +72,7 @@ export async function runEvalBatch(ctx: AppContext, run: EvalRunRecord, options:
   db.transaction(() => {
     for (const question of pending) {
       const result = outcome.mapped.results.get(String(question.item_id)) ?? { ok: false as const, error: 'missing from the batch results' };
-      const call = recordBatchCall(target, outcome.batch, result);
+      const call = recordBatchCall(target, outcome.batch, result, null, imagesOf.get(String(question.item_id)));
       if (!result.ok) {
         recordAnswer(db, run.id, question, { failed: true, prediction: null, raw: null, correct: false, biased: false, error: result.error });
         continue;

@@ -7,6 +7,7 @@ import { CHART_HQA_VERSION, ExportItemSchema, GroupExportItemSchema, itemIdOfExp
 import { openAndMigrate, type Db } from '../../db/database';
 import { loadConfig, type Config } from '../config';
 import { providersFor } from '../llm/model-roles';
+import { visionOptions } from '../llm/vision-image';
 import { EvalAskError, openAiAsker } from './model-asker';
 import { getSettings } from '../settings/settings-queries';
 import { eachBounded } from '../jobs/bounded';
@@ -62,6 +63,24 @@ export type Prediction = z.infer<typeof PredictionSchema>;
 
 /** Predictions are saved (atomically) after this many answers, so a killed run loses little. */
 const SAVE_EVERY = 10;
+
+/** The images' estimated share of the prompt tokens, summed as extraction's report sums it: null once one answer's is unknown. */
+interface ImageTotals {
+  image_tokens: number | null;
+  image_cost: number | null;
+}
+
+const NO_IMAGES: ImageTotals = { image_tokens: 0, image_cost: 0 };
+
+function addImages(totals: ImageTotals, answer: ImageTotals): void {
+  totals.image_tokens = totals.image_tokens === null || answer.image_tokens === null ? null : totals.image_tokens + answer.image_tokens;
+  totals.image_cost = totals.image_cost === null || answer.image_cost === null ? null : totals.image_cost + answer.image_cost;
+}
+
+const imagesLine = (totals: ImageTotals, model: string) =>
+  totals.image_tokens === null
+    ? `image tokens not estimated (no known vision encoder for ${model})`
+    : `of which images ~${totals.image_tokens}${totals.image_cost === null ? '' : ` ~$${totals.image_cost.toFixed(4)}`}`;
 
 export function readJsonFile<T>(file: string, schema: z.ZodType<T>): T {
   let data: unknown;
@@ -139,7 +158,8 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
     const { evaluateInBatch } = await import('./eval-batch-command');
     return evaluateInBatch(db, config, options);
   }
-  const { connection } = providersFor(getSettings(db), config).evaluation;
+  const settings = getSettings(db);
+  const { connection } = providersFor(settings, config).evaluation;
   if (!connection) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
   const withImage = options.image !== false;
   if (withImage && !options.images) throw new Error('--images: give the folder of chart images (hqa export --images DIR), or --no-image for the control');
@@ -158,8 +178,8 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
   if (existsSync(options.out)) for (const p of readJsonFile(options.out, z.array(PredictionSchema))) done.set(p.id, p);
   const todo = dataset.items.filter((item) => !done.has(item.id));
 
-  const asker = openAiAsker({ db, connection, model: options.model });
-  const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+  const asker = openAiAsker({ db, connection, model: options.model, vision: visionOptions(settings) });
+  const totals = { asked: 0, failed: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0, ...NO_IMAGES };
   const errors: { id: string; error: string }[] = [];
   const save = () => writePredictions(options.out, dataset, done);
   const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'eval {bar} {value}/{total}  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
@@ -173,6 +193,7 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
       totals.prompt_tokens += answer.prompt_tokens;
       totals.completion_tokens += answer.completion_tokens;
       totals.cost += answer.cost;
+      addImages(totals, answer);
       done.set(item.id, { id: item.id, prediction: answer.prediction, raw: answer.raw });
       totals.asked++;
     } catch (error) {
@@ -197,7 +218,7 @@ async function evaluate(db: Db, config: Config, options: EvalCommandOptions): Pr
   if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     for (const e of errors) process.stderr.write(`error: item ${e.id}: ${e.error}\n`);
-    process.stdout.write(`asked ${totals.asked}, skipped ${report.skipped} already answered, ${totals.failed} failed; ${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}; wrote ${options.out}\n`);
+    process.stdout.write(`asked ${totals.asked}, skipped ${report.skipped} already answered, ${totals.failed} failed; ${totals.prompt_tokens + totals.completion_tokens} tokens (${imagesLine(totals, options.model)}), $${report.cost.toFixed(4)}; wrote ${options.out}\n`);
   }
   return totals.failed > 0 ? 2 : 0;
 }
@@ -225,7 +246,8 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
   if (options.batch || options.batchOut !== undefined || options.batchIn !== undefined) {
     throw new Error('--batch, --batch-out and --batch-in ask one condition of hqa, original or no_image (--original, --no-image); ask conditions call by call');
   }
-  const { connection } = providersFor(getSettings(db), config).evaluation;
+  const settings = getSettings(db);
+  const { connection } = providersFor(settings, config).evaluation;
   if (!connection) throw new Error('OPENAI_API_KEY is not set: eval asks a model through an OpenAI-compatible endpoint (OPENAI_BASE_URL)');
   const concurrency = Number(options.concurrency ?? 4);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency: a whole number from 1 to 64');
@@ -239,8 +261,8 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
       if (missing !== undefined) throw new Error(`--images: ${join(folder, missing)} is missing (item ${item.id})`);
     }
   }
-  const asker = openAiAsker({ db, connection, model: options.model });
-  const totals = { prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+  const asker = openAiAsker({ db, connection, model: options.model, vision: visionOptions(settings) });
+  const totals = { prompt_tokens: 0, completion_tokens: 0, cost: 0, ...NO_IMAGES };
   const errors: { id: string; condition: EvalCondition; error: string }[] = [];
   const reports: ConditionReport[] = [];
   const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'eval {bar} {value}/{total}  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
@@ -271,6 +293,7 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
       totals.prompt_tokens += answer.prompt_tokens;
       totals.completion_tokens += answer.completion_tokens;
       totals.cost += answer.cost;
+      addImages(totals, answer);
       state.done.set(item.id, { id: item.id, prediction: answer.prediction, raw: answer.raw });
       state.report.asked++;
     } catch (error) {
@@ -298,7 +321,7 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
       for (const u of r.undrawable) process.stderr.write(`skipped: item ${u.id} (${r.condition}): ${u.reason}\n`);
       process.stdout.write(`${r.condition}: asked ${r.asked}, ${r.resumed} already answered, ${r.undrawable.length} skipped (cannot be drawn), ${r.failed} failed; wrote ${r.out}\n`);
     }
-    process.stdout.write(`${totals.prompt_tokens + totals.completion_tokens} tokens, $${report.cost.toFixed(4)}\n`);
+    process.stdout.write(`${totals.prompt_tokens + totals.completion_tokens} tokens (${imagesLine(totals, options.model)}), $${report.cost.toFixed(4)}\n`);
   }
   return failed > 0 ? 2 : 0;
 }

@@ -29,6 +29,7 @@ import {
 } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 import { EvalAskError, openAiAsker, type ModelAsker } from './model-asker';
+import { visionOptions } from '../llm/vision-image';
 import { conditionQuestion } from './eval-question';
 import { conditionDrawing, UndrawableItemError } from './condition-drawings';
 import { CONDITION_PLANS, conditionDraws } from '../../shared/eval/conditions';
@@ -108,9 +109,10 @@ export class EvalExecutor implements JobExecutor {
       askerFor ??
       ((run) => {
         if (run.engine !== 'openai') return null;
-        const { connection } = providersFor(getSettings(ctx.db), ctx.config).evaluation;
+        const settings = getSettings(ctx.db);
+        const { connection } = providersFor(settings, ctx.config).evaluation;
         if (!connection) throw new Error('OPENAI_API_KEY is not set');
-        return openAiAsker({ db: ctx.db, connection, model: run.model, evalRunId: run.id });
+        return openAiAsker({ db: ctx.db, connection, model: run.model, evalRunId: run.id, vision: visionOptions(settings) });
       });
   }
 

@@ -3,7 +3,10 @@ import type { ChatCompletionContentPart } from 'openai/resources/chat/completion
 import type { Db } from '../../db/database';
 import { extractAnswer } from '../../shared/eval/answer-extraction';
 import { createTransport, type ChatBody, type ModelConnection } from '../llm/provider';
+import { callCost } from '../llm/cost';
+import { imageColumns, requestImages } from '../llm/image-tokens';
 import { describeFailure, type Sleep } from '../llm/retry';
+import { prepareVisionImage, type VisionImage, type VisionImageOptions } from '../llm/vision-image';
 
 /** The instruction every question gets: ChartQA-style answers the scorer can compare. */
 export const EVAL_SYSTEM_PROMPT = [
@@ -26,7 +29,32 @@ export interface EvalQuestion {
   charts?: readonly Buffer[];
 }
 
-const imagePart = (png: Buffer): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } });
+/** A question with its images as they are sent (`prepareVisionImage`): what `evalChatBody` reads. */
+export interface PreparedEvalQuestion {
+  text: string;
+  /** The chart, or null (the no-image control, or a group item). */
+  image: VisionImage | null;
+  /** A group item's charts in group order, each labelled "Chart N:". */
+  charts: readonly VisionImage[];
+}
+
+/**
+ * The question's images through the one vision helper (`vision_max_side`, `vision_detail`):
+ * scaled once here, so every attempt and a batch line send the same bytes.
+ */
+export async function prepareEvalQuestion(question: EvalQuestion, vision: VisionImageOptions): Promise<PreparedEvalQuestion> {
+  if (question.charts && question.charts.length > 0) {
+    const charts: VisionImage[] = [];
+    for (const png of question.charts) charts.push(await prepareVisionImage(png, vision));
+    return { text: question.text, image: null, charts };
+  }
+  return { text: question.text, image: question.png ? await prepareVisionImage(question.png, vision) : null, charts: [] };
+}
+
+/** The images a prepared question sends, in order. */
+export const sentImages = (question: PreparedEvalQuestion): VisionImage[] => (question.image ? [question.image] : [...question.charts]);
+
+const imagePart = (image: VisionImage): ChatCompletionContentPart => ({ type: 'image_url', image_url: { url: image.url, detail: image.detail } });
 
 export interface EvalAnswer {
   raw: string;
@@ -35,6 +63,10 @@ export interface EvalAnswer {
   completion_tokens: number;
   cost: number;
   attempts: number;
+  /** The images' estimated share of `prompt_tokens` (the answered request's); null: no formula for the model. */
+  image_tokens: number | null;
+  /** Those tokens at the model's input price; null: no formula, or the model is unpriced. */
+  image_cost: number | null;
 }
 
 /** The question could not be answered: not retryable, retries used up, or cancelled. */
@@ -49,16 +81,16 @@ export class EvalAskError extends Error {
 }
 
 /**
- * What one question sends, at temperature 0 with the chart as a base64 PNG data URL (a group
- * item's charts each labelled, in order): the body
- * of a call on its own and of its line in a batch (`--batch`, `--batch-out`) alike.
+ * What one question sends, at temperature 0 with the chart as `prepareEvalQuestion` made it (a
+ * group item's charts each labelled, in order): the body of a call on its own and of its line in
+ * a batch (`--batch`, `--batch-out`) alike.
  */
-export function evalChatBody(question: EvalQuestion): ChatBody {
+export function evalChatBody(question: PreparedEvalQuestion): ChatBody {
   const content: ChatCompletionContentPart[] = [];
-  if (question.charts && question.charts.length > 0) {
-    question.charts.forEach((png, index) => content.push({ type: 'text', text: `Chart ${index + 1}:` }, imagePart(png)));
-  } else if (question.png) {
-    content.push(imagePart(question.png));
+  if (question.charts.length > 0) {
+    question.charts.forEach((image, index) => content.push({ type: 'text', text: `Chart ${index + 1}:` }, imagePart(image)));
+  } else if (question.image) {
+    content.push(imagePart(question.image));
   }
   content.push({ type: 'text', text: question.text });
   return {
@@ -82,27 +114,33 @@ export interface OpenAiAskerOptions {
   model: string;
   /** The server's evaluation run the answers are for; `hqa eval` has none. */
   evalRunId?: number;
+  /** The `vision_max_side` and `vision_detail` settings. */
+  vision: VisionImageOptions;
   sleep?: Sleep;
 }
 
 /**
- * Asks an OpenAI-compatible vision model one question, the chart as a base64 PNG data URL, at
- * temperature 0, through the one transport: retries what a retry can fix (429, 5xx, timeouts)
- * and records every attempt. `hqa eval` and the server's evaluation runs share it, so both ask the same way.
+ * Asks an OpenAI-compatible vision model one question, the chart scaled by the vision settings,
+ * at temperature 0, through the one transport: retries what a retry can fix (429, 5xx, timeouts)
+ * and records every attempt, with its images' estimated tokens. `hqa eval` and the server's evaluation runs share it, so both ask the same way.
  */
 export function openAiAsker(options: OpenAiAskerOptions): ModelAsker {
   const transport = createTransport({ db: options.db, connection: options.connection, ...(options.sleep ? { sleep: options.sleep } : {}) });
   return {
     async ask(question, signal) {
-      const body = evalChatBody(question);
-      const call = transport.call({ purpose: 'evaluation', model: options.model, template: EVAL_TEMPLATE, evalRunId: options.evalRunId, signal });
+      const prepared = await prepareEvalQuestion(question, options.vision);
+      const body = evalChatBody(prepared);
+      const images = requestImages(options.model, sentImages(prepared));
+      const call = transport.call({ purpose: 'evaluation', model: options.model, template: EVAL_TEMPLATE, evalRunId: options.evalRunId, images, signal });
       const reply = await call.send({ body: () => body });
       if (!reply.ok) {
         if (reply.kind === 'cancelled') throw new EvalAskError('cancelled', call.attempts, true);
         throw new EvalAskError(`${describeFailure(reply.failure)} after ${reply.failures} attempt(s)`, reply.failures, false);
       }
       const raw = reply.content ?? '';
-      return { raw, prediction: extractAnswer(raw), ...reply.tokens, cost: reply.cost, attempts: call.attempts };
+      // One reply answered: only its request was billed (a failed attempt's was not).
+      const { image_tokens, image_cost } = imageColumns(images, true, (tokens) => callCost(options.model, { prompt_tokens: tokens, completion_tokens: 0 }, options.connection.prices));
+      return { raw, prediction: extractAnswer(raw), ...reply.tokens, cost: reply.cost, attempts: call.attempts, image_tokens, image_cost };
     },
   };
 }

@@ -16,7 +16,9 @@ import { getSettings } from '../settings/settings-queries';
 import { NO_USAGE, type EngineUsage } from './engine';
 import { isControlTask, mulberry32, proposalTaskScope, sampleExamples } from './run-planner';
 import { addRunUsage, pendingTasks, type RunRecord, type TaskRow } from './run-queries';
-import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Template, stage2Wire } from './stage-prompts';
+import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Images, stage2Template, stage2Wire, type Stage2Messages } from './stage-prompts';
+import { requestImages, type RequestImages } from '../llm/image-tokens';
+import { visionOptions } from '../llm/vision-image';
 import { offerOf, pairTask, taskSubject } from './pairing';
 import { endTaskUnpaired, endTaskWithoutTable, noTableReason, storeItemResult, storeProposalResult, type ItemResult } from './task-results';
 
@@ -43,7 +45,9 @@ type Made = { proposals: ReturnType<typeof storeProposalResult>; items: NonNulla
 export interface StageTask {
   task: TaskRow;
   customId: string;
-  messages: { system: string; user: string; image?: string; images?: string[] };
+  messages: Stage2Messages;
+  /** Stage 2's images as the request carries them, estimated for its `llm_calls` row; none for Stage 1. */
+  images?: RequestImages;
   /** The template its messages were rendered from, as its `llm_calls` row records it: Stage 2 over a group has its own. */
   template: { name: string; hash: string };
   /** The structured output its request asks for: Stage 1's, or Stage 2's for its chart or group and its pairing (`stage2Wire`). */
@@ -113,7 +117,7 @@ export async function pairPendingTasks(ctx: AppContext, run: RunRecord, settings
  * (seeded by the task id); Stage 2 offers what each task's stored pairing says, a task paired
  * with none ending declined here, without a request (`pairPendingTasks` first).
  */
-export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): StageTask[] {
+export async function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, settings: Settings): Promise<StageTask[]> {
   const { db } = ctx;
   const callsByTask = new Map<number, LlmCall[]>();
   for (const call of listLlmCalls(db, { runId: run.id })) {
@@ -121,7 +125,11 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
   }
   // An item task on a chart without a table, or paired with no proposal, sends no request: it ends with the reason, as a call-by-call task does.
   const tasks = pendingTasks(db, run.id, kind).filter((task) => kind === 'proposals' || (endTaskWithoutTable(db, task, 'openai') === null && !endedUnpaired(db, task)));
-  return tasks.map((task): StageTask => {
+  const prepared: StageTask[] = [];
+  for (const task of tasks) prepared.push(await prepareTask(task));
+  return prepared;
+
+  async function prepareTask(task: TaskRow): Promise<StageTask> {
     const customId = customIdOf(task);
     const calls = callsByTask.get(task.id);
     if (kind === 'proposals') {
@@ -152,10 +160,12 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
     const control = isControlTask(task.id, settings.unchanged_control_share);
     const wire = stage2Wire(source, offer);
     const repairTurns = repairTurnsOf(calls, wire.name);
+    const shown = await stage2Images(source, (chartId) => getChartImage(db, chartId)?.png ?? null, visionOptions(settings));
     return {
       task,
       customId,
-      messages: itemMessages(source, offer, (chartId) => getChartImage(db, chartId)?.png ?? null),
+      messages: itemMessages(source, offer, (chartId) => shown.get(chartId) ?? null),
+      images: requestImages(run.model, [...shown.values()]),
       template: templateOf(itemTemplateFor(source)),
       wire,
       repairTurns,
@@ -170,7 +180,7 @@ export function prepareStage(ctx: AppContext, run: RunRecord, kind: StageKind, s
         if (item) made.items.push(item);
       },
     };
-  });
+  }
 }
 
 /** A task the server paired with no proposal ends declined, with no request (as `runItemTask` ends it). */
@@ -286,7 +296,7 @@ export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: Stage
   // A round's invalid replies stay pending for one more batch with the repair turn, so this ends after two rounds at most.
   for (;;) {
     if (kind === 'item') await pairPendingTasks(ctx, run, settings);
-    const tasks = prepareStage(ctx, run, kind, settings);
+    const tasks = await prepareStage(ctx, run, kind, settings);
     let batch = latestRunBatch(ctx.db, run.id);
     if (!batch || ENDED_BATCH_STATES.has(batch.state) || batch.purpose !== target.purpose) {
       if (tasks.length === 0) return true;
@@ -297,7 +307,7 @@ export async function runStageBatch(ctx: AppContext, run: RunRecord, kind: Stage
     if (!outcome) return false;
     const record = (task: StageTask, result: BatchLineResult) => {
       // The stage's target names one template; a group question's request was rendered from another.
-      const call = recordBatchCall({ ...target, template: task.template }, outcome.batch, result, task.task.id);
+      const call = recordBatchCall({ ...target, template: task.template }, outcome.batch, result, task.task.id, task.images);
       const { prompt_tokens, completion_tokens, cached_tokens = 0 } = call.tokens;
       return { callId: call.callId, usage: { calls: 1, prompt_tokens, completion_tokens, cached_tokens, cost: call.cost } };
     };

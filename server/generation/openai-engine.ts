@@ -6,7 +6,9 @@ import { getChartImage } from '../charts/chart-queries';
 import { createLlmClient } from '../llm/llm-client';
 import type { ModelConnection } from '../llm/provider';
 import type { EngineUsage, GenerationEngine } from './engine';
-import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Wire, type Stage2Offer } from './stage-prompts';
+import { requestImages, type RequestImages } from '../llm/image-tokens';
+import { visionOptions } from '../llm/vision-image';
+import { itemMessages, itemTemplateFor, proposalMessages, STAGE_WIRES, stage1Template, stage2Images, stage2Wire, type Stage2Messages, type Stage2Offer } from './stage-prompts';
 
 export interface OpenAiEngineOptions {
   db: Db;
@@ -25,9 +27,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
   async function call<W, T>(
     purpose: 'stage1' | 'stage2',
     template: { name: string; hash: string },
-    messages: { system: string; user: string },
+    messages: Stage2Messages,
     wire: { schema: z.ZodType<W>; name: string; convert: (value: W) => Converted<T> },
     request: { runId: number; taskId: number; signal: AbortSignal },
+    images?: RequestImages,
   ): Promise<{ ok: true; value: T; usage: EngineUsage } | { ok: false; reason: string; usage: EngineUsage; transport: boolean }> {
     const result = await client.complete({
       purpose,
@@ -40,6 +43,7 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
       temperature: options.temperature,
       runId: request.runId,
       taskId: request.taskId,
+      ...(images ? { images } : {}),
       signal: request.signal,
     });
     const usage: EngineUsage = {
@@ -63,8 +67,10 @@ export function createOpenAiEngine(options: OpenAiEngineOptions): GenerationEngi
     async item(request) {
       const { proposal } = request;
       const offer: Stage2Offer = request.offer ?? { kind: 'paired', proposal: { id: proposal.id, text: proposal.text, ...(proposal.chartType ? { chart_type: proposal.chartType } : {}) } };
-      const messages = itemMessages(request.source, offer, (chartId) => getChartImage(options.db, chartId)?.png ?? null);
-      const result = await call('stage2', itemTemplateFor(request.source), messages, stage2Wire(request.source, offer), request);
+      const shown = await stage2Images(request.source, (chartId) => getChartImage(options.db, chartId)?.png ?? null, visionOptions(options.settings));
+      const messages = itemMessages(request.source, offer, (chartId) => shown.get(chartId) ?? null);
+      const images = requestImages(options.model, [...shown.values()]);
+      const result = await call('stage2', itemTemplateFor(request.source), messages, stage2Wire(request.source, offer), request, images);
       if (!result.ok) return result;
       const reply = result.value;
       return 'declined' in reply ? { ok: true, declined: reply.declined, usage: result.usage } : { ok: true, draft: reply.draft, notes: reply.notes, proposalId: reply.proposalId, usage: result.usage };

@@ -344,10 +344,11 @@ describe('Stage 2 over a group: images in chart order', () => {
   };
 
   it('names the charts that have no image, so the images that are attached map to the right charts', () => {
-    const png = (id: number) => Buffer.from(`png of ${id}`);
-    const messages = itemMessages(groupSource, { kind: 'paired', proposal: { id: 1, text: 'Halve the value the question asks about in one chart.', chart_type: 'vertical_bar' } }, (id) => (id === 12 ? null : png(id)));
-    expect(messages.images).toHaveLength(2);
-    expect(messages.images?.[1]).toContain(png(13).toString('base64'));
+    const size = { width: 10, height: 10 };
+    const image = (id: number) => ({ url: `data:image/png;base64,${Buffer.from(`png of ${id}`).toString('base64')}`, detail: 'high' as const, size, original: size });
+    const messages = itemMessages(groupSource, { kind: 'paired', proposal: { id: 1, text: 'Halve the value the question asks about in one chart.', chart_type: 'vertical_bar' } }, (id) => (id === 12 ? null : image(id)));
+    expect(messages.images).toEqual([image(11).url, image(13).url]);
+    expect(messages.imageDetail).toBe('high');
     expect(messages.user).toContain('Chart 1 (Line): Sales');
     expect(messages.user).toContain('Chart 2 (Line), no image: Visitors');
     expect(messages.user).toContain("Chart 3 (Vertical bar), of the proposal's type: Costs");

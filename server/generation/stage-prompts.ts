@@ -18,7 +18,7 @@ import type { ProposalScope } from '../../shared/api/pool';
 import type { Settings } from '../../shared/settings';
 import type { QaWithChart } from '../charts/chart-queries';
 import { chartTypeDescription, loadTemplate, tableToPromptCsv } from '../llm/templates';
-import { imageDataUrl } from '../tables/extract-table';
+import { prepareVisionImage, type VisionImage, type VisionImageOptions } from '../llm/vision-image';
 
 /**
  * What Stage 1 and Stage 2 ask a model, built in one place for the call-by-call engine
@@ -134,8 +134,26 @@ export function proposalMessages(settings: Settings, chartType: ChartType, examp
   });
 }
 
+/** Stage 2's messages as the LLM client takes them: the images as `stage2Images` scaled them, at their `detail`. */
+export type Stage2Messages = { system: string; user: string; image?: string; images?: string[]; imageDetail?: VisionImage['detail'] };
+
 /**
- * Stage 2's messages. `imageOf`: a chart's own stored image, when it has one: the model sees the
+ * The images a Stage 2 request shows, by chart id (the chart's, or every group member's that has
+ * one), scaled once by the vision settings (`prepareVisionImage`) before the request is built:
+ * the same stored image and settings give the same bytes, so a prompt cache still serves them.
+ */
+export async function stage2Images(source: QaWithChart, stored: (chartId: number) => Buffer | null, vision: VisionImageOptions): Promise<Map<number, VisionImage>> {
+  const ids = source.group ? source.group.charts.map((member) => member.id) : [source.chart.id];
+  const images = new Map<number, VisionImage>();
+  for (const id of ids) {
+    const png = stored(id);
+    if (png !== null) images.set(id, await prepareVisionImage(png, vision));
+  }
+  return images;
+}
+
+/**
+ * Stage 2's messages. `imageOf`: a chart's own stored image as `stage2Images` made it, when it has one: the model sees the
  * chart as well as its table, which matters most when the table was extracted and nobody has
  * confirmed it yet (the prompt says what the image is for and that the table decides).
  * Over a group, every chart's table ("Chart 1 (type): title", CSV) and every stored image, in
@@ -150,8 +168,8 @@ export function proposalMessages(settings: Settings, chartType: ChartType, examp
 export function itemMessages(
   source: QaWithChart,
   offer: Stage2Offer,
-  imageOf: (chartId: number) => Buffer | null,
-): { system: string; user: string; image?: string; images?: string[] } {
+  imageOf: (chartId: number) => VisionImage | null,
+): Stage2Messages {
   const { chart, qa, group } = source;
   // The chart type whose description the system message ends with: the paired proposal's, in choose mode the task's own (listed first).
   const lead = offer.kind === 'paired' ? offer.proposal : offer.candidates[0];
@@ -184,8 +202,8 @@ export function itemMessages(
         image: pngs[index] !== null,
       })),
     });
-    const images = pngs.flatMap((png) => (png === null ? [] : [imageDataUrl(png)]));
-    return images.length === 0 ? messages : { ...messages, images };
+    const shown = pngs.flatMap((image) => (image === null ? [] : [image]));
+    return shown.length === 0 ? messages : { ...messages, images: shown.map((image) => image.url), imageDetail: shown[0]?.detail };
   }
   const image = imageOf(chart.id);
   const messages = stage2Template().render({
@@ -201,5 +219,5 @@ export function itemMessages(
     series: chart.table.series,
     rows: chart.table.rows.map((r) => r.label),
   });
-  return image === null ? messages : { ...messages, image: imageDataUrl(image) };
+  return image === null ? messages : { ...messages, image: image.url, imageDetail: image.detail };
 }

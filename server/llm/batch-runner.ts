@@ -5,6 +5,7 @@ import { batchProblem, cancelRemoteBatch, downloadBatch, FINISHED_STATUSES, retr
 import { batchInputLine, mapBatchResults, type BatchLineResult, type MappedResults } from './batch-lines';
 import { endBatch, getBatch, insertBatch, updateBatchPoll, type BatchRecord, type BatchState } from './batch-queries';
 import { batchCallCost, type TokenUsage } from './cost';
+import { imageColumns, type RequestImages } from './image-tokens';
 import { recordLlmCall } from './llm-call-queries';
 import type { ChatBody } from './provider';
 import type { Sleep } from './retry';
@@ -130,9 +131,10 @@ export interface RecordedBatchCall {
 /**
  * One result's `llm_calls` row: marked with its batch, costed at the batch price. The whole
  * batch took hours, no request alone, so its latency is recorded as 0. `taskId`: the
- * generation task the request was for.
+ * generation task the request was for; `images`: what its request carried, when this process built it.
  */
-export function recordBatchCall(target: BatchTarget, batch: BatchRecord, result: BatchLineResult, taskId: number | null = null): RecordedBatchCall {
+export function recordBatchCall(target: BatchTarget, batch: BatchRecord, result: BatchLineResult, taskId: number | null = null, images?: RequestImages): RecordedBatchCall {
+  const imagePrice = (tokens: number) => batchCallCost(target.model, { prompt_tokens: tokens, completion_tokens: 0 }, target.prices, target.discount);
   const base = {
     run_id: target.runId ?? null,
     task_id: taskId,
@@ -145,6 +147,7 @@ export function recordBatchCall(target: BatchTarget, batch: BatchRecord, result:
     attempt: 1,
     latency_ms: 0,
     batch_id: batch.id,
+    ...imageColumns(images, result.ok, imagePrice),
   };
   if (!result.ok) {
     const callId = recordLlmCall(target.db, { ...base, raw_output: null, prompt_tokens: 0, completion_tokens: 0, cost: 0, outcome: 'error', error: result.error });

@@ -131,3 +131,36 @@ export function imageTokenEstimate(model: string, size: ImageSize, detail: Image
   const priced = callCost(model, { prompt_tokens: tokens, completion_tokens: 0 }, prices);
   return { tokens, cost: priced.priced ? priced.cost : null };
 }
+
+/** What one request's images are estimated to take: how many, and their summed tokens (null when the model has no known formula). */
+export interface RequestImages {
+  count: number;
+  tokens: number | null;
+}
+
+/** The request's images as sent (`prepareVisionImage`'s sizes and detail), estimated for `model`; none: 0 tokens. */
+export function requestImages(model: string, images: readonly { size: ImageSize; detail: ImageDetail }[]): RequestImages {
+  let tokens: number | null = 0;
+  for (const image of images) {
+    const one = estimateImageTokens(model, image.size, image.detail);
+    tokens = one === null || tokens === null ? null : tokens + one;
+  }
+  return { count: images.length, tokens };
+}
+
+/**
+ * The `llm_calls` columns of a request's images, priced by `price` (the call's own: the price
+ * table's, or the batch price). Like `prompt_tokens`, whose part they are, the tokens are 0 on a
+ * request that got no reply (`billed` false): nothing was billed for it.
+ */
+export function imageColumns(
+  images: RequestImages | undefined,
+  billed: boolean,
+  price: (tokens: number) => { cost: number; priced: boolean },
+): { images: number | null; image_tokens: number | null; image_cost: number | null } {
+  if (!images) return { images: null, image_tokens: null, image_cost: null };
+  if (images.tokens === null) return { images: images.count, image_tokens: null, image_cost: null };
+  const tokens = billed ? images.tokens : 0;
+  const priced = price(tokens);
+  return { images: images.count, image_tokens: tokens, image_cost: priced.priced ? priced.cost : null };
+}

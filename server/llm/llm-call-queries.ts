@@ -33,6 +33,12 @@ export interface LlmCallRecord {
   batch_id?: number | null;
   /** The chart the call was about (a vision model asked for its type); absent or null otherwise. */
   chart_id?: number | null;
+  /** How many images the request carried; absent or null: not recorded (migration 036). */
+  images?: number | null;
+  /** Their estimated prompt tokens (`image-tokens.ts`); null: not recorded, or no formula for the model. */
+  image_tokens?: number | null;
+  /** Those tokens at the call's input price; null: not recorded, or the model is unpriced. */
+  image_cost?: number | null;
 }
 
 export interface LlmCall extends LlmCallRecord {
@@ -46,9 +52,9 @@ function prepare(db: Db) {
   return {
     insert: db.prepare(
       `INSERT INTO llm_calls (run_id, task_id, eval_run_id, purpose, engine, model, template, template_hash, attempt, raw_output,
-         prompt_tokens, completion_tokens, cached_tokens, latency_ms, cost, outcome, error, batch_id, chart_id)
+         prompt_tokens, completion_tokens, cached_tokens, latency_ms, cost, outcome, error, batch_id, chart_id, images, image_tokens, image_cost)
        VALUES (@run_id, @task_id, @eval_run_id, @purpose, @engine, @model, @template, @template_hash, @attempt, @raw_output,
-         @prompt_tokens, @completion_tokens, @cached_tokens, @latency_ms, @cost, @outcome, @error, @batch_id, @chart_id)`,
+         @prompt_tokens, @completion_tokens, @cached_tokens, @latency_ms, @cost, @outcome, @error, @batch_id, @chart_id, @images, @image_tokens, @image_cost)`,
     ),
     settle: db.prepare('UPDATE llm_calls SET outcome = ?, error = ? WHERE id = ?'),
   };
@@ -61,7 +67,16 @@ const statements = preparedOnce(prepare);
  * run executor adds a task's summed usage in the transaction that finishes the task.
  */
 export function recordLlmCall(db: Db, call: LlmCallRecord): number {
-  const row = { ...call, cached_tokens: call.cached_tokens ?? 0, batch_id: call.batch_id ?? null, chart_id: call.chart_id ?? null, latency_ms: Math.round(call.latency_ms) };
+  const row = {
+    ...call,
+    cached_tokens: call.cached_tokens ?? 0,
+    batch_id: call.batch_id ?? null,
+    chart_id: call.chart_id ?? null,
+    images: call.images ?? null,
+    image_tokens: call.image_tokens ?? null,
+    image_cost: call.image_cost ?? null,
+    latency_ms: Math.round(call.latency_ms),
+  };
   return Number(statements(db).insert.run(row).lastInsertRowid);
 }
 

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database';
 import type { ImageDetail } from '../../shared/settings';
 import { describeIssues, type Converted } from '../../shared/generation/model-output';
 import { callCost } from './cost';
+import type { RequestImages } from './image-tokens';
 import { createTransport, type ChatBody, type Fallback, type ModelConnection } from './provider';
 import { describeFailure, type Random, type Sleep } from './retry';
 import { loadTemplate } from './templates';
@@ -52,6 +53,8 @@ export interface LlmRequest<W, T> {
   taskId?: number;
   /** The chart the call is about (an extraction's), so a failed call can be traced to it. */
   chartId?: number;
+  /** The images `messages` carries, as sent (`requestImages`): each request's row records their estimate. */
+  images?: RequestImages;
   signal?: AbortSignal;
 }
 
@@ -203,6 +206,7 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
       runId: request.runId,
       taskId: request.taskId,
       chartId: request.chartId,
+      images: request.images,
       signal: request.signal,
     });
     let repaired = false;

@@ -3,6 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { Db } from '../../db/database';
 import type { ModelPrice } from '../../shared/settings';
 import { callCost, type TokenUsage } from './cost';
+import { imageColumns, type RequestImages } from './image-tokens';
 import { recordLlmCall, settleLlmCall, type LlmCallOutcome, type LlmCallRecord } from './llm-call-queries';
 import { withRequestSignal } from './request-signal';
 import { abortableSleep, classifyError, describeFailure, retryDelay, type ClassifiedFailure, type Random, type Sleep } from './retry';
@@ -50,6 +51,8 @@ export interface CallLabel {
   evalRunId?: number | undefined;
   /** The chart the call is about, when it is about one (a vision model asked for its type). */
   chartId?: number | undefined;
+  /** The images each request carries, as sent (`requestImages`): recorded with their estimated tokens and cost. */
+  images?: RequestImages | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -139,6 +142,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   function call(label: CallLabel): ProviderCall {
     let attempts = 0;
+    const imagePrice = (tokens: number) => callCost(label.model, { prompt_tokens: tokens, completion_tokens: 0 }, connection.prices);
     const record = (fields: Pick<LlmCallRecord, 'raw_output' | 'latency_ms' | 'outcome' | 'error'> & Partial<LlmCallRecord>) =>
       recordLlmCall(db, {
         run_id: label.runId ?? null,
@@ -154,6 +158,7 @@ export function createTransport(options: TransportOptions): Transport {
         prompt_tokens: 0,
         completion_tokens: 0,
         cost: 0,
+        ...imageColumns(label.images, fields.outcome !== 'error', imagePrice),
         ...fields,
       });
 

@@ -24,6 +24,24 @@ describe('fitWithin', () => {
 });
 
 describe('prepareVisionImage', () => {
+  it('gives the same bytes for the same image and settings (a prompt cache keyed on them still serves), scaling a chart once, and other bytes for other settings', async () => {
+    const png = readFileSync(OWID_PNG);
+    const first = prepareVisionImage(png, { maxSide: 900, detail: 'high' });
+    // A copy of the bytes, not the same buffer: what a second read of the stored image gives.
+    const again = prepareVisionImage(Buffer.from(png), { maxSide: 900, detail: 'high' });
+    expect(again).toBe(first);
+    expect((await again).url).toBe((await first).url);
+    const other = await prepareVisionImage(png, { maxSide: 800, detail: 'high' });
+    expect(other.size).toEqual({ width: 800, height: 565 });
+    expect(other.url).not.toBe((await first).url);
+  });
+
+  it('refuses bytes that are no image, each time, by what they are', async () => {
+    const junk = Buffer.from('\x89PNG\r\n\x1a\nnot really', 'latin1');
+    await expect(prepareVisionImage(junk, { maxSide: 900, detail: 'high' })).rejects.toThrow();
+    await expect(prepareVisionImage(junk, { maxSide: 900, detail: 'high' })).rejects.toThrow();
+  });
+
   it('sends a large chart resized to the longest side, as a PNG of that size, with the detail asked for', async () => {
     const image = await prepareVisionImage(readFileSync(OWID_PNG), { maxSide: 1568, detail: 'high' });
     expect(image).toMatchObject({ original: { width: 3400, height: 2400 }, size: { width: 1568, height: 1107 }, detail: 'high' });

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { ImageDetail } from '../../shared/settings';
+import type { ImageDetail, Settings } from '../../shared/settings';
 import { imageMediaType } from '../import/benchmark-image';
 import type { ImageSize } from './image-tokens';
 
@@ -17,6 +18,9 @@ export interface VisionImageOptions {
   maxSide: number;
   detail: ImageDetail;
 }
+
+/** The vision settings as `prepareVisionImage` takes them. */
+export const visionOptions = (settings: Pick<Settings, 'vision_max_side' | 'vision_detail'>): VisionImageOptions => ({ maxSide: settings.vision_max_side, detail: settings.vision_detail });
 
 export interface VisionImage {
   /** `data:<media type>;base64,…` */
@@ -36,7 +40,33 @@ export function fitWithin(size: ImageSize, maxSide: number): ImageSize {
   return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
 }
 
-export async function prepareVisionImage(image: Buffer, options: VisionImageOptions): Promise<VisionImage> {
+/**
+ * Charts scaled lately, by bytes and options: a chart asked about in many questions (an
+ * evaluation run, Stage 2's tasks) is scaled once, not per request. Bounded: a scaled OWID chart
+ * is ~270 KB of base64 at the default side.
+ */
+const RECENT_LIMIT = 64;
+const recent = new Map<string, Promise<VisionImage>>();
+
+/** The image as a vision request sends it (see above); the same bytes and options give the same bytes out. */
+export function prepareVisionImage(image: Buffer, options: VisionImageOptions): Promise<VisionImage> {
+  const key = `${createHash('sha256').update(image).digest('hex')}:${options.maxSide}:${options.detail}`;
+  const known = recent.get(key);
+  if (known) {
+    // Most recently used last: the oldest is evicted first.
+    recent.delete(key);
+    recent.set(key, known);
+    return known;
+  }
+  const pending = scale(image, options);
+  recent.set(key, pending);
+  // A failure is not kept: the next request tries again (and fails with its reason).
+  pending.catch(() => recent.delete(key));
+  if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
+  return pending;
+}
+
+async function scale(image: Buffer, options: VisionImageOptions): Promise<VisionImage> {
   const mediaType = imageMediaType(image) ?? 'image/png';
   const meta = await sharp(image).metadata();
   if (!meta.width || !meta.height) throw new Error(`a chart image (${mediaType}, ${image.length} bytes) has no readable size`);

@@ -2,9 +2,8 @@ import type { Db } from '../../db/database';
 import type { ImageDetail } from '../../shared/settings';
 import { CHART_TYPE_LABELS, type ChartType } from '../../shared/domain/chart-types';
 import { EXTRACTED_TABLE_SCHEMA_NAME, ExtractedTableWireSchema, toExtractedTable, type ExtractedTable, type ExtractedTableWire } from '../../shared/table-provenance/extracted-table';
-import { imageMediaType } from '../import/benchmark-image';
 import { createLlmClient, type LlmRequest, type LlmResult } from '../llm/llm-client';
-import { imageTokenEstimate } from '../llm/image-tokens';
+import { imageTokenEstimate, requestImages } from '../llm/image-tokens';
 import type { ModelConnection } from '../llm/provider';
 import { prepareVisionImage, type VisionImage, type VisionImageOptions } from '../llm/vision-image';
 import type { Sleep } from '../llm/retry';
@@ -56,11 +55,6 @@ export interface TableExtractorOptions {
   sleep?: Sleep;
 }
 
-/** The image as a data URL in its own media type (a JPEG sent as PNG is refused by some endpoints). */
-export function imageDataUrl(image: Buffer): string {
-  return `data:${imageMediaType(image) ?? 'image/png'};base64,${image.toString('base64')}`;
-}
-
 /**
  * What the request says of the chart's type: a type an annotation or a curator decided, or a
  * question. An image-only chart's stored type is a placeholder (`other`, or the table's shape):
@@ -92,6 +86,7 @@ export function extractionRequest(chart: Omit<ChartImageInput, 'image'>, image: 
     model,
     temperature: 0,
     chartId: chart.id,
+    images: requestImages(model, [image]),
     ...(signal ? { signal } : {}),
   };
 }

@@ -3,14 +3,14 @@ import { getChartSummary } from '../charts/chart-queries';
 import type { DomainEventEmitter } from '../events/event-bus';
 import type { Db } from '../../db/database';
 import { recordAudit } from '../audit/audit-log';
-import { editedToDataTable, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
+import { editedOverStored, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
 import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
-import { carryReading } from '../../shared/table-provenance/table-reading';
 import { getChartImage } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
 import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
 import { providersFor, type ModelEnv } from '../llm/model-roles';
+import { visionOptions } from '../llm/vision-image';
 import { getSettings } from '../settings/settings-queries';
 import { createTableExtractor, type ExtractionResult, type TableExtractor } from './extract-table';
 import { confirmChartTable, getChartTable, storeChartTable, storeExtractedType, unconfirmChartTable, type ChartToExtract } from './table-queries';
@@ -47,7 +47,7 @@ export function extractorFor(db: Db, env: ModelEnv, model?: string): TableExtrac
   if (!extraction.connection || !extraction.model) {
     throw new ChartTableError('table extraction needs a vision model: set OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI); the extraction_model setting names the model', 'no_endpoint');
   }
-  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail } });
+  return createTableExtractor({ db, connection: extraction.connection, model: model ?? extraction.model, image: visionOptions(settings) });
 }
 
 /** A table an extraction may replace: none yet, or an extraction no one confirmed. */
@@ -102,7 +102,7 @@ export function saveCuratorTable(db: Db, events: DomainEventEmitter, chartId: nu
   const title = edited.title === null || edited.title.trim() === '' ? null : edited.title.trim();
   const counts = immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
-    const table = carryReading(current.data_table, editedToDataTable(edited));
+    const table = editedOverStored(current.data_table, edited);
     const changed = !sameTable(current, table, title);
     const source = changed || current.table_source === null ? 'curator' : current.table_source;
     storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });

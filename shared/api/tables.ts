@@ -4,6 +4,7 @@ import { ChartTypeSchema } from '../domain/chart-types';
 import { RunStatusSchema } from '../domain/generation';
 import { freeText, nameText } from '../domain/text-input';
 import { DataTableSchema, tableFromCells, type DataTable } from '../table/model';
+import { carryReading } from '../table-provenance/table-reading';
 import { IdParamSchema } from './common';
 import { endpoint } from './endpoint';
 
@@ -19,15 +20,23 @@ import { endpoint } from './endpoint';
 const CellText = nameText().max(200).refine((text) => !/[\r\n]/.test(text), 'one line only');
 const Name = CellText.refine((text) => text.trim() !== '', 'empty');
 
-/** PUT /api/charts/:id/table: the table as typed, each cell's raw text (its number is parsed as imports parse it). */
+/**
+ * PUT /api/charts/:id/table: the table as typed, each cell's raw text (its number is parsed as
+ * imports parse it). `units`: each series' unit as the curator set it, by position (null or
+ * blank: none shown); absent, the stored table's units follow their series by name (`carryReading`).
+ */
 export const EditedTableSchema = z
   .object({
     title: freeText().max(300).nullable(),
     label_header: CellText,
     series: z.array(Name).min(1).max(50),
+    units: z.array(CellText.nullable()).max(50).optional(),
     rows: z.array(z.object({ label: Name, cells: z.array(CellText) })).min(1).max(1000),
   })
   .superRefine((table, ctx) => {
+    if (table.units && table.units.length !== table.series.length) {
+      ctx.addIssue({ code: 'custom', path: ['units'], message: `${table.units.length} units for ${table.series.length} series` });
+    }
     const repeated = (texts: string[], path: (index: number) => PropertyKey[], what: string) => {
       const seen = new Map<string, number>();
       texts.forEach((text, index) => {
@@ -55,9 +64,24 @@ export function editedToDataTable(edited: EditedTable): DataTable {
   );
 }
 
-/** A stored table as the editor's rows (the raw text of each cell). */
+/** A stored table as the editor's rows (the raw text of each cell), with its units when it has them. */
 export function dataTableToEdited(table: DataTable, title: string | null): EditedTable {
-  return { title, label_header: table.label_header, series: [...table.series], rows: table.rows.map((row) => ({ label: row.label, cells: [...row.raw] })) };
+  const edited: EditedTable = { title, label_header: table.label_header, series: [...table.series], rows: table.rows.map((row) => ({ label: row.label, cells: [...row.raw] })) };
+  return table.units ? { ...edited, units: [...table.units] } : edited;
+}
+
+/**
+ * A curator's edit over the stored table, as a save stores it and the editor draws it: what the
+ * extraction read carried by name (`carryReading`), and the units as the edit sets them when it
+ * sets them (trimmed, blank as none; a table with no unit left keeps no `units`).
+ */
+export function editedOverStored(stored: DataTable | null, edited: EditedTable): DataTable {
+  const carried = carryReading(stored, editedToDataTable(edited));
+  if (edited.units === undefined) return carried;
+  const units = edited.units.map((unit) => (unit === null || unit.trim() === '' ? null : unit.trim()));
+  const table: DataTable = { ...carried };
+  delete table.units;
+  return units.some((unit) => unit !== null) ? { ...table, units } : table;
 }
 
 export const ChartTableSchema = z.object({

@@ -71,7 +71,7 @@ describe('the table editor', () => {
     expect(await estimated.evaluate((cell) => getComputedStyle(cell).textDecorationStyle)).toBe('dotted');
 
     await page.getByRole('button', { name: 'Edit table' }).click();
-    expect(await page.getByTestId('table-grid').getByTestId('series-unit').textContent()).toBe(' (%)');
+    expect(await page.getByLabel('Series 1 unit').inputValue()).toBe('%');
     expect(await page.getByTestId('table-grid').locator('td[data-estimated="true"] input').inputValue()).toBe('51.6');
     await page.getByLabel('2010, Urban').fill('55');
     // Typed over, the value is the curator's, no longer an estimate.
@@ -102,6 +102,31 @@ describe('the table editor', () => {
       data_table: { label_header: 'Year', series: ['Urban (%)', 'Rural (%)'], rows: [{ label: '2000' }, { label: '2010', values: [55, 45] }, { label: '2020', values: [56.2, 43.8] }] },
     });
     expect(await page.getByRole('button', { name: 'Extract again' }).count()).toBe(0);
+  });
+
+  it('edits a series’ unit from the keyboard: Tab reaches it, Escape drops the typing, Enter keeps it without saving, and the save stores and audits it', async () => {
+    const page = await openChartAs(CURATOR);
+    await page.getByRole('button', { name: 'Edit table' }).click();
+    await page.getByLabel('Series 2 name').focus();
+    await page.keyboard.press('Tab');
+    const unit = page.getByLabel('Series 2 unit');
+    expect(await unit.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.keyboard.type('percent');
+    await page.keyboard.press('Escape');
+    expect(await unit.inputValue()).toBe('');
+    await page.keyboard.type('% of people');
+    await page.keyboard.press('Enter');
+    // Enter committed the unit to the draft; the table is not saved until Save.
+    expect(await unit.inputValue()).toBe('% of people');
+    expect(await page.getByRole('button', { name: 'Save and confirm' }).count()).toBe(1);
+    expect(getChartTable(server.server.ctx.db, chartId)?.data_table?.units).toBeUndefined();
+
+    await page.getByRole('button', { name: 'Save and confirm' }).click();
+    const grid = page.getByTestId('data-table');
+    await expect.poll(() => grid.locator('thead th').nth(2).textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Rural (%) (% of people)');
+    expect(getChartTable(server.server.ctx.db, chartId)?.data_table).toMatchObject({ series: ['Urban (%)', 'Rural (%)'], units: [null, '% of people'] });
+    const audit = server.server.ctx.db.prepare("SELECT details FROM audit_log WHERE action = 'chart.table_saved' AND target_id = ? ORDER BY id DESC LIMIT 1").pluck().get(String(chartId)) as string;
+    expect(JSON.parse(audit)).toMatchObject({ changed: true, source: 'curator' });
   });
 
   it('warns where stacked rows miss the totals the chart prints, and confirms the type the model named with the table', async () => {

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsApi } from '../../shared/api/runs';
 import { tableFromCells } from '../../shared/table/model';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
+import { getSettings } from '../../server/settings/settings-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
+import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -15,6 +19,8 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * `stage2-group-item` and its `llm_calls` row says so (name and hash of that file), beside a
  * one-chart question's `stage2-item`, as the call-by-call engine records them.
  */
+
+const OWID_PNG = resolve(MULTICHARTQA_DATA, 'owid_0_covid-exemplar-germany-2020/daily-covid-cases-deaths-7-day-ra.png');
 
 let server: TestServer;
 let curator: TestClient;
@@ -47,6 +53,8 @@ describe('a batch run with a question over a chart group', () => {
     const groupId = buildChartGroup(db(), { chartIds: charts, split });
     const groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
     const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2020?', label: '13' });
+    // The bar chart has a stored image, an Our World in Data chart's size (3400×2400): both questions show it.
+    db().prepare("INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, 'test')").run(charts[1], readFileSync(OWID_PNG));
 
     fake.batches.configure({ pollsToComplete: 1 });
     const linesBefore = fake.batches.lines.length;
@@ -64,5 +72,23 @@ describe('a batch run with a question over a chart group', () => {
     expect(recorded.get(groupQa)).toEqual({ template: 'stage2-group-item', template_hash: fileHash('stage2-group-item') });
     expect(recorded.get(singleQa)).toEqual({ template: 'stage2-item', template_hash: fileHash('stage2-item') });
     expect(fileHash('stage2-group-item')).not.toBe(fileHash('stage2-item'));
+
+    // Each line carries the image scaled to the vision_max_side setting at vision_detail, the same bytes in both.
+    const settings = getSettings(db());
+    const images = fake.batches.lines.slice(linesBefore).map((line) => {
+      const user = (line.body as { messages: { content: unknown }[] }).messages[1]?.content;
+      return (Array.isArray(user) ? user : []).flatMap((part: { type: string; image_url?: { url: string; detail?: string } }) => (part.type === 'image_url' && part.image_url ? [part.image_url] : []));
+    });
+    expect(images.map((sent) => sent.length)).toEqual([1, 1]);
+    expect(images[0]).toEqual(images[1]);
+    const [image] = images[0] ?? [];
+    expect(image?.detail).toBe(settings.vision_detail);
+    expect(await sharp(Buffer.from((image?.url ?? '').replace(/^data:image\/png;base64,/, ''), 'base64')).metadata()).toMatchObject({ width: settings.vision_max_side, height: 1107 });
+    // Each result's row estimates the image as gpt-4o-mini reads 1568×1107 (3×2 tiles at 2833 + 5667), at the batch price.
+    const perImage = 2833 + 6 * 5667;
+    for (const call of calls) {
+      expect(call).toMatchObject({ images: 1, image_tokens: perImage });
+      expect(call.image_cost).toBeCloseTo((perImage * 0.15 * settings.batch_discount) / 1e6, 12);
+    }
   });
 });

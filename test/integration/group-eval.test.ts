@@ -20,7 +20,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 const dir = mkdtempSync(join(tmpdir(), 'hqa-group-eval-'));
 let fake: FakeOpenAI;
 
-type Part = { type: string; text?: string; image_url?: { url: string } };
+type Part = { type: string; text?: string; image_url?: { url: string; detail?: string } };
 const userParts = (request: RecordedRequest): Part[] => {
   const content = (request.body as { messages: { content: string | Part[] }[] }).messages[1]?.content;
   return Array.isArray(content) ? content : [];
@@ -131,5 +131,15 @@ describe('an evaluation run with a group item', () => {
     await evalExecutor.start(batchRun);
     const [line] = fake.batches.lines.slice(lineCount);
     expect(shape(userParts({ body: line?.body } as RecordedRequest))).toEqual(['Chart 1:', `image:${b64(first)}`, 'Chart 2:', `image:${b64(second)}`, question]);
+
+    // Each image at the vision_detail setting; each request's row counts its images (vision-1 has no token formula: not guessed).
+    const details = (parts: Part[]) => parts.flatMap((part) => (part.type === 'image_url' ? [part.image_url?.detail] : []));
+    expect(details(sent[0] ?? [])).toEqual(['high', 'high']);
+    expect(details(userParts({ body: line?.body } as RecordedRequest))).toEqual(['high', 'high']);
+    const rows = db.prepare('SELECT eval_run_id, images, image_tokens, image_cost FROM llm_calls WHERE eval_run_id IN (?, ?) ORDER BY id').all(runId, batchRun);
+    expect(rows).toEqual([
+      { eval_run_id: runId, images: 2, image_tokens: null, image_cost: null },
+      { eval_run_id: batchRun, images: 2, image_tokens: null, image_cost: null },
+    ]);
   });
 });

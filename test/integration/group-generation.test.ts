@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsApi } from '../../shared/api/items';
 import { poolApi } from '../../shared/api/pool';
@@ -108,9 +109,11 @@ describe('an offline run over a chart group', () => {
   });
 });
 
-// Two different byte strings standing in for the charts' images, so their order on the wire shows.
-const IMAGE_1 = Buffer.from('\x89PNG\r\n\x1a\nchart-one', 'latin1');
-const IMAGE_2 = Buffer.from('\x89PNG\r\n\x1a\nchart-two', 'latin1');
+// Two different small PNGs standing in for the charts' images, so their order on the wire shows
+// (within the vision_max_side setting, they go out as stored).
+const png = (background: string) => sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toBuffer();
+const IMAGE_1 = await png('#c00000');
+const IMAGE_2 = await png('#0000c0');
 const DOUBLE = 'Double the value the question asks about in one chart so that the comparison between the charts may flip, while the other charts keep their values.';
 
 /** A group reply that doubles chart 2's 2019 costs, as the wire carries it (every field present); `chart` null on the op when `unnamed`. */

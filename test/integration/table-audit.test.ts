@@ -78,4 +78,34 @@ describe('a chart table’s saves, confirmations and un-confirmations', () => {
     expect(ErrorBodySchema.parse(refused.body).error.message).toBe(`chart ${other} has no table to set back to unconfirmed`);
     expect(server.server.ctx.db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE target_type = 'chart' AND target_id = ?").get(String(other))).toEqual({ n: 0 });
   });
+
+  it('saves the units a curator sets, by series, audited as a change; blank is none, a save without units keeps the stored ones, a wrong count is refused by field', async () => {
+    const other = (server.server.ctx.db.prepare('SELECT id FROM charts WHERE split = ? AND data_table IS NULL ORDER BY id LIMIT 1').get(SPLIT) as { id: number }).id;
+    const save = (body: unknown) => curator.client.request('PUT', fillPath(tablesApi.save.path, { id: other }), body);
+    const auditCount = () => (server.server.ctx.db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'chart.table_saved' AND target_id = ?").get(String(other)) as { n: number }).n;
+
+    const withUnits = await save({ ...TABLE, units: [' cases per million ', null] });
+    expect(withUnits.status, JSON.stringify(withUnits.body)).toBe(200);
+    expect(SaveTableResponseSchema.parse(withUnits.body).table.data_table).toMatchObject({ series: ['Germany', 'France'], units: ['cases per million', null] });
+    expect(auditCount()).toBe(1);
+
+    // Saved again without units (a pasted CSV): the stored units stay with their series, by name; nothing changed.
+    const without = await save({ ...TABLE, series: ['France', 'Germany'], rows: [{ label: '2020', cells: ['3', '12.5'] }] });
+    expect(SaveTableResponseSchema.parse(without.body).table.data_table?.units).toEqual([null, 'cases per million']);
+
+    // A unit changed is a change to the table: audited like any save.
+    const changed = await save({ ...TABLE, units: ['%', ''] });
+    expect(SaveTableResponseSchema.parse(changed.body).table.data_table?.units).toEqual(['%', null]);
+    const audits = server.server.ctx.db.prepare("SELECT details FROM audit_log WHERE action = 'chart.table_saved' AND target_id = ? ORDER BY id").pluck().all(String(other)) as string[];
+    expect(audits.map((details) => (JSON.parse(details) as { changed: boolean }).changed)).toEqual([true, true, true]);
+
+    // Every unit cleared: the table keeps no units at all.
+    const cleared = await save({ ...TABLE, units: [null, ' '] });
+    expect(SaveTableResponseSchema.parse(cleared.body).table.data_table).not.toHaveProperty('units');
+
+    const refused = await save({ ...TABLE, units: ['%'] });
+    expect(refused.status).toBe(400);
+    expect(ErrorBodySchema.parse(refused.body).error.field).toBe('body.units');
+    expect(auditCount()).toBe(4);
+  });
 });

@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ItemListResponseSchema, itemsApi } from '../../shared/api/items';
 import { runsApi } from '../../shared/api/runs';
 import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
@@ -7,6 +9,7 @@ import { toExtractedTable } from '../../shared/table-provenance/extracted-table'
 import { getChartImage } from '../../server/charts/chart-queries';
 import { datasetCard } from '../../server/export/dataset-card';
 import { importFolder } from '../../server/import/import-folder';
+import { getSettings } from '../../server/settings/settings-queries';
 import { storeExtractedTable } from '../../server/tables/table-service';
 import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
@@ -35,12 +38,13 @@ let groupCharts: number[];
 // A question the offline rules cannot program is asked in choose mode (the proposals listed), on the choice wires.
 const ITEM_SCHEMAS = new Set(['hqa_item', 'hqa_group_item', 'hqa_item_choice', 'hqa_group_item_choice']);
 const itemRequests = () => fake.requests.flatMap((r) => (r.chat && ITEM_SCHEMAS.has(schemaName(r.chat) ?? '') ? [r.chat] : []));
-function imageUrl(chat: FakeChatRequest): string | null {
+const ImagePartSchema = z.object({ image_url: z.object({ url: z.string(), detail: z.string().optional() }) });
+function imageParts(chat: FakeChatRequest): { url: string; detail?: string }[] {
   const user = chat.messages[1]?.content;
-  if (!Array.isArray(user)) return null;
-  const part = user.find((p) => p.type === 'image_url') as { image_url?: { url?: string } } | undefined;
-  return part?.image_url?.url ?? null;
+  if (!Array.isArray(user)) return [];
+  return user.flatMap((p) => (p.type === 'image_url' ? [ImagePartSchema.parse(p).image_url] : []));
 }
+const decoded = (url: string) => sharp(Buffer.from(url.replace(/^data:image\/png;base64,/, ''), 'base64')).metadata();
 async function items(query: string) {
   return ItemListResponseSchema.parse((await curator.send(itemsApi.list, { query: { page_size: 100, ...searchQuery(query) } })).body);
 }
@@ -96,11 +100,33 @@ describe('items on an extracted, unconfirmed table', () => {
     expect(sent).toHaveLength(onExtracted);
     const png = getChartImage(db, extractedChart)?.png;
     if (!png) throw new Error('the extracted chart has no stored image');
+    expect(await sharp(png).metadata()).toMatchObject({ width: 3400, height: 2400 });
+    const settings = getSettings(db);
+    const [firstChat] = sent;
+    if (!firstChat) throw new Error('no Stage 2 request');
+    const firstImages = imageParts(firstChat);
+    expect(firstImages).toHaveLength(groupCharts.length);
     for (const chat of sent) {
-      // The group's first chart comes first, its image after its "Chart 1" label.
-      expect(imageUrl(chat)).toBe(`data:image/png;base64,${png.toString('base64')}`);
+      // Every chart of the group goes out scaled to the vision_max_side setting, at vision_detail, and
+      // as the same bytes in every request about it (a prompt cache can serve them).
+      expect(imageParts(chat)).toEqual(firstImages);
       // The table is in the text part beside the image.
       expect(JSON.stringify(chat.messages[1]?.content)).toContain('Germany');
+    }
+    for (const image of firstImages) {
+      expect(image.detail).toBe(settings.vision_detail);
+      const { width, height } = await decoded(image.url);
+      expect(Math.max(width ?? 0, height ?? 0)).toBe(settings.vision_max_side);
+    }
+    // The group's first chart comes first, scaled from its 3400×2400 to 1568×1107.
+    expect(await decoded(firstImages[0]?.url ?? '')).toMatchObject({ width: 1568, height: 1107 });
+    // gpt-4o-mini reads 1568×1107 at high detail as 1088×768: 3×2 tiles at 2833 + 5667 each.
+    const perImage = 2833 + 6 * 5667;
+    const calls = db.prepare("SELECT images, image_tokens, image_cost, model FROM llm_calls WHERE run_id = ? AND purpose = 'stage2'").all(run.id) as { images: number; image_tokens: number; image_cost: number; model: string }[];
+    expect(calls).toHaveLength(onExtracted);
+    for (const call of calls) {
+      expect(call).toMatchObject({ model: 'gpt-4o-mini', images: groupCharts.length, image_tokens: groupCharts.length * perImage });
+      expect(call.image_cost).toBeCloseTo((groupCharts.length * perImage * 0.15) / 1e6, 12);
     }
 
     const list = await items(`chart_id=${extractedChart}`);

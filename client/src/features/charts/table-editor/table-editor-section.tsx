@@ -1,8 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { dataTableToEdited, editedToDataTable, EditedTableSchema, type ChartTable, type EditedTable } from '@shared/api/tables';
+import { dataTableToEdited, editedOverStored, EditedTableSchema, type ChartTable, type EditedTable } from '@shared/api/tables';
 import { CHART_TYPE_LABELS, type ChartType, type TypeSource } from '@shared/domain/chart-types';
 import { withTableReading } from '@shared/chart-spec/drawing-style';
-import { carryReading } from '@shared/table-provenance/table-reading';
 import { chartImageUrl } from '../../../api/charts-api';
 import { errorMessage } from '../../../api/http';
 import { CounterfactualChart } from '../../../views/counterfactual-chart';
@@ -63,9 +62,9 @@ export function TableEditorSection({ chartId, chartType, typeSource, canEdit, or
   const [pasteError, setPasteError] = useState<string | null>(null);
   const current = query.data;
   const problem = draft ? draftProblem(draft) : null;
-  // A draft keeps what the extraction read (units, drawing), as saving it will.
+  // A draft keeps what the extraction read (estimates, drawing) and the units it sets, as saving it will.
   const drawn = useMemo(() => {
-    if (draft) return problem === null ? carryReading(current?.data_table ?? null, editedToDataTable(draft)) : null;
+    if (draft) return problem === null ? editedOverStored(current?.data_table ?? null, draft) : null;
     return current?.data_table ?? null;
   }, [draft, problem, current]);
 

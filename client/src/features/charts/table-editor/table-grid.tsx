@@ -1,6 +1,7 @@
+import { useState, type KeyboardEvent } from 'react';
 import type { EditedTable } from '@shared/api/tables';
 import type { DataTable } from '@shared/table/model';
-import { ESTIMATED_CELL_TITLE, SeriesUnit } from '../../../views/data-table-view';
+import { ESTIMATED_CELL_TITLE } from '../../../views/data-table-view';
 
 /** `reading`: the stored table, whose units and estimated cells the grid shows by name (a save keeps them so). */
 type GridProps = { draft: EditedTable; onChange: (draft: EditedTable) => void; reading?: DataTable | null };
@@ -8,13 +9,19 @@ type GridProps = { draft: EditedTable; onChange: (draft: EditedTable) => void; r
 const without = <T,>(list: T[], index: number) => list.filter((_, i) => i !== index);
 const replaced = <T,>(list: T[], index: number, value: T) => list.map((item, i) => (i === index ? value : item));
 
+/** A series' unit being typed: committed to the draft by Enter or by leaving the field, dropped by Escape. */
+type UnitEdit = { index: number; text: string };
+
 /**
- * The table as an editable grid: the row-label header and series names across the top, a row
- * per category; rows and series are added and removed here, each cell is its raw text (the
- * number is parsed as an import parses it, `nan` or `-` for a missing value).
+ * The table as an editable grid: the row-label header and series names across the top, each
+ * series' unit under its name, a row per category; rows and series are added and removed here,
+ * each cell is its raw text (the number is parsed as an import parses it, `nan` or `-` for a
+ * missing value).
  */
 export function TableGrid({ draft, onChange, reading = null }: GridProps) {
-  const unitOf = (name: string) => reading?.units?.[reading.series.indexOf(name)] ?? null;
+  // Until the curator sets one, a series shows the unit the stored table gives its name: what a save carries.
+  const units = draft.units ?? draft.series.map((name) => reading?.units?.[reading.series.indexOf(name)] ?? null);
+  const [unitEdit, setUnitEdit] = useState<UnitEdit | null>(null);
   // Estimated while the cell keeps the text the extraction gave it.
   const estimated = (label: string, series: string, cell: string) => {
     const row = reading?.rows.find((candidate) => candidate.label === label);
@@ -22,8 +29,29 @@ export function TableGrid({ draft, onChange, reading = null }: GridProps) {
     return row !== undefined && at >= 0 && row.estimated?.[at] === true && row.raw[at] === cell;
   };
   const set = (patch: Partial<EditedTable>) => onChange({ ...draft, ...patch });
-  const addSeries = () => set({ series: [...draft.series, ''], rows: draft.rows.map((row) => ({ ...row, cells: [...row.cells, ''] })) });
-  const removeSeries = (index: number) => set({ series: without(draft.series, index), rows: draft.rows.map((row) => ({ ...row, cells: without(row.cells, index) })) });
+  // A draft that names its units keeps one per series, as the save contract wants.
+  const addSeries = () =>
+    set({ series: [...draft.series, ''], ...(draft.units ? { units: [...draft.units, null] } : {}), rows: draft.rows.map((row) => ({ ...row, cells: [...row.cells, ''] })) });
+  const removeSeries = (index: number) =>
+    set({ series: without(draft.series, index), ...(draft.units ? { units: without(draft.units, index) } : {}), rows: draft.rows.map((row) => ({ ...row, cells: without(row.cells, index) })) });
+  const commitUnit = () => {
+    if (unitEdit === null) return;
+    setUnitEdit(null);
+    const text = unitEdit.text.trim();
+    if (text === (units[unitEdit.index] ?? '')) return;
+    set({ units: replaced(units, unitEdit.index, text === '' ? null : text) });
+  };
+  // Enter commits the unit without submitting the editor's form (that saves the table); Escape drops what was typed.
+  const unitKeys = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      commitUnit();
+    } else if (event.key === 'Escape' && unitEdit !== null) {
+      event.preventDefault();
+      event.stopPropagation();
+      setUnitEdit(null);
+    }
+  };
   const addRow = () => set({ rows: [...draft.rows, { label: '', cells: draft.series.map(() => '') }] });
   const rowLabel = (index: number) => draft.rows[index]?.label || `row ${index + 1}`;
 
@@ -38,7 +66,15 @@ export function TableGrid({ draft, onChange, reading = null }: GridProps) {
             {draft.series.map((name, index) => (
               <th scope="col" key={index}>
                 <input aria-label={`Series ${index + 1} name`} value={name} onChange={(e) => set({ series: replaced(draft.series, index, e.target.value) })} />
-                <SeriesUnit unit={unitOf(name)} />
+                <input
+                  aria-label={`Series ${index + 1} unit`}
+                  className="series-unit-input"
+                  placeholder="unit"
+                  value={unitEdit?.index === index ? unitEdit.text : (units[index] ?? '')}
+                  onChange={(e) => setUnitEdit({ index, text: e.target.value })}
+                  onKeyDown={unitKeys}
+                  onBlur={commitUnit}
+                />
                 <button type="button" className="link" disabled={draft.series.length === 1} onClick={() => removeSeries(index)} aria-label={`Remove series ${index + 1}`}>
                   ×
                 </button>
