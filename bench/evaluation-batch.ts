@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { runEval } from '../server/eval/eval-command';
+import { runEval } from '../server/cli/eval-command';
 import { startFakeOpenAI, textReply } from '../test/support/fake-openai';
 
 /** Questions in the round trip: a large evaluation's order of magnitude. */

@@ -1,13 +1,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { ImportCommandOptions } from './import-command';
 import type { UserAction } from './user-command';
-import type { VerifyCommandOptions } from '../verify/verify-command';
+import type { VerifyCommandOptions } from './verify-command';
 import type { GenerateOptions } from './generate-command';
-import type { ScoreFileCommandOptions } from '../eval/score-file-command';
-import type { ExportCommandOptions } from '../export/export-command';
-import type { EvalCommandOptions } from '../eval/eval-command';
-import type { RecordCommandOptions } from '../eval/record-command';
-import type { ExtractTablesOptions } from '../tables/extract-tables-command';
+import type { ScoreFileCommandOptions } from './score-file-command';
+import type { ExportCommandOptions } from './export-command';
+import type { EvalCommandOptions } from './eval-command';
+import type { RecordCommandOptions } from './eval-record-command';
+import type { ExtractTablesOptions } from './extract-tables-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -73,7 +73,7 @@ function buildProgram(): Command {
     .requiredOption('--program <expr>', 'the program answering the question (docs/program-language.md)')
     .option('--json', 'print only JSON: { answer, answer_type, lint } or { error }')
     .action(async (options: VerifyCommandOptions) => {
-      const { runVerify } = await import('../verify/verify-command');
+      const { runVerify } = await import('./verify-command');
       process.exitCode = runVerify(options);
     });
 
@@ -87,7 +87,7 @@ function buildProgram(): Command {
     .option('--format <format>', 'chart-hqa (default), chartbench, multichartqa, charxiv or pairs (docs/benchmark-metrics.md)')
     .option('--rule <rule>', 'scoring rule: chartqa (pix2struct, default), qwen-vl or chartbench; the others\' accuracy is shown beside (docs/scoring-rules.md)')
     .action(async (options: ScoreFileCommandOptions) => {
-      const { runScoreFile } = await import('../eval/score-file-command');
+      const { runScoreFile } = await import('./score-file-command');
       process.exitCode = await runScoreFile(options);
     });
 
@@ -128,7 +128,7 @@ function buildProgram(): Command {
     .option('--images <dir>', 'write each chart image (original or rendered from its table) to this folder')
     .option('--json', 'print only a JSON report')
     .action(async (options: ExportCommandOptions) => {
-      const { runExport } = await import('../export/export-command');
+      const { runExport } = await import('./export-command');
       process.exitCode = await runExport(options);
     });
 
@@ -152,7 +152,7 @@ function buildProgram(): Command {
     .option('--batch-poll <ms>', 'milliseconds between polls of a --batch batch', '30000')
     .option('--json', 'print only a JSON report')
     .action(async (options: EvalCommandOptions) => {
-      const { runEval } = await import('../eval/eval-command');
+      const { runEval } = await import('./eval-command');
       process.exitCode = await runEval(options);
     });
 
@@ -164,7 +164,7 @@ function buildProgram(): Command {
     .option('--mode <mode>', 'hqa, original (factual questions) or no_image', 'hqa')
     .option('--json', 'print only { run } or { error }')
     .action(async (options: RecordCommandOptions) => {
-      const { runRecord } = await import('../eval/record-command');
+      const { runRecord } = await import('./eval-record-command');
       process.exitCode = runRecord(options);
     });
 
@@ -182,7 +182,7 @@ function buildProgram(): Command {
     .option('--batch-in <file>', 'store the tables of a batch output file (OpenAI or vLLM), as a live run stores them; failed lines are named, the rest stored')
     .option('--json', 'print only the JSON report on stdout')
     .action(async (options: ExtractTablesOptions) => {
-      const { runExtractTables } = await import('../tables/extract-tables-command');
+      const { runExtractTables } = await import('./extract-tables-command');
       process.exitCode = await runExtractTables(options);
     });
 

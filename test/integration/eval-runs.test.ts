@@ -12,7 +12,7 @@ import { declineRate, percent, roundTo, scoreItems, type ScorableItem } from '..
 import { relaxedCorrect } from '../../shared/table/answers';
 import type { ServerToClientEvents } from '../../shared/events';
 import { chartImage } from '../../server/charts/chart-image';
-import { scoreFileCommand } from '../../server/eval/score-file-command';
+import { scoreFileCommand } from '../../server/cli/score-file-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { runCli } from '../support/cli';
 import { figuresByKey } from '../support/score-export';

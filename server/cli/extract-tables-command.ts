@@ -2,12 +2,12 @@ import { Presets, SingleBar } from 'cli-progress';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { openAndMigrate, type Db } from '../../db/database';
 import { toJsonl } from '../llm/batch-lines';
-import { extractionBatchLines, readExtractionReplies } from './extraction-batch-file';
-import type { ExtractionScope } from './table-queries';
+import { extractionBatchLines, readExtractionReplies } from '../tables/extraction-batch-file';
+import type { ExtractionScope } from '../tables/table-queries';
 import { loadConfig } from '../config';
 import { getSettings } from '../settings/settings-queries';
-import { runTableExtraction, type ExtractionReport } from './extract-tables-run';
-import { ChartTableError, extractorFor } from './table-service';
+import { runTableExtraction, type ExtractionReport } from '../tables/extract-tables-run';
+import { ChartTableError, extractorFor } from '../tables/table-service';
 
 export interface ExtractTablesOptions {
   split?: string;

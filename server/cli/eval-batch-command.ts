@@ -1,4 +1,4 @@
-import { questionFromFiles } from './eval-question';
+import { questionFromFiles } from '../eval/eval-question';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
 import type { Settings } from '../../shared/settings';
 import { EvalDatasetSchema, PredictionSchema, readJsonFile, writePredictions, type EvalCommandOptions, type EvalDataset, type EvalItem, type Prediction } from './eval-command';
-import { EVAL_TEMPLATE, evalChatBody, prepareEvalQuestion, sentImages } from './model-asker';
+import { EVAL_TEMPLATE, evalChatBody, prepareEvalQuestion, sentImages } from '../eval/model-asker';
 import { requestImages, type RequestImages } from '../llm/image-tokens';
 import { visionOptions, type VisionImageOptions } from '../llm/vision-image';
 

@@ -1,4 +1,4 @@
-import { questionFromFiles } from './eval-question';
+import { questionFromFiles } from '../eval/eval-question';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
@@ -8,13 +8,13 @@ import { openAndMigrate, type Db } from '../../db/database';
 import { loadConfig, type Config } from '../config';
 import { providersFor } from '../llm/model-roles';
 import { visionOptions } from '../llm/vision-image';
-import { EvalAskError, openAiAsker } from './model-asker';
+import { EvalAskError, openAiAsker } from '../eval/model-asker';
 import { getSettings } from '../settings/settings-queries';
 import { eachBounded } from '../jobs/bounded';
 import { EvalModeSchema } from '../../shared/api/evaluations';
 import { CONDITION_PLANS, EVAL_CONDITIONS, type EvalCondition } from '../../shared/eval/conditions';
 import { closeRenderPool } from '../charts/render-pool';
-import { conditionDrawing, UndrawableItemError } from './condition-drawings';
+import { conditionDrawing, UndrawableItemError } from '../eval/condition-drawings';
 
 export interface EvalCommandOptions {
   dataset: string;

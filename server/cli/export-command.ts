@@ -7,9 +7,9 @@ import { ExportFormatSchema } from '../../shared/export/chart-hqa';
 import { chartImage } from '../charts/chart-image';
 import { closeRenderPool } from '../charts/render-pool';
 import { loadConfig } from '../config';
-import { writeExport } from './export-writer';
-import { emptyExportRefusal } from './export-readiness';
-import { writeHfDataset } from './hf-dataset-writer';
+import { writeExport } from '../export/export-writer';
+import { emptyExportRefusal } from '../export/export-readiness';
+import { writeHfDataset } from '../export/hf-dataset-writer';
 
 export interface ExportCommandOptions {
   out: string;

@@ -5,11 +5,11 @@ import { DEFAULT_SCORING_RULE, ScoringRuleSchema } from '../../shared/eval/scori
 import { loadConfig } from '../config';
 import { providersFor } from '../llm/model-roles';
 import { getSettings } from '../settings/settings-queries';
-import { scoreFile, type ScoreDeps } from './file-scorers';
-import { formatScoreReport } from './format-report';
-import { readMultiChartQaDirectory } from './multichartqa-file';
-import { ScoreFileError, type NamedText } from './score-file-input';
-import { scoreProgress } from './score-progress';
+import { scoreFile, type ScoreDeps } from '../eval/file-scorers';
+import { formatScoreReport } from '../eval/format-report';
+import { readMultiChartQaDirectory } from '../eval/multichartqa-file';
+import { ScoreFileError, type NamedText } from '../eval/score-file-input';
+import { scoreProgress } from '../eval/score-progress';
 
 export interface ScoreFileCommandOptions {
   /** Default chart-hqa. */

@@ -4,8 +4,8 @@ import { EvalModeSchema, PredictionRowSchema } from '../../shared/api/evaluation
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
-import { importPredictions, PredictionRowError } from './eval-import';
-import { publicEvalRun } from './eval-queries';
+import { importPredictions, PredictionRowError } from '../eval/eval-import';
+import { publicEvalRun } from '../eval/eval-queries';
 
 export interface RecordCommandOptions {
   predictions: string;
