@@ -62,6 +62,7 @@ const PREFETCH_ROUNDS = 8;
  */
 class ChartPrefetch {
   private readonly requested = new Set<string>();
+  private claims = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -69,7 +70,9 @@ class ChartPrefetch {
     private readonly ahead: number,
   ) {}
 
+  /** Called at each claim; looks ahead once a round (the look reads a few dozen rows), so the lead stays between seven and eight rounds. */
   next(): void {
+    if (this.claims++ % this.ahead !== 0) return;
     for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * PREFETCH_ROUNDS)) {
       const image = CONDITION_PLANS[condition].image;
       if (image === 'none') continue;
