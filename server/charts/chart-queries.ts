@@ -10,6 +10,7 @@ import { QaSourceSchema, type QaSource } from '../../shared/domain/qa';
 import type { DataTable } from '../../shared/table/model';
 import { numberOrText } from '../../shared/domain/answer-kind';
 import { loadChartGroup, type GroupMember } from './chart-group-queries';
+import { parsedChart } from './parsed-chart-cache';
 import { parseStoredTable, storedDrawingStyle } from './stored-chart';
 import { typeConfirmedSql } from './type-state-queries';
 
@@ -152,6 +153,21 @@ export function getChartForRender(
     updated_at: row.updated_at,
     name: `${row.split}/${row.imgname}`,
   };
+}
+
+/**
+ * `getChartForRender` through the parsed-chart cache: the table and style are parsed once while
+ * the chart's stored text stays the same, and are shared, frozen. For callers that only read
+ * them (an evaluation's drawings, asked several times per item).
+ */
+export function getSharedChartForRender(db: Db, id: number): { table: DataTable; chart_type: ChartType; title: string | null; style: DrawingStyle | null; updated_at: string } | null {
+  const row = statement(db, 'SELECT split, imgname, data_table, annotation, chart_type, title, updated_at FROM charts WHERE id = ?').get(id) as
+    | { split: string; imgname: string; data_table: string | null; annotation: string | null; chart_type: string; title: string | null; updated_at: string }
+    | undefined;
+  if (!row) return null;
+  if (row.data_table === null) throw new ChartWithoutTableError(id, `${row.split}/${row.imgname}`);
+  const { table, style } = parsedChart(id, row.data_table, row.annotation);
+  return { table, chart_type: ChartTypeSchema.parse(row.chart_type), title: row.title, style, updated_at: row.updated_at };
 }
 
 /** Charts of accepted items whose image a benchmark named but the import did not find ("split/imgname"), a few for the message. */

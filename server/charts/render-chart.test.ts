@@ -4,13 +4,20 @@ import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { logger, Warn } from 'vega';
 import { compile } from 'vega-lite';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chartData, transposeTable } from '../../shared/chart-spec/chart-data';
 import { buildChartSpec } from '../../shared/chart-spec/vega-lite-spec';
 import { CHART_TYPES, type ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells, type DataTable } from '../../shared/table/model';
 import { readTableCsv } from '../import/csv-table';
-import { renderChartPng, renderChartSvg } from './render-chart';
+import { compileChart, renderChartPng, renderChartSvg } from './render-chart';
+import { comparedValueDomain } from '../../shared/chart-spec/value-domain';
+
+// compile, counted: compileChart must reuse a compiled shape rather than compile again.
+vi.mock('vega-lite', async (importOriginal) => {
+  const real = await importOriginal<typeof import('vega-lite')>();
+  return { ...real, compile: vi.fn(real.compile) };
+});
 
 const SAMPLE_TABLES = resolve(process.cwd(), '../shared/data/chartqa-sample/tables');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -253,6 +260,31 @@ describe('renderChartSvg / renderChartPng', () => {
       const chartType: ChartType = data.series.length > 1 ? (i % 2 ? 'line' : 'stacked_bar') : i % 3 ? 'vertical_bar' : 'pie';
       const png = await renderChartPng(data, chartType, { title: files[i] });
       expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    }
+  });
+});
+
+/** The table with every number doubled, its cells' other text (units) and its labels kept: what an edit of the values draws. */
+function doubled(data: DataTable): DataTable {
+  const double = (cell: string) => cell.replace(/\d+(?:\.\d+)?/, (n) => String(Number(n) * 2));
+  return tableFromCells([data.label_header, ...data.series], data.rows.map((row) => [row.label, ...row.raw.map(double)]));
+}
+
+describe('compileChart', () => {
+  it('compiles a table drawn in a shape compiled before, without compiling, exactly as a fresh compile does', () => {
+    const files = readdirSync(SAMPLE_TABLES).filter((f) => f.endsWith('.csv')).slice(0, 8);
+    const tables = [SINGLE, MULTI, ...files.map((f) => readTableCsv(join(SAMPLE_TABLES, f)))];
+    for (const chartType of CHART_TYPES) {
+      for (const [i, original] of tables.entries()) {
+        const edited = doubled(original);
+        // As the drawn conditions draw them: one title and one value axis for both tables.
+        const options = { title: `chart ${i}`, valueDomain: comparedValueDomain([original, edited], chartType) };
+        compileChart(buildChartSpec(original, chartType, options));
+        const compiles = vi.mocked(compile).mock.calls.length;
+        const reused = compileChart(buildChartSpec(edited, chartType, options));
+        expect(vi.mocked(compile).mock.calls.length, `${chartType} ${i} compiled again`).toBe(compiles);
+        expect(reused, `${chartType} ${i}`).toEqual(compile(buildChartSpec(edited, chartType, options)).spec);
+      }
     }
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import * as vega from 'vega';
-import { compile } from 'vega-lite';
+import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
 import { CHART_FONT, DEFAULT_CHART_WIDTH } from '../../shared/chart-spec/chart-style';
 import { buildChartSpec } from '../../shared/chart-spec/vega-lite-spec';
@@ -23,7 +23,7 @@ export async function renderChartSvg(table: DataTable, chartType: ChartType, opt
   // Callers check first (chart-image.ts names the chart); this keeps any other caller from holding a thread for seconds.
   const size = tooLargeToDraw(table);
   if (size) throw new Error(tooLargeToDrawMessage(options.title ? `the chart "${options.title}"` : 'the chart', size));
-  const { spec } = compile(buildChartSpec(table, chartType, options));
+  const spec = compileChart(buildChartSpec(table, chartType, options));
   // A fresh view per call: views hold dataflow state, so nothing is shared between requests.
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });
   try {
@@ -31,6 +31,41 @@ export async function renderChartSvg(table: DataTable, chartType: ChartType, opt
   } finally {
     view.finalize();
   }
+}
+
+// --- Compiled specs, reused across data ---------------------------------------------------
+// Vega-Lite's compile is an eighth of a drawing, and the evaluation's drawn conditions draw an
+// item's original and edited tables with one set of options: two specs that differ only in their
+// inline rows. Vega-Lite compiles inline rows into one Vega dataset without reading them, so a
+// spec compiled once for a shape serves every table of that shape with the rows put back.
+
+/** Compiled shapes kept: a run draws an item's two tables one after the other. */
+const COMPILED_SHAPES = 32;
+/** Per Vega-Lite spec without its rows: the compiled Vega spec (its rows emptied) and the dataset that takes them. */
+const compiledShapes = new Map<string, { spec: vega.Spec; dataset: number }>();
+
+/** `compile(spec).spec`, from the compiled shape when one was compiled before; only a spec whose rows are inline at the top reuses. */
+export function compileChart(chart: TopLevelSpec): vega.Spec {
+  const rows = chart.data && 'values' in chart.data && Array.isArray(chart.data.values) ? chart.data.values : null;
+  if (rows === null) return compile(chart).spec;
+  const key = JSON.stringify({ ...chart, data: null });
+  const known = compiledShapes.get(key);
+  if (known) {
+    const spec = structuredClone(known.spec);
+    const dataset = spec.data?.[known.dataset];
+    if (dataset) Object.assign(dataset, { values: rows });
+    return spec;
+  }
+  const { spec } = compile(chart);
+  const withRows = (spec.data ?? []).flatMap((dataset, index) => ('values' in dataset ? [index] : []));
+  const dataset = withRows.length === 1 ? spec.data?.[withRows[0] as number] : undefined;
+  // Kept only when the rows went through untouched: then putting other rows back is compiling them.
+  if (dataset && 'values' in dataset && JSON.stringify(dataset.values) === JSON.stringify(rows)) {
+    const shape = structuredClone({ ...spec, data: spec.data?.map((entry) => (entry === dataset ? { ...entry, values: [] } : entry)) });
+    compiledShapes.set(key, { spec: shape, dataset: withRows[0] as number });
+    if (compiledShapes.size > COMPILED_SHAPES) compiledShapes.delete(compiledShapes.keys().next().value as string);
+  }
+  return spec;
 }
 
 /** Draws `table` as a PNG `options.width` pixels wide (800 by default, like ChartQA's images). */

@@ -15,6 +15,12 @@ import type { RenderJob } from './render-worker';
 const WORKER = fileURLToPath(new URL('./render-worker-entry.cjs', import.meta.url));
 /** Idle threads exit, so a CLI command or a test does not linger on them. */
 const IDLE_TIMEOUT_MS = 10_000;
+/**
+ * Jobs a thread holds at once. A drawing is Vega's layout on the thread, then resvg's
+ * rasterising on libuv's pool (renderAsync): with two jobs, the thread lays out the next chart
+ * while the last one rasterises, instead of waiting for it. JavaScript still runs one job at a time.
+ */
+const JOBS_PER_THREAD = 2;
 
 let pool: Piscina<RenderJob, Uint8Array> | null = null;
 
@@ -27,7 +33,7 @@ export async function renderChartPngOffThread(table: DataTable, chartType: Chart
   const count = threads();
   if (count === 0) return renderChartPng(table, chartType, options);
   // The thread starts from a JavaScript entry that loads the TypeScript worker through tsx.
-  pool ??= new Piscina<RenderJob, Uint8Array>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+  pool ??= new Piscina<RenderJob, Uint8Array>({ filename: WORKER, maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS, concurrentTasksPerWorker: JOBS_PER_THREAD });
   const png = await pool.run({ table, chartType, options });
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database';
-import { conditionDrawingPlan, type ConditionDrawingPlan } from '../../shared/chart-spec/condition-drawing';
-import { getChartForRender } from '../charts/chart-queries';
+import { conditionDrawingPlan, type ConditionDrawingInput, type ConditionDrawingPlan } from '../../shared/chart-spec/condition-drawing';
+import type { DataTable } from '../../shared/table/model';
+import { getSharedChartForRender } from '../charts/chart-queries';
+import { deepFreeze } from '../deep-freeze';
 import { renderChartPngOffThread } from '../charts/render-pool';
 import { itemDrawingSource } from './eval-queries';
 
@@ -20,15 +22,40 @@ const drawing = new Map<string, Promise<Buffer>>();
 /** Why an item cannot be asked under a drawn condition; the message is the skipped result's reason. */
 export class UndrawableItemError extends Error {}
 
+/**
+ * Plans by the parsed table they were made from (which stands for the chart's stored table and
+ * annotation: an edit of either parses anew) and by the rest of their input. A run asks an
+ * item's plan at its snapshot and twice per drawing (ahead, then when asked): applying the edit
+ * and fitting one value axis to both tables each time was a main-thread cost per question.
+ */
+const plans = new WeakMap<DataTable, Map<string, ConditionDrawingPlan>>();
+const PLANS_PER_TABLE = 64;
+
+function memoizedPlan(input: ConditionDrawingInput): ConditionDrawingPlan {
+  let byInput = plans.get(input.table);
+  if (byInput === undefined) {
+    byInput = new Map();
+    plans.set(input.table, byInput);
+  }
+  const key = JSON.stringify([input.chartType, input.title, input.edit]);
+  const known = byInput.get(key);
+  if (known !== undefined) return known;
+  // Shared by every caller, as the parsed table is: frozen.
+  const plan = deepFreeze(conditionDrawingPlan(input));
+  if (byInput.size >= PLANS_PER_TABLE) byInput.delete(byInput.keys().next().value as string);
+  byInput.set(key, plan);
+  return plan;
+}
+
 /** What an item's drawings are made from, or why there are none (an item over a chart group, a chart with no table, …). */
 export function itemDrawingPlan(db: Db, itemId: number): { plan: ConditionDrawingPlan; key: string } {
   const source = itemDrawingSource(db, itemId);
   if (!source) return { plan: { ok: false, reason: `item ${itemId} does not exist` }, key: '' };
   if (source.group_id !== null) return { plan: { ok: false, reason: 'an item over a chart group: its question relates several charts, which are not drawn' }, key: '' };
   if (!source.has_table) return { plan: { ok: false, reason: 'its chart has no data table to draw' }, key: '' };
-  const chart = getChartForRender(db, source.chart_id);
+  const chart = getSharedChartForRender(db, source.chart_id);
   if (!chart) return { plan: { ok: false, reason: `chart ${source.chart_id} does not exist` }, key: '' };
-  const plan = conditionDrawingPlan({ table: chart.table, chartType: chart.chart_type, title: chart.title, style: chart.style, edit: source.edit });
+  const plan = memoizedPlan({ table: chart.table, chartType: chart.chart_type, title: chart.title, style: chart.style, edit: source.edit });
   return { plan, key: `${source.chart_id}:${chart.updated_at}:${chart.chart_type}:${JSON.stringify(source.edit)}` };
 }
 

@@ -49,12 +49,22 @@ const YIELD_EVERY = 50;
 const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLabel}`, prediction: originalLabel, prompt_tokens: 0, completion_tokens: 0, cost: 0, attempts: 1 });
 
 /**
+ * How many rounds of questions (one per worker) the prefetch looks ahead. An item's drawn
+ * conditions come first among its questions, so a look of two rounds (16 questions, three items)
+ * left the render thread barely a round of lead: a drawing that took longer than a model's
+ * answer held a worker. Eight rounds keep a few dozen drawings queued, well inside the drawing
+ * cache (condition-drawings.ts), so none is evicted before its question is asked.
+ */
+const PREFETCH_ROUNDS = 8;
+
+/**
  * Charts without a PNG, and the drawn conditions' drawings, are drawn on a render thread, tens of
  * milliseconds each: drawn only when asked, every worker would wait for its drawing before its
- * call. The images of the next few questions are drawn ahead, so drawing overlaps the model's answers.
+ * call. The images of the next questions are drawn ahead, so drawing overlaps the model's answers.
  */
 class ChartPrefetch {
   private readonly requested = new Set<string>();
+  private claims = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -62,8 +72,10 @@ class ChartPrefetch {
     private readonly ahead: number,
   ) {}
 
+  /** Called at each claim; looks ahead once a round (the look reads a few dozen rows), so the lead stays between seven and eight rounds. */
   next(): void {
-    for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * 2)) {
+    if (this.claims++ % this.ahead !== 0) return;
+    for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * PREFETCH_ROUNDS)) {
       const image = CONDITION_PLANS[condition].image;
       if (image === 'none') continue;
       const key = image === 'chart' ? `chart:${chartId}` : `${image}:${itemId}`;

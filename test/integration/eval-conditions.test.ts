@@ -182,6 +182,23 @@ describe('an evaluation run over several conditions', () => {
     const twice = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['hqa', 'hqa'] });
     expect(twice.status).toBe(400);
   });
+
+  it('keeps an item’s drawing plan while its chart’s stored table stays the same, and makes it anew once the table changes', () => {
+    const itemId = itemIdOf(drawable()[0] as ChartHqaItem);
+    const kept = itemDrawingPlan(db(), itemId).plan;
+    expect(itemDrawingPlan(db(), itemId).plan).toBe(kept);
+    const { chart_id: chartId } = db().prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(itemId) as { chart_id: number };
+    const { data_table: stored } = db().prepare('SELECT data_table FROM charts WHERE id = ?').get(chartId) as { data_table: string };
+    // The same updated_at: the stored text, not the timestamp, decides.
+    db().prepare('UPDATE charts SET data_table = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(stored), label_header: 'Renamed labels' }), chartId);
+    try {
+      const renewed = itemDrawingPlan(db(), itemId).plan;
+      expect(renewed).not.toBe(kept);
+      expect(renewed.ok && renewed.original.label_header).toBe('Renamed labels');
+    } finally {
+      db().prepare('UPDATE charts SET data_table = ? WHERE id = ?').run(stored, chartId);
+    }
+  });
 });
 
 describe('hqa eval over several conditions', () => {
