@@ -7,6 +7,7 @@ import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { Decision, LeaseEndReason } from '../../shared/domain/review';
+import type { Role } from '../../shared/domain/roles';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */
 export interface EndedLease {
@@ -54,6 +55,15 @@ export interface DomainEventMap {
   'gold.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly shown: ItemStatus };
   /** A gold review was taken back: the item is its reviewer's task again. */
   'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
+  /** An account was made; `actor_id`: the admin who made it, null for the CLI or first start (so for every `actor_id` below). */
+  'user.created': { readonly actor_id: number | null; readonly user_id: number; readonly username: string; readonly role: Role };
+  'user.role_changed': { readonly actor_id: number | null; readonly user_id: number; readonly from: Role; readonly to: Role };
+  /** A user was disabled: their sessions ended and their personal assignments were dropped with it. */
+  'user.disabled': { readonly actor_id: number | null; readonly user_id: number; readonly revoked_sessions: number; readonly items_unassigned: number };
+  'user.enabled': { readonly actor_id: number | null; readonly user_id: number };
+  'user.sessions_revoked': { readonly actor_id: number | null; readonly user_id: number; readonly revoked_sessions: number };
+  /** A user was given a generated password (never in the payload) and their sessions ended. */
+  'user.password_reset': { readonly actor_id: number | null; readonly user_id: number; readonly revoked_sessions: number };
   /** The user's access changed (role, disabled, sessions ended, password reset): what their open sockets were opened as is gone. */
   'user.access_changed': { readonly user_id: number };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
@@ -98,6 +108,12 @@ export const DOMAIN_EVENT_TYPES = [
   'item.decided',
   'gold.reviewed',
   'gold.undone',
+  'user.created',
+  'user.role_changed',
+  'user.disabled',
+  'user.enabled',
+  'user.sessions_revoked',
+  'user.password_reset',
   'user.access_changed',
   'assignment.changed',
   'item.created',

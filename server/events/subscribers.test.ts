@@ -27,17 +27,24 @@ describe('domain event subscribers', () => {
       chartTypeJobs: { launchAfterImport: unused },
     });
     const after = (...names: string[]) => ({ in_transaction: [], after_commit: names });
+    const audited = (action: string) => ({ in_transaction: [`audit: ${action}`], after_commit: [] });
     expect(events.table()).toEqual({
       'item.claimed': after('socket: item.claimed'),
       'item.prefetched': after('socket: queue counts'),
       'lease.released': after('socket: item.released'),
       'leases.ended': after('socket: lease.expired to holders, item.released'),
       'item.reviewed': { in_transaction: ['audit: review.submitted'], after_commit: ["socket: review.submitted to the reviewer's tabs"] },
-      'review.undone': { in_transaction: ['audit: review.undone'], after_commit: [] },
-      'item.adjudicated': { in_transaction: ['audit: item.adjudicated'], after_commit: [] },
+      'review.undone': audited('review.undone'),
+      'item.adjudicated': audited('item.adjudicated'),
       'item.decided': after('socket: item.decided, sealed', 'reflection: retire or start automatic reflection'),
       'gold.reviewed': after('socket: item.released, gold shown to its reviewer'),
       'gold.undone': after('socket: in review again, claimed'),
+      'user.created': audited('user.created'),
+      'user.role_changed': audited('user.role_changed'),
+      'user.disabled': audited('user.disabled'),
+      'user.enabled': audited('user.enabled'),
+      'user.sessions_revoked': audited('user.sessions_revoked'),
+      'user.password_reset': audited('user.password_reset'),
       'user.access_changed': after("socket: close the user's open sockets"),
       'assignment.changed': after('socket: assignment.changed'),
       'item.created': after('socket: item.created'),

@@ -1,10 +1,13 @@
+import { pino } from 'pino';
+import type { Db } from '../../db/database';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, type AuditRecord } from '../audit/audit-log';
 import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
 import type { FeedbackLoop } from '../reflection/reflection-service';
 import type { ReflectionBatches } from '../reflection/reflection-batches';
 import type { ReviewEvents } from '../review/review-events';
-import type { DomainEvents } from './event-bus';
+import type { DomainEventMap, DomainEventType } from './domain-events';
+import { DomainEvents } from './event-bus';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
@@ -26,19 +29,8 @@ const settled = (status: string) => status === 'accepted' || status === 'rejecte
  * an effect added anywhere else is a second way to do it.
  */
 export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
-  const { db, publish, publishTo, reviewEvents: review } = to;
-
-  events.on('item.reviewed', 'in_transaction', 'audit: review.submitted', (e) => {
-    // A gold item's review is compared with gold, not counted: the log records reviews that count.
-    if (e.item_status === null) return;
-    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.submitted', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } });
-  });
-  events.on('review.undone', 'in_transaction', 'audit: review.undone', (e) =>
-    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.undone', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }),
-  );
-  events.on('item.adjudicated', 'in_transaction', 'audit: item.adjudicated', (e) =>
-    recordAudit(db, { actor_id: e.curator_id, action: 'item.adjudicated', target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }),
-  );
+  const { publish, publishTo, reviewEvents: review } = to;
+  registerAuditSubscribers(events, to.db);
 
   events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
   events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());
@@ -82,4 +74,47 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
   // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
   events.on('split.imported', 'after_commit', 'chart types: launch the vision job', (e) => void to.chartTypeJobs.launchAfterImport(e.report.split, e.actor_id));
+}
+
+/**
+ * The audit log's entries, each written by an `in_transaction` subscriber so it commits with the
+ * change it records. Part of `registerSubscribers`; alone in a process with no sockets or jobs
+ * (the CLI, first start: `auditedEvents`), whose writes are audited all the same.
+ */
+export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
+  /** The entry of `type`, named for its action (`audit: <action>`) in the subscriber table. */
+  const audit = <T extends DomainEventType>(type: T, action: AuditRecord['action'], entry: (e: DomainEventMap[T]) => Omit<AuditRecord, 'action'> | null) =>
+    events.on(type, 'in_transaction', `audit: ${action}`, (e) => {
+      const record = entry(e);
+      if (record !== null) recordAudit(db, { ...record, action });
+    });
+
+  // A gold item's review is compared with gold, not counted: the log records reviews that count.
+  audit('item.reviewed', 'review.submitted', (e) =>
+    e.item_status === null
+      ? null
+      : { actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } },
+  );
+  audit('review.undone', 'review.undone', (e) => ({ actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }));
+  audit('item.adjudicated', 'item.adjudicated', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }));
+
+  audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
+  audit('user.role_changed', 'user.role_changed', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { from: e.from, to: e.to } }));
+  audit('user.disabled', 'user.disabled', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'user',
+    target_id: e.user_id,
+    details: { revoked_sessions: e.revoked_sessions, items_unassigned: e.items_unassigned },
+  }));
+  audit('user.enabled', 'user.enabled', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id }));
+  audit('user.sessions_revoked', 'user.sessions_revoked', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { revoked_sessions: e.revoked_sessions } }));
+  // Who reset it and when; never the password or its hash.
+  audit('user.password_reset', 'user.password_reset', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { revoked_sessions: e.revoked_sessions } }));
+}
+
+/** Domain events for a process with no sockets or jobs (the CLI, first start): only the audit log subscribes. */
+export function auditedEvents(db: Db): DomainEvents {
+  const events = new DomainEvents(db, pino({ level: 'silent' }));
+  registerAuditSubscribers(events, db);
+  return events;
 }
