@@ -55,6 +55,12 @@ export interface DomainEventMap {
   'gold.reviewed': { readonly item_id: number; readonly reviewer_id: number; readonly shown: ItemStatus };
   /** A gold review was taken back: the item is its reviewer's task again. */
   'gold.undone': { readonly item_id: number; readonly reviewer_id: number };
+  /** A user logged in: a session was opened for them. */
+  'login.succeeded': { readonly user_id: number };
+  /** A login was refused; `user_id`: the user the name tried belongs to, null for a name no user has. */
+  'login.failed': { readonly username: string; readonly user_id: number | null };
+  /** A session ended by logout: its sockets are gone with it. */
+  'session.ended': { readonly session_id: string };
   /** An account was made; `actor_id`: the admin who made it, null for the CLI or first start (so for every `actor_id` below). */
   'user.created': { readonly actor_id: number | null; readonly user_id: number; readonly username: string; readonly role: Role };
   'user.role_changed': { readonly actor_id: number | null; readonly user_id: number; readonly from: Role; readonly to: Role };
@@ -108,6 +114,9 @@ export const DOMAIN_EVENT_TYPES = [
   'item.decided',
   'gold.reviewed',
   'gold.undone',
+  'login.succeeded',
+  'login.failed',
+  'session.ended',
   'user.created',
   'user.role_changed',
   'user.disabled',

@@ -47,6 +47,7 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('gold.reviewed', 'after_commit', 'socket: item.released, gold shown to its reviewer', (e) => review.goldReviewed(e.item_id, e.reviewer_id, e.shown));
   events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
 
+  events.on('session.ended', 'after_commit', "socket: close the session's open sockets", (e) => to.disconnectSockets({ sessionId: e.session_id }));
   // A client still signed in reconnects as who it is now.
   events.on('user.access_changed', 'after_commit', "socket: close the user's open sockets", (e) => to.disconnectSockets({ userId: e.user_id }));
   events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
@@ -98,6 +99,8 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
   audit('review.undone', 'review.undone', (e) => ({ actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }));
   audit('item.adjudicated', 'item.adjudicated', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }));
 
+  audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
+  audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
   audit('user.role_changed', 'user.role_changed', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { from: e.from, to: e.to } }));
   audit('user.disabled', 'user.disabled', (e) => ({
