@@ -72,6 +72,35 @@ export interface DomainEventMap {
   'user.password_reset': { readonly actor_id: number | null; readonly user_id: number; readonly revoked_sessions: number };
   /** The user's access changed (role, disabled, sessions ended, password reset): what their open sockets were opened as is gone. */
   'user.access_changed': { readonly user_id: number };
+  /** A curator made a named queue of reviewers. */
+  'queue.created': { readonly curator_id: number; readonly queue_id: number; readonly name: string };
+  'queue.renamed': { readonly curator_id: number; readonly queue_id: number; readonly from: string; readonly to: string };
+  /** A queue was deleted; its `items_unassigned` are the general queue's again. */
+  'queue.deleted': { readonly curator_id: number; readonly queue_id: number; readonly name: string; readonly members: number; readonly items_unassigned: number };
+  'queue.member_added': { readonly curator_id: number; readonly queue_id: number; readonly user_id: number };
+  'queue.member_removed': { readonly curator_id: number; readonly queue_id: number; readonly user_id: number };
+  /** An item was assigned to one reviewer or to a queue (one of the two ids is null). */
+  'item.assigned': { readonly curator_id: number; readonly item_id: number; readonly reviewer_id: number | null; readonly queue_id: number | null };
+  /** An item lost its assignment: what it was assigned to. */
+  'item.unassigned': { readonly curator_id: number; readonly item_id: number; readonly reviewer_id: number | null; readonly queue_id: number | null };
+  /** An item was taken out of review; `reason`: the curator's, '' when none was given. */
+  'item.retired': { readonly curator_id: number; readonly item_id: number; readonly reason: string };
+  'item.restored': { readonly curator_id: number; readonly item_id: number };
+  /** An accepted item was marked gold (in a bulk action). */
+  'item.gold_marked': { readonly curator_id: number; readonly item_id: number };
+  /**
+   * A change of the reviews per item (`k_from` → `k_to`) made an item's standing reviews enough to
+   * decide it; `actor_id`: who changed it. Its `item.decided` follows for the sockets.
+   */
+  'item.decided_by_reviews_per_item': {
+    readonly actor_id: number | null;
+    readonly item_id: number;
+    readonly k_from: number;
+    readonly k_to: number;
+    readonly standing_reviews: number;
+    readonly item_status: ItemStatus;
+    readonly leases_ended: number;
+  };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
   'assignment.changed': { readonly items: number };
   /** A person wrote an item by hand (generated items are announced by their runs). */
@@ -124,6 +153,17 @@ export const DOMAIN_EVENT_TYPES = [
   'user.sessions_revoked',
   'user.password_reset',
   'user.access_changed',
+  'queue.created',
+  'queue.renamed',
+  'queue.deleted',
+  'queue.member_added',
+  'queue.member_removed',
+  'item.assigned',
+  'item.unassigned',
+  'item.retired',
+  'item.restored',
+  'item.gold_marked',
+  'item.decided_by_reviews_per_item',
   'assignment.changed',
   'item.created',
   'item.edited',

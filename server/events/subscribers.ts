@@ -99,6 +99,28 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
   audit('review.undone', 'review.undone', (e) => ({ actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }));
   audit('item.adjudicated', 'item.adjudicated', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }));
 
+  audit('item.decided_by_reviews_per_item', 'item.decided', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'item',
+    target_id: e.item_id,
+    details: { cause: 'reviews_per_item_changed', k_from: e.k_from, k_to: e.k_to, standing_reviews: e.standing_reviews, item_status: e.item_status, leases_ended: e.leases_ended },
+  }));
+  audit('queue.created', 'queue.created', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { name: e.name } }));
+  audit('queue.renamed', 'queue.renamed', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { from: e.from, to: e.to } }));
+  audit('queue.deleted', 'queue.deleted', (e) => ({
+    actor_id: e.curator_id,
+    target_type: 'queue',
+    target_id: e.queue_id,
+    details: { name: e.name, members: e.members, items_unassigned: e.items_unassigned },
+  }));
+  audit('queue.member_added', 'queue.member_added', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { user_id: e.user_id } }));
+  audit('queue.member_removed', 'queue.member_removed', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { user_id: e.user_id } }));
+  audit('item.assigned', 'item.assigned', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { reviewer_id: e.reviewer_id, queue_id: e.queue_id } }));
+  audit('item.unassigned', 'item.unassigned', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { reviewer_id: e.reviewer_id, queue_id: e.queue_id } }));
+  audit('item.retired', 'item.retired', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: e.reason === '' ? {} : { reason: e.reason } }));
+  audit('item.restored', 'item.restored', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
+  audit('item.gold_marked', 'item.gold_marked', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
+
   audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
   audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
