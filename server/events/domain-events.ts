@@ -1,13 +1,14 @@
 import type { ChartGroupChange } from '../../shared/events';
 import type { ChartSummary } from '../../shared/api/charts';
 import type { ImportReport } from '../../shared/api/import';
-import type { ItemComment } from '../../shared/api/item-discussion';
+import type { EditableItemField, ItemComment } from '../../shared/api/item-discussion';
 import type { ItemSummary } from '../../shared/api/items';
 import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { Decision, LeaseEndReason } from '../../shared/domain/review';
 import type { Role } from '../../shared/domain/roles';
+import type { Settings } from '../../shared/settings';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */
 export interface EndedLease {
@@ -105,13 +106,25 @@ export interface DomainEventMap {
   'assignment.changed': { readonly items: number };
   /** A person wrote an item by hand (generated items are announced by their runs). */
   'item.created': { readonly item: ItemSummary };
-  /** A curator edited the item's assumption, question or answer (verified again in the same write). */
-  'item.edited': { readonly item_id: number };
+  /**
+   * A curator edited the item's assumption, question or answer (verified again in the same write):
+   * `edit_id` the edit kept in its history, `fields` those it changed, `reason` the curator's.
+   */
+  'item.edited': { readonly item_id: number; readonly editor_id: number; readonly edit_id: number; readonly fields: readonly EditableItemField[]; readonly reason: string };
   /**
    * A comment on an item. `staff_only`: blind to some reviewer, so pushed to curators (and its
    * author's own pages) only; `notify`: the users it mentions who may read it, its author aside.
    */
-  'comment.posted': { readonly comment: ItemComment; readonly staff_only: boolean; readonly author_id: number; readonly notify: readonly number[] };
+  'comment.posted': {
+    readonly comment: ItemComment;
+    readonly staff_only: boolean;
+    readonly author_id: number;
+    /** The usernames of the users it mentions who may read it, as the audit log names them. */
+    readonly mentioned: readonly string[];
+    readonly notify: readonly number[];
+  };
+  /** An admin changed settings; `changed`: the values sent, as sent. */
+  'settings.updated': { readonly actor_id: number | null; readonly changed: Partial<Settings> };
   /** Proposals entered the pool (seeds, Stage 1, revisions; duplicates too: the Pool page lists them). */
   'proposals.added': { readonly proposals: readonly Proposal[] };
   /** A proposal's text or status changed: a curator's edit, or retired for failing items. */
@@ -168,6 +181,7 @@ export const DOMAIN_EVENT_TYPES = [
   'item.created',
   'item.edited',
   'comment.posted',
+  'settings.updated',
   'proposals.added',
   'proposal.changed',
   'chart.updated',

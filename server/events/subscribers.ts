@@ -121,6 +121,14 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
   audit('item.restored', 'item.restored', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
   audit('item.gold_marked', 'item.gold_marked', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
 
+  audit('item.edited', 'item.edited', (e) => ({ actor_id: e.editor_id, target_type: 'item', target_id: e.item_id, details: { edit_id: e.edit_id, fields: e.fields, reason: e.reason } }));
+  audit('comment.posted', 'comment.posted', (e) => ({
+    actor_id: e.author_id,
+    target_type: 'item',
+    target_id: e.comment.item_id,
+    details: { comment_id: e.comment.id, mentioned: e.mentioned },
+  }));
+  audit('settings.updated', 'settings.updated', (e) => ({ actor_id: e.actor_id, target_type: 'settings', details: { changed: e.changed } }));
   audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
   audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
