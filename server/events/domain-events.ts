@@ -6,6 +6,7 @@ import type { ItemSummary } from '../../shared/api/items';
 import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
 import type { ItemStatus } from '../../shared/domain/generation';
+import type { ExportFormat } from '../../shared/export/chart-hqa';
 import type { Decision, LeaseEndReason } from '../../shared/domain/review';
 import type { Role } from '../../shared/domain/roles';
 import type { Settings } from '../../shared/settings';
@@ -133,6 +134,10 @@ export interface DomainEventMap {
   'chart.updated': { readonly chart: ChartSummary };
   /** A chart group was created, edited, given a question or deleted; `chart_ids`: the charts whose pages show it. */
   'chart_group.changed': { readonly group_id: number; readonly change: ChartGroupChange; readonly chart_ids: readonly number[] };
+  /** A curator downloaded an export from the Export page, written whole; `items`: how many it held. */
+  'export.downloaded': { readonly actor_id: number; readonly format: ExportFormat; readonly name: string; readonly full: boolean; readonly items: number };
+  /** A curator downloaded the Hugging Face dataset zip, sent whole. */
+  'hf_dataset.downloaded': { readonly actor_id: number; readonly name: string; readonly items: number; readonly images: number };
   'split.updated': { readonly split: SplitSummary };
   'split.deleted': { readonly name: string };
   /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
@@ -186,6 +191,8 @@ export const DOMAIN_EVENT_TYPES = [
   'proposal.changed',
   'chart.updated',
   'chart_group.changed',
+  'export.downloaded',
+  'hf_dataset.downloaded',
   'split.updated',
   'split.deleted',
   'split.imported',

@@ -69,6 +69,8 @@ describe('domain event subscribers', () => {
       'proposal.changed': after('socket: proposal.updated'),
       'chart.updated': after('socket: chart.updated'),
       'chart_group.changed': after('socket: chart_group.changed'),
+      'export.downloaded': audited('export.downloaded'),
+      'hf_dataset.downloaded': audited('export.downloaded'),
       'split.updated': after('socket: split.updated'),
       'split.deleted': after('socket: split.deleted'),
       'split.imported': after('socket: charts.imported', 'chart types: launch the vision job'),

@@ -129,6 +129,18 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
     details: { comment_id: e.comment.id, mentioned: e.mentioned },
   }));
   audit('settings.updated', 'settings.updated', (e) => ({ actor_id: e.actor_id, target_type: 'settings', details: { changed: e.changed } }));
+  audit('export.downloaded', 'export.downloaded', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'export',
+    target_id: e.format,
+    details: { format: e.format, name: e.name, full: e.full, items: e.items },
+  }));
+  audit('hf_dataset.downloaded', 'export.downloaded', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'export',
+    target_id: 'hf-dataset',
+    details: { format: 'hf-dataset', name: e.name, items: e.items, images: e.images },
+  }));
   audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
   audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
