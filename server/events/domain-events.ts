@@ -5,6 +5,8 @@ import type { EditableItemField, ItemComment } from '../../shared/api/item-discu
 import type { ItemSummary } from '../../shared/api/items';
 import type { Proposal } from '../../shared/api/pool';
 import type { SplitSummary } from '../../shared/api/splits';
+import type { EvalMode } from '../../shared/api/evaluations';
+import type { ImportFormat } from '../../shared/domain/benchmark-fields';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { ExportFormat } from '../../shared/export/chart-hqa';
 import type { Decision, LeaseEndReason } from '../../shared/domain/review';
@@ -138,6 +140,22 @@ export interface DomainEventMap {
   'export.downloaded': { readonly actor_id: number; readonly format: ExportFormat; readonly name: string; readonly full: boolean; readonly items: number };
   /** A curator downloaded the Hugging Face dataset zip, sent whole. */
   'hf_dataset.downloaded': { readonly actor_id: number; readonly name: string; readonly items: number; readonly images: number };
+  /**
+   * A folder of a benchmark was imported into `split` (the CLI, or an upload in its thread), with
+   * what it counted; `actor_id`: who uploaded it, null for the CLI.
+   */
+  'folder.imported': {
+    readonly actor_id: number | null;
+    readonly split: string;
+    readonly format: ImportFormat;
+    readonly charts_imported: number;
+    readonly charts_updated: number;
+    readonly qas_imported: number;
+    readonly items_requeued: number;
+    readonly errors: number;
+  };
+  /** Predictions made elsewhere were stored as a finished evaluation run; `actor_id`: null for the CLI. */
+  'eval_run.imported': { readonly actor_id: number | null; readonly run_id: number; readonly model: string; readonly mode: EvalMode; readonly predictions: number };
   'split.updated': { readonly split: SplitSummary };
   'split.deleted': { readonly name: string };
   /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
@@ -193,6 +211,8 @@ export const DOMAIN_EVENT_TYPES = [
   'chart_group.changed',
   'export.downloaded',
   'hf_dataset.downloaded',
+  'folder.imported',
+  'eval_run.imported',
   'split.updated',
   'split.deleted',
   'split.imported',

@@ -71,6 +71,8 @@ describe('domain event subscribers', () => {
       'chart_group.changed': after('socket: chart_group.changed'),
       'export.downloaded': audited('export.downloaded'),
       'hf_dataset.downloaded': audited('export.downloaded'),
+      'folder.imported': audited('split.imported'),
+      'eval_run.imported': audited('eval.imported'),
       'split.updated': after('socket: split.updated'),
       'split.deleted': after('socket: split.deleted'),
       'split.imported': after('socket: charts.imported', 'chart types: launch the vision job'),

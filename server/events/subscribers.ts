@@ -141,6 +141,25 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
     target_id: 'hf-dataset',
     details: { format: 'hf-dataset', name: e.name, items: e.items, images: e.images },
   }));
+  audit('folder.imported', 'split.imported', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'split',
+    target_id: e.split,
+    details: {
+      format: e.format,
+      charts_imported: e.charts_imported,
+      charts_updated: e.charts_updated,
+      qas_imported: e.qas_imported,
+      items_requeued: e.items_requeued,
+      errors: e.errors,
+    },
+  }));
+  audit('eval_run.imported', 'eval.imported', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'eval_run',
+    target_id: e.run_id,
+    details: { model: e.model, mode: e.mode, predictions: e.predictions },
+  }));
   audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
   audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
