@@ -156,8 +156,24 @@ export interface DomainEventMap {
   };
   /** Predictions made elsewhere were stored as a finished evaluation run; `actor_id`: null for the CLI. */
   'eval_run.imported': { readonly actor_id: number | null; readonly run_id: number; readonly model: string; readonly mode: EvalMode; readonly predictions: number };
+  /** A curator made a chart group of these charts (in this order). */
+  'chart_group.created': { readonly actor_id: number; readonly group_id: number; readonly split: string; readonly name: string; readonly chart_ids: readonly number[] };
+  /** A group was renamed or reordered: each change before and after. */
+  'chart_group.edited': {
+    readonly actor_id: number;
+    readonly group_id: number;
+    readonly changes: { readonly name?: { before: string; after: string }; readonly chart_ids?: { before: number[]; after: number[] } };
+  };
+  'chart_group.question_added': { readonly actor_id: number; readonly group_id: number; readonly qa_id: number; readonly query: string; readonly label: string };
+  /** A curator's group was deleted with its `questions`. */
+  'chart_group.deleted': { readonly actor_id: number; readonly group_id: number; readonly split: string; readonly name: string; readonly questions: number };
+  /** A split's display label changed (null: none). */
+  'split.relabelled': { readonly actor_id: number; readonly name: string; readonly from: string | null; readonly to: string | null };
+  'split.archived': { readonly actor_id: number; readonly name: string };
+  'split.unarchived': { readonly actor_id: number; readonly name: string };
   'split.updated': { readonly split: SplitSummary };
-  'split.deleted': { readonly name: string };
+  /** A split nothing was made from was deleted, with what it `deleted`. */
+  'split.deleted': { readonly name: string; readonly actor_id: number; readonly deleted: { readonly charts: number; readonly questions: number; readonly groups: number } };
   /** A split was imported (uploaded in the browser); `actor_id`: who uploaded it. */
   'split.imported': { readonly report: ImportReport; readonly actor_id: number | null };
 }
@@ -213,6 +229,13 @@ export const DOMAIN_EVENT_TYPES = [
   'hf_dataset.downloaded',
   'folder.imported',
   'eval_run.imported',
+  'chart_group.created',
+  'chart_group.edited',
+  'chart_group.question_added',
+  'chart_group.deleted',
+  'split.relabelled',
+  'split.archived',
+  'split.unarchived',
   'split.updated',
   'split.deleted',
   'split.imported',

@@ -73,8 +73,15 @@ describe('domain event subscribers', () => {
       'hf_dataset.downloaded': audited('export.downloaded'),
       'folder.imported': audited('split.imported'),
       'eval_run.imported': audited('eval.imported'),
+      'chart_group.created': audited('chart_group.created'),
+      'chart_group.edited': audited('chart_group.edited'),
+      'chart_group.question_added': audited('chart_group.question_added'),
+      'chart_group.deleted': audited('chart_group.deleted'),
+      'split.relabelled': audited('split.relabelled'),
+      'split.archived': audited('split.archived'),
+      'split.unarchived': audited('split.unarchived'),
       'split.updated': after('socket: split.updated'),
-      'split.deleted': after('socket: split.deleted'),
+      'split.deleted': { in_transaction: ['audit: split.deleted'], after_commit: ['socket: split.deleted'] },
       'split.imported': after('socket: charts.imported', 'chart types: launch the vision job'),
     });
     // An event nobody subscribes to is dead weight, or an after-effect forgotten.

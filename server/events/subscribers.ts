@@ -160,6 +160,29 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
     target_id: e.run_id,
     details: { model: e.model, mode: e.mode, predictions: e.predictions },
   }));
+  audit('chart_group.created', 'chart_group.created', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { split: e.split, name: e.name, chart_ids: e.chart_ids },
+  }));
+  audit('chart_group.edited', 'chart_group.edited', (e) => ({ actor_id: e.actor_id, target_type: 'chart_group', target_id: e.group_id, details: e.changes }));
+  audit('chart_group.question_added', 'chart_group.question_added', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { qa_id: e.qa_id, query: e.query, label: e.label },
+  }));
+  audit('chart_group.deleted', 'chart_group.deleted', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { split: e.split, name: e.name, questions: e.questions },
+  }));
+  audit('split.relabelled', 'split.relabelled', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name, details: { from: e.from, to: e.to } }));
+  audit('split.archived', 'split.archived', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name }));
+  audit('split.unarchived', 'split.unarchived', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name }));
+  audit('split.deleted', 'split.deleted', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name, details: e.deleted }));
   audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
   audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
   audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
