@@ -6,9 +6,8 @@ import { apiRouter, handle } from '../http/handle';
 import { findUserForLogin } from '../users/user-queries';
 import { loginLimiters } from './login-limits';
 import { verifyPassword } from './passwords';
-import { openLoginSession, recordFailedLogin } from './login-audit';
+import { endLoginSessions, openLoginSession, recordFailedLogin } from './login-audit';
 import { cookieValues, expireSessionCookies, sessionCookieSpec } from './session-cookie';
-import { endSession } from './sessions';
 
 export function authRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
@@ -22,10 +21,10 @@ export function authRoutes(ctx: AppContext): Router {
       const user = findUserForLogin(ctx.db, username);
       const ok = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !ok) {
-        recordFailedLogin(ctx.db, username, user?.id ?? null);
+        recordFailedLogin(ctx.events, username, user?.id ?? null);
         throw new DomainError('unauthenticated', 'wrong username or password');
       }
-      const { token, expiresAt } = openLoginSession(ctx.db, user.id);
+      const { token, expiresAt } = openLoginSession(ctx.db, ctx.events, user.id);
       // Copies planted on /api or /api/auth would ride along with the new cookie: gone first.
       expireSessionCookies(res, cookie, req.baseUrl + req.path, { keepRoot: true });
       res.cookie(cookie.name, token, {
@@ -43,10 +42,12 @@ export function authRoutes(ctx: AppContext): Router {
 
   handle(api, authApi.logout, 'public', ({ req, res }) => {
     // Every token sent is the browser's to end, a planted one too; which one is the user's cannot be told.
-    for (const token of cookieValues(req.headers.cookie, cookie.name)) {
-      // The session's sockets close with it; the user's other sessions (other browsers) stay.
-      if (token !== '') ctx.disconnectSockets({ sessionId: endSession(ctx.db, token) });
-    }
+    // The sessions' sockets close with them; the user's other sessions (other browsers) stay.
+    endLoginSessions(
+      ctx.db,
+      ctx.events,
+      cookieValues(req.headers.cookie, cookie.name).filter((token) => token !== ''),
+    );
     expireSessionCookies(res, cookie, req.baseUrl + req.path);
     return { ok: true };
   });

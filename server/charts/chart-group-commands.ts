@@ -6,17 +6,17 @@ import { groupChartIds, groupSummaryRow } from './chart-group-queries';
 import { addGroupQuestion, createChartGroup, deleteChartGroup, updateChartGroup } from './chart-group-service';
 
 /**
- * Chart groups' writes with what they did: each stores through `chart-group-service.ts` (its
- * audit entry in the same transaction) and emits `chart_group.changed` inside that transaction,
+ * Chart groups' writes with what they did: each stores through `chart-group-service.ts` (whose
+ * events' audit entries join the same transaction) and emits `chart_group.changed` inside that transaction,
  * whose subscriber tells every client once it committed, so a group another curator made or
  * changed shows without a refetch. A refusal throws before anything is emitted. What clients need
  * to know besides the group (its charts, whose pages link to it) is read inside the write's
  * transaction: the group may be gone right after it commits.
  */
 
-type CreateInput = Parameters<typeof createChartGroup>[1];
-type UpdateInput = Parameters<typeof updateChartGroup>[2];
-type QuestionInput = Parameters<typeof addGroupQuestion>[2];
+type CreateInput = Parameters<typeof createChartGroup>[2];
+type UpdateInput = Parameters<typeof updateChartGroup>[3];
+type QuestionInput = Parameters<typeof addGroupQuestion>[3];
 type Ctx = Pick<AppContext, 'db' | 'events'>;
 
 function changed(ctx: Ctx, groupId: number, change: ChartGroupChange, chartIds: readonly number[]): void {
@@ -25,7 +25,7 @@ function changed(ctx: Ctx, groupId: number, change: ChartGroupChange, chartIds: 
 
 export function createGroup(ctx: Ctx, input: CreateInput, actorId: number): ChartGroupSummary {
   return immediateTransaction(ctx.db, () => {
-    const group = createChartGroup(ctx.db, input, actorId);
+    const group = createChartGroup(ctx.db, ctx.events, input, actorId);
     changed(ctx, group.id, 'created', group.members.map((m) => m.chart_id));
     return group;
   });
@@ -36,7 +36,7 @@ export function updateGroup(ctx: Ctx, groupId: number, input: UpdateInput, actor
   return immediateTransaction(ctx.db, () => {
     const row = groupSummaryRow(ctx.db, groupId);
     const before = row === null ? null : { name: row.name, chartIds: groupChartIds(ctx.db, groupId) };
-    const group = updateChartGroup(ctx.db, groupId, input, actorId);
+    const group = updateChartGroup(ctx.db, ctx.events, groupId, input, actorId);
     const after = group.members.map((m) => m.chart_id);
     if (before === null || before.name !== group.name || before.chartIds.join(',') !== after.join(',')) changed(ctx, groupId, 'edited', after);
     return group;
@@ -46,7 +46,7 @@ export function updateGroup(ctx: Ctx, groupId: number, input: UpdateInput, actor
 /** The question is stored on the group's first chart (`chart_ids[0]`): that chart's questions change too. */
 export function addQuestion(ctx: Ctx, groupId: number, input: QuestionInput, actorId: number): GroupQuestion {
   return immediateTransaction(ctx.db, () => {
-    const question = addGroupQuestion(ctx.db, groupId, input, actorId);
+    const question = addGroupQuestion(ctx.db, ctx.events, groupId, input, actorId);
     changed(ctx, groupId, 'question_added', groupChartIds(ctx.db, groupId));
     return question;
   });
@@ -56,7 +56,7 @@ export function addQuestion(ctx: Ctx, groupId: number, input: QuestionInput, act
 export function deleteGroup(ctx: Ctx, groupId: number, actorId: number): { deleted_questions: number } {
   return immediateTransaction(ctx.db, () => {
     const members = groupChartIds(ctx.db, groupId);
-    const result = deleteChartGroup(ctx.db, groupId, actorId);
+    const result = deleteChartGroup(ctx.db, ctx.events, groupId, actorId);
     changed(ctx, groupId, 'deleted', members);
     return result;
   });

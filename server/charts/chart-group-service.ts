@@ -14,7 +14,8 @@ import { GroupMemberSchema } from '../../shared/api/chart-groups';
 import { AnswerKindSchema, ChartGroupSourceSchema } from '../../shared/domain/benchmark-fields';
 import { QaSourceSchema } from '../../shared/domain/qa';
 import type { z } from 'zod';
-import { recordAudit } from '../audit/audit-log';
+import { immediateTransaction } from '../../db/transactions';
+import type { DomainEventEmitter } from '../events/event-bus';
 import { DomainError } from '../domain-error';
 import { numberOrText } from '../../shared/domain/answer-kind';
 import {
@@ -129,16 +130,16 @@ function checkNameFree(db: Db, split: string, name: string, exceptId: number | n
   if (taken) throw new ChartGroupError('conflict', `split "${split}" already has a group named "${taken.name}" (group ${taken.id})`, 'name');
 }
 
-export function createChartGroup(db: Db, input: CreateInput, actorId: number): ChartGroupSummary {
-  return db.transaction(() => {
+export function createChartGroup(db: Db, events: DomainEventEmitter, input: CreateInput, actorId: number): ChartGroupSummary {
+  return immediateTransaction(db, () => {
     const split = checkCharts(db, input.chart_ids);
     checkNameFree(db, split, input.name, null);
     // The key is the group's identity in its split; a curator's is never reused, whatever it is renamed to.
     const groupId = insertCuratorGroup(db, { split, key: `curator:${randomUUID()}`, name: input.name });
     setGroupMembers(db, groupId, input.chart_ids);
-    recordAudit(db, { actor_id: actorId, action: 'chart_group.created', target_type: 'chart_group', target_id: groupId, details: { split, name: input.name, chart_ids: input.chart_ids } });
+    events.emit('chart_group.created', { actor_id: actorId, group_id: groupId, split, name: input.name, chart_ids: input.chart_ids });
     return summaryOrThrow(db, groupId);
-  })();
+  });
 }
 
 /**
@@ -146,14 +147,14 @@ export function createChartGroup(db: Db, input: CreateInput, actorId: number): C
  * another group) and is refused for a MultiChartQA group (its files fix the order) and for a
  * group with questions, which name its charts by position.
  */
-export function updateChartGroup(db: Db, groupId: number, input: UpdateInput, actorId: number): ChartGroupSummary {
-  return db.transaction(() => {
+export function updateChartGroup(db: Db, events: DomainEventEmitter, groupId: number, input: UpdateInput, actorId: number): ChartGroupSummary {
+  return immediateTransaction(db, () => {
     const group = summaryOrThrow(db, groupId);
-    const details: Record<string, unknown> = {};
+    const changes: { name?: { before: string; after: string }; chart_ids?: { before: number[]; after: number[] } } = {};
     if (input.name !== undefined && input.name !== group.name) {
       checkNameFree(db, group.split, input.name, groupId);
       renameGroup(db, groupId, input.name);
-      details.name = { before: group.name, after: input.name };
+      changes.name = { before: group.name, after: input.name };
     }
     const current = group.members.map((m) => m.chart_id);
     if (input.chart_ids !== undefined && input.chart_ids.join(',') !== current.join(',')) {
@@ -164,39 +165,39 @@ export function updateChartGroup(db: Db, groupId: number, input: UpdateInput, ac
         throw new ChartGroupError('conflict', `group "${group.name}" has ${group.question_count} question(s) that name its charts by position: its order stays`, 'chart_ids');
       }
       setGroupMembers(db, groupId, input.chart_ids);
-      details.chart_ids = { before: current, after: input.chart_ids };
+      changes.chart_ids = { before: current, after: input.chart_ids };
     }
-    if (Object.keys(details).length > 0) recordAudit(db, { actor_id: actorId, action: 'chart_group.edited', target_type: 'chart_group', target_id: groupId, details });
+    if (Object.keys(changes).length > 0) events.emit('chart_group.edited', { actor_id: actorId, group_id: groupId, changes });
     return summaryOrThrow(db, groupId);
-  })();
+  });
 }
 
 /** A factual question over the group (on its first chart), its answer kind as the importer classifies it. */
-export function addGroupQuestion(db: Db, groupId: number, input: QuestionInput, actorId: number): GroupQuestion {
-  return db.transaction(() => {
+export function addGroupQuestion(db: Db, events: DomainEventEmitter, groupId: number, input: QuestionInput, actorId: number): GroupQuestion {
+  return immediateTransaction(db, () => {
     const group = summaryOrThrow(db, groupId);
     const first = group.members[0];
     if (!first) throw new ChartGroupError('conflict', `group "${group.name}" has no charts`);
     const existing = sameGroupQuestion(db, groupId, input.query, input.label);
     if (existing !== null) throw new ChartGroupError('conflict', `group "${group.name}" already asks this question with this answer (question ${existing})`, 'query');
     const id = insertGroupQuestion(db, { groupId, chartId: first.chart_id, query: input.query, label: input.label, answerKind: numberOrText(input.label) });
-    recordAudit(db, { actor_id: actorId, action: 'chart_group.question_added', target_type: 'chart_group', target_id: groupId, details: { qa_id: id, query: input.query, label: input.label } });
+    events.emit('chart_group.question_added', { actor_id: actorId, group_id: groupId, qa_id: id, query: input.query, label: input.label });
     const row = groupQuestionRows(db, groupId).find((q) => q.id === id);
     if (!row) throw new Error(`question ${id} of group ${groupId} vanished inside its own transaction`);
     return questionOf(row);
-  })();
+  });
 }
 
 /** Deletes a curator's group and its questions, only when no item or run task depends on them. */
-export function deleteChartGroup(db: Db, groupId: number, actorId: number): { deleted_questions: number } {
-  return db.transaction(() => {
+export function deleteChartGroup(db: Db, events: DomainEventEmitter, groupId: number, actorId: number): { deleted_questions: number } {
+  return immediateTransaction(db, () => {
     const group = summaryOrThrow(db, groupId);
     if (group.source !== 'curator') throw new ChartGroupError('conflict', `group "${group.name}" comes from MultiChartQA: a re-import would bring it back; it stays`);
     const { items, tasks } = groupDependents(db, groupId);
     if (items > 0) throw new ChartGroupError('conflict', `group "${group.name}" cannot be deleted: ${items} item(s) are written over its questions`);
     if (tasks > 0) throw new ChartGroupError('conflict', `group "${group.name}" cannot be deleted: ${tasks} run task(s) are planned on its questions`);
     const deleted = deleteGroup(db, groupId);
-    recordAudit(db, { actor_id: actorId, action: 'chart_group.deleted', target_type: 'chart_group', target_id: groupId, details: { split: group.split, name: group.name, questions: deleted } });
+    events.emit('chart_group.deleted', { actor_id: actorId, group_id: groupId, split: group.split, name: group.name, questions: deleted });
     return { deleted_questions: deleted };
-  })();
+  });
 }

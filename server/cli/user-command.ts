@@ -3,8 +3,7 @@ import { PasswordSchema, UsernameSchema } from '../../shared/api/auth';
 import { openAndMigrate } from '../../db/database';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
-import { DomainEvents } from '../events/event-bus';
-import { pino } from 'pino';
+import { auditedEvents } from '../events/subscribers';
 import { createUser, disableUser, enableUser, resetPassword, revokeSessions, userIdByName, type AccountContext } from '../users/user-service';
 
 async function readStdin(): Promise<string> {
@@ -72,8 +71,8 @@ const sessionCount = (n: number) => `${n} session${n === 1 ? '' : 's'}`;
 export async function runUserAction(action: UserAction, name: string): Promise<number> {
   const db = openAndMigrate(loadConfig().dbPath);
   try {
-    // Nothing subscribes here: the server's session sweep closes the user's sockets.
-    const ctx: AccountContext = { db, events: new DomainEvents(db, pino({ level: 'silent' })) };
+    // Only the audit log subscribes here: the server's session sweep closes the user's sockets.
+    const ctx: AccountContext = { db, events: auditedEvents(db) };
     const lines = await ACTIONS[action](ctx, userIdByName(db, name));
     process.stdout.write(lines.map((line) => `${line}\n`).join(''));
     return 0;

@@ -1,9 +1,11 @@
-import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../../db/database';
+import { immediateTransaction } from '../../db/transactions';
 import type { EvalMode, EvalRun, PredictionRow } from '../../shared/api/evaluations';
 import { exportItemId } from '../../shared/export/chart-hqa';
 import type { AppContext } from '../app-context';
 import { DomainError } from '../domain-error';
+import type { DomainEventEmitter } from '../events/event-bus';
+import { auditedEvents } from '../events/subscribers';
 import { failUnanswered, getEvalRun, insertEvalQuestions, insertEvalRun, publicEvalRun, recordAnswer, transitionEvalRun, type EvalRunRecord } from './eval-queries';
 import { evalQuestions, judgeAnswer } from './eval-snapshot';
 
@@ -27,10 +29,16 @@ export class PredictionRowError extends DomainError {
  * Stores predictions made elsewhere (`hqa eval` on another machine) as a finished run over the
  * accepted items: each id must be the export id of an accepted item; an accepted item without a
  * prediction counts as missing (wrong), as `hqa score` counts it. All or nothing: a bad row
- * stores nothing.
+ * stores nothing. `events`: where it says so (`eval_run.imported`); by default a bus only the audit
+ * log listens to, for the CLI.
  */
-export function importPredictions(db: Db, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number | null): EvalRunRecord {
-  return db.transaction(() => {
+export function importPredictions(
+  db: Db,
+  input: { model: string; mode: EvalMode; predictions: PredictionRow[] },
+  createdBy: number | null,
+  events: DomainEventEmitter = auditedEvents(db),
+): EvalRunRecord {
+  return immediateTransaction(db, () => {
     const runId = insertEvalRun(db, { model: input.model, engine: 'imported', mode: input.mode, concurrency: 1, status: 'running', createdBy });
     const questions = [...evalQuestions(db, [input.mode])];
     if (questions.length === 0) throw new DomainError('conflict', 'there are no accepted items to score predictions against yet');
@@ -48,17 +56,17 @@ export function importPredictions(db: Db, input: { model: string; mode: EvalMode
       recordAnswer(db, runId, question, { failed: false, prediction: row.prediction, raw: row.raw ?? null, ...verdict, error: null });
     });
     failUnanswered(db, runId, 'no prediction in the imported file');
-    recordAudit(db, { actor_id: createdBy, action: 'eval.imported', target_type: 'eval_run', target_id: runId, details: { model: input.model, mode: input.mode, predictions: input.predictions.length } });
+    events.emit('eval_run.imported', { actor_id: createdBy, run_id: runId, model: input.model, mode: input.mode, predictions: input.predictions.length });
     transitionEvalRun(db, runId, ['running'], 'done');
     const run = getEvalRun(db, runId);
     if (!run) throw new Error(`imported evaluation run ${runId} vanished`);
     return run;
-  })();
+  });
 }
 
 /** The server's import: stored as `importPredictions` stores it, then every client told (`eval.created`). */
 export function importEvalRun(ctx: AppContext, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number): EvalRun {
-  const run = publicEvalRun(ctx.db, importPredictions(ctx.db, input, createdBy));
+  const run = publicEvalRun(ctx.db, importPredictions(ctx.db, input, createdBy, ctx.events));
   ctx.publish('eval.created', { run });
   return run;
 }

@@ -58,7 +58,7 @@ describe('domain events', () => {
       throw new Error('socket gone');
     });
     logged.on('split.deleted', 'after_commit', 'still runs', (e) => ran.push(`deleted ${e.name}`));
-    logged.emit('split.deleted', { name: 'x' });
+    logged.emit('split.deleted', { name: 'x', actor_id: 1, deleted: { charts: 0, questions: 0, groups: 0 } });
     expect(ran).toEqual(['deleted x']);
     expect(errors.map((line) => JSON.parse(line) as { subscriber: string; msg: string }).map((e) => `${e.subscriber}: ${e.msg}`)).toEqual([
       'fails: a subscriber failed after its event committed',

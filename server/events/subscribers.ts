@@ -1,10 +1,13 @@
+import { pino } from 'pino';
+import type { Db } from '../../db/database';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
+import { recordAudit, type AuditRecord } from '../audit/audit-log';
 import type { ChartTypeJobs } from '../chart-types/chart-type-jobs';
 import type { FeedbackLoop } from '../reflection/reflection-service';
 import type { ReflectionBatches } from '../reflection/reflection-batches';
 import type { ReviewEvents } from '../review/review-events';
-import type { DomainEvents } from './event-bus';
+import type { DomainEventMap, DomainEventType } from './domain-events';
+import { DomainEvents } from './event-bus';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
@@ -26,19 +29,8 @@ const settled = (status: string) => status === 'accepted' || status === 'rejecte
  * an effect added anywhere else is a second way to do it.
  */
 export function registerSubscribers(events: DomainEvents, to: SubscriberTargets): void {
-  const { db, publish, publishTo, reviewEvents: review } = to;
-
-  events.on('item.reviewed', 'in_transaction', 'audit: review.submitted', (e) => {
-    // A gold item's review is compared with gold, not counted: the log records reviews that count.
-    if (e.item_status === null) return;
-    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.submitted', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } });
-  });
-  events.on('review.undone', 'in_transaction', 'audit: review.undone', (e) =>
-    recordAudit(db, { actor_id: e.reviewer_id, action: 'review.undone', target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }),
-  );
-  events.on('item.adjudicated', 'in_transaction', 'audit: item.adjudicated', (e) =>
-    recordAudit(db, { actor_id: e.curator_id, action: 'item.adjudicated', target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }),
-  );
+  const { publish, publishTo, reviewEvents: review } = to;
+  registerAuditSubscribers(events, to.db);
 
   events.on('item.claimed', 'after_commit', 'socket: item.claimed', (e) => review.claimed(e.item_id, e.reviewer_id));
   events.on('item.prefetched', 'after_commit', 'socket: queue counts', () => review.prefetched());
@@ -55,6 +47,7 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('gold.reviewed', 'after_commit', 'socket: item.released, gold shown to its reviewer', (e) => review.goldReviewed(e.item_id, e.reviewer_id, e.shown));
   events.on('gold.undone', 'after_commit', 'socket: in review again, claimed', (e) => review.goldUndone(e.item_id, e.reviewer_id));
 
+  events.on('session.ended', 'after_commit', "socket: close the session's open sockets", (e) => to.disconnectSockets({ sessionId: e.session_id }));
   // A client still signed in reconnects as who it is now.
   events.on('user.access_changed', 'after_commit', "socket: close the user's open sockets", (e) => to.disconnectSockets({ userId: e.user_id }));
   events.on('assignment.changed', 'after_commit', 'socket: assignment.changed', (e) => publish('assignment.changed', { items: e.items }));
@@ -82,4 +75,133 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('split.imported', 'after_commit', 'socket: charts.imported', (e) => publish('charts.imported', { report: e.report }));
   // PNG charts whose type only their table suggests: the vision model, when there is one, is asked now.
   events.on('split.imported', 'after_commit', 'chart types: launch the vision job', (e) => void to.chartTypeJobs.launchAfterImport(e.report.split, e.actor_id));
+}
+
+/**
+ * The audit log's entries, each written by an `in_transaction` subscriber so it commits with the
+ * change it records. Part of `registerSubscribers`; alone in a process with no sockets or jobs
+ * (the CLI, first start: `auditedEvents`), whose writes are audited all the same.
+ */
+export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
+  /** The entry of `type`, named for its action (`audit: <action>`) in the subscriber table. */
+  const audit = <T extends DomainEventType>(type: T, action: AuditRecord['action'], entry: (e: DomainEventMap[T]) => Omit<AuditRecord, 'action'> | null) =>
+    events.on(type, 'in_transaction', `audit: ${action}`, (e) => {
+      const record = entry(e);
+      if (record !== null) recordAudit(db, { ...record, action });
+    });
+
+  // A gold item's review is compared with gold, not counted: the log records reviews that count.
+  audit('item.reviewed', 'review.submitted', (e) =>
+    e.item_status === null
+      ? null
+      : { actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, decision: e.decision, item_status: e.item_status } },
+  );
+  audit('review.undone', 'review.undone', (e) => ({ actor_id: e.reviewer_id, target_type: 'item', target_id: e.item_id, details: { review_id: e.review_id, from: e.from } }));
+  audit('item.adjudicated', 'item.adjudicated', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { decision: e.decision, from: e.from } }));
+
+  audit('item.decided_by_reviews_per_item', 'item.decided', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'item',
+    target_id: e.item_id,
+    details: { cause: 'reviews_per_item_changed', k_from: e.k_from, k_to: e.k_to, standing_reviews: e.standing_reviews, item_status: e.item_status, leases_ended: e.leases_ended },
+  }));
+  audit('queue.created', 'queue.created', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { name: e.name } }));
+  audit('queue.renamed', 'queue.renamed', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { from: e.from, to: e.to } }));
+  audit('queue.deleted', 'queue.deleted', (e) => ({
+    actor_id: e.curator_id,
+    target_type: 'queue',
+    target_id: e.queue_id,
+    details: { name: e.name, members: e.members, items_unassigned: e.items_unassigned },
+  }));
+  audit('queue.member_added', 'queue.member_added', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { user_id: e.user_id } }));
+  audit('queue.member_removed', 'queue.member_removed', (e) => ({ actor_id: e.curator_id, target_type: 'queue', target_id: e.queue_id, details: { user_id: e.user_id } }));
+  audit('item.assigned', 'item.assigned', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { reviewer_id: e.reviewer_id, queue_id: e.queue_id } }));
+  audit('item.unassigned', 'item.unassigned', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: { reviewer_id: e.reviewer_id, queue_id: e.queue_id } }));
+  audit('item.retired', 'item.retired', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id, details: e.reason === '' ? {} : { reason: e.reason } }));
+  audit('item.restored', 'item.restored', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
+  audit('item.gold_marked', 'item.gold_marked', (e) => ({ actor_id: e.curator_id, target_type: 'item', target_id: e.item_id }));
+
+  audit('item.edited', 'item.edited', (e) => ({ actor_id: e.editor_id, target_type: 'item', target_id: e.item_id, details: { edit_id: e.edit_id, fields: e.fields, reason: e.reason } }));
+  audit('comment.posted', 'comment.posted', (e) => ({
+    actor_id: e.author_id,
+    target_type: 'item',
+    target_id: e.comment.item_id,
+    details: { comment_id: e.comment.id, mentioned: e.mentioned },
+  }));
+  audit('settings.updated', 'settings.updated', (e) => ({ actor_id: e.actor_id, target_type: 'settings', details: { changed: e.changed } }));
+  audit('export.downloaded', 'export.downloaded', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'export',
+    target_id: e.format,
+    details: { format: e.format, name: e.name, full: e.full, items: e.items },
+  }));
+  audit('hf_dataset.downloaded', 'export.downloaded', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'export',
+    target_id: 'hf-dataset',
+    details: { format: 'hf-dataset', name: e.name, items: e.items, images: e.images },
+  }));
+  audit('folder.imported', 'split.imported', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'split',
+    target_id: e.split,
+    details: {
+      format: e.format,
+      charts_imported: e.charts_imported,
+      charts_updated: e.charts_updated,
+      qas_imported: e.qas_imported,
+      items_requeued: e.items_requeued,
+      errors: e.errors,
+    },
+  }));
+  audit('eval_run.imported', 'eval.imported', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'eval_run',
+    target_id: e.run_id,
+    details: { model: e.model, mode: e.mode, predictions: e.predictions },
+  }));
+  audit('chart_group.created', 'chart_group.created', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { split: e.split, name: e.name, chart_ids: e.chart_ids },
+  }));
+  audit('chart_group.edited', 'chart_group.edited', (e) => ({ actor_id: e.actor_id, target_type: 'chart_group', target_id: e.group_id, details: e.changes }));
+  audit('chart_group.question_added', 'chart_group.question_added', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { qa_id: e.qa_id, query: e.query, label: e.label },
+  }));
+  audit('chart_group.deleted', 'chart_group.deleted', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_group',
+    target_id: e.group_id,
+    details: { split: e.split, name: e.name, questions: e.questions },
+  }));
+  audit('split.relabelled', 'split.relabelled', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name, details: { from: e.from, to: e.to } }));
+  audit('split.archived', 'split.archived', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name }));
+  audit('split.unarchived', 'split.unarchived', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name }));
+  audit('split.deleted', 'split.deleted', (e) => ({ actor_id: e.actor_id, target_type: 'split', target_id: e.name, details: e.deleted }));
+  audit('login.succeeded', 'login.succeeded', (e) => ({ actor_id: e.user_id, target_type: 'user', target_id: e.user_id }));
+  audit('login.failed', 'login.failed', (e) => ({ actor_id: null, ...(e.user_id === null ? {} : { target_type: 'user', target_id: e.user_id }), details: { username: e.username } }));
+  audit('user.created', 'user.created', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { username: e.username, role: e.role } }));
+  audit('user.role_changed', 'user.role_changed', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { from: e.from, to: e.to } }));
+  audit('user.disabled', 'user.disabled', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'user',
+    target_id: e.user_id,
+    details: { revoked_sessions: e.revoked_sessions, items_unassigned: e.items_unassigned },
+  }));
+  audit('user.enabled', 'user.enabled', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id }));
+  audit('user.sessions_revoked', 'user.sessions_revoked', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { revoked_sessions: e.revoked_sessions } }));
+  // Who reset it and when; never the password or its hash.
+  audit('user.password_reset', 'user.password_reset', (e) => ({ actor_id: e.actor_id, target_type: 'user', target_id: e.user_id, details: { revoked_sessions: e.revoked_sessions } }));
+}
+
+/** Domain events for a process with no sockets or jobs (the CLI, first start): only the audit log subscribes. */
+export function auditedEvents(db: Db): DomainEvents {
+  const events = new DomainEvents(db, pino({ level: 'silent' }));
+  registerAuditSubscribers(events, db);
+  return events;
 }

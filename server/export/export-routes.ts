@@ -21,14 +21,14 @@ export function exportRoutes(ctx: AppContext): Router {
     const lines = body.format === 'jsonl' || body.format === 'pairs';
     res.type(lines ? 'application/x-ndjson' : 'application/json');
     res.attachment(`${body.name}${body.format === 'chartqa' ? '.chartqa' : body.format === 'pairs' ? '.pairs' : ''}.${lines ? 'jsonl' : 'json'}`);
-    await downloadExport(ctx.db, res, { format: body.format, name: body.name, full: body.full }, user.id);
+    await downloadExport(ctx.db, ctx.events, res, { format: body.format, name: body.name, full: body.full }, user.id);
     res.end();
   });
   handle(api, exportApi.hfDataset, 'curator', async ({ body, res, user }) => {
     refuseEmpty(ctx);
     res.type('application/zip');
     res.attachment(`${body.name}.zip`);
-    await downloadHfDataset(ctx.db, res, { name: body.name }, user.id);
+    await downloadHfDataset(ctx.db, ctx.events, res, { name: body.name }, user.id);
     res.end();
   });
   return api.router;

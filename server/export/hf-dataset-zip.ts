@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { Db } from '../../db/database';
-import { recordAudit } from '../audit/audit-log';
+import type { DomainEventEmitter } from '../events/event-bus';
 import { writeHfDataset } from './hf-dataset-writer';
 
 /** Every file under `dir`, as paths relative to it with `/`, in name order (the zip's order). */
@@ -21,9 +21,9 @@ function filesUnder(dir: string, prefix = ''): string[] {
 /**
  * The Evaluation page's Hugging Face download: the folder `hqa export --format hf-dataset` writes
  * (the same writer, so the same files), built in a temporary folder and streamed as a zip whose
- * entries sit under `<name>/`, then removed. Its audit entry is written once the zip was sent whole.
+ * entries sit under `<name>/`, then removed. Its `hf_dataset.downloaded` (and audit entry) is emitted once the zip was sent whole.
  */
-export async function downloadHfDataset(db: Db, out: Writable, options: { name: string }, actorId: number): Promise<{ items: number; images: number }> {
+export async function downloadHfDataset(db: Db, events: DomainEventEmitter, out: Writable, options: { name: string }, actorId: number): Promise<{ items: number; images: number }> {
   const work = mkdtempSync(join(tmpdir(), 'hqa-hf-export-'));
   try {
     const dir = join(work, options.name);
@@ -36,7 +36,7 @@ export async function downloadHfDataset(db: Db, out: Writable, options: { name: 
     for (const file of filesUnder(dir)) zip.addFile(join(dir, file), `${options.name}/${file}`, { compress: !file.endsWith('.png') });
     zip.end();
     await pipeline(zip.outputStream, out, { end: false });
-    recordAudit(db, { actor_id: actorId, action: 'export.downloaded', target_type: 'export', target_id: 'hf-dataset', details: { format: 'hf-dataset', name: options.name, items, images } });
+    events.emit('hf_dataset.downloaded', { actor_id: actorId, name: options.name, items, images });
     return { items, images };
   } finally {
     rmSync(work, { recursive: true, force: true });

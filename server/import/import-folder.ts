@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { Db } from '../../db/database';
 import type { ImportReport } from '../../shared/api/import';
 import type { ImportFormat } from '../../shared/domain/benchmark-fields';
-import { recordAudit } from '../audit/audit-log';
+import type { DomainEventEmitter } from '../events/event-bus';
+import { auditedEvents } from '../events/subscribers';
 import { importChartBench } from './chartbench-files';
 import { charXivDataDir, charXivSplits, importCharXiv } from './charxiv-files';
 import { detectFormat } from './detect-format';
@@ -26,21 +27,31 @@ export interface FolderImportOptions {
  * `hqa import <dir>`: the folder in the format given, or the one detected. ChartQA goes to
  * importSplit as before; the others to their importers, with a default split named for the
  * benchmark (CharXiv: `charxiv-val`). Returns the format read with the report.
+ *
+ * An import commits chart by chart (a bad file skips only itself), so its `folder.imported` (and
+ * audit entry) cannot share one transaction with all it wrote: it is its own write once the import
+ * ends, with what it counted. `events`: by default a bus only the audit log listens to, for the
+ * CLI and the import thread, which have no sockets (the server tells them with `split.imported`).
  */
-export function importFolder(db: Db, dir: string, options: FolderImportOptions = {}): { format: ImportFormat; report: ImportReport } {
+export function importFolder(
+  db: Db,
+  dir: string,
+  options: FolderImportOptions = {},
+  events: DomainEventEmitter = auditedEvents(db),
+): { format: ImportFormat; report: ImportReport } {
   const result = importDetected(db, dir, options);
-  recordImport(db, result, options.actorId ?? null);
+  const { split, charts_imported, charts_updated, qas_imported, items_requeued } = result.report;
+  events.emit('folder.imported', {
+    actor_id: options.actorId ?? null,
+    split,
+    format: result.format,
+    charts_imported,
+    charts_updated,
+    qas_imported,
+    items_requeued,
+    errors: result.report.errors.length,
+  });
   return result;
-}
-
-/**
- * An import commits chart by chart (a bad file skips only itself), so its entry cannot share one
- * transaction with all it wrote: it is written once the import ends, with what it counted.
- */
-function recordImport(db: Db, { format, report }: { format: ImportFormat; report: ImportReport }, actorId: number | null): void {
-  const { split, charts_imported, charts_updated, qas_imported, items_requeued } = report;
-  const details = { format, charts_imported, charts_updated, qas_imported, items_requeued, errors: report.errors.length };
-  recordAudit(db, { actor_id: actorId, action: 'split.imported', target_type: 'split', target_id: split, details });
 }
 
 function importDetected(db: Db, dir: string, options: FolderImportOptions): { format: ImportFormat; report: ImportReport } {

@@ -8,7 +8,6 @@ import { biasFlags } from '../../shared/generation/bias-guards';
 import { classifyAnswer } from '../../shared/table/answers';
 import { runProgram } from '../../shared/table/program';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
 import { DomainError, notFound } from '../domain-error';
 import {
   editableItemFields,
@@ -100,10 +99,15 @@ export function postComment(ctx: AppContext, itemId: number, author: User, body:
     // A reviewer named in a comment other reviewers may not read yet is not told of it either.
     const mentioned = usersNamed(ctx.db, mentionedNames(body)).filter((user) => !staffOnly || roleAtLeast(user.role, 'curator'));
     for (const user of mentioned) insertCommentMention(ctx.db, id, user.id);
-    recordAudit(ctx.db, { actor_id: author.id, action: 'comment.posted', target_type: 'item', target_id: itemId, details: { comment_id: id, mentioned: mentioned.map((user) => user.username) } });
     const stored = getItemComment(ctx.db, id);
     if (!stored) throw new Error(`item_comments ${id}: not found after insert`);
-    ctx.events.emit('comment.posted', { comment: stored, staff_only: staffOnly, author_id: author.id, notify: mentioned.filter((user) => user.id !== author.id).map((user) => user.id) });
+    ctx.events.emit('comment.posted', {
+      comment: stored,
+      staff_only: staffOnly,
+      author_id: author.id,
+      mentioned: mentioned.map((user) => user.username),
+      notify: mentioned.filter((user) => user.id !== author.id).map((user) => user.id),
+    });
     return stored;
   });
 }
@@ -147,7 +151,6 @@ export function editItem(ctx: AppContext, itemId: number, editor: User, request:
       answer_edited: edited('answer'),
     });
     const editId = insertItemEdit(ctx.db, itemId, editor.id, request.reason, changes, current.status);
-    recordAudit(ctx.db, { actor_id: editor.id, action: 'item.edited', target_type: 'item', target_id: itemId, details: { edit_id: editId, fields: changes.map((change) => change.field), reason: request.reason } });
     reverifyItem(ctx.db, itemId);
     // The question's relation to the factual one is read from the question and assumption.
     if (edited('question') || edited('assumption')) reclassifyQuestion(ctx.db, itemId);
@@ -155,7 +158,7 @@ export function editItem(ctx: AppContext, itemId: number, editor: User, request:
     const item = getItemDetail(ctx.db, itemId);
     const edit = getItemEdit(ctx.db, editId);
     if (!item || !edit) throw new Error(`item ${itemId}: not found after its edit ${editId}`);
-    ctx.events.emit('item.edited', { item_id: itemId });
+    ctx.events.emit('item.edited', { item_id: itemId, editor_id: editor.id, edit_id: editId, fields: changes.map((change) => change.field), reason: request.reason });
     return { item, edit };
   });
 }

@@ -17,35 +17,35 @@ export class AssignmentCommands {
   ) {}
 
   renameQueue(queueId: number, name: string, curatorId: number): ReviewQueue {
-    return this.changing(() => renameQueue(this.db, queueId, name, curatorId), (queue) => ({ items: queue.items, always: true }));
+    return this.changing(() => renameQueue(this.db, this.events, queueId, name, curatorId), (queue) => ({ items: queue.items, always: true }));
   }
 
   /** How many items it unassigned. */
   deleteQueue(queueId: number, curatorId: number): number {
-    return this.changing(() => deleteQueue(this.db, queueId, curatorId), (items) => ({ items, always: true }));
+    return this.changing(() => deleteQueue(this.db, this.events, queueId, curatorId), (items) => ({ items, always: true }));
   }
 
   addMember(queueId: number, userId: number, curatorId: number): ReviewQueue {
-    return this.changing(() => addQueueMember(this.db, queueId, userId, curatorId), (queue) => ({ items: queue.items, always: false }));
+    return this.changing(() => addQueueMember(this.db, this.events, queueId, userId, curatorId), (queue) => ({ items: queue.items, always: false }));
   }
 
   removeMember(queueId: number, userId: number, curatorId: number): ReviewQueue {
-    return this.changing(() => removeQueueMember(this.db, queueId, userId, curatorId), (queue) => ({ items: queue.items, always: false }));
+    return this.changing(() => removeQueueMember(this.db, this.events, queueId, userId, curatorId), (queue) => ({ items: queue.items, always: false }));
   }
 
   /** How many items it assigned. */
   assign(target: BulkTarget, to: Assignee, curatorId: number): number {
-    return this.changing(() => assignItems(this.db, target, to, curatorId), (items) => ({ items, always: false }));
+    return this.changing(() => assignItems(this.db, this.events, target, to, curatorId), (items) => ({ items, always: false }));
   }
 
   /** How many items it unassigned. */
   unassign(target: BulkTarget, curatorId: number): number {
-    return this.changing(() => unassignItems(this.db, target, curatorId), (items) => ({ items, always: false }));
+    return this.changing(() => unassignItems(this.db, this.events, target, curatorId), (items) => ({ items, always: false }));
   }
 
   /** How many retired items it restored to review. */
   restore(target: BulkTarget, curatorId: number): number {
-    return this.changing(() => restoreItems(this.db, target, curatorId), (items) => ({ items, always: false }));
+    return this.changing(() => restoreItems(this.db, this.events, target, curatorId), (items) => ({ items, always: false }));
   }
 
   private changing<T>(write: () => T, moved: (result: T) => { items: number; always: boolean }): T {

@@ -17,7 +17,7 @@ export function mountAssignmentRoutes(api: ApiRouter, ctx: AppContext, review: R
   const db = ctx.db;
   const assignments = new AssignmentCommands(db, ctx.events);
   handle(api, assignmentApi.queues, 'curator', () => queuesAndReviewers(db));
-  handle(api, assignmentApi.createQueue, 'curator', ({ body, user }) => ({ queue: createQueue(db, body.name, user.id) }));
+  handle(api, assignmentApi.createQueue, 'curator', ({ body, user }) => ({ queue: createQueue(db, ctx.events, body.name, user.id) }));
   handle(api, assignmentApi.renameQueue, 'curator', ({ params, body, user }) => ({ queue: assignments.renameQueue(params.id, body.name, user.id) }));
   handle(api, assignmentApi.deleteQueue, 'curator', ({ params, user }) => ({ unassigned: assignments.deleteQueue(params.id, user.id) }));
   handle(api, assignmentApi.itemAssignment, 'curator', ({ params }) => ({ assignment: assignmentOfItem(db, params.id) }));
@@ -28,5 +28,5 @@ export function mountAssignmentRoutes(api: ApiRouter, ctx: AppContext, review: R
   handle(api, assignmentApi.retire, 'curator', ({ body, user }) => ({ retired: review.retire(body.target, body.reason, user.id) }));
   handle(api, assignmentApi.unretire, 'curator', ({ body, user }) => ({ restored: assignments.restore(body.target, user.id) }));
   // The ids and the marks in one transaction, like every bulk action on a filter.
-  handle(api, assignmentApi.gold, 'curator', ({ body, user }) => immediateTransaction(db, () => markGoldMany(db, resolveTarget(db, body.target, user.id), user.id)));
+  handle(api, assignmentApi.gold, 'curator', ({ body, user }) => immediateTransaction(db, () => markGoldMany(db, ctx.events, resolveTarget(db, body.target, user.id), user.id)));
 }

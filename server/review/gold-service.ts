@@ -4,8 +4,8 @@ import type { CalibrationResponse, GoldAgreement, GoldState, GoldVerdicts } from
 import type { ReviewTask, SubmittedReview, SubmitReviewResponse } from '../../shared/api/review';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { CRITERIA } from '../../shared/domain/review';
-import { recordAudit } from '../audit/audit-log';
 import { DomainError, notFound } from '../domain-error';
+import type { DomainEventEmitter } from '../events/event-bus';
 import { getSettings } from '../settings/settings-queries';
 import {
   acceptedReviewVerdicts,
@@ -62,13 +62,13 @@ export function markGold(db: Db, itemId: number, curatorId: number): GoldState {
  * one audit entry per item marked, all in one transaction. Items not accepted, or gold already,
  * are skipped and counted.
  */
-export function markGoldMany(db: Db, itemIds: readonly number[], curatorId: number): { marked: number; skipped: number } {
+export function markGoldMany(db: Db, events: DomainEventEmitter, itemIds: readonly number[], curatorId: number): { marked: number; skipped: number } {
   return immediateTransaction(db, () => {
     let marked = 0;
     for (const itemId of itemIds) {
       if (itemState(db, itemId)?.status !== 'accepted' || goldOf(db, itemId) !== null) continue;
       upsertGold(db, itemId, acceptedReviewVerdicts(db, itemId) ?? ALL_PASS, curatorId);
-      recordAudit(db, { actor_id: curatorId, action: 'item.gold_marked', target_type: 'item', target_id: itemId });
+      events.emit('item.gold_marked', { curator_id: curatorId, item_id: itemId });
       marked += 1;
     }
     return { marked, skipped: itemIds.length - marked };

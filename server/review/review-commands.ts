@@ -100,7 +100,7 @@ export class ReviewCommands {
   /** Retires the target's items (out of review); holders of their leases are told. How many were retired. */
   retire(target: BulkTarget, reason: string, curatorId: number): number {
     return immediateTransaction(this.db, () => {
-      const { retired, releasedLeases } = retireItems(this.db, target, reason, curatorId);
+      const { retired, releasedLeases } = retireItems(this.db, this.events, target, reason, curatorId);
       this.leasesEnded(releasedLeases);
       if (retired.length > 0) this.events.emit('assignment.changed', { items: retired.length });
       return retired.length;
@@ -113,7 +113,7 @@ export class ReviewCommands {
    * items (sealed as a submit's are), the feedback loop the settled ones — once it commits.
    */
   settleReviewsPerItem(change: { from: number; to: number; actorId: number | null }): ReviewsPerItemSettlement {
-    const settlement = settleForReviewsPerItem(this.db, change);
+    const settlement = settleForReviewsPerItem(this.db, this.events, change);
     this.leasesEnded(settlement.ended_leases);
     for (const item of settlement.decided) this.events.emit('item.decided', { item_id: item.item_id, status: item.status, sealed_from: item.sealed_from });
     return settlement;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
 import type { LeaseEndReason } from '../../shared/domain/review';
-import { recordAudit } from '../audit/audit-log';
+import type { DomainEventEmitter } from '../events/event-bus';
 import { endLeaseWithReason, itemsInReview, nowIso } from './review-queries';
 import { decide, sealedFrom } from './review-service';
 
@@ -24,7 +24,7 @@ export interface ReviewsPerItemSettlement {
  * Raising k changes nothing already decided (a decision stands: its reviewers may have been
  * told); items in review simply wait for more reviews. Idempotent: run again, it finds nothing.
  */
-export function settleForReviewsPerItem(db: Db, change: { from: number; to: number; actorId: number | null }): ReviewsPerItemSettlement {
+export function settleForReviewsPerItem(db: Db, events: DomainEventEmitter, change: { from: number; to: number; actorId: number | null }): ReviewsPerItemSettlement {
   const now = nowIso();
   const k = change.to;
   const decided: { item_id: number; status: ItemStatus; sealed_from: number[] }[] = [];
@@ -39,12 +39,14 @@ export function settleForReviewsPerItem(db: Db, change: { from: number; to: numb
       // Decided by whoever changed k: the answer history names them as the cause.
       const status = decide(db, item.id, now, change.actorId);
       decided.push({ item_id: item.id, status, sealed_from: sealedFrom(db, item.id) });
-      recordAudit(db, {
+      events.emit('item.decided_by_reviews_per_item', {
         actor_id: change.actorId,
-        action: 'item.decided',
-        target_type: 'item',
-        target_id: item.id,
-        details: { cause: 'reviews_per_item_changed', k_from: change.from, k_to: change.to, standing_reviews: item.standing, item_status: status, leases_ended: item.holders.length },
+        item_id: item.id,
+        k_from: change.from,
+        k_to: change.to,
+        standing_reviews: item.standing,
+        item_status: status,
+        leases_ended: item.holders.length,
       });
       continue;
     }

@@ -3,8 +3,9 @@ import { preparedOnce, type Db } from '../../db/database';
 import { immediateTransaction } from '../../db/transactions';
 import { statement } from '../../db/statements';
 import { SettingsSchema, type Settings } from '../../shared/settings';
-import { recordAudit } from '../audit/audit-log';
 import { deepFreeze } from '../deep-freeze';
+import type { DomainEventEmitter } from '../events/event-bus';
+import { auditedEvents } from '../events/subscribers';
 
 /** All SQL of settings: one row per key, the value as JSON. */
 
@@ -52,16 +53,17 @@ export function getSetting<K extends keyof Settings>(db: Db, key: K): Settings[K
   return getSettings(db)[key];
 }
 
-/** Stores `patch` with its audit entry (`actorId`: who; null for the CLI or a test). */
+/** Stores `patch` with its audit entry (`actorId`: who; null for the CLI or a test), said on a bus only the audit log listens to. */
 export function putSettings(db: Db, patch: Partial<Settings>, actorId: number | null = null): Settings {
-  return putSettingsWith(db, patch, actorId, () => undefined).settings;
+  return putSettingsWith(db, auditedEvents(db), patch, actorId, () => undefined).settings;
 }
 
 /**
  * putSettings, running `within` in the same transaction once the values are stored (getSettings
  * reads them there): what a change makes follow in other tables commits or rolls back with it.
+ * `settings.updated` is emitted on `events` in that transaction (its audit entry commits with it).
  */
-export function putSettingsWith<T>(db: Db, patch: Partial<Settings>, actorId: number | null, within: () => T): { settings: Settings; result: T } {
+export function putSettingsWith<T>(db: Db, events: DomainEventEmitter, patch: Partial<Settings>, actorId: number | null, within: () => T): { settings: Settings; result: T } {
   const upsert = statement(db, `INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`);
   // Inside another transaction this would be a savepoint, whose later rollback the cache could not see.
@@ -79,7 +81,7 @@ export function putSettingsWith<T>(db: Db, patch: Partial<Settings>, actorId: nu
         if (!checked?.success) throw new Error(`settings.${key}: ${checked ? (checked.error.issues[0]?.message ?? 'invalid') : 'no such setting'}`);
         upsert.run(key, JSON.stringify(value));
       }
-      recordAudit(db, { actor_id: actorId, action: 'settings.updated', target_type: 'settings', details: { changed: patch } });
+      events.emit('settings.updated', { actor_id: actorId, changed: patch });
       // The cached settings predate the write, and this connection's own writes leave data_version as it was.
       inForce.delete(db);
       return within();

@@ -16,7 +16,7 @@ export function settingsRoutes(ctx: AppContext, review: ReviewCommands): Router 
     // The schema fills defaults for keys left out; store only what the admin sent.
     const sent = new Set(Object.keys(req.body as object));
     const patch = Object.fromEntries(Object.entries(body).filter(([key]) => sent.has(key))) as Partial<Settings>;
-    return { settings: updateSettings(ctx.db, review, patch, user.id) };
+    return { settings: updateSettings(ctx.db, ctx.events, review, patch, user.id) };
   });
   return api.router;
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database';
 import { immediateTransaction } from '../../db/transactions';
 import type { SplitDeleted, SplitSummary, SplitUpdate } from '../../shared/api/splits';
-import { recordAudit } from '../audit/audit-log';
 import { DomainError, notFound } from '../domain-error';
 import type { DomainEventEmitter } from '../events/event-bus';
 import { deleteSplitRows, getSplit, setSplitArchived, setSplitLabel, splitDependents, type SplitDependents } from './split-queries';
@@ -15,7 +14,7 @@ export class SplitInUseError extends DomainError {
 
 /**
  * Renames (a display label only: charts.split, exports and runs keep the name) and/or archives a
- * split, in one transaction with an audit entry for each change that changed something (a label
+ * split, in one transaction with an event (and its audit entry) for each change that changed something (a label
  * set to what it was, or archiving an archived split, records nothing).
  */
 export function updateSplit(db: Db, events: DomainEventEmitter, name: string, update: SplitUpdate, userId: number): SplitSummary {
@@ -25,12 +24,12 @@ export function updateSplit(db: Db, events: DomainEventEmitter, name: string, up
     if (update.label !== undefined) {
       const label = update.label === null || update.label === '' ? null : update.label;
       setSplitLabel(db, name, label);
-      if (label !== before.label) recordAudit(db, { actor_id: userId, action: 'split.relabelled', target_type: 'split', target_id: name, details: { from: before.label, to: label } });
+      if (label !== before.label) events.emit('split.relabelled', { actor_id: userId, name, from: before.label, to: label });
     }
     if (update.archived !== undefined) {
       setSplitArchived(db, name, update.archived, userId);
       if (update.archived !== (before.archived_at !== null)) {
-        recordAudit(db, { actor_id: userId, action: update.archived ? 'split.archived' : 'split.unarchived', target_type: 'split', target_id: name });
+        events.emit(update.archived ? 'split.archived' : 'split.unarchived', { actor_id: userId, name });
       }
     }
     const updated = getSplit(db, name);
@@ -65,8 +64,7 @@ export function deleteSplit(db: Db, events: DomainEventEmitter, name: string, us
       throw new SplitInUseError(`split "${name}" cannot be deleted: work was made from it (${dependentsText(dependents)}). Archive it instead: that keeps everything.`);
     }
     const deleted = deleteSplitRows(db, name);
-    recordAudit(db, { actor_id: userId, action: 'split.deleted', target_type: 'split', target_id: name, details: deleted });
-    events.emit('split.deleted', { name });
+    events.emit('split.deleted', { name, actor_id: userId, deleted });
     return { name, ...deleted };
   });
 }

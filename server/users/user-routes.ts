@@ -10,7 +10,7 @@ export function userRoutes(ctx: AppContext): Router {
 
   handle(api, usersApi.list, 'admin', () => ({ users: listAdminUsers(ctx.db) }));
   handle(api, usersApi.create, 'admin', async ({ body, user: admin }) => {
-    const { user, generatedPassword } = await createUser(ctx.db, body.username, body.role, body.password, admin.id);
+    const { user, generatedPassword } = await createUser(ctx.db, body.username, body.role, body.password, admin.id, ctx.events);
     return generatedPassword ? { user, generated_password: generatedPassword } : { user };
   });
   handle(api, usersApi.update, 'admin', ({ params: { id }, body, user }) => ({ user: changeRole(ctx, id, body.role, user.id) }));

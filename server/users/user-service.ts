@@ -7,8 +7,9 @@ import type { AppContext } from '../app-context';
 import { generatePassword, hashPassword } from '../auth/passwords';
 import { countLiveSessionsByUser } from '../auth/session-queries';
 import { endUserSessions, sessionClock } from '../auth/sessions';
-import { recordAudit } from '../audit/audit-log';
 import { DomainError, notFound } from '../domain-error';
+import type { DomainEventEmitter } from '../events/event-bus';
+import { auditedEvents } from '../events/subscribers';
 import {
   countAdmins,
   countPersonalAssignments,
@@ -29,15 +30,26 @@ import {
  */
 export type AccountContext = Pick<AppContext, 'db' | 'events'>;
 
-/** Creates a user; without a password one is generated and returned once. `actorId`: who, for the audit log (null: the CLI or first start). */
-export async function createUser(db: Db, username: string, role: Role, password?: string, actorId: number | null = null): Promise<{ user: User; generatedPassword?: string }> {
+/**
+ * Creates a user; without a password one is generated and returned once. `actorId`: who, for the
+ * audit log (null: the CLI or first start). `events`: where it says so; by default a bus only the
+ * audit log listens to, for callers with no sockets (the CLI, first start, tests and benches).
+ */
+export async function createUser(
+  db: Db,
+  username: string,
+  role: Role,
+  password?: string,
+  actorId: number | null = null,
+  events: DomainEventEmitter = auditedEvents(db),
+): Promise<{ user: User; generatedPassword?: string }> {
   const generatedPassword = password ? undefined : generatePassword();
   const hash = await hashPassword(password ?? generatedPassword ?? '');
-  const user = db.transaction(() => {
+  const user = immediateTransaction(db, () => {
     const created = insertUser(db, username, role, hash);
-    if (created) recordAudit(db, { actor_id: actorId, action: 'user.created', target_type: 'user', target_id: created.id, details: { username, role } });
+    if (created) events.emit('user.created', { actor_id: actorId, user_id: created.id, username, role });
     return created;
-  })();
+  });
   if (!user) throw new DomainError('conflict', `a user named "${username}" already exists`, 'username');
   return generatedPassword ? { user, generatedPassword } : { user };
 }
@@ -87,7 +99,7 @@ export function changeRole(ctx: AccountContext, id: number, role: Role, actorId:
     if (account.disabled_at !== null) throw new DomainError('conflict', `"${account.username}" is disabled: enable the account before changing its role`, 'role');
     if (role !== 'admin') refuseLastAdmin(db, account, 'take the admin role from', 'role');
     updateUserRole(db, id, role);
-    recordAudit(db, { actor_id: actorId, action: 'user.role_changed', target_type: 'user', target_id: id, details: { from: account.role, to: role } });
+    ctx.events.emit('user.role_changed', { actor_id: actorId, user_id: id, from: account.role, to: role });
     ctx.events.emit('user.access_changed', { user_id: id });
   });
   return adminUser(db, id);
@@ -115,7 +127,7 @@ export function disableUser(
     setUserDisabled(db, id, now.toISOString());
     const revoked = endUserSessions(db, id, now);
     const freed = deletePersonalAssignments(db, id);
-    recordAudit(db, { actor_id: actorId, action: 'user.disabled', target_type: 'user', target_id: id, details: { revoked_sessions: revoked, items_unassigned: freed } });
+    ctx.events.emit('user.disabled', { actor_id: actorId, user_id: id, revoked_sessions: revoked, items_unassigned: freed });
     ctx.events.emit('user.access_changed', { user_id: id });
     if (freed > 0) ctx.events.emit('assignment.changed', { items: freed });
     return { ended: revoked, unassigned: freed };
@@ -128,7 +140,7 @@ export function enableUser(ctx: AccountContext, id: number, actorId: number | nu
   immediateTransaction(ctx.db, () => {
     accountOrThrow(ctx.db, id);
     setUserDisabled(ctx.db, id, null);
-    recordAudit(ctx.db, { actor_id: actorId, action: 'user.enabled', target_type: 'user', target_id: id });
+    ctx.events.emit('user.enabled', { actor_id: actorId, user_id: id });
   });
   return adminUser(ctx.db, id);
 }
@@ -139,7 +151,7 @@ export function revokeSessions(ctx: AccountContext, id: number, actorId: number 
   const revokedSessions = immediateTransaction(db, () => {
     accountOrThrow(db, id);
     const ended = endUserSessions(db, id);
-    recordAudit(db, { actor_id: actorId, action: 'user.sessions_revoked', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    ctx.events.emit('user.sessions_revoked', { actor_id: actorId, user_id: id, revoked_sessions: ended });
     ctx.events.emit('user.access_changed', { user_id: id });
     return ended;
   });
@@ -164,8 +176,7 @@ export async function resetPassword(
     accountOrThrow(db, id);
     setPasswordHash(db, id, hash);
     const ended = endUserSessions(db, id);
-    // Who reset it and when; never the password or its hash.
-    recordAudit(db, { actor_id: actorId, action: 'user.password_reset', target_type: 'user', target_id: id, details: { revoked_sessions: ended } });
+    ctx.events.emit('user.password_reset', { actor_id: actorId, user_id: id, revoked_sessions: ended });
     ctx.events.emit('user.access_changed', { user_id: id });
     return ended;
   });

@@ -39,7 +39,7 @@ describe('a Hugging Face download abandoned mid-way', () => {
         callback(chunks === 1 ? null : new Error('the client went away'));
       },
     });
-    await expect(downloadHfDataset(db, abandoned, { name: 'abandoned' }, 1)).rejects.toThrow(/client went away/);
+    await expect(downloadHfDataset(db, server.server.ctx.events, abandoned, { name: 'abandoned' }, 1)).rejects.toThrow(/client went away/);
     // Whatever the zip still tried to read fails quietly (an uncaught error would fail this file).
     await delay(300);
     expect(workFolders().filter((name) => !before.has(name))).toEqual([]);
