@@ -80,7 +80,7 @@ export const RAW_ACCESS_BUDGETS: Readonly<Record<string, RawAccess>> = {
   'test/integration/cli-user.test.ts': { apiPaths: 0, prepares: 2 },
   'test/integration/corrected-answers.test.ts': { apiPaths: 0, prepares: 3 },
   'test/integration/drawn-charts.test.ts': { apiPaths: 0, prepares: 6 },
-  'test/integration/eval-conditions.test.ts': { apiPaths: 7, prepares: 4 },
+  'test/integration/eval-conditions.test.ts': { apiPaths: 7, prepares: 8 },
   'test/integration/eval-llm-calls.test.ts': { apiPaths: 0, prepares: 2 },
   'test/integration/eval-runs.test.ts': { apiPaths: 0, prepares: 8 },
   'test/integration/eval-storage-full.test.ts': { apiPaths: 0, prepares: 7 },
