@@ -16,7 +16,6 @@ import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { JobRegistry } from './jobs/job-registry';
 import { keepReserve } from '../db/storage-reserve';
-import { closeRenderPool } from './charts/render-pool';
 import { closeThreadPools } from './jobs/thread-pool';
 import { EvalExecutor } from './eval/eval-executor';
 import { classifyLegacyItems } from './items/item-validity';
@@ -186,7 +185,7 @@ async function prepare(
       await jobs.shutdown();
       realtime.io.close();
       await httpClosed;
-      await Promise.all([closeRenderPool(), closeThreadPools(), checkpointer?.stop(), teamFigures.close()]);
+      await Promise.all([closeThreadPools(), checkpointer?.stop(), teamFigures.close()]);
       db.close();
     })();
     return closing;

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { tableFromCells } from '../../shared/table/model';
 import { renderChartPng } from './render-chart';
-import { closeRenderPool, renderChartPngOffThread } from './render-pool';
+import { renderChartPngOffThread } from './render-pool';
+import { closeThreadPools } from '../jobs/thread-pool';
 
 const TABLE = tableFromCells(
   ['Country', '2019', '2020'],
@@ -12,7 +13,7 @@ const TABLE = tableFromCells(
   ],
 );
 
-afterAll(() => closeRenderPool());
+afterAll(() => closeThreadPools());
 
 describe('the render thread pool', () => {
   it('draws the very PNG the in-process renderer draws, off the event loop, for every caller at once', async () => {

@@ -15,6 +15,8 @@ export interface ThreadPoolOptions<I, O> {
   threadsVariable: string;
   /** The same work on the calling thread, for 0 threads: `task` names the worker's export (undefined: its default). */
   inProcess: (input: I, task: string | undefined) => O | Promise<O>;
+  /** Tasks a thread holds at once (default 1): more where a task waits on libuv's pool part of its time. */
+  tasksPerThread?: number;
 }
 
 export interface ThreadPool<I, O> {
@@ -41,7 +43,7 @@ export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I
     async run(input, task) {
       const count = threads();
       if (count === 0) return options.inProcess(input, task);
-      piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS });
+      piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS, concurrentTasksPerWorker: options.tasksPerThread ?? 1 });
       return piscina.run(input, task === undefined ? {} : { name: task });
     },
     async close() {

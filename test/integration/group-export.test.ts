@@ -11,7 +11,7 @@ import { tableFromCells } from '../../shared/table/model';
 import { writeExport } from '../../server/export/export-writer';
 import { writeHfDataset } from '../../server/export/hf-dataset-writer';
 import { JSON_SCHEMA_PATH } from '../../server/export/write-json-schema';
-import { closeRenderPool } from '../../server/charts/render-pool';
+import { closeThreadPools } from '../../server/jobs/thread-pool';
 import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
 import { runCli } from '../support/cli';
 
@@ -44,7 +44,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   db.close();
-  await closeRenderPool();
+  await closeThreadPools();
   rmSync(dir, { recursive: true, force: true });
 });
 
