@@ -19,17 +19,12 @@ export function sumOf(values: readonly (number | null | undefined)[]): number {
 }
 
 
-/** Whether any cell of the series is written as a percentage. */
-export function percentSeries(table: DataTable, s: number): boolean {
-  return isPercentSeries(table, s);
-}
-
 /** Headers that say a column holds shares even when its cells carry no `%`. */
 const SHARE_WORDS = /\b(share|shares|percent|percentage|proportion|%)\b/i;
 
 /** Whether any cell of the table is written as a percentage, or a header says shares. */
 function sharesEvident(table: DataTable): boolean {
-  return table.series.some((name, s) => percentSeries(table, s) || SHARE_WORDS.test(name)) || SHARE_WORDS.test(table.label_header);
+  return table.series.some((name, s) => isPercentSeries(table, s) || SHARE_WORDS.test(name)) || SHARE_WORDS.test(table.label_header);
 }
 
 /** Rows with at least one number. */
@@ -81,7 +76,7 @@ export function seriesIsWhole(table: DataTable, chartType: ChartType, s: number,
   const total = sumOf(table.rows.map((row) => row.values[s]));
   if (!nearHundred(total)) return false;
   if (chartType === 'pie') return true;
-  return !timeAxis && (percentSeries(table, s) || SHARE_WORDS.test(table.series[s] ?? '')) && table.rows.every((row) => (row.values[s] ?? 0) >= 0);
+  return !timeAxis && (isPercentSeries(table, s) || SHARE_WORDS.test(table.series[s] ?? '')) && table.rows.every((row) => (row.values[s] ?? 0) >= 0);
 }
 
 /** Words that name a whole: a total, a NET, all of a population. */
