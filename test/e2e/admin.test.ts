@@ -14,7 +14,8 @@ const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
   // No session sweep: a browser signed out here was signed out by the action itself, at once.
-  server = await startTestServer({ config: { sessionSweepMs: 3_600_000 } });
+  // No demo split: users and settings are all these tests touch.
+  server = await startTestServer({ demo: false, config: { sessionSweepMs: 3_600_000 } });
   await server.createUser(ADMIN.username, 'admin', ADMIN.password);
 });
 
@@ -25,6 +26,8 @@ afterAll(async () => {
 afterEach(() => browsers.closeAll());
 
 const signIn = (username: string, password: string) => browsers.signIn(server.url, { username, password });
+/** The admin signed in to a browser of their own, on the Admin page. */
+const adminPage = async () => new AdminPage(await browsers.signIn(server.url, ADMIN, null), server.url).goto();
 
 describe('admin in the browser', () => {
   it('an admin adds a user with a generated password, who can then log in', async () => {
@@ -39,14 +42,16 @@ describe('admin in the browser', () => {
     await admin.userRow('newton').waitFor();
     expect(await admin.roleSelect('newton').inputValue()).toBe('reviewer');
 
-    const newcomer = await signIn('newton', password ?? '');
+    // Through the login form: that they can log in is the point here.
+    const newcomer = await browsers.open();
+    await new LoginPage(newcomer, server.url).goto().then((login) => login.login('newton', password ?? ''));
     expect(await new AppFrame(newcomer).currentUser.textContent()).toContain('newton');
     expect(await new AppFrame(newcomer).navLabels()).not.toContain('Admin');
   });
 
   it('an admin adds a user with a chosen password and changes their role', async () => {
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    const admin = await new AdminPage(page, server.url).goto();
+    const admin = await adminPage();
+    const { page } = admin;
 
     expect(await admin.addUser('carla', 'reviewer', 'carla-pass-123')).toBeUndefined();
     expect(await admin.generatedPassword.count()).toBe(0);
@@ -59,8 +64,7 @@ describe('admin in the browser', () => {
   });
 
   it('shows the server’s reason when a username is taken', async () => {
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    await new AdminPage(page, server.url).goto();
+    const { page } = await adminPage();
     const form = page.locator('form.add-user');
     await form.getByLabel('Username').fill(ADMIN.username);
     await form.getByRole('button', { name: 'Add user' }).click();
@@ -73,12 +77,13 @@ describe('admin in the browser', () => {
   it('an admin disables a user, whose open browser is signed out at once and who cannot log in; enabled, they log in again', async () => {
     await server.createUser('dana', 'reviewer', 'dana-pass-123');
     const dana = await signIn('dana', 'dana-pass-123');
-    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const admin = await adminPage();
     await admin.userSessions('dana').getByText('1').waitFor();
 
     await admin.accountAction('dana', 'Disable');
     await admin.userActions('dana').getByText('Disabled; ended 1 session.').waitFor();
-    expect(await admin.userStatus('dana').textContent()).toMatch(/^Disabled /);
+    // The users list is refetched after the answer that shows the message: its status follows.
+    await expect.poll(() => admin.userStatus('dana').textContent()).toMatch(/^Disabled /);
     expect(await admin.roleSelect('dana').isDisabled()).toBe(true);
     // No request of dana's was needed: the closed socket sent their browser to the login page.
     await new LoginPage(dana, server.url).submit.waitFor();
@@ -95,8 +100,8 @@ describe('admin in the browser', () => {
   it('an admin resets a password: the new one is shown once, the old one stops working', async () => {
     await server.createUser('emma', 'curator', 'emma-pass-123');
     const emma = await signIn('emma', 'emma-pass-123');
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    const admin = await new AdminPage(page, server.url).goto();
+    const admin = await adminPage();
+    const { page } = admin;
 
     const password = await admin.resetPassword('emma');
     expect(password.length).toBeGreaterThanOrEqual(16);
@@ -117,7 +122,7 @@ describe('admin in the browser', () => {
     await server.createUser('finn', 'reviewer', 'finn-pass-123');
     const finn = await signIn('finn', 'finn-pass-123');
     const finnElsewhere = await signIn('finn', 'finn-pass-123');
-    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const admin = await adminPage();
     await admin.userSessions('finn').getByText('2').waitFor();
 
     await admin.accountAction('finn', 'Revoke sessions');
@@ -130,15 +135,15 @@ describe('admin in the browser', () => {
   });
 
   it('an admin cannot disable themselves nor reset their own password here', async () => {
-    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const admin = await adminPage();
     const own = admin.userActions(ADMIN.username);
     expect(await own.getByRole('button', { name: 'Disable', exact: true }).isDisabled()).toBe(true);
     expect(await own.getByRole('button', { name: 'Reset password', exact: true }).isDisabled()).toBe(true);
   });
 
   it('an admin changes the generation model and ROUGE threshold, and a bad threshold is refused on its field', async () => {
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    const admin = await new AdminPage(page, server.url).goto();
+    const admin = await adminPage();
+    const { page } = admin;
     const model = admin.setting('Generation model');
     const threshold = admin.setting('ROUGE-L duplicate threshold');
     await model.waitFor();
@@ -161,7 +166,7 @@ describe('admin in the browser', () => {
   });
 
   it('an admin sets the judge model (gpt-4o, as CharXiv graded, until changed), which the judge role then asks; an empty one is refused', async () => {
-    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const admin = await adminPage();
     const judge = admin.setting('Judge model');
     await judge.waitFor();
     expect(await judge.inputValue()).toBe('gpt-4o');
@@ -177,7 +182,7 @@ describe('admin in the browser', () => {
   });
 
   it('an admin sets the session idle timeout, which refuses less than 5 minutes', async () => {
-    const admin = await new AdminPage(await signIn(ADMIN.username, ADMIN.password), server.url).goto();
+    const admin = await adminPage();
     const idle = admin.setting('Session idle timeout (minutes)');
     await idle.waitFor();
     expect(await idle.inputValue()).toBe('720');
@@ -193,8 +198,8 @@ describe('admin in the browser', () => {
   });
 
   it('an admin keeps a share of unchanged-answer items as controls; the field says what it does and refuses a share above 1', async () => {
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    const admin = await new AdminPage(page, server.url).goto();
+    const admin = await adminPage();
+    const { page } = admin;
     const share = admin.setting('Unchanged-answer control share');
     await share.waitFor();
     expect(await share.inputValue()).toBe('0');
@@ -213,8 +218,8 @@ describe('admin in the browser', () => {
   });
 
   it('an admin sets how large a change is plausible and keeps items the checks call errors, by keyboard', async () => {
-    const page = await signIn(ADMIN.username, ADMIN.password);
-    const admin = await new AdminPage(page, server.url).goto();
+    const admin = await adminPage();
+    const { page } = admin;
     const change = admin.setting('Largest plausible change');
     await change.waitFor();
     expect(await change.inputValue()).toBe('0.5');

@@ -6,6 +6,7 @@ import { AppFrame } from './pages/app-frame';
 import { ChartPage } from './pages/chart-page';
 import { ChartsPage } from './pages/charts-page';
 import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'remy', password: 'reviewer-pass-1' };
@@ -28,18 +29,18 @@ afterEach(async () => {
   session = undefined;
 });
 
-async function signIn(user: { username: string; password: string }) {
+/** `user` signed in to a browser of their own, on `path` (the charts list unless given). */
+async function signIn(user: { username: string; password: string }, path = '/charts') {
   session = await openBrowser();
-  const login = await new LoginPage(session.page, server.url).goto();
-  await login.login(user.username, user.password);
+  await signInSession(session, server.url, user, path);
   return session.page;
 }
 
 describe('charts in the browser', () => {
   it('a curator logs in, browses to a demo chart from the list and sees its image, data table and questions', async () => {
     const page = await signIn(CURATOR);
-    // The charts list, filled by the demo split imported on first start (curators land on the overview).
-    const charts = await new ChartsPage(page, server.url).goto();
+    // The charts list, filled by the demo split imported on first start.
+    const charts = new ChartsPage(page, server.url);
     await charts.waitForRows();
     expect(await charts.rows.count()).toBeGreaterThan(0);
 
@@ -80,8 +81,9 @@ describe('charts in the browser', () => {
 
   it('a curator changes a chart type and sees the new type decided by "curator", also after a reload', async () => {
     const page = await signIn(CURATOR);
-    await new ChartsPage(page, server.url).goto();
-    await new ChartsPage(page, server.url).openRow(1);
+    const charts = new ChartsPage(page, server.url);
+    await charts.waitForRows();
+    await charts.openRow(1);
     const chart = new ChartPage(page);
     await chart.waitForLoad();
 
@@ -100,7 +102,9 @@ describe('charts in the browser', () => {
 
   it('a reviewer sees the type read-only, and the server refuses a change with 403', async () => {
     const page = await signIn(REVIEWER);
-    await new ChartsPage(page, server.url).goto().then((charts) => charts.openRow(0));
+    const charts = new ChartsPage(page, server.url);
+    await charts.waitForRows();
+    await charts.openRow(0);
     const chart = new ChartPage(page);
     await chart.waitForLoad();
 
@@ -123,12 +127,12 @@ describe('charts in the browser', () => {
   it('a type change reaches another signed-in browser live, through the socket', async () => {
     const curatorPage = await signIn(CURATOR);
     const curatorSession = session;
-    const reviewerPage = await signIn(REVIEWER);
-    const reviewerSession = session;
     try {
-      await new ChartsPage(curatorPage, server.url).goto().then((charts) => charts.openRow(2));
+      const charts = new ChartsPage(curatorPage, server.url);
+      await charts.waitForRows();
+      await charts.openRow(2);
       const path = new URL(curatorPage.url()).pathname;
-      await reviewerPage.goto(`${server.url}${path}`);
+      const reviewerPage = await signIn(REVIEWER, path);
       const watcher = new ChartPage(reviewerPage);
       await watcher.waitForLoad();
 
@@ -141,14 +145,16 @@ describe('charts in the browser', () => {
       expect(await watcher.typeSource.textContent()).toBe('curator');
     } finally {
       await curatorSession?.close();
-      await reviewerSession?.close();
+      // The reviewer's, when their browser opened.
+      if (session !== curatorSession) await session?.close();
       session = undefined;
     }
   });
 
   it('navigates the list with the keyboard: / searches, j moves, Enter opens', async () => {
     const page = await signIn(CURATOR);
-    const charts = await new ChartsPage(page, server.url).goto();
+    const charts = new ChartsPage(page, server.url);
+    await charts.waitForRows();
     const [, second] = await charts.imgnames();
     expect(second).toBeDefined();
 
@@ -167,7 +173,8 @@ describe('charts in the browser', () => {
 
   it('keeps search and page in the URL and filters by chart type', async () => {
     const page = await signIn(CURATOR);
-    const charts = await new ChartsPage(page, server.url).goto();
+    const charts = new ChartsPage(page, server.url);
+    await charts.waitForRows();
     await charts.filterByType(CHART_TYPE_LABELS.pie);
     await expect
       .poll(async () => (await charts.rows.locator('td:nth-child(4)').allTextContents()).every((t) => t.startsWith('Pie')))
@@ -186,7 +193,8 @@ describe('charts in the browser', () => {
 
   it('pages through the list with the pager, keeping the page in the URL', async () => {
     const page = await signIn(CURATOR);
-    const charts = await new ChartsPage(page, server.url).goto();
+    const charts = new ChartsPage(page, server.url);
+    await charts.waitForRows();
     const firstPage = await charts.imgnames();
     expect(await charts.pagerRange.textContent()).toMatch(/^1–25 of \d+$/);
 

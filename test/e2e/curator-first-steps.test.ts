@@ -25,6 +25,11 @@ import { screenshot, SignedInBrowsers } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const RUN_DONE_TIMEOUT_MS = 60_000;
+/**
+ * Questions of the sample the run takes: of 30 the rules made 7 items and declined 23, enough of
+ * both (the export accepts 3 items). 60 made 18 items and cost the test seconds more.
+ */
+const RUN_QUESTIONS = 30;
 
 let server: TestServer;
 let api: TestClient;
@@ -47,8 +52,7 @@ const db = () => server.server.ctx.db;
 
 describe('a curator’s first steps, on an empty workbench', () => {
   it('the first overview says to import a split, with the loop’s four steps, and links to the Splits page', async () => {
-    const page = await browsers.signIn(server.url, CURATOR);
-    await page.goto(`${server.url}/overview`);
+    const page = await browsers.signIn(server.url, CURATOR, '/overview');
     const overview = new OverviewPage(page);
     await overview.nextSteps.waitFor();
     expect(await overview.nextSteps.getAttribute('data-next')).toBe('import');
@@ -91,19 +95,18 @@ describe('a curator’s first steps, on an empty workbench', () => {
   });
 
   it('the run form answers a bad number in words naming the field; a run’s expected refusals are "no item possible", not errors', async () => {
-    const page = await browsers.signIn(server.url, CURATOR);
-    await page.goto(`${server.url}/overview`);
+    const page = await browsers.signIn(server.url, CURATOR, '/overview');
     const overview = new OverviewPage(page);
     await expect.poll(() => overview.nextSteps.getAttribute('data-next')).toBe('run');
 
     const runs = await new RunsPage(page, server.url).goto();
     await runs.form.getByLabel(/^Budget, cost in \$/).fill('-1');
-    await runs.startRun({ engine: 'offline', stage: 'items', items: 60 });
+    await runs.startRun({ engine: 'offline', stage: 'items', items: RUN_QUESTIONS });
     await runs.form.getByText('Budget, cost in $ must be more than 0').waitFor();
     expect(await runs.form.textContent()).not.toMatch(/Too small|expected number/);
 
     await runs.form.getByLabel(/^Budget, cost in \$/).fill('');
-    await runs.startRun({ engine: 'offline', stage: 'items', items: 60 });
+    await runs.startRun({ engine: 'offline', stage: 'items', items: RUN_QUESTIONS });
     await page.waitForURL(/\/runs\/\d+$/);
     const run = new RunPage(page);
     await expect.poll(() => run.statusText(), { timeout: RUN_DONE_TIMEOUT_MS, interval: 200 }).toBe('done');
@@ -120,7 +123,7 @@ describe('a curator’s first steps, on an empty workbench', () => {
   });
 
   it('refuses an empty export on the page with the CLI’s reason, then downloads the Hugging Face dataset as a zip', async () => {
-    const page = await browsers.signIn(server.url, CURATOR);
+    const page = await browsers.signIn(server.url, CURATOR, null);
     const evaluation = await new EvaluationPage(page, server.url).goto();
     await evaluation.exportRefusal.waitFor();
     const items = (db().prepare('SELECT COUNT(*) AS n FROM hqa_items').get() as { n: number }).n;
@@ -150,8 +153,7 @@ describe('a curator’s first steps, on an empty workbench', () => {
   });
 
   it('the overview follows the loop: with items accepted, the steps give way to the figures', async () => {
-    const page = await browsers.signIn(server.url, CURATOR);
-    await page.goto(`${server.url}/overview`);
+    const page = await browsers.signIn(server.url, CURATOR, '/overview');
     const overview = new OverviewPage(page);
     await overview.heading.waitFor();
     await page.getByTestId('overview-queue').waitFor();

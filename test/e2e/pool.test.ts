@@ -21,7 +21,8 @@ let api: TestClient;
 const browsers = new SignedInBrowsers();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No demo split: the pool's seeds are loaded on any first start, and no test here needs a chart.
+  server = await startTestServer({ demo: false });
   await server.createUser(CURATOR.username, 'curator', CURATOR.password);
   await server.createUser(REVIEWER.username, 'reviewer', REVIEWER.password);
   api = new TestClient(server.url);
@@ -35,7 +36,7 @@ afterAll(async () => {
 afterEach(() => browsers.closeAll());
 
 async function openPool(user: Credentials, query = ''): Promise<PoolPage> {
-  return new PoolPage(await browsers.signIn(server.url, user), server.url).goto(query);
+  return new PoolPage(await browsers.signIn(server.url, user, null), server.url).goto(query);
 }
 
 async function proposalIdWithText(text: string): Promise<number> {

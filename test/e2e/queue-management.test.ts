@@ -44,12 +44,11 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     for (const item of queued) buildAssignment(db(), { itemId: item, queueId, assignedBy: userId('cora') });
 
     // A second curator tab on the Item page of one of the queue's items.
-    const watcher = await browsers.signIn(server.url, CURATOR);
-    await watcher.goto(`${server.url}/items/${queued[0]}`);
+    const watcher = await browsers.signIn(server.url, CURATOR, `/items/${queued[0]}`);
     const watched = watcher.getByTestId('item-assignment-text');
     await expect.poll(() => watched.textContent()).toContain('Assigned to queue night shift by cora');
 
-    const curator = await browsers.signIn(server.url, CURATOR);
+    const curator = await browsers.signIn(server.url, CURATOR, null);
     await new ItemsListPage(curator, server.url).goto();
     await curator.getByRole('button', { name: 'Review queues…' }).press('Enter');
     const row = curator.locator('[data-testid="review-queue"][data-queue-name="night shift"]');
@@ -87,8 +86,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
 
   it('assigns and unassigns an item from its Item page with the keyboard; a reviewer sees no assignment', async () => {
     const item = itemIds()[2]!;
-    const curator = await browsers.signIn(server.url, CURATOR);
-    await curator.goto(`${server.url}/items/${item}`);
+    const curator = await browsers.signIn(server.url, CURATOR, `/items/${item}`);
     const panel = curator.getByTestId('item-assignment');
     await expect.poll(() => panel.getByTestId('item-assignment-text').textContent()).toContain('Not assigned');
     const picker = panel.getByLabel('Assign this item to');
@@ -102,8 +100,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     expect(db().prepare('SELECT reviewer_id, assigned_by FROM item_assignments WHERE item_id = ?').get(item)).toEqual({ reviewer_id: userId('ann'), assigned_by: userId('cora') });
 
     // Blind review: the assignee's own Item page shows nothing of it.
-    const reviewer = await browsers.signIn(server.url, { username: 'ann', password: 'ann-password' });
-    await reviewer.goto(`${server.url}/items/${item}`);
+    const reviewer = await browsers.signIn(server.url, { username: 'ann', password: 'ann-password' }, `/items/${item}`);
     await reviewer.getByTestId('item-question').waitFor();
     expect(await reviewer.getByTestId('item-assignment').count()).toBe(0);
     expect(await reviewer.getByText('Assigned to').count()).toBe(0);
@@ -120,7 +117,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     const inSecond = (db().prepare('SELECT id FROM hqa_items WHERE chart_id = ? ORDER BY id').all(newest.chart_id) as { id: number }[]).map((r) => r.id);
     expect(inSecond.length).toBeLessThan(6);
 
-    const curator = await browsers.signIn(server.url, CURATOR);
+    const curator = await browsers.signIn(server.url, CURATOR, null);
     const items = await new ItemsListPage(curator, server.url).goto();
     const split = curator.getByRole('combobox', { name: 'Split' });
     await expect.poll(() => split.locator('option', { hasText: `second (${inSecond.length})` }).count()).toBe(1);
@@ -142,7 +139,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
     const ann = userId('ann');
     const mine = itemIds().slice(0, 3);
     for (const item of mine) buildAssignment(db(), { itemId: item, reviewerId: ann, assignedBy: userId('cora') });
-    const adminBrowser = await browsers.signIn(server.url, { username: 'ada', password: 'admin-pass-12' });
+    const adminBrowser = await browsers.signIn(server.url, { username: 'ada', password: 'admin-pass-12' }, null);
     const admin = await new AdminPage(adminBrowser, server.url).goto();
     await admin.userActions('ann').getByRole('button', { name: 'Disable', exact: true }).press('Enter');
     const confirmGroup = admin.userRow('ann').getByRole('group', { name: 'Confirm for ann' });

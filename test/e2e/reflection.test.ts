@@ -56,7 +56,8 @@ afterAll(async () => {
 
 afterEach(() => browsers.closeAll());
 
-const signIn = (user: Credentials) => browsers.signIn(server.url, user);
+/** `user` signed in to a browser of their own, on no page yet: every test opens one next. */
+const signIn = (user: Credentials) => browsers.signIn(server.url, user, null);
 
 function itemRow(itemId: number): { status: string; proposal_id: number; chart_type: string } {
   return server.server.ctx.db

@@ -10,8 +10,8 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AdjudicationPage } from './pages/adjudication-page';
 import { ItemsListPage } from './pages/items-list-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 import { settingsApi } from '../../shared/api/settings';
 
 /** Enough for every test's reviewer to hold an item and one prefetched behind it. */
@@ -65,12 +65,12 @@ async function newUser(role: Role): Promise<NewUser> {
   return { username, password, userId };
 }
 
-/** The user signed in to their own Chromium, on a 1366×768 laptop screen. */
+/** The user signed in to their own Chromium, on a 1366×768 laptop screen, on no page yet: every caller opens one next. */
 async function signIn(user: NewUser): Promise<Page> {
   const session = await openBrowser();
   sessions.push(session);
   await session.page.setViewportSize({ width: 1366, height: 768 });
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
+  await signInSession(session, server.url, user, null);
   return session.page;
 }
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 afterEach(() => browsers.closeAll());
 
-const signIn = (user: Credentials) => browsers.signIn(server.url, user);
+const signIn = (user: Credentials, path?: string | null) => browsers.signIn(server.url, user, path);
 
 describe('generation runs in the browser', () => {
   it('a curator starts an offline run from the Runs page and watches it reach done live, then sees its items', async () => {
@@ -48,7 +48,7 @@ describe('generation runs in the browser', () => {
 
     // A reviewer watching the Runs list, loaded before the run exists: the list has no timer,
     // so the run can only reach it through socket pushes.
-    const watcherPage = await signIn(REVIEWER);
+    const watcherPage = await signIn(REVIEWER, null);
     const watcher = await new RunsPage(watcherPage, server.url).goto();
     await watcherPage.getByText('No runs yet.').waitFor();
 
@@ -150,7 +150,7 @@ describe('generation runs in the browser', () => {
   });
 
   it('a reviewer sees runs but no start form', async () => {
-    const page = await signIn(REVIEWER);
+    const page = await signIn(REVIEWER, null);
     const runs = await new RunsPage(page, server.url).goto();
     await page.getByText('Curators start generation runs').waitFor();
     expect(await runs.form.count()).toBe(0);
@@ -192,8 +192,7 @@ describe('hand-written items on a chart page', () => {
     const program = `value(${JSON.stringify(label)})`;
     const answer = expectedAnswer(chart.data_table, edit, program);
 
-    const page = await signIn(REVIEWER);
-    await page.goto(`${server.url}/charts/${chart.id}`);
+    const page = await signIn(REVIEWER, `/charts/${chart.id}`);
     await new ChartPage(page).waitForLoad();
     const form = new WriteItemForm(page);
     await form.root.waitFor();
@@ -236,8 +235,7 @@ describe('hand-written items on a chart page', () => {
 
   it('an edit the engine rejects is refused on its field, before saving', async () => {
     const { chart } = await pickChart(api);
-    const page = await signIn(REVIEWER);
-    await page.goto(`${server.url}/charts/${chart.id}`);
+    const page = await signIn(REVIEWER, `/charts/${chart.id}`);
     const form = new WriteItemForm(page);
     await form.root.waitFor();
     await form.fill({
