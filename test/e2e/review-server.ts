@@ -9,7 +9,7 @@ type Role = 'reviewer' | 'curator' | 'admin';
 export interface ReviewServer {
   /** The file's server (from its `beforeAll` on). */
   readonly server: TestServer;
-  /** A new user of `role` named `<prefix><n>`, signed in in a browser of its own. */
+  /** A new user of `role` named `<prefix><n>`, signed in in a browser of its own, on no page yet (each caller opens its page). */
   signIn(prefix: string, role?: Role): Promise<{ context: BrowserContext; page: Page; userId: number }>;
 }
 
@@ -46,7 +46,7 @@ export function reviewServer(items: number): ReviewServer {
       const password = `${prefix}-pass-${users}`;
       await running.createUser(username, role, password);
       const { id: userId } = running.server.ctx.db.prepare('SELECT id FROM users WHERE username = ?').get(username) as { id: number };
-      const page = await browsers.signIn(running.url, { username, password });
+      const page = await browsers.signIn(running.url, { username, password }, null);
       return { context: page.context(), page, userId };
     },
   };
