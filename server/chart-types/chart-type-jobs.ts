@@ -1,6 +1,5 @@
 import type { ChartTypeJob, ChartTypeJobPlan, ChartTypeJobScope } from '../../shared/api/chart-types';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { reverifyChartItems } from '../items/reverify-items';
@@ -88,7 +87,7 @@ export class ChartTypeJobs implements JobExecutor {
       const where = scope.split ? `of split ${scope.split}` : 'in any split';
       if (charts.length === 0) throw new DomainError('conflict', `no chart ${where} has an unconfirmed type to ask about (each is confirmed, has no image, or is in a job under way)`);
       const jobId = insertChartTypeJob(this.ctx.db, { split: scope.split ?? null, model, concurrency: JOB_CONCURRENCY, createdBy, chartIds: charts.map((chart) => chart.id) });
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'chart_type_job.started', target_type: 'chart_type_job', target_id: jobId, details: { model, split: scope.split ?? null, charts: charts.length } });
+      this.ctx.events.emit('chart_type_job.created', { actor_id: createdBy, job_id: jobId, model, split: scope.split ?? null, charts: charts.length });
       return jobId;
     })();
     this.publishProgress(id, true);

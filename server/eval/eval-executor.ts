@@ -1,4 +1,3 @@
-import { recordAudit } from '../audit/audit-log';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
@@ -160,7 +159,7 @@ export class EvalExecutor implements JobExecutor {
         const skipped = (getEvalRun(this.ctx.db, runId)?.items_skipped ?? 0) > 0;
         throw new DomainError('conflict', skipped ? 'no accepted item can be asked under these conditions: every one was skipped (its edit cannot be drawn)' : 'there are no accepted items to evaluate yet: review some first');
       }
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true } });
+      this.ctx.events.emit('eval_run.created', { actor_id: createdBy, run_id: runId, model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true });
       return runId;
     })();
     const run = publicEvalRun(this.ctx.db, this.mustGet(id));
@@ -187,7 +186,7 @@ export class EvalExecutor implements JobExecutor {
     if (run.status === 'paused') this.jobs.readyToResume(runId);
     const resumed = this.ctx.db.transaction(() => {
       if (!transitionEvalRun(this.ctx.db, runId, ['paused'], 'queued')) return false;
-      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.resumed', target_type: 'eval_run', target_id: runId, details: { model: run.model, reason: run.error } });
+      this.ctx.events.emit('eval_run.resumed', { actor_id: actorId, run_id: runId, model: run.model, reason: run.error });
       return true;
     })();
     if (!resumed) throw new DomainError('conflict', `evaluation run ${runId} is ${run.status}, not paused`);
@@ -204,7 +203,7 @@ export class EvalExecutor implements JobExecutor {
     const run = this.mustGet(runId);
     const cancelled = this.ctx.db.transaction(() => {
       if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running', 'paused'], 'cancelled')) return false;
-      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.cancelled', target_type: 'eval_run', target_id: runId, details: { model: run.model, was: run.status } });
+      this.ctx.events.emit('eval_run.cancelled', { actor_id: actorId, run_id: runId, model: run.model, was: run.status });
       return true;
     })();
     if (!cancelled) {

@@ -1,4 +1,3 @@
-import { recordAudit } from '../audit/audit-log';
 import type { ExtractionJob, ExtractionPlan, ExtractionScope } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
@@ -102,7 +101,7 @@ export class ExtractionJobs implements JobExecutor {
         createdBy,
         chartIds: charts.map((chart) => chart.id),
       });
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'extraction.started', target_type: 'extraction_job', target_id: jobId, details: { model, split: scope.split ?? null, chart_type: scope.chart_type ?? null, force: scope.force, charts: charts.length } });
+      this.ctx.events.emit('extraction_job.created', { actor_id: createdBy, job_id: jobId, model, split: scope.split ?? null, chart_type: scope.chart_type ?? null, force: scope.force, charts: charts.length });
       return jobId;
     })();
     this.publishProgress(id, true);
