@@ -233,6 +233,11 @@ export class EvalExecutor implements JobExecutor {
     return this.jobs.shutdown();
   }
 
+  /** Run `runId` as clients see it (not found: a DomainError). */
+  get(runId: number): EvalRun {
+    return publicEvalRun(this.ctx.db, this.mustGet(runId));
+  }
+
   private mustGet(runId: number): EvalRunRecord {
     const run = getEvalRun(this.ctx.db, runId);
     if (!run) throw notFound(`evaluation run ${runId}`);
