@@ -1,6 +1,7 @@
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
+import { immediateTransaction } from '../../db/transactions';
 import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
@@ -151,7 +152,8 @@ export class EvalExecutor implements JobExecutor {
       }
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
-    const id = this.ctx.db.transaction(() => {
+    // Immediate: its `eval_run.created` tells clients once it committed.
+    const id = immediateTransaction(this.ctx.db, () => {
       const mode = conditions[0] ?? request.mode;
       const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode, conditions, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
       const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, conditions, request.limit));
@@ -161,10 +163,8 @@ export class EvalExecutor implements JobExecutor {
       }
       this.ctx.events.emit('eval_run.created', { actor_id: createdBy, run_id: runId, model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true });
       return runId;
-    })();
-    const run = publicEvalRun(this.ctx.db, this.mustGet(id));
-    this.ctx.publish('eval.created', { run });
-    return run;
+    });
+    return publicEvalRun(this.ctx.db, this.mustGet(id));
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */

@@ -8,6 +8,7 @@ import type { ReflectionBatches } from '../reflection/reflection-batches';
 import type { ReviewEvents } from '../review/review-events';
 import type { DomainEventMap, DomainEventType } from './domain-events';
 import { DomainEvents } from './event-bus';
+import { getEvalRun, publicEvalRun } from '../eval/eval-queries';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
@@ -69,6 +70,14 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('chart_group.changed', 'after_commit', 'socket: chart_group.changed', (e) =>
     publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
   );
+
+  // A new evaluation run, started or imported, as the Evaluation page lists it.
+  const evalCreated = (runId: number) => {
+    const run = getEvalRun(to.db, runId);
+    if (run) publish('eval.created', { run: publicEvalRun(to.db, run) });
+  };
+  events.on('eval_run.created', 'after_commit', 'socket: eval.created', (e) => evalCreated(e.run_id));
+  events.on('eval_run.imported', 'after_commit', 'socket: eval.created', (e) => evalCreated(e.run_id));
 
   events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
   events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
