@@ -67,7 +67,7 @@ describe('domain event subscribers', () => {
       'settings.updated': audited('settings.updated'),
       'proposals.added': after('socket: proposal.created'),
       'proposal.changed': after('socket: proposal.updated'),
-      'run.created': audited('run.started'),
+      'run.created': { in_transaction: ['audit: run.started'], after_commit: ['socket: run.created'] },
       'run.resumed': audited('run.resumed'),
       'run.stopped': { in_transaction: ['audit: run.paused', 'audit: run.cancelled'], after_commit: [] },
       'eval_run.created': { in_transaction: ['audit: eval.started'], after_commit: ['socket: eval.created'] },

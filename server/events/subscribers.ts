@@ -9,6 +9,7 @@ import type { ReviewEvents } from '../review/review-events';
 import type { DomainEventMap, DomainEventType } from './domain-events';
 import { DomainEvents } from './event-bus';
 import { getEvalRun, publicEvalRun } from '../eval/eval-queries';
+import { getRun, publicRun } from '../generation/run-queries';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
@@ -71,6 +72,10 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
     publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
   );
 
+  events.on('run.created', 'after_commit', 'socket: run.created', (e) => {
+    const run = getRun(to.db, e.run_id);
+    if (run) publish('run.created', { run: publicRun(run) });
+  });
   // A new evaluation run, started or imported, as the Evaluation page lists it.
   const evalCreated = (runId: number) => {
     const run = getEvalRun(to.db, runId);

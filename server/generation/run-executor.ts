@@ -1,6 +1,7 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
+import { immediateTransaction } from '../../db/transactions';
 import { rejectedAssumptions } from '../items/item-queries';
 import { isBusyError, isStorageError, pauseReasonOf } from '../jobs/storage-errors';
 import { DomainError, notFound } from '../domain-error';
@@ -126,14 +127,12 @@ export class RunExecutor implements JobExecutor {
         'budget_cost',
       );
     }
-    const id = this.ctx.db.transaction(() => {
+    const id = immediateTransaction(this.ctx.db, () => {
       const created = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
       this.ctx.events.emit('run.created', { actor_id: createdBy, run_id: created, engine: config.engine, model, stage: config.stage });
       return created;
-    }).immediate();
-    const run = this.mustGet(id);
-    this.ctx.publish('run.created', { run: publicRun(run) });
-    return publicRun(run);
+    });
+    return publicRun(this.mustGet(id));
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */

@@ -1,5 +1,6 @@
 import type { ExtractionJob, ExtractionPlan, ExtractionScope } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
+import { immediateTransaction } from '../../db/transactions';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
@@ -222,8 +223,8 @@ export class ExtractionJobs implements JobExecutor {
       })();
       return;
     }
-    let stored = false;
-    db.transaction(() => {
+    // Immediate: the chart's `chart.updated` tells clients once its table is committed.
+    immediateTransaction(db, () => {
       if (!result.ok) {
         finishTask(db, job.id, chart.id, { status: 'failed', kind: result.kind, reason: result.reason }, usage);
         return;
@@ -231,17 +232,14 @@ export class ExtractionJobs implements JobExecutor {
       try {
         storeExtractedTable(db, chart.id, result.value);
         finishTask(db, job.id, chart.id, { status: 'done' }, usage);
-        stored = true;
+        const summary = getChartSummary(db, chart.id);
+        if (summary) this.ctx.events.emit('chart.updated', { chart: summary });
       } catch (error) {
         // A curator's or confirmed table stored during the call is kept: this chart is named, the job goes on.
         if (!(error instanceof ChartTableError)) throw error;
         finishTask(db, job.id, chart.id, { status: 'failed', kind: error.reason, reason: error.message }, usage);
       }
-    })();
-    if (stored) {
-      const summary = getChartSummary(db, chart.id);
-      if (summary) this.ctx.publish('chart.updated', { chart: summary });
-    }
+    });
   }
 
   private mustGet(id: number): ExtractionJobRecord {
