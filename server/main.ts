@@ -6,6 +6,7 @@ import { loadConfig } from './config';
 import { ConfigError } from './config-error';
 import { hasModelEndpoint } from './llm/model-roles';
 import { startServer } from './start-server';
+import { closeThreadPools } from './jobs/thread-pool';
 
 /** `npm start`: the workbench on HQA_PORT with its embedded defaults. */
 const config = (() => {
@@ -52,6 +53,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    void server.close().then(() => process.exit(0));
+    void server
+      .close()
+      .then(closeThreadPools)
+      .then(() => process.exit(0));
   });
 }

@@ -16,7 +16,6 @@ import { engineFactory } from './generation/engine-factory';
 import { RunExecutor } from './generation/run-executor';
 import { JobRegistry } from './jobs/job-registry';
 import { keepReserve } from '../db/storage-reserve';
-import { closeThreadPools } from './jobs/thread-pool';
 import { EvalExecutor } from './eval/eval-executor';
 import { classifyLegacyItems } from './items/item-validity';
 import { FeedbackLoop } from './reflection/reflection-service';
@@ -185,7 +184,9 @@ async function prepare(
       await jobs.shutdown();
       realtime.io.close();
       await httpClosed;
-      await Promise.all([closeThreadPools(), checkpointer?.stop(), teamFigures.close()]);
+      // The thread pools are the process's, not this server's (a test process starts many servers):
+      // they end with the process (main.ts) or when idle.
+      await Promise.all([checkpointer?.stop(), teamFigures.close()]);
       db.close();
     })();
     return closing;

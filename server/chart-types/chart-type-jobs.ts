@@ -1,6 +1,6 @@
 import type { ChartTypeJob, ChartTypeJobPlan, ChartTypeJobScope } from '../../shared/api/chart-types';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
+import { immediateTransaction } from '../../db/transactions';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { reverifyChartItems } from '../items/reverify-items';
@@ -88,7 +88,7 @@ export class ChartTypeJobs implements JobExecutor {
       const where = scope.split ? `of split ${scope.split}` : 'in any split';
       if (charts.length === 0) throw new DomainError('conflict', `no chart ${where} has an unconfirmed type to ask about (each is confirmed, has no image, or is in a job under way)`);
       const jobId = insertChartTypeJob(this.ctx.db, { split: scope.split ?? null, model, concurrency: JOB_CONCURRENCY, createdBy, chartIds: charts.map((chart) => chart.id) });
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'chart_type_job.started', target_type: 'chart_type_job', target_id: jobId, details: { model, split: scope.split ?? null, charts: charts.length } });
+      this.ctx.events.emit('chart_type_job.created', { actor_id: createdBy, job_id: jobId, model, split: scope.split ?? null, charts: charts.length });
       return jobId;
     })();
     this.publishProgress(id, true);
@@ -178,25 +178,23 @@ export class ChartTypeJobs implements JobExecutor {
       })();
       return;
     }
-    const stored = db.transaction((): boolean => {
+    // Immediate: the chart's `chart.updated` tells clients once its type is committed.
+    immediateTransaction(db, (): void => {
       if (!result.ok) {
         finishTask(db, job.id, chart.id, { status: 'failed', kind: result.kind, reason: result.reason }, usage);
-        return false;
+        return;
       }
       const before = chartTypeState(db, chart.id);
       if (!before || !storeVisionType(db, chart.id, result.value.chartType)) {
         const reason = before ? `its ${before.type_source} type (${before.chart_type}), decided meanwhile, is kept` : 'the chart no longer exists';
         finishTask(db, job.id, chart.id, { status: 'skipped', kind: 'kept', reason }, usage);
-        return false;
+        return;
       }
       finishTask(db, job.id, chart.id, { status: 'done', chartType: result.value.chartType, hint: result.value.hint }, usage);
       if (before.has_table && before.chart_type !== result.value.chartType) reverifyChartItems(db, chart.id);
-      return true;
-    })();
-    if (stored) {
       const summary = getChartSummary(db, chart.id);
-      if (summary) this.ctx.publish('chart.updated', { chart: summary });
-    }
+      if (summary) this.ctx.events.emit('chart.updated', { chart: summary });
+    });
   }
 
   private mustGet(id: number): ChartTypeJobRecord {

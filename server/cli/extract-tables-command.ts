@@ -6,7 +6,9 @@ import { extractionBatchLines, readExtractionReplies } from '../tables/extractio
 import type { ExtractionScope } from '../tables/table-queries';
 import { loadConfig } from '../config';
 import { getSettings } from '../settings/settings-queries';
-import { runTableExtraction, type ExtractionReport } from '../tables/extract-tables-run';
+import { runExtractionJob, type ExtractionReport } from '../tables/extract-tables-run';
+import pino from 'pino';
+import { cliContext } from './cli-context';
 import { ChartTableError, extractorFor } from '../tables/table-service';
 
 export interface ExtractTablesOptions {
@@ -68,8 +70,9 @@ export function formatExtractionSummary(report: ExtractionReport): string {
 
 /**
  * `hqa extract-tables`: reads the table of every chart in scope that has none from its image
- * with the extraction model. Each table is stored as it arrives (source `extracted`,
- * unconfirmed), so Ctrl+C or a crash loses nothing: the next run continues.
+ * with the extraction model, as an extraction job run in this process (the Charts page lists it).
+ * Each table is stored as it arrives (source `extracted`, unconfirmed), so Ctrl+C (the job is
+ * cancelled) or a crash (the next server start takes the job up) loses nothing.
  */
 export async function runExtractTables(options: ExtractTablesOptions): Promise<number> {
   const chartId = options.chart === undefined ? undefined : Number(options.chart);
@@ -107,7 +110,8 @@ export async function runExtractTables(options: ExtractTablesOptions): Promise<n
   const shown = progress(process.stderr, options.json === true);
   try {
     const extractor = extractorFor(db, config);
-    const report = await runTableExtraction(db, extractor, { split: options.split, chartId, force: options.force }, { concurrency, signal: controller.signal, onProgress: shown.update });
+    const ctx = cliContext(db, config, pino({ level: options.json === true ? 'silent' : 'warn' }, pino.destination(2)));
+    const report = await runExtractionJob(ctx, { split: options.split, chartId, force: options.force }, { extractor, concurrency, signal: controller.signal, onProgress: shown.update });
     shown.stop();
     if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
     else {

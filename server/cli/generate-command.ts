@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { openAndMigrate } from '../../db/database';
 import { RunConfigSchema, type GenerateReport, type Run, type RunConfig } from '../../shared/api/runs';
 import type { AppContext } from '../app-context';
-import { DomainEvents } from '../events/event-bus';
+import { cliContext } from './cli-context';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
 import { engineFactory } from '../generation/engine-factory';
@@ -158,36 +158,26 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
   const bar = !options.json && process.stderr.isTTY ? new SingleBar({ format: 'run {bar} {value}/{total} tasks  {failed} failed  {eta_formatted} left', stream: process.stderr }, Presets.shades_classic) : null;
   let barStarted = false;
   let lastBatchLine = '';
-  const ctx: AppContext = {
-    db,
-    config,
-    logger,
-    // No sockets and no other service in the CLI: nothing subscribes to what a run emits.
-    events: new DomainEvents(db, logger),
-    publishTo: () => undefined,
-    // No sockets in a CLI process.
-    disconnectSockets: () => undefined,
-    publish: (event, payload) => {
-      if (event !== 'run.progressed') return;
-      const { run } = payload as { run: Run };
-      // A batch waits for hours with no task finishing: each change of its step is a line.
-      if (run.batch_progress && !options.json) {
-        const { state, total, completed, failed } = run.batch_progress;
-        const line = `run ${run.id}: batch ${state.replace('_', ' ')} ${completed + failed} of ${total} (${failed} failed)`;
-        if (line !== lastBatchLine) process.stderr.write(`${line}\n`);
-        lastBatchLine = line;
-      }
-      // The total grows while the run plans (Stage 2's tasks come after Stage 1's): the bar starts
-      // once it is fixed, so it never goes backwards.
-      if (!bar || !run.plan_complete) return;
-      if (!barStarted) {
-        bar.start(run.tasks_total, 0, { failed: 0 });
-        barStarted = true;
-      }
-      bar.setTotal(run.tasks_total);
-      bar.update(run.tasks_done + run.tasks_failed, { failed: run.tasks_failed });
-    },
-  };
+  const ctx: AppContext = cliContext(db, config, logger, (event, payload) => {
+    if (event !== 'run.progressed') return;
+    const { run } = payload as { run: Run };
+    // A batch waits for hours with no task finishing: each change of its step is a line.
+    if (run.batch_progress && !options.json) {
+      const { state, total, completed, failed } = run.batch_progress;
+      const line = `run ${run.id}: batch ${state.replace('_', ' ')} ${completed + failed} of ${total} (${failed} failed)`;
+      if (line !== lastBatchLine) process.stderr.write(`${line}\n`);
+      lastBatchLine = line;
+    }
+    // The total grows while the run plans (Stage 2's tasks come after Stage 1's): the bar starts
+    // once it is fixed, so it never goes backwards.
+    if (!bar || !run.plan_complete) return;
+    if (!barStarted) {
+      bar.start(run.tasks_total, 0, { failed: 0 });
+      barStarted = true;
+    }
+    bar.setTotal(run.tasks_total);
+    bar.update(run.tasks_done + run.tasks_failed, { failed: run.tasks_failed });
+  });
   let stop: (() => void) | undefined;
   try {
     ensureSeedProposals(db);

@@ -7,6 +7,7 @@ import type { ScoreFileCommandOptions } from './score-file-command';
 import type { ExportCommandOptions } from './export-command';
 import type { EvalCommandOptions } from './eval-command';
 import type { RecordCommandOptions } from './eval-record-command';
+import type { EvalRunCommandOptions } from './eval-run-command';
 import type { ExtractTablesOptions } from './extract-tables-command';
 
 /**
@@ -154,6 +155,21 @@ function buildProgram(): Command {
     .action(async (options: EvalCommandOptions) => {
       const { runEval } = await import('./eval-command');
       process.exitCode = await runEval(options);
+    });
+
+  program
+    .command('eval-run')
+    .description("evaluate this database's accepted items as the Evaluation page does: an evaluation run in this process, listed on the page")
+    .option('--engine <engine>', 'openai, or factual-baseline (answers each question with its factual label)', 'openai')
+    .option('--model <name>', 'the model to ask (openai engine)')
+    .option('--conditions <list>', 'conditions, comma-separated: hqa, original, no_image, counterfactual_image, drawn_original', 'hqa')
+    .option('--concurrency <n>', 'questions in flight at once', '4')
+    .option('--limit <n>', 'only the first N accepted items')
+    .option('--batch', 'send the questions as one OpenAI Batch API batch (half price, within 24 h) and wait')
+    .option('--json', 'print only { run }')
+    .action(async (options: EvalRunCommandOptions) => {
+      const { runEvalRun } = await import('./eval-run-command');
+      process.exitCode = await runEvalRun(options);
     });
 
   program

@@ -1,7 +1,7 @@
-import { recordAudit } from '../audit/audit-log';
 import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
+import { immediateTransaction } from '../../db/transactions';
 import { chartImage } from '../charts/chart-image';
 import { imageMissingChartsOfAccepted } from '../charts/chart-queries';
 import { imageMissingGroupChartsOfAccepted } from '../items/item-group-queries';
@@ -152,7 +152,8 @@ export class EvalExecutor implements JobExecutor {
       }
     }
     const model = request.engine === 'factual-baseline' ? FACTUAL_BASELINE_MODEL : (request.model ?? '');
-    const id = this.ctx.db.transaction(() => {
+    // Immediate: its `eval_run.created` tells clients once it committed.
+    const id = immediateTransaction(this.ctx.db, () => {
       const mode = conditions[0] ?? request.mode;
       const runId = insertEvalRun(this.ctx.db, { model, engine: request.engine, mode, conditions, concurrency: request.concurrency, status: 'queued', createdBy, batch: request.batch === true });
       const count = insertEvalQuestions(this.ctx.db, runId, evalQuestions(this.ctx.db, conditions, request.limit));
@@ -160,12 +161,10 @@ export class EvalExecutor implements JobExecutor {
         const skipped = (getEvalRun(this.ctx.db, runId)?.items_skipped ?? 0) > 0;
         throw new DomainError('conflict', skipped ? 'no accepted item can be asked under these conditions: every one was skipped (its edit cannot be drawn)' : 'there are no accepted items to evaluate yet: review some first');
       }
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'eval.started', target_type: 'eval_run', target_id: runId, details: { model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true } });
+      this.ctx.events.emit('eval_run.created', { actor_id: createdBy, run_id: runId, model, engine: request.engine, mode, conditions, questions: count, batch: request.batch === true });
       return runId;
-    })();
-    const run = publicEvalRun(this.ctx.db, this.mustGet(id));
-    this.ctx.publish('eval.created', { run });
-    return run;
+    });
+    return publicEvalRun(this.ctx.db, this.mustGet(id));
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
@@ -187,7 +186,7 @@ export class EvalExecutor implements JobExecutor {
     if (run.status === 'paused') this.jobs.readyToResume(runId);
     const resumed = this.ctx.db.transaction(() => {
       if (!transitionEvalRun(this.ctx.db, runId, ['paused'], 'queued')) return false;
-      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.resumed', target_type: 'eval_run', target_id: runId, details: { model: run.model, reason: run.error } });
+      this.ctx.events.emit('eval_run.resumed', { actor_id: actorId, run_id: runId, model: run.model, reason: run.error });
       return true;
     })();
     if (!resumed) throw new DomainError('conflict', `evaluation run ${runId} is ${run.status}, not paused`);
@@ -204,7 +203,7 @@ export class EvalExecutor implements JobExecutor {
     const run = this.mustGet(runId);
     const cancelled = this.ctx.db.transaction(() => {
       if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running', 'paused'], 'cancelled')) return false;
-      recordAudit(this.ctx.db, { actor_id: actorId, action: 'eval.cancelled', target_type: 'eval_run', target_id: runId, details: { model: run.model, was: run.status } });
+      this.ctx.events.emit('eval_run.cancelled', { actor_id: actorId, run_id: runId, model: run.model, was: run.status });
       return true;
     })();
     if (!cancelled) {
@@ -232,6 +231,11 @@ export class EvalExecutor implements JobExecutor {
   /** Server shutdown: runs stay `running` and resume at the next start. */
   shutdown(): Promise<void> {
     return this.jobs.shutdown();
+  }
+
+  /** Run `runId` as clients see it (not found: a DomainError). */
+  get(runId: number): EvalRun {
+    return publicEvalRun(this.ctx.db, this.mustGet(runId));
   }
 
   private mustGet(runId: number): EvalRunRecord {

@@ -64,9 +64,7 @@ export function importPredictions(
   });
 }
 
-/** The server's import: stored as `importPredictions` stores it, then every client told (`eval.created`). */
+/** The server's import: stored as `importPredictions` stores it (its `eval_run.imported` tells every client). */
 export function importEvalRun(ctx: AppContext, input: { model: string; mode: EvalMode; predictions: PredictionRow[] }, createdBy: number): EvalRun {
-  const run = publicEvalRun(ctx.db, importPredictions(ctx.db, input, createdBy, ctx.events));
-  ctx.publish('eval.created', { run });
-  return run;
+  return publicEvalRun(ctx.db, importPredictions(ctx.db, input, createdBy, ctx.events));
 }

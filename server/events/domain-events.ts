@@ -12,6 +12,9 @@ import type { ExportFormat } from '../../shared/export/chart-hqa';
 import type { Decision, LeaseEndReason } from '../../shared/domain/review';
 import type { Role } from '../../shared/domain/roles';
 import type { Settings } from '../../shared/settings';
+import type { EvalCondition } from '../../shared/eval/conditions';
+import type { ChartType } from '../../shared/domain/chart-types';
+import type { ReverifyCounts } from '../items/reverify-items';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */
 export interface EndedLease {
@@ -134,6 +137,53 @@ export interface DomainEventMap {
   'proposal.changed': { readonly proposal: Proposal };
   /** A chart changed as its lists show it (a curator's type decision, or its undo). */
   'chart.updated': { readonly chart: ChartSummary };
+  /** A generation run was created to run `stage` with `engine` and `model`; `actor_id`: null for the CLI. */
+  'run.created': { readonly actor_id: number | null; readonly run_id: number; readonly engine: string; readonly model: string; readonly stage: string };
+  /** A paused run was set going again (its orphaned tasks requeued in the same write). */
+  'run.resumed': { readonly actor_id: number | null; readonly run_id: number };
+  /** A person stopped a run: paused (it may be resumed) or cancelled. */
+  'run.stopped': { readonly actor_id: number | null; readonly run_id: number; readonly to: 'paused' | 'cancelled' };
+  /** An evaluation run was created with its `questions` stored. */
+  'eval_run.created': {
+    readonly actor_id: number | null;
+    readonly run_id: number;
+    readonly model: string;
+    readonly engine: string;
+    readonly mode: EvalMode;
+    readonly conditions: readonly EvalCondition[];
+    readonly questions: number;
+    readonly batch: boolean;
+  };
+  /** A paused evaluation run was queued again; `reason`: why it had paused. */
+  'eval_run.resumed': { readonly actor_id: number | null; readonly run_id: number; readonly model: string; readonly reason: string | null };
+  /** An evaluation run was cancelled; `was`: its status before. */
+  'eval_run.cancelled': { readonly actor_id: number | null; readonly run_id: number; readonly model: string; readonly was: string };
+  /** An extraction job was created over `charts` charts. */
+  'extraction_job.created': {
+    readonly actor_id: number | null;
+    readonly job_id: number;
+    readonly model: string;
+    readonly split: string | null;
+    readonly chart_type: ChartType | null;
+    readonly force: boolean;
+    readonly charts: number;
+  };
+  /** A chart-type job was created over `charts` charts. */
+  'chart_type_job.created': { readonly actor_id: number | null; readonly job_id: number; readonly model: string; readonly split: string | null; readonly charts: number };
+  /** A curator saved a chart's table (confirmed); `changed`: it differed from the stored one, `was`: the stored one's source and confirmation; its items verified again. */
+  'chart.table_saved': {
+    readonly actor_id: number | null;
+    readonly chart_id: number;
+    readonly changed: boolean;
+    readonly source: string;
+    readonly was: { readonly source: string | null; readonly confirmed: boolean };
+    readonly rows: number;
+    readonly series: number;
+    readonly reverified: ReverifyCounts;
+  };
+  /** A curator confirmed (or took back the confirmation of) the stored table as it is; `source`: whose it is. */
+  'chart.table_confirmed': { readonly actor_id: number | null; readonly chart_id: number; readonly source: string | null };
+  'chart.table_unconfirmed': { readonly actor_id: number | null; readonly chart_id: number; readonly source: string | null };
   /** A chart group was created, edited, given a question or deleted; `chart_ids`: the charts whose pages show it. */
   'chart_group.changed': { readonly group_id: number; readonly change: ChartGroupChange; readonly chart_ids: readonly number[] };
   /** A curator downloaded an export from the Export page, written whole; `items`: how many it held. */
@@ -223,6 +273,17 @@ export const DOMAIN_EVENT_TYPES = [
   'settings.updated',
   'proposals.added',
   'proposal.changed',
+  'run.created',
+  'run.resumed',
+  'run.stopped',
+  'eval_run.created',
+  'eval_run.resumed',
+  'eval_run.cancelled',
+  'extraction_job.created',
+  'chart_type_job.created',
+  'chart.table_saved',
+  'chart.table_confirmed',
+  'chart.table_unconfirmed',
   'chart.updated',
   'chart_group.changed',
   'export.downloaded',

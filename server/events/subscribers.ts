@@ -8,6 +8,8 @@ import type { ReflectionBatches } from '../reflection/reflection-batches';
 import type { ReviewEvents } from '../review/review-events';
 import type { DomainEventMap, DomainEventType } from './domain-events';
 import { DomainEvents } from './event-bus';
+import { getEvalRun, publicEvalRun } from '../eval/eval-queries';
+import { getRun, publicRun } from '../generation/run-queries';
 
 /** What the after-effects reach: sockets (through `publish` and review's throttled events), the feedback loop and jobs. */
 export interface SubscriberTargets {
@@ -69,6 +71,18 @@ export function registerSubscribers(events: DomainEvents, to: SubscriberTargets)
   events.on('chart_group.changed', 'after_commit', 'socket: chart_group.changed', (e) =>
     publish('chart_group.changed', { group_id: e.group_id, change: e.change, chart_ids: [...e.chart_ids] }),
   );
+
+  events.on('run.created', 'after_commit', 'socket: run.created', (e) => {
+    const run = getRun(to.db, e.run_id);
+    if (run) publish('run.created', { run: publicRun(run) });
+  });
+  // A new evaluation run, started or imported, as the Evaluation page lists it.
+  const evalCreated = (runId: number) => {
+    const run = getEvalRun(to.db, runId);
+    if (run) publish('eval.created', { run: publicEvalRun(to.db, run) });
+  };
+  events.on('eval_run.created', 'after_commit', 'socket: eval.created', (e) => evalCreated(e.run_id));
+  events.on('eval_run.imported', 'after_commit', 'socket: eval.created', (e) => evalCreated(e.run_id));
 
   events.on('split.updated', 'after_commit', 'socket: split.updated', (e) => publish('split.updated', { split: e.split }));
   events.on('split.deleted', 'after_commit', 'socket: split.deleted', (e) => publish('split.deleted', { name: e.name }));
@@ -160,6 +174,38 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
     target_id: e.run_id,
     details: { model: e.model, mode: e.mode, predictions: e.predictions },
   }));
+  audit('run.created', 'run.started', (e) => ({ actor_id: e.actor_id, target_type: 'run', target_id: e.run_id, details: { engine: e.engine, model: e.model, stage: e.stage } }));
+  audit('run.resumed', 'run.resumed', (e) => ({ actor_id: e.actor_id, target_type: 'run', target_id: e.run_id }));
+  audit('run.stopped', 'run.paused', (e) => (e.to === 'paused' ? { actor_id: e.actor_id, target_type: 'run', target_id: e.run_id } : null));
+  audit('run.stopped', 'run.cancelled', (e) => (e.to === 'cancelled' ? { actor_id: e.actor_id, target_type: 'run', target_id: e.run_id } : null));
+  audit('eval_run.created', 'eval.started', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'eval_run',
+    target_id: e.run_id,
+    details: { model: e.model, engine: e.engine, mode: e.mode, conditions: e.conditions, questions: e.questions, batch: e.batch },
+  }));
+  audit('eval_run.resumed', 'eval.resumed', (e) => ({ actor_id: e.actor_id, target_type: 'eval_run', target_id: e.run_id, details: { model: e.model, reason: e.reason } }));
+  audit('eval_run.cancelled', 'eval.cancelled', (e) => ({ actor_id: e.actor_id, target_type: 'eval_run', target_id: e.run_id, details: { model: e.model, was: e.was } }));
+  audit('extraction_job.created', 'extraction.started', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'extraction_job',
+    target_id: e.job_id,
+    details: { model: e.model, split: e.split, chart_type: e.chart_type, force: e.force, charts: e.charts },
+  }));
+  audit('chart_type_job.created', 'chart_type_job.started', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart_type_job',
+    target_id: e.job_id,
+    details: { model: e.model, split: e.split, charts: e.charts },
+  }));
+  audit('chart.table_saved', 'chart.table_saved', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart',
+    target_id: e.chart_id,
+    details: { changed: e.changed, source: e.source, was: e.was, rows: e.rows, series: e.series, ...e.reverified },
+  }));
+  audit('chart.table_confirmed', 'chart.table_confirmed', (e) => ({ actor_id: e.actor_id, target_type: 'chart', target_id: e.chart_id, details: { source: e.source } }));
+  audit('chart.table_unconfirmed', 'chart.table_unconfirmed', (e) => ({ actor_id: e.actor_id, target_type: 'chart', target_id: e.chart_id, details: { source: e.source } }));
   audit('chart_group.created', 'chart_group.created', (e) => ({
     actor_id: e.actor_id,
     target_type: 'chart_group',

@@ -1,7 +1,7 @@
 import type { Run, RunConfig } from '../../shared/api/runs';
 import { OFFLINE_MODEL, type RunStatus } from '../../shared/domain/generation';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
+import { immediateTransaction } from '../../db/transactions';
 import { rejectedAssumptions } from '../items/item-queries';
 import { isBusyError, isStorageError, pauseReasonOf } from '../jobs/storage-errors';
 import { DomainError, notFound } from '../domain-error';
@@ -127,14 +127,12 @@ export class RunExecutor implements JobExecutor {
         'budget_cost',
       );
     }
-    const id = this.ctx.db.transaction(() => {
+    const id = immediateTransaction(this.ctx.db, () => {
       const created = insertRun(this.ctx.db, { engine: config.engine, model, config, poolRound: maxPoolRound(this.ctx.db), createdBy });
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'run.started', target_type: 'run', target_id: created, details: { engine: config.engine, model, stage: config.stage } });
+      this.ctx.events.emit('run.created', { actor_id: createdBy, run_id: created, engine: config.engine, model, stage: config.stage });
       return created;
-    }).immediate();
-    const run = this.mustGet(id);
-    this.ctx.publish('run.created', { run: publicRun(run) });
-    return publicRun(run);
+    });
+    return publicRun(this.mustGet(id));
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
@@ -177,7 +175,7 @@ export class RunExecutor implements JobExecutor {
     this.jobs.readyToResume(runId);
     this.ctx.db.transaction(() => {
       this.requeueOrphanTasks(runId);
-      recordAudit(this.ctx.db, { actor_id: actorId, action: 'run.resumed', target_type: 'run', target_id: runId });
+      this.ctx.events.emit('run.resumed', { actor_id: actorId, run_id: runId });
     }).immediate();
     // Paused while its process died (a crash): its last calls may be in llm_calls only.
     if (!this.jobs.has(runId) && this.jobs.ownerDied(run)) reconcileRunUsage(this.ctx.db, runId);
@@ -220,7 +218,7 @@ export class RunExecutor implements JobExecutor {
     const { db } = this.ctx;
     const stopped = db.transaction(() => {
       const changed = transitionRun(db, runId, from, to);
-      if (changed) recordAudit(db, { actor_id: actorId, action: to === 'paused' ? 'run.paused' : 'run.cancelled', target_type: 'run', target_id: runId });
+      if (changed) this.ctx.events.emit('run.stopped', { actor_id: actorId, run_id: runId, to });
       return changed;
     }).immediate();
     if (!stopped) throw new DomainError('conflict', `run ${runId} is ${run.status}; it cannot be ${to}`);

@@ -20,8 +20,11 @@ export interface ThreadPoolOptions<I, O> {
 }
 
 export interface ThreadPool<I, O> {
-  /** `input` worked on a thread (the worker's `task` export, else its default), structured-cloned both ways. */
-  run(input: I, task?: string): Promise<O>;
+  /**
+   * `input` worked on a thread (the worker's `task` export, else its default), structured-cloned
+   * both ways; `transfer` moves what `input` holds instead (a MessagePort the task reports progress on).
+   */
+  run(input: I, task?: string, transfer?: Transferable[]): Promise<O>;
   /** Ends its threads (they start again on the next task). */
   close(): Promise<void>;
 }
@@ -40,11 +43,11 @@ export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I
     return Number.isInteger(value) && value >= 0 ? value : 1;
   };
   const pool: ThreadPool<I, O> = {
-    async run(input, task) {
+    async run(input, task, transfer) {
       const count = threads();
       if (count === 0) return options.inProcess(input, task);
       piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS, concurrentTasksPerWorker: options.tasksPerThread ?? 1 });
-      return piscina.run(input, task === undefined ? {} : { name: task });
+      return piscina.run(input, { ...(task === undefined ? {} : { name: task }), ...(transfer === undefined ? {} : { transferList: transfer as never }) });
     },
     async close() {
       const closing = piscina;

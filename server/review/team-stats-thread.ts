@@ -1,22 +1,15 @@
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import type { ReviewStatsResponse } from '../../shared/api/review';
 import { freshOnce } from '../jobs/fresh-once';
+import { threadPool } from '../jobs/thread-pool';
 import { teamStats } from './review-stats';
-
-const WORKER = fileURLToPath(new URL('./team-stats-worker-entry.mjs', import.meta.url));
 
 export type TeamFigures = NonNullable<ReviewStatsResponse['team']>;
 
 export interface TeamStatsThreadJob {
   dbPath: string;
 }
-export interface TeamStatsRequest {
-  id: number;
-}
-export type TeamStatsThreadMessage = { kind: 'figures'; id: number; figures: TeamFigures } | { kind: 'failed'; id: number; message: string };
 
 export interface TeamStatsSource {
   /** The team's figures as of a commit after the call (callers in the meantime share one count). */
@@ -24,77 +17,44 @@ export interface TeamStatsSource {
   readonly close: () => Promise<void>;
 }
 
+/** HQA_STATS_THREADS=0 counts on the calling thread (the worker's own function, its own connection). */
+const pool = threadPool<TeamStatsThreadJob, TeamFigures>({
+  entry: new URL('./team-stats-worker-entry.cjs', import.meta.url),
+  threadsVariable: 'HQA_STATS_THREADS',
+  inProcess: async (job) => (await import('./team-stats-worker')).default(job),
+});
+
 /**
- * The team's review figures, counted on a thread of its own. They read every decided item and
- * every standing review (200 ms at 30,000 decided items, bench/review-stats.ts), and every
- * curator's stats page asks again on each decision: on the server's event loop each count held
- * every reviewer's claim and submit until it ended.
+ * The team's review figures, counted off the event loop on the shared thread pool. They read
+ * every decided item and every standing review (200 ms at 30,000 decided items,
+ * bench/review-stats.ts), and every curator's stats page asks again on each decision: on the
+ * server's event loop each count held every reviewer's claim and submit until it ended.
  *
- * The thread starts at the first request. Requests while a count runs share the one count that
- * starts after it (freshOnce), so it includes what was committed before they asked; any number
- * of curators cost at most one count at a time. With no file to share (an in-memory database), or once the
- * thread has failed, the figures are counted here, as before.
+ * Requests while a count runs share the one count that starts after it (freshOnce), so it
+ * includes what was committed before they asked; any number of curators cost at most one count
+ * at a time. With no file to share (an in-memory database), or once a count on the thread has
+ * failed, the figures are counted here, as before.
  */
 export function teamStatsSource(db: Db, dbPath: string, logger: Logger): TeamStatsSource {
-  let worker: Worker | null = null;
   let failed = dbPath === ':memory:';
-  let lastId = 0;
-  const waiting = new Map<number, { resolve: (figures: TeamFigures) => void; reject: (error: Error) => void }>();
-  const failAll = (error: Error) => {
-    for (const pending of waiting.values()) pending.reject(error);
-    waiting.clear();
-  };
-  const thread = (): Worker => {
-    if (worker) return worker;
-    const started = new Worker(WORKER, { workerData: { dbPath } satisfies TeamStatsThreadJob });
-    started.on('message', (message: TeamStatsThreadMessage) => {
-      const pending = waiting.get(message.id);
-      waiting.delete(message.id);
-      if (message.kind === 'figures') pending?.resolve(message.figures);
-      else pending?.reject(new Error(`counting the team's review figures failed: ${message.message}`));
-    });
-    started.on('error', (error) => {
-      logger.warn({ err: error }, "the team figures' thread failed; they are counted on the server's thread from now on");
+  const count = async (): Promise<TeamFigures> => {
+    if (failed) return teamStats(db);
+    try {
+      return await pool.run({ dbPath });
+    } catch (error) {
+      // The count it owed is counted here, as the ones after it will be.
+      logger.warn({ err: error }, "counting the team's figures on a thread failed; they are counted on the server's thread from now on");
       failed = true;
-      failAll(error);
-    });
-    started.once('exit', (code) => {
-      if (worker === started) worker = null;
-      failAll(new Error(`the team figures' thread exited (code ${code})`));
-    });
-    // Idle, the thread never keeps a finished process alive.
-    started.unref();
-    worker = started;
-    return started;
-  };
-  const count = (): Promise<TeamFigures> => {
-    if (failed) return Promise.resolve(teamStats(db));
-    const id = ++lastId;
-    return new Promise<TeamFigures>((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      const target = thread();
-      // Held alive while a count is owed.
-      target.ref();
-      const request: TeamStatsRequest = { id };
-      target.postMessage(request);
-    })
-      // A count the failing thread still owed is counted here, as the ones after it will be.
-      .catch((error: unknown) => {
-        if (failed && db.open) return teamStats(db);
-        throw error;
-      })
-      .finally(() => {
-        if (waiting.size === 0) worker?.unref();
-      });
+      if (!db.open) throw error;
+      return teamStats(db);
+    }
   };
   const figures = freshOnce(count);
   return {
     figures,
+    // The pool is shared and ended with the others (closeThreadPools); this source counts no more off the loop.
     close: async () => {
-      const closing = worker;
-      worker = null;
       failed = true;
-      if (closing) await closing.terminate();
     },
   };
 }

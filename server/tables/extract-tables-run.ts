@@ -1,14 +1,16 @@
-import type { Db } from '../../db/database';
+import type { ExtractionJob } from '../../shared/api/tables';
+import type { AppContext } from '../app-context';
 import type { TableExtractor } from './extract-table';
-import { ChartTableError, extractChart } from './table-service';
-import { chartsSkipped, chartsToExtract, type ExtractionScope } from './table-queries';
-import { eachBounded } from '../jobs/bounded';
+import { chartsExtracted, jobFailures } from './extraction-job-queries';
+import { ExtractionJobs } from './extraction-jobs';
+import type { ExtractionScope } from './table-queries';
 
 /**
- * An extraction run over the charts in scope that have no table (with `force`, unconfirmed
- * extractions too). Each chart's table is stored as soon as it is read, so an interrupted run
- * loses nothing: the next run skips what was stored and asks only for the rest, failed charts
- * included. Retries of a request are the transport's (`max_retries`, `retry-after` honoured).
+ * `hqa extract-tables` as the server's extraction job kind, run in this process: the charts in
+ * scope without a table (with `force`, unconfirmed extractions too) become a durable job whose
+ * each table is stored in the transaction that settles its chart, so an interrupted run loses
+ * nothing; a process killed outright leaves its job to the next server start, which takes it up.
+ * Retries of a request are the transport's (`max_retries`, `retry-after` honoured).
  */
 
 export interface ExtractionFailure {
@@ -19,6 +21,8 @@ export interface ExtractionFailure {
 }
 
 export interface ExtractionReport {
+  /** The extraction job that ran, as the Charts page lists it; null when no chart was waiting. */
+  job_id: number | null;
   model: string;
   /** Charts asked for in this run. */
   charts: number;
@@ -42,61 +46,69 @@ export interface ExtractionReport {
   image_tokens: number | null;
   /** Their cost at the model's input price; null when unpriced or not estimated. */
   image_cost: number | null;
+  /** Stopped before its end (interrupted, or paused for a full disk): run again to continue. */
   cancelled: boolean;
 }
 
 export interface ExtractionRunOptions {
+  /** The extraction model; by default the settings' (a ChartTableError when none is configured). */
+  extractor?: TableExtractor;
   concurrency?: number;
+  /** Told as the job's progress goes out (throttled as the server's), and once at its end. */
   onProgress?: (done: number, total: number) => void;
+  /** Aborting cancels the job: calls in flight stop, their charts wait for the next run. */
   signal?: AbortSignal;
 }
 
-export async function runTableExtraction(db: Db, extractor: TableExtractor, scope: ExtractionScope, options: ExtractionRunOptions = {}): Promise<ExtractionReport> {
-  const charts = chartsToExtract(db, scope);
-  const skipped = chartsSkipped(db, scope);
-  const report: ExtractionReport = {
-    model: extractor.model,
-    charts: charts.length,
-    extracted: 0,
-    failed: [],
-    skipped_with_table: skipped.with_table,
-    skipped_without_image: skipped.without_image,
-    attempts: 0,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    cost: 0,
-    priced: true,
-    image_tokens: 0,
-    image_cost: 0,
-    cancelled: false,
-  };
-  let done = 0;
-  options.onProgress?.(0, charts.length);
-  const extractOne = async (chart: (typeof charts)[number]) => {
-    if (options.signal?.aborted) {
-      report.cancelled = true;
-      return;
-    }
+export async function runExtractionJob(ctx: AppContext, scope: ExtractionScope, options: ExtractionRunOptions = {}): Promise<ExtractionReport> {
+  const progressed = (job: ExtractionJob) => options.onProgress?.(job.tasks_done + job.tasks_failed, job.tasks_total);
+  const jobs = new ExtractionJobs(
+    {
+      ...ctx,
+      publish: (event, payload, sealed) => {
+        if (event === 'extraction.progressed') progressed((payload as { job: ExtractionJob }).job);
+        ctx.publish(event, payload, sealed);
+      },
+    },
+    { extractor: options.extractor },
+  );
+  const pageScope = { split: scope.split, chart_type: scope.chartType, force: scope.force === true };
+  const plan = jobs.plan(pageScope, scope.chartId);
+  const report = (job: ExtractionJob | null): ExtractionReport => ({
+    job_id: job?.id ?? null,
+    model: job?.model ?? plan.model ?? '',
+    charts: job?.tasks_total ?? 0,
+    extracted: job ? chartsExtracted(ctx.db, job.id) : 0,
+    failed: job && job.tasks_failed > 0 ? jobFailures(ctx.db, job.id, job.tasks_failed) : [],
+    skipped_with_table: plan.skipped_with_table,
+    skipped_without_image: plan.skipped_without_image,
+    attempts: job?.attempts ?? 0,
+    prompt_tokens: job?.prompt_tokens ?? 0,
+    completion_tokens: job?.completion_tokens ?? 0,
+    cost: job?.cost ?? 0,
+    priced: job?.priced ?? true,
+    image_tokens: job ? job.image_tokens : 0,
+    image_cost: job ? job.image_cost : 0,
+    cancelled: job !== null && job.status !== 'done',
+  });
+  if (plan.charts === 0) {
+    options.onProgress?.(0, 0);
+    return report(null);
+  }
+  if (options.signal?.aborted) return { ...report(null), cancelled: true };
+  const launched = jobs.launch(pageScope, null, { chartId: scope.chartId, concurrency: options.concurrency });
+  const cancel = () => {
     try {
-      const result = await extractChart(db, extractor, chart, options.signal);
-      report.attempts += result.attempts;
-      report.prompt_tokens += result.usage.prompt_tokens;
-      report.completion_tokens += result.usage.completion_tokens;
-      report.cost += result.usage.cost;
-      report.priced &&= result.usage.priced;
-      report.image_tokens = result.image.tokens === null || report.image_tokens === null ? null : report.image_tokens + result.image.tokens * result.attempts;
-      report.image_cost = result.image.cost === null || report.image_cost === null ? null : report.image_cost + result.image.cost * result.attempts;
-      if (result.ok) report.extracted += 1;
-      else if (result.kind === 'cancelled') report.cancelled = true;
-      else report.failed.push({ chart_id: chart.id, chart: chart.name, kind: result.kind, reason: result.reason });
-    } catch (error) {
-      // A table stored meanwhile (a curator's) is kept: that chart is named, the run goes on.
-      if (!(error instanceof ChartTableError)) throw error;
-      report.failed.push({ chart_id: chart.id, chart: chart.name, kind: error.reason, reason: error.message });
+      jobs.cancel(launched.id);
+    } catch {
+      // It ended meanwhile: nothing to cancel.
     }
-    done += 1;
-    options.onProgress?.(done, charts.length);
   };
-  await eachBounded(charts, options.concurrency ?? 4, extractOne);
-  return report;
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    await jobs.start(launched.id);
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+  }
+  return report(jobs.get(launched.id));
 }

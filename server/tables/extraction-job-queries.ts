@@ -76,14 +76,19 @@ export function listExtractionJobs(db: Db, limit: number): ExtractionJobRecord[]
   return rows.map(toRecord);
 }
 
-/** The job's failed charts by name, with the reason, in chart order. */
-export function jobFailures(db: Db, jobId: number): ExtractionFailure[] {
+/** The job's failed charts by name with the reason, in chart order: the first `limit` (the page shows EXTRACTION_FAILURES_SHOWN; the command line names them all). */
+export function jobFailures(db: Db, jobId: number, limit: number = EXTRACTION_FAILURES_SHOWN): ExtractionFailure[] {
   return statement(
     db,
     `SELECT t.chart_id, c.split || '/' || c.imgname AS chart, COALESCE(t.kind, 'failed') AS kind, COALESCE(t.error, '') AS reason
      FROM extraction_tasks t JOIN charts c ON c.id = t.chart_id
      WHERE t.job_id = ? AND t.status = 'failed' ORDER BY t.chart_id LIMIT ?`,
-  ).all(jobId, EXTRACTION_FAILURES_SHOWN) as ExtractionFailure[];
+  ).all(jobId, limit) as ExtractionFailure[];
+}
+
+/** How many of the job's charts got a table: `tasks_done` also counts those skipped for a table stored meanwhile. */
+export function chartsExtracted(db: Db, jobId: number): number {
+  return (statement(db, `SELECT COUNT(*) AS n FROM extraction_tasks WHERE job_id = ? AND status = 'done'`).get(jobId) as { n: number }).n;
 }
 
 export function publicExtractionJob(db: Db, job: ExtractionJobRecord): ExtractionJob {

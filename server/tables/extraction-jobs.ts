@@ -1,6 +1,6 @@
-import { recordAudit } from '../audit/audit-log';
 import type { ExtractionJob, ExtractionPlan, ExtractionScope } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
+import { immediateTransaction } from '../../db/transactions';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
@@ -21,7 +21,7 @@ import {
   type ExtractionJobRecord,
   type TaskUsage,
 } from './extraction-job-queries';
-import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract } from './table-queries';
+import { chartsSkipped, chartsToExtract, getChartTable, type ChartToExtract, type ExtractionScope as ChartScope } from './table-queries';
 import { ChartTableError, extractorFor, replaceable, storeExtractedTable } from './table-service';
 import { claimLoops } from '../jobs/bounded';
 
@@ -30,8 +30,6 @@ const JOB_CONCURRENCY = 4;
 /** How often a busy job tells clients its progress. */
 /** How many jobs the list shows. */
 const JOBS_LISTED = 20;
-
-export type ExtractorFactory = (job: ExtractionJobRecord) => TableExtractor;
 
 const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0, priced: true, image_tokens: 0, image_cost: 0 };
 
@@ -45,11 +43,13 @@ const NO_USAGE: TaskUsage = { attempts: 0, prompt_tokens: 0, completion_tokens: 
  */
 export class ExtractionJobs implements JobExecutor {
   private readonly jobs: DurableJobs;
-  private readonly extractorOf: ExtractorFactory;
+  private readonly extractorOf: (job: ExtractionJobRecord) => TableExtractor;
+  private readonly model: () => string;
 
+  /** `extractor`: the one every job uses (the command line's, a test's); by default the settings' model, each job its own. */
   constructor(
     private readonly ctx: AppContext,
-    options: { extractorOf?: ExtractorFactory; durable?: DurableJobOptions } = {},
+    options: { extractor?: TableExtractor; durable?: DurableJobOptions } = {},
   ) {
     this.jobs = new DurableJobs(
       ctx,
@@ -61,7 +61,10 @@ export class ExtractionJobs implements JobExecutor {
       },
       options.durable,
     );
-    this.extractorOf = options.extractorOf ?? ((job) => extractorFor(ctx.db, ctx.config, job.model));
+    const fixed = options.extractor;
+    this.extractorOf = fixed ? () => fixed : (job) => extractorFor(ctx.db, ctx.config, job.model);
+    // No vision model configured: a ChartTableError, answered as a conflict.
+    this.model = fixed ? () => fixed.model : () => extractorFor(ctx.db, ctx.config).model;
   }
 
   get kind(): JobExecutor['kind'] {
@@ -69,40 +72,46 @@ export class ExtractionJobs implements JobExecutor {
   }
 
   /** What a job over `scope` would read now, and with which model: the button's count and the confirmation's words. */
-  plan(scope: ExtractionScope): ExtractionPlan {
-    const charts = this.chartsOf(scope);
-    const counts = chartsSkipped(this.ctx.db, this.queryScope(scope));
+  plan(scope: ExtractionScope, chartId?: number): ExtractionPlan {
+    const charts = this.chartsOf(scope, chartId);
+    const counts = chartsSkipped(this.ctx.db, this.queryScope(scope, chartId));
     const skipped = { skipped_with_table: counts.with_table, skipped_without_image: counts.without_image };
     try {
-      const { model } = extractorFor(this.ctx.db, this.ctx.config);
-      return { charts: charts.length, model, unavailable: null, ...skipped };
+      return { charts: charts.length, model: this.model(), unavailable: null, ...skipped };
     } catch (error) {
       if (!(error instanceof ChartTableError)) throw error;
       return { charts: charts.length, model: null, unavailable: error.message, ...skipped };
     }
   }
 
-  /** Stores a job over the scope's charts without a table and starts it in the background. */
-  launch(scope: ExtractionScope, createdBy: number | null): ExtractionJob {
-    // No vision model configured: a ChartTableError, answered as a conflict.
-    const { model } = extractorFor(this.ctx.db, this.ctx.config);
+  /**
+   * Stores a job over the scope's charts without a table and starts it in the background. The
+   * command line narrows it to one chart (`chartId`) and sets how many it reads at once.
+   */
+  launch(scope: ExtractionScope, createdBy: number | null, options: { chartId?: number; concurrency?: number } = {}): ExtractionJob {
+    const model = this.model();
     const id = this.ctx.db.transaction(() => {
-      const charts = this.chartsOf(scope);
+      const charts = this.chartsOf(scope, options.chartId);
       if (charts.length === 0) throw new DomainError('conflict', `no chart ${describeScope(scope)} is waiting for a table (each has one, has no stored image, or is in a job under way)`);
       const jobId = insertExtractionJob(this.ctx.db, {
         split: scope.split ?? null,
         chartType: scope.chart_type ?? null,
         force: scope.force,
         model,
-        concurrency: JOB_CONCURRENCY,
+        concurrency: options.concurrency ?? JOB_CONCURRENCY,
         createdBy,
         chartIds: charts.map((chart) => chart.id),
       });
-      recordAudit(this.ctx.db, { actor_id: createdBy, action: 'extraction.started', target_type: 'extraction_job', target_id: jobId, details: { model, split: scope.split ?? null, chart_type: scope.chart_type ?? null, force: scope.force, charts: charts.length } });
+      this.ctx.events.emit('extraction_job.created', { actor_id: createdBy, job_id: jobId, model, split: scope.split ?? null, chart_type: scope.chart_type ?? null, force: scope.force, charts: charts.length });
       return jobId;
     })();
     this.publishProgress(id, true);
     void this.start(id);
+    return this.publicJob(id);
+  }
+
+  /** Job `id` as clients see it (not found: a DomainError). */
+  get(id: number): ExtractionJob {
     return this.publicJob(id);
   }
 
@@ -158,12 +167,12 @@ export class ExtractionJobs implements JobExecutor {
     this.publishProgress(id, true);
   }
 
-  private queryScope(scope: ExtractionScope) {
-    return { split: scope.split, chartType: scope.chart_type, force: scope.force };
+  private queryScope(scope: ExtractionScope, chartId?: number): ChartScope {
+    return { split: scope.split, chartType: scope.chart_type, chartId, force: scope.force };
   }
 
-  private chartsOf(scope: ExtractionScope): ChartToExtract[] {
-    return withoutQueuedCharts(this.ctx.db, chartsToExtract(this.ctx.db, this.queryScope(scope)));
+  private chartsOf(scope: ExtractionScope, chartId?: number): ChartToExtract[] {
+    return withoutQueuedCharts(this.ctx.db, chartsToExtract(this.ctx.db, this.queryScope(scope, chartId)));
   }
 
   private async execute(id: number, signal: AbortSignal): Promise<void> {
@@ -214,8 +223,8 @@ export class ExtractionJobs implements JobExecutor {
       })();
       return;
     }
-    let stored = false;
-    db.transaction(() => {
+    // Immediate: the chart's `chart.updated` tells clients once its table is committed.
+    immediateTransaction(db, () => {
       if (!result.ok) {
         finishTask(db, job.id, chart.id, { status: 'failed', kind: result.kind, reason: result.reason }, usage);
         return;
@@ -223,17 +232,14 @@ export class ExtractionJobs implements JobExecutor {
       try {
         storeExtractedTable(db, chart.id, result.value);
         finishTask(db, job.id, chart.id, { status: 'done' }, usage);
-        stored = true;
+        const summary = getChartSummary(db, chart.id);
+        if (summary) this.ctx.events.emit('chart.updated', { chart: summary });
       } catch (error) {
         // A curator's or confirmed table stored during the call is kept: this chart is named, the job goes on.
         if (!(error instanceof ChartTableError)) throw error;
         finishTask(db, job.id, chart.id, { status: 'failed', kind: error.reason, reason: error.message }, usage);
       }
-    })();
-    if (stored) {
-      const summary = getChartSummary(db, chart.id);
-      if (summary) this.ctx.publish('chart.updated', { chart: summary });
-    }
+    });
   }
 
   private mustGet(id: number): ExtractionJobRecord {

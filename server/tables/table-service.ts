@@ -2,7 +2,6 @@ import { immediateTransaction } from '../../db/transactions';
 import { getChartSummary } from '../charts/chart-queries';
 import type { DomainEventEmitter } from '../events/event-bus';
 import type { Db } from '../../db/database';
-import { recordAudit } from '../audit/audit-log';
 import { editedOverStored, type ChartTable, type EditedTable, type SaveTableResponse } from '../../shared/api/tables';
 import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
@@ -107,12 +106,15 @@ export function saveCuratorTable(db: Db, events: DomainEventEmitter, chartId: nu
     const source = changed || current.table_source === null ? 'curator' : current.table_source;
     storeChartTable(db, chartId, { table, source, confirmed: true, title, setTitle: true });
     const reverified = changed && current.data_table !== null ? reverifyChartItems(db, chartId) : NOTHING_REVERIFIED;
-    recordAudit(db, {
+    events.emit('chart.table_saved', {
       actor_id: actorId,
-      action: 'chart.table_saved',
-      target_type: 'chart',
-      target_id: chartId,
-      details: { changed, source, was: { source: current.table_source, confirmed: current.table_confirmed }, rows: table.rows.length, series: table.series.length, ...reverified },
+      chart_id: chartId,
+      changed,
+      source,
+      was: { source: current.table_source, confirmed: current.table_confirmed },
+      rows: table.rows.length,
+      series: table.series.length,
+      reverified,
     });
     announceChart(db, events, chartId);
     return reverified;
@@ -125,7 +127,7 @@ export function confirmTable(db: Db, events: DomainEventEmitter, chartId: number
   immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to confirm: extract one or type it in first`, 'nothing_to_confirm');
-    if (confirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_confirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
+    if (confirmChartTable(db, chartId)) events.emit('chart.table_confirmed', { actor_id: actorId, chart_id: chartId, source: current.table_source });
     announceChart(db, events, chartId);
   });
   return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };
@@ -140,7 +142,7 @@ export function unconfirmTable(db: Db, events: DomainEventEmitter, chartId: numb
   immediateTransaction(db, () => {
     const current = tableOf(db, chartId);
     if (current.data_table === null) throw new ChartTableError(`chart ${chartId} has no table to set back to unconfirmed`, 'nothing_to_confirm');
-    if (unconfirmChartTable(db, chartId)) recordAudit(db, { actor_id: actorId, action: 'chart.table_unconfirmed', target_type: 'chart', target_id: chartId, details: { source: current.table_source } });
+    if (unconfirmChartTable(db, chartId)) events.emit('chart.table_unconfirmed', { actor_id: actorId, chart_id: chartId, source: current.table_source });
     announceChart(db, events, chartId);
   });
   return { table: tableOf(db, chartId), ...NOTHING_REVERIFIED };

@@ -7,7 +7,7 @@ import { verifyPassword } from '../../server/auth/passwords';
 import { createSession, userForToken } from '../../server/auth/sessions';
 import { findUserForLogin } from '../../server/users/user-queries';
 import { userIdByName } from '../../server/users/user-service';
-import { runCliProcess } from '../support/cli';
+import { runCli, runCliProcess } from '../support/cli';
 import { buildChart, buildItem, buildQa } from '../support/factories';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-user-'));
@@ -25,6 +25,7 @@ async function passwordWorks(username: string, password: string): Promise<boolea
 }
 
 describe('hqa user add', () => {
+  // Its own process: a real pipe on stdin, as a user's `echo … | hqa user add` gives it; the other runs are in-process (runCli).
   it('reads the password from stdin', async () => {
     const result = await runCliProcess(['user', 'add', 'ana', '--role', 'reviewer'], { dbPath, input: 'a-long-secret\n' });
     expect(result.status).toBe(0);
@@ -33,16 +34,16 @@ describe('hqa user add', () => {
   });
 
   it('generates a password and prints it once when stdin is empty', async () => {
-    const result = await runCliProcess(['user', 'add', 'ben', '--role', 'curator'], { dbPath });
+    const result = await runCli(['user', 'add', 'ben', '--role', 'curator'], { dbPath });
     const password = /password \(shown once\): (\S+)/.exec(result.stdout)?.[1];
     expect(password).toBeTruthy();
     expect(await passwordWorks('ben', password ?? '')).toBe(true);
   });
 
   it('refuses a bad role, a short password and a taken name, naming the problem', async () => {
-    expect((await runCliProcess(['user', 'add', 'cy', '--role', 'boss'], { dbPath })).stderr).toMatch(/--role: must be one of admin, curator, reviewer/);
-    expect((await runCliProcess(['user', 'add', 'cy', '--role', 'reviewer'], { dbPath, input: 'short\n' })).stderr).toMatch(/password \(stdin\): must be at least 8/);
-    const taken = await runCliProcess(['user', 'add', 'ANA', '--role', 'reviewer'], { dbPath, input: 'another-secret\n' });
+    expect((await runCli(['user', 'add', 'cy', '--role', 'boss'], { dbPath })).stderr).toMatch(/--role: must be one of admin, curator, reviewer/);
+    expect((await runCli(['user', 'add', 'cy', '--role', 'reviewer'], { dbPath, input: 'short\n' })).stderr).toMatch(/password \(stdin\): must be at least 8/);
+    const taken = await runCli(['user', 'add', 'ANA', '--role', 'reviewer'], { dbPath, input: 'another-secret\n' });
     expect(taken.status).toBe(1);
     expect(taken.stderr).toMatch(/a user named "ANA" already exists/);
   });
@@ -63,7 +64,7 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   const sessionWorks = (token: string) => withDb((db) => userForToken(db, token) !== null);
 
   it('disable says how many items assigned to the user went back to the general queue', async () => {
-    await runCliProcess(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
+    await runCli(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
     withDb((db) => {
       const reviewer = userIdByName(db, 'eli');
       for (let i = 0; i < 2; i++) {
@@ -71,7 +72,7 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
         db.prepare('INSERT INTO item_assignments (item_id, reviewer_id) VALUES (?, ?)').run(item, reviewer);
       }
     });
-    expect(await runCliProcess(['user', 'disable', 'eli'], { dbPath })).toMatchObject({
+    expect(await runCli(['user', 'disable', 'eli'], { dbPath })).toMatchObject({
       status: 0,
       stdout: 'disabled "eli"; ended 0 sessions; 2 items assigned to them back in the general queue\n',
     });
@@ -79,22 +80,22 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   });
 
   it('disable ends the sessions and refuses login; enable lets the user log in again, old sessions stay ended', async () => {
-    await runCliProcess(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });
+    await runCli(['user', 'add', 'dora', '--role', 'reviewer'], { dbPath, input: 'dora-secret-1\n' });
     const token = signIn('dora');
-    const disabled = await runCliProcess(['user', 'disable', 'dora'], { dbPath });
+    const disabled = await runCli(['user', 'disable', 'dora'], { dbPath });
     expect(disabled).toMatchObject({ status: 0, stdout: 'disabled "dora"; ended 1 session\n' });
     expect(sessionWorks(token)).toBe(false);
     expect(await passwordWorks('dora', 'dora-secret-1')).toBe(false);
 
-    expect(await runCliProcess(['user', 'enable', 'DORA'], { dbPath })).toMatchObject({ status: 0, stdout: 'enabled "dora"\n' });
+    expect(await runCli(['user', 'enable', 'DORA'], { dbPath })).toMatchObject({ status: 0, stdout: 'enabled "dora"\n' });
     expect(await passwordWorks('dora', 'dora-secret-1')).toBe(true);
     expect(sessionWorks(token)).toBe(false);
   });
 
   it('reset-password prints a generated password once; only it works, and the sessions end', async () => {
-    await runCliProcess(['user', 'add', 'emil', '--role', 'curator'], { dbPath, input: 'emil-secret-1\n' });
+    await runCli(['user', 'add', 'emil', '--role', 'curator'], { dbPath, input: 'emil-secret-1\n' });
     const token = signIn('emil');
-    const reset = await runCliProcess(['user', 'reset-password', 'emil'], { dbPath });
+    const reset = await runCli(['user', 'reset-password', 'emil'], { dbPath });
     expect(reset.status).toBe(0);
     const lines = reset.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('reset the password of "emil"; ended 1 session');
@@ -106,18 +107,18 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
   });
 
   it('revoke ends every session of the user, who may log in again', async () => {
-    await runCliProcess(['user', 'add', 'fay', '--role', 'reviewer'], { dbPath, input: 'fay-secret-11\n' });
+    await runCli(['user', 'add', 'fay', '--role', 'reviewer'], { dbPath, input: 'fay-secret-11\n' });
     const tokens = [signIn('fay'), signIn('fay')];
-    expect(await runCliProcess(['user', 'revoke', 'fay'], { dbPath })).toMatchObject({ status: 0, stdout: 'ended 2 sessions of "fay"\n' });
+    expect(await runCli(['user', 'revoke', 'fay'], { dbPath })).toMatchObject({ status: 0, stdout: 'ended 2 sessions of "fay"\n' });
     expect(tokens.map(sessionWorks)).toEqual([false, false]);
     expect(await passwordWorks('fay', 'fay-secret-11')).toBe(true);
   });
 
   it('names an unknown user, and refuses to disable the last enabled admin', async () => {
-    const missing = await runCliProcess(['user', 'revoke', 'nobody'], { dbPath });
+    const missing = await runCli(['user', 'revoke', 'nobody'], { dbPath });
     expect(missing).toMatchObject({ status: 1, stderr: 'hqa: user "nobody" not found\n' });
-    await runCliProcess(['user', 'add', 'gus', '--role', 'admin'], { dbPath, input: 'gus-secret-11\n' });
-    const last = await runCliProcess(['user', 'disable', 'gus'], { dbPath });
+    await runCli(['user', 'add', 'gus', '--role', 'admin'], { dbPath, input: 'gus-secret-11\n' });
+    const last = await runCli(['user', 'disable', 'gus'], { dbPath });
     expect(last).toMatchObject({ status: 1, stderr: 'hqa: cannot disable "gus": they are the last enabled admin; make another user admin first\n' });
     expect(withDb((db) => findUserForLogin(db, 'gus'))).not.toBeNull();
   });

@@ -14,14 +14,19 @@ import { importFolder } from '../../server/import/import-folder';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { providersFor } from '../../server/llm/model-roles';
 import { createTableExtractor } from '../../server/tables/extract-table';
-import { runTableExtraction } from '../../server/tables/extract-tables-run';
+import { runExtractionJob } from '../../server/tables/extract-tables-run';
+import type { TableExtractor } from '../../server/tables/extract-table';
+import type { ExtractionScope } from '../../server/tables/table-queries';
+import { cliContext } from '../../server/cli/cli-context';
+import pino from 'pino';
 import { getChartTable } from '../../server/tables/table-queries';
+import { listExtractionJobs } from '../../server/tables/extraction-job-queries';
 import { saveCuratorTable } from '../../server/tables/table-service';
 import { DomainEvents } from '../../server/events/event-bus';
 
 const NO_SUBSCRIBERS = (db: ConstructorParameters<typeof DomainEvents>[0]) => new DomainEvents(db, console);
 import { runCli } from '../support/cli';
-import { jsonReply, rateLimitReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
+import { hangReply, jsonReply, rateLimitReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { SignedInUsers } from '../support/signed-in-users';
 import { startTestServer } from '../support/test-server';
@@ -74,6 +79,9 @@ function extractor() {
   if (!connection || !model) throw new Error('extraction role without a connection');
   return createTableExtractor({ db, connection, model, image: { maxSide: settings.vision_max_side, detail: settings.vision_detail }, sleep: async () => undefined });
 }
+/** The command line's way: an extraction job run in this process. */
+const runTableExtraction = (database: Db, using: TableExtractor, scope: ExtractionScope, options: { concurrency?: number; signal?: AbortSignal } = {}) =>
+  runExtractionJob(cliContext(database, env(), pino({ level: 'silent' })), scope, { extractor: using, ...options });
 const chatRequests = () => fake.requests.flatMap((r) => (r.chat ? [r.chat] : []));
 const chartIds = () => (db.prepare('SELECT id FROM charts WHERE split = ? ORDER BY id').all(SPLIT) as { id: number }[]).map((r) => r.id);
 const imagePart = (chat: FakeChatRequest) => {
@@ -215,6 +223,40 @@ describe('table extraction by a vision model', () => {
     expect(chatRequests().length - before).toBe(chartIds().length - 1);
     expect(getChartTable(db, b)).toMatchObject({ table_source: 'curator', table_confirmed: true, data_table: { series: ['Cases'] } });
     expect(getChartTable(db, c)?.table_source).toBe('extracted');
+  });
+});
+
+describe('extraction from the command line is the server’s extraction job kind', () => {
+  it('runs as a job the Charts page lists; Ctrl+C cancels it with the call in flight, and the next run asks only for the rest', async () => {
+    const ids = chartIds();
+    // The first chart is read; the second call never answers until the run is interrupted.
+    fake.script(jsonReply(TABLE_REPLY), hangReply());
+    fake.setDefault(() => jsonReply(TABLE_REPLY));
+    const interrupt = new AbortController();
+    const hung = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (chatRequests().length >= 2) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 10);
+    });
+    const running = runTableExtraction(db, extractor(), { split: SPLIT }, { concurrency: 1, signal: interrupt.signal });
+    await hung;
+    interrupt.abort();
+    const stopped = await running;
+    expect(stopped).toMatchObject({ charts: ids.length, extracted: 1, failed: [], cancelled: true });
+    const jobs = listExtractionJobs(db, 20);
+    expect(jobs.map((job) => [job.id, job.status, job.split, job.concurrency, job.tasks_done])).toEqual([[stopped.job_id, 'cancelled', SPLIT, 1, 1]]);
+
+    const before = chatRequests().length;
+    const rest = await runTableExtraction(db, extractor(), { split: SPLIT }, { concurrency: 2 });
+    expect(rest).toMatchObject({ charts: ids.length - 1, extracted: ids.length - 1, skipped_with_table: 1, cancelled: false });
+    expect(chatRequests().length - before).toBe(ids.length - 1);
+    expect(listExtractionJobs(db, 20).map((job) => [job.id, job.status])).toEqual([
+      [rest.job_id, 'done'],
+      [stopped.job_id, 'cancelled'],
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun } from '../../server/generation/run-queries';
 import { importSplit } from '../../server/import/import-split';
@@ -14,6 +14,42 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * good. Imports into the server's database while a run works: the run ends done, no task failed.
  */
 let server: TestServer;
+
+/**
+ * A Node process that, once told (`lock()`), holds SQLite's write lock on `dbPath` for `ms`:
+ * another process's connection, as a CLI import's would be. (A connection in this process would
+ * release it from a timer of the event loop that a waiting writer blocks.)
+ */
+async function lockHolder(dbPath: string, ms: number) {
+  const script = `const db = new (require('better-sqlite3'))(process.argv[1]); console.log('ready');
+    process.stdin.once('data', () => { db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); process.exit(0); }, ${ms}); });`;
+  const child = spawn(process.execPath, ['-e', script, dbPath], { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] });
+  const ended = new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lock holder exited with ${code}`)))));
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      const listen = (chunk: Buffer) => {
+        if (!chunk.toString().includes(word)) return;
+        child.stdout.off('data', listen);
+        resolve();
+      };
+      child.stdout.on('data', listen);
+      void ended.then(() => reject(new Error(`lock holder ended before saying ${word}`)), reject);
+    });
+  await said('ready');
+  let locked = 0;
+  let released: number | null = null;
+  void ended.then(() => (released = Date.now()), () => undefined);
+  return {
+    ended,
+    lock: async () => {
+      const saidLocked = said('locked');
+      child.stdin.end('lock\n');
+      await saidLocked;
+      locked = Date.now();
+    },
+    heldMs: () => (released ?? Date.now()) - locked,
+  };
+}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -51,22 +87,20 @@ describe('a run beside a CLI import', () => {
     const { db } = server.server.ctx;
     const { executor } = server.server;
     const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', split: 'sample', items: 10, proposal_batches: 1 }), null);
-    // Another process's connection, as a CLI import's would be, taking the write lock for 6 s,
-    // past the 5 s a writer waits: the run's first write meets "database is locked".
-    const running = executor.start(run.id);
-    const other = new Database(server.dbPath);
-    other.exec('BEGIN IMMEDIATE');
-    const release = setTimeout(() => other.exec('COMMIT'), 6_000);
+    // Another process takes the write lock for 6 s once the run has started, past the 5 s a
+    // writer waits: the run's next write meets "database is locked".
+    const other = await lockHolder(server.dbPath, 6_000);
     try {
+      const running = executor.start(run.id);
+      await other.lock();
       await running;
       const done = getRun(db, run.id);
       expect({ status: done?.status, reason: done?.stop_reason ?? null }).toEqual({ status: 'done', reason: null });
       const failed = db.prepare("SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = 'failed'").get(run.id) as { n: number };
       expect(failed.n).toBe(0);
+      expect(other.heldMs()).toBeGreaterThanOrEqual(6_000);
     } finally {
-      clearTimeout(release);
-      if (other.inTransaction) other.exec('COMMIT');
-      other.close();
+      await other.ended;
     }
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
 
 const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('server/cli/main.ts');
@@ -39,10 +40,10 @@ let inProcessQueue: Promise<unknown> = Promise.resolve();
  * The CLI run in this process (`runHqa`, what `server/cli/main.ts` runs): the same commands and
  * output without a new Node and tsx start (seconds each on this machine; the suite runs the CLI
  * about a hundred times). Its environment, stdout, stderr and exit code are this process's for
- * the run and put back after it. For commands that talk to a server the test runs (the fake
- * OpenAI), or any command that reads no stdin.
+ * the run and put back after it, its stdin too: `input` as a pipe would give it (an empty pipe
+ * without), never the test runner's own.
  */
-export function runCli(args: string[], options: { dbPath: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(args: string[], options: { dbPath: string; env?: Record<string, string>; input?: string }): Promise<CliResult> {
   const run = inProcessQueue.then(() => runInProcess(args, options));
   inProcessQueue = run.catch(() => undefined);
   return run;
@@ -60,7 +61,7 @@ function capture(sink: (text: string) => void): Write {
   }) as Write;
 }
 
-async function runInProcess(args: string[], options: { dbPath: string; env?: Record<string, string> }): Promise<CliResult> {
+async function runInProcess(args: string[], options: { dbPath: string; env?: Record<string, string>; input?: string }): Promise<CliResult> {
   const vars: Record<string, string> = { OPENAI_API_KEY: '', HQA_DB: options.dbPath, HQA_LOG_LEVEL: 'silent', ...options.env };
   const previousEnv = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
   const previousExitCode = process.exitCode;
@@ -68,6 +69,9 @@ async function runInProcess(args: string[], options: { dbPath: string; env?: Rec
   let stdout = '';
   let stderr = '';
   Object.assign(process.env, vars);
+  // `process.stdin` is a getter of Node's: replaced for the run by a stream that is not a terminal, as a pipe is.
+  const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
+  Object.defineProperty(process, 'stdin', { value: Readable.from(options.input ? [Buffer.from(options.input)] : []), configurable: true, writable: true });
   process.stdout.write = capture((text) => (stdout += text));
   process.stderr.write = capture((text) => (stderr += text));
   try {
@@ -77,6 +81,7 @@ async function runInProcess(args: string[], options: { dbPath: string; env?: Rec
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
+    if (stdin) Object.defineProperty(process, 'stdin', stdin);
     for (const [key, value] of Object.entries(previousEnv)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
