@@ -22,7 +22,13 @@ import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 const dir = mkdtempSync(join(tmpdir(), 'hqa-batch-gen-'));
 const dbPath = join(dir, 'workbench.sqlite');
 let fake: FakeOpenAI;
-const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url });
+/**
+ * The offline rules (Stage 2's pairing of a question with a proposal) in-process: each CLI command
+ * ends its thread pools, so on a thread every command would load the rules again (seconds a
+ * command on a loaded machine) to pair a handful of questions. Where they run is not the point here.
+ */
+const RULES_IN_PROCESS = { HQA_OFFLINE_THREADS: '0' };
+const env = () => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, ...RULES_IN_PROCESS });
 
 function withDb<T>(read: (db: ReturnType<typeof openAndMigrate>) => T): T {
   const db = openAndMigrate(dbPath);
@@ -239,7 +245,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
   it('writes each stage’s requests, reads vLLM’s results back into proposals and items, records no llm_calls and names a failed line by custom_id', async () => {
     const stage1 = join(dir, 'stage1.jsonl');
     // Five questions: some get no request (a legend's colour, a wrong label), at least two must.
-    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--items', String(PLANNED), '--proposal-batches', '1', '--model', 'Qwen/Qwen2-VL-7B'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--items', String(PLANNED), '--proposal-batches', '1', '--model', 'Qwen/Qwen2-VL-7B'], { dbPath, env: RULES_IN_PROCESS });
     expect(written.status, written.stderr).toBe(0);
     const runId = Number(/of run (\d+) to/.exec(written.stdout)?.[1]);
     expect(written.stdout).toContain(`vllm run-batch -i ${stage1} -o OUT --model Qwen/Qwen2-VL-7B`);
@@ -253,7 +259,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     const out1 = join(dir, 'stage1-out.jsonl');
     writeFileSync(out1, `${lines1.map((l) => vllmLine(l.custom_id, JSON.stringify({ proposals: ['Double the last point of the first series'] }))).join('\n')}\n`);
     const stage2 = join(dir, 'stage2.jsonl');
-    const read1 = await runCli(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath });
+    const read1 = await runCli(['generate', '--run', String(runId), '--batch-in', out1, '--batch-out', stage2, '--json'], { dbPath, env: RULES_IN_PROCESS });
     expect(read1.status, read1.stderr).toBe(0);
     const lines2 = readLines(stage2);
     const asked = lines2.length;
@@ -268,7 +274,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
       out2,
       `${[...answered.reverse().map((l) => vllmLine(l.custom_id, JSON.stringify(correctReply(l.body as unknown as FakeChatRequest)))), vllmLine(failing.custom_id, null, 500)].join('\n')}\n`,
     );
-    const read2 = await runCli(['generate', '--run', String(runId), '--batch-in', out2], { dbPath });
+    const read2 = await runCli(['generate', '--run', String(runId), '--batch-in', out2], { dbPath, env: RULES_IN_PROCESS });
     expect(read2.status, read2.stderr).toBe(2);
     expect(read2.stderr).toContain(`error: ${failing.custom_id}: HTTP 500: internal_error: the engine died`);
     expect(read2.stdout).toMatch(new RegExp(`read ${asked - 1} results of ${asked} .*no cost`));
@@ -281,7 +287,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
 
   it('stores the good results of a file holding an older vLLM error line, and names that line by custom_id with its reason', async () => {
     const stage1 = join(dir, 'older-vllm.jsonl');
-    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--stage', 'proposals', '--proposal-batches', '3', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'line', '--stage', 'proposals', '--proposal-batches', '3', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath, env: RULES_IN_PROCESS });
     expect(written.status, written.stderr).toBe(0);
     const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
     const [refused, ...answered] = readLines(stage1);
@@ -291,7 +297,7 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
     const proposals = ['Halve the second point of every series', 'Add ten to the first point of the last series'];
     writeFileSync(out, `${[olderVllmErrorLine(refused.custom_id, reason), ...answered.map((l, i) => vllmLine(l.custom_id, JSON.stringify({ proposals: [proposals[i]] })))].join('\n')}\n`);
 
-    const read = await runCli(['generate', '--run', String(runId), '--batch-in', out], { dbPath });
+    const read = await runCli(['generate', '--run', String(runId), '--batch-in', out], { dbPath, env: RULES_IN_PROCESS });
     expect(read.status, read.stderr).toBe(2);
     expect(read.stderr).toContain(`error: ${refused.custom_id}: HTTP 400: ${reason}`);
     expect(read.stdout).toMatch(/read 2 results of 3 .*\(1 failed;/);
@@ -301,11 +307,11 @@ describe('hqa generate --batch-out / --batch-in (vllm run-batch)', () => {
 
   it('refuses a results file that answers none of the stage’s requests, storing nothing', async () => {
     const stage1 = join(dir, 'other.jsonl');
-    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'pie', '--stage', 'proposals', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath });
+    const written = await runCli(['generate', '--batch-out', stage1, '--chart-type', 'pie', '--stage', 'proposals', '--model', 'Qwen/Qwen2-VL-7B', '--json'], { dbPath, env: RULES_IN_PROCESS });
     const runId = z.object({ run_id: z.number() }).parse(JSON.parse(written.stdout)).run_id;
     const stray = join(dir, 'stray-out.jsonl');
     writeFileSync(stray, `${vllmLine('task-999999', '{}')}\n`);
-    const read = await runCli(['generate', '--run', String(runId), '--batch-in', stray], { dbPath });
+    const read = await runCli(['generate', '--run', String(runId), '--batch-in', stray], { dbPath, env: RULES_IN_PROCESS });
     expect(read.status).toBe(1);
     expect(read.stderr).toMatch(/stray-out\.jsonl answers none of run \d+'s 1 Stage 1 \(proposals\) requests/);
     expect(withDb((db) => getRun(db, runId))).toMatchObject({ status: 'paused', tasks_failed: 0 });
@@ -323,7 +329,10 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     return RunResponseSchema.parse(res.body).run;
   };
 
+  // The server's pairing in-process too: its first task on a thread would wait for the thread to load the rules.
+  const threads = process.env.HQA_OFFLINE_THREADS;
   beforeAll(async () => {
+    process.env.HQA_OFFLINE_THREADS = RULES_IN_PROCESS.HQA_OFFLINE_THREADS;
     server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url, batchPollMs: 10 } });
     await server.createUser('cora', 'curator', 'curator-pass-1');
     cora = new TestClient(server.url);
@@ -331,6 +340,8 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
   });
   afterAll(async () => {
     await server?.close();
+    if (threads === undefined) delete process.env.HQA_OFFLINE_THREADS;
+    else process.env.HQA_OFFLINE_THREADS = threads;
   });
 
   it('refuses the batch box for the offline engine, naming the field', async () => {

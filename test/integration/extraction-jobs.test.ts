@@ -205,7 +205,8 @@ describe('an extraction job survives SIGKILL', () => {
     let killed = false;
     fake.requests.length = 0;
     fake.setDefault((chat) => (killed || answeredCharts.has(images.get(sentImage(chat)) ?? -1) ? jsonReply(TABLE_REPLY) : hangReply()));
-    const env = { HQA_DB: dbPath, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
+    // Each start without the review warm-up (a second or two of claims before it listens): not what a job's survival depends on.
+    const env = { HQA_DB: dbPath, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, HQA_WARM_UP: 'false' };
     const first = await startServerProcess(env);
     const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';
     const client = new TestClient(first.url);

@@ -20,7 +20,10 @@ function waitForRun(client: TestClient, id: number, until: (run: Run) => boolean
 describe('a run survives SIGKILL', () => {
   it('resumes on the next start: no item lost, none made twice', async () => {
     const fake = await startFakeOpenAI({ defaultHandler: hqaModel({ delayMs: 150 }) });
-    const env = { HQA_DB: join(dir, 'hqa.sqlite'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
+    // Each start without the review warm-up (a second or two of claims before it listens) and with the rules
+    // that pair questions with proposals in-process (a thread would load them again at each start):
+    // neither is what a run's survival depends on.
+    const env = { HQA_DB: join(dir, 'hqa.sqlite'), OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, HQA_WARM_UP: 'false', HQA_OFFLINE_THREADS: '0' };
     try {
       const first = await startServerProcess(env);
       const password = /password\s+(\S+)\s/.exec(first.output())?.[1] ?? '';
