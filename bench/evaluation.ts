@@ -26,6 +26,7 @@ import { importSplit } from '../server/import/import-split';
 import { ensureSeedProposals } from '../server/pool/pool-service';
 import { startFakeOpenAI, textReply } from '../test/support/fake-openai';
 import { benchBatchRoundTrip } from './evaluation-batch';
+import { startFakeVlmProcess } from './fake-vlm-process';
 import { benchScoreFormats } from './evaluation-formats';
 import { benchJudge } from './evaluation-judge';
 import { benchScoringRules } from './evaluation-rules';
@@ -146,7 +147,9 @@ async function conditionsRun(): Promise<void> {
     }
     drawMs = ms(drawStart) / 10;
   }
-  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) }));
+  // The model answers from a process of its own: its parsing of every request is not this loop's work.
+  const vlm = await startFakeVlmProcess(LATENCY_MS);
+  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: vlm.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) }));
   const conditions = [...EVAL_MODES];
   // CPU of the whole process (every thread: the loop, the render threads, resvg's), so a run on a busy machine still shows what it cost.
   const cpuBefore = process.cpuUsage();
@@ -164,7 +167,8 @@ async function conditionsRun(): Promise<void> {
   console.log(`conditions: one run of ${conditions.length} conditions over ${items} items: ${asked} questions asked, ${done?.items_skipped} skipped (cannot be drawn), ${done?.items_failed} failed, status ${done?.status}, concurrency ${concurrency}`);
   console.log(`  one drawing ${drawMs.toFixed(0)} ms here (${process.env.HQA_RENDER_THREADS ?? 1} render thread(s)); the drawings alone need ${((2 * items * drawMs) / 1000).toFixed(1)} s at that pace`);
   console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
-  console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (all threads; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question`);
+  console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (this process, all threads; the model's process apart; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question`);
+  await vlm.stop();
   db.close();
 }
 
