@@ -68,8 +68,8 @@ describe('a run beside a CLI import', () => {
     let finished = false;
     const running = executor.start(run.id).finally(() => (finished = true));
     const imports: { status: number; stderr: string }[] = [];
-    // Import after import for as long as the run works (at least two), each a new split.
-    for (let n = 0; n < 2 || (!finished && n < 6); n++) {
+    // Import after import while the run works (at least two, at most three), each a new split.
+    for (let n = 0; n < 2 || (!finished && n < 3); n++) {
       imports.push(await runCliProcess(['import', n % 2 === 0 ? CHARTQA_MORE : CHARTQA_SAMPLE, '--split', `beside-${n}`, '--json'], { dbPath: server.dbPath }));
     }
     await running;

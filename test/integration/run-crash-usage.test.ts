@@ -56,7 +56,8 @@ describe('usage of calls in flight at a crash', () => {
     const fake = await startFakeOpenAI({
       defaultHandler: (chat) => (chat.messages.length <= 2 ? textReply('Here is the item you asked for.') : jsonReply(correctReply(chat), { delayMs: REPAIR_DELAY_MS })),
     });
-    const env = { HQA_DB: dbPath, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url };
+    // The review warm-up before listening plays no part in surviving a kill (~1.5–2 s a start here).
+    const env = { HQA_DB: dbPath, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: fake.url, HQA_WARM_UP: 'false' };
     try {
       const first = await startServerProcess(env);
       started.push(first);
