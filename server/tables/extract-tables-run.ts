@@ -1,4 +1,4 @@
-import type { ExtractionJob } from '../../shared/api/tables';
+import type { ExtractionFailure, ExtractionJob } from '../../shared/api/tables';
 import type { AppContext } from '../app-context';
 import type { TableExtractor } from './extract-table';
 import { chartsExtracted, jobFailures } from './extraction-job-queries';
@@ -12,13 +12,6 @@ import type { ExtractionScope } from './table-queries';
  * nothing; a process killed outright leaves its job to the next server start, which takes it up.
  * Retries of a request are the transport's (`max_retries`, `retry-after` honoured).
  */
-
-export interface ExtractionFailure {
-  chart_id: number;
-  chart: string;
-  kind: string;
-  reason: string;
-}
 
 export interface ExtractionReport {
   /** The extraction job that ran, as the Charts page lists it; null when no chart was waiting. */
