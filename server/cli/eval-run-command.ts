@@ -54,16 +54,16 @@ export async function runEvalRun(options: EvalRunCommandOptions): Promise<number
   }
   const config = loadConfig();
   const db = openAndMigrate(config.dbPath);
-  let shown = '';
+  let shownTenth = -1;
   const ctx = cliContext(db, config, pino({ level: options.json === true ? 'silent' : 'warn' }, pino.destination(2)), (event, payload) => {
     if (event !== 'eval.progressed' || options.json === true) return;
     const { run } = payload as { run: EvalRun };
-    const line = `evaluation run ${run.id}: ${run.items_answered + run.items_failed} of ${run.items_total} questions`;
+    const finished = run.items_answered + run.items_failed;
     // One line per tenth of the run: a log, not a screen.
-    const tenth = Math.floor(((run.items_answered + run.items_failed) * 10) / Math.max(1, run.items_total));
-    if (`${tenth}` === shown) return;
-    shown = `${tenth}`;
-    process.stderr.write(`${line}\n`);
+    const tenth = Math.floor((finished * 10) / Math.max(1, run.items_total));
+    if (tenth === shownTenth) return;
+    shownTenth = tenth;
+    process.stderr.write(`evaluation run ${run.id}: ${finished} of ${run.items_total} questions\n`);
   });
   const executor = new EvalExecutor(ctx);
   const stop = () => void executor.shutdown();
