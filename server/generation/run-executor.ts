@@ -136,10 +136,21 @@ export class RunExecutor implements JobExecutor {
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
-  start(runId: number): Promise<void> {
+  start(runId: number, attempt = 1): Promise<void> {
     const running = this.jobs.running(runId);
     if (running) return running;
-    if (!transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running')) return Promise.resolve();
+    let began: boolean;
+    try {
+      began = transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running');
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      // Another connection held the write lock past the busy timeout: tried again, as a task is.
+      if (attempt < BUSY_ATTEMPTS) return abortableSleep(BUSY_BACKOFF_MS * attempt, new AbortController().signal).then(() => this.start(runId, attempt + 1));
+      // Still busy: the run keeps its status unchanged, for a resume or the next start to take up (callers do not await a start).
+      this.ctx.logger.error({ err: error, runId }, 'the run could not start: the database stayed busy; it keeps its status, to be resumed');
+      return Promise.resolve();
+    }
+    if (!began) return Promise.resolve();
     return this.jobs.start(runId, {
       execute: (controller) => this.execute(runId, controller),
       // The run's heartbeat vouches for its tasks in flight here: no other process takes them while it beats.

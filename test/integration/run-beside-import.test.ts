@@ -86,13 +86,15 @@ describe('a run beside a CLI import', () => {
   it('waits out another connection holding the write lock past the busy timeout, then finishes', async () => {
     const { db } = server.server.ctx;
     const { executor } = server.server;
-    const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', split: 'sample', items: 10, proposal_batches: 1 }), null);
-    // Another process takes the write lock for 6 s once the run has started, past the 5 s a
-    // writer waits: the run's next write meets "database is locked".
+    // Forty items: of ten, on a busy machine, all were made before the other process said it held the lock.
+    const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', split: 'sample', items: 40, proposal_batches: 1 }), null);
+    // Another process holds the write lock for 6 s from before the run starts, past the 5 s a
+    // writer waits: the run's first write (its start) meets "database is locked", and is tried
+    // again. (Locked after the start, a ten-item run on a busy machine was done before the lock.)
     const other = await lockHolder(server.dbPath, 6_000);
     try {
-      const running = executor.start(run.id);
       await other.lock();
+      const running = executor.start(run.id);
       await running;
       const done = getRun(db, run.id);
       expect({ status: done?.status, reason: done?.stop_reason ?? null }).toEqual({ status: 'done', reason: null });
