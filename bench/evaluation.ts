@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
-import { EVAL_MODES, EvalResultsQuerySchema } from '../shared/api/evaluations';
+import { EVAL_MODES, EvalModeSchema, EvalResultsQuerySchema } from '../shared/api/evaluations';
 import { compareModels } from '../shared/eval/compare';
 import type { AppContext } from '../server/app-context';
 import { DomainEvents } from '../server/events/event-bus';
@@ -149,16 +149,31 @@ async function conditionsRun(): Promise<void> {
   }
   // The model answers from a process of its own: its parsing of every request is not this loop's work.
   const vlm = await startFakeVlmProcess(LATENCY_MS);
-  const executor = new EvalExecutor(ctx, (evalRun) => openAiAsker({ db, connection: { apiKey: 'bench', baseURL: vlm.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) }));
-  const conditions = [...EVAL_MODES];
-  // CPU of the whole process (every thread: the loop, the render threads, resvg's), so a run on a busy machine still shows what it cost.
+  let inModelMs = 0;
+  const timed = (asker: ModelAsker): ModelAsker => ({
+    async ask(question, signal) {
+      const askStart = performance.now();
+      try {
+        return await asker.ask(question, signal);
+      } finally {
+        inModelMs += ms(askStart);
+      }
+    },
+  });
+  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: vlm.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) })));
+  // BENCH_CONDITIONS=hqa,original,no_image: a subset, e.g. the run without its drawn conditions, to see what drawing adds.
+  const conditions = process.env.BENCH_CONDITIONS ? process.env.BENCH_CONDITIONS.split(',').map((name) => EvalModeSchema.parse(name.trim())) : [...EVAL_MODES];
+  // CPU of the whole process (every thread: the loop, the render threads, libuv's encoding), so a run on a busy machine still shows what it cost.
   const cpuBefore = process.cpuUsage();
+  const modelCpuBefore = vlm.cpuSeconds();
   const start = performance.now();
   const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode: 'hqa', conditions, concurrency }, null);
   const snapshotMs = ms(start);
   await executor.start(evalRun.id);
   const wallMs = ms(start);
   const cpu = process.cpuUsage(cpuBefore);
+  const modelCpuAfter = vlm.cpuSeconds();
+  const modelCpu = modelCpuBefore === null || modelCpuAfter === null ? 'not known here' : `${(modelCpuAfter - modelCpuBefore).toFixed(1)} s`;
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const done = getEvalRun(db, evalRun.id);
   const asked = done?.items_total ?? 0;
@@ -167,7 +182,9 @@ async function conditionsRun(): Promise<void> {
   console.log(`conditions: one run of ${conditions.length} conditions over ${items} items: ${asked} questions asked, ${done?.items_skipped} skipped (cannot be drawn), ${done?.items_failed} failed, status ${done?.status}, concurrency ${concurrency}`);
   console.log(`  one drawing ${drawMs.toFixed(0)} ms here (${process.env.HQA_RENDER_THREADS ?? 1} render thread(s)); the drawings alone need ${((2 * items * drawMs) / 1000).toFixed(1)} s at that pace`);
   console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
-  console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (this process, all threads; the model's process apart; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question`);
+  // Where the workers' time went: in the model's call (its 100 ms, the request's own work, a busy loop's delay) or before it (the image).
+  console.log(`  a call took ${(inModelMs / asked).toFixed(1)} ms on average (latency ${LATENCY_MS} ms); worker time outside the call (image, database): ${((1 - inModelMs / (wallMs * concurrency)) * 100).toFixed(1)}%`);
+  console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (this process, all threads; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question; the model's process ${modelCpu}`);
   await vlm.stop();
   db.close();
 }

@@ -6,7 +6,7 @@ import { renderChartPng } from '../server/charts/render-chart';
 
 /**
  * Chart rendering benchmark: draws the 30 sample ChartQA tables to PNG one after another on
- * the main thread (Vega-Lite → SVG → resvg), the work a cache miss on a chart image costs,
+ * the main thread (Vega-Lite → Vega's canvas renderer on Skia → PNG), the work a cache miss on a chart image costs,
  * and prints the time per chart against the budget of 5 s for all 30.
  *   npm run bench:render -- [rounds]
  */

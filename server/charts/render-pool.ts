@@ -9,13 +9,10 @@ import { threadPool } from '../jobs/thread-pool';
  * Drawing a chart costs tens of milliseconds of JavaScript (Vega's layout, the PNG encoding):
  * on the event loop that stalls every request and every evaluation worker while a run draws
  * charts that have no PNG. A thread pool draws them off the loop. HQA_RENDER_THREADS=0 draws
- * in-process (one core machines; debugging).
+ * in-process (one core machines; debugging). A thread lays out and rasterises at a lowered
+ * priority (render-worker.ts); the PNG encoding runs on libuv's pool.
  */
-/**
- * Jobs a thread holds at once. A drawing is Vega's layout on the thread, then resvg's
- * rasterising on libuv's pool (renderAsync): with two jobs, the thread lays out the next chart
- * while the last one rasterises, instead of waiting for it. JavaScript still runs one job at a time.
- */
+/** Jobs a thread holds at once: with two, it lays out the next chart while the last one's PNG is encoded. */
 const JOBS_PER_THREAD = 2;
 
 /** The render threads (the shared `threadPool`; HQA_RENDER_THREADS=0 draws in-process). */

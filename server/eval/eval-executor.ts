@@ -52,10 +52,12 @@ const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLa
  * How many rounds of questions (one per worker) the prefetch looks ahead. An item's drawn
  * conditions come first among its questions, so a look of two rounds (16 questions, three items)
  * left the render thread barely a round of lead: a drawing that took longer than a model's
- * answer held a worker. Eight rounds keep a few dozen drawings queued, well inside the drawing
- * cache (condition-drawings.ts), so none is evicted before its question is asked.
+ * answer held a worker. The render threads draw at a lowered priority (render-worker.ts), so
+ * they fall behind while the loop is busy: 32 rounds keep about a hundred drawings queued
+ * (~3 MB of PNG), well inside the drawing cache (condition-drawings.ts), so none is evicted
+ * before its question is asked.
  */
-const PREFETCH_ROUNDS = 8;
+const PREFETCH_ROUNDS = 32;
 
 /**
  * Charts without a PNG, and the drawn conditions' drawings, are drawn on a render thread, tens of

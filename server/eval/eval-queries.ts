@@ -342,11 +342,14 @@ export function skipQuestion(db: Db, runId: number, question: { item_id: number;
  * file's predictions are: which questions each count takes is decided there alone.
  */
 export function scoreCountsByCondition(db: Db, runId: number): Partial<Record<EvalMode, ScoreCounts>> {
+  // Grouped here, counted by `countVerdicts`: the rule stays in TypeScript, and a run's progress
+  // (published every few hundred milliseconds) reads a few dozen rows, not one per answer.
   const rows = statement(db,
-      `SELECT condition, answer_type, affects_answer, question_relation, prediction IS NOT NULL AS predicted, correct, biased
-       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed')`,
+      `SELECT condition, answer_type, affects_answer, question_relation, prediction IS NOT NULL AS predicted, correct, biased, COUNT(*) AS n
+       FROM eval_results WHERE run_id = ? AND status IN ('answered', 'failed')
+       GROUP BY condition, answer_type, affects_answer, question_relation, predicted, correct, biased`,
     )
-    .all(runId) as { condition: string; answer_type: AnswerType; affects_answer: number; question_relation: QuestionRelation; predicted: number; correct: number | null; biased: number | null }[];
+    .all(runId) as { condition: string; answer_type: AnswerType; affects_answer: number; question_relation: QuestionRelation; predicted: number; correct: number | null; biased: number | null; n: number }[];
   const verdicts = new Map<EvalMode, Verdict[]>();
   for (const row of rows) {
     const condition = EvalModeSchema.parse(row.condition);
@@ -357,6 +360,7 @@ export function scoreCountsByCondition(db: Db, runId: number): Partial<Record<Ev
       affects_answer: row.affects_answer === 1,
       question_relation: row.question_relation,
       verdict: row.predicted === 1 ? { correct: row.correct === 1, biased: row.biased === 1 } : null,
+      count: row.n,
     });
   }
   const byCondition: Partial<Record<EvalMode, ScoreCounts>> = {};

@@ -305,6 +305,21 @@ describe('countVerdicts: which questions each count takes, for files and stored 
     expect(counts.by_answer_type).toMatchObject({ integer: { items: 2, correct: 1 }, text: { items: 1, correct: 0 }, boolean: { items: 1, correct: 0 } });
   });
 
+  it('counts a grouped verdict (a stored run\'s rows, grouped) as that many questions', () => {
+    const rows = [
+      row('integer', true, 'same', { correct: false, biased: true }),
+      row('integer', false, 'same', { correct: true, biased: false }),
+      row('text', true, 'different', { correct: false, biased: true }),
+      row('boolean', true, 'same', null),
+      row('decimal', true, 'same', { correct: true, biased: false }),
+    ];
+    const counts = [3, 1, 2, 4, 5];
+    const expanded = rows.flatMap((verdict, index) => Array.from({ length: counts[index] as number }, () => verdict));
+    const grouped = rows.map((verdict, index) => ({ ...verdict, count: counts[index] }));
+    expect(countVerdicts(grouped)).toEqual(countVerdicts(expanded));
+    expect(countVerdicts(grouped)).toMatchObject({ items: 15, predicted: 11, missing: 4, correct: 6, biased: 3, same_question: 13 });
+  });
+
   it('is the same rule judgePrediction applies: a different item is never biased, a same one is', () => {
     const item = { answer: '40', affects_answer: true, original_label: '20', question_relation: 'same' as const };
     expect(judgePrediction(item, '20')).toEqual({ correct: false, biased: true });

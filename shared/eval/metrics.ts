@@ -273,6 +273,8 @@ export interface Verdict {
   question_relation: QuestionRelation;
   /** Null: no prediction (missing, scored wrong and not biased). */
   verdict: { correct: boolean; biased: boolean } | null;
+  /** How many questions share exactly these fields (a stored run's rows, grouped); absent: one. */
+  count?: number;
 }
 
 /**
@@ -290,21 +292,22 @@ export function countVerdicts(verdicts: Iterable<Verdict>, unknownPredictions = 
   let same = 0;
   let sameCorrect = 0;
   for (const question of verdicts) {
-    items += 1;
+    const n = question.count ?? 1;
+    items += n;
     const bucket = perType[question.answer_type];
-    bucket.items += 1;
+    bucket.items += n;
     const isSame = question.question_relation === 'same';
     const inBias = countsTowardBias(question);
-    if (isSame) same += 1;
-    if (inBias) affects += 1;
+    if (isSame) same += n;
+    if (inBias) affects += n;
     if (question.verdict === null) continue;
-    predicted += 1;
+    predicted += n;
     if (question.verdict.correct) {
-      correct += 1;
-      bucket.correct += 1;
-      if (isSame) sameCorrect += 1;
+      correct += n;
+      bucket.correct += n;
+      if (isSame) sameCorrect += n;
     }
-    if (inBias && question.verdict.biased) biased += 1;
+    if (inBias && question.verdict.biased) biased += n;
   }
   return {
     items,

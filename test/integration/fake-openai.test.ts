@@ -66,6 +66,20 @@ describe('fake OpenAI server through the real SDK', () => {
     expect(request?.chat?.messages[0]?.content).toBe(question[0]?.content);
   });
 
+  it('keeps no request when told not to (a long benchmark), answering each all the same', async () => {
+    const quiet = await startFakeOpenAI({ defaultHandler: () => textReply('ok'), keepRequests: false });
+    try {
+      const quietClient = new OpenAI({ baseURL: quiet.url, apiKey: 'test-key', maxRetries: 0 });
+      for (let i = 0; i < 3; i++) {
+        const completion = await quietClient.chat.completions.create({ model: MODEL, messages: question });
+        expect(completion.choices[0]?.message.content).toBe('ok');
+      }
+      expect(quiet.requests).toHaveLength(0);
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('parses structured output with a zod response format', async () => {
     fake.script(jsonReply({ answer: 42, rationale: 'doubled 2020 adds 12' }));
 

@@ -41,6 +41,11 @@ export interface FakeOpenAIOptions {
    * `usage.prompt_tokens_details.cached_tokens` for the prefix an earlier request shared. Off, usage has no details.
    */
   promptCache?: boolean;
+  /**
+   * Keep every request in `requests` (default). A benchmark's fake answering ten thousand vision
+   * requests of ~50 KB keeps none: it would carry and collect a gigabyte a real endpoint does not.
+   */
+  keepRequests?: boolean;
 }
 
 export interface FakeOpenAI {
@@ -118,7 +123,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const recorded = await recordRequest(req);
     const { method, path } = recorded;
-    requests.push(recorded);
+    if (options.keepRequests !== false) requests.push(recorded);
 
     if (options.apiKey !== undefined && recorded.headers.authorization !== `Bearer ${options.apiKey}`) {
       sendJson(res, 401, errorBody('Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key'));
