@@ -293,8 +293,9 @@ describe('reviewing in the browser', () => {
       feedback: 'Half-written: the bars no longer fit the axis.',
       corrected_answer: corrected,
     });
-    const drafts = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('hqa.review-draft')));
-    expect(drafts.filter((key) => key.endsWith(`.${shown}`))).toEqual([]);
+    // Cleared when the browser reads the server's answer, which may come after the row is visible here.
+    const draftsOfShown = async () => (await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('hqa.review-draft')))).filter((key) => key.endsWith(`.${shown}`));
+    await expect.poll(draftsOfShown).toEqual([]);
   });
 
   it('tells the reviewer when their lease ends (a curator re-queued the item); a and r say why they do nothing, l claims it again', async () => {
