@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { tableFromCells } from '../../shared/table/model';
 import { renderChartPng } from './render-chart';
-import { renderChartPngOffThread } from './render-pool';
+import { getPriority } from 'node:os';
+import { renderChartPngOffThread, renderThreadPriority } from './render-pool';
 import { closeThreadPools } from '../jobs/thread-pool';
 
 const TABLE = tableFromCells(
@@ -25,6 +26,13 @@ describe('the render thread pool', () => {
     for (const png of drawn) expect(png.equals(expected)).toBe(true);
     // The loop kept turning while the thread drew (a stalled loop would not tick).
     expect(ticks).toBeGreaterThan(0);
+  });
+
+  it.runIf(process.platform === 'linux')('draws at a lower priority than the event loop (Linux: a thread has its own)', async () => {
+    const loop = getPriority();
+    // Nice 10 (render-worker.ts), set on the thread alone: the loop's own is untouched.
+    expect(await renderThreadPriority()).toBe(10);
+    expect(getPriority()).toBe(loop);
   });
 
   it('draws in-process when HQA_RENDER_THREADS is 0', async () => {

@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
@@ -16,14 +17,22 @@ import { threadPool } from '../jobs/thread-pool';
 const JOBS_PER_THREAD = 2;
 
 /** The render threads (the shared `threadPool`; HQA_RENDER_THREADS=0 draws in-process). */
-const pool = threadPool<RenderJob, Uint8Array | Buffer>({
+const pool = threadPool<RenderJob | undefined, Uint8Array | Buffer | number>({
   entry: new URL('./render-worker-entry.cjs', import.meta.url),
   threadsVariable: 'HQA_RENDER_THREADS',
-  inProcess: ({ table, chartType, options }) => renderChartPng(table, chartType, options),
+  inProcess: (job, task) => (task === 'priority' || !job ? getPriority() : renderChartPng(job.table, job.chartType, job.options)),
   tasksPerThread: JOBS_PER_THREAD,
 });
 
 export async function renderChartPngOffThread(table: DataTable, chartType: ChartType, options: ChartSpecOptions = {}): Promise<Buffer> {
   const png = await pool.run({ table, chartType, options });
+  if (typeof png === 'number') throw new Error('a render thread answered a drawing with a number');
   return Buffer.isBuffer(png) ? png : Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+}
+
+/** The nice value a render thread draws at (the process's own with HQA_RENDER_THREADS=0): diagnostics and its test. */
+export async function renderThreadPriority(): Promise<number> {
+  const value = await pool.run(undefined, 'priority');
+  if (typeof value !== 'number') throw new Error('a render thread did not answer its priority with a number');
+  return value;
 }

@@ -17,3 +17,7 @@ function worker() {
 module.exports = async function render(job) {
   return (await worker()).default(job);
 };
+// Piscina calls a job kind other than the default by its export's name: the thread's priority, as set when its worker loaded.
+module.exports.priority = async function priority() {
+  return (await worker()).priority();
+};

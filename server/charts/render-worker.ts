@@ -1,4 +1,4 @@
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
@@ -32,4 +32,9 @@ if (process.platform === 'linux') {
 /** Runs in a worker thread of the render pool: Vega's layout and the rasterising happen here (the PNG encoding on libuv's pool). */
 export default function render(job: RenderJob): Promise<Buffer> {
   return renderChartPng(job.table, job.chartType, job.options);
+}
+
+/** This thread's nice value (its lowered priority, where the system allows it). */
+export function priority(): number {
+  return getPriority();
 }
