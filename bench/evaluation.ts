@@ -13,7 +13,7 @@ import { chartImage } from '../server/charts/chart-image';
 import { loadConfig } from '../server/config';
 import { generateDemoSplit } from '../server/demo/demo-split';
 import { EvalExecutor } from '../server/eval/eval-executor';
-import { getEvalRun, listEvalRuns, listResults, publicEvalRun } from '../server/eval/eval-queries';
+import { getEvalRun, listEvalRuns, listResults, publicEvalRun, type EvalRunRecord } from '../server/eval/eval-queries';
 import { openAiAsker, type ModelAsker } from '../server/eval/model-asker';
 import { itemDrawingPlan } from '../server/eval/condition-drawings';
 import { renderChartPng } from '../server/charts/render-chart';
@@ -62,6 +62,25 @@ function context(db: Db): AppContext {
   return { db, config: { ...loadConfig({}), openaiApiKey: 'bench', openaiBaseUrl: fake.url }, logger: silent, events: new DomainEvents(db, pino({ level: 'silent' })), publish: () => undefined, publishTo: () => undefined, disconnectSockets: () => undefined };
 }
 
+/** The openai SDK asker against `baseURL`, timing every call: the model's share of the workers' time. */
+function timedAsker(db: Db, baseURL: string): { factory: (run: EvalRunRecord) => ModelAsker; inModelMs: () => number; reset: () => void } {
+  let total = 0;
+  const factory = (evalRun: EvalRunRecord): ModelAsker => {
+    const asker = openAiAsker({ db, connection: { apiKey: 'bench', baseURL, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) });
+    return {
+      async ask(question, signal) {
+        const start = performance.now();
+        try {
+          return await asker.ask(question, signal);
+        } finally {
+          total += ms(start);
+        }
+      },
+    };
+  };
+  return { factory, inModelMs: () => total, reset: () => (total = 0) };
+}
+
 async function modelRuns(): Promise<void> {
   const db = openAndMigrate(join(dir, 'runs.sqlite'));
   generateDemoSplit({ dir: join(dir, 'split'), split: 'bench', charts: Math.ceil(questions / 2.5) + 20, seed: 5 });
@@ -73,21 +92,11 @@ async function modelRuns(): Promise<void> {
   await generation.start(run.id);
   db.prepare("UPDATE hqa_items SET status = 'accepted'").run();
 
-  let inModelMs = 0;
-  const timed = (asker: ModelAsker): ModelAsker => ({
-    async ask(question, signal) {
-      const start = performance.now();
-      try {
-        return await asker.ask(question, signal);
-      } finally {
-        inModelMs += ms(start);
-      }
-    },
-  });
-  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: fake.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) })));
+  const asker = timedAsker(db, fake.url);
+  const executor = new EvalExecutor(ctx, asker.factory);
   const mode = process.env.BENCH_MODE === 'no_image' ? 'no_image' : 'hqa'; // BENCH_MODE=no_image: the no-image control, no chart work
   const measure = async (label: string) => {
-    inModelMs = 0;
+    asker.reset();
     const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode, concurrency }, null);
     const start = performance.now();
     await executor.start(evalRun.id);
@@ -97,7 +106,7 @@ async function modelRuns(): Promise<void> {
     const idealMs = (n * LATENCY_MS) / concurrency;
     console.log(`model run, ${label}: ${n} questions (${mode}), ${done?.items_answered} answered, ${done?.items_failed} failed, status ${done?.status}`);
     console.log(`  wall ${(wallMs / 1000).toFixed(2)} s, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
-    console.log(`  share of worker time outside the model call (chart image, database): ${((1 - inModelMs / (wallMs * concurrency)) * 100).toFixed(1)}%`);
+    console.log(`  share of worker time outside the model call (chart image, database): ${((1 - asker.inModelMs() / (wallMs * concurrency)) * 100).toFixed(1)}%`);
   };
   const charts = db.prepare('SELECT COUNT(DISTINCT chart_id) AS n FROM hqa_items').get() as { n: number };
   await measure(`${charts.n} charts without a PNG, drawn from their tables`);
@@ -149,18 +158,8 @@ async function conditionsRun(): Promise<void> {
   }
   // The model answers from a process of its own: its parsing of every request is not this loop's work.
   const vlm = await startFakeVlmProcess(LATENCY_MS);
-  let inModelMs = 0;
-  const timed = (asker: ModelAsker): ModelAsker => ({
-    async ask(question, signal) {
-      const askStart = performance.now();
-      try {
-        return await asker.ask(question, signal);
-      } finally {
-        inModelMs += ms(askStart);
-      }
-    },
-  });
-  const executor = new EvalExecutor(ctx, (evalRun) => timed(openAiAsker({ db, connection: { apiKey: 'bench', baseURL: vlm.url, timeoutMs: EVAL_TIMEOUT_MS, maxRetries: EVAL_MAX_ATTEMPTS - 1, prices: {} }, model: evalRun.model, evalRunId: evalRun.id, vision: visionOptions(getSettings(db)) })));
+  const asker = timedAsker(db, vlm.url);
+  const executor = new EvalExecutor(ctx, asker.factory);
   // BENCH_CONDITIONS=hqa,original,no_image: a subset, e.g. the run without its drawn conditions, to see what drawing adds.
   const conditions = process.env.BENCH_CONDITIONS ? process.env.BENCH_CONDITIONS.split(',').map((name) => EvalModeSchema.parse(name.trim())) : [...EVAL_MODES];
   // CPU of the whole process (every thread: the loop, the render threads, libuv's encoding), so a run on a busy machine still shows what it cost.
@@ -183,7 +182,7 @@ async function conditionsRun(): Promise<void> {
   console.log(`  one drawing ${drawMs.toFixed(0)} ms here (${process.env.HQA_RENDER_THREADS ?? 1} render thread(s)); the drawings alone need ${((2 * items * drawMs) / 1000).toFixed(1)} s at that pace`);
   console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
   // Where the workers' time went: in the model's call (its 100 ms, the request's own work, a busy loop's delay) or before it (the image).
-  console.log(`  a call took ${(inModelMs / asked).toFixed(1)} ms on average (latency ${LATENCY_MS} ms); worker time outside the call (image, database): ${((1 - inModelMs / (wallMs * concurrency)) * 100).toFixed(1)}%`);
+  console.log(`  a call took ${(asker.inModelMs() / asked).toFixed(1)} ms on average (latency ${LATENCY_MS} ms); worker time outside the call (image, database): ${((1 - asker.inModelMs() / (wallMs * concurrency)) * 100).toFixed(1)}%`);
   console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (this process, all threads; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question; the model's process ${modelCpu}`);
   await vlm.stop();
   db.close();
