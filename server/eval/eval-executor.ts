@@ -171,10 +171,8 @@ export class EvalExecutor implements JobExecutor {
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
   start(runId: number): Promise<void> {
-    const running = this.jobs.running(runId);
-    if (running) return running;
-    if (!transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running')) return Promise.resolve();
     return this.jobs.start(runId, {
+      begin: () => transitionEvalRun(this.ctx.db, runId, ['queued', 'running'], 'running'),
       execute: (controller) => this.execute(runId, controller),
     });
   }

@@ -22,6 +22,7 @@ import { writeDespiteFullDisk } from '../../db/storage-reserve';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import { ownerGone, STALE_OWNER_MS } from '../jobs/job-owner';
 import { abortableSleep } from '../llm/retry';
+import { BUSY_ATTEMPTS, busyBackoff, busyRetried } from '../jobs/busy-retry';
 import { isControlTask, mulberry32, planItemTasks, planProposalTasks, proposalTaskScope, sampleExamples, selectQas } from './run-planner';
 import { hasModelEndpoint } from '../llm/model-roles';
 import { claimLoops } from '../jobs/bounded';
@@ -136,22 +137,9 @@ export class RunExecutor implements JobExecutor {
   }
 
   /** Runs (or resumes) a run to its end; returns when it stops for any reason. */
-  start(runId: number, attempt = 1): Promise<void> {
-    const running = this.jobs.running(runId);
-    if (running) return running;
-    let began: boolean;
-    try {
-      began = transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running');
-    } catch (error) {
-      if (!isBusyError(error)) throw error;
-      // Another connection held the write lock past the busy timeout: tried again, as a task is.
-      if (attempt < BUSY_ATTEMPTS) return abortableSleep(BUSY_BACKOFF_MS * attempt, new AbortController().signal).then(() => this.start(runId, attempt + 1));
-      // Still busy: the run keeps its status unchanged, for a resume or the next start to take up (callers do not await a start).
-      this.ctx.logger.error({ err: error, runId }, 'the run could not start: the database stayed busy; it keeps its status, to be resumed');
-      return Promise.resolve();
-    }
-    if (!began) return Promise.resolve();
+  start(runId: number): Promise<void> {
     return this.jobs.start(runId, {
+      begin: () => transitionRun(this.ctx.db, runId, ['queued', 'paused', 'running'], 'running'),
       execute: (controller) => this.execute(runId, controller),
       // The run's heartbeat vouches for its tasks in flight here: no other process takes them while it beats.
       onBeat: () => refreshTaskClaims(this.ctx.db, runId, this.jobs.ownerId),
@@ -352,7 +340,7 @@ export class RunExecutor implements JobExecutor {
       if (isBusyError(error)) {
         // Its write was rolled back whole: the task, still held here, is made again once the other writer is done.
         if (attempt < BUSY_ATTEMPTS) {
-          await abortableSleep(BUSY_BACKOFF_MS * attempt, signal);
+          await abortableSleep(busyBackoff(attempt), signal);
           if (!signal.aborted) return this.runTask(run, engine, task, controller, streak, attempt + 1);
         }
         this.pauseFor(run.id, error, controller);
@@ -453,21 +441,5 @@ export class RunExecutor implements JobExecutor {
 
   private publishProgress(runId: number, force: boolean): void {
     this.jobs.progressed(runId, force);
-  }
-}
-
-/** Tries of a task or a planning step that meets a busy database, each after a longer wait, before the run pauses. */
-const BUSY_ATTEMPTS = 4;
-const BUSY_BACKOFF_MS = 500;
-
-/** A planning step retried while another connection keeps the database busy; the last error is thrown (and pauses the run). */
-async function busyRetried<T>(step: () => T, signal: AbortSignal): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return step();
-    } catch (error) {
-      if (!isBusyError(error) || attempt >= BUSY_ATTEMPTS || signal.aborted) throw error;
-      await abortableSleep(BUSY_BACKOFF_MS * attempt, signal);
-    }
   }
 }

@@ -4,9 +4,10 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openAndMigrate, openDatabase, type Db } from '../../db/database';
 import { insertBatch } from '../reflection/batch-queries';
+import { BUSY_ATTEMPTS } from './busy-retry';
 import { DurableJobs, type JobWork } from './durable-job';
 import type { JobKind } from './job-kind';
 import { STALE_OWNER_MS } from './job-owner';
@@ -19,6 +20,11 @@ const HOST_B = { pid: process.pid, host: 'host-b' };
 const BEAT_MS = 20;
 /** The jobs under test: rows of reflection_batches, told and settled by no one. */
 const BATCHES: JobKind = { table: 'reflection_batches', noun: 'test job', progress: null, settle: null };
+
+/** Throws `error`: for a step that fails in an expression. */
+function throwing(error: Error): never {
+  throw error;
+}
 
 /** A job that works until it is stopped, saying whether it was. */
 function untilStopped(): JobWork & { stopped: () => boolean; started: () => boolean } {
@@ -145,6 +151,32 @@ describe('durable jobs: two owners on one database file', () => {
     expect(works.map((work) => work.stopped())).toEqual([true, true]);
     expect(ids.map((id) => jobOwner(dbA, 'reflection_batches', id)?.owner_pid)).toEqual([null, null]);
     expect(b.takeOrphans(() => undefined)).toEqual(ids);
+  });
+
+  it('a start that meets a busy database is tried again; one that stays busy leaves the job unclaimed; other errors are thrown', async () => {
+    const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const quick = new DurableJobs({ db: dbA, logger }, BATCHES, { owner: HOST_A, heartbeatMs: BEAT_MS, busyBackoffMs: 1 });
+    try {
+      const id = newJob();
+      let tries = 0;
+      const work = untilStopped();
+      const running = quick.start(id, { ...work, begin: () => ++tries >= 3 || throwing(busy()) });
+      await vi.waitFor(() => expect(work.started()).toBe(true));
+      expect(tries).toBe(3);
+      expect(jobOwner(dbA, 'reflection_batches', id)?.owner_host).toBe('host-a');
+      quick.abort(id);
+      await running;
+
+      const stuck = newJob();
+      let stuckTries = 0;
+      const never = untilStopped();
+      await quick.start(stuck, { ...never, begin: () => ++stuckTries > BUSY_ATTEMPTS || throwing(busy()) });
+      expect({ tries: stuckTries, started: never.started(), owner: jobOwner(dbA, 'reflection_batches', stuck)?.owner_host ?? null }).toEqual({ tries: BUSY_ATTEMPTS, started: false, owner: null });
+
+      expect(() => quick.start(newJob(), { ...untilStopped(), begin: () => throwing(new Error('no such run')) })).toThrow('no such run');
+    } finally {
+      await quick.shutdown();
+    }
   });
 
   it('a job started twice here runs once; a finished job is no orphan', async () => {

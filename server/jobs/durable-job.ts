@@ -7,7 +7,9 @@ import { HEARTBEAT_MS, ownerGone, thisProcess, type JobOwner } from './job-owner
 import { claimJob, heartbeatJob, jobOwner, releaseJob, unfinishedJobs, type JobTable, type Owner } from './job-queries';
 import { keepReserve, roomToWork, writeDespiteFullDisk } from '../../db/storage-reserve';
 import { DomainError } from '../domain-error';
-import { pauseReasonOf } from './storage-errors';
+import { isBusyError, pauseReasonOf } from './storage-errors';
+import { BUSY_ATTEMPTS, busyBackoff } from './busy-retry';
+import { abortableSleep } from '../llm/retry';
 
 /** How often a busy job tells clients its progress, at most. */
 const PROGRESS_THROTTLE_MS = 250;
@@ -18,9 +20,16 @@ export interface DurableJobOptions {
   heartbeatMs?: number;
   /** The clock that judges another host's heartbeat stale. */
   now?: () => number;
+  /** The first wait before a busy start is tried again (BUSY_BACKOFF_MS); tests shorten it. */
+  busyBackoffMs?: number;
 }
 
 export interface JobWork {
+  /**
+   * The job's own step into running (its status, written before it is claimed); false when it
+   * cannot run now (done, cancelled). Met with a busy database, it is tried again with the claim.
+   */
+  begin?: () => boolean;
   /** The job's own work loop; winds down soon after the controller aborts. */
   execute: (controller: AbortController) => Promise<void>;
   /** What it throws; by default the kind's rule (`stopOnError`): paused for a cause that passes, failed otherwise. */
@@ -46,6 +55,7 @@ export class DurableJobs {
   private readonly owner: Owner;
   private readonly heartbeatMs: number;
   private readonly now: () => number;
+  private readonly busyBackoffMs: number | undefined;
   private readonly table: JobTable;
   private readonly lastProgress = new Map<number, number>();
 
@@ -58,6 +68,7 @@ export class DurableJobs {
     this.owner = options.owner ?? thisProcess();
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.now = options.now ?? Date.now;
+    this.busyBackoffMs = options.busyBackoffMs;
     // Room for recording a pause on a full disk, set aside by whichever process runs jobs (a server, `hqa generate`); a full disk already leaves it to the next resume.
     keepReserve(ctx.db);
   }
@@ -81,10 +92,21 @@ export class DurableJobs {
    * Runs job `id` here until it stops; joins it if it already runs here. A job another live
    * process owns is left to it: nothing runs, and the promise resolves at once.
    */
-  start(id: number, work: JobWork): Promise<void> {
+  start(id: number, work: JobWork, attempt = 1): Promise<void> {
     const running = this.active.running(id);
     if (running) return running;
-    if (!this.claim(id)) return Promise.resolve();
+    let claimed: boolean;
+    try {
+      claimed = (work.begin?.() ?? true) && this.claim(id);
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      // Another connection held the write lock past the busy timeout: tried again, as a task's write is.
+      if (attempt < BUSY_ATTEMPTS) return abortableSleep(busyBackoff(attempt, this.busyBackoffMs)).then(() => this.start(id, work, attempt + 1));
+      // Still busy: the job keeps its status, for a resume or the next start to take up (callers do not await a start).
+      this.ctx.logger.error({ err: error, table: this.table, jobId: id }, `${this.kind.noun} could not start: the database stayed busy; it keeps its status, to be resumed`);
+      return Promise.resolve();
+    }
+    if (!claimed) return Promise.resolve();
     const onFailure = work.onFailure ?? ((error: unknown) => this.stopOnError(id, error));
     const onSettled = work.onSettled ?? (() => this.progressed(id, true));
     return this.active.start(id, (controller) => this.owned(id, controller, work), this.guarded(id, 'recording its failure', onFailure), this.guarded(id, 'settling', onSettled));

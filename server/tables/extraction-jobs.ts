@@ -121,10 +121,10 @@ export class ExtractionJobs implements JobExecutor {
 
   /** Runs (or resumes) a job to its end; returns when it stops for any reason. */
   start(id: number): Promise<void> {
-    const running = this.jobs.running(id);
-    if (running) return running;
-    if (!transitionExtractionJob(this.ctx.db, id, ['queued', 'running'], 'running')) return Promise.resolve();
-    return this.jobs.start(id, { execute: (controller) => this.execute(id, controller.signal) });
+    return this.jobs.start(id, {
+      begin: () => transitionExtractionJob(this.ctx.db, id, ['queued', 'running'], 'running'),
+      execute: (controller) => this.execute(id, controller.signal),
+    });
   }
 
   pause(id: number): ExtractionJob {

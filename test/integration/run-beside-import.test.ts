@@ -5,6 +5,7 @@ import { importSplit } from '../../server/import/import-split';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { runCliProcess } from '../support/cli';
 import { CHARTQA_MORE, CHARTQA_SAMPLE } from '../support/paths';
+import { setItemStatus } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -83,24 +84,32 @@ describe('a run beside a CLI import', () => {
     expect(done?.items_created).toBeGreaterThan(0);
   }, 180_000);
 
-  it('waits out another connection holding the write lock past the busy timeout, then finishes', async () => {
+  it('waits out another connection holding the write lock past the busy timeout, then finishes: a generation run and an evaluation run alike', async () => {
     const { db } = server.server.ctx;
-    const { executor } = server.server;
+    const { executor, evalExecutor } = server.server;
     // Forty items: of ten, on a busy machine, all were made before the other process said it held the lock.
     const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'both', split: 'sample', items: 40, proposal_batches: 1 }), null);
-    // Another process holds the write lock for 6 s from before the run starts, past the 5 s a
-    // writer waits: the run's first write (its start) meets "database is locked", and is tried
-    // again. (Locked after the start, a ten-item run on a busy machine was done before the lock.)
-    const other = await lockHolder(server.dbPath, 6_000);
+    // The first test's items, accepted, are what the evaluation asks.
+    setItemStatus(db, 'accepted');
+    const evalRun = evalExecutor.createRun({ engine: 'factual-baseline', mode: 'hqa', concurrency: 2, limit: 20 }, null);
+    // Another process holds the write lock for 11 s from before either starts, past the 5 s a
+    // writer waits, twice: each start's first write meets "database is locked" (the generation
+    // run's at 5 s, the evaluation's, blocked behind it, at 10 s) and is tried again.
+    // (Locked after the start, a ten-item run on a busy machine was done before the lock.)
+    const other = await lockHolder(server.dbPath, 11_000);
     try {
       await other.lock();
-      const running = executor.start(run.id);
-      await running;
+      const running = [executor.start(run.id), evalExecutor.start(evalRun.id)];
+      await Promise.all(running);
       const done = getRun(db, run.id);
       expect({ status: done?.status, reason: done?.stop_reason ?? null }).toEqual({ status: 'done', reason: null });
       const failed = db.prepare("SELECT COUNT(*) AS n FROM run_tasks WHERE run_id = ? AND status = 'failed'").get(run.id) as { n: number };
       expect(failed.n).toBe(0);
-      expect(other.heldMs()).toBeGreaterThanOrEqual(6_000);
+      const evalDone = evalExecutor.get(evalRun.id);
+      expect({ status: evalDone.status, error: evalDone.error }).toEqual({ status: 'done', error: null });
+      expect(evalDone.items_answered).toBe(evalRun.items_total);
+      expect(evalRun.items_total).toBeGreaterThan(0);
+      expect(other.heldMs()).toBeGreaterThanOrEqual(11_000);
     } finally {
       await other.ended;
     }
