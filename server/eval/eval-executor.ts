@@ -1,4 +1,4 @@
-import { FACTUAL_BASELINE_MODEL, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
+import { FACTUAL_BASELINE_MODEL, type EvalMode, type EvalRun, type StartEvalRequestSchema } from '../../shared/api/evaluations';
 import type { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { immediateTransaction } from '../../db/transactions';
@@ -15,6 +15,7 @@ import { getSettings } from '../settings/settings-queries';
 import {
   addEvalUsage,
   claimNextQuestion,
+  nextPendingQuestion,
   getEvalRun,
   insertEvalQuestions,
   insertEvalRun,
@@ -66,13 +67,32 @@ const PREFETCH_ROUNDS = 32;
  */
 class ChartPrefetch {
   private readonly requested = new Set<string>();
+  /** Drawings of the drawn conditions come back (made, or failed), by key: a question whose drawing is here is asked without a wait. */
+  private readonly back = new Set<string>();
   private claims = 0;
+  private readonly drawnConditions: readonly EvalMode[];
 
   constructor(
     private readonly ctx: AppContext,
     private readonly runId: number,
     private readonly ahead: number,
-  ) {}
+    conditions: readonly EvalMode[],
+  ) {
+    this.drawnConditions = conditions.filter(conditionDraws);
+  }
+
+  /**
+   * Conditions the workers pass over for now: the drawn ones while the next drawn question's
+   * drawing is not back. Render threads start cold (loading Vega and Skia takes seconds on a
+   * slow machine), and a thread does not finish its drawings in the order asked: a worker that
+   * took the next drawn question waited on it while the model idled. The other conditions'
+   * questions are asked meanwhile; once only drawn ones are left, they are taken in order.
+   */
+  passOver(): readonly EvalMode[] {
+    if (this.drawnConditions.length === 0) return [];
+    const next = nextPendingQuestion(this.ctx.db, this.runId, this.drawnConditions);
+    return next === null || this.back.has(drawingKey(next.condition, next.item_id)) ? [] : this.drawnConditions;
+  }
 
   /** Called at each claim; looks ahead once a round (the look reads a few dozen rows), so the lead stays between seven and eight rounds. */
   next(): void {
@@ -80,17 +100,25 @@ class ChartPrefetch {
     for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * PREFETCH_ROUNDS)) {
       const image = CONDITION_PLANS[condition].image;
       if (image === 'none') continue;
-      const key = image === 'chart' ? `chart:${chartId}` : `${image}:${itemId}`;
+      const key = image === 'chart' ? `chart:${chartId}` : drawingKey(condition, itemId);
       if (this.requested.has(key)) continue;
       this.requested.add(key);
-      // An undrawable item is skipped with its reason when its question is claimed; ahead of that, nothing to say.
-      const drawn = image === 'chart' ? chartImage(this.ctx.db, chartId) : conditionDrawing(this.ctx.db, itemId, image);
-      drawn.catch((error: unknown) => {
-        if (!(error instanceof UndrawableItemError)) this.ctx.logger.warn({ err: error, chartId, itemId }, 'drawing a chart ahead failed');
-      });
+      if (image === 'chart') {
+        chartImage(this.ctx.db, chartId).catch((error: unknown) => this.ctx.logger.warn({ err: error, chartId }, 'drawing a chart ahead failed'));
+        continue;
+      }
+      // A failed drawing is back too: its question, asked, fails or is skipped (undrawable) with its reason, at once.
+      conditionDrawing(this.ctx.db, itemId, image)
+        .catch((error: unknown) => {
+          if (!(error instanceof UndrawableItemError)) this.ctx.logger.warn({ err: error, chartId, itemId }, 'drawing a chart ahead failed');
+        })
+        .finally(() => this.back.add(key));
     }
   }
 }
+
+/** An item's drawing for a drawn condition, as the prefetch knows it. */
+const drawingKey = (condition: EvalMode, itemId: number): string => `${CONDITION_PLANS[condition].image}:${itemId}`;
 
 export type AskerFactory = (run: EvalRunRecord) => ModelAsker | null;
 
@@ -258,11 +286,11 @@ export class EvalExecutor implements JobExecutor {
     const asker = this.askerFor(run);
     this.publishProgress(runId, true);
     let answered = 0;
-    const drawAhead = asker && run.conditions.some((condition) => CONDITION_PLANS[condition].image !== 'none') ? new ChartPrefetch(this.ctx, runId, run.concurrency) : null;
+    const drawAhead = asker && run.conditions.some((condition) => CONDITION_PLANS[condition].image !== 'none') ? new ChartPrefetch(this.ctx, runId, run.concurrency, run.conditions) : null;
     const work = async () => {
       try {
         while (!controller.signal.aborted) {
-          const question = claimNextQuestion(db, runId);
+          const question = claimNextQuestion(db, runId, drawAhead?.passOver());
           if (!question) return;
           drawAhead?.next();
           await this.answer(run, asker, question, controller.signal);

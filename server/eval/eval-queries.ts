@@ -237,15 +237,17 @@ type QuestionRow = Omit<EvalQuestionRow, 'affects_answer' | 'answer_type' | 'que
 
 /**
  * The next pending question in dataset order (an item's conditions one after another), marked
- * running (one statement: no two workers get it).
+ * running (one statement: no two workers get it). `passOver`: conditions taken only once no
+ * other question is pending (the drawn ones, while their next drawing is on its way).
  */
-export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null {
-  const row = statement(db,
+export function claimNextQuestion(db: Db, runId: number, passOver: readonly EvalMode[] = []): ClaimedQuestion | null {
+  const claim = (conditionFilter: string, ...filterArgs: unknown[]) =>
+    statement(db,
       `UPDATE eval_results SET status = 'running', attempts = attempts + 1
-       WHERE run_id = ? AND (item_id, condition) = (SELECT item_id, condition FROM eval_results WHERE run_id = ? AND status = 'pending' ORDER BY position, condition LIMIT 1)
+       WHERE run_id = ? AND (item_id, condition) = (SELECT item_id, condition FROM eval_results WHERE run_id = ? AND status = 'pending'${conditionFilter} ORDER BY position, condition LIMIT 1)
        RETURNING item_id, condition, position, question, gold, answer_type, affects_answer, original_label, question_relation`,
-    )
-    .get(runId, runId) as QuestionRow | undefined;
+    ).get(runId, runId, ...filterArgs) as QuestionRow | undefined;
+  const row = (passOver.length > 0 ? claim(' AND condition NOT IN (SELECT value FROM json_each(?))', JSON.stringify(passOver)) : undefined) ?? claim('');
   if (!row) return null;
   const chart = statement(db, 'SELECT chart_id FROM hqa_items WHERE id = ?').get(row.item_id) as { chart_id: number };
   return {
@@ -256,6 +258,14 @@ export function claimNextQuestion(db: Db, runId: number): ClaimedQuestion | null
     question_relation: QuestionRelationSchema.parse(row.question_relation),
     chart_id: chart.chart_id,
   };
+}
+
+/** The next pending question of one of `conditions` in dataset order, left pending. */
+export function nextPendingQuestion(db: Db, runId: number, conditions: readonly EvalMode[]): { item_id: number; condition: EvalMode } | null {
+  const row = statement(db,
+    `SELECT item_id, condition FROM eval_results WHERE run_id = ? AND status = 'pending' AND condition IN (SELECT value FROM json_each(?)) ORDER BY position, condition LIMIT 1`,
+  ).get(runId, JSON.stringify(conditions)) as { item_id: number; condition: string } | undefined;
+  return row ? { item_id: row.item_id, condition: EvalModeSchema.parse(row.condition) } : null;
 }
 
 /** Every pending question in dataset order, left pending: what a batch run sends as one batch. */

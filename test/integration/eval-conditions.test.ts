@@ -51,17 +51,18 @@ const pngHash = (png: Buffer | undefined) => (png ? createHash('sha256').update(
 /** The question text of a request (the image part has none). */
 const textOf = (chat: FakeChatRequest) => lastUserText(chat).trim();
 
+/** The fake's reply: a factual question's label whatever the image; a hypothetical one's answer with a chart, its label without. */
+function fakeAnswer(chat: FakeChatRequest): string {
+  const text = textOf(chat);
+  const factual = items.find((item) => item.original.query === text);
+  if (factual) return `Answer: ${factual.original.label}`;
+  const hypothetical = items.find((item) => item.question === text);
+  if (!hypothetical) return 'I cannot tell.';
+  return `Answer: ${sentImage(chat) === null ? hypothetical.original.label : hypothetical.answer}`;
+}
+
 beforeAll(async () => {
-  fake = await startFakeOpenAI({
-    defaultHandler: (chat) => {
-      const text = textOf(chat);
-      const factual = items.find((item) => item.original.query === text);
-      if (factual) return textReply(`Answer: ${factual.original.label}`);
-      const hypothetical = items.find((item) => item.question === text);
-      if (!hypothetical) return textReply('I cannot tell.');
-      return textReply(`Answer: ${sentImage(chat) === null ? hypothetical.original.label : hypothetical.answer}`);
-    },
-  });
+  fake = await startFakeOpenAI({ defaultHandler: (chat) => textReply(fakeAnswer(chat)) });
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
   const run = await generateItems(server, 12);
   // Distinct factual questions, so the fake knows each item by its text.
@@ -174,6 +175,28 @@ describe('an evaluation run over several conditions', () => {
     expect(run.gaps).toEqual(expected);
     // The offline engine's items change their answer: seeing the edit is not imagining it here.
     expect(run.gaps.find((gap) => gap.id === 'imagining_vs_seeing')?.points).toBeGreaterThan(0);
+  });
+
+  it('passes over the drawn conditions while the next one’s drawing is not back; a run of drawn conditions alone still asks them', async () => {
+    const finished = async (id: number) =>
+      waitFor('the run to finish', async () => EvalRunResponseSchema.parse((await cora.get(`/api/eval-runs/${id}`)).body).run, (now) => now.status === 'done');
+    // The first three answers are slow, so the questions held by the three workers can be read.
+    const slow = (chat: FakeChatRequest) => textReply(fakeAnswer(chat), { delayMs: 1_500 });
+    fake.script(slow, slow, slow);
+    const before = fake.requests.length;
+    const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['counterfactual_image', 'drawn_original', 'hqa'], concurrency: 3 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { run: created } = EvalRunResponseSchema.parse(res.body);
+    await waitFor('three questions sent', () => fake.requests.length - before, (sent) => sent >= 3);
+    // In dataset order the first item's two drawn questions come first; the workers took the first three items' hqa questions.
+    const held = db().prepare("SELECT condition FROM eval_results WHERE run_id = ? AND status = 'running' ORDER BY position").all(created.id) as { condition: string }[];
+    expect(held.map((row) => row.condition)).toEqual(['hqa', 'hqa', 'hqa']);
+    const done = await finished(created.id);
+    expect(done.items_answered).toBe(done.items_total);
+
+    const drawnOnly = EvalRunResponseSchema.parse((await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['drawn_original'], concurrency: 2 })).body).run;
+    const drawnDone = await finished(drawnOnly.id);
+    expect({ answered: drawnDone.items_answered, failed: drawnDone.items_failed }).toEqual({ answered: drawable().length, failed: 0 });
   });
 
   it('refuses a batch run of the drawn conditions, and a condition named twice', async () => {
