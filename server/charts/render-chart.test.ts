@@ -87,11 +87,14 @@ function expectedTexts(t: DataTable, chartType: ChartType): string[] {
   return [t.label_header, multi ? 'Value' : (t.series[0] ?? ''), ...t.rows.map((r) => r.label), ...(multi ? t.series : [])];
 }
 
-/** Decodes an 8-bit RGBA, non-interlaced PNG (what renderChartPng writes) to its pixels. */
+/**
+ * Decodes an 8-bit RGB, non-interlaced PNG (what renderChartPng writes: no alpha channel, so
+ * every pixel is opaque by the format) to RGBA pixels, alpha 255.
+ */
 function decodePng(png: Buffer): { width: number; height: number; rgba: Buffer } {
   const width = png.readUInt32BE(16);
   const height = png.readUInt32BE(20);
-  expect([png[24], png[25], png[28]]).toEqual([8, 6, 0]);
+  expect([png[24], png[25], png[28]]).toEqual([8, 2, 0]);
   const idat: Buffer[] = [];
   for (let at = 8; at < png.length; ) {
     const length = png.readUInt32BE(at);
@@ -99,23 +102,25 @@ function decodePng(png: Buffer): { width: number; height: number; rgba: Buffer }
     at += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 4;
-  const rgba = Buffer.alloc(stride * height);
+  const stride = width * 3;
+  const rgb = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y += 1) {
     const filter = raw[y * (stride + 1)];
     for (let x = 0; x < stride; x += 1) {
       const byte = raw[y * (stride + 1) + 1 + x] ?? 0;
-      const left = x >= 4 ? (rgba[y * stride + x - 4] ?? 0) : 0;
-      const up = y > 0 ? (rgba[(y - 1) * stride + x] ?? 0) : 0;
-      const upLeft = x >= 4 && y > 0 ? (rgba[(y - 1) * stride + x - 4] ?? 0) : 0;
+      const left = x >= 3 ? (rgb[y * stride + x - 3] ?? 0) : 0;
+      const up = y > 0 ? (rgb[(y - 1) * stride + x] ?? 0) : 0;
+      const upLeft = x >= 3 && y > 0 ? (rgb[(y - 1) * stride + x - 3] ?? 0) : 0;
       let predicted = 0;
       if (filter === 1) predicted = left;
       else if (filter === 2) predicted = up;
       else if (filter === 3) predicted = (left + up) >> 1;
       else if (filter === 4) predicted = paeth(left, up, upLeft);
-      rgba[y * stride + x] = (byte + predicted) & 0xff;
+      rgb[y * stride + x] = (byte + predicted) & 0xff;
     }
   }
+  const rgba = Buffer.alloc(width * height * 4, 255);
+  for (let pixel = 0; pixel < width * height; pixel += 1) rgb.copy(rgba, pixel * 4, pixel * 3, pixel * 3 + 3);
   return { width, height, rgba };
 }
 

@@ -56,9 +56,13 @@ export async function renderChartPng(table: DataTable, chartType: ChartType, opt
     context.fillStyle = 'white';
     context.fillRect(0, 0, canvas.width, canvas.height);
     await view.toCanvas(scale, { externalContext: context });
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+    // The surface's own pixels, RGBA (getImageData's copy cost a millisecond more): premultiplied,
+    // which on this canvas, opaque everywhere under its white fill, is the same bytes.
+    const pixels = canvas.data();
     // sharp's encoder: Skia's own took 13 ms a chart for the same bytes (±5%) sharp writes in 4.
-    return await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width: canvas.width, height: canvas.height, channels: 4 } })
+    // Written as RGB: the image is opaque, and a fourth channel of 255s cost its encoder a third more.
+    return await sharp(pixels, { raw: { width: canvas.width, height: canvas.height, channels: 4 } })
+      .removeAlpha()
       .png({ compressionLevel: 6, adaptiveFiltering: false })
       .toBuffer();
   } finally {
