@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { openAndMigrate, type Db } from '../db/database';
 import { RunConfigSchema } from '../shared/api/runs';
@@ -165,11 +166,15 @@ async function conditionsRun(): Promise<void> {
   // CPU of the whole process (every thread: the loop, the render threads, libuv's encoding), so a run on a busy machine still shows what it cost.
   const cpuBefore = process.cpuUsage();
   const modelCpuBefore = vlm.cpuSeconds();
+  // How late the loop takes up what is ready (a reply, a timer): every call waits on it twice or more.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const start = performance.now();
   const evalRun = executor.createRun({ engine: 'openai', model: 'vision-bench', mode: 'hqa', conditions, concurrency }, null);
   const snapshotMs = ms(start);
   await executor.start(evalRun.id);
   const wallMs = ms(start);
+  loopDelay.disable();
   const cpu = process.cpuUsage(cpuBefore);
   const modelCpuAfter = vlm.cpuSeconds();
   const modelCpu = modelCpuBefore === null || modelCpuAfter === null ? 'not known here' : `${(modelCpuAfter - modelCpuBefore).toFixed(1)} s`;
@@ -183,6 +188,7 @@ async function conditionsRun(): Promise<void> {
   console.log(`  snapshot ${(snapshotMs / 1000).toFixed(2)} s (drawing plans included); wall ${(wallMs / 1000).toFixed(2)} s from creation, ideal ${(idealMs / 1000).toFixed(2)} s, ratio ${(wallMs / idealMs).toFixed(3)}`);
   // Where the workers' time went: in the model's call (its 100 ms, the request's own work, a busy loop's delay) or before it (the image).
   console.log(`  a call took ${(asker.inModelMs() / asked).toFixed(1)} ms on average (latency ${LATENCY_MS} ms); worker time outside the call (image, database): ${((1 - asker.inModelMs() / (wallMs * concurrency)) * 100).toFixed(1)}%`);
+  console.log(`  event-loop delay: mean ${(loopDelay.mean / 1e6).toFixed(2)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`);
   console.log(`  CPU ${(cpuMs / 1000).toFixed(1)} s over the run (this process, all threads; ${(cpuMs / wallMs).toFixed(2)} cores busy on average), ${(cpuMs / asked).toFixed(1)} ms a question; the model's process ${modelCpu}`);
   await vlm.stop();
   db.close();

@@ -59,6 +59,8 @@ const factualBaseline = (originalLabel: string) => ({ raw: `Answer: ${originalLa
  * before its question is asked.
  */
 const PREFETCH_ROUNDS = 32;
+/** How often the prefetch looks, in rounds: each look is a query over the whole lead. */
+const LOOK_EVERY_ROUNDS = 4;
 
 /**
  * Charts without a PNG, and the drawn conditions' drawings, are drawn on a render thread, tens of
@@ -94,9 +96,12 @@ class ChartPrefetch {
     return next === null || this.back.has(drawingKey(next.condition, next.item_id)) ? [] : this.drawnConditions;
   }
 
-  /** Called at each claim; looks ahead once a round (the look reads a few dozen rows), so the lead stays between seven and eight rounds. */
+  /**
+   * Called at each claim; looks ahead every LOOK_EVERY_ROUNDS rounds (a look reads the next
+   * PREFETCH_ROUNDS rounds' rows, ~250, to find the few new ones), so the lead stays between 28 and 32 rounds.
+   */
   next(): void {
-    if (this.claims++ % this.ahead !== 0) return;
+    if (this.claims++ % (this.ahead * LOOK_EVERY_ROUNDS) !== 0) return;
     for (const { item_id: itemId, chart_id: chartId, condition } of upcomingQuestions(this.ctx.db, this.runId, this.ahead * PREFETCH_ROUNDS)) {
       const image = CONDITION_PLANS[condition].image;
       if (image === 'none') continue;

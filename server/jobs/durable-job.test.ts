@@ -220,18 +220,40 @@ describe('durable jobs: the one rule for a job stopped on an error, and its prog
   });
 
   /** A kind that records what it is asked to settle and tell. */
-  function recordingKind() {
+  /** `payloadMs`: how long each progress payload takes to make (spent busy, as a costly query would). */
+  function recordingKind({ payloadMs = 0, now }: { payloadMs?: number; now?: () => number } = {}) {
     const settled: { id: number; to: string; reason: string }[] = [];
     const told: unknown[] = [];
     const kind: JobKind = {
       table: 'reflection_batches',
       noun: 'test job',
-      progress: { event: 'reflection.progressed', payload: (id) => ({ batch: { id } }) as never },
+      progress: {
+        event: 'reflection.progressed',
+        payload: (id) => {
+          for (const until = performance.now() + payloadMs; performance.now() < until; );
+          return { batch: { id } } as never;
+        },
+      },
       settle: (id, to, reason) => void settled.push({ id, to, reason }),
     };
     const publish = ((event: string, payload: unknown) => void told.push([event, payload])) as never;
-    return { kind, settled, told, jobs: new DurableJobs({ db, logger, publish }, kind) };
+    return { kind, settled, told, jobs: new DurableJobs({ db, logger, publish }, kind, now ? { now } : {}) };
   }
+
+  it('tells a costly progress less often: its payload takes at most 1% of the loop', async () => {
+    let clock = 1_000_000;
+    const { jobs, told } = recordingKind({ payloadMs: 5, now: () => clock });
+    const id = insertBatch(db, { chartType: null, proposalIds: [1], createdBy: null });
+    jobs.progressed(id, true);
+    expect(told).toHaveLength(1);
+    // 300 ms later a cheap payload would be told again; one of 5 ms waits 500 ms or more.
+    clock += 300;
+    jobs.progressed(id, false);
+    expect(told).toHaveLength(1);
+    clock += 10_000;
+    jobs.progressed(id, false);
+    expect(told).toHaveLength(2);
+  });
 
   it('pauses for a full disk or a busy database and fails for anything else, by default', async () => {
     const { jobs, settled } = recordingKind();

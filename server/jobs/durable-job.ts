@@ -13,12 +13,18 @@ import { abortableSleep } from '../llm/retry';
 
 /** How often a busy job tells clients its progress, at most. */
 const PROGRESS_THROTTLE_MS = 250;
+/**
+ * The share of the event loop a job's progress may take: a payload that costs more (an
+ * evaluation's scores over ten thousand answers, ~5 ms) is told less often. Each is a task the
+ * loop runs whole, while every model call in flight waits for its reply to be read.
+ */
+const PROGRESS_LOOP_SHARE = 0.01;
 
 export interface DurableJobOptions {
   /** Who this process is on the jobs it owns; tests give two owners one database file. */
   owner?: Owner;
   heartbeatMs?: number;
-  /** The clock that judges another host's heartbeat stale. */
+  /** The clock that judges another host's heartbeat stale, and paces progress. */
   now?: () => number;
   /** The first wait before a busy start is tried again (BUSY_BACKOFF_MS); tests shorten it. */
   busyBackoffMs?: number;
@@ -57,7 +63,8 @@ export class DurableJobs {
   private readonly now: () => number;
   private readonly busyBackoffMs: number | undefined;
   private readonly table: JobTable;
-  private readonly lastProgress = new Map<number, number>();
+  /** When each job may next tell its progress unforced. */
+  private readonly nextProgress = new Map<number, number>();
 
   constructor(
     private readonly ctx: { db: Db; logger: Logger; publish?: AppContext['publish'] },
@@ -135,15 +142,19 @@ export class DurableJobs {
     throw new DomainError('storage_unavailable', `${this.kind.noun} ${id} stays paused: the disk of the database is still full; free some space, then resume it`);
   }
 
-  /** Tells clients how job `id` stands: at once when `force`, else at most every PROGRESS_THROTTLE_MS. */
+  /**
+   * Tells clients how job `id` stands: at once when `force`, else at most every
+   * PROGRESS_THROTTLE_MS, and less often when its payload costs more than PROGRESS_LOOP_SHARE of that.
+   */
   progressed(id: number, force: boolean): void {
     const { progress } = this.kind;
     if (!progress || !this.ctx.publish) return;
-    const now = Date.now();
-    if (!force && now - (this.lastProgress.get(id) ?? 0) < PROGRESS_THROTTLE_MS) return;
-    this.lastProgress.set(id, now);
+    const now = this.now();
+    if (!force && now < (this.nextProgress.get(id) ?? 0)) return;
+    const started = performance.now();
     const payload = progress.payload(id);
     if (payload) this.ctx.publish(progress.event, payload);
+    this.nextProgress.set(id, now + Math.max(PROGRESS_THROTTLE_MS, (performance.now() - started) / PROGRESS_LOOP_SHARE));
   }
 
   /**
