@@ -12,24 +12,38 @@ type SearchBoxProps = {
 };
 
 /**
+ * Whether a new value from outside replaces what the field holds. Not the echo of the box's own
+ * search: typing goes on during the pause's search, and a slow page that put the searched text
+ * back into the field lost the keys typed meanwhile ("quetzal" searched as "quezal").
+ */
+export function valueReplacesDraft(value: string, searched: string | null): boolean {
+  return searched === null || value.trim() !== searched.trim();
+}
+
+/**
  * A search field that reports what is typed after a short pause. It follows `value` when it
  * changes from outside (back button, a link).
  */
 export function SearchBox({ value, onSearch, inputRef, placeholder }: SearchBoxProps) {
   const [draft, setDraft] = useState(value);
   const [lastValue, setLastValue] = useState(value);
+  /** What this box last searched, until its value comes back. */
+  const [searched, setSearched] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
   // A search still pending when the page goes away must not navigate back to it.
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   if (value !== lastValue) {
     setLastValue(value);
-    setDraft(value);
+    if (valueReplacesDraft(value, searched)) setDraft(value);
+    setSearched(null);
   }
 
   const commit = (text: string) => {
     window.clearTimeout(timer.current);
-    if (text.trim() !== value.trim()) onSearch(text);
+    if (text.trim() === value.trim()) return;
+    setSearched(text);
+    onSearch(text);
   };
 
   const onChange = (text: string) => {
