@@ -97,9 +97,16 @@ export class DurableJobs {
 
   /**
    * Runs job `id` here until it stops; joins it if it already runs here. A job another live
-   * process owns is left to it: nothing runs, and the promise resolves at once.
+   * process owns is left to it: nothing runs, and the promise resolves at once. The job's
+   * `begin` and its claim, met with a busy database, are tried again (BUSY_ATTEMPTS, backing
+   * off); still busy, the job keeps its status, nothing runs, and the failure is logged.
    */
-  start(id: number, work: JobWork, attempt = 1): Promise<void> {
+  start(id: number, work: JobWork): Promise<void> {
+    return this.startTry(id, work, 1);
+  }
+
+  /** Try `attempt` of a start (BUSY_ATTEMPTS in all while the database stays busy). */
+  private startTry(id: number, work: JobWork, attempt: number): Promise<void> {
     const running = this.active.running(id);
     if (running) return running;
     let claimed: boolean;
@@ -108,7 +115,7 @@ export class DurableJobs {
     } catch (error) {
       if (!isBusyError(error)) throw error;
       // Another connection held the write lock past the busy timeout: tried again, as a task's write is.
-      if (attempt < BUSY_ATTEMPTS) return abortableSleep(busyBackoff(attempt, this.busyBackoffMs)).then(() => this.start(id, work, attempt + 1));
+      if (attempt < BUSY_ATTEMPTS) return abortableSleep(busyBackoff(attempt, this.busyBackoffMs)).then(() => this.startTry(id, work, attempt + 1));
       // Still busy: the job keeps its status, for a resume or the next start to take up (callers do not await a start).
       this.ctx.logger.error({ err: error, table: this.table, jobId: id }, `${this.kind.noun} could not start: the database stayed busy; it keeps its status, to be resumed`);
       return Promise.resolve();
