@@ -9,6 +9,7 @@ import type { EvalCommandOptions } from './eval-command';
 import type { RecordCommandOptions } from './eval-record-command';
 import type { EvalRunCommandOptions } from './eval-run-command';
 import type { ExtractTablesOptions } from './extract-tables-command';
+import type { ReflectCommandOptions } from './reflect-command';
 
 /**
  * `npm run --silent hqa -- <command>`: a thin client of the same domain functions the HTTP
@@ -170,6 +171,17 @@ function buildProgram(): Command {
     .action(async (options: EvalRunCommandOptions) => {
       const { runEvalRun } = await import('./eval-run-command');
       process.exitCode = await runEvalRun(options);
+    });
+
+  program
+    .command('reflect')
+    .description("the Pool page's \"reflect on all with new feedback\" in this process: every active proposal with decisions it has not reflected on is revised by the reflection model, one after the other")
+    .requiredOption('--user <name>', 'the curator or admin the batch is started by (as the page records its user)')
+    .option('--chart-type <type>', 'only proposals of this chart type')
+    .option('--json', 'print only { batch }')
+    .action(async (options: ReflectCommandOptions) => {
+      const { runReflect } = await import('./reflect-command');
+      process.exitCode = await runReflect(options);
     });
 
   program
