@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { unusedConnections } from './http/unused-connections';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
@@ -95,6 +96,7 @@ async function prepare(
   serve: (listener: RequestListener) => void,
   checkpointer: WalCheckpointer | null,
 ): Promise<RunningServer> {
+  const preconnects = unusedConnections(httpServer);
   if (config.demoOnEmpty) importDemoIfEmpty(db, logger);
   ensureSeedProposals(db);
   // A server that crashed mid-upload left its temporary folder behind, up to the upload limits in size.
@@ -178,6 +180,7 @@ async function prepare(
     closing ??= (async () => {
       const httpClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeIdleConnections();
+      preconnects.destroyAll();
       clearInterval(sweeper);
       clearInterval(sessionSweeper);
       reviewEvents.close();
