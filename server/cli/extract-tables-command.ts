@@ -9,6 +9,7 @@ import { getSettings } from '../settings/settings-queries';
 import { runExtractionJob, type ExtractionReport } from '../tables/extract-tables-run';
 import pino from 'pino';
 import { cliContext } from './cli-context';
+import { EXIT_WITH_FAILURES } from './exit-status';
 import { ChartTableError, extractorFor } from '../tables/table-service';
 
 export interface ExtractTablesOptions {
@@ -22,9 +23,6 @@ export interface ExtractTablesOptions {
   /** Read a batch output file's replies and store their tables. */
   batchIn?: string;
 }
-
-/** Exit status when the run finished but some charts failed (they are asked again by the next run). */
-export const EXIT_WITH_FAILURES = 2;
 
 /** Without a terminal (a log, a CI job) progress is one line per this share of the charts. */
 const LINE_EVERY = 0.1;

@@ -3,11 +3,11 @@ import { openAndMigrate } from '../../db/database';
 import { ReflectionBatchRequestSchema, type ReflectionBatch } from '../../shared/api/reflection';
 import { roleAtLeast } from '../../shared/domain/roles';
 import { loadConfig } from '../config';
-import { publicBatch, getBatch } from '../reflection/batch-queries';
 import { ReflectionBatches } from '../reflection/reflection-batches';
 import { FeedbackLoop } from '../reflection/reflection-service';
 import { findAccountByName } from '../users/user-queries';
 import { cliContext } from './cli-context';
+import { EXIT_WITH_FAILURES } from './exit-status';
 
 export interface ReflectCommandOptions {
   /** The curator (or admin) the batch is started by, as the Pool page's button records its user. */
@@ -16,8 +16,6 @@ export interface ReflectCommandOptions {
   json?: boolean;
 }
 
-/** Exit status when the batch finished but the reviser gave nothing usable for some proposals. */
-export const EXIT_WITH_FAILURES = 2;
 
 /** The batch as the Pool page reports it, in lines. */
 export function formatBatch(batch: ReflectionBatch): string {
@@ -60,9 +58,7 @@ export async function runReflect(options: ReflectCommandOptions): Promise<number
       const started = batches.start(request.data.chart_type, account.id);
       // A batch with nothing to reflect on is done as it is made.
       if (started.status === 'running') await batches.run(started.id);
-      const record = getBatch(db, started.id);
-      if (!record) throw new Error(`reflection batch ${started.id} vanished`);
-      const batch = publicBatch(record);
+      const batch = batches.get(started.id);
       process.stdout.write(options.json === true ? `${JSON.stringify({ batch })}\n` : formatBatch(batch));
       if (batch.status !== 'done') return 1;
       return batch.failed > 0 ? EXIT_WITH_FAILURES : 0;

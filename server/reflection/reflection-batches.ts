@@ -41,7 +41,7 @@ export class ReflectionBatches implements JobExecutor {
 
   start(chartType: string | undefined, userId: number): ReflectionBatch {
     const id = insertBatch(this.ctx.db, { chartType: chartType ?? null, proposalIds: proposalsWithNewDecisions(this.ctx.db, chartType, getSettings(this.ctx.db).reflection_min_decisions), createdBy: userId });
-    const batch = this.mustGet(id);
+    const batch = this.get(id);
     this.publish(id);
     if (batch.status === 'running') void this.run(id);
     return batch;
@@ -108,7 +108,8 @@ export class ReflectionBatches implements JobExecutor {
     }
   }
 
-  private mustGet(id: number): ReflectionBatch {
+  /** Batch `id` as the page lists it. */
+  get(id: number): ReflectionBatch {
     const batch = getBatch(this.ctx.db, id);
     if (!batch) throw new Error(`reflection batch ${id} vanished`);
     return publicBatch(batch);

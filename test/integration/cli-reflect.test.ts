@@ -6,6 +6,7 @@ import { putSettings } from '../../server/settings/settings-queries';
 import { runCli } from '../support/cli';
 import { TestClient } from '../support/http-client';
 import { rejectReview } from '../support/review-fixtures';
+import { signedIn } from '../support/signed-in-users';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /** `hqa reflect`: the reflection job kind run by the CLI in its own process, over the server's database. */
@@ -16,15 +17,13 @@ beforeAll(async () => {
   server = await startTestServer();
   await server.createUser('cora', 'curator', 'curator-pass-1');
   await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
-  curator = new TestClient(server.url);
-  await curator.login('cora', 'curator-pass-1');
+  curator = await signedIn(server, 'cora', 'curator-pass-1');
   putSettings(server.server.ctx.db, { auto_reflect: false, retire_min_decisions: 1000, reflection_min_decisions: 1 });
   const { executor } = server.server;
   const run = executor.createRun(RunConfigSchema.parse({ engine: 'offline', stage: 'items', items: 12 }), null);
   await executor.start(run.id);
   // A reviewer rejects three items, with feedback the reviser can act on.
-  const reviewer = new TestClient(server.url);
-  await reviewer.login('rev', 'reviewer-pass-1');
+  const reviewer = await signedIn(server, 'rev', 'reviewer-pass-1');
   for (let n = 0; n < 3; n++) {
     const { task } = await reviewer.call(reviewApi.next, { body: {} });
     if (!task) throw new Error(`the offline run made fewer than three items to review: ${JSON.stringify((await curator.call(runsApi.get, { params: { id: run.id } })).run)}`);
