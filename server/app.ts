@@ -104,6 +104,12 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
   app.use('/api', apiNotFound());
 
   const indexHtml = join(ctx.config.clientDir, 'index.html');
+  // Vite names every file under assets/ by a hash of its content, so a browser may keep one for
+  // good: without this, each page load asked again for ~60 of them (a 304 apiece). A name that
+  // is not there (a tab open across an upgrade) is a 404, not the app's HTML in place of a script.
+  app.use('/assets', express.static(join(ctx.config.clientDir, 'assets'), { index: false, immutable: true, maxAge: '1y' }), (_req, res) => {
+    res.status(404).type('text').send('No such file: the client was rebuilt since this page loaded; reload it.');
+  });
   app.use(express.static(ctx.config.clientDir, { index: false }));
   // Client-side routes (/charts/12, /admin …) all load the single-page app.
   app.get('/{*splat}', (_req, res) => {
