@@ -19,4 +19,26 @@ describe('tableMentions', () => {
   it('does not space a short label into a question by chance', () => {
     expect(labels('Is the value of u s higher?', ['US', 'Canada'])).toEqual([]);
   });
+
+  it('answers a table asked about again as the first time, whatever other tables were asked about between', () => {
+    // Same first label, same count: only the other label decides whether "online" names the first.
+    const sales = ['Online sales', 'Store sales'];
+    const online = ['Online sales', 'Online ads'];
+    const query = 'How much did online grow in 2020?';
+    expect(labels(query, sales)).toEqual(['Online sales']);
+    expect(labels(query, online)).toEqual([]);
+    expect(labels(query, sales)).toEqual(['Online sales']);
+    // A question naming a label twice finds it where it first stands, each time it is asked.
+    const twice = 'Is Store sales above Online sales, and Store sales above 5?';
+    const first = tableMentions(twice, sales, ['Value']).rows;
+    expect(first.map((m) => [m.label, m.at])).toEqual([
+      ['Store sales', 4],
+      ['Online sales', 22],
+    ]);
+    expect(tableMentions(twice, sales, ['Value']).rows).toEqual(first);
+    // Past the tables kept, the first is made again, not mistaken for another.
+    for (let n = 0; n < 257; n++) tableMentions(query, [`Region ${n}`, `Online sales ${n}`], ['Value']);
+    expect(labels(query, online)).toEqual([]);
+    expect(labels(query, sales)).toEqual(['Online sales']);
+  });
 });

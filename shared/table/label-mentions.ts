@@ -53,12 +53,56 @@ const AFTER = "(?:'s)?(?![\\p{L}\\p{N}])";
 /** Below this many letters a label could be spaced into a question by chance ("u s" for "US"). */
 const MIN_LOOSE_LETTERS = 8;
 
+/** One spelling of a label as `mentions` looks for it: as written, and spaced or hyphenated otherwise. */
+interface Pattern {
+  label: string;
+  /** The spelling, which a question must contain for `exact` to match. */
+  spelling: string;
+  exact: RegExp;
+  /** Its letters without spaces or hyphens, which a question so written must contain for `loose` to match. */
+  letters: string;
+  /** The same letters spaced or hyphenated otherwise; null for a spelling too short to risk it. */
+  loose: RegExp | null;
+}
+
+/**
+ * A table's patterns by its labels. The offline engine and the item checks ask about the same
+ * table once per question, program and check, and each call made every label's spellings (each
+ * against all the other labels) and their expressions anew.
+ */
+const patternsByLabels = new Map<string, readonly Pattern[]>();
+/** Tables whose patterns are kept; the oldest goes first. */
+const KEPT_TABLES = 256;
+
+function patternsFor(labels: readonly string[]): readonly Pattern[] {
+  const key = labels.join('\u0000');
+  const kept = patternsByLabels.get(key);
+  if (kept) return kept;
+  const options = labels.flatMap((label) => spellings(label, labels).map((spelling) => ({ label, spelling })));
+  options.sort((a, b) => b.spelling.length - a.spelling.length);
+  const patterns = options.map(({ label, spelling }): Pattern => {
+    const letters = [...spelling.replace(/[\s-]+/g, '')];
+    return {
+      label,
+      spelling,
+      letters: letters.join(''),
+      exact: new RegExp(`${BEFORE}${escapeRegExp(spelling)}${AFTER}`, 'gu'),
+      loose: letters.length < MIN_LOOSE_LETTERS ? null : new RegExp(`${BEFORE}${letters.map(escapeRegExp).join('[\\s-]?')}${AFTER}`, 'gu'),
+    };
+  });
+  if (patternsByLabels.size >= KEPT_TABLES) patternsByLabels.delete(patternsByLabels.keys().next().value as string);
+  patternsByLabels.set(key, patterns);
+  return patterns;
+}
+
 /** Every label of `labels` that `q` (a `questionText`) names, longest spelling first, no two overlapping, in the order they appear. */
 export function mentions(q: string, labels: readonly string[]): Mention[] {
   const found: Mention[] = [];
-  const options = labels.flatMap((label) => spellings(label, labels).map((spelling) => ({ label, spelling })));
-  options.sort((a, b) => b.spelling.length - a.spelling.length);
+  // A question names few of a table's spellings: looking for the text first spares running the
+  // expressions (a look-behind at every position) for all the others.
+  const compact = q.replace(/[\s-]+/g, '');
   const find = (label: string, pattern: RegExp) => {
+    // matchAll works on a copy of the expression: the kept one's lastIndex is never moved.
     for (const match of q.matchAll(pattern)) {
       const m = { label, at: match.index, end: match.index + match[0].length };
       if (found.some((f) => overlaps(f, m) || f.label === label)) continue;
@@ -68,11 +112,10 @@ export function mentions(q: string, labels: readonly string[]): Mention[] {
   // Each spelling as written, then, for a label not found so, the same letters spaced or
   // hyphenated otherwise ("military force" for "Use militaryforce wisely", "hand-washing" for
   // "handwashing") — before any shorter spelling, so a whole label wins over one of its words.
-  for (const { label, spelling } of options) {
-    find(label, new RegExp(`${BEFORE}${escapeRegExp(spelling)}${AFTER}`, 'gu'));
-    const letters = [...spelling.replace(/[\s-]+/g, '')];
-    if (letters.length < MIN_LOOSE_LETTERS || found.some((f) => f.label === label)) continue;
-    find(label, new RegExp(`${BEFORE}${letters.map(escapeRegExp).join('[\\s-]?')}${AFTER}`, 'gu'));
+  for (const { label, spelling, exact, letters, loose } of patternsFor(labels)) {
+    if (q.includes(spelling)) find(label, exact);
+    if (loose === null || !compact.includes(letters) || found.some((f) => f.label === label)) continue;
+    find(label, loose);
   }
   return found.sort((a, b) => a.at - b.at);
 }
