@@ -104,6 +104,18 @@ async function zoomAndClose(page: Page, charts: ItemCharts, trigger: 'original' 
 }
 
 describe('each role lands where it works', () => {
+  it('fetches every page once a tab has its first screen, and notes it for this build (a reload then fetches none: preload-pages.test.ts)', async () => {
+    const page = await browsers.signIn(server.url, users.cid, null);
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(`${server.url}/review`);
+    await page.getByRole('heading', { level: 1, name: 'Review' }).waitFor();
+    // A reviewer never opens Admin, yet its code is fetched with every other page's.
+    await expect.poll(() => fetched.filter((path) => /^\/assets\/admin-page-[\w-]+\.js$/.test(path))).toHaveLength(1);
+    const notes = await page.evaluate(() => Object.keys(sessionStorage));
+    expect(notes.filter((key) => key.startsWith('hqa.pages-preloaded:'))).toEqual([expect.stringMatching(new RegExp(`^hqa\\.pages-preloaded:${server.url}/assets/index-[\\w-]+\\.js$`))]);
+  });
+
   it('a reviewer signs in and lands on Review with an item', async () => {
     const page = await browsers.signIn(server.url, users.cid);
     await page.waitForURL(/\/review$/, { timeout: UI_TIMEOUT_MS });

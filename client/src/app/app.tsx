@@ -6,6 +6,7 @@ import { RequireSession } from '../auth/require-session';
 import { NotFoundPage } from '../features/placeholders/not-found-page';
 import { AppFrame } from './app-frame';
 import { Landing } from './landing';
+import { preloadPagesOnce } from './preload-pages';
 import { createQueryClient } from './query-client';
 
 // One chunk per page: the first screen loads only what it shows; the others are fetched once
@@ -60,7 +61,8 @@ const PRELOAD_DELAY_MS = 500;
 
 /** Fetches every page's chunk in the background (they are cached; lazy() then resolves at once). */
 function preloadPages(): void {
-  for (const load of Object.values(pages)) void load();
+  // This module's URL carries the build's hash.
+  preloadPagesOnce(Object.values(pages), () => window.sessionStorage, import.meta.url);
 }
 
 export function App() {
