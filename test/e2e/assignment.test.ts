@@ -40,7 +40,7 @@ describe('assignment in the browser', () => {
     expect(expected).not.toContain(oldest);
     const annId = (db().prepare("SELECT id FROM users WHERE username = 'ann'").get() as { id: number }).id;
 
-    const curator = await browsers.signIn(server.url, { username: 'cora', password: 'curator-pass-1' });
+    const curator = await browsers.signIn(server.url, { username: 'cora', password: 'curator-pass-1' }, null);
     const items = await new ItemsListPage(curator, server.url).goto(`chart=${newest.chart_id}`);
     const count = `${expected.length} ${expected.length === 1 ? 'item' : 'items'}`;
     const ask = items.bulkBar.getByRole('button', { name: `Assign all ${count} matching…`, exact: true });
@@ -63,7 +63,7 @@ describe('assignment in the browser', () => {
     // The list says who has them.
     await expect.poll(() => curator.getByTestId('assignment-notes').textContent()).toContain(`#${newest.id} assigned to ann`);
 
-    const reviewer = await browsers.signIn(server.url, { username: 'ann', password: 'ann-password' });
+    const reviewer = await browsers.signIn(server.url, { username: 'ann', password: 'ann-password' }, null);
     const review = await new ReviewPage(reviewer, server.url).goto();
     const shown = await review.shownItemId();
     expect(expected).toContain(shown);
@@ -72,7 +72,7 @@ describe('assignment in the browser', () => {
 
   it('a curator makes a named queue with the keyboard, adds a reviewer and assigns a checked item to it; its member claims it first', async () => {
     const target = (db().prepare("SELECT MAX(id) AS id FROM hqa_items WHERE status = 'pending' AND id NOT IN (SELECT item_id FROM item_assignments)").get() as { id: number }).id;
-    const curator = await browsers.signIn(server.url, { username: 'cora', password: 'curator-pass-1' });
+    const curator = await browsers.signIn(server.url, { username: 'cora', password: 'curator-pass-1' }, null);
     const items = await new ItemsListPage(curator, server.url).goto();
     await curator.getByRole('button', { name: 'Review queues…' }).press('Enter');
     // Each key goes to the control it is pressed on (the list below keeps its own j/k focus).
@@ -102,7 +102,7 @@ describe('assignment in the browser', () => {
     await expect.poll(() => items.bulkBar.getByRole('status').textContent()).toBe('1 item assigned.');
     expect(db().prepare('SELECT q.name FROM item_assignments a JOIN review_queues q ON q.id = a.queue_id WHERE a.item_id = ?').get(target)).toEqual({ name: 'night shift' });
 
-    const reviewer = await browsers.signIn(server.url, { username: 'ben', password: 'ben-password' });
+    const reviewer = await browsers.signIn(server.url, { username: 'ben', password: 'ben-password' }, null);
     const review = await new ReviewPage(reviewer, server.url).goto();
     expect(await review.shownItemId()).toBe(target);
   }, 60_000);

@@ -42,7 +42,7 @@ describe('a batch generation run in the browser', () => {
     const chartType = facets.chart_types.find((t) => t.chart_type === 'grouped_bar')?.chart_type ?? facets.chart_types[0]?.chart_type;
     if (!chartType) throw new Error('the demo split has no charts');
 
-    const page = await browsers.signIn(server.url, CURATOR);
+    const page = await browsers.signIn(server.url, CURATOR, null);
     const runs = await new RunsPage(page, server.url).goto();
     // The engine select enables openai once /api/health says a key is set.
     await expect.poll(() => runs.engine.locator('option[value="openai"]').isDisabled()).toBe(false);
@@ -60,7 +60,7 @@ describe('a batch generation run in the browser', () => {
     await page.getByText('one batch per stage (OpenAI Batch API)').waitFor();
     await screenshot(page, 'batch-run-in-progress');
     // The Runs list says it too, in the run's row.
-    const list = await new RunsPage(await browsers.signIn(server.url, CURATOR), server.url).goto();
+    const list = await new RunsPage(await browsers.signIn(server.url, CURATOR, null), server.url).goto();
     expect((await list.runRow(run.runId()).getByTestId('run-row-batch-progress').textContent())?.trim()).toBe('batch in progress 0 of 1');
 
     fake.batches.configure({ pollsToComplete: 1 });

@@ -75,7 +75,7 @@ describe('a run under every scoring rule', () => {
     // The reference rule's figure is the run's own score.
     expect(detail.rules[0]?.accuracy).toBe(detail.run.score.relaxed_accuracy);
 
-    const page = await browsers.signIn(server.url, CURATOR);
+    const page = await browsers.signIn(server.url, CURATOR, null);
     await page.goto(`${server.url}/evaluation/runs/${run.id}`);
     await new EvalRunPage(page).waitForLoad();
     const table = page.getByTestId('eval-rule-scores');

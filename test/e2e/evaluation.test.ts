@@ -47,7 +47,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const signIn = (user: Credentials) => browsers.signIn(server.url, user);
+/** `user` signed in to a browser of their own, on no page yet: each test opens the Evaluation page next. */
+const signIn = (user: Credentials) => browsers.signIn(server.url, user, null);
 
 /** Relaxed accuracy of a run as the page prints it, computed from the stored verdicts. */
 function storedAccuracy(runId: number): string {

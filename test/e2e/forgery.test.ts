@@ -58,7 +58,7 @@ const sessionCookies = async (page: Page) =>
 
 describe('a page on another port of 127.0.0.1 (same site, another origin)', () => {
   it("cannot post forms to the workbench with its visitor's session: the session survives and no user is made", async () => {
-    const page = await browsers.signIn(server.url, ADMIN);
+    const page = await browsers.signIn(server.url, ADMIN, null);
     await forger.open(page);
 
     for (const form of ['text-plain-logout', 'urlencoded-logout', 'text-plain-create-user'] as const) {
@@ -72,7 +72,7 @@ describe('a page on another port of 127.0.0.1 (same site, another origin)', () =
   }, 150_000);
 
   it('cannot open a WebSocket to the workbench as its visitor', async () => {
-    const page = await browsers.signIn(server.url, ADMIN);
+    const page = await browsers.signIn(server.url, ADMIN, null);
     await forger.open(page);
     const attempt = await forger.openSocket(page, 3_000);
     expect(attempt).toEqual({ opened: false, messages: [] });
@@ -81,7 +81,7 @@ describe('a page on another port of 127.0.0.1 (same site, another origin)', () =
 
 describe('a page on another port of 127.0.0.1 reading with its visitor\'s cookie', () => {
   it('cannot start an audited export download with an <img> or a form; the Export page still can', async () => {
-    const page = await browsers.signIn(server.url, ADMIN);
+    const page = await browsers.signIn(server.url, ADMIN, null);
     await forger.open(page);
     // The visitor's session rides along with an image…
     expect(await answeredGet('/api/auth/me', () => forger.loadImage(page, '/api/auth/me'))).toBe(200);
@@ -101,7 +101,7 @@ describe('a page on another port of 127.0.0.1 reading with its visitor\'s cookie
 
 describe('session cookies planted by a page on another port of 127.0.0.1', () => {
   it('junk on /api is cleared at the next request, which asks to sign in again, and signing in works for good', async () => {
-    const page = await browsers.signIn(server.url, ADMIN);
+    const page = await browsers.signIn(server.url, ADMIN, null);
     await forger.open(page);
     await forger.plantCookie(page, 'hqa_session=junk; path=/api');
     expect(await sessionCookies(page)).toEqual(['/', '/api']);
@@ -121,7 +121,7 @@ describe('session cookies planted by a page on another port of 127.0.0.1', () =>
   it("another user's live token on /api/items does not make the visitor's comment theirs", async () => {
     const mallory = new TestClient(server.url);
     await mallory.login(MALLORY.username, MALLORY.password);
-    const page = await browsers.signIn(server.url, ADMIN);
+    const page = await browsers.signIn(server.url, ADMIN, null);
     const item = await new ItemDiscussionPage(page, server.url).goto(itemId);
 
     // While the item is open, the visitor looks at the other page in a second tab, which plants the cookie.

@@ -37,8 +37,8 @@ afterAll(async () => {
 
 describe('an item discussion in two browsers', () => {
   it('a mention reaches the other browser live, and a curator edit shows in the history', async () => {
-    const reviewer = await new ItemDiscussionPage(await browsers.signIn(server.url, REVIEWER), server.url).goto(itemId);
-    const curator = await new ItemDiscussionPage(await browsers.signIn(server.url, CURATOR), server.url).goto(itemId);
+    const reviewer = await new ItemDiscussionPage(await browsers.signIn(server.url, REVIEWER, null), server.url).goto(itemId);
+    const curator = await new ItemDiscussionPage(await browsers.signIn(server.url, CURATOR, null), server.url).goto(itemId);
 
     await reviewer.comment('@cora is 1 still right here?');
     // No reload: the comment and the mention arrive over the socket.
@@ -57,7 +57,7 @@ describe('an item discussion in two browsers', () => {
   });
 
   it('on Review, Ctrl+Enter in the thread posts the comment and decides nothing', async () => {
-    const page = await browsers.signIn(server.url, REVIEWER);
+    const page = await browsers.signIn(server.url, REVIEWER, null);
     const review = await new ReviewPage(page, server.url).goto();
     expect(await review.shownItemId()).toBe(pendingId);
     await new ItemDiscussionPage(page, server.url).comment('Is this a control item?');

@@ -167,7 +167,7 @@ describe('each role lands where it works', () => {
 
 describe('every page about an item shows its charts', () => {
   it('the Item page shows the original chart, the counterfactual chart and the table; a chart enlarges with the table beside and Esc closes it', async () => {
-    const page = await browsers.signIn(server.url, users.cora);
+    const page = await browsers.signIn(server.url, users.cora, null);
     await page.goto(`${server.url}/items/${disputed}`);
     await page.getByRole('heading', { level: 1, name: `Item #${disputed}` }).waitFor();
     const charts = new ItemCharts(page, page.locator('main'));
@@ -184,7 +184,7 @@ describe('every page about an item shows its charts', () => {
   });
 
   it('the Adjudication page shows both charts and the table for each case, with the same zoom', async () => {
-    const page = await browsers.signIn(server.url, users.cora);
+    const page = await browsers.signIn(server.url, users.cora, null);
     await page.goto(`${server.url}/adjudication`);
     await page.getByRole('heading', { level: 1, name: 'Adjudication' }).waitFor();
     const charts = new ItemCharts(page, page.locator(`[data-testid="adjudication-case"][data-item-id="${disputed}"]`));

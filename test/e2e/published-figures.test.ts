@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 async function openPanel(user: Credentials): Promise<PublishedFiguresPanel> {
-  const page = await browsers.signIn(server.url, user);
+  const page = await browsers.signIn(server.url, user, null);
   await new EvaluationPage(page, server.url).goto();
   const panel = new PublishedFiguresPanel(page);
   await panel.section.waitFor({ timeout: UI_TIMEOUT_MS });

@@ -61,7 +61,7 @@ afterEach(async () => {
 
 describe('the counterfactual beside the original drawn from its table', () => {
   it('runs as the annotation says, shares the value axis with the original, outlines the changed bar in both, and reads at its own size', async () => {
-    const page = await browsers.signIn(server.url, REVIEWER);
+    const page = await browsers.signIn(server.url, REVIEWER, null);
     const review = await new ReviewPage(page, server.url).goto();
     expect(await review.shownItemId()).toBe(itemId);
     expect(await review.counterfactualState()).toBe('drawn');

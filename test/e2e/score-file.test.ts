@@ -34,7 +34,7 @@ function write(name: string, text: string): string {
 }
 
 async function openPanel(): Promise<ScoreFilePanel> {
-  const page = await browsers.signIn(server.url, REVIEWER);
+  const page = await browsers.signIn(server.url, REVIEWER, null);
   await new EvaluationPage(page, server.url).goto();
   const panel = new ScoreFilePanel(page);
   await panel.panel.waitFor({ timeout: UI_TIMEOUT_MS });
