@@ -22,5 +22,8 @@ export default defineConfig({
     // The suite makes ~400 password hashes: at the production cost (2^15, ~0.3–0.6 s each on a
     // loaded 2-core machine) they were minutes of it. Servers and CLIs the tests spawn inherit it.
     env: { HQA_PASSWORD_COST: '10' },
+    // Transformed modules kept on disk between runs, by content: a run after a change transforms
+    // only the changed files (a server test file's import took 7.6 s cold, 4.6 s warm).
+    experimental: { fsModuleCache: true, fsModuleCachePath: 'node_modules/.cache/hqa/vitest' },
   },
 });
