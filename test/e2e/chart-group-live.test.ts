@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ChartGroupPage } from './pages/chart-groups-page';
 import { ChartPage } from './pages/chart-page';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 /**
  * Another curator's group writes reach an open page without a reload (`chart_group.changed` →
@@ -49,7 +49,8 @@ beforeAll(async () => {
   writer = new TestClient(server.url);
   await writer.login('cora', 'curator-pass-1');
   session = await openBrowser();
-  await (await new LoginPage(session.page, server.url).goto()).login(WATCHER.username, WATCHER.password);
+  // On no page yet: each test opens its own.
+  await signInSession(session, server.url, WATCHER, null);
 });
 afterAll(async () => {
   await session?.close();

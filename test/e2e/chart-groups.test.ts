@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ChartGroupPage, NewGroupForm } from './pages/chart-groups-page';
 import { ChartsPage } from './pages/charts-page';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 
@@ -30,7 +30,7 @@ describe('chart groups in the browser', () => {
   it('a curator checks two charts, creates a group with the keyboard, adds a question and sees it on the group page', async () => {
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
+    await signInSession(session, server.url, CURATOR, null);
     const charts = await new ChartsPage(page, server.url).goto('?split=demo');
     const [first, second] = await charts.imgnames();
     if (!first || !second) throw new Error('the demo split has fewer than two charts on its first page');
@@ -73,7 +73,7 @@ describe('chart groups in the browser', () => {
   it('the demo group and the chart without a table are there on first start', async () => {
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
+    await signInSession(session, server.url, CURATOR, null);
     const api = new TestClient(server.url);
     await api.login(CURATOR.username, CURATOR.password);
     const demo = (await api.call(chartGroupsApi.list, { query: { split: 'demo', source: 'curator' } })).groups.find((g) => g.name === DEMO_GROUP_NAME);

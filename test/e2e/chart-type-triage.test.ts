@@ -8,9 +8,9 @@ import { CHARTQA_EXTRA } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
 import { ChartTypeTriagePage } from './pages/chart-type-triage-page';
-import { LoginPage } from './pages/login-page';
 import { RunPage } from './pages/run-page';
 import { RunsPage } from './pages/runs-page';
+import { signInSession } from './signed-in-browsers';
 
 /** A curator triages the unconfirmed chart types of the real ChartQA extra split (20 PNGs) by keyboard. */
 
@@ -40,7 +40,7 @@ describe('the chart-type triage', () => {
   it('confirms with Enter, decides with a type’s key, skips with s, undoes with u, and counts other curators’ decisions live', async () => {
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
+    await signInSession(session, server.url, CURATOR, null);
     const triage = await new ChartTypeTriagePage(page).goto(server.url, SPLIT);
 
     // The lowest id first: a monthly line chart, its table's suggestion right, shown with its PNG.

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ChartPage } from './pages/chart-page';
 import { ChartsPage } from './pages/charts-page';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 import { dirname } from 'node:path';
 
 /** Benchmark charts in the browser: image only (MultiChartQA, images in its folders) and image missing (ChartBench without --images). */
@@ -30,9 +30,10 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** The curator signed in to a browser of their own, on no page yet: each test opens its own. */
 async function signIn() {
   session = await openBrowser();
-  await (await new LoginPage(session.page, server.url).goto()).login(CURATOR.username, CURATOR.password);
+  await signInSession(session, server.url, CURATOR, null);
   return session.page;
 }
 

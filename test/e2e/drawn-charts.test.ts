@@ -10,8 +10,8 @@ import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ChartPage } from './pages/chart-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
@@ -68,9 +68,10 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** The reviewer signed in to a browser of their own, on no page yet: each test opens its own. */
 async function signIn(): Promise<Page> {
   session = await openBrowser();
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(REVIEWER.username, REVIEWER.password));
+  await signInSession(session, server.url, REVIEWER, null);
   return session.page;
 }
 

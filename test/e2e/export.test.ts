@@ -4,7 +4,7 @@ import { ChartHqaExportV1Schema, ChartQaExportSchema } from '../../shared/export
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 let server: TestServer;
 let session: BrowserSession | undefined;
@@ -23,8 +23,7 @@ afterAll(async () => {
 
 async function openEvaluation(username: string, password: string) {
   session = await openBrowser();
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(username, password));
-  await session.page.goto(`${server.url}/evaluation`);
+  await signInSession(session, server.url, { username, password }, '/evaluation');
   return session.page;
 }
 

@@ -6,8 +6,8 @@ import { CURATOR, EXTRACTED_TABLE, IMAGE_ONLY_SPLIT as SPLIT, startImageOnlySpli
 import type { TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
 import { ExtractTablesPanel } from './pages/extract-tables-panel';
-import { LoginPage } from './pages/login-page';
 import { SplitsPage } from './pages/splits-page';
+import { signInSession } from './signed-in-browsers';
 
 /** A curator extracts the tables of a whole image-only split (MultiChartQA) from the Splits page. */
 
@@ -33,8 +33,7 @@ describe('extracting a split’s tables', () => {
 
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login(CURATOR.username, CURATOR.password);
-    await page.goto(`${server.url}/splits`);
+    await signInSession(session, server.url, CURATOR, '/splits');
     const splits = new SplitsPage(page);
     const panel = new ExtractTablesPanel(splits.row(SPLIT));
     await expect.poll(() => panel.button.textContent(), { timeout: UI_TIMEOUT_MS }).toBe('Extract tables (6 charts)');

@@ -5,8 +5,8 @@ import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
 import { StatsPage } from './pages/stats-page';
+import { signInSession } from './signed-in-browsers';
 
 /**
  * Gold items (issue 16, point 5): a curator marks accepted items gold on the Item page; after a
@@ -53,7 +53,7 @@ describe('gold items in the browser', () => {
   it('a curator marks accepted items gold on the Item page, and Stats shows a reviewer’s agreement and the flag', async () => {
     session = await openBrowser();
     const { page } = session;
-    await new LoginPage(page, server.url).goto().then((login) => login.login('cora', 'curator-pass-1'));
+    await signInSession(session, server.url, { username: 'cora', password: 'curator-pass-1' }, null);
     const gold = () => (server.server.ctx.db.prepare('SELECT item_id FROM gold_items ORDER BY item_id').all() as { item_id: number }[]).map((r) => r.item_id);
 
     for (const id of accepted) {

@@ -9,8 +9,8 @@ import { CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ItemsListPage } from './pages/items-list-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 import { HUMAN_ITEM } from '../support/item-factory';
 
 /**
@@ -71,9 +71,10 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** `user` signed in to a browser of their own, on no page yet: each test opens its own. */
 async function signIn(user: { username: string; password: string }): Promise<Page> {
   session = await openBrowser();
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(user.username, user.password));
+  await signInSession(session, server.url, user, null);
   return session.page;
 }
 

@@ -6,7 +6,7 @@ import { buildChart, buildItem, buildQa } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ItemsListPage } from './pages/items-list-page';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 /**
  * The Items page as a curator's work list in Chromium: search from the keyboard, a flag
@@ -45,9 +45,10 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** The curator signed in to a browser of their own, on no page yet: each test opens its own. */
 async function signIn(): Promise<Page> {
   session = await openBrowser();
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login(CURATOR.username, CURATOR.password));
+  await signInSession(session, server.url, CURATOR, null);
   return session.page;
 }
 

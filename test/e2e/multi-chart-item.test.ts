@@ -9,8 +9,8 @@ import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AdjudicationPage } from './pages/adjudication-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 import { exportApi } from '../../shared/api/export';
 
 /**
@@ -90,7 +90,7 @@ describe('a multi-chart item', () => {
   it('is reviewed with every chart of its group on screen, the edited one beside its counterfactual, and accepted on keys only', async () => {
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login('rita', 'reviewer-pass-1');
+    await signInSession(session, server.url, { username: 'rita', password: 'reviewer-pass-1' }, null);
     const review = await new ReviewPage(page, server.url).goto();
     expect(await review.shownItemId()).toBe(itemId);
 
@@ -147,8 +147,7 @@ describe('a multi-chart item', () => {
     await session?.close();
     session = await openBrowser();
     const { page } = session;
-    await (await new LoginPage(page, server.url).goto()).login('cora', 'curator-pass-1');
-    await page.goto(`${server.url}/items/${itemId}`);
+    await signInSession(session, server.url, { username: 'cora', password: 'curator-pass-1' }, `/items/${itemId}`);
     const strip = page.getByTestId('item-group-charts');
     await strip.waitFor();
     expect(await strip.getByTestId('group-chart-name').allTextContents()).toEqual(TITLES.map((title, index) => `Chart ${index + 1} · ${title}`));

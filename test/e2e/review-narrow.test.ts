@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RunConfigSchema } from '../../shared/api/runs';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 
 /**
  * Issue 33 point 7: the review screen works on a phone, 390×844 CSS pixels. Seen before: the
@@ -34,7 +34,7 @@ async function onPhone(): Promise<{ page: Page; review: ReviewPage }> {
   const session = await openBrowser();
   sessions.push(session);
   await session.page.setViewportSize(PHONE);
-  await new LoginPage(session.page, server.url).goto().then((login) => login.login('phoebe', 'phone-pass-123'));
+  await signInSession(session, server.url, { username: 'phoebe', password: 'phone-pass-123' }, null);
   return { page: session.page, review: await new ReviewPage(session.page, server.url).goto() };
 }
 

@@ -7,7 +7,7 @@ import { CURATOR, IMAGE_ONLY_SPLIT, startImageOnlySplit, type ImageOnlySplit } f
 import { signedIn } from '../support/signed-in-users';
 import type { TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 /** Confirming tables and taking a confirmation back: on a chart's page, and for a MultiChartQA group's charts in one place. */
 
@@ -36,8 +36,7 @@ const auditActions = (chartId: number) =>
 
 async function openAsCurator(path: string) {
   session = await openBrowser();
-  await (await new LoginPage(session.page, server.url).goto()).login(CURATOR.username, CURATOR.password);
-  await session.page.goto(`${server.url}${path}`);
+  await signInSession(session, server.url, CURATOR, path);
   return session.page;
 }
 

@@ -5,7 +5,7 @@ import { jsonReply, type FakeOpenAI } from '../support/fake-openai';
 import { CURATOR, EXTRACTED_TABLE as EXTRACTED, IMAGE_ONLY_SPLIT, startImageOnlySplit, type ImageOnlySplit } from '../support/image-only-split';
 import type { TestServer } from '../support/test-server';
 import { openBrowser, UI_TIMEOUT_MS, type BrowserSession } from './browser';
-import { LoginPage } from './pages/login-page';
+import { signInSession } from './signed-in-browsers';
 
 /** The table editor on an image-only chart (MultiChartQA): extract, edit in the grid, paste CSV, save and confirm. */
 
@@ -32,8 +32,7 @@ afterEach(async () => {
 
 async function openChartAs(user: { username: string; password: string }, id = chartId) {
   session = await openBrowser();
-  await (await new LoginPage(session.page, server.url).goto()).login(user.username, user.password);
-  await session.page.goto(`${server.url}/charts/${id}`);
+  await signInSession(session, server.url, user, `/charts/${id}`);
   await session.page.getByTestId('table-editor').waitFor();
   return session.page;
 }

@@ -9,8 +9,8 @@ import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ChartPage } from './pages/chart-page';
-import { LoginPage } from './pages/login-page';
 import { TryItPanel } from './pages/try-it-panel';
+import { signInSession } from './signed-in-browsers';
 
 const REVIEWER = { username: 'rita', password: 'reviewer-pass-2' };
 
@@ -89,9 +89,7 @@ afterEach(async () => {
 async function openChart(chart: ChartDetail): Promise<TryItPanel> {
   session = await openBrowser();
   const { page } = session;
-  const login = await new LoginPage(page, server.url).goto();
-  await login.login(REVIEWER.username, REVIEWER.password);
-  await page.goto(`${server.url}/charts/${chart.id}`);
+  await signInSession(session, server.url, REVIEWER, `/charts/${chart.id}`);
   await new ChartPage(page).waitForLoad();
   const panel = new TryItPanel(page);
   await panel.waitForLoad();

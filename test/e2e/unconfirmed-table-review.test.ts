@@ -8,8 +8,8 @@ import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { ItemsListPage } from './pages/items-list-page';
-import { LoginPage } from './pages/login-page';
 import { ReviewPage } from './pages/review-page';
+import { signInSession } from './signed-in-browsers';
 
 /**
  * A reviewer judging an item on a table a vision model extracted and nobody confirmed: the
@@ -53,9 +53,10 @@ afterEach(async () => {
   session = undefined;
 });
 
+/** `username` signed in to a browser of their own, on no page yet: each test opens its own. */
 async function signIn(username: string, password: string) {
   session = await openBrowser();
-  await (await new LoginPage(session.page, server.url).goto()).login(username, password);
+  await signInSession(session, server.url, { username, password }, null);
   return session.page;
 }
 
