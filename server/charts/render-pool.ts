@@ -2,7 +2,6 @@ import { getPriority } from 'node:os';
 import type { ChartSpecOptions } from '../../shared/chart-spec/chart-context';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { DataTable } from '../../shared/table/model';
-import { renderChartPng } from './render-chart';
 import type { RenderJob } from './render-worker';
 import { threadPool } from '../jobs/thread-pool';
 
@@ -20,7 +19,8 @@ const JOBS_PER_THREAD = 2;
 const pool = threadPool<RenderJob | undefined, Uint8Array | Buffer | number>({
   entry: new URL('./render-worker-entry.cjs', import.meta.url),
   threadsVariable: 'HQA_RENDER_THREADS',
-  inProcess: (job, task) => (task === 'priority' || !job ? getPriority() : renderChartPng(job.table, job.chartType, job.options)),
+  // Loaded on the first in-process drawing only: Vega, Vega-Lite and sharp are ~1 s of a server's start, and the threads load their own.
+  inProcess: async (job, task) => (task === 'priority' || !job ? getPriority() : (await import('./render-chart')).renderChartPng(job.table, job.chartType, job.options)),
   tasksPerThread: JOBS_PER_THREAD,
 });
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';
-import sharp from 'sharp';
 import type { ImageDetail, Settings } from '../../shared/settings';
 import { imageMediaType } from '../import/benchmark-image';
 import type { ImageSize } from './image-tokens';
@@ -77,6 +76,8 @@ async function scale(image: Buffer, options: VisionImageOptions): Promise<Vision
   const maxSide = options.detail === 'low' ? Math.min(options.maxSide, LOW_DETAIL_SIDE) : options.maxSide;
   const size = fitWithin(original, maxSide);
   if (size === original) return { url: dataUrl(mediaType, image), detail: options.detail, size, original };
+  // sharp (libvips) is loaded for the first image too large to send: most never are, and a server's start need not load it.
+  const { default: sharp } = await import('sharp');
   const resized = sharp(image).resize({ width: size.width, height: size.height, fit: 'fill' });
   const bytes = mediaType === 'image/jpeg' ? await resized.jpeg({ quality: 90 }).toBuffer() : await resized.png().toBuffer();
   return { url: dataUrl(mediaType === 'image/jpeg' ? 'image/jpeg' : 'image/png', bytes), detail: options.detail, size, original };
