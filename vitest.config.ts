@@ -21,7 +21,9 @@ export default defineConfig({
     restoreMocks: true,
     // The suite makes ~400 password hashes: at the production cost (2^15, ~0.3–0.6 s each on a
     // loaded 2-core machine) they were minutes of it. Servers and CLIs the tests spawn inherit it.
-    env: { HQA_PASSWORD_COST: '10' },
+    // Pool threads outlive the servers that started them (~80 thread starts a run, ~1–2 s of CPU
+    // each, became ~8): the servers of a worker's test files come and go within its one process.
+    env: { HQA_PASSWORD_COST: '10', HQA_THREAD_IDLE_MS: '600000' },
     // Transformed modules kept on disk between runs, by content: a run after a change transforms
     // only the changed files (a server test file's import took 7.6 s cold, 4.6 s warm).
     experimental: { fsModuleCache: true, fsModuleCachePath: 'node_modules/.cache/hqa/vitest' },

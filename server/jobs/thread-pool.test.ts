@@ -5,8 +5,11 @@ import { closeThreadPools, threadPool } from './thread-pool';
 /** A pool whose thread entry is the offline rules' (a real CommonJS entry), worked in-process when the variable says 0 threads. */
 const VARIABLE = 'HQA_TEST_POOL_THREADS';
 
+const IDLE = process.env.HQA_THREAD_IDLE_MS;
 afterEach(() => {
   delete process.env[VARIABLE];
+  if (IDLE === undefined) delete process.env.HQA_THREAD_IDLE_MS;
+  else process.env.HQA_THREAD_IDLE_MS = IDLE;
 });
 afterAll(() => closeThreadPools());
 
@@ -42,5 +45,30 @@ describe('threadPool: the one way CPU work leaves the event loop', () => {
     expect(await pool.run(input, 'proposals')).toEqual(onLoop);
     await closeThreadPools();
     expect(await pool.run(input, 'proposals')).toEqual(onLoop);
+  }, 60_000);
+
+  it('ends a thread idle for HQA_THREAD_IDLE_MS, and keeps one that is not', async () => {
+    const input: OfflineProposalsInput = { chartType: 'vertical_bar', examples: [], count: 1, seed: 3 };
+    const make = () =>
+      threadPool<unknown, string[]>({
+        entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
+        threadsVariable: VARIABLE,
+        inProcess: () => {
+          throw new Error('not on a thread');
+        },
+      });
+    // Read when a pool starts its threads: each pool here its own value.
+    process.env.HQA_THREAD_IDLE_MS = '600000';
+    const kept = make();
+    await kept.run(input, 'proposals');
+    process.env.HQA_THREAD_IDLE_MS = '300';
+    const brief = make();
+    await brief.run(input, 'proposals');
+    expect(brief.threadCount()).toBe(1);
+    await expect.poll(() => brief.threadCount(), { timeout: 10_000 }).toBe(0);
+    // Idle longer than the brief pool's thread was when it ended.
+    expect(kept.threadCount()).toBe(1);
+    await kept.close();
+    expect(kept.threadCount()).toBe(0);
   }, 60_000);
 });

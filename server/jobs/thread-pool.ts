@@ -1,8 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 
-/** Idle threads exit, so a CLI command or a test does not linger on them. */
+/** Idle threads exit after this long (HQA_THREAD_IDLE_MS), giving back the memory of the libraries they loaded. */
 const IDLE_TIMEOUT_MS = 10_000;
+
+/**
+ * HQA_THREAD_IDLE_MS, else IDLE_TIMEOUT_MS. A thread's start is ~1–2 s of CPU (its libraries
+ * under tsx: Vega for drawing, the offline rules); the test suite, whose servers come and go
+ * within one process, keeps threads for its whole run and so starts ~8 instead of ~80.
+ */
+function idleTimeoutMs(): number {
+  const value = Number(process.env.HQA_THREAD_IDLE_MS ?? IDLE_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : IDLE_TIMEOUT_MS;
+}
 
 export interface ThreadPoolOptions<I, O> {
   /**
@@ -27,6 +37,8 @@ export interface ThreadPool<I, O> {
   run(input: I, task?: string, transfer?: Transferable[]): Promise<O>;
   /** Ends its threads (they start again on the next task). */
   close(): Promise<void>;
+  /** Threads alive now (started, not yet ended by idleness or close): diagnostics and the tests. */
+  threadCount(): number;
 }
 
 const open = new Set<ThreadPool<unknown, unknown>>();
@@ -46,7 +58,7 @@ export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I
     async run(input, task, transfer) {
       const count = threads();
       if (count === 0) return options.inProcess(input, task);
-      piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: IDLE_TIMEOUT_MS, concurrentTasksPerWorker: options.tasksPerThread ?? 1 });
+      piscina ??= new Piscina<I, O>({ filename: fileURLToPath(options.entry), maxThreads: count, minThreads: 0, idleTimeout: idleTimeoutMs(), concurrentTasksPerWorker: options.tasksPerThread ?? 1 });
       return piscina.run(input, { ...(task === undefined ? {} : { name: task }), ...(transfer === undefined ? {} : { transferList: transfer as never }) });
     },
     async close() {
@@ -54,6 +66,7 @@ export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I
       piscina = null;
       await closing?.destroy();
     },
+    threadCount: () => piscina?.threads.length ?? 0,
   };
   open.add(pool as ThreadPool<unknown, unknown>);
   return pool;
