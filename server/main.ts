@@ -1,11 +1,9 @@
 import { pino } from 'pino';
 import { DatabaseUnwritableError } from '../db/storage-errors';
-import { firstStartBanner, firstStartReminder } from './bootstrap/first-start';
 import { PortInUseError } from './bootstrap/listen';
 import { loadConfig } from './config';
 import { ConfigError } from './config-error';
 import { hasModelEndpoint } from './llm/model-roles';
-import { startServer } from './start-server';
 import { closeThreadPools } from './jobs/thread-pool';
 
 /** `npm start`: the workbench on HQA_PORT with its embedded defaults. */
@@ -28,6 +26,10 @@ const config = (() => {
 const logDestination = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 200 });
 process.on('exit', () => logDestination.flushSync());
 const logger = pino({ level: config.logLevel }, logDestination);
+// The server's code (~800 modules) is loaded once the settings are read: a mistyped one is told
+// at once, not after seconds of loading.
+const { startServer } = await import('./start-server');
+const { firstStartBanner, firstStartReminder } = await import('./bootstrap/first-start');
 const server = await startServer(config, logger).catch((error: unknown) => {
   // The start failures a user causes and fixes: one line, not a stack trace. A taken port is
   // found before the admin is created, so the one-time password is not lost with it.
