@@ -238,7 +238,9 @@ describe('model evaluation in the browser', () => {
     expect(run.conditions.map((c) => c.condition)).toEqual(['hqa', 'no_image', 'counterfactual_image', 'drawn_original']);
 
     await evaluation.startResult.getByRole('link', { name: `run #${runId}` }).click();
-    await new EvalRunPage(page).waitForLoad();
+    const runPage = await new EvalRunPage(page).waitForLoad();
+    // Once its page says done, every figure on it is the finished run's.
+    expect((await runPage.status.textContent())?.trim()).toBe('done');
     const table = page.getByTestId('eval-conditions');
     // Each condition's accuracy from its own questions: the baseline gives every factual label, right for the drawn original.
     for (const condition of run.conditions) {
