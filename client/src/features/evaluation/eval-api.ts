@@ -75,9 +75,7 @@ function rememberEvalRun(queryClient: QueryClient, run: EvalRun): void {
   );
   queryClient.setQueryData<EvalRunDetailResponse>(queryKeys.evals.detail(run.id), (old) => old ?? { run, baseline: null, breakdown: EMPTY_BREAKDOWN, rules: [] });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.lists() });
-  // Fetched now, not when the run's page opens: a run that finished before its POST answered
-  // (pushes found no detail to update) would open on the response's queued, scoreless snapshot.
-  void queryClient.invalidateQueries({ queryKey: queryKeys.evals.detail(run.id), refetchType: 'all' });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.evals.detail(run.id) });
   void queryClient.invalidateQueries({ queryKey: queryKeys.evals.comparison() });
 }
 
