@@ -4,15 +4,18 @@ import { Piscina } from 'piscina';
 /** Idle threads exit after this long (HQA_THREAD_IDLE_MS), giving back the memory of the libraries they loaded. */
 const IDLE_TIMEOUT_MS = 10_000;
 
+/** The integer environment variable `name` when it is one of at least `min`, else `fallback`. */
+function integerSetting(name: string, fallback: number, min: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  return Number.isInteger(value) && value >= min ? value : fallback;
+}
+
 /**
  * HQA_THREAD_IDLE_MS, else IDLE_TIMEOUT_MS. A thread's start is ~1–2 s of CPU (its libraries
  * under tsx: Vega for drawing, the offline rules); the test suite, whose servers come and go
- * within one process, keeps threads for its whole run and so starts ~8 instead of ~80.
+ * within one process, keeps threads for its whole run (81 starts a run before, a few now).
  */
-function idleTimeoutMs(): number {
-  const value = Number(process.env.HQA_THREAD_IDLE_MS ?? IDLE_TIMEOUT_MS);
-  return Number.isInteger(value) && value > 0 ? value : IDLE_TIMEOUT_MS;
-}
+const idleTimeoutMs = (): number => integerSetting('HQA_THREAD_IDLE_MS', IDLE_TIMEOUT_MS, 1);
 
 export interface ThreadPoolOptions<I, O> {
   /**
@@ -50,10 +53,7 @@ const open = new Set<ThreadPool<unknown, unknown>>();
  */
 export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I, O> {
   let piscina: Piscina<I, O> | null = null;
-  const threads = (): number => {
-    const value = Number(process.env[options.threadsVariable] ?? 1);
-    return Number.isInteger(value) && value >= 0 ? value : 1;
-  };
+  const threads = (): number => integerSetting(options.threadsVariable, 1, 0);
   const pool: ThreadPool<I, O> = {
     async run(input, task, transfer) {
       const count = threads();
