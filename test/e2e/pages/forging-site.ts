@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Response } from 'playwright-core';
+import { waitFor } from '../../support/wait-for';
 
 /** The forms the forging page holds, each posting to the workbench into a hidden frame. */
 export type ForgedForm = 'text-plain-logout' | 'urlencoded-logout' | 'text-plain-create-user' | 'urlencoded-export';
@@ -79,12 +80,22 @@ export class ForgingSite {
 
   /**
    * Sets a cookie from this page with `document.cookie` (e.g. `hqa_session=junk; path=/api`):
-   * cookies ignore ports, so the workbench's pages on this host get it too.
+   * cookies ignore ports, so the workbench's pages on this host get it too. Returns once the
+   * browser's cookie store holds it: the page hands `document.cookie` to Chromium's network
+   * service on its own channel, so the context's `cookies()` may not show it yet when the
+   * assignment returns (CI read the store without it once).
    */
   async plantCookie(page: Page, cookie: string): Promise<void> {
-    await page.evaluate((value) => {
-      document.cookie = value;
+    const [pair = '', ...attributes] = cookie.split(';').map((part) => part.trim());
+    const name = pair.slice(0, pair.indexOf('='));
+    const value = pair.slice(pair.indexOf('=') + 1);
+    const path = attributes.find((attribute) => /^path=/i.test(attribute))?.slice('path='.length) ?? '/';
+    await page.evaluate((planted) => {
+      document.cookie = planted;
     }, cookie);
+    await waitFor(`cookie ${name} on ${path} in the browser's store`, () => page.context().cookies(), (held) =>
+      held.some((c) => c.name === name && c.path === path && c.value === value),
+    );
   }
 
   /** Opens a raw socket.io WebSocket to the workbench, asks to join its namespace, and reports what came back. */
