@@ -3,7 +3,6 @@ import { immediateTransaction } from '../../db/transactions';
 import type { ChartSummary } from '../../shared/api/charts';
 import { ChartTypeSchema, TypeEvidenceSchema, TypeSourceSchema, type ChartType } from '../../shared/domain/chart-types';
 import type { AppContext } from '../app-context';
-import { recordAudit } from '../audit/audit-log';
 import { listAuditEntries } from '../audit/audit-queries';
 import { getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
@@ -40,7 +39,7 @@ export function decideChartType(ctx: AppContext, chartId: number, chartType: Cha
     const after: ChartTypeState = { chart_type: chartType, type_source: 'curator', type_evidence: null };
     setChartTypeState(db, chartId, after);
     const from: ChartTypeState = { chart_type: before.chart_type, type_source: before.type_source, type_evidence: before.type_evidence };
-    recordAudit(db, { actor_id: actorId, action: 'chart.type_changed', target_type: 'chart', target_id: chartId, details: { chart: before.name, from, to: after } });
+    ctx.events.emit('chart.type_changed', { actor_id: actorId, chart_id: chartId, chart: before.name, from, to: after });
     if (before.has_table && before.chart_type !== chartType) reverifyChartItems(db, chartId);
     return updated(ctx, chartId);
   });
@@ -61,7 +60,7 @@ export function undoChartTypeDecision(ctx: AppContext, chartId: number, actorId:
     if (!sameState(current, to) || !setChartTypeState(db, chartId, from, to)) {
       throw new DomainError('conflict', `chart ${chartId} (${current.name}): its type is no longer what the latest decision set (undone already, or changed since)`);
     }
-    recordAudit(db, { actor_id: actorId, action: 'chart.type_change_undone', target_type: 'chart', target_id: chartId, details: { chart: current.name, from: to, to: from, undoes: latest.id } });
+    ctx.events.emit('chart.type_change_undone', { actor_id: actorId, chart_id: chartId, chart: current.name, from: to, to: from, undoes: latest.id });
     if (current.has_table && from.chart_type !== to.chart_type) reverifyChartItems(db, chartId);
     return updated(ctx, chartId);
   });

@@ -15,6 +15,7 @@ import type { Settings } from '../../shared/settings';
 import type { EvalCondition } from '../../shared/eval/conditions';
 import type { ChartType } from '../../shared/domain/chart-types';
 import type { ReverifyCounts } from '../items/reverify-items';
+import type { ChartTypeState } from '../chart-types/chart-type-queries';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */
 export interface EndedLease {
@@ -110,7 +111,7 @@ export interface DomainEventMap {
   };
   /** Queues or assignments changed what reviewers may be served (`items` moved, maybe none). */
   'assignment.changed': { readonly items: number };
-  /** A person wrote an item by hand (generated items are announced by their runs). */
+  /** An item was stored: written by hand, or made by a generation run (call by call or from a batch's results). */
   'item.created': { readonly item: ItemSummary };
   /**
    * A curator edited the item's assumption, question or answer (verified again in the same write):
@@ -180,6 +181,17 @@ export interface DomainEventMap {
     readonly rows: number;
     readonly series: number;
     readonly reverified: ReverifyCounts;
+  };
+  /** A curator set a chart's type (`chart`: its name): the type before and after, so it can be undone. */
+  'chart.type_changed': { readonly actor_id: number | null; readonly chart_id: number; readonly chart: string; readonly from: ChartTypeState; readonly to: ChartTypeState };
+  /** A curator's latest type decision (audit entry `undoes`) was undone: the chart is back `to` the type before it. */
+  'chart.type_change_undone': {
+    readonly actor_id: number | null;
+    readonly chart_id: number;
+    readonly chart: string;
+    readonly from: ChartTypeState;
+    readonly to: ChartTypeState;
+    readonly undoes: number;
   };
   /** A curator confirmed (or took back the confirmation of) the stored table as it is; `source`: whose it is. */
   'chart.table_confirmed': { readonly actor_id: number | null; readonly chart_id: number; readonly source: string | null };
@@ -281,6 +293,8 @@ export const DOMAIN_EVENT_TYPES = [
   'eval_run.cancelled',
   'extraction_job.created',
   'chart_type_job.created',
+  'chart.type_changed',
+  'chart.type_change_undone',
   'chart.table_saved',
   'chart.table_confirmed',
   'chart.table_unconfirmed',

@@ -75,6 +75,8 @@ describe('domain event subscribers', () => {
       'eval_run.cancelled': audited('eval.cancelled'),
       'extraction_job.created': audited('extraction.started'),
       'chart_type_job.created': audited('chart_type_job.started'),
+      'chart.type_changed': audited('chart.type_changed'),
+      'chart.type_change_undone': audited('chart.type_change_undone'),
       'chart.table_saved': audited('chart.table_saved'),
       'chart.table_confirmed': audited('chart.table_confirmed'),
       'chart.table_unconfirmed': audited('chart.table_unconfirmed'),

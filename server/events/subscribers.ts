@@ -204,6 +204,13 @@ export function registerAuditSubscribers(events: DomainEvents, db: Db): void {
     target_id: e.chart_id,
     details: { changed: e.changed, source: e.source, was: e.was, rows: e.rows, series: e.series, ...e.reverified },
   }));
+  audit('chart.type_changed', 'chart.type_changed', (e) => ({ actor_id: e.actor_id, target_type: 'chart', target_id: e.chart_id, details: { chart: e.chart, from: e.from, to: e.to } }));
+  audit('chart.type_change_undone', 'chart.type_change_undone', (e) => ({
+    actor_id: e.actor_id,
+    target_type: 'chart',
+    target_id: e.chart_id,
+    details: { chart: e.chart, from: e.from, to: e.to, undoes: e.undoes },
+  }));
   audit('chart.table_confirmed', 'chart.table_confirmed', (e) => ({ actor_id: e.actor_id, target_type: 'chart', target_id: e.chart_id, details: { source: e.source } }));
   audit('chart.table_unconfirmed', 'chart.table_unconfirmed', (e) => ({ actor_id: e.actor_id, target_type: 'chart', target_id: e.chart_id, details: { source: e.source } }));
   audit('chart_group.created', 'chart_group.created', (e) => ({

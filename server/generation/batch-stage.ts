@@ -205,10 +205,10 @@ export function stageLines(ctx: AppContext, run: RunRecord, tasks: StageTask[], 
   return tasks.map((t) => batchInputLine(t.customId, run.model, wireBody(t, temperature)));
 }
 
-/** Publishes what a stage made, after its transaction committed. */
+/** Says what a stage made, after its transaction committed. */
 function announce(ctx: AppContext, made: Made): void {
   announceProposals(ctx, made.proposals);
-  for (const item of made.items) ctx.publish('item.created', { item });
+  for (const item of made.items) ctx.events.emit('item.created', { item });
 }
 
 export interface StoredStage {

@@ -400,7 +400,7 @@ export class RunExecutor implements JobExecutor {
     const result = await engine.item({ runId: run.id, taskId: task.id, source, proposal: planned, control, signal, ...request });
     if (!result.ok && signal.aborted) throw new AbortedWithUsage(result.usage);
     const item = storeItemResult(db, run, task, { source, proposal, control, engine }, result);
-    if (item) this.ctx.publish('item.created', { item });
+    if (item) this.ctx.events.emit('item.created', { item });
     return result;
   }
 

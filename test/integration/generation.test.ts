@@ -6,6 +6,9 @@ import { jsonReply, truncatedJsonReply, type FakeOpenAI } from '../support/fake-
 import { correctReply, hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
 import { TestClient } from '../support/http-client';
+import { connectAs, recordEvents } from '../support/socket-client';
+import { waitFor } from '../support/wait-for';
+import { ServerEventSchemas } from '../../shared/events';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let generation: GenerationServer | undefined;
@@ -45,7 +48,9 @@ describe('the seed pool', () => {
 });
 
 describe('an offline run', () => {
-  it('grows the pool and writes verified items, naming itself offline-rules', async () => {
+  it('grows the pool and writes verified items, naming itself offline-rules; each item is pushed as item.created', async () => {
+    const socket = await connectAs(server.url, curator);
+    const pushed = recordEvents(socket, 'item.created');
     const run = await runToEnd({ engine: 'offline', stage: 'both', chart_type: 'vertical_bar', items: 4, proposal_batches: 1 });
     expect(run).toMatchObject({ status: 'done', engine: 'offline', model: 'offline-rules', llm_calls: 0, cost: 0 });
     expect(run.proposals_created).toBeGreaterThan(0);
@@ -62,6 +67,10 @@ describe('an offline run', () => {
     }
     const generated = await curator.call(poolApi.list, { query: { origin: 'generated', chart_type: 'vertical_bar' } });
     expect(generated.proposals.every((p) => p.run_id === run.id && p.parent_ids.length > 0)).toBe(true);
+    // Lists and the review queue learn of a run's items as they are stored, not at the next fetch.
+    const pushedIds = await waitFor('an item.created push per stored item', () => pushed.map((payload) => ServerEventSchemas['item.created'].parse(payload).item.id), (ids) => ids.length >= items.items.length);
+    expect(pushedIds.sort((a, b) => a - b)).toEqual(items.items.map((item) => item.id).sort((a, b) => a - b));
+    socket.disconnect();
   });
 
   let secondRun: number | null = null;
