@@ -31,6 +31,17 @@ export default tseslint.config(
   // Pages stand side by side: no page imports another, and nothing shared imports a page.
   ...clientBoundaries,
   {
+    // Review works on items (its queue, leases, reviews and re-queues); items reach into none of
+    // that, so the two folders depend one way: review → items.
+    files: ['server/items/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+review/', message: 'server/items imports nothing from server/review (review → items, one way): move what both read to items/.' }] },
+      ],
+    },
+  },
+  {
     // shared/ is pure: no Node or DOM I/O, so both sides and the CLI can import it.
     files: ['shared/**/*.ts'],
     rules: {

@@ -88,7 +88,7 @@ export function createApp(ctx: AppContext, services: AppServices): express.Expre
       extractionJobRoutes(ctx, services.extractionJobs),
       chartTypeRoutes(ctx, services.chartTypeJobs),
       poolRoutes(ctx),
-      itemRoutes(ctx, services.review),
+      itemRoutes(ctx),
       itemDiscussionRoutes(ctx),
       runRoutes(ctx, services.executor),
       settingsRoutes(ctx, services.review),

@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context';
 import { immediateTransaction } from '../../db/transactions';
 import { getChartImage, getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
-import { reverifyChartItems } from '../items/reverify-items';
+import { reverifyChartItems } from '../review/chart-reverify';
 import { DurableJobs, type DurableJobOptions } from '../jobs/durable-job';
 import type { JobExecutor } from '../jobs/job-kind';
 import {

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context';
 import { listAuditEntries } from '../audit/audit-queries';
 import { getChartSummary } from '../charts/chart-queries';
 import { DomainError, notFound } from '../domain-error';
-import { reverifyChartItems } from '../items/reverify-items';
+import { reverifyChartItems } from '../review/chart-reverify';
 import { chartTypeState, setChartTypeState, type ChartTypeState } from './chart-type-queries';
 
 /**

@@ -14,7 +14,7 @@ import type { Role } from '../../shared/domain/roles';
 import type { Settings } from '../../shared/settings';
 import type { EvalCondition } from '../../shared/eval/conditions';
 import type { ChartType } from '../../shared/domain/chart-types';
-import type { ReverifyCounts } from '../items/reverify-items';
+import type { ReverifyCounts } from '../review/chart-reverify';
 import type { ChartTypeState } from '../chart-types/chart-type-queries';
 
 /** A lease that ended without a review: its holder, and why when the workbench ended it. */

@@ -7,7 +7,7 @@ import { typeFromQuestions } from '../../shared/domain/chart-type-from-questions
 import type { ChartType, TypeEvidence, TypeSource } from '../../shared/domain/chart-types';
 import { createChartWriter, type ChartUpsert, type QaInsert } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
-import { NOTHING_REVERIFIED, reverifyChartItems } from '../items/reverify-items';
+import { NOTHING_REVERIFIED, reverifyChartItems } from '../review/chart-reverify';
 import { emptyImportReport, fileError } from './benchmark-report';
 import { readAnnotation, readChartPng, sha256 } from './chart-files';
 import { MAX_TABLE_BYTES, parseTableCsv } from './csv-table';

@@ -31,8 +31,8 @@ import { getItemDetail, getItemWithChart, itemQuestionTexts, setQuestionRelation
 import { subjectTables } from './item-service';
 import { groupSubject } from './item-subject';
 import { reverifyItem } from './reverify-items';
-import { blindItemIds, blindToSomeReviewer } from '../review/blind-view-queries';
-import { blindViewer } from '../review/blind-viewer';
+import { blindItemIds, blindToSomeReviewer } from './blind-view-queries';
+import { blindViewer } from './blind-viewer';
 
 /** An item's comment thread and its curators' direct edits, each write with its events. */
 

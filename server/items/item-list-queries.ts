@@ -5,9 +5,8 @@ import { statement } from '../../db/statements';
 import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, ItemSummary } from '../../shared/api/items';
 import { ItemSortSchema } from '../../shared/api/items';
 import { DomainError } from '../domain-error';
-import { assignmentsOf } from '../review/assignment-queries';
-import { NOW_SQL, prefetchOnlySql } from '../review/prefetch-queries';
-import { blindParams, blindStatusSql, blindViews, type BlindViewer } from '../review/blind-view-queries';
+import { NOW_SQL, prefetchOnlySql } from './shown-status-sql';
+import { blindParams, blindStatusSql, blindViews, type BlindViewer } from './blind-view-queries';
 import { getItemSummary, itemTableStateSql } from './item-queries';
 
 /**
@@ -238,4 +237,19 @@ export function listItemsPage(db: Db, query: ItemListQuery, viewerId?: number, b
 export function filteredItemIds(db: Db, filter: ItemFilter, viewerId?: number): number[] {
   const { sql: whereSql, params } = filterWhere(filter, viewerId);
   return (statement(db, `SELECT i.id ${FROM} ${whereSql} ORDER BY i.id`).all(params) as { id: number }[]).map((row) => row.id);
+}
+
+/** The assignment and retirement of those of these items that have either (review's tables, read for the list's Assigned column). */
+export function assignmentsOf(db: Db, itemIds: readonly number[]): ItemAssignment[] {
+  if (itemIds.length === 0) return [];
+  const rows = statement(db,
+    `SELECT ids.value AS item_id, u.username AS reviewer, q.name AS queue, EXISTS (SELECT 1 FROM retired_items ri WHERE ri.item_id = ids.value) AS retired
+       FROM json_each(?) ids
+       LEFT JOIN item_assignments a ON a.item_id = ids.value
+       LEFT JOIN users u ON u.id = a.reviewer_id
+       LEFT JOIN review_queues q ON q.id = a.queue_id
+      WHERE a.item_id IS NOT NULL OR EXISTS (SELECT 1 FROM retired_items ri WHERE ri.item_id = ids.value)
+      ORDER BY ids.value`,
+  ).all(JSON.stringify(itemIds)) as { item_id: number; reviewer: string | null; queue: string | null; retired: number }[];
+  return rows.map((row) => ({ ...row, retired: row.retired === 1 }));
 }

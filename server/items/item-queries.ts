@@ -16,8 +16,8 @@ import { ChartWithoutTableError } from '../charts/chart-queries';
 import { cachedUnverifiableColours, parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/table-provenance/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
-import { shownStatusSql } from '../review/prefetch-queries';
-import { blindViews, type BlindViewer } from '../review/blind-view-queries';
+import { shownStatusSql } from './shown-status-sql';
+import { blindViews, type BlindViewer } from './blind-view-queries';
 import { itemGroupView } from './item-group-queries';
 
 /** All SQL of HQA items. */

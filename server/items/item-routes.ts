@@ -1,17 +1,15 @@
 import type { Router } from 'express';
-import { immediateTransaction } from '../../db/transactions';
 import { itemsApi } from '../../shared/api/items';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { DomainError, notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
-import type { ReviewCommands } from '../review/review-commands';
-import { blindViewer } from '../review/blind-viewer';
+import { blindViewer } from './blind-viewer';
 import { writeItem } from './hand-written-item';
-import { filteredItemIds, listItemsPage } from './item-list-queries';
+import { listItemsPage } from './item-list-queries';
 import { getItemDetailWithGroup } from './item-queries';
 
-export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
+export function itemRoutes(ctx: AppContext): Router {
   const api = apiRouter(ctx.db);
 
   handle(api, itemsApi.list, 'reviewer', ({ query, user }) => {
@@ -28,10 +26,6 @@ export function itemRoutes(ctx: AppContext, review: ReviewCommands): Router {
     const page = listItemsPage(ctx.db, query, user.id, blindViewer(ctx.db, user));
     return curator ? page : { ...page, assignments: [] };
   });
-  // The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
-  handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
-    requeued: immediateTransaction(ctx.db, () => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)),
-  }));
   handle(api, itemsApi.get, 'reviewer', ({ params: { id }, user }) => {
     const found = getItemDetailWithGroup(ctx.db, id, blindViewer(ctx.db, user));
     if (!found) throw notFound(`item ${id}`);

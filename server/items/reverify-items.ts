@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database';
 import type { ItemStatus } from '../../shared/domain/generation';
 import { ChartWithoutTableError, getChartForRender } from '../charts/chart-queries';
-import { requeue } from '../review/review-service';
 import { isReadingNote, itemChecks, verifyStoredItem, withReadingNotes, type ItemChecks, type VerifySubject } from './item-service';
 import { groupSubject, storedItemSubject } from './item-subject';
 import type { VerifierResult } from '../../shared/table/verify';
@@ -11,14 +10,14 @@ import { getItemToReverify, listChartItemsToReverify, storeVerifierResult, type 
  * Statuses whose review a changed answer makes void. A rejected item is out of the benchmark
  * whatever its answer, so it only gets the new verdict.
  */
-const REQUEUED_WHEN_CHANGED: readonly ItemStatus[] = ['pending', 'in_review', 'needs_adjudication', 'accepted'];
+const VOID_WHEN_CHANGED: readonly ItemStatus[] = ['pending', 'in_review', 'needs_adjudication', 'accepted'];
 
-export interface ReverifyCounts {
+/** What verifying a chart's items again did: how many got a new verdict, and those whose review it made void. */
+export interface ChartItemsReverified {
   reverified: number;
-  requeued: number;
+  /** Items pending, in review, to adjudicate or accepted whose recomputed answer changed: review sends them back to its queue. */
+  changed: number[];
 }
-
-export const NOTHING_REVERIFIED: ReverifyCounts = { reverified: 0, requeued: 0 };
 
 /**
  * Whether the recomputed answer is still the one stored before, by the verifier's own comparison
@@ -33,12 +32,11 @@ function sameRecomputed(chart: VerifySubject, item: ItemToReverify, after: strin
 /**
  * Verifies every item of a chart again against the chart's stored table and type, storing each
  * new verdict; an item over a chart group the chart belongs to is verified again over the whole
- * group (any member's table change can change its answer). An item under review or accepted whose recomputed answer changed goes back to the
- * queue with the reason `table_changed` (reviews retracted, leases dropped, a history entry) —
- * so an accepted one leaves the export until it is accepted again. Call it inside the
- * transaction that changed the chart.
+ * group (any member's table change can change its answer). Returns the items whose recomputed
+ * answer changed while their review stood or was to come (review's `reverifyChartItems` sends
+ * them back to the queue). Call it inside the transaction that changed the chart.
  */
-export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
+export function verifyChartItemsAgain(db: Db, chartId: number): ChartItemsReverified {
   const chart = getChartForRender(db, chartId);
   if (!chart) throw new Error(`chart ${chartId}: not found`);
   const single: VerifySubject = { chart, group: null };
@@ -51,7 +49,7 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
   };
   const items = listChartItemsToReverify(db, chartId);
   const checks = itemChecks(db);
-  const stale: number[] = [];
+  const changed: number[] = [];
   let reverified = 0;
   for (const item of items) {
     const subject = subjectOf(item.group_id);
@@ -60,12 +58,11 @@ export function reverifyChartItems(db: Db, chartId: number): ReverifyCounts {
     const verifier = withReadingNotes(verifyStoredItem(subject, item, item.proposal_text, checks), item.stored_lint.filter(isReadingNote));
     storeVerifierResult(db, item.id, verifier);
     reverified += 1;
-    if (REQUEUED_WHEN_CHANGED.includes(item.status) && !sameRecomputed(subject, item, verifier.recomputed_answer, checks)) {
-      stale.push(item.id);
+    if (VOID_WHEN_CHANGED.includes(item.status) && !sameRecomputed(subject, item, verifier.recomputed_answer, checks)) {
+      changed.push(item.id);
     }
   }
-  const requeued = stale.length === 0 ? 0 : requeue(db, stale, null, 'table_changed').requeued.length;
-  return { reverified, requeued };
+  return { reverified, changed };
 }
 
 /**

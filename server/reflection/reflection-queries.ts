@@ -5,7 +5,7 @@ import { statement } from '../../db/statements';
 import { FeedbackEntrySchema, type FeedbackEntry, type Reflection } from '../../shared/api/reflection';
 import type { Criterion } from '../../shared/domain/review';
 import { speaksForProposal } from '../items/item-queries';
-import { blindParams, notBlindSql, type BlindViewer } from '../review/blind-view-queries';
+import { blindParams, notBlindSql, type BlindViewer } from '../items/blind-view-queries';
 
 /** All SQL of reflection: the feedback a proposal gathered, and the reflections made from it. */
 

@@ -7,7 +7,7 @@ import { getProposal } from '../pool/pool-queries';
 import { listReflections, proposalFeedback } from './reflection-queries';
 import type { ReflectionBatches } from './reflection-batches';
 import { reflectionsForReviewer } from './reflection-view';
-import { blindViewer } from '../review/blind-viewer';
+import { blindViewer } from '../items/blind-viewer';
 import type { FeedbackLoop } from './reflection-service';
 
 export function reflectionRoutes(ctx: AppContext, loop: FeedbackLoop, batches: ReflectionBatches): Router {

@@ -1,6 +1,6 @@
 import type { Reflection } from '../../shared/api/reflection';
 import type { Db } from '../../db/database';
-import { blindItemIds, type BlindViewer } from '../review/blind-view-queries';
+import { blindItemIds, type BlindViewer } from '../items/blind-view-queries';
 import { undecidedItemIds } from './reflection-queries';
 
 /**

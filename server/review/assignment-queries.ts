@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
-import type { ItemAssignment } from '../../shared/api/items';
 import type { ItemAssignmentDetail, ReviewQueue } from '../../shared/api/assignment';
 
 /** All SQL of assignment (migration 021): named queues and their members, item assignments, retired items. */
@@ -131,19 +130,4 @@ export function insertRetired(db: Db, itemId: number, retiredBy: number, reason:
 
 export function deleteRetired(db: Db, itemId: number): boolean {
   return statement(db, 'DELETE FROM retired_items WHERE item_id = ?').run(itemId).changes > 0;
-}
-
-/** The assignment and retirement of those of these items that have either. */
-export function assignmentsOf(db: Db, itemIds: readonly number[]): ItemAssignment[] {
-  if (itemIds.length === 0) return [];
-  const rows = statement(db,
-    `SELECT ids.value AS item_id, u.username AS reviewer, q.name AS queue, EXISTS (SELECT 1 FROM retired_items ri WHERE ri.item_id = ids.value) AS retired
-       FROM json_each(?) ids
-       LEFT JOIN item_assignments a ON a.item_id = ids.value
-       LEFT JOIN users u ON u.id = a.reviewer_id
-       LEFT JOIN review_queues q ON q.id = a.queue_id
-      WHERE a.item_id IS NOT NULL OR EXISTS (SELECT 1 FROM retired_items ri WHERE ri.item_id = ids.value)
-      ORDER BY ids.value`,
-  ).all(JSON.stringify(itemIds)) as { item_id: number; reviewer: string | null; queue: string | null; retired: number }[];
-  return rows.map((row) => ({ ...row, retired: row.retired === 1 }));
 }

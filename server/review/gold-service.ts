@@ -108,7 +108,7 @@ function shownAfterReview(decision: SubmittedReview['decision'], k: number): Ite
 /** A gold review stored, as `submitReview`'s outcome reads for a regular one. */
 export interface GoldSubmitOutcome {
   response: SubmitReviewResponse;
-  /** The item's status as the reviewer is shown it (their events say this, blind-view-queries.ts the same). */
+  /** The item's status as the reviewer is shown it (their events say this, items/blind-view-queries.ts the same). */
   shown: ItemStatus;
 }
 

@@ -54,7 +54,7 @@ export class ReviewEvents {
   /**
    * The item's status now, to everyone but the reviewers in `sealedFrom` (blind review: those
    * whose verdicts it rests on with others'), who are told only that it is in review — all that
-   * they are shown of it anywhere (blind-view-queries.ts). Curators and admins get it all.
+   * they are shown of it anywhere (items/blind-view-queries.ts). Curators and admins get it all.
    */
   decided(itemId: number, status: ItemStatus, sealedFrom: readonly number[] = []): void {
     this.ctx.publish('item.decided', { item_id: itemId, status }, { users: sealedFrom, payload: { item_id: itemId, status: 'in_review' } });

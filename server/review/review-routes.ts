@@ -3,6 +3,9 @@ import { reviewApi } from '../../shared/api/review';
 import { roleAtLeast } from '../../shared/domain/roles';
 import type { AppContext } from '../app-context';
 import { getItemDetail, getItemDetailWithGroup } from '../items/item-queries';
+import { filteredItemIds } from '../items/item-list-queries';
+import { immediateTransaction } from '../../db/transactions';
+import { itemsApi } from '../../shared/api/items';
 import { notFound } from '../domain-error';
 import { apiRouter, handle } from '../http/handle';
 import { getSettings } from '../settings/settings-queries';
@@ -19,6 +22,10 @@ import type { TeamStatsSource } from './team-stats-thread';
 export function reviewRoutes(ctx: AppContext, review: ReviewCommands, team: TeamStatsSource): Router {
   const api = apiRouter(ctx.db);
 
+  // The Items page's bulk re-queue, review's to do. The ids and the re-queue in one transaction: an item that starts to match meanwhile is not missed by the count.
+  handle(api, itemsApi.requeue, 'curator', ({ body, user }) => ({
+    requeued: immediateTransaction(ctx.db, () => review.requeue(filteredItemIds(ctx.db, body.filter, user.id), user.id)),
+  }));
   handle(api, reviewApi.next, 'reviewer', ({ body, user }) => ({ task: review.next(user.id, body) }));
   handle(api, reviewApi.queue, 'reviewer', ({ user }) => {
     const now = nowIso();

@@ -7,7 +7,7 @@ import type { DataTable } from '../../shared/table/model';
 import type { ExtractedTable } from '../../shared/table-provenance/extracted-table';
 import { getChartImage } from '../charts/chart-queries';
 import { DomainError } from '../domain-error';
-import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../items/reverify-items';
+import { reverifyChartItems, NOTHING_REVERIFIED, type ReverifyCounts } from '../review/chart-reverify';
 import { providersFor, type ModelEnv } from '../llm/model-roles';
 import { visionOptions } from '../llm/vision-image';
 import { getSettings } from '../settings/settings-queries';

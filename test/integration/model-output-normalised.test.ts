@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reverifyChartItems } from '../../server/items/reverify-items';
+import { reverifyChartItems } from '../../server/review/chart-reverify';
 import { itemsApi } from '../../shared/api/items';
 import { type Run, runsApi } from '../../shared/api/runs';
 import type { FakeChatRequest } from '../support/fake-openai';

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** The no-restricted-imports messages ESLint gives `code` as if it were the file at `filePath`. */
+async function importErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+// The server's floor plan (eslint.config.js), checked on snippets: the rule is what keeps it.
+describe('server boundaries', () => {
+  it('refuses server/items importing server/review, at any depth of items/', async () => {
+    expect(await importErrors('server/items/x.ts', "export { requeue } from '../review/review-service';\n")).toHaveLength(1);
+    expect(await importErrors('server/items/checks/x.ts', "export { requeue } from '../../review/review-service';\n")).toHaveLength(1);
+    expect(await importErrors('server/items/x.ts', "import type { ReviewCommands } from '../review/review-commands';\nexport type X = ReviewCommands;\n")).toHaveLength(1);
+  });
+
+  it('lets review import items, and items import its own folder and the rest', async () => {
+    expect(await importErrors('server/review/x.ts', "export { getItemDetail } from '../items/item-queries';\n")).toEqual([]);
+    expect(await importErrors('server/items/x.ts', "export { blindViewer } from './blind-viewer';\nexport { getSettings } from '../settings/settings-queries';\n")).toEqual([]);
+  });
+});
