@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ChartType } from '../domain/chart-types';
-import { orderKey } from '../table/axis-order';
+import { orderKey, periodOrder } from '../table/axis-order';
 import { applyEdit, labelText } from '../table/edit-apply';
 import type { Edit, EditOp, EditOpName } from '../table/edit';
 import { labelsMatch } from '../table/labels';
 import type { DataTable } from '../table/model';
-import { selectRow, tableFacts, valueOf, type ColumnFacts, type TableFacts } from '../table/table-facts';
+import { categoryTotals, selectRow, tableFacts, valueOf, type ColumnFacts, type TableFacts } from '../table/table-facts';
 import { INTENT_KINDS, parseIntent, ROW_SELECTORS, type Intent, type IntentKind, type RowSelector } from './proposal-intent';
 
 /**
@@ -84,7 +84,7 @@ export function checkProposalConsistency(proposalText: string, chartType: ChartT
     return { consistent: true, message: 'the edit changes every row, as the proposal says' };
   }
   const facts = tableFacts(original, chartType, '');
-  const average = averageProblem(intent, edit, facts);
+  const average = averageProblem(intent, edit, facts) ?? continuesProblem(intent, edit, facts);
   if (average) return { consistent: false, message: average };
   const axis = axisProblem(intent, edit, original);
   if (axis) return { consistent: false, message: axis };
@@ -195,6 +195,33 @@ function averageProblem(intent: Intent, edit: Edit, facts: TableFacts): string |
   return null;
 }
 
+/**
+ * "One more period that repeats the change between its last two points": each value of the new
+ * row is its series' last value plus its last step, to within the column's rounding; on labels
+ * that are no periods there is no last change to repeat.
+ */
+function continuesProblem(intent: Intent, edit: Edit, facts: TableFacts): string | null {
+  if (intent.kind !== 'add_row' || !intent.continues) return null;
+  const order = periodOrder(facts.table.rows.map((row) => row.label));
+  if (order === null) return 'the proposal repeats the last change between two periods, but the chart\'s categories are no periods';
+  for (const op of edit) {
+    if (op.op !== 'add_row') continue;
+    const entries: [string | undefined, number | null][] = typeof op.values === 'number' ? [[undefined, op.values]] : Object.entries(op.values);
+    for (const [series, value] of entries) {
+      const column = columnFor(facts, series);
+      if (!column || value === null) continue;
+      const byTime = order.map((label) => valueOf(column, label)).filter((v): v is number => v !== null);
+      const [previous, last] = byTime.slice(-2);
+      if (previous === undefined || last === undefined) continue;
+      const continued = 2 * last - previous;
+      if (Math.abs(value - continued) > 10 ** -column.decimals / 2 + 1e-9) {
+        return `the proposal repeats the last change (${formatMean(last - previous, column.decimals)}${series === undefined ? '' : ` for ${JSON.stringify(series)}`}: ${formatMean(continued, column.decimals)}), but the edit gives the new period ${value}`;
+      }
+    }
+  }
+  return null;
+}
+
 function formatMean(mean: number, decimals: number): string {
   return String(Number(mean.toFixed(Math.max(decimals, 2))));
 }
@@ -237,6 +264,15 @@ function selectorProblem(intent: Intent, kind: IntentKind, edit: Edit, facts: Ta
   const acted = actedRows(kind, edit);
   if (acted.length === 0) return null;
   const series = edit.map(seriesOf).find((name): name is string => name !== undefined);
+  // A removed category is ranked by its total over the series (`rankColumn`); "the tallest bar" may
+  // also be the row holding the tallest single bar of any series.
+  const totals = kind === 'remove_row' ? categoryTotals(facts) : null;
+  if (totals) {
+    const overall = (first === 'max' || first === 'min') && acted.some((row) => holdsExtreme(facts, row, first));
+    if (overall || acted.some((row) => rowIs(facts, totals, row, first))) return null;
+    const expected = selectRow(facts, totals, first);
+    return `the proposal names the ${selectorWord(first)} category${expected === null ? '' : ` (${JSON.stringify(expected)}, by its total over the series)`}, but the edit removes ${acted.map((label) => JSON.stringify(label)).join(', ')}`;
+  }
   const columns = series !== undefined ? [columnFor(facts, series)].filter((c): c is ColumnFacts => c !== undefined) : facts.columns;
   const wanted = kind === 'swap' && second ? [first, second] : [first];
   for (const column of columns) {
@@ -297,6 +333,14 @@ function rowIs(facts: TableFacts, column: ColumnFacts, row: string, selector: Ro
   // Ranks by value tie: any row with the selected value is that rank.
   const byValue = selector !== 'first' && selector !== 'last' && !(selector === 'middle' && facts.timeAxis);
   return byValue && valueOf(column, expected) === valueOf(column, actual);
+}
+
+/** Whether `row` holds the largest (or smallest) single value of any series: "the tallest bar" of a grouped chart. */
+function holdsExtreme(facts: TableFacts, row: string, selector: 'max' | 'min'): boolean {
+  const values = facts.columns.flatMap((column) => column.cells.map((cell) => cell.value));
+  if (values.length === 0) return false;
+  const extreme = selector === 'max' ? Math.max(...values) : Math.min(...values);
+  return facts.columns.some((column) => column.cells.some((cell) => labelsMatch(cell.label, row) && cell.value === extreme));
 }
 
 function selectorWord(selector: RowSelector): string {

@@ -43,6 +43,11 @@ export interface Intent {
   match: boolean;
   /** "at the average": a new row's value is the column's mean. */
   average: boolean;
+  /**
+   * "One more period that repeats the change between its last two points", "continues the most
+   * recent change": a new period's value is the last one plus the last step (2·last − previous).
+   */
+  continues: boolean;
   /** Scatter: which measure ("x" → the first series, "y" → the second). */
   axis: 0 | 1 | null;
   /** The change acts on the element the factual question asks about ("the bar the question asks about"). */
@@ -72,13 +77,17 @@ const UNSUPPORTED: RegExp[] = [
   /\bhalfway\b|\bfrom the middle\b|\bonwards?\b|\bthereafter\b/,
   /\bfarthest\b|\bclosest\b|\boutlying\b/,
   /\b(every|each|all)\b[^.]*\b(below|above|under|over) the (median|average|mean)\b/,
-  /\bkeeps? its (most recent|last|latest|previous)\b|\brepeats? the (last|latest|most recent)\b/,
+  // Holding the last value; repeating the last *change* continues the trend (`continues`).
+  /\bkeeps? its (most recent|last|latest|previous)\b|\brepeats? the (last|latest|most recent)\b(?! (change|step|increase|decrease|rise|fall|trend)\b)/,
   /\bto the level of\b|\bjust before it\b|\bthe previous period\b/,
   /\b(half|third|quarter|fifth|tenth|percent|%|share|portion|part|fraction) of (that|the|its|this) (series'?s? )?(largest|highest|smallest|lowest|maximum|minimum|average|mean|total)\b/,
   /\b(largest|smallest|biggest|highest|lowest|second-\w+) segment\b/,
   /\bso that its (vertical|horizontal|x|y) value\b/,
   /\breplace\w* (the|a|each|every) .* with\b/,
 ];
+
+const CONTINUES =
+  /\b(continu\w*|repeat\w*|extend\w*|carr(y|ies|ying) on) (the|its) (most recent|last|latest|final) (change|step|trend|increase|decrease|rise|fall)\b|\brepeat\w* the (change|step) between (its|the) (last|latest|final) two\b|\bsame (change|step) as (the|its) (last|latest|most recent)\b/;
 
 const WORD_FACTORS: [RegExp, number][] = [
   [/\b(doubl\w*|twice|two times)\b/, 2],
@@ -141,6 +150,7 @@ export function parseIntent(text: string): Intent {
     match: /\b(equal\w*|same as|match\w*)\b/.test(t),
     // Plural too: "a point whose coordinates are the averages of all points" is at the mean.
     average: /\b(averages?|mean)\b/.test(t),
+    continues: CONTINUES.test(t),
     axis: /\b(x|horizontal)[- ](value|axis|coordinate|measure)/.test(t) ? 0 : /\b(y|vertical)[- ](value|axis|coordinate|measure)/.test(t) ? 1 : null,
     asked: /\b(the question asks about|asked about in the question|the question names)\b/.test(t),
     oneSeries: /\b(within|in|of) (a|one|the same|a single) (single )?series\b|\bwithin one legend group\b/.test(t),

@@ -49,3 +49,41 @@ export function insertionIndex(labels: readonly string[], label: string): number
   });
   return after === -1 ? labels.length : after;
 }
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** A month's index (0–11) from its full or three-letter name ("Sep", "Sept." too), or -1. */
+export function monthIndex(name: string): number {
+  const word = name.toLowerCase().replace(/\.$/, '');
+  return MONTHS.findIndex((month) => month === word || (word.length >= 3 && month.startsWith(word)));
+}
+
+/**
+ * Labels that are months one after another ("Jan" … "Jun", "Jan 2020" …, either direction; a run
+ * without years may pass December): each label's position in months, or null. Charts draw months
+ * as categories, so they are no time axis to `axisDirection`, yet a period follows the last.
+ */
+export function monthRun(labels: readonly string[]): { positions: number[]; withYear: boolean; ascending: boolean } | null {
+  const parsed = labels.map((label) => /^([A-Za-z]{3,9}\.?)(?:\s+(\d{4}))?$/.exec(label.trim().replace(/\*+$/, '')));
+  if (labels.length < 2 || parsed.some((match) => match === null || monthIndex(match[1] ?? '') === -1)) return null;
+  const withYear = parsed.every((match) => match?.[2] !== undefined);
+  if (!withYear && parsed.some((match) => match?.[2] !== undefined)) return null;
+  const positions = parsed.map((match) => monthIndex(match?.[1] ?? '') + (withYear ? Number(match?.[2]) * 12 : 0));
+  const steps = positions.slice(1).map((position, i) => position - (positions[i] ?? position));
+  const ascending = steps.every((step) => step === 1 || (!withYear && step === -11));
+  const descending = steps.every((step) => step === -1 || (!withYear && step === 11));
+  if (!ascending && !descending) return null;
+  return { positions, withYear, ascending };
+}
+
+/**
+ * The labels from earliest to latest when they are periods — an ordered axis (years, seasons,
+ * quarters) or a run of months — else null: "the change between the last two points" needs them.
+ */
+export function periodOrder(labels: readonly string[]): string[] | null {
+  const direction = axisDirection(labels);
+  if (direction !== null) return direction === 'ascending' ? [...labels] : [...labels].reverse();
+  const months = monthRun(labels);
+  if (months === null) return null;
+  return months.ascending ? [...labels] : [...labels].reverse();
+}

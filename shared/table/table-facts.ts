@@ -3,7 +3,7 @@ import { axisDirection, orderKey } from './axis-order';
 import { normalizeLabel } from './labels';
 import { nearHundred, rowsAreWholes, seriesIsWhole, totalColumns, totalRow } from './wholes';
 import type { DataTable } from './model';
-import type { RowSelector } from '../generation/proposal-intent';
+import type { IntentKind, RowSelector } from '../generation/proposal-intent';
 
 /** What the offline engine must know about a table before changing it: which columns hold numbers, and which structure an edit must keep. */
 
@@ -124,6 +124,51 @@ export function selectRow(facts: TableFacts, column: ColumnFacts, selector: RowS
     case 'last':
       return pickAt(byTime, byTime.length - 1);
   }
+}
+
+/**
+ * The column a proposal's rank is read in. A whole category ("remove the median category", a
+ * removal takes the row's every bar) of a table of several series is ranked by its total over
+ * them: ranked in one series of the engine's or the model's choosing, "the median category"
+ * could be any of half the rows. Otherwise the column itself. Time ranks (first, last, the middle
+ * of a time axis) follow the axis whatever the column.
+ */
+export function rankColumn(facts: TableFacts, column: ColumnFacts, kind: IntentKind | null): ColumnFacts {
+  if (kind !== 'remove_row') return column;
+  return categoryTotals(facts) ?? column;
+}
+
+/**
+ * Each row's total over the table's series (series that sum others left out, and the total row):
+ * null for a table of one series, where a row's value is its total.
+ */
+export function categoryTotals(facts: TableFacts): ColumnFacts | null {
+  const netted = new Set(facts.totals.map((total) => total.total));
+  const parts = facts.columns.filter((column) => !netted.has(column.name));
+  if (facts.table.series.length < 2 || parts.length < 2) return null;
+  const totals = new Map<string, number>();
+  for (const column of parts) for (const cell of column.cells) totals.set(cell.label, (totals.get(cell.label) ?? 0) + cell.value);
+  // Table order, as a column's cells are.
+  const cells = facts.table.rows.flatMap((row) => {
+    const total = totals.get(row.label);
+    return total === undefined ? [] : [{ label: row.label, value: roundSum(total, Math.max(...parts.map((column) => column.decimals))) }];
+  });
+  return {
+    name: '',
+    cells,
+    share: false,
+    percent: false,
+    integer: cells.every((cell) => Number.isInteger(cell.value)),
+    nonNegative: cells.every((cell) => cell.value >= 0),
+    whole: false,
+    decimals: Math.max(...parts.map((column) => column.decimals)),
+    step: null,
+  };
+}
+
+/** A sum at the digits its parts are written to: 0.1 + 0.2 ranks level with 0.3. */
+function roundSum(value: number, decimals: number): number {
+  return Number(value.toFixed(decimals));
 }
 
 /**

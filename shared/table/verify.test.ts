@@ -199,6 +199,58 @@ describe('verifyItem', () => {
     expect(check('Add a new bar.', [{ op: 'add_row', row: 'Italy', values: 55 }]).proposal_consistent).toBe(true);
   });
 
+  it('holds a new period that repeats the last change to the last value plus the last step, on months too', () => {
+    // ChartQA's approval line (zeros as the table has them): May 51 → Jun 49, so Jul 47.
+    const approval = buildTable(`
+      Month | Approve | Disapprove
+      Jan   | 52      | 0
+      Feb   | 51      | 0
+      Mar   | 0       | 0
+      Apr   | 0       | 0
+      May   | 51      | 0
+      Jun   | 49      | 0
+    `);
+    const proposal = 'Extend the line by one more period that repeats the change between its last two points.';
+    const adding = (table: typeof approval, values: Record<string, number>) =>
+      verifyItem({ table, chartType: 'line', edit: [{ op: 'add_row', row: 'Jul', values }], program: 'count(where(series("Approve"), ">", 50))', answer: '3', proposal });
+    expect(adding(approval, { Approve: 47, Disapprove: 0 }).proposal_consistent).toBe(true);
+    const above = adding(approval, { Approve: 57, Disapprove: 0 });
+    expect(above.proposal_consistent).toBe(false);
+    expect(above.lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/repeats the last change \(-2 for "Approve": 47\), but the edit gives the new period 57/);
+    // Categories that are no periods have no last change.
+    const countries = buildTable(`
+      Country | Approve
+      France  | 52
+      Spain   | 49
+    `);
+    expect(adding(countries, { Approve: 46 }).lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/no periods/);
+  });
+
+  it('ranks a removed category of several series by its total, not by whichever series puts it at the rank', () => {
+    // ChartQA's grouped bars of how secure people feel (nulls are missing bars): totals 95, 93, 127, 123, 72, 98.
+    const secure = buildTable(`
+      Entity                     | Very secure | Somewhat secure | Not very secure | Not at all secure
+      Using social media sites   |             | 14              | 28              | 53
+      Using chat or IM           | 25          | 36              | 32              | 0
+      Sending email              | 35          | 35              | 36              | 21
+      Sending text messages      | 32          | 32              | 37              | 22
+      Calling on your cell phone |             | 43              | 29              |
+      Using a landline           | 16          | 51              | 19              | 12
+    `);
+    const removing = (proposal: string, row: string) =>
+      verifyItem({ table: secure, chartType: 'grouped_bar', edit: [{ op: 'remove_row', row }], program: 'count(labels())', answer: '5', proposal });
+    const median = 'Remove the median category from the chart together with its bars.';
+    // Sending email is the median of "Somewhat secure" alone, and the largest category by total.
+    const email = removing(median, 'Sending email');
+    expect(email.proposal_consistent).toBe(false);
+    expect(email.lint.find((f) => f.code === 'proposal_inconsistent')?.message).toMatch(/median category \("Using social media sites", by its total over the series\), but the edit removes "Sending email"/);
+    expect(removing(median, 'Using social media sites').proposal_consistent).toBe(true);
+    // "The tallest bar": the largest category, or the row holding the tallest single bar (53).
+    expect(removing('Remove the tallest bar from the chart.', 'Sending email').proposal_consistent).toBe(true);
+    expect(removing('Remove the tallest bar from the chart.', 'Using social media sites').proposal_consistent).toBe(true);
+    expect(removing('Remove the tallest bar from the chart.', 'Using a landline').proposal_consistent).toBe(false);
+  });
+
   it('lints the item: an answer the assumption states, a sum of percentages, an implausible value', () => {
     const table = buildTable(`
       Country  | Value

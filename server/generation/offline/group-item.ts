@@ -7,7 +7,7 @@ import { classifyAnswer } from '../../../shared/table/answers';
 import type { Edit } from '../../../shared/table/edit';
 import type { DataTable } from '../../../shared/table/model';
 import { runProgram } from '../../../shared/table/program';
-import { selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { rankColumn, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import { groupQuestionProgram, type ChartReading, type GroupQuestionProgram } from './group-question-program';
 import { MAX_ALTERNATIVES, refused, type OfflineItemResult, type OfflineProposal } from './offline-item';
@@ -136,7 +136,7 @@ function planOnChart(input: OfflineGroupItemInput, factual: GroupQuestionProgram
 
 /** The row a proposal's rank names, else the rows the question reads there, else (unless it acts on the asked element) any. */
 function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, reading: ChartReading, rng: Rng): string[] {
-  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
+  const selected = intent.selectors[0] ? selectRow(facts, rankColumn(facts, column, intent.kind), intent.selectors[0]) : null;
   if (selected !== null) return [selected];
   const labels = column.cells.map((cell) => cell.label);
   const read = reading.rows.filter((row) => labels.includes(row));

@@ -19,6 +19,8 @@ describe('hypotheticalQuestion', () => {
     ['How many arrests were there in 2019?', 'How many arrests would there be in 2019?'],
     ['In what year was the infant mortality rate 9.4 out of every 1,000 births?', 'In what year would the infant mortality rate be 9.4 out of every 1,000 births?'],
     ['Which option has 16%?', 'Which option would have 16%?'],
+    // A real ChartQA question: "color" is the noun asked about, "shows" the verb.
+    ['Which color Bar shows the greatest Meat consumer?', 'Which color Bar would show the greatest Meat consumer?'],
     ['How many blue bars exceed 520000 values?', 'How many blue bars would exceed 520000 values?'],
     ['What does the largest bar represent?', 'What would the largest bar represent?'],
     // Yes/No comparisons: "be" where the comparison starts, past a number in the subject, and for ChartQA's "Does … is".

@@ -208,9 +208,14 @@ function verbTags(list: Word[]): boolean[] {
 /** No auxiliary: the first inflected verb after the question word becomes "would" + its infinitive ("accounted" → "would account"). */
 function withMainVerb(list: Word[], start: number): string | null {
   const verbs = verbTags(list);
+  const candidate = (i: number) => verbs[i] === true && list[i]?.inLabel !== true && /^[a-z]+$/.test(list[i]?.core ?? '');
+  const inflected = (i: number) => candidate(i) && infinitive(list[i]?.core ?? '') !== list[i]?.core;
   for (let i = start + 1; i < list.length; i++) {
     const w = list[i] as Word;
-    if (!verbs[i] || w.inLabel || !/^[a-z]+$/.test(w.core)) continue;
+    if (!candidate(i)) continue;
+    // "Which color Bar shows …": a bare word right after "which" or "what" is the noun it asks
+    // about, which the tagger may call a verb, when an inflected verb follows.
+    if (i === start + 1 && /^(which|what)$/.test(list[start]?.core ?? '') && !inflected(i) && list.some((_, j) => j > i && inflected(j))) continue;
     const base = infinitive(w.core);
     const out = [...list];
     const punctuation = w.text.match(/[?.,!;:]+$/)?.[0] ?? '';

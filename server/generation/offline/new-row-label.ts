@@ -1,4 +1,4 @@
-import { orderKey } from '../../../shared/table/axis-order';
+import { monthRun, orderKey } from '../../../shared/table/axis-order';
 import { findLabelIndex, normalizeLabel } from '../../../shared/table/labels';
 import type { TableFacts } from '../../../shared/table/table-facts';
 
@@ -46,34 +46,18 @@ function nextPeriod(labels: readonly string[]): string | null {
   return null;
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** A month's index from its full or three-letter name ("Sep", "Sept." too), or -1. */
-function monthIndex(name: string): number {
-  const word = name.toLowerCase().replace(/\.$/, '');
-  return MONTHS.findIndex((month) => month.toLowerCase() === word || (word.length >= 3 && month.toLowerCase().startsWith(word)));
-}
-
-/**
- * The month after the latest on an axis of months in order ("Jan" … "Jun", or "Jan 2020" …):
- * charts draw them as categories, so they are not a time axis to the table's facts.
- */
+/** The month after the latest on an axis of months in order ("Jan" … "Jun", or "Jan 2020" …), written as the axis writes them. */
 function nextMonth(labels: readonly string[]): string | null {
-  const parsed = labels.map((label) => /^([A-Za-z]{3,9}\.?)(?:\s+(\d{4}))?$/.exec(label.trim().replace(/\*+$/, '')));
-  if (labels.length < 2 || parsed.some((match) => match === null || monthIndex(match[1] ?? '') === -1)) return null;
-  const withYear = parsed.every((match) => match?.[2] !== undefined);
-  if (!withYear && parsed.some((match) => match?.[2] !== undefined)) return null;
-  const positions = parsed.map((match) => monthIndex(match?.[1] ?? '') + (withYear ? Number(match?.[2]) * 12 : 0));
-  const steps = positions.slice(1).map((position, i) => position - (positions[i] ?? position));
-  const ascending = steps.every((step) => step === 1 || (!withYear && step === -11));
-  const descending = steps.every((step) => step === -1 || (!withYear && step === 11));
-  if (!ascending && !descending) return null;
-  const latestIndex = ascending ? positions.length - 1 : 0;
-  const latest = positions[latestIndex] ?? 0;
-  const sample = parsed[latestIndex]?.[1] ?? '';
-  const next = MONTHS[(latest + 1) % 12] ?? '';
+  const run = monthRun(labels);
+  if (run === null) return null;
+  const latestIndex = run.ascending ? run.positions.length - 1 : 0;
+  const latest = run.positions[latestIndex] ?? 0;
+  const sample = labels[latestIndex]?.trim().replace(/\*+$/, '').split(/\s+/)[0] ?? '';
+  const next = MONTH_NAMES[(latest + 1) % 12] ?? '';
   const name = sample.replace(/\.$/, '').length <= 4 ? next.slice(0, 3) : next;
-  return withYear ? `${name} ${Math.floor((latest + 1) / 12)}` : name;
+  return run.withYear ? `${name} ${Math.floor((latest + 1) / 12)}` : name;
 }
 
 interface LabelKind {

@@ -171,6 +171,44 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     ]);
   });
 
+  it('adds the next month at the last value plus the last step when the proposal repeats the last change', () => {
+    const approval = buildTable(`
+      Month | Approve | Disapprove
+      Jan   | 52      | 0
+      Feb   | 51      | 0
+      Mar   | 0       | 0
+      Apr   | 0       | 0
+      May   | 51      | 0
+      Jun   | 49      | 0
+    `);
+    const proposal = 'Extend the line by one more period that repeats the change between its last two points.';
+    // Jul at 47 leaves "how many exceed 50" at 3: no item, where the old rules wrote Jul = 57 to move it.
+    expect(offlineItem({ table: approval, chartType: 'line', title: '', qa: { query: 'How many data points exceed 50?', label: '3' }, proposal: { id: 1, text: proposal }, seed: 4 }).ok).toBe(false);
+    const draft = item(proposal, { query: 'What is the sum of the Approve values?', label: '203' }, approval, 'line');
+    expect(draft.edit).toEqual([{ op: 'add_row', row: 'Jul', values: { Approve: 47, Disapprove: 0 } }]);
+    // A month is a period, not "a new year".
+    expect(draft.assumption).toBe('Suppose the chart also showed Jul, with values of 47 for Approve, 0 for Disapprove.');
+  });
+
+  it('removes the category a rank names by its total over the series, whatever series the question reads', () => {
+    const secure = buildTable(`
+      Entity                     | Very secure | Somewhat secure | Not very secure | Not at all secure
+      Using social media sites   |             | 14              | 28              | 53
+      Using chat or IM           | 25          | 36              | 32              | 0
+      Sending email              | 35          | 35              | 36              | 21
+      Sending text messages      | 32          | 32              | 37              | 22
+      Calling on your cell phone |             | 43              | 29              |
+      Using a landline           | 16          | 51              | 19              | 12
+    `);
+    const count = { query: 'How many methods of communication are shown in the chart?', label: '6' };
+    const removal = (text: string, qa = count) => item(text, qa, secure, 'grouped_bar').edit;
+    // Totals 95, 93, 127, 123, 72, 98: the median is Using social media sites (95), the largest Sending email.
+    expect(removal('Remove the median category from the chart together with its bars.')).toEqual([{ op: 'remove_row', row: 'Using social media sites' }]);
+    expect(removal('Remove the largest category from the chart.')).toEqual([{ op: 'remove_row', row: 'Sending email' }]);
+    // Asked of one series, the rank is still the category's.
+    expect(removal('Remove the smallest category from the chart.', { query: 'What is the sum of the Somewhat secure values?', label: '211' })).toEqual([{ op: 'remove_row', row: 'Calling on your cell phone' }]);
+  });
+
   it('puts a new row at the average when the proposal says so, on a time axis too', () => {
     const years = buildTable(`
       Year | Sales

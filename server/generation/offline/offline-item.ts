@@ -7,7 +7,7 @@ import { classifyAnswer } from '../../../shared/table/answers';
 import type { DataTable } from '../../../shared/table/model';
 import { atChartPrecision } from '../../../shared/table/answer-precision';
 import { runProgram, type Scalar } from '../../../shared/table/program';
-import { mentionedLabel, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { mentionedLabel, rankColumn, selectRow, tableFacts, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 import { verifyItem, type VerifierResult } from '../../../shared/table/verify';
 import type { Finding } from '../../../shared/table/lint';
 import { hypotheticalQuestion } from './hypothetical-question';
@@ -240,7 +240,7 @@ function focusRows(facts: TableFacts, column: ColumnFacts, intent: Intent, factu
   );
   // "The bar the question asks about": only the question's own rows (a rank it names is the partner).
   if (intent.asked) return [...new Set(named)];
-  const selected = intent.selectors[0] ? selectRow(facts, column, intent.selectors[0]) : null;
+  const selected = intent.selectors[0] ? selectRow(facts, rankColumn(facts, column, intent.kind), intent.selectors[0]) : null;
   if (selected !== null) return [selected];
   return [...new Set([...named, ...shuffled(rng, labels)])];
 }

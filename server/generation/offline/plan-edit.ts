@@ -7,7 +7,7 @@ import { BUILDERS } from './edit-builders';
 import { unique, type PlanDraft, type PlanInput } from './edit-helpers';
 import type { Intent, IntentKind, RowSelector } from '../../../shared/generation/proposal-intent';
 import { shuffled, type Rng } from './rng';
-import { rankTied, selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
+import { rankColumn, rankTied, selectRow, valueOf, type ColumnFacts, type TableFacts } from '../../../shared/table/table-facts';
 
 /** A change the layout lint accepts, with the edited table it gives. */
 export interface EditPlan extends PlanDraft {
@@ -47,7 +47,7 @@ const REJECTED_WARNINGS = new Set<LintCode>(['no_change', 'count_not_integer', '
 
 /** An intent carrying only the row selectors: what a fallback kind builds from. */
 function neutral(intent: Intent, kind: IntentKind): Intent {
-  return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, overtakeSeries: false, just: false, match: false, average: false };
+  return { ...intent, kind, factor: null, amount: null, amountInPoints: false, sign: 1, everyRow: false, overtake: false, overtakeSeries: false, just: false, match: false, average: false, continues: false };
 }
 
 export interface PlanOptions {
@@ -102,7 +102,7 @@ export function planEdit(
       if (options.strict && kind === intent.kind && intent.amountInPoints && !column.percent) continue;
       // A rank two rows share ("the second-lowest" of 6, 6, 18, …) names no one row: the item
       // would not say which the proposal meant.
-      if (ranked && kind === intent.kind && intent.selectors.some((selector) => rankTied(facts, column, selector))) continue;
+      if (ranked && kind === intent.kind && intent.selectors.some((selector) => rankTied(facts, rankColumn(facts, column, kind), selector))) continue;
       for (const row of rowsOf.get(column) ?? []) {
         const partner = partnerFor(facts, column, row, kindIntent, rng);
         // A second rank the proposal names ("swap the median and the second-smallest slices") is

@@ -27,6 +27,12 @@ describe('parseIntent', () => {
     expect(parseIntent('Add a new category with a value above the current maximum')).toMatchObject({ kind: 'add_row', overtake: true });
     expect(parseIntent('Suppose the series grew by a constant amount every period after the first')).toMatchObject({ kind: 'trend', everyRow: false });
     expect(parseIntent('Add a new point whose coordinates are the averages of all existing points')).toMatchObject({ kind: 'add_row', average: true });
+    // Repeating the last change continues the line; repeating the last value holds it, which the rules do not do.
+    expect(parseIntent('Extend the line by one more period that repeats the change between its last two points.')).toMatchObject({ kind: 'add_row', continues: true });
+    expect(parseIntent('Add a next period that continues the most recent change')).toMatchObject({ kind: 'add_row', continues: true });
+    expect(parseIntent('Add one more period that repeats the last change')).toMatchObject({ kind: 'add_row', continues: true });
+    expect(parseIntent('Add one more period that repeats the last value')).toMatchObject({ kind: null, continues: false });
+    expect(parseIntent('Add a new month to the chart')).toMatchObject({ kind: 'add_row', continues: false });
     expect(parseIntent('Make the chart more interesting').kind).toBeNull();
   });
 

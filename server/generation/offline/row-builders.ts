@@ -1,4 +1,4 @@
-import { orderKey } from '../../../shared/table/axis-order';
+import { orderKey, periodOrder } from '../../../shared/table/axis-order';
 import type { EditOp } from '../../../shared/table/edit';
 import {
   changeText,
@@ -104,11 +104,22 @@ export function addRow(input: PlanInput): PlanDraft | null {
   return {
     kind: 'add_row',
     edit: [{ op: 'add_row', row: label, values }],
-    assumption: facts.timeAxis
+    assumption: facts.timeAxis || periodOrder(facts.table.rows.map((r) => r.label)) !== null
       ? `Suppose the chart also showed ${nameOf(label)}, with ${withValues}.`
       : `Suppose a new ${noun}, "${label}", were added to the chart with ${withValues}.`,
     effect: `${nameOf(label)} joins the chart with ${withValues}`,
   };
+}
+
+/** The last period's value plus the last step (2·last − previous), on labels that are periods; else null. */
+function continuedValue(input: PlanInput, column: ColumnFacts): number | null {
+  const order = periodOrder(input.facts.table.rows.map((row) => row.label));
+  if (order === null) return null;
+  const byTime = order.map((label) => valueOf(column, label)).filter((value): value is number => value !== null);
+  const last = byTime[byTime.length - 1];
+  const previous = byTime[byTime.length - 2];
+  if (last === undefined || previous === undefined) return null;
+  return roundTo(2 * last - previous, column.integer ? 0 : column.decimals);
 }
 
 /** A new row's value: the proposal's number, the mean when the proposal says "at the average", the trend continued on a time axis, else above the top, the mean, or below the bottom (as the proposal says, else at random). */
@@ -117,15 +128,16 @@ function newRowValue(input: PlanInput, column: ColumnFacts, given: number | null
   const values = column.cells.map((cell) => cell.value);
   const mean = roundTo(values.reduce((a, b) => a + b, 0) / values.length, decimals);
   let value: number;
-  if (given !== null) value = given;
+  const continued = continuedValue(input, column);
+  // "Repeats the last change" fixes every column's value: a number the proposal names would be another operation.
+  if (input.intent.continues) {
+    if (continued === null) return null;
+    value = continued;
+  } else if (given !== null) value = given;
   // "At the average" holds for every column of the new row, on a time axis too (not the trend continued).
   else if (input.intent.average) value = mean;
-  else if (input.facts.timeAxis) {
-    const byTime = [...column.cells].sort((a, b) => (orderKey(a.label) ?? 0) - (orderKey(b.label) ?? 0));
-    const last = byTime[byTime.length - 1]?.value ?? 0;
-    const previous = byTime[byTime.length - 2]?.value ?? last;
-    value = roundTo(2 * last - previous, decimals);
-  } else {
+  else if (continued !== null) value = continued;
+  else {
     const { intent } = input;
     const max = Math.max(...values);
     let choice = focus ? input.rng() : 0.5;
