@@ -16,6 +16,11 @@ describe('tableMentions', () => {
     ]);
   });
 
+  it('reads a short squashed label spaced, so "not safe" names Notsafe and not Safe (real: a ChartQA pie of DK, Notsafe, Safe)', () => {
+    expect(labels("What's the percentage of respondents who think food near Fukushima is not safe?", ['DK', 'Notsafe', 'Safe'])).toEqual(['Notsafe']);
+    expect(labels('Is the Safe share above 10?', ['DK', 'Notsafe', 'Safe'])).toEqual(['Safe']);
+  });
+
   it('does not space a short label into a question by chance', () => {
     expect(labels('Is the value of u s higher?', ['US', 'Canada'])).toEqual([]);
   });

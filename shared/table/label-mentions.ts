@@ -50,8 +50,11 @@ export function spellings(label: string, all: readonly string[]): string[] {
 
 const BEFORE = '(?<![\\p{L}\\p{N}])';
 const AFTER = "(?:'s)?(?![\\p{L}\\p{N}])";
-/** Below this many letters a label could be spaced into a question by chance ("u s" for "US"). */
-const MIN_LOOSE_LETTERS = 8;
+/**
+ * Below this many letters a label could be spaced into a question by chance ("u s" for "US").
+ * ChartQA squashes short labels too ("Notsafe", "Atall"): 6 letters and up are read spaced.
+ */
+const MIN_LOOSE_LETTERS = 6;
 
 /** One spelling of a label as `mentions` looks for it: as written, and spaced or hyphenated otherwise. */
 interface Pattern {
