@@ -88,5 +88,10 @@ describe('questions no data edit makes an item of', () => {
     expect(asksWhatColourStandsFor('Which country represents in red line ?', 'Benin', lines)).toBe(true);
     expect(asksWhatColourStandsFor('Which country is highest in the red line?', 'Benin', lines)).toBe(false);
     expect(asksWhatColourStandsFor('Which country represents the highest value?', 'Benin', lines)).toBe(false);
+    // The other way round (real: a ChartQA bar chart of five countries): the colour a named entry is drawn in.
+    expect(asksWhatColourStandsFor('What color does Benin represent?', 'Pink', lines)).toBe(true);
+    expect(asksWhatColourStandsFor('What is the colour of Albania?', 'Light blue', lines)).toBe(true);
+    // Which bar is largest can move, and its colour with it.
+    expect(asksWhatColourStandsFor("What's the color of largest bar?", 'Pink', lines)).toBe(false);
   });
 });

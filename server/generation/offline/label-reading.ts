@@ -82,16 +82,31 @@ export function asksStatedValue(query: string, label: string, table: DataTable):
 }
 
 
+/** Words that make "what colour is the largest bar" a reading of the data: an edit can move which bar that is. */
+const RANKED = /\b(largest|smallest|highest|lowest|biggest|tallest|shortest|longest|most|least|maximum|minimum|median|second|third|top|bottom|first|last|dominat\w*|more|less|greater|fewer)\b/;
+
 /**
- * "Which country is represented by the red line?", "the blue line belongs to what?": the answer is
- * the legend's pairing of a colour with a name, which no change to the data moves.
+ * "Which country is represented by the red line?", "the blue line belongs to what?", and the other
+ * way, "What color does China represent?" (label: Pink): the answer is the legend's pairing of a
+ * colour with a name, which no change to the data moves.
  */
 export function asksWhatColourStandsFor(query: string, label: string, table: DataTable): boolean {
   const labels = [...table.series, ...table.rows.map((row) => row.label)];
+  if (asksColourOfName(query, label, labels)) return true;
   if (!colourWordsIn(query, labels).some((word) => !GENERIC_COLOUR_WORDS.has(word))) return false;
   if (!/\b(represent\w*|belongs?|stands? for|denot\w*|indicat\w*|refers? to|depict\w*|shows? which)\b/.test(questionText(query))) return false;
   const wanted = normalizeLabel(withoutFootnote(label));
   return labels.some((name) => normalizeLabel(withoutFootnote(name)) === wanted);
+}
+
+/** The label is a colour, and the question asks the colour of a name the table holds, by no rank. */
+function asksColourOfName(query: string, label: string, labels: readonly string[]): boolean {
+  const colours = colourWordsIn(label);
+  if (colours.length === 0 || colours.some((word) => GENERIC_COLOUR_WORDS.has(word))) return false;
+  const q = questionText(query);
+  if (!/\b(what|which) colou?r\b|\bcolou?r (of|for)\b/.test(q) || RANKED.test(q)) return false;
+  const { rows, series } = tableMentions(query, labels, []);
+  return rows.length + series.length > 0;
 }
 
 /** Programs reproducing the label from the table alone (see above): the cell holding it, the series it tops or bottoms. */
