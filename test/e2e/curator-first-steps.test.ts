@@ -6,6 +6,7 @@ import { runsApi } from '../../shared/api/runs';
 import { DEFAULT_ZIP_LIMITS, unpackZip } from '../../server/import/zip-archive';
 import { TestClient } from '../support/http-client';
 import { CHARTQA_SAMPLE } from '../support/paths';
+import { listItemIds, setItemStatus } from '../support/factories';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { zipFolder } from '../support/zip-folder';
 import { AppFrame } from './pages/app-frame';
@@ -131,7 +132,7 @@ describe('a curator’s first steps, on an empty workbench', () => {
     expect(await evaluation.exportDownload.count()).toBe(0);
 
     // Items accepted (as the review loop would): the download comes back.
-    db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (SELECT id FROM hqa_items ORDER BY id LIMIT 3)").run();
+    setItemStatus(db(), 'accepted', listItemIds(db(), { limit: 3 }));
     await page.reload();
     await evaluation.exportDownload.waitFor();
     await page.getByLabel(/Hugging Face dataset, zipped/).check();

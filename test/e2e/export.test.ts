@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChartHqaExportV1Schema, ChartQaExportSchema } from '../../shared/export/chart-hqa';
+import { listItemIds, setItemStatus } from '../support/factories';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
@@ -12,7 +13,8 @@ let session: BrowserSession | undefined;
 beforeAll(async () => {
   server = await startTestServer();
   const run = await generateItems(server, 5);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ? AND id % 2 = 1").run(run);
+  const { db } = server.server.ctx;
+  setItemStatus(db, 'accepted', listItemIds(db, { runId: run }).filter((id) => id % 2 === 1));
   await server.createUser('cora', 'curator', 'curator-pass-1');
   await server.createUser('rev', 'reviewer', 'reviewer-pass-1');
 });

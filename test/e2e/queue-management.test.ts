@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { putSettings } from '../../server/settings/settings-queries';
-import { buildAssignment, buildQueue } from '../support/factories';
+import { buildAssignment, buildQueue, moveChartToSplit } from '../support/factories';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { AdminPage } from './pages/admin-page';
@@ -113,7 +113,7 @@ describe('queues, assignment on the Item page, splits and disabling in the brows
   it('filters the Items page by a split chosen from a select, kept in the URL', async () => {
     // A second split: the newest item's chart moves into it.
     const newest = db().prepare('SELECT id, chart_id FROM hqa_items ORDER BY id DESC LIMIT 1').get() as { id: number; chart_id: number };
-    db().prepare("UPDATE charts SET split = 'second' WHERE id = ?").run(newest.chart_id);
+    moveChartToSplit(db(), newest.chart_id, 'second');
     const inSecond = (db().prepare('SELECT id FROM hqa_items WHERE chart_id = ? ORDER BY id').all(newest.chart_id) as { id: number }[]).map((r) => r.id);
     expect(inSecond.length).toBeLessThan(6);
 

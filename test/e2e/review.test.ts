@@ -5,6 +5,7 @@ import { RunConfigSchema } from '../../shared/api/runs';
 import type { Role } from '../../shared/domain/roles';
 import type { AnswerType } from '../../shared/table/answers';
 import { TestClient } from '../support/http-client';
+import { rewriteItemText } from '../support/factories';
 import { correctionFor } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
@@ -336,9 +337,7 @@ describe('reviewing in the browser', () => {
     });
     const shown = await review.shownItemId();
     // The claimed item's text becomes hostile; the reload brings the same item back (own lease first).
-    const { db } = server.server.ctx;
-    db.prepare('UPDATE hqa_items SET question = ?, rationale = ? WHERE id = ?').run(XSS, RATIONALE_XSS, shown);
-    db.prepare('UPDATE charts SET title = ? WHERE id = (SELECT chart_id FROM hqa_items WHERE id = ?)').run(XSS, shown);
+    rewriteItemText(server.server.ctx.db, shown, { question: XSS, rationale: RATIONALE_XSS, chartTitle: XSS });
     await page.reload();
     await review.waitForItem(shown);
 

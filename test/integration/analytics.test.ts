@@ -9,7 +9,7 @@ import { RunConfigSchema } from '../../shared/api/runs';
 import { ChartTypeSchema, type ChartType } from '../../shared/domain/chart-types';
 import { extractOperation, operationKey } from '../../server/analytics/operations';
 import { insertProposal, updateProposal } from '../../server/pool/pool-queries';
-import { buildLlmCall, buildReflection } from '../support/factories';
+import { backdateProposals, buildLlmCall, buildReflection, dropItems, listItemIds, proposalIds } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -99,14 +99,14 @@ async function buildHaiItems() {
   await executor.start(run.id);
   haiRunId = run.id;
   // One item of each new proposal is the database the figures below are computed for.
+  const kept: number[] = [];
   for (const proposalId of [childId, grandchildId]) {
-    const ids = (db().prepare('SELECT id FROM hqa_items WHERE run_id = ? AND proposal_id = ? ORDER BY id').all(run.id, proposalId) as { id: number }[]).map((r) => r.id);
-    expect(ids.length, `proposal ${proposalId} made no item`).toBeGreaterThan(0);
-    db().prepare('DELETE FROM hqa_items WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids.slice(1)));
+    const [first] = listItemIds(db(), { runId: run.id, proposalId });
+    expect(first, `proposal ${proposalId} made no item`).toBeDefined();
+    if (first !== undefined) kept.push(first);
   }
-  // Items of the run on other proposals (none when only the two are active) would blur the round's figures.
-  db().prepare('DELETE FROM hqa_items WHERE run_id = ? AND proposal_id NOT IN (?, ?)').run(run.id, childId, grandchildId);
-  db().prepare("UPDATE runs SET items_created = (SELECT COUNT(*) FROM hqa_items WHERE run_id = ?) WHERE id = ?").run(run.id, run.id);
+  // The rest of the run's items, on those and on other proposals (none when only the two are active), would blur the round's figures.
+  dropItems(db(), listItemIds(db(), { runId: run.id }).filter((id) => !kept.includes(id)));
   for (const { id } of [...seeds, { id: seedId }]) updateProposal(db(), id, { status: 'active' });
   addCall(haiRunId, 0.2);
   await review(acceptReview({ complexity: 4 }));
@@ -130,7 +130,7 @@ beforeAll(async () => {
   await addHumanItem();
   await buildHaiItems();
   // The pool grew over two days: the first four seeds on an early one.
-  db().prepare(`UPDATE proposals SET created_at = '${EARLY_DAY}T00:00:00.000Z' WHERE id IN (SELECT id FROM proposals WHERE origin = 'seed' ORDER BY id LIMIT 4)`).run();
+  backdateProposals(db(), proposalIds(db(), { origin: 'seed' }).slice(0, 4), `${EARLY_DAY}T00:00:00.000Z`);
 }, 60_000);
 afterAll(async () => {
   await server.close();

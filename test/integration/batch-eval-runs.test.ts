@@ -9,6 +9,7 @@ import { SettingsSchema } from '../../shared/settings';
 import { callCost } from '../../server/llm/cost';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { lastUserText, startFakeOpenAI, textReply, type FakeOpenAI } from '../support/fake-openai';
+import { listItemIds, setItemStatus, setJobOwner } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI({ defaultHandler: (chat) => textReply(`Reasoning…\nAnswer: ${answers.get(lastUserText(chat).trim()) ?? 'none'}`) });
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url, batchPollMs: 10 } });
   const run = await generateItems(server, 12);
-  db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE id IN (SELECT id FROM hqa_items WHERE run_id = ? ORDER BY id LIMIT 5)").run(run);
+  setItemStatus(db(), 'accepted', listItemIds(db(), { runId: run, limit: 5 }));
   await server.createUser('cora', 'curator', 'curator-pass-1');
   cora = new TestClient(server.url);
   await cora.login('cora', 'curator-pass-1');
@@ -96,7 +97,7 @@ describe('evaluation runs with the batch box ticked', () => {
     // The server goes away while it waits; its process is then gone (a pid that has exited).
     await evalExecutor.shutdown();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    db().prepare('UPDATE eval_runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(deadPid, hostname(), run.id);
+    setJobOwner(db(), 'eval_runs', run.id, { pid: deadPid, host: hostname() });
     expect((await getRun(run.id)).status).toBe('running');
 
     fake.batches.configure({ pollsToComplete: 1 });

@@ -13,6 +13,7 @@ import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { correctReply, hqaModel } from '../support/fake-hqa-model';
 import { errorReply, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { runCli } from '../support/cli';
+import { setJobOwner } from '../support/factories';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -198,11 +199,11 @@ describe('hqa generate --batch', () => {
     await expect.poll(() => spawnSync('kill', ['-0', String(ownerPid)]).status !== 0, { timeout: 30_000 }).toBe(true);
 
     // While a live process owns the run, --run says so and does nothing (this test process stands in for it).
-    withDb((db) => db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(process.pid, hostname(), runId));
+    withDb((db) => setJobOwner(db, 'runs', runId, { pid: process.pid, host: hostname() }));
     const refused = await runCli(['generate', '--run', String(runId), '--batch', '--json'], { dbPath, env: env() });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(new RegExp(`--run: run ${runId} is running in process ${process.pid} on `));
-    withDb((db) => db.prepare('UPDATE runs SET owner_pid = ? WHERE id = ?').run(ownerPid, runId));
+    withDb((db) => setJobOwner(db, 'runs', runId, { pid: ownerPid }));
 
     fake.batches.configure({ pollsToComplete: 1 });
     const again = await runCli(['generate', '--run', String(runId), '--batch', '--batch-poll', '5', '--json'], { dbPath, env: env() });
@@ -359,7 +360,7 @@ describe('batch runs on the server (the Runs page\'s Batch box)', () => {
     // The server goes away while it waits; its process is then gone (a pid that has exited).
     await executor.shutdown();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    server.server.ctx.db.prepare('UPDATE runs SET owner_pid = ?, owner_host = ? WHERE id = ?').run(deadPid, hostname(), run.id);
+    setJobOwner(server.server.ctx.db, 'runs', run.id, { pid: deadPid, host: hostname() });
 
     fake.batches.configure({ pollsToComplete: 1 });
     expect(executor.resumeOrphans()).toEqual([run.id]);

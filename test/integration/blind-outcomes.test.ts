@@ -6,7 +6,7 @@ import { reviewApi, type ReviewTask, type SubmitReviewRequest, type SubmitReview
 import { ErrorBodySchema } from '../../shared/errors';
 import { ServerEventSchemas } from '../../shared/events';
 import { putSettings } from '../../server/settings/settings-queries';
-import { buildItem } from '../support/factories';
+import { buildItem, dropLeases, rejectOpenItems, setItemProposal, unmarkAllGold } from '../support/factories';
 import { searchQuery, TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
@@ -58,7 +58,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  db().exec('DELETE FROM leases');
+  dropLeases(db());
   putSettings(db(), { reviews_per_item: 2, consensus_rule: 'majority', gold_share: 0, auto_reflect: false });
 });
 
@@ -67,10 +67,10 @@ beforeEach(() => {
  * with a numeric answer the verifier recomputes: `1` unless the draft says otherwise.
  */
 function freshItems(count: number): number[] {
-  db().exec("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
+  rejectOpenItems(db());
   return Array.from({ length: count }, (_, n) => {
     const id = buildItem(db(), { qaId: qaIds[n % qaIds.length] ?? 0 });
-    db().prepare('UPDATE hqa_items SET proposal_id = ? WHERE id = ?').run(seedProposal, id);
+    setItemProposal(db(), id, seedProposal);
     return id;
   });
 }
@@ -231,9 +231,9 @@ describe('gold items look like any other item to reviewers', () => {
     expect((await claim(ann)).item.id).toBe(item);
     expect((await ann.send(itemDiscussionApi.postComment, { params: { id: item }, body: { body: 'Ann: answer checked, layout fine.' } })).status).toBe(201);
     await submit(ann, item, acceptReview({ feedback: 'Ann: fine.' }));
-    db().exec('DELETE FROM gold_items');
+    unmarkAllGold(db());
     expect((await cora.send(goldApi.mark, { params: { id: item } })).status).toBe(200);
-    db().exec("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
+    rejectOpenItems(db());
     putSettings(db(), { gold_share: 1 });
     return item;
   }

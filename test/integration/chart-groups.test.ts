@@ -147,8 +147,7 @@ describe('curator chart groups', () => {
 
   it('from MultiChartQA keep their membership, and are never deleted here', async () => {
     const db = server.server.ctx.db;
-    const groupId = buildChartGroup(db, { chartIds: [charts[0] as number, charts[1] as number], split: 'g', name: 'mcqa-1' });
-    db.prepare("UPDATE chart_groups SET source = 'multichartqa' WHERE id = ?").run(groupId);
+    const groupId = buildChartGroup(db, { chartIds: [charts[0] as number, charts[1] as number], split: 'g', name: 'mcqa-1', source: 'multichartqa' });
     const reorder = await curator.send(chartGroupsApi.update, { params: { id: groupId }, body: { chart_ids: [charts[1], charts[0]] } });
     expect(reorder.status).toBe(409);
     expect(errorOf(reorder.body).message).toContain('comes from MultiChartQA');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartsApi } from '../../shared/api/charts';
 import { runsApi } from '../../shared/api/runs';
 import { importFolder } from '../../server/import/import-folder';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, dropChartImage, markTableExtracted, setImageRef } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -57,7 +57,7 @@ describe('charts without a table', () => {
 
     // A chart whose image the import did not find: nothing to draw it from either.
     const db = server.server.ctx.db;
-    db.prepare('DELETE FROM chart_images WHERE chart_id = ?').run(first.id);
+    dropChartImage(db, first.id);
     const missing = (await curator.call(chartsApi.get, { params: { id: first.id } })).chart;
     expect(missing).toMatchObject({ image_missing: true, has_image: false });
     const gone = await curator.send(chartsApi.image, { params: { id: first.id } });
@@ -85,7 +85,7 @@ describe('charts without a table', () => {
 
     // A table a model extracted but nobody confirmed: the offline engine still makes nothing on it.
     const extracted = buildChart(db, { split: 'extracted' });
-    db.prepare("UPDATE charts SET table_source = 'extracted', table_confirmed = 0 WHERE id = ?").run(extracted);
+    markTableExtracted(db, extracted);
     buildQa(db, { chartId: extracted, query: 'What is the Sales in 2019?', label: '10' });
     const unconfirmed = (await curator.call(runsApi.create, { body: { engine: 'offline', stage: 'items', split: 'extracted', items: 1, order: 'id' } })).run;
     await server.server.executor.start(unconfirmed.id);
@@ -98,7 +98,7 @@ describe('charts without a table', () => {
     const db = server.server.ctx.db;
     const chartId = buildChart(db, { split: 'eval', imgname: 'figure-7.jpg' });
     // A benchmark chart whose image was not imported (and, later, a table typed in for it).
-    db.prepare("UPDATE charts SET image_ref = 'figure-7.jpg' WHERE id = ?").run(chartId);
+    setImageRef(db, chartId, 'figure-7.jpg');
     buildItem(db, { qaId: buildQa(db, { chartId, query: 'What is the Sales in 2020?', label: '20' }), status: 'accepted' });
     const request = { engine: 'openai' as const, model: 'vision-model', mode: 'hqa' as const, concurrency: 1 };
     expect(() => server.server.evalExecutor.createRun(request, null)).toThrow('image missing for chart eval/figure-7.jpg');

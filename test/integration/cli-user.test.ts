@@ -8,7 +8,7 @@ import { createSession, userForToken } from '../../server/auth/sessions';
 import { findUserForLogin } from '../../server/users/user-queries';
 import { userIdByName } from '../../server/users/user-service';
 import { runCli, runCliProcess } from '../support/cli';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildAssignment, buildChart, buildItem, buildQa } from '../support/factories';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-cli-user-'));
 const dbPath = join(dir, 'hqa.sqlite');
@@ -65,11 +65,13 @@ describe('hqa user disable|enable|reset-password|revoke', () => {
 
   it('disable says how many items assigned to the user went back to the general queue', async () => {
     await runCli(['user', 'add', 'eli', '--role', 'reviewer'], { dbPath, input: 'eli-secret-12\n' });
+    await runCli(['user', 'add', 'cass', '--role', 'curator'], { dbPath, input: 'cass-secret-12\n' });
     withDb((db) => {
       const reviewer = userIdByName(db, 'eli');
+      const curator = userIdByName(db, 'cass');
       for (let i = 0; i < 2; i++) {
         const item = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }) });
-        db.prepare('INSERT INTO item_assignments (item_id, reviewer_id) VALUES (?, ?)').run(item, reviewer);
+        buildAssignment(db, { itemId: item, reviewerId: reviewer, assignedBy: curator });
       }
     });
     expect(await runCli(['user', 'disable', 'eli'], { dbPath })).toMatchObject({

@@ -8,7 +8,7 @@ import {
 } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { putSettings } from '../../server/settings/settings-queries';
-import { buildItem } from '../support/factories';
+import { buildItem, dropLeases, rejectOpenItems } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { acceptReview } from '../support/review-fixtures';
 import { signedIn } from '../support/signed-in-users';
@@ -52,7 +52,8 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(() => {
-  db().exec("DELETE FROM leases; UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
+  dropLeases(db());
+  rejectOpenItems(db());
   putSettings(db(), { reviews_per_item: 2, consensus_rule: 'majority', gold_share: 0, auto_reflect: false });
 });
 

@@ -19,7 +19,7 @@ import { TestClient } from '../support/http-client';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { HUMAN_ITEM } from '../support/item-factory';
-import { setItemStatus } from '../support/factories';
+import { setInferredType, setItemStatus } from '../support/factories';
 
 /**
  * Charts drawn from their tables must not contradict their questions, and must say they are
@@ -142,7 +142,7 @@ describe('a chart type inferred from its table hears its questions', () => {
   });
 
   it('refreshes a type stored by the table-only rule on the next import, and keeps curators’ and annotations’ types', () => {
-    db().prepare("UPDATE charts SET chart_type = 'line' WHERE imgname = '3398.png' AND split = 'test'").run();
+    setInferredType(db(), chartId('3398.png', 'test'), 'line');
     setChartType(db(), chartId('multi_col_803.png', 'test'), 'line', 'curator');
     const report = importSplit(db(), CHARTQA_SAMPLE);
     expect(report).toMatchObject({ charts_updated: 1, charts_skipped: 29, errors: [] });

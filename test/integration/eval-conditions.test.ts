@@ -13,6 +13,7 @@ import { renderChartPng } from '../../server/charts/render-chart';
 import { itemDrawingPlan } from '../../server/eval/condition-drawings';
 import { lastUserText, startFakeOpenAI, textReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { runCli } from '../support/cli';
+import { dropItemEdit, itemIdsOnDistinctQuestions, setItemStatus, setStoredTableText } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -66,12 +67,7 @@ beforeAll(async () => {
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
   const run = await generateItems(server, 12);
   // Distinct factual questions, so the fake knows each item by its text.
-  db()
-    .prepare(
-      `UPDATE hqa_items SET status = 'accepted' WHERE id IN (
-         SELECT MIN(i.id) FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.run_id = ? AND q.group_id IS NULL GROUP BY q.query ORDER BY MIN(i.id) LIMIT 5)`,
-    )
-    .run(run);
+  setItemStatus(db(), 'accepted', itemIdsOnDistinctQuestions(db(), run, { limit: 5, singleChart: true }));
   await server.createUser('cora', 'curator', 'curator-pass-1');
   cora = new TestClient(server.url);
   await cora.login('cora', 'curator-pass-1');
@@ -80,7 +76,7 @@ beforeAll(async () => {
   // An item with no machine-readable edit (an item written before edits were required): nothing to draw.
   const last = items.findLast((item) => item.chart_type !== 'other') as ChartHqaItem;
   undrawableId = last.id;
-  db().prepare('UPDATE hqa_items SET edit = NULL WHERE id = ?').run(itemIdOf(last));
+  dropItemEdit(db(), itemIdOf(last));
   skipReasons.set(undrawableId, 'the item has no machine-readable edit to draw');
   for (const item of items) if (item.chart_type === 'other') skipReasons.set(item.id, 'chart type "other" has no drawing of its own');
   expect(drawable().length).toBeGreaterThanOrEqual(2);
@@ -211,13 +207,13 @@ describe('an evaluation run over several conditions', () => {
     const { chart_id: chartId } = db().prepare('SELECT chart_id FROM hqa_items WHERE id = ?').get(itemId) as { chart_id: number };
     const { data_table: stored } = db().prepare('SELECT data_table FROM charts WHERE id = ?').get(chartId) as { data_table: string };
     // The same updated_at: the stored text, not the timestamp, decides.
-    db().prepare('UPDATE charts SET data_table = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(stored), label_header: 'Renamed labels' }), chartId);
+    setStoredTableText(db(), chartId, JSON.stringify({ ...JSON.parse(stored), label_header: 'Renamed labels' }));
     try {
       const renewed = itemDrawingPlan(db(), itemId).plan;
       expect(renewed).not.toBe(kept);
       expect(renewed.ok && renewed.original.label_header).toBe('Renamed labels');
     } finally {
-      db().prepare('UPDATE charts SET data_table = ? WHERE id = ?').run(stored, chartId);
+      setStoredTableText(db(), chartId, stored);
     }
   });
 });

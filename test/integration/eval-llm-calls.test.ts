@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingsSchema } from '../../shared/settings';
 import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { serverErrorReply, startFakeOpenAI, textReply, type FakeOpenAI } from '../support/fake-openai';
+import { setItemStatus } from '../support/factories';
 import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI({ defaultHandler: () => textReply('The tallest bar.\nAnswer: 42') });
   server = await startTestServer({ config: { openaiApiKey: 'test-key', openaiBaseUrl: fake.url } });
   const run = await generateItems(server, QUESTIONS);
-  server.server.ctx.db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE run_id = ?").run(run);
+  setItemStatus(server.server.ctx.db, 'accepted', { runId: run });
 });
 afterAll(async () => {
   await server?.close();

@@ -15,6 +15,7 @@ import { chartImage } from '../../server/charts/chart-image';
 import { scoreFileCommand } from '../../server/cli/score-file-command';
 import { hangReply, lastUserText, startFakeOpenAI, textReply, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai';
 import { runCli } from '../support/cli';
+import { correctAnswer, interruptEvalRun, itemIdsOnDistinctQuestions, listItemIds, setFrozenScore, setItemStatus } from '../support/factories';
 import { figuresByKey } from '../support/score-export';
 import { addAcceptedDifferentItem } from '../support/different-item';
 import { TestClient } from '../support/http-client';
@@ -83,14 +84,11 @@ beforeAll(async () => {
   // The offline engine makes no item for a factual QA it cannot program: ask for more than the 8 kept.
   const run = await generateItems(server, 16);
   // The fake model answers by the question's text, so the accepted items' factual questions are distinct texts.
-  db()
-    .prepare(
-      `UPDATE hqa_items SET status = 'accepted' WHERE id IN (
-         SELECT MIN(i.id) FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.run_id = ? GROUP BY q.query ORDER BY MIN(i.id) LIMIT 8)`,
-    )
-    .run(run);
+  setItemStatus(db(), 'accepted', itemIdsOnDistinctQuestions(db(), run, { limit: 8 }));
   // A reviewer's correction: runs must score against it, as exports do.
-  db().prepare("UPDATE hqa_items SET final_answer = '12345' WHERE id = (SELECT MIN(id) FROM hqa_items WHERE status = 'accepted')").run();
+  const [corrected] = listItemIds(db(), { statuses: ['accepted'], limit: 1 });
+  if (corrected === undefined) throw new Error('no accepted item to correct');
+  correctAnswer(db(), corrected, '12345');
   // A hand-written item that asks another question: left out of the decline and bias rates.
   differentId = exportItemId(addAcceptedDifferentItem(db()).id);
   await server.createUser('cora', 'curator', 'curator-pass-1');
@@ -263,11 +261,7 @@ describe('evaluation runs against an OpenAI-compatible model', () => {
     const runId = evalExecutor.createRun({ engine: 'openai', model: 'vision-2', mode: 'hqa', concurrency: 1 }, null).id;
     // Half answered by a process that is gone: its pid is one that has exited.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    db().prepare("UPDATE eval_runs SET status = 'running', owner_pid = ?, owner_host = ? WHERE id = ?").run(deadPid, (await import('node:os')).hostname(), runId);
-    db()
-      .prepare("UPDATE eval_results SET status = 'answered', prediction = 'x', raw = 'Answer: x', correct = 0 WHERE run_id = ? AND position < 4")
-      .run(runId);
-    db().prepare("UPDATE eval_results SET status = 'running' WHERE run_id = ? AND position = 4").run(runId);
+    interruptEvalRun(db(), runId, { pid: deadPid, host: (await import('node:os')).hostname(), answered: 4 });
     const before = fake.requests.length;
     expect(evalExecutor.resumeOrphans()).toEqual([runId]);
     await evalExecutor.start(runId);
@@ -413,7 +407,7 @@ describe('the factual baseline and imported predictions', () => {
     if (!cancelled) throw new Error('the cancelled run is missing');
     const stored = db().prepare('SELECT score FROM eval_runs WHERE id = ?').get(cancelled.id) as { score: string };
     const { same_question: _same, same_correct: _correct, ...old } = JSON.parse(stored.score) as Record<string, unknown>;
-    db().prepare('UPDATE eval_runs SET score = ? WHERE id = ?').run(JSON.stringify(old), cancelled.id);
+    setFrozenScore(db(), cancelled.id, old);
     const { run } = await rev.call(evalApi.get, { params: { id: cancelled.id } });
     expect(run.score.counts).toMatchObject({ items: items.length, same_question: items.length, same_correct: 0 });
     expect(run.score.left_out_different).toBe(0);

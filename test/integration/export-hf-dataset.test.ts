@@ -11,7 +11,7 @@ import { HF_FEATURES } from '../../server/export/dataset-card';
 import { conditionDrawing } from '../../server/eval/condition-drawings';
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
-import { buildReview } from '../support/factories';
+import { buildReview, setItemStatus } from '../support/factories';
 
 /** js-yaml ships with ESLint's config loader; typed here by the one call the test makes. */
 const yaml = createRequire(import.meta.url)('js-yaml') as { load: (text: string) => unknown };
@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 const decide = (itemId: number, reviewerId: number, decision: 'accept' | 'reject') => {
   buildReview(db, { itemId, reviewerId, decision, ...(decision === 'reject' ? { criteria: { correctness: { pass: false, note: 'wrong' } }, feedback: 'wrong answer' } : {}) });
-  db.prepare('UPDATE hqa_items SET status = ? WHERE id = ?').run(decision === 'accept' ? 'accepted' : 'rejected', itemId);
+  setItemStatus(db, decision === 'accept' ? 'accepted' : 'rejected', [itemId]);
 };
 
 describe('hqa export with no accepted items', () => {

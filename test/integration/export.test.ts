@@ -9,12 +9,13 @@ import { ChartHqaExportV1Schema, ChartQaExportSchema, ExportItemFullSchema, type
 import { importSplit } from '../../server/import/import-split';
 import { createItem, createVerifiedItem, type NewItem } from '../../server/items/item-service';
 import { getQaWithChart } from '../../server/charts/chart-queries';
+import { deleteRetired } from '../../server/review/assignment-queries';
 import { writeExport } from '../../server/export/export-writer';
 import { JSON_SCHEMA_PATH, jsonSchemaText } from '../../server/export/write-json-schema';
 import { createUser } from '../../server/users/user-service';
 import { runCli } from '../support/cli';
 import { CHARTQA_EXTRA, CHARTQA_SAMPLE } from '../support/paths';
-import { buildQa, buildReview, buildStoredItem, setItemStatus } from '../support/factories';
+import { buildQa, buildReview, buildStoredItem, buildUser, chartIdOf, copyChartImage, correctAnswer, listItemIds, retireItem, setItemStatus } from '../support/factories';
 import { HUMAN_ITEM } from '../support/item-factory';
 
 const dir = mkdtempSync(join(tmpdir(), 'hqa-export-'));
@@ -80,7 +81,7 @@ beforeAll(async () => {
   review(b, 'accept', '53.1');
   review(c, 'reject', null);
   setItemStatus(db, 'accepted', [a, b]);
-  db.prepare("UPDATE hqa_items SET final_answer = '53.1' WHERE id = ?").run(b);
+  correctAnswer(db, b, '53.1');
   setItemStatus(db, 'rejected', [c]);
 });
 
@@ -130,14 +131,15 @@ describe('the chart-hqa export', () => {
   });
 
   it('leaves out an accepted item a curator retired, from the items and the stats alike', async () => {
-    const [first] = db.prepare("SELECT id FROM hqa_items WHERE status = 'accepted' ORDER BY id").pluck().all() as number[];
-    db.prepare("INSERT INTO retired_items (item_id, reason) VALUES (?, 'export test')").run(first);
+    const [first] = listItemIds(db, { statuses: ['accepted'], limit: 1 });
+    if (first === undefined) throw new Error('no accepted item to retire');
+    retireItem(db, { itemId: first, retiredBy: (await buildUser(db, { role: 'curator' })).id, reason: 'export test' });
     try {
       const doc = ChartHqaExportV1Schema.parse(JSON.parse(await exportText({ format: 'chart-hqa', name: 'demo', full: false })));
       expect(doc.items.map((i) => i.answer)).toEqual(['53.1']);
       expect(doc.stats).toMatchObject({ questions: 1, answer_types: { integer: 0, decimal: 1, boolean: 0, text: 0 } });
     } finally {
-      db.prepare('DELETE FROM retired_items WHERE item_id = ?').run(first);
+      deleteRetired(db, first);
     }
   });
 
@@ -206,9 +208,7 @@ describe('charts of two splits with the same file name', () => {
         };
       for (const split of ['alpha', 'beta']) buildStoredItem(two, { qaId: qa(split).id, chartId: qa(split).chart_id });
       // Make the two files differ, to see each chart lands in its own file.
-      two
-        .prepare("UPDATE chart_images SET png = (SELECT i.png FROM chart_images i JOIN charts c ON c.id = i.chart_id WHERE c.imgname = 'multi_col_20134.png' AND c.split = 'beta') WHERE chart_id = ?")
-        .run(qa('beta').chart_id);
+      copyChartImage(two, { from: chartIdOf(two, { split: 'beta', imgname: 'multi_col_20134.png' }), to: qa('beta').chart_id });
     } finally {
       two.close();
     }

@@ -5,7 +5,7 @@ import { TestClient } from '../support/http-client';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { settingsApi } from '../../shared/api/settings';
-import { archiveSplit, buildUser } from '../support/factories';
+import { archiveSplit, buildUser, dropLeases, rejectOpenItems, setItemStatus } from '../support/factories';
 
 let server: TestServer;
 let admin: TestClient;
@@ -173,10 +173,9 @@ describe('gold in the queue', () => {
 
 describe('gold when the regular queue is done', () => {
   it('counts the gold left in the queue size and serves it without a draw; at share 0 neither', async () => {
-    const open = (db().prepare("SELECT id, status FROM hqa_items WHERE status IN ('pending', 'in_review')").all() as { id: number; status: string }[]);
-    const restore = db().prepare('UPDATE hqa_items SET status = ? WHERE id = ?');
     // Nothing left to review but the gold items: every open item set aside for this test.
-    db().exec("DELETE FROM leases; UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
+    dropLeases(db());
+    const open = rejectOpenItems(db());
     try {
       await server.createUser('eve', 'reviewer', 'eve-password');
       const eve = new TestClient(server.url);
@@ -200,7 +199,7 @@ describe('gold when the regular queue is done', () => {
       expect(served.sort()).toEqual(accepted.slice(0, 3).sort());
       expect((await next(eve)).task).toBeNull();
     } finally {
-      for (const row of open) restore.run(row.status, row.id);
+      for (const row of open) setItemStatus(db(), row.status, [row.id]);
     }
   });
 });

@@ -9,7 +9,7 @@ import { listLlmCalls } from '../../server/llm/llm-call-queries';
 import { getSettings } from '../../server/settings/settings-queries';
 import { hqaModel, schemaName } from '../support/fake-hqa-model';
 import { startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
-import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
+import { addChartImage, buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { MULTICHARTQA_DATA } from '../support/multichartqa-sample';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -54,7 +54,7 @@ describe('a batch run with a question over a chart group', () => {
     const groupQa = buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
     const singleQa = buildQa(db(), { chartId: charts[1] as number, query: 'What is the value of 2020?', label: '13' });
     // The bar chart has a stored image, an Our World in Data chart's size (3400×2400): both questions show it.
-    db().prepare("INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, 'test')").run(charts[1], readFileSync(OWID_PNG));
+    addChartImage(db(), charts[1] as number, readFileSync(OWID_PNG));
 
     fake.batches.configure({ pollsToComplete: 1 });
     const linesBefore = fake.batches.lines.length;

@@ -8,7 +8,7 @@ import { insertProposal } from '../../server/pool/pool-queries';
 import { ensureGroupSeedProposals } from '../../server/pool/group-seeds';
 import { jsonReply, type FakeChatRequest, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
-import { buildChart, buildChartGroup, buildQa, setTablesConfirmed } from '../support/factories';
+import { addChartImage, buildChart, buildChartGroup, buildQa, proposalIds, setProposalStatus, setTablesConfirmed } from '../support/factories';
 import { startGenerationServer, type GenerationServer, type RunDetail } from '../support/generation-server';
 import type { TestClient } from '../support/http-client';
 import type { TestServer } from '../support/test-server';
@@ -100,12 +100,12 @@ describe('an offline run over a chart group', () => {
 
   it('pairs a single-chart question with no group proposal, even when the pool holds only those for its type', async () => {
     const chart = buildChart(db(), { split: 'grp-single', chartType: 'scatter', table: tableFromCells(['Point', 'X'], [['a', '1'], ['b', '2']]) });
-    db().prepare("UPDATE proposals SET status = 'retired' WHERE chart_type = 'scatter' AND scope = 'chart'").run();
+    setProposalStatus(db(), 'retired', proposalIds(db(), { chartType: 'scatter', scope: 'chart' }));
     insertProposal(db(), { chart_type: 'scatter', scope: 'group', text: 'Halve the value the question asks about in one chart and keep the rest of the group unchanged.', origin: 'seed', status: 'active' });
     buildQa(db(), { chartId: chart, query: 'What is the value of b?', label: '2' });
     const { run } = await runItems('grp-single');
     expect(run.tasks_total).toBe(0);
-    db().prepare("UPDATE proposals SET status = 'active' WHERE chart_type = 'scatter' AND scope = 'chart' AND origin = 'seed'").run();
+    setProposalStatus(db(), 'active', proposalIds(db(), { chartType: 'scatter', scope: 'chart', origin: 'seed' }));
   });
 });
 
@@ -139,11 +139,11 @@ describe('an openai run over a chart group', () => {
   /** A group question whose only group proposal edits a bar chart (the seeds of other types retired). */
   function groupQuestion(split: string): number {
     const { groupId, charts } = salesAndCosts(split);
-    const image = db().prepare("INSERT INTO chart_images (chart_id, png, sha256) VALUES (?, ?, 'test')");
-    image.run(charts[0], IMAGE_1);
-    image.run(charts[1], IMAGE_2);
+    addChartImage(db(), charts[0] as number, IMAGE_1);
+    addChartImage(db(), charts[1] as number, IMAGE_2);
     ensureGroupSeedProposals(db(), ['line', 'vertical_bar']);
-    db().prepare("UPDATE proposals SET status = 'retired' WHERE scope = 'group' AND NOT (chart_type = 'vertical_bar' AND text = ?)").run(DOUBLE);
+    const kept = proposalIds(db(), { scope: 'group', chartType: 'vertical_bar', text: DOUBLE });
+    setProposalStatus(db(), 'retired', proposalIds(db(), { scope: 'group' }).filter((id) => !kept.includes(id)));
     return buildQa(db(), { chartId: charts[0] as number, groupId, query: 'Is Sales in the first chart higher than Costs in the second chart in 2019?', label: 'Yes' });
   }
 

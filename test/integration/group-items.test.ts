@@ -4,7 +4,7 @@ import { reviewApi } from '../../shared/api/review';
 import { SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { VerifierResultSchema } from '../../shared/table/verify';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildChartGroup, buildItem, buildQa, setItemStatus, setTablesConfirmed } from '../support/factories';
+import { buildChart, buildChartGroup, buildItem, buildQa, markTableExtracted, rejectOpenItems, setItemStatus, setTablesConfirmed } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { itemDiscussionApi } from '../../shared/api/item-discussion';
@@ -97,7 +97,7 @@ describe('verifying an item over a chart group', () => {
     const itemId = buildItem(db(), { qaId, draft: { edit: [{ chart: 2, op: 'add', row: '2019', delta: 1 }], program: PROFIT_2020, answer: '3' } });
     const state = async () => (await curator.call(itemsApi.get, { params: { id: itemId } })).item.table_state;
     expect(await state()).toBe('confirmed');
-    db().prepare("UPDATE charts SET table_source = 'extracted', table_confirmed = 0 WHERE id = ?").run(costs);
+    markTableExtracted(db(), costs);
     try {
       expect(await state()).toBe('unconfirmed');
       const list = await curator.call(itemsApi.list, { query: { page_size: 100, table: 'unconfirmed' } });
@@ -112,7 +112,7 @@ describe('verifying an item over a chart group', () => {
 
 describe('the pages of an item over a chart group', () => {
   it("give the review task the edited chart and the group's charts; a single-chart item has no group", async () => {
-    db().prepare("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')").run();
+    rejectOpenItems(db());
     const itemId = buildItem(db(), { qaId, draft: { edit: [{ chart: 2, op: 'scale', row: '2020', factor: 2 }], program: PROFIT_2020, answer: '-6' } });
     const { task } = await reviewer.call(reviewApi.next, { body: {} });
     expect(task?.item.id).toBe(itemId);

@@ -10,6 +10,7 @@ import { numberOrText } from '../../shared/domain/answer-kind';
 import { sha256 } from '../../server/import/chart-files';
 import { importFolder } from '../../server/import/import-folder';
 import { runCli } from '../support/cli';
+import { markChartStale } from '../support/factories';
 import { MULTICHARTQA_DATA, MULTICHARTQA_QA_FILE_NAME } from '../support/multichartqa-sample';
 import { SEED_BENCHMARKS } from '../support/paths';
 
@@ -100,8 +101,8 @@ describe('MultiChartQA import (real sample)', () => {
     importFolder(db, ROOT);
     const [extracted, guessed] = db.prepare("SELECT id, chart_type, type_source FROM charts ORDER BY id LIMIT 2").all() as { id: number; chart_type: string; type_source: string }[];
     expect(guessed?.type_source).toBe('inferred');
-    db.prepare("UPDATE charts SET chart_type = 'line', type_source = 'extracted', content_hash = 'stale' WHERE id = ?").run(extracted?.id);
-    db.prepare("UPDATE charts SET chart_type = 'pie', content_hash = 'stale' WHERE id = ?").run(guessed?.id);
+    markChartStale(db, extracted?.id ?? 0, { chartType: 'line', typeSource: 'extracted' });
+    markChartStale(db, guessed?.id ?? 0, { chartType: 'pie' });
     const again = importFolder(db, ROOT).report;
     expect(again.charts_updated).toBe(2);
     expect(getChartSummary(db, extracted?.id ?? 0)).toMatchObject({ chart_type: 'line', type_source: 'extracted' });

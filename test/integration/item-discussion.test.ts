@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EditItemResponseSchema, itemDiscussionApi } from '../../shared/api/item-discussion';
 import { itemsApi } from '../../shared/api/items';
 import { ServerEventSchemas } from '../../shared/events';
-import { buildChart, buildItem, buildQa, setItemStatus } from '../support/factories';
+import { buildChart, buildItem, buildQa, correctAnswer, setItemStatus } from '../support/factories';
 import { TestClient } from '../support/http-client';
 import { connectAs, nextEvent, recordEvents, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -157,7 +157,7 @@ describe('a curator edit', () => {
     const db = server.server.ctx.db;
     const corrected = buildItem(db, { qaId: buildQa(db, { chartId: buildChart(db) }), status: 'accepted' });
     // As an accepted review with a corrected answer leaves it (review-service applyFinalAnswer).
-    db.prepare("UPDATE hqa_items SET final_answer = '3' WHERE id = ?").run(corrected);
+    correctAnswer(db, corrected, '3');
     const { edit, item } = await clients.cur.call(itemDiscussionApi.edit, { params: { id: corrected }, body: { answer: '4', reason: 'recounted' } });
     expect(edit.changes).toEqual([{ field: 'answer', before: '3', after: '4' }]);
     expect(item).toMatchObject({ answer: '4', final_answer: null, status: 'accepted' });

@@ -7,6 +7,7 @@ import { importSplit } from '../../server/import/import-split';
 import { createItem, createVerifiedItem, type NewItem } from '../../server/items/item-service';
 import { classifyLegacyItems } from '../../server/items/item-validity';
 import { searchQuery, TestClient } from '../support/http-client';
+import { unclassifyItem } from '../support/factories';
 import { CHARTQA_SAMPLE } from '../support/paths';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { HUMAN_ITEM } from '../support/item-factory';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   );
   // As an item made before questions were classified.
   ids.unclassified = stored(createVerifiedItem(db(), draftOn(up('Michelin (France)', 2), 'argmax(series())', 'Michelin (France)')));
-  db().prepare('UPDATE hqa_items SET question_relation = NULL WHERE id = ?').run(ids.unclassified);
+  unclassifyItem(db(), ids.unclassified);
 
   curator = new TestClient(server.url);
   await curator.login('cora', 'curator-pass-1');

@@ -4,7 +4,7 @@ import type { ItemStatus } from '../../shared/domain/generation';
 import { ErrorBodySchema } from '../../shared/errors';
 import type { Finding } from '../../shared/table/lint';
 import { requeue } from '../../server/review/review-service';
-import { buildChart, buildItem, buildQa } from '../support/factories';
+import { buildChart, buildItem, buildQa, rewriteItemText } from '../support/factories';
 import { searchQuery, TestClient } from '../support/http-client';
 import { connectAs, recordEvents } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -171,7 +171,7 @@ describe('full-text search', () => {
   });
 
   it('follows a change of the text (the index is kept by triggers)', async () => {
-    db().prepare("UPDATE hqa_items SET question = 'What would Brobdingnag sell?' WHERE id = ?").run(search.question);
+    rewriteItemText(db(), search.question, { question: 'What would Brobdingnag sell?' });
     expect(ids((await page('q=brobdingnag')).items)).toEqual([search.question]);
     expect((await page('q=zanzibarian')).total).toBe(0);
   });

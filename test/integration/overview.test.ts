@@ -4,6 +4,7 @@ import { overviewApi, OverviewResponseSchema } from '../../shared/api/overview';
 import { reviewApi } from '../../shared/api/review';
 import { RunConfigSchema, runsApi } from '../../shared/api/runs';
 import { TestClient } from '../support/http-client';
+import { requeueEveryItem } from '../support/factories';
 import { acceptReview, generateItems, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -142,8 +143,7 @@ describe('GET /api/overview', () => {
   });
 
   it('gives the pass rate over decided items, the items awaiting adjudication and the runs in progress', async () => {
-    db().exec(`DELETE FROM leases; UPDATE reviews SET retracted_at = '2000-01-01', retract_reason = 'requeue' WHERE retracted_at IS NULL;
-      UPDATE hqa_items SET status = 'pending', final_answer = NULL, final_question = NULL, decided_at = NULL`);
+    requeueEveryItem(db());
     await setK(1);
     const accepted = await next(ann);
     expect((await ann.send(reviewApi.submit, { params: { id: accepted }, body: acceptReview() })).status).toBe(201);

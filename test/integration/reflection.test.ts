@@ -19,7 +19,7 @@ import { NO_USAGE } from '../../server/generation/engine';
 import { ReflectionBatches } from '../../server/reflection/reflection-batches';
 import { FeedbackLoop } from '../../server/reflection/reflection-service';
 import type { Reviser } from '../../server/reflection/revisers';
-import { buildLease, setItemStatus } from '../support/factories';
+import { buildLease, setItemStatus, setJobOwner } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { schemaName } from '../support/fake-hqa-model';
 import { TestClient } from '../support/http-client';
@@ -247,7 +247,7 @@ describe('reflection with the offline engine', () => {
 
     // The next start: its owner is a process that has exited.
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    ctx.db.prepare('UPDATE reflection_batches SET owner_pid = ? WHERE id = ?').run(deadPid, started.id);
+    setJobOwner(ctx.db, 'reflection_batches', started.id, { pid: deadPid });
     const second = new ReflectionBatches(ctx, new FeedbackLoop(ctx));
     expect(second.resumeOrphans()).toEqual([started.id]);
     await second.run(started.id);
@@ -312,7 +312,7 @@ describe('automatic retirement and reflection', () => {
     expect(listed.map((batch) => batch.id)).not.toContain((automatic()[0] as { id: number }).id);
 
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    ctx.db.prepare('UPDATE reflection_batches SET owner_pid = ? WHERE created_by IS NULL').run(deadPid);
+    for (const { id } of automatic() as { id: number }[]) setJobOwner(ctx.db, 'reflection_batches', id, { pid: deadPid });
     const second = new ReflectionBatches(ctx, new FeedbackLoop(ctx));
     const [resumed] = second.resumeOrphans();
     expect(resumed).toBe((automatic()[0] as { id: number }).id);

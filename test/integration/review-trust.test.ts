@@ -8,9 +8,10 @@ import { getQaWithChart } from '../../server/charts/chart-queries';
 import { offlineItem } from '../../server/generation/offline/offline-item';
 import { createVerifiedItem } from '../../server/items/item-service';
 import { getProposal } from '../../server/pool/pool-queries';
+import { deleteItemLeases } from '../../server/review/review-queries';
 import { addProposal } from '../../server/pool/pool-service';
 import { putSettings } from '../../server/settings/settings-queries';
-import { buildLease } from '../support/factories';
+import { buildLease, dropLeases, expireLease, listItemIds, setItemStatus } from '../support/factories';
 import { jsonReply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai';
 import { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
@@ -53,7 +54,7 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => {
-  db().exec('DELETE FROM leases');
+  dropLeases(db());
   putSettings(db(), { reviews_per_item: 1 });
 });
 
@@ -105,7 +106,7 @@ function itemBody(): CreateItemRequest {
 
 /** Every open item but these is decided, so the queue can offer only these. */
 function onlyOpen(itemIds: readonly number[]): void {
-  db().prepare("UPDATE hqa_items SET status = 'accepted' WHERE status IN ('pending', 'in_review') AND id NOT IN (SELECT value FROM json_each(?))").run(JSON.stringify(itemIds));
+  setItemStatus(db(), 'accepted', listItemIds(db(), { statuses: ['pending', 'in_review'] }).filter((id) => !itemIds.includes(id)));
 }
 
 describe('a review needs the reviewer’s own live lease', () => {
@@ -124,7 +125,7 @@ describe('a review needs the reviewer’s own live lease', () => {
 
     // Ann's lease runs out (not swept yet); with k = 2 a slot is still free, yet the review is refused.
     expect((await ann.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
-    db().prepare("UPDATE leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE item_id = ? AND reviewer_id = ?").run(item.id, userId('ann'));
+    expireLease(db(), { itemId: item.id, reviewerId: userId('ann') });
     const late = await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() });
     expect(late.status).toBe(409);
     expect(db().prepare('SELECT COUNT(*) AS n FROM reviews WHERE item_id = ?').get(item.id)).toEqual({ n: 0 });
@@ -148,7 +149,7 @@ describe('no self-approval', () => {
     const own = await ann.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() });
     expect(own.status).toBe(403);
     expect(ErrorBodySchema.parse(own.body).error.message).toMatch(/you wrote item \d+/);
-    db().prepare('DELETE FROM leases WHERE item_id = ?').run(item.id);
+    deleteItemLeases(db(), item.id);
 
     expect((await ben.call(reviewApi.next, { body: {} })).task?.item.id).toBe(item.id);
     expect((await ben.send(reviewApi.submit, { params: { id: item.id }, body: acceptReview() })).status).toBe(201);

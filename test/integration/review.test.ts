@@ -8,6 +8,7 @@ import {
 import { ErrorBodySchema } from '../../shared/errors';
 import type { ServerToClientEvents } from '../../shared/events';
 import { TestClient } from '../support/http-client';
+import { backdateReview, expireLease, requeueEveryItem, setVerifierMatch } from '../support/factories';
 import { acceptReview, correctionFor, generateItems, rejectReview } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { onEvent } from '../support/socket-client';
@@ -58,8 +59,7 @@ async function setK(k: number, rule: 'majority' | 'unanimous' = 'majority') {
 
 /** Fresh queue state for each test: no leases, every item pending with no standing review. */
 beforeEach(() => {
-  db().exec(`DELETE FROM leases; UPDATE reviews SET retracted_at = '2000-01-01', retract_reason = 'requeue' WHERE retracted_at IS NULL;
-    UPDATE hqa_items SET status = 'pending', final_answer = NULL, final_question = NULL, decided_at = NULL`);
+  requeueEveryItem(db());
 });
 
 describe('the queue', () => {
@@ -101,9 +101,9 @@ describe('the queue', () => {
   it('puts mismatches first when asked and honours filters', async () => {
     await setK(1);
     const mismatch = db().prepare('SELECT id FROM hqa_items ORDER BY id DESC LIMIT 1').get() as { id: number };
-    db().prepare('UPDATE hqa_items SET verifier_match = 0 WHERE id = ?').run(mismatch.id);
+    setVerifierMatch(db(), mismatch.id, false);
     expect((await next(reviewer(2), { mismatch_first: true }))?.item.id).toBe(mismatch.id);
-    db().prepare('UPDATE hqa_items SET verifier_match = 1 WHERE id = ?').run(mismatch.id);
+    setVerifierMatch(db(), mismatch.id, true);
     const pie = await next(reviewer(1), { chart_type: 'pie' });
     if (pie) expect(pie.chart.chart_type).toBe('pie');
   });
@@ -115,7 +115,7 @@ describe('the queue', () => {
       await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
       const expired = new Promise<number>((resolve) => onEvent(socket, 'lease.expired', (p) => resolve(p.item_id)));
       const task = await next(reviewer(0));
-      db().prepare("UPDATE leases SET expires_at = '2000-01-01T00:00:00.000Z' WHERE item_id = ?").run(task?.item.id);
+      expireLease(db(), { itemId: task?.item.id ?? 0 });
       expect(await expired).toBe(task?.item.id);
       const status = db().prepare('SELECT status FROM hqa_items WHERE id = ?').get(task?.item.id) as { status: string };
       expect(status.status).toBe('pending');
@@ -223,7 +223,7 @@ describe('reviews and consensus', () => {
     expect(db().prepare('SELECT retract_reason FROM reviews WHERE id = ?').get(submitted.review_id)).toEqual({ retract_reason: 'undo' });
     // Review again, then let the window pass.
     const again = await reviewer(0).call(reviewApi.submit, { params: { id }, body: rejectReview() });
-    db().prepare("UPDATE reviews SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").run(again.review_id);
+    backdateReview(db(), again.review_id);
     const late = await reviewer(0).send(reviewApi.undo, { params: { id: again.review_id } });
     expect(late.status).toBe(409);
   });

@@ -7,7 +7,7 @@ import { settingsApi, SettingsResponseSchema } from '../../shared/api/settings';
 import { ErrorBodySchema } from '../../shared/errors';
 import { ServerEventSchemas } from '../../shared/events';
 import { putSettings } from '../../server/settings/settings-queries';
-import { buildItem } from '../support/factories';
+import { buildItem, dropLeases, rejectOpenItems } from '../support/factories';
 import type { TestClient } from '../support/http-client';
 import { acceptReview, rejectReview } from '../support/review-fixtures';
 import { connectAs, nextEvent, type TestSocket } from '../support/socket-client';
@@ -52,8 +52,8 @@ beforeEach(() => {
 
 /** `count` new items, the only open ones: earlier tests' open items are set aside as decided. */
 function freshItems(count: number): number[] {
-  db().exec("UPDATE hqa_items SET status = 'rejected' WHERE status IN ('pending', 'in_review')");
-  db().exec('DELETE FROM leases');
+  rejectOpenItems(db());
+  dropLeases(db());
   return Array.from({ length: count }, (_, n) => buildItem(db(), { qaId: qaIds[n % qaIds.length] ?? 0 }));
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_TOUCH_MS } from '../../server/auth/sessions';
 import { runCli } from '../support/cli';
+import { setSessionTimes } from '../support/factories';
 import { SignedInUsers } from '../support/signed-in-users';
 import { socketClosed, TestSockets } from '../support/sockets';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -26,10 +27,8 @@ afterAll(async () => {
 });
 afterEach(() => sockets.closeAll());
 
-const setSessions = (userId: number, column: 'last_seen_at' | 'expires_at', at: Date) =>
-  server.server.ctx.db.prepare(`UPDATE sessions SET ${column} = ? WHERE user_id = ?`).run(at.toISOString(), userId);
 /** Moves a user's sessions' last use back, as if they had not been used for `minutes`. */
-const idleFor = (userId: number, minutes: number) => setSessions(userId, 'last_seen_at', new Date(Date.now() - minutes * 60_000));
+const idleFor = (userId: number, minutes: number) => setSessionTimes(server.server.ctx.db, userId, { lastSeenAt: new Date(Date.now() - minutes * 60_000) });
 const lastSeen = (userId: number) =>
   (server.server.ctx.db.prepare('SELECT last_seen_at FROM sessions WHERE user_id = ?').get(userId) as { last_seen_at: string }).last_seen_at;
 
@@ -53,7 +52,7 @@ describe('idle sessions expire', () => {
   it('marks a session seen at most once per SESSION_TOUCH_MS, not on every request', async () => {
     const user = await users.create('reviewer');
     const recent = new Date(Date.now() - SESSION_TOUCH_MS / 2);
-    setSessions(user.id, 'last_seen_at', recent);
+    setSessionTimes(server.server.ctx.db, user.id, { lastSeenAt: recent });
     for (let i = 0; i < 3; i++) expect((await user.client.send(authApi.me)).status).toBe(200);
     expect(lastSeen(user.id)).toBe(recent.toISOString());
   });
@@ -61,7 +60,7 @@ describe('idle sessions expire', () => {
   it('the absolute life still ends a busy session, and its socket', async () => {
     const user = await users.create('reviewer');
     const socket = await sockets.connect(user.client);
-    setSessions(user.id, 'expires_at', new Date(Date.now() - 1000));
+    setSessionTimes(server.server.ctx.db, user.id, { expiresAt: new Date(Date.now() - 1000) });
     expect(await socketClosed(socket, SWEPT_WITHIN_MS)).toBe('io server disconnect');
     expect((await user.client.send(authApi.me)).status).toBe(401);
   });

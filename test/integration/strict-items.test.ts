@@ -5,7 +5,7 @@ import { insertProposal } from '../../server/pool/pool-queries';
 import { putSettings } from '../../server/settings/settings-queries';
 import type { ChartType } from '../../shared/domain/chart-types';
 import { tableFromCells } from '../../shared/table/model';
-import { buildChart, buildQa, setTablesConfirmed } from '../support/factories';
+import { buildChart, buildQa, proposalIds, setProposalStatus, setTablesConfirmed } from '../support/factories';
 import { correctReply } from '../support/fake-hqa-model';
 import { jsonReply, type FakeChatRequest } from '../support/fake-openai';
 import { startGenerationServer, type GenerationServer } from '../support/generation-server';
@@ -121,7 +121,7 @@ describe('the offline engine and the plausible-change setting', () => {
     buildQa(db, { chartId, query: 'What is the value of Italy?', label: '30' });
     // The pool of the type holds only triplings, so the rules cannot pair the question with another operation;
     // two of them, as a run plans a question with a proposal no earlier run paired it with.
-    db.prepare("UPDATE proposals SET status = 'retired' WHERE chart_type = 'horizontal_bar'").run();
+    setProposalStatus(db, 'retired', proposalIds(db, { chartType: 'horizontal_bar' }));
     for (const text of ['Triple the value of the bar the question asks about.', 'Make the bar the question asks about three times as long.']) {
       insertProposal(db, { chart_type: 'horizontal_bar', text, origin: 'seed', status: 'active' });
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAndMigrate, type Db } from '../../db/database';
 import { teamStats } from '../../server/review/review-stats';
+import { retractReview } from '../../server/review/review-queries';
 import { teamStatsSource } from '../../server/review/team-stats-thread';
 import { pino } from 'pino';
 import type { ChartType } from '../../shared/domain/chart-types';
@@ -51,7 +52,7 @@ describe('team review figures', () => {
           timeSpentMs: 1000 + random(60_000),
         });
         // Some are taken back: those count nowhere.
-        if (random(7) === 0) db.prepare("UPDATE reviews SET retracted_at = '2026-01-01T00:00:00.000Z', retract_reason = 'undo' WHERE id = ?").run(reviewId);
+        if (random(7) === 0) retractReview(db, reviewId, 'undo');
       }
     }
 

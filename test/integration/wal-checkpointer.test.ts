@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openAndMigrate } from '../../db/database';
 import { startWalCheckpointer, walCheckpointThreadId } from '../../db/wal-checkpointer';
 import { startTestServer } from '../support/test-server';
+import { scratchWriter } from '../support/factories';
 
 /** The WAL is checkpointed by a thread of its own; the server's connection only appends. */
 const dir = mkdtempSync(join(tmpdir(), 'hqa-wal-'));
@@ -16,8 +17,8 @@ const autocheckpoint = (db: ReturnType<typeof openAndMigrate>) => db.pragma('wal
 /** Appends `batches` transactions of 200 rows of 1 kB (about 50 pages each) to the WAL. */
 function fill(db: ReturnType<typeof openAndMigrate>, batches: number): void {
   db.exec('CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, text TEXT)');
-  const insert = db.prepare('INSERT INTO filler (text) VALUES (?)');
-  for (let batch = 0; batch < batches; batch++) db.transaction(() => { for (let i = 0; i < 200; i++) insert.run('x'.repeat(1000)); })();
+  const insert = scratchWriter(db, 'filler', 'text');
+  for (let batch = 0; batch < batches; batch++) db.transaction(() => { for (let i = 0; i < 200; i++) insert('x'.repeat(1000)); })();
 }
 
 describe('the WAL checkpoint thread', () => {

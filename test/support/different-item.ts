@@ -3,6 +3,7 @@ import type { ItemSummary } from '../../shared/api/items';
 import { relaxedCorrect } from '../../shared/table/answers';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { createVerifiedItem } from '../../server/items/item-service';
+import { setItemStatus } from './factories';
 import { HUMAN_ITEM } from './item-factory';
 
 /**
@@ -44,7 +45,7 @@ export function addAcceptedDifferentItem(db: Db): ItemSummary {
     });
     if (!item) throw new Error('the different item was not stored');
     if (item.question_relation !== 'different') throw new Error(`expected a different question, the service classified it ${String(item.question_relation)}`);
-    db.prepare("UPDATE hqa_items SET status = 'accepted' WHERE id = ?").run(item.id);
+    setItemStatus(db, 'accepted', [item.id]);
     return item;
   }
   throw new Error('no factual QA on an accepted chart suits a different item');

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '../../db/database';
+import { scratchWriter } from './factories';
 
 /**
  * Fills a database file to its limit as a full disk would leave it: `max_page_count` set to the
@@ -10,9 +11,9 @@ import type { Db } from '../../db/database';
 export function fillDatabase(db: Db, slackPages = 0): void {
   db.exec('CREATE TABLE IF NOT EXISTS disk_filler (b BLOB)');
   db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
-  const fill = db.prepare('INSERT INTO disk_filler VALUES (?)');
+  const fill = scratchWriter(db, 'disk_filler', 'b');
   expect(() => {
-    for (;;) fill.run(Buffer.alloc(512));
+    for (;;) fill(Buffer.alloc(512));
   }).toThrow(/full/);
   expect(db.pragma('freelist_count', { simple: true })).toBe(0);
   if (slackPages > 0) db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true })) + slackPages}`);

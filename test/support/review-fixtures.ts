@@ -1,6 +1,7 @@
 import { RunConfigSchema } from '../../shared/api/runs';
 import type { SubmitReviewRequest } from '../../shared/api/review';
 import type { AnswerType } from '../../shared/table/answers';
+import { dropItems } from './factories';
 import type { TestServer } from './test-server';
 
 /**
@@ -18,10 +19,7 @@ export async function generateItems(server: TestServer, items: number): Promise<
   const made = (db.prepare('SELECT i.id FROM hqa_items i JOIN factual_qas q ON q.id = i.qa_id WHERE i.run_id = ? ORDER BY q.group_id IS NOT NULL, i.id').all(run.id) as { id: number }[]).map((r) => r.id);
   if (made.length < items) throw new Error(`the offline run made ${made.length} items, fewer than the ${items} the test needs`);
   const surplus = made.slice(items);
-  if (surplus.length > 0) {
-    db.prepare('DELETE FROM hqa_items WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(surplus));
-    db.prepare('UPDATE runs SET items_created = items_created - ? WHERE id = ?').run(surplus.length, run.id);
-  }
+  if (surplus.length > 0) dropItems(db, surplus);
   return run.id;
 }
 
