@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
 import { ItemStatusSchema, type ItemStatus } from '../../shared/domain/generation';
-import { NOW_SQL, shownStatusSql } from './shown-status-sql';
+import { NOW_SQL, shownStatusSql } from './shown-status-queries';
 
 /**
  * Items as a reviewer is shown them (blind review, issue 33). Curators and admins read items as

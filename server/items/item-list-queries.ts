@@ -5,7 +5,7 @@ import { statement } from '../../db/statements';
 import type { FlagFilter, ItemAssignment, ItemFilter, ItemListQuery, ItemSort, ItemSummary } from '../../shared/api/items';
 import { ItemSortSchema } from '../../shared/api/items';
 import { DomainError } from '../domain-error';
-import { NOW_SQL, prefetchOnlySql } from './shown-status-sql';
+import { NOW_SQL, prefetchOnlySql } from './shown-status-queries';
 import { blindParams, blindStatusSql, blindViews, type BlindViewer } from './blind-view-queries';
 import { getItemSummary, itemTableStateSql } from './item-queries';
 

@@ -16,7 +16,7 @@ import { ChartWithoutTableError } from '../charts/chart-queries';
 import { cachedUnverifiableColours, parsedChart } from '../charts/parsed-chart-cache';
 import { TableStateSchema } from '../../shared/table-provenance/table-state';
 import { tableStateSql } from '../tables/table-state-queries';
-import { shownStatusSql } from './shown-status-sql';
+import { shownStatusSql } from './shown-status-queries';
 import { blindViews, type BlindViewer } from './blind-view-queries';
 import { itemGroupView } from './item-group-queries';
 

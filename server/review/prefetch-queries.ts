@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { statement } from '../../db/statements';
-import { prefetchOnlySql } from '../items/shown-status-sql';
+import { prefetchOnlySql } from '../items/shown-status-queries';
 
 /**
  * A reviewer holds up to two leases: the item on screen (their oldest live lease: the claim hands

@@ -28,7 +28,7 @@ export class ReviewCommands {
     const { task } = immediateTransaction(this.db, () => {
       const claim = claimNext(this.db, reviewerId, filters);
       this.leasesEnded(claim.expired);
-      // A prefetched item is still shown as pending (items/shown-status-sql.ts): lists keep it until the
+      // A prefetched item is still shown as pending (items/shown-status-queries.ts): lists keep it until the
       // reviewer's decision on the item before it, whose event refreshes them.
       if (claim.claimed !== null) this.events.emit(claim.prefetch ? 'item.prefetched' : 'item.claimed', { item_id: claim.claimed, reviewer_id: reviewerId });
       return claim;
