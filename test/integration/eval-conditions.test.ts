@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evalApi, EvalResultsResponseSchema, EvalRunResponseSchema, type EvalMode, type EvalResult, type EvalRun } from '../../shared/api/evaluations';
+import { evalApi, EvalRunResponseSchema, type EvalMode, type EvalResult, type EvalRun } from '../../shared/api/evaluations';
+import { exportApi } from '../../shared/api/export';
 import { ChartHqaExportV1Schema, itemImages, type ChartHqaItem } from '../../shared/export/chart-hqa';
 import { conditionGaps } from '../../shared/eval/conditions';
 import { relaxedCorrect } from '../../shared/table/answers';
@@ -71,7 +72,7 @@ beforeAll(async () => {
   await server.createUser('cora', 'curator', 'curator-pass-1');
   cora = new TestClient(server.url);
   await cora.login('cora', 'curator-pass-1');
-  items = ChartHqaExportV1Schema.parse((await cora.post('/api/export', { format: 'chart-hqa' })).body).items;
+  items = ChartHqaExportV1Schema.parse((await cora.send(exportApi.download, { body: { format: 'chart-hqa' } })).body).items;
   expect(items).toHaveLength(5);
   // An item with no machine-readable edit (an item written before edits were required): nothing to draw.
   const last = items.findLast((item) => item.chart_type !== 'other') as ChartHqaItem;
@@ -87,7 +88,7 @@ afterAll(async () => {
 });
 
 async function results(runId: number, condition: EvalMode): Promise<EvalResult[]> {
-  return EvalResultsResponseSchema.parse((await cora.get(`/api/eval-runs/${runId}/results?condition=${condition}&page_size=50`)).body).results;
+  return (await cora.call(evalApi.results, { params: { id: runId }, query: { condition, page_size: 50 } })).results;
 }
 
 describe('an evaluation run over several conditions', () => {
@@ -96,14 +97,14 @@ describe('an evaluation run over several conditions', () => {
   it('asks each condition with its own image and question text, and skips what cannot be drawn', async () => {
     const before = fake.requests.length;
     const conditions: EvalMode[] = ['hqa', 'original', 'no_image', 'counterfactual_image', 'drawn_original'];
-    const res = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions, concurrency: 3 });
+    const res = await cora.send(evalApi.create, { body: { engine: 'openai', model: 'vision-1', conditions, concurrency: 3 } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { run: created } = EvalRunResponseSchema.parse(res.body);
     expect(created.mode).toBe('hqa');
     expect(created.conditions.map((c) => c.condition)).toEqual(conditions);
     run = await waitFor(
       'the run to finish',
-      async () => EvalRunResponseSchema.parse((await cora.get(`/api/eval-runs/${created.id}`)).body).run,
+      async () => (await cora.call(evalApi.get, { params: { id: created.id } })).run,
       (now) => now.status === 'done',
     );
     // 5 items × 3 undrawn conditions + the drawable ones × 2 drawn ones; the others are skipped twice.
@@ -194,9 +195,9 @@ describe('an evaluation run over several conditions', () => {
   });
 
   it('refuses a batch run of the drawn conditions, and a condition named twice', async () => {
-    const batch = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['counterfactual_image'], batch: true });
+    const batch = await cora.send(evalApi.create, { body: { engine: 'openai', model: 'vision-1', conditions: ['counterfactual_image'], batch: true } });
     expect(batch.status).toBe(400);
-    const twice = await cora.post('/api/eval-runs', { engine: 'openai', model: 'vision-1', conditions: ['hqa', 'hqa'] });
+    const twice = await cora.send(evalApi.create, { body: { engine: 'openai', model: 'vision-1', conditions: ['hqa', 'hqa'] } });
     expect(twice.status).toBe(400);
   });
 
@@ -223,7 +224,7 @@ describe('hqa eval over several conditions', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hqa-eval-conditions-'));
     try {
       const dataset = join(dir, 'd.json');
-      writeFileSync(dataset, JSON.stringify((await cora.post('/api/export', { format: 'chart-hqa' })).body));
+      writeFileSync(dataset, JSON.stringify((await cora.send(exportApi.download, { body: { format: 'chart-hqa' } })).body));
       // The chart images as `hqa export --images` writes them: only hqa asks with them here.
       const images = join(dir, 'img');
       for (const item of items) {

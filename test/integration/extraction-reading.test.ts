@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChartDetailResponseSchema, chartsApi } from '../../shared/api/charts';
 import { fillPath } from '../../shared/api/endpoint';
-import { ItemDetailResponseSchema } from '../../shared/api/items';
+import { itemsApi } from '../../shared/api/items';
 import { ChartTableSchema, SaveTableResponseSchema, tablesApi } from '../../shared/api/tables';
 import { createChartWriter } from '../../server/charts/chart-queries';
 import { importFolder } from '../../server/import/import-folder';
@@ -122,9 +122,9 @@ describe('an extraction reply with type, units, estimates and printed totals', (
       });
       return itemId;
     };
-    const onEstimate = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${reads('value("2020", "Mercadona") + value("2020", "Carrefour")', '35.5')}`)).body).item;
+    const onEstimate = (await curator.call(itemsApi.get, { params: { id: reads('value("2020", "Mercadona") + value("2020", "Carrefour")', '35.5') } })).item;
     expect(onEstimate.verifier.lint).toContainEqual(expect.objectContaining({ code: 'estimated_value', severity: 'warning', message: expect.stringContaining('"2020" × "Mercadona" (25.5)') }));
-    const printedOnly = ItemDetailResponseSchema.parse((await curator.get(`/api/items/${reads('value("2019", "Mercadona") + value("2020", "Carrefour")', '34.5')}`)).body).item;
+    const printedOnly = (await curator.call(itemsApi.get, { params: { id: reads('value("2019", "Mercadona") + value("2020", "Carrefour")', '34.5') } })).item;
     expect(printedOnly.verifier.lint.map((finding) => finding.code)).not.toContain('estimated_value');
   });
 

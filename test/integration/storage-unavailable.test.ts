@@ -3,7 +3,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NextResponseSchema } from '../../shared/api/review';
+import { authApi } from '../../shared/api/auth';
+import { chartsApi } from '../../shared/api/charts';
+import { itemsApi } from '../../shared/api/items';
+import { poolApi } from '../../shared/api/pool';
+import { reviewApi } from '../../shared/api/review';
 import { ErrorBodySchema } from '../../shared/errors';
 import { getQaWithChart } from '../../server/charts/chart-queries';
 import { importSplit } from '../../server/import/import-split';
@@ -57,22 +61,22 @@ describe('writes on a database that cannot take them answer 503 storage_unavaila
   });
 
   it('read-only: chart, proposal and login writes are 503s and change nothing; reads answer; writes work again after', async () => {
-    const chart = (await curator.get('/api/charts/1')).body as { chart: { chart_type: string } };
+    const chart = await curator.call(chartsApi.get, { params: { id: 1 } });
     const proposals = (db().prepare('SELECT COUNT(*) AS n FROM proposals').get() as { n: number }).n;
     const newType = chart.chart.chart_type === 'pie' ? 'line' : 'pie';
     db().pragma('query_only = ON');
 
-    expectStorageUnavailable(await curator.patch('/api/charts/1', { chart_type: newType }));
-    expectStorageUnavailable(await curator.post('/api/pool', { chart_type: 'pie', text: 'Suppose a brand new slice named Other took exactly one fifth of the whole pie.' }));
-    expectStorageUnavailable(await new TestClient(server.url).post('/api/auth/login', { username: 'rev', password: 'reviewer-pass-1' }));
-    expect((await curator.get('/api/charts?page_size=5')).status).toBe(200);
-    expect((await curator.get('/api/charts/1')).body).toEqual(chart);
-    expect((await reviewer.get('/api/items')).status).toBe(200);
-    expect((await curator.get('/api/pool')).status).toBe(200);
+    expectStorageUnavailable(await curator.send(chartsApi.update, { params: { id: 1 }, body: { chart_type: newType } }));
+    expectStorageUnavailable(await curator.send(poolApi.create, { body: { chart_type: 'pie', text: 'Suppose a brand new slice named Other took exactly one fifth of the whole pie.' } }));
+    expectStorageUnavailable(await new TestClient(server.url).send(authApi.login, { body: { username: 'rev', password: 'reviewer-pass-1' } }));
+    await curator.call(chartsApi.list, { query: { page_size: 5 } });
+    expect(await curator.call(chartsApi.get, { params: { id: 1 } })).toEqual(chart);
+    await reviewer.call(itemsApi.list, { query: {} });
+    await curator.call(poolApi.list, { query: {} });
 
     db().pragma('query_only = OFF');
     expect((db().prepare('SELECT COUNT(*) AS n FROM proposals').get() as { n: number }).n).toBe(proposals);
-    expect((await curator.patch('/api/charts/1', { chart_type: newType })).status).toBe(200);
+    await curator.call(chartsApi.update, { params: { id: 1 }, body: { chart_type: newType } });
   });
 
   it('full disk: a review whose write runs out of pages is a 503 and leaves the lease, no review, the item pending; it is stored once space is back', async () => {
@@ -84,13 +88,13 @@ describe('writes on a database that cannot take them answer 503 storage_unavaila
       draft: { assumption, question: `${assumption} ${source.qa.query}`, answer: '1', answer_type: 'integer', rationale: 'hand-built', affects_answer: true, edit: null, program: '1' },
       ...HUMAN_ITEM,
     });
-    const task = NextResponseSchema.parse((await reviewer.post('/api/review/next', {})).body).task;
+    const { task } = await reviewer.call(reviewApi.next, { body: {} });
     expect(task?.item.id).toBe(item?.id);
     const itemId = task?.item.id ?? 0;
     // Notes and feedback at their limits: ~10 KB, so the review row needs overflow pages.
     const note = 'n'.repeat(2000);
     const review = {
-      decision: 'accept',
+      decision: 'accept' as const,
       criteria: { rationality: { pass: true, note }, correctness: { pass: true, note }, layout: { pass: true, note } },
       feedback: 'f'.repeat(4000),
       time_spent_ms: 1000,
@@ -107,13 +111,13 @@ describe('writes on a database that cannot take them answer 503 storage_unavaila
     fillDatabase(db());
 
     // The submission deletes the lease, then inserts the review: the insert fails, the delete is undone with it.
-    expectStorageUnavailable(await reviewer.post(`/api/review/items/${itemId}`, review));
+    expectStorageUnavailable(await reviewer.send(reviewApi.submit, { params: { id: itemId }, body: review }));
     expect(state()).toEqual(before);
-    expect((await reviewer.get(`/api/items/${itemId}`)).status).toBe(200);
+    await reviewer.call(itemsApi.get, { params: { id: itemId } });
 
     db().pragma('max_page_count = 1073741823');
     db().exec('DROP TABLE disk_filler');
-    expect((await reviewer.post(`/api/review/items/${itemId}`, review)).status).toBe(201);
+    await reviewer.call(reviewApi.submit, { params: { id: itemId }, body: review });
     expect(state()).toMatchObject({ reviews: 1, leases: 0, status: 'accepted' });
   });
 });
