@@ -7,6 +7,8 @@ import { ChartPage } from './pages/chart-page';
 import { ChartsPage } from './pages/charts-page';
 import { LoginPage } from './pages/login-page';
 import { signInSession } from './signed-in-browsers';
+import { chartsApi, ChartDetailResponseSchema, ChartListResponseSchema } from '../../shared/api/charts';
+import { pageSend } from './page-call';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'remy', password: 'reviewer-pass-1' };
@@ -59,16 +61,15 @@ describe('charts in the browser', () => {
   it('shows missing table cells distinctly', async () => {
     const page = await signIn(CURATOR);
     // The demo split has `nan` gaps; ask the API (as this session) which chart holds one.
-    const id = await page.evaluate(async () => {
-      const list = (await (await fetch('/api/charts?q=nan&page_size=200')).json()) as { charts: { id: number }[] };
-      for (const { id: chartId } of list.charts) {
-        const detail = (await (await fetch(`/api/charts/${chartId}`)).json()) as {
-          chart: { data_table: { rows: { raw: string[] }[] } };
-        };
-        if (detail.chart.data_table.rows.some((row) => row.raw.some((cell) => cell.trim() === 'nan'))) return chartId;
+    const list = ChartListResponseSchema.parse((await pageSend(page, chartsApi.list, { query: { q: 'nan', page_size: 200 } })).body);
+    let id: number | null = null;
+    for (const { id: chartId } of list.charts) {
+      const { chart: detail } = ChartDetailResponseSchema.parse((await pageSend(page, chartsApi.get, { params: { id: chartId } })).body);
+      if (detail.data_table?.rows.some((row) => row.raw.some((cell) => cell.trim() === 'nan'))) {
+        id = chartId;
+        break;
       }
-      return null;
-    });
+    }
     expect(id).not.toBeNull();
     await page.goto(`${server.url}/charts/${id}`);
     const chart = new ChartPage(page);
@@ -113,14 +114,7 @@ describe('charts in the browser', () => {
 
     // The same request the curator's select sends, from the reviewer's session.
     const id = new URL(page.url()).pathname.split('/').pop();
-    const status = await page.evaluate(async (chartId) => {
-      const response = await fetch(`/api/charts/${chartId}`, {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ chart_type: 'pie' }),
-      });
-      return response.status;
-    }, id);
+    const { status } = await pageSend(page, chartsApi.update, { params: { id }, body: { chart_type: 'pie' } });
     expect(status).toBe(403);
   });
 

@@ -13,6 +13,7 @@ import { EvalRunPage, EvaluationPage } from './pages/evaluation-page';
 import { SignedInBrowsers, screenshot, type Credentials } from './signed-in-browsers';
 import { exportApi } from '../../shared/api/export';
 import { setItemStatus } from '../support/factories';
+import { pageSend } from './page-call';
 
 const CURATOR = { username: 'cora', password: 'curator-pass-1' };
 const REVIEWER = { username: 'rev', password: 'reviewer-pass-1' };
@@ -224,10 +225,7 @@ describe('model evaluation in the browser', () => {
     expect(await evaluation.startForm.count()).toBe(0);
     expect(await evaluation.importForm.count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0);
-    const status = await page.evaluate(
-      async () => (await fetch('/api/eval-runs', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ engine: 'factual-baseline' }) })).status,
-    );
-    expect(status).toBe(403);
+    expect((await pageSend(page, evalApi.create, { body: { engine: 'factual-baseline' } })).status).toBe(403);
   });
 
   it('a curator starts one run over several conditions and reads each condition’s accuracy and the gaps between them', async () => {

@@ -6,6 +6,8 @@ import { generateItems } from '../support/review-fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { signInSession } from './signed-in-browsers';
+import { exportApi } from '../../shared/api/export';
+import { pageSend } from './page-call';
 
 let server: TestServer;
 let session: BrowserSession | undefined;
@@ -52,6 +54,6 @@ describe('exporting from the UI', () => {
     const page = await openEvaluation('rev', 'reviewer-pass-1');
     await page.getByText('Curators export the dataset.').waitFor();
     expect(await page.getByTestId('export-download').count()).toBe(0);
-    expect(await page.evaluate(async () => (await fetch('/api/export', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status)).toBe(403);
+    expect((await pageSend(page, exportApi.download, { body: {} })).status).toBe(403);
   });
 });

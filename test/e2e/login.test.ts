@@ -3,6 +3,8 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { openBrowser, type BrowserSession } from './browser';
 import { AppFrame } from './pages/app-frame';
 import { LoginPage } from './pages/login-page';
+import { authApi } from '../../shared/api/auth';
+import { pageSend } from './page-call';
 
 const USER = { username: 'rita', password: 'reviewer-pass-1' };
 /** Failed logins allowed before the server answers 429 (a low limit to reach it quickly). */
@@ -40,8 +42,7 @@ describe('login in the browser', () => {
     await expect.poll(() => browser.page.getByText(/Nothing to review|Claiming the next item/).count()).toBeGreaterThan(0);
 
     await frame.logout();
-    const me = await session.page.evaluate(async () => (await fetch('/api/auth/me')).status);
-    expect(me).toBe(401);
+    expect((await pageSend(session.page, authApi.me)).status).toBe(401);
   });
 
   it('says so when the password is wrong, then when the attempts are rate-limited', async () => {
