@@ -21,6 +21,14 @@ describe('hypotheticalQuestion', () => {
     ['Which option has 16%?', 'Which option would have 16%?'],
     // A real ChartQA question: "color" is the noun asked about, "shows" the verb.
     ['Which color Bar shows the greatest Meat consumer?', 'Which color Bar would show the greatest Meat consumer?'],
+    // Real ChartQA questions: a passive after "how many", a copula inside a clause of its own, a noun before its verb.
+    ["How many times was Mark Ronson's Uptown Funk watched?", "How many times would Mark Ronson's Uptown Funk be watched?"],
+    ["What's the percentage of respondents who think food near Fukushima is not safe?", 'What would be the percentage of respondents who think food near Fukushima is not safe?'],
+    ['What percentage of Honduras exports came from the United States in 2019?', 'What percentage of Honduras exports would come from the United States in 2019?'],
+    ['How many people were employed in the sector?', 'How many people would be employed in the sector?'],
+    // Already a hypothetical, or a future ("will") that becomes one.
+    ['What percentage of people would not pay that much money for a space flight?', 'What percentage of people would not pay that much money for a space flight?'],
+    ['What percentage of global SVOD subscriptions will Amazon Prime Video account for by 2024?', 'What percentage of global SVOD subscriptions would Amazon Prime Video account for by 2024?'],
     ['How many blue bars exceed 520000 values?', 'How many blue bars would exceed 520000 values?'],
     ['What does the largest bar represent?', 'What would the largest bar represent?'],
     // Yes/No comparisons: "be" where the comparison starts, past a number in the subject, and for ChartQA's "Does … is".

@@ -77,6 +77,15 @@ export function hypotheticalQuestion(question: string, labels: readonly string[]
   const list = words(question);
   if (list.length === 0) return question;
   markLabels(list, labels);
+  // "What percentage would be willing to pay …?" is a hypothetical already; "will … by 2024" becomes "would".
+  const modal = list.findIndex((w) => (w.core === 'would' || w.core === 'will') && !w.inLabel);
+  if (modal !== -1) {
+    const at = list[modal] as Word;
+    if (at.core === 'would') return question;
+    const out = [...list];
+    out[modal] = { text: at.text.replace(/^(w|W)ill/, '$1ould'), core: 'would' };
+    return join(out);
+  }
   const wh = list.findIndex((w) => WH_WORDS.has(w.core) && !w.inLabel);
   // "For Performance, is the value …": the clause after a leading comma phrase is the question.
   const clause = wh === -1 ? list.findIndex((w, i) => i > 0 && /,$/.test(list[i - 1]?.text ?? '') && !w.inLabel) : -1;
@@ -115,9 +124,11 @@ function withAuxiliary(list: Word[], k: number, start: number): string {
     }
     return join(out);
   }
-  // A second copula ("In which year is the score is lowest?") is where "be" goes.
+  // A second copula ("In which year is the score is lowest?") is where "be" goes — unless a clause
+  // of its own holds it ("… of respondents who think food is not safe").
   const second = list.findIndex((w, i) => i > k && COPULAS.has(w.core));
-  if (second !== -1) {
+  const ownClause = second !== -1 && list.slice(k + 1, second).some((w) => CLAUSE_WORDS.has(w.core));
+  if (second !== -1 && !ownClause) {
     out[second] = { text: list[second]?.text.replace(/^\w+/, 'be') ?? 'be', core: 'be' };
     out[k] = would(k);
     return join(out);
@@ -130,7 +141,9 @@ function withAuxiliary(list: Word[], k: number, start: number): string {
   // when the subject follows it ("Is the value 35 …", "In what year was the rate 9.4 …") does
   // "be" move to where the predicate starts.
   const subjectFollows = k === 0 || k === start || (start > 0 && PREPOSITIONS.has(list[start - 1]?.core ?? ''));
-  const slot = subjectFollows ? predicateSlot(list, k) : null;
+  // "How many times was X watched?": a passive whose subject follows the copula; "be" goes before the participle.
+  const passive = !subjectFollows && list[start]?.core === 'how' ? passiveSlot(list, k) : null;
+  const slot = subjectFollows ? predicateSlot(list, k) : passive;
   if (slot === null || slot === k + 1) {
     out.splice(k, 1, would(k), { text: keepPunctuation('be'), core: 'be' });
   } else {
@@ -138,6 +151,18 @@ function withAuxiliary(list: Word[], k: number, start: number): string {
     out[k] = would(k);
   }
   return join(out);
+}
+
+/** Words that open a clause of its own, whose copula is not the question's. */
+const CLAUSE_WORDS = new Set(['who', 'that', 'which', 'whose', 'where', 'when', 'think', 'thinks', 'thought', 'say', 'says', 'said', 'believe', 'believes', 'feel', 'feels']);
+
+/** The participle ending a "how many … was X <participle>" question (at most three words after it), past its subject. */
+function passiveSlot(list: Word[], k: number): number | null {
+  for (let i = list.length - 1; i > k + 1 && i >= list.length - 4; i--) {
+    const w = list[i] as Word;
+    if (!w.inLabel && isParticiple(w.core)) return i;
+  }
+  return null;
 }
 
 /** A comma or other break between two words. */
@@ -216,6 +241,8 @@ function withMainVerb(list: Word[], start: number): string | null {
     // "Which color Bar shows …": a bare word right after "which" or "what" is the noun it asks
     // about, which the tagger may call a verb, when an inflected verb follows.
     if (i === start + 1 && /^(which|what)$/.test(list[start]?.core ?? '') && !inflected(i) && list.some((_, j) => j > i && inflected(j))) continue;
+    // "Honduras exports came from": a word right before a past-tense verb is that verb's subject.
+    if (inflected(i + 1) && /ed$|^(came|went|grew|fell|rose|made|took|gave|led|won|saw|had|did|got|sold|spent|paid|held|brought|bought|left|became)$/.test(list[i + 1]?.core ?? '') && !/ed$/.test(w.core)) continue;
     const base = infinitive(w.core);
     const out = [...list];
     const punctuation = w.text.match(/[?.,!;:]+$/)?.[0] ?? '';
