@@ -49,7 +49,8 @@ export function implausibleChanges(original: DataTable, edited: DataTable, share
       offenders.push(`${JSON.stringify(change.row)} / ${JSON.stringify(change.series)} goes from ${before} to ${after} (${factor < 1 ? `cut by ${Math.round((1 - factor) * 100)}%` : `×${Math.round(factor * 10) / 10}`})`);
     }
   }
-  offenders.push(...spikes(original, edited, changes), ...reversedPairs(original, changes));
+  // A new period is judged by the steps too: 2021 back at 2010's split after a decade's steady fall is no plausible year.
+  offenders.push(...spikes(original, edited, [...changes, ...addedCells(original, edited)]), ...reversedPairs(original, changes));
   // Years as columns (OWID's wide tables): a country's row is its series over time.
   if (original.series.length >= 3 && axisDirection(original.series) !== null && edited.series.length === original.series.length) {
     offenders.push(...spikes(transposed(original), transposed(edited), changes.map((change) => ({ ...change, row: change.series, series: change.row }))));
@@ -152,6 +153,14 @@ function spikes(original: DataTable, edited: DataTable, changes: readonly CellCh
     });
   }
   return out;
+}
+
+/** The cells of rows the edit added (before: null), for the time-step check of a new period. */
+function addedCells(original: DataTable, edited: DataTable): CellChange[] {
+  const labels = new Set(original.rows.map((row) => row.label));
+  return edited.rows
+    .filter((row) => !labels.has(row.label))
+    .flatMap((row) => edited.series.flatMap((series, s) => (row.values[s] === null || row.values[s] === undefined ? [] : [{ row: row.label, series, before: null, after: row.values[s] }])));
 }
 
 /** The step between two periods on the original table, or null when either is missing there. */
