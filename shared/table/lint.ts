@@ -5,7 +5,7 @@ import { labelText } from './edit-apply';
 import type { Edit, EditError, EditOp, Label } from './edit';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
-import { nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn } from './wholes';
+import { combinedColumn, nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn, withinParts } from './wholes';
 
 /**
  * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
@@ -287,6 +287,23 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
     const stale = edited.series.filter((_, s) => editedTotal.values[s] !== null && others.every((row) => row.values[s] !== null) && Math.abs((editedTotal.values[s] ?? 0) - sumOf(others.map((row) => row.values[s]))) > Math.max(1, Math.abs(editedTotal.values[s] ?? 0) * 0.01));
     if (stale.length > 0) {
       findings.push({ code: 'total_stale', severity: 'error', message: `the row ${JSON.stringify(totalLabel)} is the sum of the other rows, but after the edit it no longer is in ${stale.map((name) => JSON.stringify(name)).join(', ')}; change the total with its parts` });
+    }
+  }
+  const combined = combinedColumn(original);
+  const combinedName = combined === null ? null : (original.series[combined.combined] ?? '');
+  if (combined !== null && combinedName !== null) {
+    const c = edited.series.indexOf(combinedName);
+    const parts = combined.parts.map((p) => edited.series.indexOf(original.series[p] ?? ''));
+    const outside = c === -1 || parts.includes(-1) ? [] : edited.rows.filter((row) => changedRows.has(row.label) && !withinParts(row, c, parts));
+    if (outside.length > 0) {
+      findings.push({
+        code: 'total_stale',
+        severity: 'error',
+        message: `${JSON.stringify(combinedName)} is the combined rate of ${combined.parts.map((p) => JSON.stringify(original.series[p])).join(' and ')} and lies between them in every row, but after the edit it does not for ${outside
+          .slice(0, MAX_CELLS_NAMED)
+          .map((row) => JSON.stringify(row.label))
+          .join(', ')}${more(outside.length)}; change it with its parts`,
+      });
     }
   }
   const w = wholeColumn(original);

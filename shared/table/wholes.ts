@@ -152,6 +152,42 @@ export function totalRow(table: DataTable): number | null {
   return filled.every((s) => Math.abs((total.values[s] ?? 0) - sumOf(others.map((row) => row.values[s]))) <= totalTolerance(total.values[s] ?? 0)) ? t : null;
 }
 
+/** Names of a series that combines the others as a rate of the whole group, not a sum: "Both sexes", "Total", "All adults". */
+const COMBINED_WORDS = /\b(both sexes|both|total|all|overall|average|combined|everyone|all adults)\b/i;
+
+/** A series that is the others' combined rate, with the series it combines. */
+export interface CombinedColumn {
+  combined: number;
+  parts: number[];
+}
+
+/**
+ * A series named as the whole group ("Both sexes" beside "Women" and "Men") that lies between
+ * the other series in every row, at least two rows: their combined rate (a weighted mean), not
+ * their sum. A change of a part moves it, so it must stay between them.
+ */
+export function combinedColumn(table: DataTable): CombinedColumn | null {
+  if (table.series.length < 3) return null;
+  const sums = new Set(totalColumns(table).map((column) => column.total));
+  for (let c = 0; c < table.series.length; c++) {
+    if (sums.has(c) || !COMBINED_WORDS.test(table.series[c] ?? '')) continue;
+    const parts = table.series.map((_, s) => s).filter((s) => s !== c);
+    const rows = table.rows.filter((row) => row.values[c] !== null && parts.every((p) => row.values[p] !== null));
+    if (rows.length < 2) continue;
+    if (rows.every((row) => withinParts(row, c, parts))) return { combined: c, parts };
+  }
+  return null;
+}
+
+/** Whether the row's combined value lies between its parts' smallest and largest, to within its printing. */
+export function withinParts(row: DataTable['rows'][number], combined: number, parts: readonly number[]): boolean {
+  const values = parts.map((p) => row.values[p]).filter((v): v is number => v !== null && v !== undefined);
+  const value = row.values[combined];
+  if (value === null || value === undefined || values.length !== parts.length) return true;
+  const slack = printedStep(row.raw[combined], value) / 2 + 1e-9;
+  return value >= Math.min(...values) - slack && value <= Math.max(...values) + slack;
+}
+
 /**
  * A series named as the whole ("Total market", "All adults") that every other series stays
  * within in every row, without being their sum: each part must stay no larger than it.
