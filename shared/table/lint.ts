@@ -5,7 +5,7 @@ import { labelText } from './edit-apply';
 import type { Edit, EditError, EditOp, Label } from './edit';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
-import { combinedColumn, nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn, withinParts } from './wholes';
+import { combinedColumn, printedStep, type CombinedColumn, nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn, withinParts } from './wholes';
 
 /**
  * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
@@ -294,7 +294,7 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
   if (combined !== null && combinedName !== null) {
     const c = edited.series.indexOf(combinedName);
     const parts = combined.parts.map((p) => edited.series.indexOf(original.series[p] ?? ''));
-    const outside = c === -1 || parts.includes(-1) ? [] : edited.rows.filter((row) => changedRows.has(row.label) && !withinParts(row, c, parts));
+    const outside = c === -1 || parts.includes(-1) ? [] : edited.rows.filter((row) => changedRows.has(row.label) && (!withinParts(row, c, parts) || combinedStill(original, row, combined, c, parts)));
     if (outside.length > 0) {
       findings.push({
         code: 'total_stale',
@@ -336,6 +336,27 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
     }
   }
   return findings;
+}
+
+/**
+ * A part moved (by more than its printing) while the combined rate stood still, or moved the
+ * other way: Men's 91% halved with "Both sexes" still 92%.
+ */
+function combinedStill(original: DataTable, row: DataTable['rows'][number], combined: CombinedColumn, c: number, parts: readonly number[]): boolean {
+  const before = original.rows.find((candidate) => candidate.label === row.label);
+  if (!before) return false;
+  const was = before.values[combined.combined];
+  const now = row.values[c];
+  if (was === null || was === undefined || now === null || now === undefined) return false;
+  const deltas = combined.parts.map((p, i) => {
+    const from = before.values[p];
+    const to = row.values[parts[i] ?? -1];
+    return from === null || from === undefined || to === null || to === undefined ? 0 : to - from;
+  });
+  const moved = deltas.some((delta, i) => Math.abs(delta) > printedStep(before.raw[combined.parts[i] ?? -1], before.values[combined.parts[i] ?? -1] ?? null) + 1e-9);
+  if (!moved) return false;
+  const mean = deltas.reduce((a, b) => a + b, 0) / deltas.length;
+  return now === was ? Math.abs(mean) > printedStep(before.raw[combined.combined], was) + 1e-9 : Math.sign(now - was) !== Math.sign(mean) && mean !== 0;
 }
 
 /** Labels of rows the edit changed or added. */

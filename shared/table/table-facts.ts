@@ -148,6 +148,8 @@ export function categoryTotals(facts: TableFacts): ColumnFacts | null {
   if (facts.table.series.length < 2 || parts.length < 2) return null;
   const totals = new Map<string, number>();
   for (const column of parts) for (const cell of column.cells) totals.set(cell.label, (totals.get(cell.label) ?? 0) + cell.value);
+  // Bars that each make one whole (100% stacked) are all as tall: their sums differ only by rounding, and no rank tells one from another.
+  if (facts.rowWhole) for (const label of totals.keys()) totals.set(label, 100);
   // Table order, as a column's cells are.
   const cells = facts.table.rows.flatMap((row) => {
     const total = totals.get(row.label);

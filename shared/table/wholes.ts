@@ -88,7 +88,7 @@ function totalTolerance(total: number): number {
 }
 
 /** The step a cell is printed to: 0.1 for "25.3%", 1 for "1,204"; from its number where the text has none. */
-function printedStep(raw: string | undefined, value: number | null): number {
+export function printedStep(raw: string | undefined, value: number | null): number {
   const decimals = /\d\.(\d+)/.exec(raw ?? '')?.[1]?.length ?? (value === null || Number.isInteger(value) ? 0 : (String(value).split('.')[1]?.length ?? 0));
   return 10 ** -decimals;
 }

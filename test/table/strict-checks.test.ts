@@ -293,6 +293,10 @@ describe('a combined rate moves with its parts', () => {
       ],
     };
     expect(errors(withBoth)).not.toContain('total_stale');
+    // Men's 91% halved with Both sexes still 92%: between the parts still, but standing still while they moved.
+    expect(errors({ ...c, assumption: 'Suppose the share of 45 to 54 for Men were halved.', edit: [{ op: 'scale', row: '45 to 54', series: 'Men', factor: 0.5 }] })).toContain('total_stale');
+    // Three points moved from women to men leave the combined rate where it was.
+    expect(errors({ ...c, edit: [{ op: 'add', row: '45 to 54', series: 'Men', delta: 2 }, { op: 'add', row: '45 to 54', series: 'Women', delta: -2 }] })).not.toContain('total_stale');
   });
 });
 

@@ -207,6 +207,15 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(removal('Remove the largest category from the chart.')).toEqual([{ op: 'remove_row', row: 'Sending email' }]);
     // Asked of one series, the rank is still the category's.
     expect(removal('Remove the smallest category from the chart.', { query: 'What is the sum of the Somewhat secure values?', label: '211' })).toEqual([{ op: 'remove_row', row: 'Calling on your cell phone' }]);
+    // Bars that each sum to 100 (their sums 99.99 or 100.01 by rounding) are all as tall: "the shortest bar" names none.
+    const workforce = buildTable(`
+      Year | Agriculture | Industry | Services
+      2016 | 45.14       | 23.98    | 30.87
+      2015 | 45.67       | 24.06    | 30.27
+      2014 | 45.84       | 24.55    | 29.61
+    `);
+    const shortest = offlineItem({ table: workforce, chartType: 'stacked_bar', title: '', qa: { query: 'In how many years did Agriculture exceed 45%?', label: '3' }, proposal: { id: 1, text: 'Remove the shortest bar from the chart.' }, seed: 4 });
+    expect(shortest.ok).toBe(false);
   });
 
   it('puts a new row at the average when the proposal says so, on a time axis too', () => {
