@@ -310,6 +310,8 @@ function givenByAnyChange({ program, original, edited }: GiveawayInput, before: 
   if (edited.rows.some((row, r) => row.label !== original.rows[r]?.label) || edited.series.some((name, s) => name !== original.series[s])) return null;
   const tables = [original, edited];
   if (resultsAgree(before, after, tables)) return null;
+  // A bar drawn where there was none (or taken away) has no "smaller change" towards it: the probe would be the edit itself.
+  if (original.rows.some((row, r) => row.values.some((v, s) => (v === null) !== ((edited.rows[r]?.values[s] ?? null) === null)))) return null;
   const probe: DataTable = {
     ...original,
     rows: original.rows.map((row, r) => ({
