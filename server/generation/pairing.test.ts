@@ -104,6 +104,12 @@ describe('the candidates of a choose request', () => {
     // No readable operation moves the answer: the ones the rules cannot read are offered to the model, else none.
     expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x' }, proposal, alternatives)).toEqual({ kind: 'choose', candidateIds: [10] });
     expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x' }, readable(10), alternatives)).toMatchObject({ kind: 'none' });
+    // A count of the chart's rows: only an unread operation that adds, removes or merges rows is offered.
+    const setEachGroup: PoolProposal = { id: 13, text: 'Set the shortest bar of each group equal to the tallest bar of that group.', chartType: 'grouped_bar' };
+    const merge: PoolProposal = { id: 14, text: 'Merge the two smallest slices into one slice whose share is their sum.', chartType: 'pie' };
+    expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x', countsRows: true }, setEachGroup, alternatives)).toMatchObject({ kind: 'none' });
+    expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x', countsRows: true }, setEachGroup, [merge])).toEqual({ kind: 'choose', candidateIds: [14] });
+    expect(pairingFrom({ ok: false, cause: 'no_operation', reason: 'x' }, setEachGroup, [merge])).toEqual({ kind: 'choose', candidateIds: [13, 14] });
     expect(pairingFrom({ ok: false, cause: 'no_numbers', reason: 'x' }, proposal, alternatives)).toMatchObject({ kind: 'none' });
     // A wrong label, a value check any assumption answers, a legend: nothing a model could do, no request.
     for (const cause of ['label_disagrees', 'answer_given_away', 'about_the_drawing'] as const) {

@@ -25,6 +25,9 @@ import type { OfferedProposal, Stage2Offer } from './stage-prompts';
  * proposal that could not change its answer, and the model could only fail.
  */
 
+/** Words of an operation that adds, removes or merges rows or series: what a count of them needs. */
+const ROW_CHANGE_WORDS = /\b(remov|delet|drop|exclud|omit|eliminat|merg|combin|split|add|new|extra|additional|another|join)\w*/i;
+
 /** What the rules' decision becomes: their proposal, a list for the model, or none. */
 export function pairingFrom(result: OfflinePairingResult, proposal: PoolProposal, alternatives: readonly PoolProposal[]): Pairing {
   if (result.ok) return { kind: 'paired', proposalId: result.proposalId };
@@ -37,7 +40,11 @@ export function pairingFrom(result: OfflinePairingResult, proposal: PoolProposal
     case 'no_operation': {
       // No operation the rules can read moves this answer; one they cannot read (a merge, a
       // re-normalisation) a model may still perform: those are offered, with the way to decline.
-      const unread = [proposal, ...alternatives].filter((candidate) => parseIntent(candidate.text).kind === null).slice(0, MAX_CANDIDATES);
+      // A count of the chart's rows or series moves only when one is added, removed or merged away:
+      // "set each group's shortest bar to its tallest" would be sent for the model to decline.
+      const unread = [proposal, ...alternatives]
+        .filter((candidate) => parseIntent(candidate.text).kind === null && (result.countsRows !== true || ROW_CHANGE_WORDS.test(candidate.text)))
+        .slice(0, MAX_CANDIDATES);
       if (unread.length > 0) return { kind: 'choose', candidateIds: unread.map((candidate) => candidate.id) };
       return { kind: 'none', reason: `no proposal can change this answer, so no request was sent: the offline rules found ${result.reason}` };
     }

@@ -218,6 +218,14 @@ describe('offlineItem follows the proposal and the factual QA', () => {
     expect(shortest.ok).toBe(false);
   });
 
+  it('says when the question it could not serve counts the chart\'s rows, which only adding or removing one moves', () => {
+    const count = { query: 'How many countries are shown in the chart?', label: '4' };
+    const result = offlineItem({ table: bars, chartType: 'vertical_bar', title: '', qa: count, proposal: { id: 1, text: 'Double the value of the largest bar.' }, seed: 4 });
+    expect(result).toMatchObject({ ok: false, cause: 'no_operation', countsRows: true });
+    const value = offlineItem({ table: bars, chartType: 'vertical_bar', title: '', qa: { query: 'What is the revenue of Spain?', label: '24' }, proposal: { id: 1, text: 'Remove the largest bar from the chart.' }, seed: 4 });
+    expect(value.ok || !('countsRows' in value)).toBe(true);
+  });
+
   it('puts a new row at the average when the proposal says so, on a time axis too', () => {
     const years = buildTable(`
       Year | Sales

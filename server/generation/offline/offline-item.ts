@@ -69,7 +69,10 @@ export type OfflineFailureCause = (typeof OFFLINE_FAILURE_CAUSES)[number];
  * program that reproduces the label without reading the question (label-reading.ts), the
  * likeliest to work for a model that reads it.
  */
-export type OfflineItemResult = { ok: true; draft: HqaItemDraft; proposalId: number } | { ok: false; reason: string; cause: OfflineFailureCause; movers?: number[] };
+export type OfflineItemResult =
+  | { ok: true; draft: HqaItemDraft; proposalId: number }
+  /** `countsRows`: the question counts the chart's rows or series, which only adding or removing one moves. */
+  | { ok: false; reason: string; cause: OfflineFailureCause; movers?: number[]; countsRows?: true };
 
 /**
  * Findings the rules never write an item with: every error (what a strict reviewer rejects), a
@@ -139,7 +142,12 @@ export function offlineItem(input: OfflineItemInput): OfflineItemResult {
   if (tried > 0 && factual.shape === 'row_of_value') {
     return { ok: false, cause: 'answer_given_away', reason: `the factual question asks which row holds a stated value, and no proposal's operation changes its answer without an assumption that names it (${reasons.slice(0, 2).join('; ')})` };
   }
-  return { ok: false, cause: tried === 0 ? 'unreadable_operations' : 'no_operation', reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})` };
+  return {
+    ok: false,
+    cause: tried === 0 ? 'unreadable_operations' : 'no_operation',
+    reason: `no proposal's operation could be made on this question (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''})`,
+    ...(factual.shape === 'count_rows' ? { countsRows: true as const } : {}),
+  };
 }
 
 /** How many proposals a stand-in search looks for: a choice list's worth. */

@@ -16,7 +16,7 @@ export function buildOfflineItem(job: OfflineJob): OfflineItemResult {
  * What the rules decide about a question and its proposals without the item they would write: the
  * proposal whose operation moves (for a control, keeps) the answer, or why there is none.
  */
-export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: false; cause: OfflineFailureCause; reason: string; movers?: number[] };
+export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: false; cause: OfflineFailureCause; reason: string; movers?: number[]; countsRows?: true };
 
 /**
  * The pairing job: the rules' own search (the task's proposal, then the alternatives in order),
@@ -24,5 +24,6 @@ export type OfflinePairingResult = { ok: true; proposalId: number } | { ok: fals
  */
 export function pairOffline(job: OfflineJob): OfflinePairingResult {
   const result = isGroupJob(job) ? offlineGroupItem(job) : offlineItem({ ...job, findMovers: true });
-  return result.ok ? { ok: true, proposalId: result.proposalId } : { ok: false, cause: result.cause, reason: result.reason, ...(result.movers ? { movers: result.movers } : {}) };
+  if (result.ok) return { ok: true, proposalId: result.proposalId };
+  return { ok: false, cause: result.cause, reason: result.reason, ...(result.movers ? { movers: result.movers } : {}), ...('countsRows' in result && result.countsRows ? { countsRows: true as const } : {}) };
 }
