@@ -5,7 +5,7 @@ import { labelText } from './edit-apply';
 import type { Edit, EditError, EditOp, Label } from './edit';
 import { findLabelIndex, unknownLabelMessage } from './labels';
 import type { DataTable } from './model';
-import { combinedColumn, printedStep, type CombinedColumn, nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn, withinParts } from './wholes';
+import { averageRow, combinedColumn, printedStep, type CombinedColumn, nearHundred, PARTIAL_WHOLE_FLOOR, PERCENT_SUM_TOLERANCE, rowsAreWholes, rowsArePartialWholes, seriesIsWhole, sumOf, totalColumns, totalRow, wholeColumn, withinParts } from './wholes';
 
 /**
  * Layout lint: does the edited table still fit the chart it claims to be? Findings are advice
@@ -303,6 +303,25 @@ function totalsKept(original: DataTable, edited: DataTable): Finding[] {
           .slice(0, MAX_CELLS_NAMED)
           .map((row) => JSON.stringify(row.label))
           .join(', ')}${more(outside.length)}; change it with its parts`,
+      });
+    }
+  }
+  // An average of the categories left where it was while one of them moved: a warning, since the table does not say which rows it averages.
+  const a = averageRow(original);
+  const averageLabel = a === null ? null : (original.rows[a]?.label ?? null);
+  const averageNow = averageLabel === null ? undefined : edited.rows.find((row) => row.label === averageLabel);
+  const averageBefore = a === null ? undefined : original.rows[a];
+  const stillAverage = averageNow !== undefined && averageBefore !== undefined && original.series.every((name, s) => averageBefore.values[s] === (averageNow.values[edited.series.indexOf(name)] ?? null));
+  if (averageLabel !== null && stillAverage) {
+    const moved = [...changedRows].filter((label) => label !== averageLabel);
+    if (moved.length > 0) {
+      findings.push({
+        code: 'total_stale',
+        severity: 'warning',
+        message: `${JSON.stringify(averageLabel)} averages the categories, but the edit moves ${moved
+          .slice(0, MAX_CELLS_NAMED)
+          .map((label) => JSON.stringify(label))
+          .join(', ')}${more(moved.length)} and leaves it as it was; move it too if it averages them`,
       });
     }
   }

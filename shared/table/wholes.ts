@@ -179,6 +179,28 @@ export function combinedColumn(table: DataTable): CombinedColumn | null {
   return null;
 }
 
+/** Names of a row that averages the others ("Financial & insurance average all categories", "Overall"). */
+const AVERAGE_ROW_WORDS = /\b(average|avg|mean|all categories|overall)\b/i;
+
+/**
+ * A row named as an average of the categories that lies between the other rows in every series
+ * (at least three others): which rows it averages the table does not say, so a change of another
+ * row that leaves it still is for a reviewer to judge.
+ */
+export function averageRow(table: DataTable): number | null {
+  if (table.rows.length < 4 || totalRow(table) !== null) return null;
+  const a = table.rows.findIndex((row) => AVERAGE_ROW_WORDS.test(row.label));
+  if (a === -1) return null;
+  const row = table.rows[a] as DataTable['rows'][number];
+  const others = table.rows.filter((_, r) => r !== a);
+  const between = table.series.every((_, s) => {
+    const value = row.values[s];
+    const values = others.map((other) => other.values[s]).filter((v): v is number => v !== null && v !== undefined);
+    return value === null || value === undefined || (values.length >= 3 && value >= Math.min(...values) && value <= Math.max(...values));
+  });
+  return between ? a : null;
+}
+
 /** Whether the row's combined value lies between its parts' smallest and largest, to within its printing. */
 export function withinParts(row: DataTable['rows'][number], combined: number, parts: readonly number[]): boolean {
   const values = parts.map((p) => row.values[p]).filter((v): v is number => v !== null && v !== undefined);

@@ -319,6 +319,22 @@ describe('a combined rate moves with its parts', () => {
   });
 });
 
+describe('an average row moves with its categories', () => {
+  it('total_stale (warning): a sector\'s salary raised while "average all categories" stays (real: two_col_5263, found in a strict read)', () => {
+    const c: Case = {
+      table: real(CHARTQA_EXTRA, 'two_col_5263'),
+      chartType: 'horizontal_bar',
+      assumption: 'Suppose the value of Financial services activities were increased by 10000.',
+      question: 'What would be the median annual gross salary in the financial services activities sector in 2020?',
+      edit: [{ op: 'add', row: 'Financial services activities', delta: 10000 }],
+      program: 'value("Financial services activities")',
+    };
+    expect(codes(c)).toContain('total_stale');
+    // The average moved with it: nothing to say.
+    expect(codes({ ...c, edit: [{ op: 'add', row: 'Financial services activities', delta: 10000 }, { op: 'add', row: 'Financial & insurance average all categories', delta: 3000 }] })).not.toContain('total_stale');
+  });
+});
+
 describe('a NET column counts its parts', () => {
   it('total_stale: a part removed from the legend leaves its NET counting it', () => {
     const net = buildTable(`
