@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPieTable, buildSalesTable, buildTable } from '../../test/support/table-fixtures';
+import { buildApprovalTable, buildPieTable, buildSalesTable, buildSecurityTable, buildTable } from '../../test/support/table-fixtures';
 import { VerifierResultSchema, verifyItem } from './verify';
 
 describe('verifyItem', () => {
@@ -200,16 +200,8 @@ describe('verifyItem', () => {
   });
 
   it('holds a new period that repeats the last change to the last value plus the last step, on months too', () => {
-    // ChartQA's approval line (zeros as the table has them): May 51 → Jun 49, so Jul 47.
-    const approval = buildTable(`
-      Month | Approve | Disapprove
-      Jan   | 52      | 0
-      Feb   | 51      | 0
-      Mar   | 0       | 0
-      Apr   | 0       | 0
-      May   | 51      | 0
-      Jun   | 49      | 0
-    `);
+    // May 51 → Jun 49, so Jul 47.
+    const approval = buildApprovalTable();
     const proposal = 'Extend the line by one more period that repeats the change between its last two points.';
     const adding = (table: typeof approval, values: Record<string, number>) =>
       verifyItem({ table, chartType: 'line', edit: [{ op: 'add_row', row: 'Jul', values }], program: 'count(where(series("Approve"), ">", 50))', answer: '3', proposal });
@@ -227,16 +219,8 @@ describe('verifyItem', () => {
   });
 
   it('ranks a removed category of several series by its total, not by whichever series puts it at the rank', () => {
-    // ChartQA's grouped bars of how secure people feel (nulls are missing bars): totals 95, 93, 127, 123, 72, 98.
-    const secure = buildTable(`
-      Entity                     | Very secure | Somewhat secure | Not very secure | Not at all secure
-      Using social media sites   |             | 14              | 28              | 53
-      Using chat or IM           | 25          | 36              | 32              | 0
-      Sending email              | 35          | 35              | 36              | 21
-      Sending text messages      | 32          | 32              | 37              | 22
-      Calling on your cell phone |             | 43              | 29              |
-      Using a landline           | 16          | 51              | 19              | 12
-    `);
+    // Totals 95, 93, 127, 123, 72, 98 (buildSecurityTable).
+    const secure = buildSecurityTable();
     const removing = (proposal: string, row: string) =>
       verifyItem({ table: secure, chartType: 'grouped_bar', edit: [{ op: 'remove_row', row }], program: 'count(labels())', answer: '5', proposal });
     const median = 'Remove the median category from the chart together with its bars.';

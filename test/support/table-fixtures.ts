@@ -33,3 +33,33 @@ export function buildPieTable(): DataTable {
     No, and I don't plan to| 73%
   `);
 }
+
+/**
+ * ChartQA's grouped bars of how secure people feel using each way of communicating (blank cells
+ * are missing bars). Row totals 95, 93, 127, 123, 72, 98: the largest category by total is not the
+ * median of any one series it tops.
+ */
+export function buildSecurityTable(): DataTable {
+  return buildTable(`
+    Entity                     | Very secure | Somewhat secure | Not very secure | Not at all secure
+    Using social media sites   |             | 14              | 28              | 53
+    Using chat or IM           | 25          | 36              | 32              | 0
+    Sending email              | 35          | 35              | 36              | 21
+    Sending text messages      | 32          | 32              | 37              | 22
+    Calling on your cell phone |             | 43              | 29              |
+    Using a landline           | 16          | 51              | 19              | 12
+  `);
+}
+
+/** ChartQA's monthly approval line, zeros as the table has them: May 51 → Jun 49, so the last change is −2. */
+export function buildApprovalTable(): DataTable {
+  return buildTable(`
+    Month | Approve | Disapprove
+    Jan   | 52      | 0
+    Feb   | 51      | 0
+    Mar   | 0       | 0
+    Apr   | 0       | 0
+    May   | 51      | 0
+    Jun   | 49      | 0
+  `);
+}

@@ -8,7 +8,7 @@ import { classifyAnswer } from '../../../shared/table/answers';
 import { applyEdit } from '../../../shared/table/edit';
 import { PERCENT_SUM_TOLERANCE } from '../../../shared/table/lint';
 import type { DataTable } from '../../../shared/table/model';
-import { buildPieTable, buildTable } from '../../../test/support/table-fixtures';
+import { buildApprovalTable, buildPieTable, buildSecurityTable, buildTable } from '../../../test/support/table-fixtures';
 import { verifyItem } from '../../../shared/table/verify';
 import { demoCharts } from '../../demo/demo-charts';
 import { readTableCsv } from '../../import/csv-table';
@@ -172,15 +172,7 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   });
 
   it('adds the next month at the last value plus the last step when the proposal repeats the last change', () => {
-    const approval = buildTable(`
-      Month | Approve | Disapprove
-      Jan   | 52      | 0
-      Feb   | 51      | 0
-      Mar   | 0       | 0
-      Apr   | 0       | 0
-      May   | 51      | 0
-      Jun   | 49      | 0
-    `);
+    const approval = buildApprovalTable();
     const proposal = 'Extend the line by one more period that repeats the change between its last two points.';
     // Jul at 47 leaves "how many exceed 50" at 3: no item, where the old rules wrote Jul = 57 to move it.
     expect(offlineItem({ table: approval, chartType: 'line', title: '', qa: { query: 'How many data points exceed 50?', label: '3' }, proposal: { id: 1, text: proposal }, seed: 4 }).ok).toBe(false);
@@ -191,15 +183,7 @@ describe('offlineItem follows the proposal and the factual QA', () => {
   });
 
   it('removes the category a rank names by its total over the series, whatever series the question reads', () => {
-    const secure = buildTable(`
-      Entity                     | Very secure | Somewhat secure | Not very secure | Not at all secure
-      Using social media sites   |             | 14              | 28              | 53
-      Using chat or IM           | 25          | 36              | 32              | 0
-      Sending email              | 35          | 35              | 36              | 21
-      Sending text messages      | 32          | 32              | 37              | 22
-      Calling on your cell phone |             | 43              | 29              |
-      Using a landline           | 16          | 51              | 19              | 12
-    `);
+    const secure = buildSecurityTable();
     const count = { query: 'How many methods of communication are shown in the chart?', label: '6' };
     const removal = (text: string, qa = count) => item(text, qa, secure, 'grouped_bar').edit;
     // Totals 95, 93, 127, 123, 72, 98: the median is Using social media sites (95), the largest Sending email.
