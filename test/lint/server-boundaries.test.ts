@@ -1,15 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const eslint = new ESLint({ cwd: root });
-
-/** The no-restricted-imports messages ESLint gives `code` as if it were the file at `filePath`. */
-async function importErrors(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
-}
+import { importErrors } from './eslint-import-errors';
 
 // The server's floor plan (eslint.config.js), checked on snippets: the rule is what keeps it.
 describe('server boundaries', () => {
