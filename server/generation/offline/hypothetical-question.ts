@@ -241,8 +241,8 @@ function withMainVerb(list: Word[], start: number): string | null {
     // "Which color Bar shows …": a bare word right after "which" or "what" is the noun it asks
     // about, which the tagger may call a verb, when an inflected verb follows.
     if (i === start + 1 && /^(which|what)$/.test(list[start]?.core ?? '') && !inflected(i) && list.some((_, j) => j > i && inflected(j))) continue;
-    // "Honduras exports came from": a word right before a past-tense verb is that verb's subject.
-    if (inflected(i + 1) && /ed$|^(came|went|grew|fell|rose|made|took|gave|led|won|saw|had|did|got|sold|spent|paid|held|brought|bought|left|became)$/.test(list[i + 1]?.core ?? '') && !/ed$/.test(w.core)) continue;
+    // "Honduras exports came from": a present-tense word right before a past-tense verb is that verb's subject.
+    if (inflected(i + 1) && !/s$/.test(list[i + 1]?.core ?? '') && /s$/.test(w.core)) continue;
     const base = infinitive(w.core);
     const out = [...list];
     const punctuation = w.text.match(/[?.,!;:]+$/)?.[0] ?? '';
