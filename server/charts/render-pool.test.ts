@@ -1,9 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableFromCells } from '../../shared/table/model';
 import { renderChartPng } from './render-chart';
 import { getPriority } from 'node:os';
 import { renderChartPngOffThread, renderThreadPriority } from './render-pool';
-import { closeThreadPools } from '../jobs/thread-pool';
 
 const TABLE = tableFromCells(
   ['Country', '2019', '2020'],
@@ -13,8 +12,6 @@ const TABLE = tableFromCells(
     ['Kenya', '3.2', '-'],
   ],
 );
-
-afterAll(() => closeThreadPools());
 
 describe('the render thread pool', () => {
   it('draws the very PNG the in-process renderer draws, off the event loop, for every caller at once', async () => {

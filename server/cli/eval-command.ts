@@ -13,7 +13,6 @@ import { getSettings } from '../settings/settings-queries';
 import { eachBounded } from '../jobs/bounded';
 import { EvalModeSchema } from '../../shared/api/evaluations';
 import { CONDITION_PLANS, EVAL_CONDITIONS, type EvalCondition } from '../../shared/eval/conditions';
-import { closeThreadPools } from '../jobs/thread-pool';
 import { conditionDrawing, UndrawableItemError } from '../eval/condition-drawings';
 
 export interface EvalCommandOptions {
@@ -311,7 +310,6 @@ async function evaluateConditions(db: Db, config: Config, options: EvalCommandOp
   });
   for (const state of states) writePredictions(state.out, dataset, state.done);
   bar?.stop();
-  await closeThreadPools();
   const failed = reports.reduce((sum, report) => sum + report.failed, 0);
   const report = { model: options.model, items: dataset.items.length, conditions: reports, ...totals, cost: Math.round(totals.cost * 1e6) / 1e6, errors };
   if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);

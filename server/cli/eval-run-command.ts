@@ -4,7 +4,6 @@ import { StartEvalRequestSchema, type EvalRun } from '../../shared/api/evaluatio
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
 import { EvalExecutor } from '../eval/eval-executor';
-import { closeThreadPools } from '../jobs/thread-pool';
 import { cliContext } from './cli-context';
 
 export interface EvalRunCommandOptions {
@@ -80,7 +79,6 @@ export async function runEvalRun(options: EvalRunCommandOptions): Promise<number
     return 1;
   } finally {
     process.off('SIGINT', stop);
-    await closeThreadPools();
     db.close();
   }
 }

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { openAndMigrate, type Db } from '../../db/database';
 import { ExportFormatSchema } from '../../shared/export/chart-hqa';
 import { chartImage } from '../charts/chart-image';
-import { closeThreadPools } from '../jobs/thread-pool';
 import { loadConfig } from '../config';
 import { writeExport } from '../export/export-writer';
 import { emptyExportRefusal } from '../export/export-readiness';
@@ -83,7 +82,6 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : `exported ${result.items} ${result.pairs ? `judgement pairs from ${result.pairs.considered} accepted items (skipped: ${skippedText(result.pairs.skipped)})` : 'items'} (${format.data}) to ${options.out}${options.images ? `, ${images} images to ${options.images}` : ''}${leftOut}\n`);
     return 0;
   } finally {
-    await closeThreadPools();
     db.close();
   }
 }

@@ -7,7 +7,6 @@ import { cliContext } from './cli-context';
 import { loadConfig } from '../config';
 import { DomainError } from '../domain-error';
 import { engineFactory } from '../generation/engine-factory';
-import { closeThreadPools } from '../jobs/thread-pool';
 import { RunExecutor } from '../generation/run-executor';
 import { hasModelEndpoint } from '../llm/model-roles';
 import { getRun, publicRun } from '../generation/run-queries';
@@ -215,7 +214,6 @@ export async function runGenerate(options: GenerateOptions): Promise<number> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
     }
-    await closeThreadPools();
     db.close();
   }
 }

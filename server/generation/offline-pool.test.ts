@@ -1,10 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoCharts } from '../demo/demo-charts';
 import { offlineItem, offlineProposals, type OfflineItemInput } from './offline';
 import { offlineItemOffThread } from './offline-pool';
-import { closeThreadPools } from '../jobs/thread-pool';
-
-afterAll(() => closeThreadPools());
 
 /** Real demo questions, each with a pool like a run's: whatever the rules make of them, thread and loop must agree. */
 function inputs(): OfflineItemInput[] {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inferChartType } from '../../shared/domain/infer-chart-type';
 import { MAX_CANDIDATES } from '../../shared/generation/pairing';
 import { CHARTQA_SAMPLE } from '../../test/support/paths';
@@ -8,10 +8,7 @@ import type { QaWithChart } from '../charts/chart-queries';
 import { readTableCsv } from '../import/csv-table';
 import { seedProposals } from '../llm/templates';
 import type { PoolProposal } from './alternatives';
-import { closeThreadPools } from '../jobs/thread-pool';
 import { candidatesFor, decidePairing, pairingFrom } from './pairing';
-
-afterAll(() => closeThreadPools());
 
 /** A real ChartQA sample question on its chart, as a run reads it. */
 function sampleSource(stem: string, query: string): QaWithChart {

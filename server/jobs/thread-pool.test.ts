@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { offlineProposals, type OfflineProposalsInput } from '../generation/offline';
-import { closeThreadPools, threadPool } from './thread-pool';
+import { threadPool, type ThreadPool, type ThreadPoolOptions } from './thread-pool';
 
 /** A pool whose thread entry is the offline rules' (a real CommonJS entry), worked in-process when the variable says 0 threads. */
 const VARIABLE = 'HQA_TEST_POOL_THREADS';
@@ -11,13 +11,20 @@ afterEach(() => {
   if (IDLE === undefined) delete process.env.HQA_THREAD_IDLE_MS;
   else process.env.HQA_THREAD_IDLE_MS = IDLE;
 });
-afterAll(() => closeThreadPools());
+/** Pools made here, closed after: the process's shared pools (other files' threads) are left running. */
+const made: Pick<ThreadPool<unknown, unknown>, 'close'>[] = [];
+afterAll(() => Promise.all(made.map((pool) => pool.close())));
+function testPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I, O> {
+  const pool = threadPool(options);
+  made.push(pool);
+  return pool;
+}
 
 describe('threadPool: the one way CPU work leaves the event loop', () => {
   it('with 0 threads works each task in-process, by its name', async () => {
     process.env[VARIABLE] = '0';
     const seen: (string | undefined)[] = [];
-    const pool = threadPool<number, number>({
+    const pool = testPool<number, number>({
       entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
       threadsVariable: VARIABLE,
       inProcess: (input, task) => {
@@ -31,7 +38,7 @@ describe('threadPool: the one way CPU work leaves the event loop', () => {
   });
 
   it('on a thread runs the worker’s named export, and closing ends the threads until the next task', async () => {
-    const pool = threadPool<unknown, string[]>({
+    const pool = testPool<unknown, string[]>({
       entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
       threadsVariable: VARIABLE,
       inProcess: () => {
@@ -43,14 +50,15 @@ describe('threadPool: the one way CPU work leaves the event loop', () => {
     const onLoop = offlineProposals(input);
     expect(onLoop).toHaveLength(3);
     expect(await pool.run(input, 'proposals')).toEqual(onLoop);
-    await closeThreadPools();
+    await pool.close();
+    expect(pool.threadCount()).toBe(0);
     expect(await pool.run(input, 'proposals')).toEqual(onLoop);
   }, 60_000);
 
   it('ends a thread idle for HQA_THREAD_IDLE_MS, and keeps one that is not', async () => {
     const input: OfflineProposalsInput = { chartType: 'vertical_bar', examples: [], count: 1, seed: 3 };
     const make = () =>
-      threadPool<unknown, string[]>({
+      testPool<unknown, string[]>({
         entry: new URL('../generation/offline-worker-entry.cjs', import.meta.url),
         threadsVariable: VARIABLE,
         inProcess: () => {

@@ -48,8 +48,8 @@ const open = new Set<ThreadPool<unknown, unknown>>();
 
 /**
  * The one way CPU work leaves the event loop (drawing charts, the offline rules): a pool of
- * threads started on the first task, ended when idle, and closed together at shutdown or at the
- * end of a CLI command (`closeThreadPools`).
+ * threads started on the first task, ended when idle, and closed together when the process ends
+ * (`closeThreadPools`: the server's shutdown, the CLI's entry after its command).
  */
 export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I, O> {
   let piscina: Piscina<I, O> | null = null;
@@ -72,7 +72,12 @@ export function threadPool<I, O>(options: ThreadPoolOptions<I, O>): ThreadPool<I
   return pool;
 }
 
-/** Ends the threads of every pool (server shutdown, end of a CLI command). */
+/** Ends the threads of every pool (server shutdown, the end of a CLI process). */
 export async function closeThreadPools(): Promise<void> {
   await Promise.all([...open].map((pool) => pool.close()));
+}
+
+/** Threads alive now across every pool: diagnostics and the tests. */
+export function liveThreadCount(): number {
+  return [...open].reduce((count, pool) => count + pool.threadCount(), 0);
 }

@@ -11,7 +11,6 @@ import { tableFromCells } from '../../shared/table/model';
 import { writeExport } from '../../server/export/export-writer';
 import { writeHfDataset } from '../../server/export/hf-dataset-writer';
 import { JSON_SCHEMA_PATH } from '../../server/export/write-json-schema';
-import { closeThreadPools } from '../../server/jobs/thread-pool';
 import { buildChart, buildChartGroup, buildItem, buildQa } from '../support/factories';
 import { runCli } from '../support/cli';
 
@@ -44,7 +43,6 @@ beforeAll(() => {
 });
 afterAll(async () => {
   db.close();
-  await closeThreadPools();
   rmSync(dir, { recursive: true, force: true });
 });
 
