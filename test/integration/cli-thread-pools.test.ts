@@ -17,8 +17,8 @@ describe('the CLI and the thread pools', () => {
     const generated = await runCli(['generate', '--engine', 'offline', '--items', '4', '--json'], { dbPath });
     expect(generated.stderr).toBe('');
     expect(generated.status).toBe(0);
-    // The offline rules ran on a thread, which is still there for the next command (server/cli/main.ts
-    // ends the pools once, when a CLI process's one command has): a start is seconds of CPU under tsx.
+    // The offline rules ran on a thread, which is still there for the next command (the CLI's entry
+    // ends the pools once, when its process's one command has): a start is seconds of CPU under tsx.
     expect(liveThreadCount()).toBeGreaterThan(0);
   }, 120_000);
 });
